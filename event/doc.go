@@ -1,0 +1,11 @@
+// Package event defines the normalized events that every input reader
+// produces and every later stage consumes.
+//
+// A Fetch is a client request: one access log line, or one WARC request
+// record. A Capture is an archived response: a WARC response, resource or
+// revisit record. Both carry a Source, so that any finding derived from them
+// can point back to the exact line or byte offset it came from.
+//
+// Times are always UTC and always come from the data (log timestamps,
+// WARC-Date); nothing here reads the wall clock.
+package event

@@ -1,0 +1,158 @@
+package event
+
+import (
+	"net/netip"
+	"strconv"
+	"strings"
+	"time"
+)
+
+// Source is where an event came from, precise enough for a person to open
+// the file and find it: a line for line-oriented logs, a byte offset and
+// length for WARC records.
+type Source struct {
+	File   string // path as given to the reader
+	Line   int64  // 1-based line number in line-oriented sources; 0 otherwise
+	Offset int64  // byte offset of the record in the file as stored (compressed offset for gzip members); -1 when not applicable
+	Length int64  // bytes the record occupies in the file as stored; 0 when unknown
+}
+
+// String renders the location as "file:line" or "file@offset".
+func (s Source) String() string {
+	switch {
+	case s.Line > 0:
+		return s.File + ":" + strconv.FormatInt(s.Line, 10)
+	case s.Offset >= 0:
+		return s.File + "@" + strconv.FormatInt(s.Offset, 10)
+	default:
+		return s.File
+	}
+}
+
+// Field is one header line as received: name as written, value trimmed of
+// surrounding white space.
+type Field struct {
+	Name  string
+	Value string
+}
+
+// Header is an ordered list of header fields. Order and duplicates are kept
+// because signature bases (RFC 9421 §2.1) join repeated fields in order.
+type Header []Field
+
+// Get returns the first value of the named field (case-insensitive), or "".
+func (h Header) Get(name string) string {
+	for _, f := range h {
+		if strings.EqualFold(f.Name, name) {
+			return f.Value
+		}
+	}
+	return ""
+}
+
+// Values returns every value of the named field (case-insensitive), in order.
+func (h Header) Values(name string) []string {
+	var vs []string
+	for _, f := range h {
+		if strings.EqualFold(f.Name, name) {
+			vs = append(vs, f.Value)
+		}
+	}
+	return vs
+}
+
+// Has reports whether the named field is present at all.
+func (h Header) Has(name string) bool {
+	for _, f := range h {
+		if strings.EqualFold(f.Name, name) {
+			return true
+		}
+	}
+	return false
+}
+
+// Origin says what kind of source produced an event.
+const (
+	OriginLog  = "log"
+	OriginWARC = "warc"
+)
+
+// Fetch is one client request, seen in an access log line or a WARC request
+// record.
+type Fetch struct {
+	Time      time.Time  // UTC
+	ClientIP  netip.Addr // invalid (zero) when the source does not say
+	Method    string     // as sent; "" when unknown
+	Scheme    string     // "http" or "https"; "" when the source does not say
+	Host      string     // authority as requested, lower-cased, default port removed; "" when unknown
+	Target    string     // request-target as sent: raw path and query ("/a?b")
+	Status    int        // status the server answered; 0 when unknown
+	Bytes     int64      // response body bytes; -1 when unknown
+	UserAgent string
+	Referer   string
+	// Header holds every request header the source recorded, in order,
+	// including User-Agent and Signature, Signature-Input, Signature-Agent
+	// when present.
+	Header Header
+	// SignatureRecorded is true when this source would have recorded the
+	// Signature, Signature-Input and Signature-Agent fields had the client
+	// sent them (WARC request records; logs whose format carries those
+	// fields). When false, absence of a signature proves nothing.
+	SignatureRecorded bool
+	// CDNVerifiedBot is a CDN's own bot verification label when the log
+	// carries one (Cloudflare VerifiedBotCategory); "" otherwise.
+	CDNVerifiedBot string
+
+	Origin       string   // OriginLog or OriginWARC
+	Format       string   // log format name (combined, nginx-json, ...) or "warc"
+	RecordID     string   // WARC-Record-ID of the request record
+	ConcurrentTo []string // WARC-Concurrent-To of the request record
+	Source       Source
+}
+
+// URL returns the absolute URL when scheme and host are known, otherwise the
+// request-target alone.
+func (f *Fetch) URL() string {
+	if f.Host == "" {
+		return f.Target
+	}
+	scheme := f.Scheme
+	if scheme == "" {
+		scheme = "http"
+	}
+	return scheme + "://" + f.Host + f.Target
+}
+
+// Capture is one archived HTTP exchange's response side (WARC response,
+// resource or revisit record).
+type Capture struct {
+	Time       time.Time // WARC-Date, UTC
+	URL        string    // WARC-Target-URI
+	RecordType string    // "response", "resource", "revisit", "metadata"
+	Status     int       // HTTP status; 0 when not an HTTP response or unparseable
+	Proto      string    // e.g. "HTTP/1.1", "HTTP/2"
+	Header     Header    // HTTP response header, parsed tolerantly; nil for resource records
+	// Body is a prefix of the payload, with chunked transfer coding and
+	// gzip/deflate/br content coding removed when possible, capped by the
+	// reader. BodyTruncated says whether the cap cut it.
+	Body          []byte
+	BodyTruncated bool
+	ContentType   string // media type of the payload, lower-cased, without parameters
+
+	RecordID      string   // WARC-Record-ID
+	ConcurrentTo  []string // WARC-Concurrent-To (may repeat)
+	RefersTo      string   // WARC-Refers-To (revisits)
+	RefersToURI   string   // WARC-Refers-To-Target-URI (revisits)
+	RefersToDate  time.Time
+	PayloadDigest string // WARC-Payload-Digest as written
+	WARCTruncated string // WARC-Truncated value, "" when absent
+	// Profile is the WARC-Profile of a revisit record; Resolved is set when
+	// the reader replaced a revisit's status, header and body by those of
+	// the original capture found in the same input.
+	Profile  string
+	Resolved bool
+	// WARCHeader holds every WARC header of the record, including Common
+	// Crawl's X-Crawler-* fields, in order.
+	WARCHeader Header
+	Source     Source
+}

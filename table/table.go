@@ -1,0 +1,236 @@
+package table
+
+import "time"
+
+// Each row type below is one output table. The struct tag `parquet` names the
+// column (stable across versions: users' SQL depends on it) and the tag `doc`
+// documents it; docs/schema.md is generated from these tags (see Tables).
+// Supported field types: string, bool, int32, int64, float64, time.Time
+// (UTC timestamp, microseconds) and *time.Time (nullable timestamp).
+
+// SchemaVersion changes whenever a column is renamed, removed or changes
+// meaning. Adding columns does not change it.
+const SchemaVersion = 1
+
+// Fetch is one row of fetches.parquet: one client request, with the bot's
+// identity, its robots.txt view and the verdict.
+type Fetch struct {
+	FetchTime        time.Time  `parquet:"fetch_time" doc:"Time of the request, UTC, from the log line or WARC-Date."`
+	Agent            string     `parquet:"agent" doc:"Product token of the bot (e.g. GPTBot); empty for clients with no bot identity (browsers)."`
+	Operator         string     `parquet:"operator" doc:"Operator of the bot per the catalog or card; empty when unknown."`
+	Category         string     `parquet:"category" doc:"Bot category: ai-training, ai-search, ai-assistant, search, archiver, seo, other; empty for non-bots."`
+	IdentifiedBy     string     `parquet:"identified_by" doc:"How the agent was identified: catalog, robots-group, ua-token, card; empty for non-bots."`
+	Identity         string     `parquet:"identity" doc:"verified (signature or published IP range confirms it), claimed (User-Agent only), spoofed (a check failed); empty for non-bots."`
+	UserTriggered    bool       `parquet:"user_triggered" doc:"True for user-triggered fetchers (ai-assistant category or card trigger=fetcher), which some operators exempt from robots.txt."`
+	ClientIP         string     `parquet:"client_ip" doc:"Client IP address as logged; empty when unknown."`
+	Method           string     `parquet:"method" doc:"HTTP method."`
+	URL              string     `parquet:"url" doc:"Absolute URL of the request."`
+	URLHostName      string     `parquet:"url_host_name" doc:"Host name of the URL, lower-case, without port."`
+	URLPath          string     `parquet:"url_path" doc:"Path and query of the URL as requested."`
+	FetchStatus      int32      `parquet:"fetch_status" doc:"HTTP status the server answered; 0 when unknown."`
+	UserAgent        string     `parquet:"user_agent" doc:"User-Agent header as sent."`
+	RobotsView       string     `parquet:"robots_view" doc:"The bot's robots.txt view: fresh, stale, unchecked (never fetched robots.txt: judged against the grace window), none (no known robots.txt version); empty when not judged."`
+	RobotsViewTime   *time.Time `parquet:"robots_view_time" doc:"When the bot last fetched robots.txt on this authority before this request; null when it never did."`
+	RobotsViewStatus int32      `parquet:"robots_view_status" doc:"HTTP status the bot got for that robots.txt fetch; 0 when unknown or never fetched."`
+	RobotsVerdict    string     `parquet:"robots_verdict" doc:"allowed, disallowed, unreachable (view was a 5xx: complete disallow), possible (disallowed by only some versions of the grace window), not_judged."`
+	RobotsVersionID  string     `parquet:"robots_version_id" doc:"Id of the robots.txt version the verdict used (robots_versions.version_id); empty when none."`
+	MatchedGroup     string     `parquet:"matched_group" doc:"User-agent(s) of the robots.txt group applied, e.g. 'gptbot' or '*'; empty when no group applied."`
+	MatchedRule      string     `parquet:"matched_rule" doc:"The deciding rule as written, e.g. 'Disallow: /private/'; empty when no rule matched."`
+	MatchedLine      int32      `parquet:"matched_line" doc:"Line number of the deciding rule in that robots.txt version; 0 when none."`
+	ACAPCrawl        string     `parquet:"acap_crawl" doc:"ACAP crawl permission for this agent and path: allowed, prohibited, or empty when the version has no applicable ACAP record."`
+	Signature        string     `parquet:"signature" doc:"Web Bot Auth signature outcome: verified, invalid, unverified (no key to check against), unsigned, unrecorded (the source cannot show signature headers)."`
+	SignatureReasons string     `parquet:"signature_reasons" doc:"Comma-separated named reasons behind the signature outcome (bad-signature, expired, key-unknown, ...)."`
+	SignatureKeyID   string     `parquet:"signature_keyid" doc:"keyid of the signature (RFC 7638 JWK thumbprint)."`
+	SignatureAgent   string     `parquet:"signature_agent" doc:"Signature-Agent (card client_id, directory or JWKS URL) the key was looked up under."`
+	IPCheck          string     `parquet:"ip_check" doc:"Client IP against the bot's published ranges at fetch time: in_range, not_in_range, no_list (nothing published), empty when not checked."`
+	Findings         int32      `parquet:"findings" doc:"Number of violations rows this fetch produced."`
+	SourceFormat     string     `parquet:"source_format" doc:"Input format: combined, common, nginx-json, warc, ..."`
+	SourceFile       string     `parquet:"source_file" doc:"Input file the fetch was read from."`
+	SourceLine       int64      `parquet:"source_line" doc:"Line number in source_file (logs); 0 for WARC."`
+	WARCRecordOffset int64      `parquet:"warc_record_offset" doc:"Byte offset of the WARC request record in source_file; -1 for logs."`
+	WARCRecordLength int64      `parquet:"warc_record_length" doc:"Stored length of the WARC record; 0 for logs."`
+}
+
+// Violation is one row of violations.parquet: a finding with its evidence.
+type Violation struct {
+	Kind              string     `parquet:"kind" doc:"Finding kind (see docs/semantics.md): disallowed_fetch, fetch_while_unreachable, stale_robots, unchecked_disallowed, possible_violation, noindex_indexed, nosnippet_snippeted, acap_prohibited, retention_expired, captured_while_disallowed, unsigned_claimant, invalid_signature, ip_not_published, crawl_delay_ignored."`
+	Severity          string     `parquet:"severity" doc:"high, medium, low or info."`
+	FetchTime         time.Time  `parquet:"fetch_time" doc:"Time of the fetch, index entry or capture the finding is about, UTC."`
+	Agent             string     `parquet:"agent" doc:"Product token of the bot."`
+	Operator          string     `parquet:"operator" doc:"Operator of the bot. Findings by spoofed clients are never attributed to the operator: identity says spoofed."`
+	Category          string     `parquet:"category" doc:"Bot category."`
+	Identity          string     `parquet:"identity" doc:"verified, claimed or spoofed."`
+	UserTriggered     bool       `parquet:"user_triggered" doc:"True for user-triggered fetchers."`
+	URL               string     `parquet:"url" doc:"URL concerned."`
+	URLHostName       string     `parquet:"url_host_name" doc:"Host name of the URL."`
+	URLPath           string     `parquet:"url_path" doc:"Path and query of the URL."`
+	ClientIP          string     `parquet:"client_ip" doc:"Client IP of the fetch; empty when not a fetch finding."`
+	Evidence          string     `parquet:"evidence" doc:"Human-readable evidence: enough to check the finding by hand."`
+	RobotsVersionID   string     `parquet:"robots_version_id" doc:"robots.txt version the finding relies on; empty when none."`
+	RobotsCaptureTime *time.Time `parquet:"robots_capture_time" doc:"Capture time of that robots.txt version."`
+	RobotsWARCFile    string     `parquet:"robots_warc_filename" doc:"WARC file holding that robots.txt capture."`
+	RobotsWARCOffset  int64      `parquet:"robots_warc_record_offset" doc:"Offset of that robots.txt capture in its WARC file; -1 when none."`
+	RobotsStatus      int32      `parquet:"robots_status" doc:"HTTP status of that robots.txt version (or of the bot's own robots.txt fetch)."`
+	MatchedGroup      string     `parquet:"matched_group" doc:"User-agent(s) of the deciding robots.txt group."`
+	MatchedRule       string     `parquet:"matched_rule" doc:"Deciding rule as written."`
+	MatchedLine       int32      `parquet:"matched_line" doc:"Line number of the deciding rule; 0 when none."`
+	Directive         string     `parquet:"directive" doc:"The header line or meta tag that carried the directive (noindex_indexed, nosnippet_snippeted, retention_expired)."`
+	SignatureReason   string     `parquet:"signature_reason" doc:"Named signature failure reason(s)."`
+	ObservedInterval  float64    `parquet:"observed_interval_seconds" doc:"crawl_delay_ignored: observed interval between two fetches, seconds."`
+	CrawlDelay        float64    `parquet:"crawl_delay_seconds" doc:"crawl_delay_ignored: the Crawl-delay of the group, seconds."`
+	DueDate           *time.Time `parquet:"due_date" doc:"retention_expired: when the retention ended."`
+	SourceFile        string     `parquet:"source_file" doc:"Input file of the fetch, index entry or capture."`
+	SourceLine        int64      `parquet:"source_line" doc:"Line number in source_file (logs, listings); 0 for WARC."`
+	WARCRecordOffset  int64      `parquet:"warc_record_offset" doc:"Offset of the WARC record in source_file; -1 for logs."`
+	WARCRecordLength  int64      `parquet:"warc_record_length" doc:"Stored length of the WARC record; 0 for logs."`
+}
+
+// RobotsVersion is one row of robots_versions.parquet: one capture of a
+// robots.txt file and how long it was in force.
+type RobotsVersion struct {
+	VersionID        string     `parquet:"version_id" doc:"Stable id of the version: authority and capture time, with a short digest."`
+	Authority        string     `parquet:"authority" doc:"scheme://host[:port] the version governs."`
+	URLHostName      string     `parquet:"url_host_name" doc:"Host name of the authority."`
+	URL              string     `parquet:"url" doc:"URL captured (the robots.txt URL)."`
+	FetchTime        time.Time  `parquet:"fetch_time" doc:"Capture time (WARC-Date)."`
+	ValidFrom        time.Time  `parquet:"valid_from" doc:"Start of the validity interval (the capture time)."`
+	ValidUntil       *time.Time `parquet:"valid_until" doc:"End of the validity interval (next capture of the same authority); null for the latest."`
+	FetchStatus      int32      `parquet:"fetch_status" doc:"HTTP status of the capture."`
+	Effect           string     `parquet:"effect" doc:"rules (2xx parsed), allow_all (4xx unavailable, or redirect loop), disallow_all (5xx unreachable)."`
+	StatusRule       string     `parquet:"status_rule" doc:"Which RFC 9309 §2.3.1 rule applied: success, redirect, unavailable, unreachable, unreachable-30d-unavailable, too-many-redirects."`
+	RedirectTarget   string     `parquet:"redirect_target" doc:"Final URL of a followed redirect chain; empty otherwise."`
+	ContentDigest    string     `parquet:"content_digest" doc:"SHA-256 of the body, hex; empty when no body."`
+	Size             int64      `parquet:"size" doc:"Body size in bytes as captured."`
+	Truncated        bool       `parquet:"truncated" doc:"True when the body exceeded the parsing limit; rules past it are ignored."`
+	Groups           int32      `parquet:"groups" doc:"Number of groups."`
+	Rules            int32      `parquet:"rules" doc:"Number of allow/disallow rules."`
+	Diagnostics      int32      `parquet:"diagnostics" doc:"Number of lines the parser could not use (see robots_rules kind=diagnostic)."`
+	HasACAP          bool       `parquet:"has_acap" doc:"True when the file carries ACAP records."`
+	WARCFilename     string     `parquet:"warc_filename" doc:"WARC file of the capture."`
+	WARCRecordOffset int64      `parquet:"warc_record_offset" doc:"Offset of the capture record."`
+	WARCRecordLength int64      `parquet:"warc_record_length" doc:"Stored length of the capture record."`
+	WARCRecordID     string     `parquet:"warc_record_id" doc:"WARC-Record-ID of the capture."`
+}
+
+// RobotsRule is one row of robots_rules.parquet: one line of one robots.txt
+// version as the parser understood it.
+type RobotsRule struct {
+	VersionID string `parquet:"version_id" doc:"robots_versions.version_id."`
+	Line      int32  `parquet:"line" doc:"Line number in the file (1-based)."`
+	Kind      string `parquet:"kind" doc:"user-agent, allow, disallow, crawl-delay, sitemap, acap, other, diagnostic."`
+	Group     string `parquet:"group" doc:"User-agents of the group this line belongs to, comma-separated; empty outside groups."`
+	Value     string `parquet:"value" doc:"The value as written (pattern, token, seconds, URL, or the whole line for acap/other)."`
+	Note      string `parquet:"note" doc:"Parser note: diagnostic code and message, or how a lenient reading was applied."`
+}
+
+// Directive is one row of directives.parquet: one effective rule for one
+// token on one capture.
+type Directive struct {
+	URL              string     `parquet:"url" doc:"URL of the capture."`
+	URLHostName      string     `parquet:"url_host_name" doc:"Host name of the URL."`
+	FetchTime        time.Time  `parquet:"fetch_time" doc:"Capture time."`
+	Token            string     `parquet:"token" doc:"Product token the rule applies to, or '*' for all."`
+	Rule             string     `parquet:"rule" doc:"noindex, nosnippet, none, nofollow, noarchive, noimageindex, max-snippet, unavailable_after, all, or an unknown rule as written."`
+	Value            string     `parquet:"value" doc:"Rule value (max-snippet length, unavailable_after date as written)."`
+	ValueTime        *time.Time `parquet:"value_time" doc:"unavailable_after parsed to UTC; null otherwise."`
+	Via              string     `parquet:"via" doc:"robots-tag (header), x-robots-tag (header) or meta."`
+	Evidence         string     `parquet:"evidence" doc:"The header line or meta tag that carried the rule."`
+	WARCFilename     string     `parquet:"warc_filename" doc:"WARC file of the capture."`
+	WARCRecordOffset int64      `parquet:"warc_record_offset" doc:"Offset of the capture record."`
+}
+
+// Retention is one row of retention.parquet: what an archive may do with
+// one archived record as of --as-of.
+type Retention struct {
+	URL              string     `parquet:"url" doc:"URL of the archived record."`
+	URLHostName      string     `parquet:"url_host_name" doc:"Host name of the URL."`
+	FetchTime        time.Time  `parquet:"fetch_time" doc:"Capture time."`
+	Action           string     `parquet:"action" doc:"keep, delete, embargo (keep but do not show), review (a person must decide)."`
+	Reason           string     `parquet:"reason" doc:"Why: e.g. acap-time-limit, unavailable_after, acap-preserve-prohibited, acap-present-prohibited, take-down, captured-while-disallowed, no-restriction."`
+	DueDate          *time.Time `parquet:"due_date" doc:"When the action is or was due; null for keep without limit."`
+	Evidence         string     `parquet:"evidence" doc:"The ACAP record, header or meta tag with its location."`
+	Agent            string     `parquet:"agent" doc:"Archive crawler the record is judged for."`
+	RecordType       string     `parquet:"record_type" doc:"WARC record type."`
+	FetchStatus      int32      `parquet:"fetch_status" doc:"HTTP status of the capture."`
+	WARCFilename     string     `parquet:"warc_filename" doc:"WARC file."`
+	WARCRecordOffset int64      `parquet:"warc_record_offset" doc:"Offset of the record."`
+	WARCRecordLength int64      `parquet:"warc_record_length" doc:"Stored length of the record."`
+	WARCRecordID     string     `parquet:"warc_record_id" doc:"WARC-Record-ID."`
+}
+
+// Problem is one row of problems.parquet: an input line or record that could
+// not be used, and why.
+type Problem struct {
+	SourceFile string `parquet:"source_file" doc:"Input file."`
+	SourceLine int64  `parquet:"source_line" doc:"Line number (line-oriented inputs); 0 otherwise."`
+	Offset     int64  `parquet:"offset" doc:"Byte offset (WARC and binary inputs); -1 otherwise."`
+	Code       string `parquet:"code" doc:"Stable problem code, e.g. log-unparsed-line, warc-truncated-gzip, warc-bad-record."`
+	Severity   string `parquet:"severity" doc:"error (input lost), warning (read leniently), info."`
+	Message    string `parquet:"message" doc:"What went wrong, for a person."`
+}
+
+// Sink receives rows. Implementations decide where they go (Parquet files,
+// memory in tests). Methods may be called from one goroutine only unless the
+// implementation says otherwise.
+type Sink interface {
+	Fetch(*Fetch) error
+	Violation(*Violation) error
+	RobotsVersion(*RobotsVersion) error
+	RobotsRule(*RobotsRule) error
+	Directive(*Directive) error
+	Retention(*Retention) error
+	Problem(*Problem) error
+}
+
+// Info names one table and the row type behind it.
+type Info struct {
+	Name string // table name, also the file stem: fetches -> fetches.parquet
+	Doc  string // one-paragraph description
+	Row  any    // zero value of the row type
+}
+
+// Tables lists every output table in a fixed order.
+var Tables = []Info{
+	{"fetches", "One row per fetch (log line or WARC request record) with the bot's identity, its robots.txt view, the verdict and its evidence.", Fetch{}},
+	{"violations", "One row per finding, with human-checkable evidence and the source location of the fetch, listing entry or capture.", Violation{}},
+	{"robots_versions", "The reconstructed robots.txt timeline: one row per capture of a robots.txt, with its validity interval and status semantics.", RobotsVersion{}},
+	{"robots_rules", "Every line of every robots.txt version as parsed, with line numbers, so evidence can be checked.", RobotsRule{}},
+	{"directives", "Effective Robots-Tag, X-Robots-Tag and meta robots rules per capture and token, with the header or tag that carried each.", Directive{}},
+	{"retention", "One row per archived record: the action an archive should take as of --as-of, why, and by when.", Retention{}},
+	{"problems", "Every input line or record that could not be used, or was read leniently, with its location.", Problem{}},
+}
+
+// Collector is a Sink that keeps every row in memory; for tests and small
+// runs.
+type Collector struct {
+	Fetches        []Fetch
+	Violations     []Violation
+	RobotsVersions []RobotsVersion
+	RobotsRules    []RobotsRule
+	Directives     []Directive
+	Retentions     []Retention
+	Problems       []Problem
+}
+
+func (c *Collector) Fetch(r *Fetch) error { c.Fetches = append(c.Fetches, *r); return nil }
+func (c *Collector) Violation(r *Violation) error {
+	c.Violations = append(c.Violations, *r)
+	return nil
+}
+func (c *Collector) RobotsVersion(r *RobotsVersion) error {
+	c.RobotsVersions = append(c.RobotsVersions, *r)
+	return nil
+}
+func (c *Collector) RobotsRule(r *RobotsRule) error {
+	c.RobotsRules = append(c.RobotsRules, *r)
+	return nil
+}
+func (c *Collector) Directive(r *Directive) error {
+	c.Directives = append(c.Directives, *r)
+	return nil
+}
+func (c *Collector) Retention(r *Retention) error {
+	c.Retentions = append(c.Retentions, *r)
+	return nil
+}
+func (c *Collector) Problem(r *Problem) error { c.Problems = append(c.Problems, *r); return nil }
