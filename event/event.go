@@ -156,3 +156,25 @@ type Capture struct {
 	WARCHeader Header
 	Source     Source
 }
+
+// Problem severities.
+const (
+	SevError   = "error"   // input was lost: a record or line could not be used
+	SevWarning = "warning" // input was read leniently or partly
+	SevInfo    = "info"
+)
+
+// Problem is an input line or record that could not be used, or was read
+// only leniently. Code is stable (for example "warc-truncated-gzip",
+// "log-unparsed-line") so users can count and filter problems.
+type Problem struct {
+	Source   Source
+	Code     string
+	Severity string
+	Message  string
+}
+
+// Error makes a Problem usable as an error that names its location.
+func (p *Problem) Error() string {
+	return p.Source.String() + ": " + p.Code + ": " + p.Message
+}
