@@ -1,0 +1,84 @@
+package identity
+
+import (
+
+	"net/netip"
+	"time"
+)
+
+// Problem is one piece of identity input that could not be used, or was
+// read only leniently. Source names the file or URL (with "@offset" for a
+// WARC capture, ":line" for a registry line); Code is stable so users can
+// count and filter problems.
+type Problem struct {
+	Source  string
+	Code    string
+	Message string
+}
+
+// Card layouts recognised by ParseCard.
+const (
+	LayoutRegistry03 = "registry-03" // client metadata with a "web_bot_auth" object
+	LayoutLegacyFlat = "legacy-flat" // registry-00..02: bot fields at top level
+)
+
+// Card is a Signature Agent Card (draft-meunier-webbotauth-registry-03
+// §"Signature Agent Card"), read from either the current layout or the
+// older flat one.
+type Card struct {
+	ClientID          string   // card's client_id (must equal the URL it was fetched from, when fetched)
+	Name              string   // client_name / legacy name
+	ClientURI         string   // client_uri
+	ProductToken      string   // web_bot_auth.rfc9309-product-token (or legacy equivalents)
+	ExpectedUserAgent []string // string or array in the card; patterns with prefix and '*' matching
+	Trigger           string   // e.g. "fetcher", "crawler"
+	Purpose           string   // e.g. "tdm", "search"
+	JWKS              []Key    // inline "jwks" (or legacy top-level "keys")
+	JWKSURI           string   // jwks_uri
+	IPsURI            string   // ips_uri
+	Layout            string   // LayoutRegistry03 or LayoutLegacyFlat
+	// Invalid is a non-empty stable reason when the card is invalid (for
+	// example "jwks-and-jwks-uri"). An invalid card is kept so that claims
+	// against it can be reported, but its keys are never trusted.
+	Invalid string
+	Source  string // where the card was read from
+}
+
+// RegistryEntry is one usable line of a registry file.
+type RegistryEntry struct {
+	URL    string // the line as written: an https URL or a data: URL
+	Line   int    // 1-based line number
+	Inline []byte // for data: URLs, the decoded payload (an inline card); nil otherwise
+}
+
+// IPList is one snapshot of a bot's published IP ranges.
+type IPList struct {
+	CreationTime time.Time // zero when the list does not say
+	Prefixes     []netip.Prefix
+	Source       string
+}
+
+// IP check results.
+const (
+	IPInRange    = "in_range"
+	IPNotInRange = "not_in_range"
+	IPNoList     = "no_list"
+)
+
+// IPCheck is the result of checking a client address against the IP list
+// in force at a time, with the evidence that produced it.
+type IPCheck struct {
+	Result     string       // IPInRange, IPNotInRange or IPNoList
+	Prefix     netip.Prefix // the matching prefix when in range
+	ListSource string       // the snapshot consulted
+	ListTime   time.Time    // the time that snapshot became known (zero: local file)
+}
+
+// Capture kinds returned by CaptureKind.
+const (
+	KindCard   = "card"
+	KindJWKS   = "jwks"
+	KindIPList = "iplist"
+)
+
+
