@@ -1,7 +1,6 @@
 package identity
 
 import (
-
 	"net/netip"
 	"time"
 )
@@ -80,5 +79,3 @@ const (
 	KindJWKS   = "jwks"
 	KindIPList = "iplist"
 )
-
-
