@@ -1,0 +1,80 @@
+package accesslog
+
+import (
+	"errors"
+	"fmt"
+	"strings"
+)
+
+// Format names an access log format. The string values are what users type
+// (for example with a --log-format flag) and what event.Fetch.Format holds.
+type Format string
+
+// The formats this package reads. SEMANTICS.md says which fields of each map
+// to which event.Fetch fields.
+const (
+	Combined       Format = "combined"        // Apache/nginx combined
+	Common         Format = "common"          // Apache Common Log Format
+	VhostCombined  Format = "vhost_combined"  // Apache: "%v:%p %h %l %u %t \"%r\" %>s %O \"%{Referer}i\" \"%{User-Agent}i\"" (also "%v %h ...")
+	NginxJSON      Format = "nginx-json"      // JSON lines, keys = nginx variable names
+	CaddyJSON      Format = "caddy-json"      // Caddy structured access log
+	CloudFront     Format = "cloudfront"      // AWS CloudFront standard logs (W3C #Fields:, tab-separated)
+	ALB            Format = "alb"             // AWS Application Load Balancer
+	CloudflareJSON Format = "cloudflare-json" // Cloudflare Logpush http_requests
+	FastlyJSON     Format = "fastly-json"     // Fastly JSON logging endpoint, common shapes
+	W3C            Format = "w3c"             // IIS / W3C extended (#Fields:, space-separated)
+)
+
+// ErrUnknownFormat is returned (wrapped, naming the file) when the format
+// of an input cannot be detected or a format name is not known.
+var ErrUnknownFormat = errors.New("accesslog: unknown log format")
+
+var allFormats = []Format{Combined, Common, VhostCombined, NginxJSON, CaddyJSON,
+	CloudFront, ALB, CloudflareJSON, FastlyJSON, W3C}
+
+// Formats returns every supported format, in a fixed order.
+func Formats() []Format {
+	return append([]Format(nil), allFormats...)
+}
+
+// ParseFormat maps a user-supplied name to a Format. Matching ignores case
+// and treats '_' and '-' alike ("vhost-combined", "NGINX_JSON"); a few
+// common aliases are accepted: "clf" (common), "iis" (w3c), "elb" (alb),
+// "nginx" (combined), "apache" (combined).
+func ParseFormat(s string) (Format, error) {
+	n := strings.ToLower(strings.TrimSpace(s))
+	n = strings.ReplaceAll(n, "_", "-")
+	for _, f := range allFormats {
+		if n == strings.ReplaceAll(string(f), "_", "-") {
+			return f, nil
+		}
+	}
+	switch n {
+	case "clf":
+		return Common, nil
+	case "iis", "w3c-extended":
+		return W3C, nil
+	case "elb", "aws-alb":
+		return ALB, nil
+	case "nginx", "apache":
+		return Combined, nil
+	case "caddy":
+		return CaddyJSON, nil
+	case "cloudflare":
+		return CloudflareJSON, nil
+	case "fastly":
+		return FastlyJSON, nil
+	}
+	return "", fmt.Errorf("%w %q (known: %s)", ErrUnknownFormat, s, formatList())
+}
+
+func formatList() string {
+	var b strings.Builder
+	for i, f := range allFormats {
+		if i > 0 {
+			b.WriteString(", ")
+		}
+		b.WriteString(string(f))
+	}
+	return b.String()
+}

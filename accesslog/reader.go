@@ -1,0 +1,454 @@
+package accesslog
+
+import (
+	"bufio"
+	"bytes"
+	"compress/bzip2"
+	"errors"
+	"fmt"
+	"io"
+	"iter"
+	"strconv"
+	"strings"
+
+	"github.com/klauspost/compress/gzip"
+
+	"github.com/repaudit/repaudit/event"
+)
+
+// DefaultMaxLine is the longest line read when Options.MaxLine is 0. Longer
+// lines are reported ("log-line-too-long") and skipped.
+const DefaultMaxLine = 1 << 20
+
+const (
+	sampleLines  = 64        // lines Detect looks at when NewReader auto-detects
+	sampleBytes  = 256 << 10 // bytes sampled for detection; also the line buffer size
+	excerptLen   = 120       // bytes of a bad line quoted in a Problem
+	maxProblems  = 10000     // problems buffered between two Problems calls
+	maxHeaderCap = 1024      // header slices grown beyond this are not reused
+)
+
+// Problem codes. They are stable: users count and filter on them.
+const (
+	CodeUnparsedLine    = "log-unparsed-line"    // error: the line was skipped
+	CodeLineTooLong     = "log-line-too-long"    // error: the line exceeded MaxLine and was skipped
+	CodeBadTime         = "log-bad-time"         // error: the time is missing or unreadable; line skipped
+	CodeBadRequest      = "log-bad-request"      // warning: request line malformed, kept with what could be read
+	CodeBadField        = "log-bad-field"        // warning: a field (status, bytes, ...) unreadable, kept as unknown
+	CodeTruncated       = "log-truncated"        // error: compressed input ends early; lines before the cut were returned
+	CodeCorrupt         = "log-corrupt"          // error: compressed input is corrupt; lines before were returned
+	CodeNoFields        = "log-no-fields"        // info: W3C data before any #Fields directive; the default field list is used
+	CodeProblemsDropped = "log-problems-dropped" // warning: too many problems between two Problems calls; some were not kept
+)
+
+// Options configure a Reader. The zero value auto-detects the format.
+type Options struct {
+	// Format is the log format; "" detects it from the first lines
+	// (up to 64 lines or 256 KiB, see Detect).
+	Format Format
+	// MaxLine caps the length of one line in bytes; 0 means
+	// DefaultMaxLine. Longer lines are reported and skipped.
+	MaxLine int
+	// ExtraHeaders names, in order, request headers logged as additional
+	// fields after the User-Agent in the combined, common and
+	// vhost_combined formats, for example {"Signature", "Signature-Input",
+	// "Signature-Agent"} for an nginx log_format ending in
+	// "$http_signature" "$http_signature_input" "$http_signature_agent".
+	// Naming Signature or Signature-Input here makes those lines
+	// SignatureRecorded. Other formats ignore it: they name their fields.
+	ExtraHeaders []string
+}
+
+// Reader reads one access log, line by line, as event.Fetch values. It is
+// not safe for concurrent use; read different files with different Readers.
+type Reader struct {
+	name     string
+	format   Format
+	maxLine  int
+	extra    []string
+	extraSig bool
+
+	cr         *countingReader
+	raw        *bufio.Reader // over cr: compressed bytes when compressed
+	br         *bufio.Reader // decompressed lines
+	compressed string        // "gzip", "bzip2" or ""
+
+	line     int64
+	long     []byte
+	fetch    event.Fetch
+	hdr      event.Header
+	problems []event.Problem
+	dropped  int64
+	skipped  int64
+	err      error
+
+	parse func(r *Reader, line string) bool
+
+	clfTime  clfTimeCache
+	dateTime dateCache
+	w3c      w3cState
+	names    map[string]string // nginx variable name -> header name cache
+}
+
+// NewReader returns a Reader for r. name is the file name used in every
+// Source and Problem. Gzip (also multi-member) and bzip2 input is
+// decompressed transparently, detected by magic bytes. When opts.Format is
+// "" the format is detected from the first lines; an error wrapping
+// ErrUnknownFormat, naming the file, is returned when detection is unsure.
+// Input that holds no line at all (an empty rotated log) is not an error:
+// the Reader returns io.EOF at once and Format reports "".
+func NewReader(r io.Reader, name string, opts Options) (*Reader, error) {
+	rd := &Reader{
+		name:    name,
+		format:  opts.Format,
+		maxLine: opts.MaxLine,
+	}
+	if rd.maxLine <= 0 {
+		rd.maxLine = DefaultMaxLine
+	}
+	for _, h := range opts.ExtraHeaders {
+		h = strings.TrimSpace(h)
+		rd.extra = append(rd.extra, h)
+		if strings.EqualFold(h, "Signature") || strings.EqualFold(h, "Signature-Input") {
+			rd.extraSig = true
+		}
+	}
+	if rd.format != "" {
+		f, err := ParseFormat(string(rd.format))
+		if err != nil {
+			return nil, fmt.Errorf("%s: %w", name, err)
+		}
+		rd.format = f
+	}
+	rd.cr = &countingReader{r: r}
+	rd.raw = bufio.NewReaderSize(rd.cr, 64<<10)
+	magic, _ := rd.raw.Peek(4)
+	switch {
+	case len(magic) >= 2 && magic[0] == 0x1f && magic[1] == 0x8b:
+		zr, err := gzip.NewReader(rd.raw)
+		if err != nil {
+			return nil, fmt.Errorf("%s: gzip header: %w", name, err)
+		}
+		rd.compressed = "gzip"
+		rd.br = bufio.NewReaderSize(&stickyReader{r: zr}, sampleBytes)
+	case len(magic) == 4 && string(magic[:3]) == "BZh" && magic[3] >= '1' && magic[3] <= '9':
+		rd.compressed = "bzip2"
+		rd.br = bufio.NewReaderSize(&stickyReader{r: bzip2.NewReader(rd.raw)}, sampleBytes)
+	default:
+		rd.br = bufio.NewReaderSize(&stickyReader{r: rd.raw}, sampleBytes)
+	}
+	if rd.format == "" {
+		sample, _ := rd.br.Peek(sampleBytes)
+		lines := sampleSplit(sample, len(sample) < sampleBytes)
+		if len(lines) == 0 {
+			rd.parse = parseNothing
+			return rd, nil
+		}
+		f, ok := Detect(lines)
+		if !ok {
+			return nil, fmt.Errorf("%s: %w: no format fits a clear majority of the first %d lines; name one (%s)",
+				name, ErrUnknownFormat, len(lines), formatList())
+		}
+		rd.format = f
+	}
+	rd.parse = parserFor(rd.format)
+	return rd, nil
+}
+
+// sampleSplit cuts the detection sample into non-blank lines. The last
+// line counts only when the sample ends at end of input (complete).
+func sampleSplit(b []byte, atEOF bool) [][]byte {
+	var lines [][]byte
+	for len(b) > 0 && len(lines) < sampleLines {
+		i := bytes.IndexByte(b, '\n')
+		var l []byte
+		if i < 0 {
+			if !atEOF {
+				break
+			}
+			l, b = b, nil
+		} else {
+			l, b = b[:i], b[i+1:]
+		}
+		l = bytes.TrimSuffix(l, []byte{'\r'})
+		if len(bytes.TrimSpace(l)) == 0 {
+			continue
+		}
+		lines = append(lines, l)
+	}
+	return lines
+}
+
+func parserFor(f Format) func(*Reader, string) bool {
+	switch f {
+	case Combined, Common:
+		return parseCLF
+	case VhostCombined:
+		return parseVhost
+	case NginxJSON:
+		return parseNginxJSON
+	case CaddyJSON:
+		return parseCaddy
+	case CloudflareJSON:
+		return parseCloudflare
+	case FastlyJSON:
+		return parseFastly
+	case CloudFront, W3C:
+		return parseW3C
+	case ALB:
+		return parseALB
+	}
+	return parseNothing
+}
+
+func parseNothing(*Reader, string) bool { return false }
+
+// Format returns the format being read: as given in Options or detected.
+func (r *Reader) Format() Format { return r.format }
+
+// Lines returns the number of lines read so far, including blank lines,
+// comments and lines that were skipped.
+func (r *Reader) Lines() int64 { return r.line }
+
+// Skipped returns the number of lines skipped because they could not be
+// used (each was reported as a Problem).
+func (r *Reader) Skipped() int64 { return r.skipped }
+
+// BytesRead returns how many bytes of the input as stored (compressed, for
+// compressed input) have been consumed, for progress reporting. It runs
+// ahead of the lines returned by up to a buffer's worth.
+func (r *Reader) BytesRead() int64 { return r.cr.n - int64(r.raw.Buffered()) }
+
+// Problems returns the problems found since the last call and forgets them.
+// Each has Source{File, Line, Offset: -1} and one of the Code* codes.
+func (r *Reader) Problems() []event.Problem {
+	p := r.problems
+	if r.dropped > 0 {
+		p = append(p, event.Problem{
+			Source:   r.source(r.line),
+			Code:     CodeProblemsDropped,
+			Severity: event.SevWarning,
+			Message:  strconv.FormatInt(r.dropped, 10) + " problems not kept (more than " + strconv.Itoa(maxProblems) + " between two Problems calls)",
+		})
+		r.dropped = 0
+	}
+	r.problems = nil
+	return p
+}
+
+// All iterates over the fetches of the log. Each fetch is valid only until
+// the iteration continues (see Next). A read error other than io.EOF is
+// yielded once, with a nil fetch, and ends the iteration.
+func (r *Reader) All() iter.Seq2[*event.Fetch, error] {
+	return func(yield func(*event.Fetch, error) bool) {
+		for {
+			f, err := r.Next()
+			if err == io.EOF {
+				return
+			}
+			if err != nil {
+				yield(nil, err)
+				return
+			}
+			if !yield(f, nil) {
+				return
+			}
+		}
+	}
+}
+
+// Next returns the next fetch. The returned Fetch, and its Header slice,
+// belong to the Reader and are overwritten by the next call: copy what
+// must outlive it (the strings inside are immutable and may be kept).
+// Lines that cannot be used are reported through Problems and skipped.
+// Next returns io.EOF at the end of input; a compressed input cut short or
+// corrupt ends with a CodeTruncated or CodeCorrupt problem and io.EOF.
+// Other read errors are returned, wrapped, and are sticky.
+func (r *Reader) Next() (*event.Fetch, error) {
+	if r.err != nil {
+		return nil, r.err
+	}
+	for {
+		b, tooLong, err := r.readLine()
+		if err != nil {
+			if len(b) > 0 || tooLong {
+				r.line++
+			}
+			r.err = r.endErr(err, len(b) > 0 || tooLong)
+			return nil, r.err
+		}
+		r.line++
+		if tooLong {
+			r.skipped++
+			r.report(event.SevError, CodeLineTooLong,
+				"line longer than "+strconv.Itoa(r.maxLine)+" bytes skipped", string(b))
+			continue
+		}
+		if len(b) > 0 && b[len(b)-1] == '\r' {
+			b = b[:len(b)-1]
+		}
+		if isBlank(b) {
+			continue
+		}
+		f := &r.fetch
+		*f = event.Fetch{
+			Bytes:  -1,
+			Header: r.hdr[:0],
+			Origin: event.OriginLog,
+			Format: string(r.format),
+			Source: r.source(r.line),
+		}
+		ok := r.parse(r, string(b))
+		if cap(f.Header) <= maxHeaderCap {
+			r.hdr = f.Header
+		}
+		if ok {
+			return f, nil
+		}
+	}
+}
+
+// readLine returns the next line without its '\n'. tooLong reports a line
+// over the cap; b then holds its beginning. err is io.EOF only when no byte
+// was left; with any other error b holds the partial line before it.
+func (r *Reader) readLine() (b []byte, tooLong bool, err error) {
+	r.long = r.long[:0]
+	for {
+		s, err := r.br.ReadSlice('\n')
+		if err == bufio.ErrBufferFull {
+			if !tooLong && len(r.long)+len(s) > r.maxLine {
+				tooLong = true
+				if n := excerptLen - len(r.long); n > 0 {
+					r.long = append(r.long, s[:min(n, len(s))]...)
+				}
+			} else if !tooLong {
+				r.long = append(r.long, s...)
+			}
+			continue
+		}
+		if len(s) > 0 && s[len(s)-1] == '\n' {
+			s = s[:len(s)-1]
+		}
+		if tooLong {
+			if err == io.EOF {
+				err = nil
+			}
+			return r.long, true, err
+		}
+		if len(r.long) > 0 {
+			r.long = append(r.long, s...)
+			s = r.long
+		}
+		if len(s) > r.maxLine {
+			if err == io.EOF {
+				err = nil
+			}
+			return s[:min(excerptLen, len(s))], true, err
+		}
+		if err == io.EOF && len(s) > 0 {
+			err = nil
+		}
+		return s, false, err
+	}
+}
+
+// endErr turns the error that ended reading into the sticky result of Next.
+func (r *Reader) endErr(err error, partial bool) error {
+	if err == io.EOF {
+		return io.EOF
+	}
+	if r.compressed != "" && (r.cr.err == nil || r.cr.err == io.EOF) {
+		code, what := CodeCorrupt, "corrupt"
+		if errors.Is(err, io.ErrUnexpectedEOF) {
+			code, what = CodeTruncated, "cut short"
+		}
+		msg := r.compressed + " input " + what + " (" + err.Error() + ")"
+		if partial {
+			msg += "; partial line " + strconv.FormatInt(r.line, 10) + " dropped"
+		}
+		r.problems = append(r.problems, event.Problem{
+			Source: r.source(max(r.line, 1)), Code: code, Severity: event.SevError, Message: msg,
+		})
+		return io.EOF
+	}
+	return fmt.Errorf("%s: line %d: read: %w", r.name, r.line+1, err)
+}
+
+func (r *Reader) source(line int64) event.Source {
+	return event.Source{File: r.name, Line: line, Offset: -1}
+}
+
+// report records a problem at the current line, quoting an excerpt of it.
+func (r *Reader) report(sev, code, msg, line string) {
+	if len(r.problems) >= maxProblems {
+		r.dropped++
+		return
+	}
+	if line != "" {
+		msg += ": " + excerpt(line)
+	}
+	r.problems = append(r.problems, event.Problem{
+		Source: r.source(r.line), Code: code, Severity: sev, Message: msg,
+	})
+}
+
+// fail reports a line as unusable and returns false, for parsers.
+func (r *Reader) fail(code, msg, line string) bool {
+	r.skipped++
+	r.report(event.SevError, code, msg, line)
+	return false
+}
+
+// warn reports a line read leniently.
+func (r *Reader) warn(code, msg, line string) {
+	r.report(event.SevWarning, code, msg, line)
+}
+
+func excerpt(s string) string {
+	if len(s) > excerptLen {
+		return strconv.Quote(s[:excerptLen]) + "..."
+	}
+	return strconv.Quote(s)
+}
+
+func isBlank(b []byte) bool {
+	for _, c := range b {
+		if c != ' ' && c != '\t' {
+			return false
+		}
+	}
+	return true
+}
+
+// countingReader counts bytes read from the input as stored and remembers
+// the first error it returned.
+type countingReader struct {
+	r   io.Reader
+	n   int64
+	err error
+}
+
+func (c *countingReader) Read(p []byte) (int, error) {
+	n, err := c.r.Read(p)
+	c.n += int64(n)
+	if err != nil && c.err == nil {
+		c.err = err
+	}
+	return n, err
+}
+
+// stickyReader returns its first error forever, so that an error seen
+// while sampling for detection is seen again by the line reader.
+type stickyReader struct {
+	r   io.Reader
+	err error
+}
+
+func (s *stickyReader) Read(p []byte) (int, error) {
+	if s.err != nil {
+		return 0, s.err
+	}
+	n, err := s.r.Read(p)
+	s.err = err
+	return n, err
+}
