@@ -66,7 +66,6 @@ type Reader struct {
 	format   Format
 	maxLine  int
 	extra    []string
-	extraSig bool
 
 	cr         *countingReader
 	raw        *bufio.Reader // over cr: compressed bytes when compressed
@@ -109,9 +108,6 @@ func NewReader(r io.Reader, name string, opts Options) (*Reader, error) {
 	for _, h := range opts.ExtraHeaders {
 		h = strings.TrimSpace(h)
 		rd.extra = append(rd.extra, h)
-		if strings.EqualFold(h, "Signature") || strings.EqualFold(h, "Signature-Input") {
-			rd.extraSig = true
-		}
 	}
 	if rd.format != "" {
 		f, err := ParseFormat(string(rd.format))

@@ -1,0 +1,289 @@
+package accesslog
+
+import (
+	"strings"
+
+	"github.com/repaudit/repaudit/event"
+)
+
+// W3C extended log files (IIS, W3C "Extended Log File Format" working
+// draft) and AWS CloudFront standard logs, which are W3C extended files
+// with tab separators and percent-encoded values. A "#Fields:" directive
+// names the columns and may change mid-file; other "#" lines are
+// directives or comments.
+
+type w3cRole uint8
+
+const (
+	roleNone w3cRole = iota
+	roleDate
+	roleTime
+	roleClientIP
+	roleMethod
+	roleStem
+	roleQuery
+	roleURI
+	roleStatus
+	roleBytes
+	roleHost     // Host header: cs-host, x-host-header, W3C cs(Host)
+	roleDistHost // CloudFront cs(Host): the distribution's domain name
+	roleProtocol // CloudFront cs-protocol: http, https, ws, wss
+	roleServerPort
+	roleHeader // any other cs(Name) and x-forwarded-for
+)
+
+type w3cState struct {
+	roles   []w3cRole
+	names   []string // header name per column, for header roles
+	vals    []string
+	haveSig bool // the columns include Signature or Signature-Input
+	told    bool // the default-field problem was reported
+}
+
+// Default columns when data comes before any #Fields directive.
+const (
+	iisDefaultFields        = "date time s-ip cs-method cs-uri-stem cs-uri-query s-port cs-username c-ip cs(User-Agent) cs(Referer) sc-status sc-substatus sc-win32-status time-taken"
+	cloudFrontDefaultFields = "date time x-edge-location sc-bytes c-ip cs-method cs(Host) cs-uri-stem sc-status cs(Referer) cs(User-Agent) cs-uri-query cs(Cookie) x-edge-result-type x-edge-request-id x-host-header cs-protocol cs-bytes time-taken x-forwarded-for ssl-protocol ssl-cipher x-edge-response-result-type cs-protocol-version fle-status fle-encrypted-fields c-port time-to-first-byte x-edge-detailed-result-type sc-content-type sc-content-len sc-range-start sc-range-end"
+)
+
+// setFields reads the column names of a #Fields directive.
+func (st *w3cState) setFields(list string, cloudFront bool) {
+	st.roles, st.names, st.haveSig = st.roles[:0], st.names[:0], false
+	for _, name := range strings.Fields(list) {
+		role, hdr := roleNone, ""
+		switch lower := strings.ToLower(name); lower {
+		case "date":
+			role = roleDate
+		case "time":
+			role = roleTime
+		case "c-ip":
+			role = roleClientIP
+		case "cs-method":
+			role = roleMethod
+		case "cs-uri-stem":
+			role = roleStem
+		case "cs-uri-query":
+			role = roleQuery
+		case "cs-uri":
+			role = roleURI
+		case "sc-status":
+			role = roleStatus
+		case "sc-bytes":
+			role = roleBytes
+		case "cs-host", "x-host-header":
+			role, hdr = roleHost, "Host"
+		case "cs-protocol":
+			role = roleProtocol
+		case "s-port":
+			role = roleServerPort
+		case "x-forwarded-for":
+			role, hdr = roleHeader, "X-Forwarded-For"
+		default:
+			if strings.HasPrefix(lower, "cs(") && strings.HasSuffix(lower, ")") && len(name) > 4 {
+				role, hdr = roleHeader, name[3:len(name)-1]
+				if strings.EqualFold(hdr, "host") {
+					role = roleHost
+					if cloudFront {
+						role, hdr = roleDistHost, ""
+					}
+				}
+			}
+		}
+		if isSignatureField(hdr) {
+			st.haveSig = true
+		}
+		st.roles = append(st.roles, role)
+		st.names = append(st.names, hdr)
+	}
+}
+
+func parseW3C(r *Reader, s string) bool {
+	st := &r.w3c
+	cloudFront := r.format == CloudFront
+	if s[0] == '#' {
+		if rest, ok := cutPrefixFold(s, "#Fields:"); ok {
+			st.setFields(rest, cloudFront)
+		}
+		return false
+	}
+	if st.roles == nil {
+		def := iisDefaultFields
+		if cloudFront {
+			def = cloudFrontDefaultFields
+		}
+		st.setFields(def, cloudFront)
+		if !st.told {
+			st.told = true
+			r.report(event.SevInfo, CodeNoFields, "data before any #Fields directive; using the default "+string(r.format)+" fields", "")
+		}
+	}
+	sep := byte(' ')
+	if strings.IndexByte(s, '\t') >= 0 {
+		sep = '\t'
+	}
+	vals := st.vals[:0]
+	for rest := s; ; {
+		j := strings.IndexByte(rest, sep)
+		if j < 0 {
+			vals = append(vals, rest)
+			break
+		}
+		vals = append(vals, rest[:j])
+		rest = rest[j+1:]
+		if len(vals) > len(st.roles) {
+			break
+		}
+	}
+	st.vals = vals
+	if len(vals) != len(st.roles) {
+		return r.fail(CodeUnparsedLine, "values do not match the #Fields columns", s)
+	}
+
+	f := &r.fetch
+	f.SignatureRecorded = st.haveSig
+	var date, clock, stem, query, uri, status, bytes, host, distHost, port string
+	for k, v := range vals {
+		switch st.roles[k] {
+		case roleDate:
+			date = v
+		case roleTime:
+			clock = v
+		case roleClientIP:
+			f.ClientIP = parseIP(v)
+		case roleMethod:
+			if !absent(v) {
+				f.Method = v
+			}
+		case roleStem:
+			stem = v
+		case roleQuery:
+			query = v
+		case roleURI:
+			uri = v
+		case roleStatus:
+			status = v
+		case roleBytes:
+			bytes = v
+		case roleHost:
+			host = v
+			addHeader(f, "Host", v)
+		case roleDistHost:
+			distHost = v
+		case roleProtocol:
+			f.Scheme = normScheme(v)
+		case roleServerPort:
+			port = v
+		case roleHeader:
+			if absent(v) {
+				continue
+			}
+			name := st.names[k]
+			v = w3cDecode(name, v, cloudFront)
+			switch {
+			case strings.EqualFold(name, "User-Agent"):
+				f.UserAgent = v
+			case strings.EqualFold(name, "Referer"):
+				f.Referer = v
+			}
+			f.Header = append(f.Header, event.Field{Name: name, Value: v})
+		}
+	}
+	t, ok := r.dateTime.parse(date, clock)
+	if !ok {
+		return r.fail(CodeBadTime, "date and time are not yyyy-mm-dd hh:mm:ss", s)
+	}
+	f.Time = t
+	if f.Scheme == "" {
+		switch port {
+		case "443":
+			f.Scheme = "https"
+		case "80":
+			f.Scheme = "http"
+		}
+	}
+	if absent(host) {
+		host = distHost
+	}
+	f.Host, f.Scheme = normHost(host, f.Scheme)
+	switch {
+	case !absent(stem):
+		f.Target = stem
+		if !absent(query) {
+			f.Target = stem + "?" + query
+		}
+	case !absent(uri):
+		r.setTarget(f, uri)
+	default:
+		r.warn(CodeBadRequest, "no cs-uri-stem", s)
+	}
+	f.Status = r.parseStatus(status, s)
+	f.Bytes = r.parseBytes(bytes, s)
+	return true
+}
+
+// w3cDecode undoes a header value's log encoding. CloudFront
+// percent-encodes header values; decoding once yields the value as sent
+// (a "%2520" in the log was a "%20" on the wire). IIS writes spaces as
+// '+' without escaping real '+': see iisUserAgent and iisStructured. Other
+// IIS values are kept as logged.
+func w3cDecode(name, v string, cloudFront bool) string {
+	if cloudFront {
+		return percentDecode(v)
+	}
+	if strings.IndexByte(v, '+') < 0 {
+		return v
+	}
+	switch {
+	case strings.EqualFold(name, "User-Agent"):
+		return iisUserAgent(v)
+	case isSignatureField(name), strings.EqualFold(name, "Signature-Agent"):
+		return iisStructured(v)
+	}
+	return v
+}
+
+// iisUserAgent turns IIS's '+' back into spaces, keeping a '+' that starts
+// a URL ("+http"), the convention bots use for their info link
+// ("(compatible; Googlebot/2.1; +http://www.google.com/bot.html)").
+func iisUserAgent(v string) string {
+	b := []byte(v)
+	for i, c := range b {
+		if c == '+' && !hasPrefixFold(v[i+1:], "http") {
+			b[i] = ' '
+		}
+	}
+	return string(b)
+}
+
+// iisStructured turns IIS's '+' back into spaces in a structured field
+// value (RFC 8941), where a space can only appear outside strings and byte
+// sequences and a '+' only inside them (base64 in :...:, or within "..."),
+// so the decoding is exact.
+func iisStructured(v string) string {
+	b := []byte(v)
+	inStr, inBytes := false, false
+	for i := 0; i < len(b); i++ {
+		switch c := b[i]; {
+		case inStr && c == '\\':
+			i++
+		case c == '"' && !inBytes:
+			inStr = !inStr
+		case c == ':' && !inStr:
+			inBytes = !inBytes
+		case c == '+' && !inStr && !inBytes:
+			b[i] = ' '
+		}
+	}
+	return string(b)
+}
+
+func hasPrefixFold(s, prefix string) bool {
+	return len(s) >= len(prefix) && strings.EqualFold(s[:len(prefix)], prefix)
+}
+
+func cutPrefixFold(s, prefix string) (string, bool) {
+	if !hasPrefixFold(s, prefix) {
+		return "", false
+	}
+	return s[len(prefix):], true
+}
