@@ -62,10 +62,10 @@ type Options struct {
 // Reader reads one access log, line by line, as event.Fetch values. It is
 // not safe for concurrent use; read different files with different Readers.
 type Reader struct {
-	name     string
-	format   Format
-	maxLine  int
-	extra    []string
+	name    string
+	format  Format
+	maxLine int
+	extra   []string
 
 	cr         *countingReader
 	raw        *bufio.Reader // over cr: compressed bytes when compressed
