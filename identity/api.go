@@ -62,12 +62,14 @@ const (
 	IPInRange    = "in_range"
 	IPNotInRange = "not_in_range"
 	IPNoList     = "no_list"
+	// IPNoAddress: the fetch has no usable client address to check.
+	IPNoAddress = "no_address"
 )
 
 // IPCheck is the result of checking a client address against the IP list
 // in force at a time, with the evidence that produced it.
 type IPCheck struct {
-	Result     string       // IPInRange, IPNotInRange or IPNoList
+	Result     string       // IPInRange, IPNotInRange, IPNoList or IPNoAddress
 	Prefix     netip.Prefix // the matching prefix when in range
 	ListSource string       // the snapshot consulted
 	ListTime   time.Time    // the time that snapshot became known (zero: local file)

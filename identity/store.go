@@ -1,53 +1,499 @@
 package identity
 
 import (
+	"fmt"
 	"net/netip"
+	"net/url"
+	"slices"
+	"strings"
 	"sync"
 	"time"
 )
 
-// Store holds identity state over time. Build it with the Add methods, then
-// query it; both are safe for concurrent use.
+// directoryPath is where a signature agent's key directory lives
+// (draft-meunier-webbotauth-httpsig-directory; Signature-Agent type
+// "directory").
+const directoryPath = "/.well-known/http-message-signatures-directory"
+
+// timeline is the history of one published document: dated snapshots in
+// time order, and at most one undated snapshot (a local file given on the
+// command line).
+type timeline[T any] struct {
+	dated   []snap[T] // sorted by at; equal times keep insertion order
+	undated *snap[T]
+}
+
+type snap[T any] struct {
+	at time.Time
+	v  T
+}
+
+func (tl *timeline[T]) add(at time.Time, v T) {
+	if at.IsZero() {
+		tl.undated = &snap[T]{at, v}
+		return
+	}
+	// Insert after every snapshot at or before at: the later-added of two
+	// equal-time snapshots wins.
+	i, _ := slices.BinarySearchFunc(tl.dated, at, func(s snap[T], t time.Time) int {
+		if s.at.After(t) {
+			return 1
+		}
+		return -1
+	})
+	tl.dated = slices.Insert(tl.dated, i, snap[T]{at, v})
+}
+
+// in returns the snapshot in force at t: the latest dated one at or before
+// t, else the undated one, else none.
+func (tl *timeline[T]) in(t time.Time) (snap[T], bool) {
+	i, _ := slices.BinarySearchFunc(tl.dated, t, func(s snap[T], t time.Time) int {
+		if s.at.After(t) {
+			return 1
+		}
+		return -1
+	})
+	if i > 0 {
+		return tl.dated[i-1], true
+	}
+	if tl.undated != nil {
+		return *tl.undated, true
+	}
+	return snap[T]{}, false
+}
+
+func (tl *timeline[T]) latest() (snap[T], bool) {
+	if n := len(tl.dated); n > 0 {
+		return tl.dated[n-1], true
+	}
+	if tl.undated != nil {
+		return *tl.undated, true
+	}
+	return snap[T]{}, false
+}
+
+// ipSnap is one IP list snapshot with its lookup structure.
+type ipSnap struct {
+	list *IPList
+	set  *prefixSet
+}
+
+// Store holds identity state over time: card, key set and IP list
+// snapshots, each on its own timeline, and the local trust store. Build it
+// with the Add methods, then query it; all methods are safe for concurrent
+// use.
+//
+// Every Add takes the time the snapshot became known: the capture time
+// (WARC-Date) for captures, the list's creationTime for IP lists that have
+// one, or the zero time for local files given on the command line. A query
+// at time t uses the latest dated snapshot at or before t; when there is
+// none, the undated (local) snapshot if any; otherwise nothing is known.
+// See SEMANTICS.md.
 type Store struct {
-	mu sync.RWMutex
+	mu        sync.RWMutex
+	cards     map[string]*timeline[*Card]
+	cardOrder []string
+	keys      map[string]*timeline[[]Key]
+	ips       map[string]*timeline[ipSnap]
+	trusted   []Key
 }
 
 // NewStore returns an empty Store.
-func NewStore() *Store { return &Store{} }
-
-// AddCard records a card snapshot known from time at (zero: valid for the whole run).
-func (s *Store) AddCard(c *Card, at time.Time) {}
-
-// AddKeys records a JWK Set or key directory fetched from url.
-func (s *Store) AddKeys(url string, keys []Key, at time.Time) {}
-
-// AddIPList records an IP list snapshot published by owner.
-func (s *Store) AddIPList(owner string, l *IPList, at time.Time) {}
-
-// AddTrustedKeys adds keys from the local trust store.
-func (s *Store) AddTrustedKeys(keys []Key) {}
-
-// Keys returns the keys published under ref as of t.
-func (s *Store) Keys(ref string, t time.Time) (keys []Key, known bool) { return nil, false }
-
-// TrustedKeys returns the local trust store.
-func (s *Store) TrustedKeys() []Key { return nil }
-
-// CardForUA returns the card whose expected user agent or product token matches ua.
-func (s *Store) CardForUA(ua string, t time.Time) (*Card, bool) { return nil, false }
-
-// CardByID returns the card with the client_id as of t.
-func (s *Store) CardByID(clientID string, t time.Time) (*Card, bool) { return nil, false }
-
-// CheckIP checks ip against the ranges published by owner in force at t.
-func (s *Store) CheckIP(owner string, ip netip.Addr, t time.Time) IPCheck {
-	return IPCheck{Result: IPNoList}
+func NewStore() *Store {
+	return &Store{
+		cards: map[string]*timeline[*Card]{},
+		keys:  map[string]*timeline[[]Key]{},
+		ips:   map[string]*timeline[ipSnap]{},
+	}
 }
 
-// Cards returns every card known.
-func (s *Store) Cards() []*Card { return nil }
+// normURL is the lookup form of a URL: scheme and host lower-cased, the
+// default port dropped, an empty or "/" path dropped (origin form), the
+// fragment dropped. Strings that are not absolute URLs come back trimmed.
+func normURL(s string) string {
+	s = strings.TrimSpace(s)
+	u, err := url.Parse(s)
+	if err != nil || u.Scheme == "" || u.Host == "" {
+		return s
+	}
+	scheme := strings.ToLower(u.Scheme)
+	host := strings.ToLower(u.Host)
+	if scheme == "https" {
+		host = strings.TrimSuffix(host, ":443")
+	} else if scheme == "http" {
+		host = strings.TrimSuffix(host, ":80")
+	}
+	path := u.EscapedPath()
+	if path == "/" {
+		path = ""
+	}
+	out := scheme + "://" + host + path
+	if u.RawQuery != "" || u.ForceQuery {
+		out += "?" + u.RawQuery
+	}
+	return out
+}
 
-// AddCapture sniffs a captured document and adds it.
+// originOf returns the origin of an absolute URL in lookup form, or "".
+func originOf(s string) string {
+	u, err := url.Parse(s)
+	if err != nil || u.Scheme == "" || u.Host == "" {
+		return ""
+	}
+	return normURL(u.Scheme + "://" + u.Host)
+}
+
+func cardKey(c *Card) string {
+	if c.ClientID != "" {
+		return normURL(c.ClientID)
+	}
+	return "source:" + c.Source
+}
+
+// AddCard records a card snapshot known from time at (zero: a local file,
+// valid for the whole run). Cards are keyed by client_id; a card without
+// one (an inline data: card, a legacy local file) is keyed by its Source.
+func (s *Store) AddCard(c *Card, at time.Time) {
+	if c == nil {
+		return
+	}
+	k := cardKey(c)
+	s.mu.Lock()
+	defer s.mu.Unlock()
+	tl, ok := s.cards[k]
+	if !ok {
+		tl = &timeline[*Card]{}
+		s.cards[k] = tl
+		s.cardOrder = append(s.cardOrder, k)
+	}
+	tl.add(at, c)
+}
+
+// AddKeys records a JWK Set or key directory fetched from url, known from
+// time at. When url is a key directory
+// (<origin>/.well-known/http-message-signatures-directory) it is also
+// indexed under its origin, the value a Signature-Agent member of type
+// "directory" carries. Each key's Source is extended to name url and the
+// snapshot time.
+func (s *Store) AddKeys(url string, keys []Key, at time.Time) {
+	ks := make([]Key, len(keys))
+	copy(ks, keys)
+	for i := range ks {
+		ks[i].Source = snapshotSource(url, ks[i].Source, at)
+	}
+	n := normURL(url)
+	s.mu.Lock()
+	defer s.mu.Unlock()
+	s.addKeysLocked(n, ks, at)
+	if o := originOf(url); o != "" && o+directoryPath == n {
+		s.addKeysLocked(o, ks, at)
+	}
+}
+
+func (s *Store) addKeysLocked(k string, keys []Key, at time.Time) {
+	tl, ok := s.keys[k]
+	if !ok {
+		tl = &timeline[[]Key]{}
+		s.keys[k] = tl
+	}
+	tl.add(at, keys)
+}
+
+// snapshotSource names a snapshot: "URL (where, as of TIME)".
+func snapshotSource(url, where string, at time.Time) string {
+	var parts []string
+	if where != "" && where != url {
+		parts = append(parts, where)
+	}
+	if !at.IsZero() {
+		parts = append(parts, "as of "+at.UTC().Format(time.RFC3339))
+	} else {
+		parts = append(parts, "local, whole run")
+	}
+	return url + " (" + strings.Join(parts, ", ") + ")"
+}
+
+// AddIPList records an IP list snapshot published by owner: a bot product
+// token (from --ip-ranges TOKEN=FILE; matched case-insensitively) or the
+// ips_uri URL of a card. The snapshot is placed at the list's creationTime
+// when it has one, else at at (capture time, or zero for a local file).
+func (s *Store) AddIPList(owner string, l *IPList, at time.Time) {
+	if l == nil {
+		return
+	}
+	if !l.CreationTime.IsZero() {
+		at = l.CreationTime
+	}
+	k := ipOwnerKey(owner)
+	snapv := ipSnap{list: l, set: newPrefixSet(l.Prefixes)}
+	s.mu.Lock()
+	defer s.mu.Unlock()
+	tl, ok := s.ips[k]
+	if !ok {
+		tl = &timeline[ipSnap]{}
+		s.ips[k] = tl
+	}
+	tl.add(at, snapv)
+}
+
+func ipOwnerKey(owner string) string {
+	if strings.Contains(owner, "://") {
+		return normURL(owner)
+	}
+	return "token:" + strings.ToLower(strings.TrimSpace(owner))
+}
+
+// AddTrustedKeys adds keys from local --jwks files: trusted for any
+// Signature-Agent, at any time (a local trust store).
+func (s *Store) AddTrustedKeys(keys []Key) {
+	s.mu.Lock()
+	defer s.mu.Unlock()
+	s.trusted = append(s.trusted, keys...)
+}
+
+// TrustedKeys returns a copy of the local trust store.
+func (s *Store) TrustedKeys() []Key {
+	s.mu.RLock()
+	defer s.mu.RUnlock()
+	return slices.Clone(s.trusted)
+}
+
+// Keys returns the keys published under ref as of t. ref is a directory
+// origin ("https://example.com"), a JWK Set or directory URL, a card
+// client_id (then the card's jwks_uri snapshot, or its inline jwks), or a
+// data: URL carrying an inline key set (decoded on the spot). known is
+// false when no snapshot for ref exists at or before t (and no local one):
+// a verifier should then say "unverified", never "invalid". A card with
+// Invalid set yields no keys with known true: the card is known, its keys
+// are not trusted. Keys are returned as published, nbf/exp included; the
+// caller checks Key.ValidAt. Key.Source names the snapshot.
+func (s *Store) Keys(ref string, t time.Time) (keys []Key, known bool) {
+	if strings.HasPrefix(strings.ToLower(ref), "data:") {
+		return inlineKeys(ref)
+	}
+	n := normURL(ref)
+	s.mu.RLock()
+	defer s.mu.RUnlock()
+	if tl, ok := s.keys[n]; ok {
+		if sn, ok := tl.in(t); ok {
+			return slices.Clone(sn.v), true
+		}
+	}
+	if tl, ok := s.cards[n]; ok {
+		if sn, ok := tl.in(t); ok {
+			return s.cardKeysLocked(sn.v, t)
+		}
+	}
+	return nil, false
+}
+
+// cardKeysLocked resolves a card's key material as of t (registry-03
+// §"CIMD-based discovery" step 3: jwks_uri if present, else inline jwks).
+func (s *Store) cardKeysLocked(c *Card, t time.Time) ([]Key, bool) {
+	if c.Invalid != "" {
+		return nil, true
+	}
+	if c.JWKSURI != "" {
+		if tl, ok := s.keys[normURL(c.JWKSURI)]; ok {
+			if sn, ok := tl.in(t); ok {
+				return slices.Clone(sn.v), true
+			}
+		}
+		// Legacy cards could carry both; fall back to the inline keys.
+		if len(c.JWKS) > 0 {
+			return slices.Clone(c.JWKS), true
+		}
+		return nil, false
+	}
+	if c.JWKS != nil {
+		return slices.Clone(c.JWKS), true
+	}
+	// Neither: the client_id origin's key directory, if captured.
+	if o := originOf(c.ClientID); o != "" {
+		if tl, ok := s.keys[o]; ok {
+			if sn, ok := tl.in(t); ok {
+				return slices.Clone(sn.v), true
+			}
+		}
+	}
+	return nil, false
+}
+
+// inlineKeys decodes a data: URL carrying a key set (a Signature-Agent
+// member may carry an inline directory). Unusable data is not known.
+func inlineKeys(ref string) ([]Key, bool) {
+	if len(ref) > MaxRegistryLine {
+		return nil, false
+	}
+	payload, err := decodeDataURL(ref)
+	if err != nil {
+		return nil, false
+	}
+	keys, _, err := ParseJWKS(payload, "data: URL")
+	if err != nil {
+		return nil, false
+	}
+	return keys, true
+}
+
+// CardForUA returns the card in force at t whose expected-user-agent or
+// product token matches ua (see Card.MatchesUA). When several match, the
+// most specific wins: an exact whole-UA pattern, else the longest literal
+// match; ties go to the card added first. Invalid cards are returned too
+// (a claim is a claim); check Card.Invalid.
+func (s *Store) CardForUA(ua string, t time.Time) (*Card, bool) {
+	if ua == "" {
+		return nil, false
+	}
+	s.mu.RLock()
+	defer s.mu.RUnlock()
+	var best *Card
+	bestScore := 0
+	for _, k := range s.cardOrder {
+		sn, ok := s.cards[k].in(t)
+		if !ok {
+			continue
+		}
+		if sc := sn.v.uaScore(ua); sc > bestScore {
+			best, bestScore = sn.v, sc
+		}
+	}
+	return best, best != nil
+}
+
+// CardByID returns the card with this client_id in force at t.
+func (s *Store) CardByID(clientID string, t time.Time) (*Card, bool) {
+	s.mu.RLock()
+	defer s.mu.RUnlock()
+	tl, ok := s.cards[normURL(clientID)]
+	if !ok {
+		return nil, false
+	}
+	sn, ok := tl.in(t)
+	return sn.v, ok
+}
+
+// CheckIP checks ip against the ranges published by owner in force at t
+// (the latest snapshot at or before t, else a local undated one). owner is
+// a product token (case-insensitive), an ips_uri URL, or a card client_id.
+// When a token has no list of its own, the ips_uri list of the card (in
+// force at t) with that product token is used.
+func (s *Store) CheckIP(owner string, ip netip.Addr, t time.Time) IPCheck {
+	if !ip.IsValid() {
+		return IPCheck{Result: IPNoAddress}
+	}
+	s.mu.RLock()
+	defer s.mu.RUnlock()
+	tl, ok := s.ips[ipOwnerKey(owner)]
+	if !ok {
+		if uri := s.ipsURIForLocked(owner, t); uri != "" {
+			tl, ok = s.ips[normURL(uri)]
+		}
+	}
+	if !ok {
+		return IPCheck{Result: IPNoList}
+	}
+	sn, ok := tl.in(t)
+	if !ok {
+		return IPCheck{Result: IPNoList}
+	}
+	res := IPCheck{Result: IPNotInRange, ListSource: sn.v.list.Source, ListTime: sn.at}
+	if p, ok := sn.v.set.lookup(ip); ok {
+		res.Result, res.Prefix = IPInRange, p
+	}
+	return res
+}
+
+// ipsURIForLocked finds the ips_uri of the card named by owner (a client_id)
+// or carrying owner as its product token, as of t.
+func (s *Store) ipsURIForLocked(owner string, t time.Time) string {
+	if tl, ok := s.cards[normURL(owner)]; ok {
+		if sn, ok := tl.in(t); ok && sn.v.IPsURI != "" {
+			return sn.v.IPsURI
+		}
+	}
+	for _, k := range s.cardOrder {
+		sn, ok := s.cards[k].in(t)
+		if ok && sn.v.IPsURI != "" && strings.EqualFold(sn.v.ProductToken, owner) {
+			return sn.v.IPsURI
+		}
+	}
+	return ""
+}
+
+// Cards returns the latest snapshot of every card, in the order the cards
+// were first added.
+func (s *Store) Cards() []*Card {
+	s.mu.RLock()
+	defer s.mu.RUnlock()
+	out := make([]*Card, 0, len(s.cardOrder))
+	for _, k := range s.cardOrder {
+		if sn, ok := s.cards[k].latest(); ok {
+			out = append(out, sn.v)
+		}
+	}
+	return out
+}
+
+// AddCapture sniffs a captured document (CaptureKind) and adds it to the
+// store as of at, the capture time. source locates the capture
+// ("file.warc.gz@offset"). It returns the kind ("" when the body is none
+// of card, jwks, iplist; nothing is added then) and the problems found. The
+// caller passes only successful (2xx) responses. A card whose client_id is
+// not the capture URL is kept with Invalid "client-id-mismatch"
+// (registry-03 §"Client ID": simple string comparison).
 func (s *Store) AddCapture(url string, body []byte, at time.Time, source string) (kind string, problems []Problem) {
+	kind = CaptureKind(url, "", body)
+	switch kind {
+	case KindCard:
+		c, probs, err := ParseCard(body, source)
+		if err != nil {
+			return kind, append(probs, Problem{source, "card-unreadable", err.Error()})
+		}
+		probs = append(probs, checkFetchedClientID(c, url, source)...)
+		s.AddCard(c, at)
+		return kind, probs
+	case KindJWKS:
+		keys, probs, err := ParseJWKS(body, source)
+		if err != nil {
+			return kind, append(probs, Problem{source, "jwks-unreadable", err.Error()})
+		}
+		s.AddKeys(url, keys, at)
+		return kind, probs
+	case KindIPList:
+		l, probs, err := ParseIPList(body, source)
+		if err != nil {
+			return kind, append(probs, Problem{source, "iplist-unreadable", err.Error()})
+		}
+		s.AddIPList(url, l, at)
+		return kind, probs
+	}
 	return "", nil
+}
+
+// checkFetchedClientID applies registry-03 §"Client ID" to a card fetched
+// from fetchURL: client_id must be present and identical to the URL. The
+// flat layouts had no client_id; such a card is keyed by the URL instead.
+func checkFetchedClientID(c *Card, fetchURL, source string) []Problem {
+	switch {
+	case c.ClientID == fetchURL:
+		return nil
+	case c.ClientID == "" && c.Layout == LayoutLegacyFlat:
+		c.ClientID = fetchURL
+		return []Problem{{source, "card-no-client-id", "legacy card has no client_id; keyed by the URL it was fetched from"}}
+	case c.ClientID == "":
+		if c.Invalid == "" {
+			c.Invalid = InvalidClientIDMissing
+		}
+		return []Problem{{source, "card-invalid", "card fetched from " + quoteShort(fetchURL) + " has no client_id (registry-03 §Client ID)"}}
+	case normURL(c.ClientID) == normURL(fetchURL):
+		// A crawler may have normalised the URL it recorded (host case,
+		// default port); the card names the same resource.
+		return []Problem{{source, "card-client-id-normalized", fmt.Sprintf("client_id %s equals the capture URL %s only after normalisation", quoteShort(c.ClientID), quoteShort(fetchURL))}}
+	default:
+		if c.Invalid == "" {
+			c.Invalid = InvalidClientIDMismatch
+		}
+		return []Problem{{source, "card-invalid", fmt.Sprintf("client_id %s is not the URL it was fetched from, %s (registry-03 §Client ID)", quoteShort(c.ClientID), quoteShort(fetchURL))}}
+	}
 }

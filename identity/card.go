@@ -1,0 +1,301 @@
+package identity
+
+import (
+	"fmt"
+	"net/url"
+	"strings"
+)
+
+// Card invalidity reasons (Card.Invalid). An invalid card is kept so that
+// User-Agent claims against it can still be recognised, but its keys are
+// never trusted.
+const (
+	InvalidJWKSAndURI       = "jwks-and-jwks-uri"   // registry-03: jwks and jwks_uri are mutually exclusive
+	InvalidEmpty            = "empty-card"          // "There MUST be at least one parameter set"
+	InvalidClientIDNotHTTPS = "client-id-not-https" // client_id is an https URL (CIMD)
+	InvalidJWKSURINotHTTPS  = "jwks-uri-not-https"  // "The URI scheme MUST be https"
+	InvalidClientIDMismatch = "client-id-mismatch"  // fetched from a URL other than its client_id
+	InvalidClientIDMissing  = "client-id-missing"   // registry-03 card fetched by URL without client_id
+	InvalidBadJWKS          = "jwks-unusable"       // inline jwks present but not a JWK Set
+)
+
+// ParseCard reads a Signature Agent Card (draft-meunier-webbotauth-
+// registry-03 §"Signature Agent Card"): OAuth client metadata with a
+// "web_bot_auth" object, or the older flat layout of registry-00..02 (bot
+// fields, "ips_uri" and inline "keys" at top level). Unknown members are
+// ignored, as the draft requires. A card that breaks a MUST of the draft is
+// returned with Invalid set; the error is non-nil only when data is not a
+// JSON object at all.
+func ParseCard(data []byte, source string) (*Card, []Problem, error) {
+	obj, err := decodeObject(data)
+	if err != nil {
+		return nil, nil, fmt.Errorf("%w: %w", ErrNotCard, err)
+	}
+	return cardFromObject(obj, source)
+}
+
+func cardFromObject(obj map[string]any, source string) (*Card, []Problem, error) {
+	c := &Card{Source: source}
+	var probs []Problem
+	note := func(code, msg string) { probs = append(probs, Problem{source, code, msg}) }
+	str := func(m map[string]any, name string) string {
+		v, ok := m[name]
+		if !ok || v == nil {
+			return ""
+		}
+		s, ok := v.(string)
+		if !ok {
+			note("card-bad-member", fmt.Sprintf("%q is %s, want a string; ignored", name, jsonKind(v)))
+		}
+		return strings.TrimSpace(s)
+	}
+	if len(obj) == 0 {
+		c.Invalid = InvalidEmpty
+		c.Layout = LayoutLegacyFlat
+		return c, probs, nil
+	}
+
+	// Bot fields live in "web_bot_auth" (registry-03) or at the top level
+	// (registry-00..02). Read the object first, then fall back member by
+	// member to the top level, so that half-migrated cards still work.
+	wba, isObj := obj["web_bot_auth"].(map[string]any)
+	if v, ok := obj["web_bot_auth"]; ok && !isObj {
+		note("card-bad-member", fmt.Sprintf("\"web_bot_auth\" is %s, want an object; ignored", jsonKind(v)))
+	}
+	if isObj {
+		c.Layout = LayoutRegistry03
+	} else {
+		c.Layout = LayoutLegacyFlat
+		wba = map[string]any{}
+	}
+	bot := func(names ...string) (any, string) {
+		for i, scope := range []map[string]any{wba, obj} {
+			for _, n := range names {
+				if v, ok := scope[n]; ok {
+					if c.Layout == LayoutRegistry03 && i == 1 {
+						note("card-member-outside-web-bot-auth", fmt.Sprintf("%q is at top level; registry-03 puts it in \"web_bot_auth\"", n))
+					}
+					return v, n
+				}
+			}
+		}
+		return nil, ""
+	}
+	botStr := func(names ...string) string {
+		v, n := bot(names...)
+		if v == nil {
+			return ""
+		}
+		s, ok := v.(string)
+		if !ok {
+			note("card-bad-member", fmt.Sprintf("%q is %s, want a string; ignored", n, jsonKind(v)))
+		}
+		return strings.TrimSpace(s)
+	}
+
+	c.ClientID = str(obj, "client_id")
+	c.Name = str(obj, "client_name")
+	if c.Name == "" {
+		c.Name = str(obj, "name") // registry-00
+	}
+	c.ClientURI = str(obj, "client_uri")
+	c.JWKSURI = str(obj, "jwks_uri")
+	c.ProductToken = botStr("rfc9309-product-token", "rfc9309_product_token", "product-token")
+	c.Trigger = botStr("trigger")
+	c.Purpose = botStr("purpose")
+	c.IPsURI = botStr("ips_uri", "ips-uri")
+
+	if v, n := bot("expected-user-agent", "expected_user_agent"); v != nil {
+		switch ua := v.(type) {
+		case string:
+			c.ExpectedUserAgent = addPattern(c.ExpectedUserAgent, ua, note)
+		case []any:
+			for i, e := range ua {
+				s, ok := e.(string)
+				if !ok {
+					note("card-bad-member", fmt.Sprintf("%s[%d] is %s, want a string; ignored", n, i, jsonKind(e)))
+					continue
+				}
+				c.ExpectedUserAgent = addPattern(c.ExpectedUserAgent, s, note)
+			}
+		default:
+			note("card-bad-member", fmt.Sprintf("%q is %s, want a string or an array of strings; ignored", n, jsonKind(v)))
+		}
+	}
+
+	// Inline keys: "jwks" (registry-03, a JWK Set) or legacy "keys" (an
+	// array, or in registry-00 a single key object).
+	var inline any
+	inlineName := ""
+	if v, ok := obj["jwks"]; ok {
+		inline, inlineName = v, "jwks"
+		if _, both := obj["keys"]; both {
+			note("card-keys-ignored", "card has both \"jwks\" and legacy \"keys\"; \"keys\" is ignored")
+		}
+	} else if v, ok := obj["keys"]; ok {
+		inline, inlineName = map[string]any{"keys": v}, "keys"
+		if c.Layout == LayoutRegistry03 {
+			note("card-legacy-keys", "registry-03 renamed inline \"keys\" to \"jwks\"; read as jwks")
+		}
+	}
+	if inline != nil {
+		set, ok := inline.(map[string]any)
+		if !ok {
+			note("card-bad-member", fmt.Sprintf("%q is %s, want a JWK Set object", inlineName, jsonKind(inline)))
+			c.Invalid = InvalidBadJWKS
+		} else {
+			keys, kp, err := jwksFromObject(set, source+"#"+inlineName)
+			probs = append(probs, kp...)
+			if err != nil {
+				note("card-bad-jwks", err.Error())
+				c.Invalid = InvalidBadJWKS
+			}
+			c.JWKS = keys
+		}
+	}
+
+	// Draft MUSTs, in order of importance: the first broken one is the
+	// card's Invalid reason, every one is a problem.
+	invalid := func(reason, msg string) {
+		note("card-invalid", msg)
+		if c.Invalid == "" {
+			c.Invalid = reason
+		}
+	}
+	if c.ClientID != "" && !isHTTPSURL(c.ClientID) {
+		invalid(InvalidClientIDNotHTTPS, "client_id "+quoteShort(c.ClientID)+" is not an https URL")
+	}
+	if c.JWKSURI != "" && !isHTTPSURL(c.JWKSURI) {
+		invalid(InvalidJWKSURINotHTTPS, "jwks_uri "+quoteShort(c.JWKSURI)+" is not an https URL")
+	}
+	if inline != nil && c.JWKSURI != "" {
+		// registry-03 §"JWKS URI": MUST NOT contain both; clients SHOULD
+		// reject. The flat layouts allowed both, so there it is a note and
+		// jwks_uri wins (registry-03: fetch the key set at the URL rather
+		// than relying on inline keys).
+		if c.Layout == LayoutRegistry03 {
+			invalid(InvalidJWKSAndURI, "card has both inline "+inlineName+" and jwks_uri (registry-03: mutually exclusive)")
+		} else {
+			note("card-keys-and-jwks-uri", "legacy card has both inline keys and jwks_uri; the jwks_uri snapshot is preferred when known")
+		}
+	}
+	if c.IPsURI != "" && !isHTTPSURL(c.IPsURI) {
+		note("card-ips-uri-not-https", "ips_uri "+quoteShort(c.IPsURI)+" is not an https URL (registry-03 requires https)")
+	}
+	return c, probs, nil
+}
+
+// addPattern appends a trimmed, non-empty user-agent pattern; a pattern
+// made only of '*' would match every client and is refused.
+func addPattern(ps []string, p string, note func(code, msg string)) []string {
+	p = strings.TrimSpace(p)
+	if p == "" {
+		return ps
+	}
+	if strings.Trim(p, "*") == "" {
+		note("card-ua-pattern-too-broad", fmt.Sprintf("expected-user-agent %q would match every client; ignored", p))
+		return ps
+	}
+	return append(ps, p)
+}
+
+func isHTTPSURL(s string) bool {
+	u, err := url.Parse(s)
+	return err == nil && u.Scheme == "https" && u.Host != "" && u.User == nil
+}
+
+func quoteShort(s string) string {
+	if len(s) > 80 {
+		s = s[:80] + "..."
+	}
+	return fmt.Sprintf("%q", s)
+}
+
+// MatchesUA reports whether ua matches one of the card's expected user
+// agents or carries its product token. A pattern matches as a prefix of the
+// User-Agent (an exact match is a prefix too); '*' in a pattern matches any
+// run of characters, anywhere (registry-03 §"Expected user agent"). The
+// product token matches as a whole User-Agent token, case-insensitively: it
+// must be bounded by characters outside [A-Za-z0-9._-] (RFC 9309 §2.2.1
+// product tokens), so "ExampleBot" matches "ExampleBot/1.0" and
+// "compatible; ExampleBot)" but not "ExampleBot-Image".
+func (c *Card) MatchesUA(ua string) bool {
+	return c.uaScore(ua) > 0
+}
+
+// uaScore says how specifically ua matches the card: 0 no match; otherwise
+// the number of literal pattern characters that matched (patterns) or the
+// token length (product token), whichever is larger. Exact whole-UA
+// pattern matches get a bonus so that they beat prefixes.
+func (c *Card) uaScore(ua string) int {
+	best := 0
+	for _, p := range c.ExpectedUserAgent {
+		if !globPrefix(p, ua) {
+			continue
+		}
+		s := len(p) - strings.Count(p, "*")
+		if !strings.Contains(p, "*") && len(p) == len(ua) {
+			s += 1 << 16
+		}
+		best = max(best, s)
+	}
+	if c.ProductToken != "" && hasUAToken(ua, c.ProductToken) {
+		best = max(best, len(c.ProductToken))
+	}
+	return best
+}
+
+// globPrefix reports whether some prefix of s matches pattern p, where '*'
+// matches any run of bytes. It runs in O(len(p)*len(s)) at worst, with the
+// usual greedy-with-backtrack algorithm.
+func globPrefix(p, s string) bool {
+	// A prefix match is a full match of p + "*".
+	px, sx := 0, 0
+	starP, starS := -1, -1
+	for {
+		if px == len(p) {
+			return true // rest of s is the free suffix
+		}
+		if p[px] == '*' {
+			starP, starS = px, sx
+			px++
+			continue
+		}
+		if sx < len(s) && p[px] == s[sx] {
+			px++
+			sx++
+			continue
+		}
+		if starP >= 0 && starS < len(s) {
+			starS++
+			px, sx = starP+1, starS
+			continue
+		}
+		return false
+	}
+}
+
+// hasUAToken reports whether tok occurs in ua case-insensitively as a
+// whole token: not preceded or followed by a product-token character.
+func hasUAToken(ua, tok string) bool {
+	if tok == "" || len(tok) > len(ua) {
+		return false
+	}
+	for i := 0; i+len(tok) <= len(ua); i++ {
+		if !strings.EqualFold(ua[i:i+len(tok)], tok) {
+			continue
+		}
+		if i > 0 && isTokenByte(ua[i-1]) {
+			continue
+		}
+		if j := i + len(tok); j < len(ua) && isTokenByte(ua[j]) {
+			continue
+		}
+		return true
+	}
+	return false
+}
+
+func isTokenByte(b byte) bool {
+	return b >= 'a' && b <= 'z' || b >= 'A' && b <= 'Z' || b >= '0' && b <= '9' || b == '.' || b == '_' || b == '-'
+}
