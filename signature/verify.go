@@ -1,0 +1,785 @@
+package signature
+
+import (
+	"net/netip"
+	"strconv"
+	"strings"
+	"time"
+
+	"github.com/dunglas/httpsfv"
+	"github.com/repaudit/repaudit/event"
+	"github.com/repaudit/repaudit/identity"
+)
+
+// Limits on untrusted input. Hitting one is reported as a reason with
+// evidence, never a crash.
+const (
+	maxSigField    = 16 << 10 // joined Signature-Input or Signature
+	maxAgentField  = 16 << 10 // joined Signature-Agent (data: URLs included)
+	maxLabels      = 16       // signatures evaluated per request
+	maxComponents  = 64       // covered components per signature
+	maxBaseInStore = 4096     // Result.Base is cut here
+	maxEvidenceURL = 96       // agent URLs (data: URLs above all) are cut here in Evidence
+)
+
+// Tags of the Web Bot Auth profiles.
+const (
+	TagWebBotAuth = "web-bot-auth"                     // request signatures (httpsig-protocol)
+	TagDirectory  = "http-message-signatures-directory" // key directory responses (registry-03 §"Binding Delegated Keys")
+)
+
+// TrustedStore is Result.Agent when the key came from the local trust store.
+const TrustedStore = "trusted-store"
+
+// Request is one logged or archived request to verify.
+type Request struct {
+	Time      time.Time // from the data (log line, WARC-Date); never the wall clock
+	Method    string
+	Scheme    string // "https" when empty
+	Authority string // as the client sent Host (not nginx $host); the Host field is used when empty
+	Target    string // raw path?query as sent
+	IP        netip.Addr
+	Header    event.Header
+	// Body is the archived request body, nil when not archived. It is
+	// only used to check a covered Content-Digest.
+	Body []byte
+	// HeadersComplete says the source recorded every header the client
+	// sent (WARC request records). A covered field that is absent then
+	// was not sent (component-missing, Invalid); otherwise it may merely
+	// not have been logged (component-unrecorded, Unverified).
+	HeadersComplete bool
+	// Where locates the request in its source ("access.log:12",
+	// "a.warc.gz@1234"), for replay evidence.
+	Where string
+}
+
+func (r *Request) scheme() string {
+	if r.Scheme == "" {
+		return "https"
+	}
+	return strings.ToLower(r.Scheme)
+}
+
+func (r *Request) authority() string {
+	a := r.Authority
+	if a == "" {
+		a = r.Header.Get("Host")
+	}
+	return normalizeAuthority(a, r.scheme())
+}
+
+// KeySource supplies public keys as they were published at a time.
+// *identity.Store satisfies it.
+type KeySource interface {
+	// Keys returns the keys published under ref (a directory origin, a
+	// JWK Set or directory URL, or a card client_id) as of t. known is
+	// false when there is no snapshot for ref at t.
+	Keys(ref string, t time.Time) (keys []identity.Key, known bool)
+	// TrustedKeys returns the local trust store: keys accepted for any
+	// Signature-Agent.
+	TrustedKeys() []identity.Key
+}
+
+// CardSource is optionally implemented by a KeySource that knows Signature
+// Agent Cards (*identity.Store does). With it, a request without
+// Signature-Agent is checked against the keys of the card its User-Agent
+// claims, and a type=cimd member's card can lead to its jwks_uri.
+type CardSource interface {
+	CardForUA(ua string, t time.Time) (*identity.Card, bool)
+	CardByID(clientID string, t time.Time) (*identity.Card, bool)
+}
+
+// Options tune a Verifier.
+type Options struct {
+	// Skew is the clock allowance for the created/expires window; 60s
+	// when zero. A negative value means no allowance.
+	Skew time.Duration
+	// AllowTestKeys lets the public RFC 9421 test keys verify normally;
+	// otherwise a signature naming one is Invalid with reason test-key.
+	AllowTestKeys bool
+}
+
+// DefaultSkew is the window allowance when Options.Skew is zero.
+const DefaultSkew = 60 * time.Second
+
+// Verifier checks Web Bot Auth request signatures against keys as they
+// were published at each request's time. It is safe for concurrent use if
+// its KeySource is.
+type Verifier struct {
+	keys KeySource
+	opts Options
+}
+
+// NewVerifier returns a Verifier that looks keys up in keys (nil: none).
+func NewVerifier(keys KeySource, opts Options) *Verifier {
+	switch {
+	case opts.Skew == 0:
+		opts.Skew = DefaultSkew
+	case opts.Skew < 0:
+		opts.Skew = 0
+	}
+	return &Verifier{keys: keys, opts: opts}
+}
+
+// Result is the verdict on one request and the evidence that produced it.
+type Result struct {
+	Verdict Verdict
+	Reasons []string // Reason constants, in a stable order
+	Label   string   // signature label used (e.g. "sig1")
+	KeyID   string
+	// Agent is the Signature-Agent member value (URL) the key was looked
+	// up under, the claimed card's client_id when there was no
+	// Signature-Agent, or TrustedStore for a key from the local trust store.
+	Agent      string
+	AgentShape string // ShapeLegacyString, ShapeDictionary, ShapeTyped, ShapeJWKSURL; "" when absent
+	Created    time.Time
+	Expires    time.Time
+	Nonce      string
+	Tag        string
+	Alg        string   // algorithm the signature was checked with ("" when not checked)
+	Covered    []string // covered component identifiers as serialized
+	Base       string   // the signature base that was checked (cut at 4 KiB)
+	KeySource  string   // identity.Key.Source of the key used
+	// CryptoOK says the signature verified over the RFC 9421 base (a
+	// verdict can still be Invalid through the window or the profile).
+	CryptoOK bool
+	// Evidence is one line a person can check by hand: what was checked
+	// and what failed.
+	Evidence string
+
+	signature []byte // the signature bytes, for replay detection
+}
+
+// Verify judges one request at r.Time (RFC 9421 §3.2 as profiled by Web
+// Bot Auth). It never reads the wall clock and never fails: problems are
+// reasons.
+func (v *Verifier) Verify(r *Request) Result {
+	inLines := r.Header.Values("Signature-Input")
+	sigLines := r.Header.Values("Signature")
+	if len(inLines) == 0 && len(sigLines) == 0 {
+		return Result{Verdict: Unsigned}
+	}
+	if len(inLines) == 0 || len(sigLines) == 0 {
+		missing, present := "Signature-Input", "Signature"
+		if len(sigLines) == 0 {
+			missing, present = present, missing
+		}
+		return failed(ReasonMissingFields, present+" present without "+missing)
+	}
+	if joinedLen(inLines) > maxSigField || joinedLen(sigLines) > maxSigField {
+		return failed(ReasonUnparseable, "Signature or Signature-Input longer than "+strconv.Itoa(maxSigField)+" bytes")
+	}
+	inDict, err := httpsfv.UnmarshalDictionary(inLines)
+	if err != nil {
+		return failed(ReasonUnparseable, "Signature-Input is not a Dictionary: "+err.Error())
+	}
+	sigDict, err := httpsfv.UnmarshalDictionary(sigLines)
+	if err != nil {
+		return failed(ReasonUnparseable, "Signature is not a Dictionary: "+err.Error())
+	}
+
+	// RFC 9421 §3.2 step 1-2 with the Web Bot Auth profile: only
+	// tag="web-bot-auth" signatures count. Untagged ones are judged (they
+	// fail missing-fields) when there is nothing better, so that a
+	// pre-tag signer is reported with its evidence.
+	var wba, untagged, malformed []string
+	var foreign []string
+	for _, label := range inDict.Names() {
+		mem, _ := inDict.Get(label)
+		il, ok := mem.(httpsfv.InnerList)
+		if !ok {
+			malformed = append(malformed, label)
+			continue
+		}
+		switch tag, ok := il.Params.Get("tag"); {
+		case !ok:
+			untagged = append(untagged, label)
+		case tag == TagWebBotAuth:
+			wba = append(wba, label)
+		default:
+			foreign = append(foreign, label+" tag="+bareString(tag))
+		}
+	}
+	candidates := wba
+	if len(candidates) == 0 {
+		candidates = untagged
+	}
+	if len(candidates) == 0 {
+		if len(foreign) > 0 {
+			res := failed(ReasonForeignTag, "only non-web-bot-auth signatures: "+strings.Join(foreign, ", "))
+			res.Label, _, _ = strings.Cut(foreign[0], " ")
+			return res
+		}
+		return failed(ReasonUnparseable, "Signature-Input members are not inner lists: "+strings.Join(malformed, ", "))
+	}
+	if len(candidates) > maxLabels {
+		candidates = candidates[:maxLabels]
+	}
+
+	agentLines := r.Header.Values("Signature-Agent")
+	var agent agentField
+	if joinedLen(agentLines) > maxAgentField {
+		agent = agentField{present: true, err: "Signature-Agent longer than " + strconv.Itoa(maxAgentField) + " bytes"}
+	} else {
+		agent = parseAgentField(agentLines)
+	}
+	rawIn := strings.Join(inLines, ", ")
+	m := &message{req: r, complete: r.HeadersComplete}
+
+	var best Result
+	for i, label := range candidates {
+		mem, _ := inDict.Get(label)
+		res := v.verifyOne(m, label, mem.(httpsfv.InnerList), rawIn, sigDict, agent)
+		if i == 0 || rank(res.Verdict) < rank(best.Verdict) {
+			best = res
+		}
+	}
+	if len(foreign) > 0 {
+		best.Evidence += " (also ignored: " + strings.Join(foreign, ", ") + ")"
+	}
+	return best
+}
+
+// rank orders verdicts from best to worst for choosing among several
+// signatures of one request.
+func rank(v Verdict) int {
+	switch v {
+	case Verified:
+		return 0
+	case Unverified:
+		return 1
+	default:
+		return 2
+	}
+}
+
+func joinedLen(lines []string) int {
+	n := 0
+	for _, l := range lines {
+		n += len(l) + 2
+	}
+	return n
+}
+
+// failed is a Result for a request-level failure found before any one
+// signature could be judged.
+func failed(reason, evidence string) Result {
+	return Result{Verdict: Invalid, Reasons: []string{reason}, Evidence: evidence + ": " + reason}
+}
+
+// bareString renders a parameter value for evidence.
+func bareString(v any) string {
+	switch x := v.(type) {
+	case string:
+		return strconv.Quote(x)
+	case httpsfv.Token:
+		return string(x)
+	case int64:
+		return strconv.FormatInt(x, 10)
+	case bool:
+		if x {
+			return "?1"
+		}
+		return "?0"
+	}
+	return "?"
+}
+
+// sigParams are the signature parameters of RFC 9421 §2.3 a Web Bot Auth
+// signature must or may carry.
+type sigParams struct {
+	created, expires time.Time
+	keyid, tag       string
+	nonce, alg       string
+	missing          []string // required parameters absent or of the wrong type
+}
+
+func readParams(p *httpsfv.Params) sigParams {
+	var sp sigParams
+	intTime := func(name string) time.Time {
+		v, ok := p.Get(name)
+		n, isInt := v.(int64)
+		if !ok || !isInt {
+			sp.missing = append(sp.missing, name)
+			return time.Time{}
+		}
+		return time.Unix(n, 0).UTC()
+	}
+	str := func(name string, required bool) string {
+		v, ok := p.Get(name)
+		s, isStr := v.(string)
+		if (!ok || !isStr) && (required || ok) {
+			sp.missing = append(sp.missing, name)
+		}
+		return s
+	}
+	sp.created = intTime("created")
+	sp.expires = intTime("expires")
+	sp.keyid = str("keyid", true)
+	sp.tag = str("tag", true)
+	sp.nonce = str("nonce", false)
+	sp.alg = str("alg", false)
+	return sp
+}
+
+// parseComponents reads the covered components of an inner list and
+// reports the first duplicate (RFC 9421 §2.5 forbids listing one twice).
+func parseComponents(il httpsfv.InnerList) (comps []component, dup string, problem string) {
+	if len(il.Items) > maxComponents {
+		return nil, "", "more than " + strconv.Itoa(maxComponents) + " covered components"
+	}
+	seen := make(map[string]bool, len(il.Items))
+	for _, it := range il.Items {
+		name, ok := it.Value.(string)
+		if !ok {
+			return nil, "", "a covered component is not a string"
+		}
+		ident, err := httpsfv.Marshal(it)
+		if err != nil {
+			return nil, "", "covered component " + strconv.Quote(name) + ": " + err.Error()
+		}
+		if seen[ident] && dup == "" {
+			dup = ident
+		}
+		seen[ident] = true
+		comps = append(comps, component{name: name, params: it.Params, ident: ident})
+	}
+	return comps, dup, ""
+}
+
+// judgement accumulates one signature's checks.
+type judgement struct {
+	res   Result
+	rs    reasonSet
+	notes []string
+}
+
+func (j *judgement) fail(reason, note string) {
+	j.rs.add(reason)
+	if note != "" {
+		j.notes = append(j.notes, note)
+	}
+}
+
+// verifyOne judges the signature labelled label.
+func (v *Verifier) verifyOne(m *message, label string, il httpsfv.InnerList, rawIn string, sigDict *httpsfv.Dictionary, agent agentField) Result {
+	r := m.req
+	j := &judgement{res: Result{Label: label}}
+	sp := readParams(il.Params)
+	j.res.KeyID, j.res.Tag, j.res.Nonce = sp.keyid, sp.tag, sp.nonce
+	j.res.Created, j.res.Expires = sp.created, sp.expires
+	if len(sp.missing) > 0 {
+		j.fail(ReasonMissingFields, "missing or mistyped parameter "+strings.Join(sp.missing, ", "))
+	}
+	if sp.tag != "" && sp.tag != TagWebBotAuth {
+		j.fail(ReasonForeignTag, "tag "+strconv.Quote(sp.tag))
+	}
+	if sp.alg != "" && !knownAlg(sp.alg) {
+		j.fail(ReasonForbiddenAlg, "alg "+strconv.Quote(sp.alg)+" is not a public-key algorithm of RFC 9421 §3.3")
+	}
+
+	// The signature bytes (RFC 9421 §4.2).
+	var sig []byte
+	if mem, ok := sigDict.Get(label); !ok {
+		j.fail(ReasonMissingFields, "no Signature member "+label)
+	} else if it, ok := mem.(httpsfv.Item); !ok {
+		j.fail(ReasonUnparseable, "Signature member "+label+" is not a byte sequence")
+	} else if b, ok := it.Value.([]byte); !ok {
+		j.fail(ReasonUnparseable, "Signature member "+label+" is not a byte sequence")
+	} else {
+		sig = b
+		j.res.signature = b
+	}
+
+	comps, dup, problem := parseComponents(il)
+	if problem != "" {
+		j.fail(ReasonUnparseable, problem)
+	}
+	if dup != "" {
+		j.fail(ReasonDuplicateComponent, "component "+dup+" covered twice")
+	}
+	covered := make([]string, len(comps))
+	for i := range comps {
+		covered[i] = comps[i].ident
+	}
+	j.res.Covered = covered
+	if problem == "" && !coversAny(comps, "@authority", "@target-uri") {
+		j.fail(ReasonTargetNotCovered, "neither @authority nor @target-uri covered")
+	}
+
+	members := v.coveredMembers(j, comps, agent)
+
+	// The signature base (RFC 9421 §2.5).
+	params, err := httpsfv.Marshal(il)
+	base := ""
+	var berr *baseError
+	if err != nil {
+		j.fail(ReasonUnparseable, "signature parameters do not serialize: "+err.Error())
+	} else if problem == "" {
+		base, berr = buildBase(m, comps, params, quirks{})
+		if berr != nil {
+			j.fail(berr.reason, berr.detail)
+		} else {
+			j.res.Base = capString(base, maxBaseInStore)
+		}
+	}
+
+	// The key (RFC 9421 §3.2 step 6; keyid is the RFC 7638 thumbprint).
+	key := v.lookupKey(j, r, sp.keyid, members, agent.present)
+	if desc := testKeyThumbprints[sp.keyid]; (desc != "" || (key != nil && key.TestKey)) && !v.opts.AllowTestKeys {
+		if desc == "" {
+			desc = "a public test key"
+		}
+		j.fail(ReasonTestKey, "keyid is "+desc)
+	}
+
+	// The signature (RFC 9421 §3.2 step 8).
+	if key != nil && sig != nil && base != "" && !j.rs.has(ReasonForbiddenAlg) {
+		v.checkCrypto(j, m, key, sp.alg, comps, params, label, rawIn, base, sig)
+	}
+
+	// Content-Digest (RFC 9530): covered, but is the body archived?
+	if coversAny(comps, "content-digest") {
+		switch {
+		case r.Body == nil:
+			j.fail(ReasonContentDigestUnchecked, "Content-Digest covered, body not archived")
+		default:
+			if ok, note := checkContentDigest(r.Header.Values("Content-Digest"), r.Body); !ok {
+				j.fail(ReasonContentDigestMismatch, note)
+			}
+		}
+	}
+
+	// The window against T, never the wall clock (RFC 9421 §3.2 step 7).
+	v.checkWindow(j, r.Time, sp)
+
+	j.res.Verdict = j.rs.verdict()
+	if j.res.Verdict == Verified && !j.res.CryptoOK {
+		// Defensive: nothing verified it, so it cannot be Verified.
+		j.res.Verdict = Unverified
+	}
+	j.res.Reasons = j.rs.sorted()
+	j.res.Evidence = j.evidence(r.Time)
+	return j.res
+}
+
+func knownAlg(a string) bool {
+	switch a {
+	case AlgEd25519, AlgRSAPSSSHA512, AlgRSAv15SHA256, AlgECDSAP256, AlgECDSAP384:
+		return true
+	}
+	return false
+}
+
+func coversAny(comps []component, names ...string) bool {
+	for i := range comps {
+		for _, n := range names {
+			if comps[i].name == n {
+				return true
+			}
+		}
+	}
+	return false
+}
+
+// coveredMembers applies the Signature-Agent profile rules and returns the
+// members the signature covers (all members, for evidence only, when none
+// is covered).
+func (v *Verifier) coveredMembers(j *judgement, comps []component, agent agentField) []agentMember {
+	var agentComps []*component
+	for i := range comps {
+		if comps[i].name == "signature-agent" {
+			agentComps = append(agentComps, &comps[i])
+		}
+	}
+	if !agent.present {
+		if len(agentComps) > 0 {
+			j.fail(ReasonAgentMemberMissing, "signature-agent covered but the field is absent")
+		}
+		return nil
+	}
+	if agent.err != "" {
+		j.fail(ReasonUnparseable, agent.err)
+		return nil
+	}
+	var members []agentMember
+	if len(agentComps) == 0 {
+		j.fail(ReasonAgentMemberMissing, "Signature-Agent present but not covered")
+		members = agent.members
+	}
+	for _, c := range agentComps {
+		key, hasKey := c.stringParam("key")
+		if !hasKey {
+			// Bare "signature-agent" covers the whole field.
+			members = append(members, agent.members...)
+			continue
+		}
+		if agent.legacy {
+			j.fail(ReasonAgentMemberMissing, "covered "+c.ident+" but Signature-Agent is not a Dictionary")
+			continue
+		}
+		found := false
+		for _, am := range agent.members {
+			if am.key == key {
+				members = append(members, am)
+				found = true
+			}
+		}
+		if !found {
+			j.fail(ReasonAgentMemberMissing, "covered "+c.ident+" but Signature-Agent has no member "+strconv.Quote(key))
+		}
+	}
+	for i := range members {
+		am := &members[i]
+		if j.res.AgentShape == "" {
+			j.res.AgentShape = am.shape
+		}
+		if !am.httpsOK() {
+			j.fail(ReasonNonHTTPSAgent, "Signature-Agent member "+strconv.Quote(capString(am.value, maxEvidenceURL))+" is not an https URL")
+		}
+	}
+	return members
+}
+
+// lookupKey finds the key named by keyid as published for the covered
+// members at T, else in the trust store, else inline in a data: member. It
+// records the agent, and the gap or failure when there is no key.
+func (v *Verifier) lookupKey(j *judgement, r *Request, keyid string, members []agentMember, agentPresent bool) *identity.Key {
+	t := r.Time
+	known := false
+	outside := false // a key with this thumbprint exists but not at T
+	match := func(keys []identity.Key) *identity.Key {
+		for i := range keys {
+			if keys[i].Thumbprint != keyid {
+				continue
+			}
+			if keys[i].ValidAt(t) {
+				return &keys[i]
+			}
+			outside = true
+		}
+		return nil
+	}
+	var inline *identity.Key
+	var inlineFrom string
+	for i := range members {
+		am := &members[i]
+		if j.res.Agent == "" {
+			j.res.Agent = am.value
+		}
+		if am.isData() {
+			data, err := decodeDataURL(am.value)
+			if err != nil {
+				j.notes = append(j.notes, "data: Signature-Agent does not decode")
+				continue
+			}
+			keys, _, err := identity.ParseJWKS(data, "Signature-Agent data: URL")
+			if err != nil {
+				j.notes = append(j.notes, "data: Signature-Agent is not a key directory: "+err.Error())
+				continue
+			}
+			if k := match(keys); k != nil && inline == nil {
+				inline, inlineFrom = k, am.value
+			}
+			continue
+		}
+		if v.keys == nil || keyid == "" {
+			continue
+		}
+		refs := am.refs()
+		if am.typ == "cimd" {
+			if cs, ok := v.keys.(CardSource); ok {
+				if c, ok := cs.CardByID(am.value, t); ok && c.JWKSURI != "" {
+					refs = append(refs, c.JWKSURI)
+				}
+			}
+		}
+		for _, ref := range refs {
+			keys, ok := v.keys.Keys(ref, t)
+			known = known || ok
+			if k := match(keys); k != nil {
+				j.res.Agent = am.value
+				j.res.KeySource = k.Source
+				return k
+			}
+		}
+	}
+	// No Signature-Agent: the card the User-Agent claims names the keys.
+	if !agentPresent && v.keys != nil && keyid != "" {
+		if cs, ok := v.keys.(CardSource); ok {
+			if c, ok := cs.CardForUA(r.Header.Get("User-Agent"), t); ok && c.Invalid == "" {
+				j.res.Agent = c.ClientID
+				for _, ref := range []string{c.ClientID, c.JWKSURI} {
+					if ref == "" {
+						continue
+					}
+					keys, ok := v.keys.Keys(ref, t)
+					known = known || ok
+					if k := match(keys); k != nil {
+						j.res.KeySource = k.Source
+						return k
+					}
+				}
+			}
+		}
+	}
+	if v.keys != nil && keyid != "" {
+		if k := match(v.keys.TrustedKeys()); k != nil {
+			j.res.Agent = TrustedStore
+			j.res.KeySource = k.Source
+			return k
+		}
+	}
+	if inline != nil {
+		j.res.Agent = inlineFrom
+		j.res.KeySource = "inline data: Signature-Agent"
+		j.fail(ReasonSelfAssertedKey, "key only published inline in the request's data: Signature-Agent")
+		return inline
+	}
+	if keyid == "" {
+		return nil
+	}
+	switch {
+	case known && outside:
+		j.fail(ReasonKeyUnknown, "key "+keyid+" is published but not valid (nbf/exp) at T")
+	case known:
+		j.fail(ReasonKeyUnknown, "the agent's key snapshot at T has no key "+keyid)
+	case outside:
+		j.fail(ReasonKeyUnknown, "trusted key "+keyid+" is not valid (nbf/exp) at T")
+	default:
+		j.fail(ReasonNoKeySnapshot, "no key material for the agent at T")
+	}
+	return nil
+}
+
+// checkCrypto verifies sig over base, and when that fails tries the known
+// signer quirks to tell a buggy signer from a forgery.
+func (v *Verifier) checkCrypto(j *judgement, m *message, key *identity.Key, alg string, comps []component, params, label, rawIn, base string, sig []byte) {
+	algs, problem := keyAlgs(key, alg)
+	if problem != "" {
+		j.fail(ReasonForbiddenAlg, problem)
+		return
+	}
+	try := func(b string) string {
+		for _, a := range algs {
+			if verifyWith(key.Public, a, []byte(b), sig) {
+				return a
+			}
+		}
+		return ""
+	}
+	if a := try(base); a != "" {
+		j.res.CryptoOK, j.res.Alg = true, a
+		j.notes = append(j.notes, a+" signature verifies over the base")
+		return
+	}
+	j.res.Alg = strings.Join(algs, "|")
+	for _, q := range quirkCandidates(m, comps, params, label, rawIn) {
+		qb, berr := buildBase(m, comps, params, q)
+		if berr != nil {
+			continue
+		}
+		if a := try(qb); a != "" {
+			j.res.Alg = a
+			j.fail(ReasonCanonicalizationMismatch, "buggy signer: "+a+" signature verifies only with "+q.describe())
+			return
+		}
+	}
+	j.fail(ReasonBadSignature, j.res.Alg+" signature does not verify over the base")
+}
+
+// quirkCandidates lists the signer quirks that apply to this signature:
+// each alone, then all together.
+func quirkCandidates(m *message, comps []component, params, label, rawIn string) []quirks {
+	var qs []quirks
+	for i := range comps {
+		if _, ok := comps[i].stringParam("key"); ok {
+			qs = append(qs, quirks{unquotedKey: true})
+			break
+		}
+	}
+	if coversAny(comps, "@path") && m.req.Target != "" {
+		if p, _, _ := splitTarget(m.req.Target); p == "" || p == "/" {
+			qs = append(qs, quirks{emptyPath: true})
+		}
+	}
+	if raw := rawMember(rawIn, label); raw != "" && raw != params {
+		qs = append(qs, quirks{rawParams: raw})
+	}
+	if len(qs) > 1 {
+		var all quirks
+		for _, q := range qs {
+			all.unquotedKey = all.unquotedKey || q.unquotedKey
+			all.emptyPath = all.emptyPath || q.emptyPath
+			if q.rawParams != "" {
+				all.rawParams = q.rawParams
+			}
+		}
+		qs = append(qs, all)
+	}
+	return qs
+}
+
+// checkWindow applies created ≤ T+skew and expires ≥ T−skew.
+func (v *Verifier) checkWindow(j *judgement, t time.Time, sp sigParams) {
+	if t.IsZero() {
+		j.fail(ReasonTimeUnknown, "request time unknown: window not checked")
+		return
+	}
+	skew := v.opts.Skew
+	if !sp.created.IsZero() && sp.created.After(t.Add(skew)) {
+		j.fail(ReasonClockAhead, "created "+sp.created.Sub(t).String()+" after T (skew "+skew.String()+")")
+	}
+	if !sp.expires.IsZero() && sp.expires.Before(t.Add(-skew)) {
+		j.fail(ReasonExpired, "expired "+t.Sub(sp.expires).String()+" before T (skew "+skew.String()+")")
+	}
+}
+
+// evidence renders the one-line account of the checks.
+func (j *judgement) evidence(t time.Time) string {
+	var b strings.Builder
+	b.WriteString(j.res.Label)
+	b.WriteString(" keyid=")
+	b.WriteString(orDash(j.res.KeyID))
+	b.WriteString(" agent=")
+	b.WriteString(orDash(capString(j.res.Agent, maxEvidenceURL)))
+	b.WriteString(" created=")
+	b.WriteString(timeOrDash(j.res.Created))
+	b.WriteString(" expires=")
+	b.WriteString(timeOrDash(j.res.Expires))
+	b.WriteString(" (T=")
+	b.WriteString(timeOrDash(t))
+	b.WriteString("): ")
+	if len(j.notes) == 0 {
+		b.WriteString("no checks ran")
+	} else {
+		b.WriteString(strings.Join(j.notes, "; "))
+	}
+	if rs := j.rs.sorted(); len(rs) > 0 {
+		b.WriteString(" => ")
+		b.WriteString(strings.Join(rs, ", "))
+	}
+	return b.String()
+}
+
+func orDash(s string) string {
+	if s == "" {
+		return "-"
+	}
+	return s
+}
+
+func timeOrDash(t time.Time) string {
+	if t.IsZero() {
+		return "-"
+	}
+	return t.UTC().Format(time.RFC3339)
+}
+
+// capString cuts s to at most n bytes, marking the cut.
+func capString(s string, n int) string {
+	if len(s) <= n {
+		return s
+	}
+	return s[:n] + "…"
+}
