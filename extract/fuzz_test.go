@@ -1,0 +1,83 @@
+package extract
+
+import (
+	"strings"
+	"testing"
+)
+
+func FuzzParseRobotsTag(f *testing.F) {
+	for _, s := range []string{
+		"*;nosnippet, ExampleBot;noindex",
+		"noindex, nofollow",
+		"googlebot: noindex",
+		`a;x="1, 2";noindex, (b c);d`,
+		"bot;unavailable_after=@1735689600;max-snippet=2.5",
+		"*;noindex;;",
+	} {
+		f.Add(s, 64)
+	}
+	f.Fuzz(func(t *testing.T, v string, max int) {
+		lines := strings.Split(v, "\n")
+		rules, _ := ParseRobotsTag(lines, Options{MaxHeaderBytes: max % 4096})
+		checkRules(t, rules, ViaRobotsTag)
+	})
+}
+
+func FuzzParseXRobotsTag(f *testing.F) {
+	for _, s := range []string{
+		"noindex, nofollow",
+		"googlebot: noindex, bingbot: nosnippet",
+		"unavailable_after: Friday, 25-Jun-10 15:00:00 PST",
+		"googlebot;noindex, nofollow",
+		"max-snippet:20, max-image-preview:large",
+		"noindex;nofollow",
+		"unavailable_after: Fri, 25 Jun 2010 15:00:00 GMT, noarchive",
+	} {
+		f.Add(s, 0)
+	}
+	f.Fuzz(func(t *testing.T, v string, max int) {
+		lines := strings.Split(v, "\n")
+		rules, _ := ParseXRobotsTag(lines, Options{MaxHeaderBytes: max % 4096})
+		checkRules(t, rules, ViaXRobotsTag)
+	})
+}
+
+func FuzzParseMeta(f *testing.F) {
+	for _, s := range []string{
+		`<html><head><meta name="robots" content="noindex"></head><body><meta name=robots content=nofollow></body></html>`,
+		`<head><noscript><meta name="googlebot" content="nosnippet"></noscript><template><meta name=robots content=none></template>`,
+		`<META CONTENT=NOINDEX NAME=ROBOTS><div>`,
+		`<head><script><meta name=robots content=noindex></script><title><meta></title>`,
+	} {
+		f.Add([]byte(s), 0)
+	}
+	f.Fuzz(func(t *testing.T, body []byte, max int) {
+		rules, _ := ParseMeta(body, Options{MaxHTMLBytes: max % 8192})
+		checkRules(t, rules, ViaMeta)
+	})
+}
+
+// checkRules asserts the invariants every parsed rule keeps.
+func checkRules(t *testing.T, rules []Rule, via string) {
+	t.Helper()
+	for _, x := range rules {
+		if x.Via != via {
+			t.Fatalf("got via %q, want %q", x.Via, via)
+		}
+		if x.Token != "*" && x.Token != strings.ToLower(x.Token) {
+			t.Fatalf("token %q is not lower-cased", x.Token)
+		}
+		if x.Name != strings.ToLower(x.Name) {
+			t.Fatalf("name %q is not lower-cased", x.Name)
+		}
+		if x.Evidence == "" {
+			t.Fatalf("rule %+v has no evidence", x)
+		}
+		if len(x.Evidence) > maxEvidence+len("…") {
+			t.Fatalf("evidence is %d bytes, over the cap", len(x.Evidence))
+		}
+		if !x.Time.IsZero() && x.Time.Location().String() != "UTC" {
+			t.Fatalf("time %v is not UTC", x.Time)
+		}
+	}
+}

@@ -1,0 +1,283 @@
+package extract
+
+import (
+	"bytes"
+	"errors"
+	"io"
+	"strconv"
+	"strings"
+
+	"golang.org/x/net/html"
+)
+
+// notRobotsNames are meta names that have product token syntax but never
+// carry robots rules, even when their content happens to be a rule word
+// (<meta name="author" content="none">).
+var notRobotsNames = map[string]bool{
+	"description": true, "keywords": true, "author": true, "generator": true,
+	"viewport": true, "theme-color": true, "referrer": true, "rating": true,
+	"google-site-verification": true, "yandex-verification": true,
+	"msvalidate.01": true, "facebook-domain-verification": true,
+	"norton-safeweb-site-verification": true, "format-detection": true,
+	"application-name": true, "color-scheme": true, "copyright": true,
+	"language": true, "revisit-after": true, "distribution": true,
+	"subject": true, "abstract": true, "topic": true, "summary": true,
+	"classification": true, "designer": true, "owner": true, "url": true,
+	"identifier-url": true, "category": true, "coverage": true,
+	"reply-to": true, "handheldfriendly": true, "mobileoptimized": true,
+	"csrf-token": true, "csrf-param": true, "news_keywords": true,
+	"apple-mobile-web-app-capable": true, "apple-mobile-web-app-title": true,
+	"apple-mobile-web-app-status-bar-style": true, "mobile-web-app-capable": true,
+	"msapplication-tilecolor": true, "msapplication-config": true,
+	"twitter": true, "title": true, "date": true, "version": true,
+}
+
+// headAllowed are the start tags the HTML parser puts in the head ("in
+// head" insertion mode, HTML Living Standard §13.2.6.4.4). Any other start
+// tag, or text that is not white space, starts the body.
+var headAllowed = map[string]bool{
+	"html": true, "head": true, "base": true, "basefont": true, "bgsound": true,
+	"link": true, "meta": true, "title": true, "noscript": true,
+	"noframes": true, "style": true, "script": true, "template": true,
+}
+
+// rawText are the head elements whose content the tokenizer returns as one
+// text token.
+var rawText = map[string]bool{
+	"title": true, "noscript": true, "noframes": true, "style": true,
+	"script": true,
+}
+
+// ParseMeta reads the robots meta tags of an HTML document's head
+// (repext §3.1.2, §4): <meta name="robots" content="..."> carries global
+// rules and <meta name="TOKEN" content="..."> rules for one product token.
+// A name other than robots counts when it has product token syntax, is not
+// a well-known non-robots name (description, viewport, ...) and its
+// content consists of robots rules only. Names compare case-insensitively.
+//
+// The head ends as an HTML parser ends it: at <body>, at any start tag
+// that cannot be in a head, or at text that is not white space. Meta tags
+// between </head> and the body still count (the parser puts them in the
+// head). Robots meta tags in the body are ignored and reported as
+// DiagMetaInBody. Meta tags in a <noscript> in the head count: a crawler
+// that does not run scripts sees them.
+//
+// At most opts.MaxHTMLBytes of body are read.
+func ParseMeta(body []byte, opts Options) ([]Rule, []Diagnostic) {
+	var p headerParser
+	p.via = ViaMeta
+	limit := opts.maxHTML()
+	data := body
+	if len(data) > limit {
+		data = data[:limit]
+	}
+	data = bytes.TrimPrefix(data, []byte("\xef\xbb\xbf"))
+	m := metaScanner{p: &p}
+	m.scan(data, 0, limit, len(body) > limit, false)
+	return p.rules, p.diags
+}
+
+// Where the scanner is in the document.
+const (
+	stateHead      = iota // before html, before head or in head
+	stateAfterHead        // after </head>, before the body
+	stateBody
+)
+
+type metaScanner struct {
+	p     *headerParser
+	state int
+}
+
+// scan tokenizes data, which starts at byte base of the document. nested is true for the content of a <noscript>,
+// which holds no further structure of interest.
+func (m *metaScanner) scan(data []byte, base, limit int, truncated, nested bool) {
+	z := html.NewTokenizer(bytes.NewReader(data))
+	z.SetMaxBuf(limit)
+	offset := base   // byte offset of the current token
+	var raw string   // raw text element whose content comes next
+	var template int // depth of <template>: its content is inert
+	for {
+		tt := z.Next()
+		tokLen := len(z.Raw())
+		switch tt {
+		case html.ErrorToken:
+			err := z.Err()
+			switch {
+			case errors.Is(err, html.ErrBufferExceeded):
+				m.p.diag(DiagHTMLTokenTooLarge, "an HTML token at byte "+strconv.Itoa(offset)+" exceeds the buffer limit; meta scanning stopped", "")
+			case err == io.EOF && truncated && m.state != stateBody:
+				m.p.diag(DiagHTMLTruncated, "the HTML head did not end within the first "+strconv.Itoa(limit)+" bytes; meta tags after them are not seen", "")
+			}
+			return
+		case html.TextToken:
+			if raw != "" {
+				if raw == "noscript" && m.state != stateBody && !nested {
+					m.scan(z.Text(), base+offset+len(z.Raw())-len(z.Text()), limit, false, true)
+				}
+				break
+			}
+			if !nested && m.state != stateBody && !isHTMLSpace(z.Text()) {
+				m.state = stateBody
+				if !m.bodyHasMeta(data[offset-base:]) {
+					return
+				}
+			}
+		case html.StartTagToken, html.SelfClosingTagToken:
+			name, hasAttr := z.TagName()
+			tag := string(name)
+			if tag == "meta" {
+				if template == 0 && hasAttr {
+					m.meta(z, offset)
+				}
+				break
+			}
+			if nested {
+				break
+			}
+			if tag == "template" && tt == html.StartTagToken {
+				template++
+			}
+			if rawText[tag] && tt == html.StartTagToken {
+				raw = tag
+			}
+			if m.state != stateBody && !headAllowed[tag] {
+				m.state = stateBody
+				if !m.bodyHasMeta(data[offset-base:]) {
+					return
+				}
+			}
+		case html.EndTagToken:
+			name, _ := z.TagName()
+			tag := string(name)
+			if tag == raw {
+				raw = ""
+			}
+			if nested {
+				break
+			}
+			switch tag {
+			case "template":
+				if template > 0 {
+					template--
+				}
+			case "head":
+				if m.state == stateHead {
+					m.state = stateAfterHead
+				}
+			case "body", "html", "br":
+				if m.state != stateBody {
+					m.state = stateBody
+					if !m.bodyHasMeta(data[offset-base:]) {
+						return
+					}
+				}
+			}
+		}
+		offset += tokLen
+	}
+}
+
+// bodyHasMeta reports whether the rest of the document may contain a meta
+// tag, so scanning the body for misplaced robots tags is worth it.
+func (m *metaScanner) bodyHasMeta(rest []byte) bool {
+	for {
+		i := bytes.IndexByte(rest, '<')
+		if i < 0 || i+5 > len(rest) {
+			return false
+		}
+		if (rest[i+1]|0x20) == 'm' && (rest[i+2]|0x20) == 'e' &&
+			(rest[i+3]|0x20) == 't' && (rest[i+4]|0x20) == 'a' {
+			return true
+		}
+		rest = rest[i+1:]
+	}
+}
+
+// meta handles one <meta> tag.
+func (m *metaScanner) meta(z *html.Tokenizer, offset int) {
+	ev := capEvidence(string(z.Raw()))
+	var name, content string
+	hasName, hasContent := false, false
+	for {
+		k, v, more := z.TagAttr()
+		switch string(k) {
+		case "name":
+			if !hasName {
+				name, hasName = strings.TrimSpace(string(v)), true
+			}
+		case "content":
+			if !hasContent {
+				content, hasContent = string(v), true
+			}
+		}
+		if !more {
+			break
+		}
+	}
+	if !hasName {
+		return
+	}
+	token, ok := metaToken(name, content, hasContent)
+	if !ok {
+		return
+	}
+	at := " at byte " + strconv.Itoa(offset)
+	if m.state == stateBody {
+		m.p.diag(DiagMetaInBody, "meta tag for "+strconv.Quote(name)+at+" is in the body, not the head: ignored (repext §4)", ev)
+		return
+	}
+	if !hasContent {
+		m.p.diag(DiagMetaNoContent, "robots meta tag"+at+" has no content attribute", ev)
+		return
+	}
+	m.p.ruleList(content, token, ev, false)
+}
+
+// metaToken decides whether a meta tag carries robots rules and for which
+// token: "*" for name="robots".
+func metaToken(name, content string, hasContent bool) (string, bool) {
+	lower := strings.ToLower(name)
+	if lower == "robots" {
+		return "*", true
+	}
+	if notRobotsNames[lower] || !isProductToken(name) || !hasContent {
+		return "", false
+	}
+	return lower, allRules(content)
+}
+
+// allRules reports whether every element of a meta content is a robots
+// rule, possibly with a value ("max-snippet:20").
+func allRules(content string) bool {
+	n := 0
+	for _, el := range splitTopLevel(content) {
+		el = strings.TrimSpace(el)
+		if el == "" {
+			continue
+		}
+		if i := strings.IndexAny(el, ":="); i > 0 {
+			el = strings.TrimSpace(el[:i])
+		}
+		if !knownRules[strings.ToLower(el)] {
+			// A date's own comma: "unavailable_after: Friday, 25-Jun-10".
+			if n > 0 && startsWithDigit(el) {
+				continue
+			}
+			return false
+		}
+		n++
+	}
+	return n > 0
+}
+
+func isHTMLSpace(b []byte) bool {
+	for _, c := range b {
+		switch c {
+		case ' ', '\t', '\n', '\f', '\r':
+		default:
+			return false
+		}
+	}
+	return true
+}
