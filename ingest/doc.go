@@ -1,0 +1,25 @@
+// Package ingest turns command-line inputs into typed files and streams of
+// events: it expands files, directories and globs, sniffs each file's kind
+// from its content (never from its name alone), and drives the WARC, ARC
+// and access log readers with one loop that counts what was read.
+//
+// Kinds: WARC and ARC archives (plain, gzip, zstd), access logs (any format
+// package accesslog detects), Signature Agent Cards, JWK Sets / key
+// directories, published IP range lists, and index listings.
+//
+// Typical use:
+//
+//	files, err := ingest.Expand(args)
+//	for _, path := range files {
+//		f, err := ingest.Sniff(path, "")
+//		stats, err := ingest.Read(ctx, f, ingest.Options{}, ingest.Handler{
+//			Fetch:   func(ft *event.Fetch) error { ... },   // valid during the call only
+//			Capture: func(c *event.Capture) error { ... }, // valid during the call only
+//			Problem: func(p event.Problem) { ... },
+//		})
+//	}
+//
+// Read never stops at a bad line or record: those become Problems. It
+// returns an error only when the file cannot be read further (I/O error,
+// unknown format), after delivering everything read before that point.
+package ingest

@@ -1,0 +1,264 @@
+package ingest
+
+import (
+	"context"
+	"fmt"
+	"io"
+	"os"
+	"sort"
+	"sync/atomic"
+	"time"
+
+	"github.com/repaudit/repaudit/accesslog"
+	"github.com/repaudit/repaudit/event"
+	"github.com/repaudit/repaudit/warc"
+)
+
+// Options tune Read.
+type Options struct {
+	// BodyLimit is passed to the WARC reader; nil keeps its default.
+	// Passes that only need fetches set it to return 0.
+	BodyLimit func(targetURI, contentType string, status int) int
+	// Resolver, when set, resolves WARC revisits against originals seen
+	// earlier (across files when shared).
+	Resolver *warc.Resolver
+	// Progress, when set, is advanced by the stored bytes consumed.
+	Progress *atomic.Int64
+}
+
+// Handler receives what Read finds. Fetch and Capture values are valid
+// only during the call: readers reuse them. Any handler may be nil.
+type Handler struct {
+	Fetch   func(*event.Fetch) error
+	Capture func(*event.Capture) error
+	Problem func(event.Problem)
+}
+
+// Stats describe what was read from one file.
+type Stats struct {
+	Records        map[string]int64 // WARC record types, or "line" for logs
+	Fetches        int64
+	Captures       int64
+	Statuses       map[int]int64 // HTTP status of captures and fetches
+	RobotsCaptures int64         // captures of /robots.txt
+	RobotsFetches  int64         // fetches of /robots.txt
+	Problems       map[string]int64
+	First, Last    time.Time // time range of the events read
+	Format         string    // detected log format or WARC compression
+	Bytes          int64     // stored bytes consumed
+}
+
+func newStats() Stats {
+	return Stats{Records: map[string]int64{}, Statuses: map[int]int64{}, Problems: map[string]int64{}}
+}
+
+func (s *Stats) see(t time.Time) {
+	if t.IsZero() {
+		return
+	}
+	if s.First.IsZero() || t.Before(s.First) {
+		s.First = t
+	}
+	if t.After(s.Last) {
+		s.Last = t
+	}
+}
+
+// StatusCodes returns the statuses seen, sorted.
+func (s *Stats) StatusCodes() []int {
+	codes := make([]int, 0, len(s.Statuses))
+	for c := range s.Statuses {
+		codes = append(codes, c)
+	}
+	sort.Ints(codes)
+	return codes
+}
+
+// IsRobotsPath reports whether a request-target or URL names /robots.txt.
+func IsRobotsPath(target string) bool {
+	// Strip scheme://authority when present.
+	if i := indexScheme(target); i >= 0 {
+		rest := target[i+3:]
+		j := 0
+		for j < len(rest) && rest[j] != '/' && rest[j] != '?' && rest[j] != '#' {
+			j++
+		}
+		target = rest[j:]
+	}
+	for i := 0; i < len(target); i++ {
+		if target[i] == '?' || target[i] == '#' {
+			target = target[:i]
+			break
+		}
+	}
+	return target == "/robots.txt"
+}
+
+func indexScheme(s string) int {
+	for i := 0; i+2 < len(s) && i < 10; i++ {
+		if s[i] == ':' {
+			if s[i+1] == '/' && s[i+2] == '/' {
+				return i
+			}
+			return -1
+		}
+	}
+	return -1
+}
+
+// Read streams one archive or log file to h. Documents (cards, key sets,
+// IP lists) and listings are not streamed: callers read those whole.
+func Read(ctx context.Context, f File, opts Options, h Handler) (Stats, error) {
+	st := newStats()
+	fh, err := os.Open(f.Path)
+	if err != nil {
+		return st, fmt.Errorf("ingest: %w", err)
+	}
+	defer fh.Close()
+	problem := func(p event.Problem) {
+		st.Problems[p.Code]++
+		if h.Problem != nil {
+			h.Problem(p)
+		}
+	}
+	var last int64
+	advance := func(now int64) {
+		if opts.Progress != nil && now > last {
+			opts.Progress.Add(now - last)
+		}
+		last = now
+		st.Bytes = now
+	}
+	switch f.Kind {
+	case KindWARC, KindARC:
+		err = readWARC(ctx, fh, f, opts, h, &st, problem, advance)
+	case KindLog:
+		err = readLog(ctx, fh, f, h, &st, problem, advance)
+	default:
+		return st, fmt.Errorf("ingest: %s: kind %s is not a stream of events", f.Path, f.Kind)
+	}
+	if opts.Progress != nil && f.Size > last {
+		// Count the unread remainder too, so progress reaches 100%.
+		opts.Progress.Add(f.Size - last)
+	}
+	return st, err
+}
+
+func readWARC(ctx context.Context, fh io.Reader, f File, opts Options, h Handler, st *Stats, problem func(event.Problem), advance func(int64)) error {
+	r, err := warc.NewReader(fh, f.Path, warc.Options{BodyLimit: opts.BodyLimit, Resolver: opts.Resolver})
+	if err != nil {
+		return fmt.Errorf("ingest: %s: %w", f.Path, err)
+	}
+	var n int
+	defer func() {
+		for _, p := range r.Problems() {
+			problem(p)
+		}
+		advance(r.BytesRead())
+	}()
+	for {
+		if n++; n%256 == 0 {
+			if err := ctx.Err(); err != nil {
+				return err
+			}
+			advance(r.BytesRead())
+		}
+		rec, err := r.Next()
+		for _, p := range r.Problems() {
+			problem(p)
+		}
+		if err == io.EOF {
+			st.Format = r.Compression()
+			return nil
+		}
+		if err != nil {
+			return fmt.Errorf("ingest: %s: %w", f.Path, err)
+		}
+		st.Records[rec.Type]++
+		if ft := rec.Fetch; ft != nil {
+			st.Fetches++
+			st.see(ft.Time)
+			if ft.Status != 0 {
+				st.Statuses[ft.Status]++
+			}
+			if IsRobotsPath(ft.Target) {
+				st.RobotsFetches++
+			}
+			if h.Fetch != nil {
+				if err := h.Fetch(ft); err != nil {
+					return err
+				}
+			}
+		}
+		if c := rec.Capture; c != nil {
+			st.Captures++
+			st.see(c.Time)
+			if c.Status != 0 {
+				st.Statuses[c.Status]++
+			}
+			if IsRobotsPath(c.URL) {
+				st.RobotsCaptures++
+			}
+			if h.Capture != nil {
+				if err := h.Capture(c); err != nil {
+					return err
+				}
+			}
+		}
+	}
+}
+
+func readLog(ctx context.Context, fh io.Reader, f File, h Handler, st *Stats, problem func(event.Problem), advance func(int64)) error {
+	var format accesslog.Format
+	if f.Format != "" {
+		lf, err := accesslog.ParseFormat(f.Format)
+		if err != nil {
+			return fmt.Errorf("ingest: %s: %w", f.Path, err)
+		}
+		format = lf
+	}
+	r, err := accesslog.NewReader(fh, f.Path, accesslog.Options{Format: format})
+	if err != nil {
+		return fmt.Errorf("ingest: %s: %w", f.Path, err)
+	}
+	st.Format = string(r.Format())
+	defer func() {
+		for _, p := range r.Problems() {
+			problem(p)
+		}
+		st.Records["line"] = r.Lines()
+		advance(r.BytesRead())
+	}()
+	var n int
+	for {
+		if n++; n%1024 == 0 {
+			if err := ctx.Err(); err != nil {
+				return err
+			}
+			advance(r.BytesRead())
+			for _, p := range r.Problems() {
+				problem(p)
+			}
+		}
+		ft, err := r.Next()
+		if err == io.EOF {
+			return nil
+		}
+		if err != nil {
+			return fmt.Errorf("ingest: %s: %w", f.Path, err)
+		}
+		st.Fetches++
+		st.see(ft.Time)
+		if ft.Status != 0 {
+			st.Statuses[ft.Status]++
+		}
+		if IsRobotsPath(ft.Target) {
+			st.RobotsFetches++
+		}
+		if h.Fetch != nil {
+			if err := h.Fetch(ft); err != nil {
+				return err
+			}
+		}
+	}
+}
