@@ -1,0 +1,39 @@
+// Package output writes the tables of an audit as Parquet files, atomically.
+//
+// The row structs of package table are the schema: every exported field
+// with a `parquet` tag becomes one column, in field order, with an Arrow
+// type fixed by its Go type (string → UTF8, bool, int32, int64, float64,
+// time.Time and *time.Time → timestamp[us, UTC], nullable). The mapping is
+// computed by reflection once per table; appending a row is then a loop over
+// typed Arrow builders. SchemaMarkdown renders docs/schema.md from the same
+// mapping, so the documentation cannot drift from the files.
+//
+// Usage:
+//
+//	w, err := output.Create(dir, output.Options{Force: force})
+//	if err != nil { ... }
+//	defer w.Abort() // no-op after a successful Commit
+//	for ... {
+//		if err := w.Fetch(&row); err != nil { ... } // or any table.Sink method
+//	}
+//	err = w.Commit(&output.Manifest{Version: version, Inputs: inputs, AsOf: asOf})
+//
+// Atomicity: Create makes a temporary sibling directory DIR.partial-<random>
+// and opens one Parquet file per table of table.Tables there. Rows are
+// buffered in Arrow builders and written one row group (default 131072
+// rows) at a time. Commit writes each file's footer, fsyncs it, writes
+// manifest.json last, fsyncs the directory and renames it to DIR. A run that
+// dies before Commit leaves only DIR.partial-*: no manifest.json, and tables
+// without a Parquet footer that no reader accepts. DIR itself never holds a
+// half-written table. See SEMANTICS.md for the details and the other choices
+// (timestamp units, nulls, invalid UTF-8, as_of).
+//
+// A Writer is a table.Sink for one goroutine: the evaluation pipeline funnels
+// its rows through one writer goroutine.
+//
+// ReadManifest reads DIR/manifest.json back; a directory without one is not
+// a finished run (ErrNoManifest).
+//
+// This package and package report are the only ones that link Arrow; the
+// parsing and judging packages stay free of it.
+package output

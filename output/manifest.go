@@ -1,0 +1,89 @@
+package output
+
+import (
+	"encoding/json"
+	"errors"
+	"fmt"
+	"io"
+	"io/fs"
+	"os"
+	"path/filepath"
+)
+
+// ManifestName is the file name of the manifest inside an output directory.
+// It is written last: a directory without it is not a finished run.
+const ManifestName = "manifest.json"
+
+// maxManifestSize caps how much of a manifest.json is read.
+const maxManifestSize = 64 << 20
+
+// ErrNoManifest reports an output directory without manifest.json: a run
+// that did not finish, or not a repaudit output directory at all.
+var ErrNoManifest = errors.New("output: no manifest.json (not a finished repaudit run)")
+
+// Manifest describes one finished run. It is written to manifest.json with
+// stable key order (struct fields in order, map keys sorted).
+//
+// Every field is reproducible from the inputs and options except Timings,
+// which are wall-clock measurements. Started and Finished are filled by the
+// caller: from the data (first and last event time) or --as-of where
+// possible, so that two runs over the same inputs write the same manifest
+// apart from Timings.
+type Manifest struct {
+	Tool          string             `json:"tool"`           // "repaudit"
+	Version       string             `json:"version"`        // tool version
+	SchemaVersion int                `json:"schema_version"` // table.SchemaVersion
+	Command       []string           `json:"command"`        // command line arguments
+	Options       map[string]any     `json:"options"`        // effective options
+	Inputs        []Input            `json:"inputs"`         // in the order given
+	Counts        map[string]int64   `json:"counts"`         // rows per table, filled by Commit
+	Timings       map[string]float64 `json:"timings"`        // wall-clock seconds per phase
+	AsOf          string             `json:"as_of"`          // RFC 3339: --as-of, or the latest time seen in the data
+	Started       string             `json:"started"`        // RFC 3339
+	Finished      string             `json:"finished"`       // RFC 3339
+}
+
+// Input is one input file of a run.
+type Input struct {
+	Path     string `json:"path"`
+	Size     int64  `json:"size"`
+	SHA256   string `json:"sha256"`   // hex digest of the file as read
+	Kind     string `json:"kind"`     // warc, log, bots, card, ip-ranges, index, ...
+	Format   string `json:"format"`   // detected or named format, e.g. combined, warc.gz
+	Records  int64  `json:"records"`  // records or lines read
+	Problems int64  `json:"problems"` // problems reported for this input
+}
+
+// ReadManifest reads DIR/manifest.json. A directory without one yields an
+// error wrapping ErrNoManifest.
+func ReadManifest(dir string) (*Manifest, error) {
+	f, err := os.Open(filepath.Join(dir, ManifestName))
+	if err != nil {
+		if errors.Is(err, fs.ErrNotExist) {
+			return nil, fmt.Errorf("%s: %w", dir, ErrNoManifest)
+		}
+		return nil, fmt.Errorf("read manifest: %w", err)
+	}
+	defer f.Close()
+	data, err := io.ReadAll(io.LimitReader(f, maxManifestSize+1))
+	if err != nil {
+		return nil, fmt.Errorf("read manifest: %w", err)
+	}
+	if len(data) > maxManifestSize {
+		return nil, fmt.Errorf("read manifest %s: larger than %d bytes", f.Name(), maxManifestSize)
+	}
+	var m Manifest
+	if err := json.Unmarshal(data, &m); err != nil {
+		return nil, fmt.Errorf("read manifest %s: %w", f.Name(), err)
+	}
+	return &m, nil
+}
+
+// marshal renders the manifest as indented JSON with a final newline.
+func (m *Manifest) marshal() ([]byte, error) {
+	data, err := json.MarshalIndent(m, "", "  ")
+	if err != nil {
+		return nil, fmt.Errorf("encode manifest: %w", err)
+	}
+	return append(data, '\n'), nil
+}

@@ -1,0 +1,269 @@
+package output
+
+import (
+	"fmt"
+	"reflect"
+	"strings"
+	"time"
+
+	"github.com/apache/arrow-go/v18/arrow"
+
+	"github.com/repaudit/repaudit/table"
+)
+
+// kind is the Go type of one row field, which fixes its Arrow type.
+type kind uint8
+
+const (
+	kString kind = iota
+	kBool
+	kInt32
+	kInt64
+	kFloat64
+	kTime    // time.Time: timestamp, null when zero
+	kTimePtr // *time.Time: timestamp, null when nil
+)
+
+var (
+	timeType    = reflect.TypeFor[time.Time]()
+	timePtrType = reflect.TypeFor[*time.Time]()
+)
+
+// timestampType is the Arrow type of every time column: microseconds since
+// the Unix epoch, UTC. Parquet stores it as INT64 TIMESTAMP(MICROS,
+// isAdjustedToUTC=true), which DuckDB reads as TIMESTAMP WITH TIME ZONE.
+var timestampType = arrow.FixedWidthTypes.Timestamp_us
+
+// column is one output column derived from one struct field.
+type column struct {
+	Name     string // from the `parquet` tag
+	Doc      string // from the `doc` tag
+	Field    int    // index of the struct field
+	GoType   string // Go type as written in table/table.go
+	kind     kind
+	Nullable bool
+}
+
+// arrowType returns the Arrow type of the column.
+func (c column) arrowType() arrow.DataType {
+	switch c.kind {
+	case kString:
+		return arrow.BinaryTypes.String
+	case kBool:
+		return arrow.FixedWidthTypes.Boolean
+	case kInt32:
+		return arrow.PrimitiveTypes.Int32
+	case kInt64:
+		return arrow.PrimitiveTypes.Int64
+	case kFloat64:
+		return arrow.PrimitiveTypes.Float64
+	default:
+		return timestampType
+	}
+}
+
+// parquetType describes the column's physical and logical Parquet type, for
+// docs/schema.md.
+func (c column) parquetType() string {
+	switch c.kind {
+	case kString:
+		return "BYTE_ARRAY (STRING, UTF-8)"
+	case kBool:
+		return "BOOLEAN"
+	case kInt32:
+		return "INT32"
+	case kInt64:
+		return "INT64"
+	case kFloat64:
+		return "DOUBLE"
+	default:
+		return "INT64 (TIMESTAMP(MICROS, UTC))"
+	}
+}
+
+// duckdbType is what DuckDB's read_parquet makes of the column.
+func (c column) duckdbType() string {
+	switch c.kind {
+	case kString:
+		return "VARCHAR"
+	case kBool:
+		return "BOOLEAN"
+	case kInt32:
+		return "INTEGER"
+	case kInt64:
+		return "BIGINT"
+	case kFloat64:
+		return "DOUBLE"
+	default:
+		return "TIMESTAMP WITH TIME ZONE"
+	}
+}
+
+// tableSpec is one output table: its name, row type and columns, computed
+// once by reflection so that appending a row needs no tag lookups.
+type tableSpec struct {
+	Name   string
+	Doc    string
+	typ    reflect.Type
+	Cols   []column
+	schema *arrow.Schema
+}
+
+// specFor derives the table layout from a table.Info. It fails on a field
+// without a `parquet` tag, a duplicate column name or an unsupported type,
+// so a change to table/table.go that the writer cannot honour is caught by
+// the first test rather than silently dropped.
+func specFor(info table.Info) (*tableSpec, error) {
+	typ := reflect.TypeOf(info.Row)
+	if typ == nil || typ.Kind() != reflect.Struct {
+		return nil, fmt.Errorf("output: table %s: row is %v, not a struct", info.Name, typ)
+	}
+	s := &tableSpec{Name: info.Name, Doc: info.Doc, typ: typ}
+	seen := make(map[string]bool)
+	fields := make([]arrow.Field, 0, typ.NumField())
+	for i := range typ.NumField() {
+		f := typ.Field(i)
+		name := f.Tag.Get("parquet")
+		if name == "" || !f.IsExported() {
+			return nil, fmt.Errorf("output: table %s: field %s has no parquet tag", info.Name, f.Name)
+		}
+		if seen[name] {
+			return nil, fmt.Errorf("output: table %s: duplicate column %s", info.Name, name)
+		}
+		seen[name] = true
+		c := column{Name: name, Doc: f.Tag.Get("doc"), Field: i, GoType: f.Type.String()}
+		switch {
+		case f.Type == timeType:
+			c.kind, c.Nullable = kTime, true
+		case f.Type == timePtrType:
+			c.kind, c.Nullable = kTimePtr, true
+		case f.Type.Kind() == reflect.String:
+			c.kind = kString
+		case f.Type.Kind() == reflect.Bool:
+			c.kind = kBool
+		case f.Type.Kind() == reflect.Int32:
+			c.kind = kInt32
+		case f.Type.Kind() == reflect.Int64:
+			c.kind = kInt64
+		case f.Type.Kind() == reflect.Float64:
+			c.kind = kFloat64
+		default:
+			return nil, fmt.Errorf("output: table %s: field %s: unsupported type %s", info.Name, f.Name, f.Type)
+		}
+		s.Cols = append(s.Cols, c)
+		fields = append(fields, arrow.Field{Name: name, Type: c.arrowType(), Nullable: c.Nullable})
+	}
+	md := arrow.NewMetadata(
+		[]string{"repaudit.table", "repaudit.schema_version"},
+		[]string{info.Name, fmt.Sprint(table.SchemaVersion)},
+	)
+	s.schema = arrow.NewSchema(fields, &md)
+	return s, nil
+}
+
+// specs derives every table of table.Tables, in order.
+func specs() ([]*tableSpec, error) {
+	out := make([]*tableSpec, 0, len(table.Tables))
+	for _, info := range table.Tables {
+		s, err := specFor(info)
+		if err != nil {
+			return nil, err
+		}
+		out = append(out, s)
+	}
+	return out, nil
+}
+
+// ArrowSchema returns the Arrow schema of the named table (as written to
+// its Parquet file), or nil when there is no such table.
+func ArrowSchema(name string) *arrow.Schema {
+	for _, info := range table.Tables {
+		if info.Name == name {
+			s, err := specFor(info)
+			if err != nil {
+				return nil
+			}
+			return s.schema
+		}
+	}
+	return nil
+}
+
+// SchemaMarkdown renders docs/schema.md from table.Tables and the struct
+// tags: for every table its file, description and columns with Parquet
+// type, DuckDB type, nullability and documentation. The output depends only
+// on table/table.go, so a test can compare it with the committed file.
+func SchemaMarkdown() string {
+	var b strings.Builder
+	b.WriteString(`# repaudit output schema
+
+<!-- Generated by output.SchemaMarkdown from table/table.go; do not edit.
+     Regenerate with: go test ./output -run TestSchemaMarkdown -update -->
+
+` + "`repaudit audit --out DIR`" + ` writes one Parquet file per table below, plus
+` + "`manifest.json`" + ` (tool version, schema version, inputs with sizes and SHA-256
+digests, options, row counts, timings). A directory without ` + "`manifest.json`" + `
+is not a finished run. Query the tables with ` + "`repaudit query DIR 'SQL'`" + ` (each
+table is a view of the same name) or any Parquet reader, e.g. in DuckDB:
+
+` + "```sql" + `
+CREATE VIEW fetches AS SELECT * FROM read_parquet('DIR/fetches.parquet');
+` + "```" + `
+
+`)
+	fmt.Fprintf(&b, "Schema version: **%d**. It changes when a column is renamed, removed or\n", table.SchemaVersion)
+	b.WriteString(`changes meaning; adding columns does not change it. The same number is stored
+in each file's key-value metadata (` + "`repaudit.schema_version`" + `).
+
+## Conventions
+
+- **Column names** follow the Common Crawl columnar index where one applies:
+  ` + "`url`, `url_host_name`, `fetch_time`, `fetch_status`, `warc_filename`,\n  `warc_record_offset`, `warc_record_length`" + `. ` + "`url_path`" + ` is the path and
+  query as requested (Common Crawl's ` + "`url_path`" + ` has no query; here it keeps it,
+  because robots.txt rules match against both).
+- **Times** are UTC timestamps with microsecond precision (Parquet
+  ` + "`TIMESTAMP(MICROS, isAdjustedToUTC=true)`" + `, DuckDB ` + "`TIMESTAMP WITH TIME ZONE`" + `).
+  A time column is null when the time is unknown (and for the optional times
+  documented as such); it is never a made-up value.
+- **Strings** are UTF-8. Bytes that were not valid UTF-8 in the input are
+  replaced by U+FFFD; the raw bytes stay in the source file at the recorded
+  location. An empty string means "none" or "unknown" as each column says;
+  string columns are never null.
+- **Integers and booleans** are never null: 0, -1 or false have the meaning
+  each column documents (` + "`warc_record_offset`" + ` is -1 for log lines).
+- **Locations**: every row that comes from an input carries ` + "`source_file`" + ` and
+  ` + "`source_line`" + ` (logs) or ` + "`warc_record_offset`" + ` (WARCs), enough to find the
+  original bytes.
+
+`)
+	sp, err := specs()
+	if err != nil {
+		fmt.Fprintf(&b, "error: %v\n", err)
+		return b.String()
+	}
+	b.WriteString("## Tables\n\n")
+	for _, s := range sp {
+		fmt.Fprintf(&b, "- [`%s`](#%s) — `%s.parquet`\n", s.Name, s.Name, s.Name)
+	}
+	for _, s := range sp {
+		fmt.Fprintf(&b, "\n## %s\n\n", s.Name)
+		fmt.Fprintf(&b, "File `%s.parquet`. %s\n\n", s.Name, s.Doc)
+		b.WriteString("| column | Parquet type | DuckDB type | null | description |\n")
+		b.WriteString("|---|---|---|---|---|\n")
+		for _, c := range s.Cols {
+			null := "no"
+			if c.Nullable {
+				null = "yes"
+			}
+			fmt.Fprintf(&b, "| `%s` | %s | %s | %s | %s |\n",
+				c.Name, c.parquetType(), c.duckdbType(), null, mdCell(c.Doc))
+		}
+	}
+	return b.String()
+}
+
+// mdCell makes text safe inside a Markdown table cell.
+func mdCell(s string) string {
+	s = strings.ReplaceAll(s, "|", `\|`)
+	return strings.ReplaceAll(s, "\n", " ")
+}
