@@ -187,7 +187,7 @@ func (f *File) TakeDownFor(agent, target string) []ACAPRequest {
 		return nil
 	}
 	a := f.ACAP
-	lagent := strings.Map(asciiLower, trimWS(agent))
+	lagent := lowerString(trimWS(agent))
 	u := appendTarget(nil, target, true)
 	path := u
 	if i := indexQuery(u); i >= 0 {
@@ -352,7 +352,7 @@ func (ap *acapParser) continuation(n int, content string) bool {
 
 func (p *parser) acapLine(n int, key, value, raw, note string, missingColon bool) {
 	ap := p.acapParser()
-	lkey := strings.ToLower(key)
+	lkey := lowerString(key)
 	if missingColon && lkey != "acap-ignore-conventional-records" {
 		p.diag(n, DiagMissingColon, "no ':' after "+strconv.Quote(key), raw)
 		note = joinNote(note, "missing ':'")
@@ -506,10 +506,10 @@ func (ap *acapParser) parseQualifiers(n int, toks []string, text string) ([]Qual
 		i := strings.IndexByte(t, '=')
 		if i <= 0 || i == len(t)-1 {
 			ap.diag(n, DiagACAPBadQualifier, "qualifier "+strconv.Quote(t)+" is not name=value; kept as written", text)
-			qs = append(qs, Qualifier{Name: strings.ToLower(t)})
+			qs = append(qs, Qualifier{Name: lowerString(t)})
 			continue
 		}
-		q := Qualifier{Name: strings.ToLower(t[:i]), Value: t[i+1:]}
+		q := Qualifier{Name: lowerString(t[:i]), Value: t[i+1:]}
 		qs = append(qs, q)
 		if !knownQualifiers[q.Name] {
 			ap.diag(n, DiagACAPUnknownQualifier, "qualifier type "+strconv.Quote(q.Name)+" is not defined by ACAP 1.0 §2.5; kept", text)
@@ -532,7 +532,7 @@ func (ap *acapParser) parseQualifiers(n int, toks []string, text string) ([]Qual
 // parseTimeLimit parses a time-limit value (§2.5.3.1). "until-recrawl", the
 // spelling of the example in §2.4.1.2, is accepted as until-recrawled.
 func parseTimeLimit(v string) (*TimeLimit, bool) {
-	lv := strings.ToLower(v)
+	lv := lowerString(v)
 	switch {
 	case lv == "until-recrawled" || lv == "until-recrawl" || lv == "until-re-crawled":
 		return &TimeLimit{Kind: TimeLimitUntilRecrawled, Text: v}, true
@@ -597,11 +597,11 @@ func (ap *acapParser) definition(n int, lkey, value, text string) {
 		ap.diag(n, DiagACAPBadDefinition, lkey+" needs a name and a definition; ignored", text)
 		return
 	}
-	name := strings.ToLower(toks[0])
+	name := lowerString(toks[0])
 	switch lkey {
 	case "acap-qualified-usage":
 		qt := splitQualifierTokens(strings.Join(toks[2:], " "))
-		q := ACAPQualifiedUsage{Name: name, Usage: strings.ToLower(toks[1]), Line: n, Text: text}
+		q := ACAPQualifiedUsage{Name: name, Usage: lowerString(toks[1]), Line: n, Text: text}
 		if len(qt) == 0 {
 			ap.diag(n, DiagACAPBadDefinition, "qualified usage without qualifiers (ACAP §2.7.1); kept", text)
 		}
@@ -613,7 +613,7 @@ func (ap *acapParser) definition(n int, lkey, value, text string) {
 	case "acap-composite-usage":
 		c := ACAPCompositeUsage{Name: name, Line: n, Text: text}
 		for _, t := range toks[1:] {
-			c.Usages = append(c.Usages, strings.ToLower(t))
+			c.Usages = append(c.Usages, lowerString(t))
 		}
 		a.CompositeUsages = append(a.CompositeUsages, c)
 	case "acap-resource-set":
@@ -682,7 +682,7 @@ func lowerCrawlers(cs []string) (named []string, any bool) {
 			any = true
 			continue
 		}
-		named = append(named, strings.Map(asciiLower, c))
+		named = append(named, lowerString(c))
 	}
 	return named, any
 }
@@ -718,7 +718,7 @@ func (ap *acapParser) finish() *ACAP {
 		var raws []string
 		const setPrefix = "the-acap:resource-set:"
 		if len(rec.Resource) >= len(setPrefix) && strings.EqualFold(rec.Resource[:len(setPrefix)], setPrefix) {
-			s, ok := sets[strings.ToLower(rec.Resource[len(setPrefix):])]
+			s, ok := sets[lowerString(rec.Resource[len(setPrefix):])]
 			if !ok {
 				ap.diag(rec.Line, DiagACAPUndefinedSet, "resource set "+strconv.Quote(rec.Resource[len(setPrefix):])+" is not defined (ACAP §2.7.3); field ignored", rec.Text)
 				continue
@@ -772,7 +772,7 @@ func (ap *acapParser) finish() *ACAP {
 		named, any := lowerCrawlers(rec.Crawlers)
 		var purposes []string
 		for _, p := range rec.Purposes {
-			purposes = append(purposes, strings.ToLower(p))
+			purposes = append(purposes, lowerString(p))
 		}
 		for _, u := range uses {
 			r := acapRule{rec: ri, usage: u.usage, allow: rec.Allow, pats: pats, cmp: cmps,
@@ -823,6 +823,7 @@ func narrower(a, b string) int {
 // acapCand is one field that matches the resource asked about.
 type acapCand struct {
 	allow bool
+	exact bool // the field names the usage asked about, not its basic type
 	cmp   string
 	rule  *acapRule // nil for a conventional rule
 	conv  *Rule     // the conventional rule
@@ -836,7 +837,7 @@ func globFold(pat, s string) bool {
 }
 
 func (f *File) acapEval(agent, purpose, usage, target string) ACAPVerdict {
-	u := strings.ToLower(trimWS(usage))
+	u := lowerString(trimWS(usage))
 	v := ACAPVerdict{Usage: u}
 	a := f.ACAP
 	if a == nil {
@@ -844,7 +845,7 @@ func (f *File) acapEval(agent, purpose, usage, target string) ACAPVerdict {
 		f.convFallback(&v, agent, target, u)
 		return v
 	}
-	lagent := strings.Map(asciiLower, trimWS(agent))
+	lagent := lowerString(trimWS(agent))
 	ut := appendTarget(nil, target, true)
 	purpose = trimWS(purpose)
 
@@ -882,7 +883,7 @@ func (f *File) acapEval(agent, purpose, usage, target string) ACAPVerdict {
 			}
 			for pi := range r.pats {
 				if r.pats[pi].match(ut) {
-					c := acapCand{allow: r.allow, cmp: r.cmp[pi], rule: r}
+					c := acapCand{allow: r.allow, exact: r.usage == u, cmp: r.cmp[pi], rule: r}
 					if isPurpose {
 						special = append(special, c)
 					} else {
@@ -986,7 +987,11 @@ func (f *File) convFallback(v *ACAPVerdict, agent, target, u string) {
 	if u != "crawl" || f.ACAP != nil && f.ACAP.IgnoreConventional {
 		return
 	}
-	cv := f.Check(agent, target)
+	groups := f.m.groups
+	if f.m.acapConv != nil {
+		groups = f.m.acapConv // rules inside ACAP records do not count (§2.9.2)
+	}
+	cv := f.checkGroups(groups, agent, target)
 	v.Allowed = cv.Allowed
 	if cv.Rule != nil {
 		v.Record, v.Line, v.Crawler = cv.Rule.String(), cv.Rule.Line, cv.Group
@@ -1022,7 +1027,7 @@ func (f *File) convCands(agent, target string) ([]acapCand, string) {
 				p = "/" + p
 			}
 			c, _ := appendCanon(nil, p, true, true, false)
-			out = append(out, acapCand{allow: r.allow, cmp: string(c), conv: rule})
+			out = append(out, acapCand{allow: r.allow, exact: true, cmp: string(c), conv: rule})
 		}
 	}
 	return out, e.name
@@ -1046,7 +1051,7 @@ func (f *File) acapDecide(v *ACAPVerdict, pool []acapCand, lagent, crawler strin
 	if !mixed {
 		win = &pool[0]
 		for i := 1; i < len(pool); i++ {
-			if narrower(pool[i].cmp, win.cmp) < 0 || win.rule == nil && pool[i].rule != nil && pool[i].cmp == win.cmp {
+			if beats(&pool[i], win) || win.rule == nil && pool[i].rule != nil && pool[i].cmp == win.cmp {
 				win = &pool[i]
 			}
 		}
@@ -1061,7 +1066,7 @@ func (f *File) acapDecide(v *ACAPVerdict, pool []acapCand, lagent, crawler strin
 				if c.allow == w.allow {
 					continue
 				}
-				if narrower(w.cmp, c.cmp) < 0 {
+				if beats(w, c) {
 					continue
 				}
 				if w.cmp == c.cmp && w.rule != nil && c.rule == nil {
@@ -1071,8 +1076,9 @@ func (f *File) acapDecide(v *ACAPVerdict, pool []acapCand, lagent, crawler strin
 				ok = false
 				break
 			}
-			if ok && (win == nil || narrower(w.cmp, win.cmp) < 0) {
+			if ok && (win == nil || beats(w, win)) {
 				win = w
+				reason = ACAPReasonNarrowest
 				if overConv {
 					reason = ACAPReasonACAPOverConv
 				}
@@ -1102,6 +1108,21 @@ func (f *File) acapDecide(v *ACAPVerdict, pool []acapCand, lagent, crawler strin
 	f.fillFromRule(v, win.rule, lagent, crawler)
 }
 
+// beats reports whether field a has a narrower effective scope than b: a
+// narrower pattern (§2.4.5); with the same pattern, a field naming the
+// derived usage asked about ("present-snippet") beats one naming its basic
+// type ("present"), and an ACAP field beats a conventional rule only
+// through the caller's §2.9.2 handling, not here.
+func beats(a, b *acapCand) bool {
+	switch narrower(a.cmp, b.cmp) {
+	case -1:
+		return true
+	case 1:
+		return false
+	}
+	return a.cmp == b.cmp && a.exact && !b.exact && a.rule != nil && b.rule != nil
+}
+
 func (f *File) fillFromRule(v *ACAPVerdict, r *acapRule, lagent, crawler string) {
 	rec := &f.ACAP.Records[r.rec]
 	v.Record, v.Line = rec.Text, rec.Line
@@ -1109,7 +1130,7 @@ func (f *File) fillFromRule(v *ACAPVerdict, r *acapRule, lagent, crawler string)
 		v.Crawler = "*"
 	} else {
 		for _, c := range rec.Crawlers {
-			if strings.Map(asciiLower, c) == lagent {
+			if lowerString(c) == lagent {
 				v.Crawler = c
 				break
 			}

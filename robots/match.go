@@ -52,7 +52,7 @@ func compile(f *File, skip map[int]bool) matcher {
 			if a.Token == "" {
 				continue
 			}
-			key := strings.Map(asciiLower, a.Token)
+			key := lowerString(a.Token)
 			ei, ok := m.tokens[key]
 			if !ok {
 				ei = int32(len(m.entries))
@@ -91,11 +91,19 @@ func containsName(list, name string) bool {
 	return false
 }
 
-func asciiLower(r rune) rune {
-	if 'A' <= r && r <= 'Z' {
-		return r + ('a' - 'A')
+// lowerString lower-cases ASCII letters and leaves every other byte as it
+// is (strings.ToLower would rewrite invalid UTF-8).
+func lowerString(s string) string {
+	for i := 0; i < len(s); i++ {
+		if 'A' <= s[i] && s[i] <= 'Z' {
+			b := []byte(s)
+			for j := i; j < len(b); j++ {
+				b[j] = lowerASCII(b[j])
+			}
+			return string(b)
+		}
 	}
-	return r
+	return s
 }
 
 func compileGroups(f *File, skip map[int]bool) []compiledGroup {
@@ -147,7 +155,7 @@ func (m *matcher) entry(agent string) *tokenEntry {
 			return &m.entries[i]
 		}
 	} else {
-		key = strings.Map(asciiLower, agent)
+		key = lowerString(agent)
 		if i, ok := m.tokens[key]; ok {
 			return &m.entries[i]
 		}
@@ -186,6 +194,10 @@ func isRobotsTxt(u []byte) bool {
 }
 
 func (f *File) check(agent, target string) Verdict {
+	return f.checkGroups(f.m.groups, agent, target)
+}
+
+func (f *File) checkGroups(groups []compiledGroup, agent, target string) Verdict {
 	v := Verdict{Allowed: true, Agent: agent}
 	var buf [512]byte
 	u := appendTarget(buf[:0], target, false)
@@ -201,7 +213,7 @@ func (f *File) check(agent, target string) Verdict {
 		v.Reason = ReasonNoGroup
 		return v
 	}
-	r := best(f.m.groups, e, u)
+	r := best(groups, e, u)
 	if r == nil {
 		v.Reason = ReasonNoMatchingRule
 		return v

@@ -1,0 +1,143 @@
+package robots
+
+import (
+	"fmt"
+	"strings"
+	"testing"
+)
+
+// realisticRobots resembles a large news site's robots.txt: a "*" group
+// with wildcard rules, AI crawlers shut out, search crawlers with their own
+// groups.
+const realisticRobots = `# robots.txt for www.example-news.com
+User-agent: *
+Disallow: /search
+Disallow: /*?utm_
+Disallow: /*&utm_
+Disallow: /account/
+Disallow: /api/
+Disallow: /*.json$
+Disallow: /print/
+Disallow: /*/amp$
+Allow: /api/public/
+Allow: /search/about
+Crawl-delay: 1
+
+User-agent: Googlebot
+User-agent: Bingbot
+Disallow: /search
+Disallow: /account/
+Disallow: /*?sort=
+Allow: /*?page=
+Allow: /
+
+User-agent: Googlebot-News
+Disallow: /opinion/
+Disallow: /live/*/comments
+
+User-agent: GPTBot
+User-agent: CCBot
+User-agent: ClaudeBot
+User-agent: Google-Extended
+User-agent: PerplexityBot
+User-agent: Bytespider
+Disallow: /
+
+User-agent: AhrefsBot
+User-agent: SemrushBot
+User-agent: MJ12bot
+Crawl-delay: 10
+Disallow: /archive/
+Disallow: /tag/
+Disallow: /*/page/*
+
+Sitemap: https://www.example-news.com/sitemap.xml
+Sitemap: https://www.example-news.com/news-sitemap.xml
+`
+
+var benchAgents = []string{"Googlebot", "bingbot", "GPTBot", "Googlebot-News", "SomeOtherBot", "MJ12bot"}
+
+var benchURLs = []string{
+	"/",
+	"/world/2024/05/17/some-long-article-slug-about-things.html",
+	"/world/2024/05/17/some-long-article-slug-about-things.html?utm_source=x&utm_medium=y",
+	"/search?q=weather",
+	"/api/public/v1/feed.json",
+	"/live/2024-election/comments",
+	"/tag/politics/page/3",
+	"https://www.example-news.com/opinion/columns/a-b-c?page=2",
+	"/caf%C3%A9/ツ",
+}
+
+// largeRobots generates about size bytes of robots.txt: many groups, each
+// with several agents and wildcard rules.
+func largeRobots(size int) []byte {
+	var b strings.Builder
+	for g := 0; b.Len() < size; g++ {
+		fmt.Fprintf(&b, "User-agent: bot%d\nUser-agent: Crawler-%d\n", g, g)
+		for r := 0; r < 12; r++ {
+			switch r % 4 {
+			case 0:
+				fmt.Fprintf(&b, "Disallow: /section%d/*/private%d/\n", g, r)
+			case 1:
+				fmt.Fprintf(&b, "Allow: /section%d/public/*.html$\n", g)
+			case 2:
+				fmt.Fprintf(&b, "Disallow: /*?session=%d&*\n", r)
+			default:
+				fmt.Fprintf(&b, "Disallow: /caf%%C3%%A9/%d # comment\n", r)
+			}
+		}
+		b.WriteString("\n")
+	}
+	b.WriteString("User-agent: *\nDisallow: /\n")
+	return []byte(b.String())
+}
+
+func BenchmarkParse(b *testing.B) {
+	body := largeRobots(DefaultMaxBytes - 1024)
+	b.SetBytes(int64(len(body)))
+	b.ReportAllocs()
+	for b.Loop() {
+		Parse(body, Options{})
+	}
+}
+
+func BenchmarkParseRealistic(b *testing.B) {
+	body := []byte(realisticRobots)
+	b.SetBytes(int64(len(body)))
+	b.ReportAllocs()
+	for b.Loop() {
+		Parse(body, Options{})
+	}
+}
+
+func BenchmarkCheck(b *testing.B) {
+	f := Parse([]byte(realisticRobots), Options{})
+	b.ReportAllocs()
+	i := 0
+	for b.Loop() {
+		f.Check(benchAgents[i%len(benchAgents)], benchURLs[i%len(benchURLs)])
+		i++
+	}
+}
+
+func BenchmarkCheckLargeFile(b *testing.B) {
+	f := Parse(largeRobots(DefaultMaxBytes-1024), Options{})
+	agents := []string{"bot7", "crawler-300", "unknown"}
+	b.ReportAllocs()
+	i := 0
+	for b.Loop() {
+		f.Check(agents[i%len(agents)], benchURLs[i%len(benchURLs)])
+		i++
+	}
+}
+
+func BenchmarkACAPCheck(b *testing.B) {
+	f := Parse([]byte(acapSample), Options{})
+	b.ReportAllocs()
+	i := 0
+	for b.Loop() {
+		f.ACAPCheck("named-crawler", "index", benchURLs[i%len(benchURLs)])
+		i++
+	}
+}
