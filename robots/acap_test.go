@@ -148,7 +148,7 @@ func TestACAPSample(t *testing.T) {
 	if !v.Applies || !v.Allowed || v.Line != 43 || !reflect.DeepEqual(v.TimeLimit, want) {
 		t.Errorf("preserve = %+v, want allowed by line 43 until re-crawled", v)
 	}
-	if want := `ACAP preserve: crawler "named-crawler": line 46 "ACAP-allow-(cache): the-acap:resource-set:crawlable" (record): permitted`; v.Evidence() != want {
+	if want := `ACAP preserve: crawler "named-crawler": line 43 "ACAP-allow-(cache): the-acap:resource-set:crawlable" (record): permitted`; v.Evidence() != want {
 		t.Errorf("Evidence() = %q, want %q", v.Evidence(), want)
 	}
 	runACAP(t, body, []acapQ{
