@@ -38,10 +38,10 @@ const (
 	ReasonNoKeySnapshot       = "no-key-snapshot"      // no key material for the agent at T
 	ReasonComponentUnrecorded = "component-unrecorded" // a covered component the source does not record (e.g. a header the log format leaves out)
 	ReasonSelfAssertedKey     = "self-asserted-key"    // the only key is inline in a data: Signature-Agent: proves possession, not identity
+	ReasonTimeUnknown         = "time-unknown"         // the request has no time: neither the window nor the key snapshot can be placed
 
 	// Notes (verdict unchanged).
 	ReasonContentDigestUnchecked = "content-digest-unchecked" // Content-Digest covered but no body archived
-	ReasonTimeUnknown            = "time-unknown"             // the request has no time: the window was not checked
 )
 
 var reasonOrder = []string{
@@ -49,8 +49,8 @@ var reasonOrder = []string{
 	ReasonTargetNotCovered, ReasonAgentMemberMissing, ReasonNonHTTPSAgent, ReasonForbiddenAlg,
 	ReasonComponentMissing, ReasonTestKey, ReasonKeyUnknown, ReasonBadSignature,
 	ReasonCanonicalizationMismatch, ReasonContentDigestMismatch, ReasonExpired, ReasonClockAhead,
-	ReasonNoKeySnapshot, ReasonComponentUnrecorded, ReasonSelfAssertedKey,
-	ReasonContentDigestUnchecked, ReasonTimeUnknown,
+	ReasonNoKeySnapshot, ReasonComponentUnrecorded, ReasonSelfAssertedKey, ReasonTimeUnknown,
+	ReasonContentDigestUnchecked,
 }
 
 const (
@@ -61,7 +61,7 @@ const (
 
 var reasonClass = map[string]int{
 	ReasonNoKeySnapshot: classGap, ReasonComponentUnrecorded: classGap, ReasonSelfAssertedKey: classGap,
-	ReasonContentDigestUnchecked: classNote, ReasonTimeUnknown: classNote,
+	ReasonTimeUnknown: classGap, ReasonContentDigestUnchecked: classNote,
 }
 
 // classOf returns a reason's class; anything not listed is a failure.

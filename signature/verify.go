@@ -24,7 +24,7 @@ const (
 
 // Tags of the Web Bot Auth profiles.
 const (
-	TagWebBotAuth = "web-bot-auth"                     // request signatures (httpsig-protocol)
+	TagWebBotAuth = "web-bot-auth"                      // request signatures (httpsig-protocol)
 	TagDirectory  = "http-message-signatures-directory" // key directory responses (registry-03 §"Binding Delegated Keys")
 )
 
