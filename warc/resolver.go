@@ -1,27 +1,188 @@
 package warc
 
-import "github.com/repaudit/repaudit/event"
+import (
+	"strings"
+	"sync"
 
-// Resolver remembers the status, header, content type and body of response
-// and resource captures, bounded in total bytes (oldest dropped first), so
-// that revisit records can be given the content they refer to. A Resolver
-// is safe for concurrent use and may be shared by Readers across files.
+	"github.com/repaudit/repaudit/event"
+)
+
+// entryOverhead is what one remembered capture costs besides its strings
+// and body: the entry, map slots, slice headers.
+const entryOverhead = 256
+
+// Resolver remembers the status, header, content type and body prefix of
+// response and resource captures, bounded in total bytes (oldest dropped
+// first), so that revisit records can be given the content they refer to
+// (WARC 1.1 §6.7). A Resolver is safe for concurrent use and may be shared
+// by Readers across files; a revisit resolves only when its original was
+// remembered before it, within the byte budget.
 type Resolver struct {
+	mu       sync.Mutex
 	maxBytes int64
+	used     int64
+	byID     map[string]*entry
+	byDigest map[string]*entry
+	fifo     []*entry // oldest first, from head
+	head     int
+}
+
+type entry struct {
+	id, digestKey string
+	status        int
+	proto         string
+	header        event.Header
+	contentType   string
+	body          []byte
+	truncated     bool
+	size          int64
 }
 
 // NewResolver returns a Resolver that keeps at most maxBytes of remembered
 // data (bodies, header strings and a fixed per-entry overhead).
 func NewResolver(maxBytes int64) *Resolver {
-	return &Resolver{maxBytes: maxBytes}
+	return &Resolver{maxBytes: maxBytes, byID: map[string]*entry{}, byDigest: map[string]*entry{}}
+}
+
+// digestKey joins a payload digest (algorithm and value compared without
+// regard to case: "sha1:" and "SHA1:" writers exist) and a target URI.
+func digestKey(digest, uri string) string {
+	digest = strings.TrimSpace(digest)
+	if digest == "" || uri == "" {
+		return ""
+	}
+	return strings.ToUpper(digest) + " " + uri
 }
 
 // Remember stores what a response or resource capture needs to resolve
-// later revisits of it. The body is copied. Revisits and captures without
-// a record ID or payload digest are ignored.
-func (r *Resolver) Remember(c *event.Capture) {}
+// later revisits of it: status, protocol, header, content type and body
+// (copied). Revisits, nil captures and captures with neither a record ID
+// nor a payload digest are ignored, as is a capture larger than the whole
+// budget.
+func (r *Resolver) Remember(c *event.Capture) {
+	if c == nil || c.RecordType == "revisit" {
+		return
+	}
+	e := &entry{
+		id:          trimID(c.RecordID),
+		digestKey:   digestKey(c.PayloadDigest, c.URL),
+		status:      c.Status,
+		proto:       c.Proto,
+		header:      c.Header,
+		contentType: c.ContentType,
+		truncated:   c.BodyTruncated,
+	}
+	if e.id == "" && e.digestKey == "" {
+		return
+	}
+	e.size = entryOverhead + int64(len(e.id)+len(e.digestKey)+len(e.proto)+len(e.contentType)+len(c.Body))
+	for _, f := range c.Header {
+		e.size += int64(len(f.Name)+len(f.Value)) + 32
+	}
+	if e.size > r.maxBytes {
+		return
+	}
+	if len(c.Body) > 0 {
+		e.body = append([]byte(nil), c.Body...)
+	}
+	r.mu.Lock()
+	defer r.mu.Unlock()
+	if e.id != "" {
+		r.byID[e.id] = e
+	}
+	if e.digestKey != "" {
+		r.byDigest[e.digestKey] = e
+	}
+	r.fifo = append(r.fifo, e)
+	r.used += e.size
+	for r.used > r.maxBytes && r.head < len(r.fifo) {
+		old := r.fifo[r.head]
+		r.fifo[r.head] = nil
+		r.head++
+		r.used -= old.size
+		if r.byID[old.id] == old {
+			delete(r.byID, old.id)
+		}
+		if r.byDigest[old.digestKey] == old {
+			delete(r.byDigest, old.digestKey)
+		}
+	}
+	if r.head > 1024 && r.head > len(r.fifo)/2 {
+		n := copy(r.fifo, r.fifo[r.head:])
+		clear(r.fifo[n:])
+		r.fifo = r.fifo[:n]
+		r.head = 0
+	}
+}
 
 // Resolve fills a revisit capture from the original it refers to, found by
-// WARC-Refers-To record ID or else by WARC-Payload-Digest and target URI,
-// sets c.Resolved and reports whether it did.
-func (r *Resolver) Resolve(c *event.Capture) bool { return false }
+// WARC-Refers-To record ID or else by WARC-Payload-Digest together with
+// WARC-Refers-To-Target-URI (or, without it, WARC-Target-URI). It sets
+// c.Resolved and reports whether it did.
+//
+// The body (read-only, shared with other resolved revisits), its
+// truncation flag and a missing content type come from the original. The
+// status and header stay those of the revisit when it recorded a response
+// other than 304 (they are what the server said at that time); when it
+// recorded none, the original's are taken; when it recorded a 304, the
+// original's status is taken and its header is updated with the 304's
+// fields as a cache would (RFC 9111 §4.3.4).
+func (r *Resolver) Resolve(c *event.Capture) bool {
+	if c == nil || c.RecordType != "revisit" {
+		return false
+	}
+	r.mu.Lock()
+	e := r.byID[trimID(c.RefersTo)]
+	if e == nil {
+		uri := c.RefersToURI
+		if uri == "" {
+			uri = c.URL
+		}
+		if k := digestKey(c.PayloadDigest, uri); k != "" {
+			e = r.byDigest[k]
+		}
+	}
+	r.mu.Unlock()
+	if e == nil {
+		return false
+	}
+	c.Body, c.BodyTruncated = e.body, e.truncated
+	if c.ContentType == "" {
+		c.ContentType = e.contentType
+	}
+	switch c.Status {
+	case 0:
+		c.Status, c.Proto, c.Header = e.status, e.proto, e.header
+	case 304:
+		c.Status = e.status
+		c.Header = freshen(e.header, c.Header)
+	}
+	c.Resolved = true
+	return true
+}
+
+// freshen returns the stored header updated with the fields of a 304
+// response (RFC 9111 §3.2): each field the 304 carries replaces all
+// instances of it, except Content-Length and connection-specific fields.
+func freshen(stored, notModified event.Header) event.Header {
+	keep := func(name string) bool {
+		for _, n := range []string{"Content-Length", "Transfer-Encoding", "Connection", "Keep-Alive"} {
+			if strings.EqualFold(name, n) {
+				return false
+			}
+		}
+		return true
+	}
+	out := make(event.Header, 0, len(stored)+len(notModified))
+	for _, f := range stored {
+		if !keep(f.Name) || !notModified.Has(f.Name) {
+			out = append(out, f)
+		}
+	}
+	for _, f := range notModified {
+		if keep(f.Name) {
+			out = append(out, f)
+		}
+	}
+	return out
+}

@@ -1,0 +1,204 @@
+package warc
+
+import (
+	"bytes"
+	"fmt"
+	"io"
+	"strconv"
+	"strings"
+
+	"github.com/repaudit/repaudit/event"
+)
+
+// ARC files (Internet Archive ARC format, versions 1 and 2) are a list of
+// records, each a header line of space-separated fields, a line end, and
+// as many bytes as the header's last field says, followed by a line end.
+// The first record, with a filedesc:// URL, describes the file; its
+// content's first line starts with the version number ("1 0 ...", "2 0 ...").
+//
+//	v1: URL IP-address Archive-date Content-type Archive-length
+//	v2: URL IP-address Archive-date Content-type Result-code Checksum
+//	    Location Offset Filename Archive-length
+
+// arcFileVersion reads the version from the start of an ARC file: the
+// first token of the line after the filedesc header line.
+func arcFileVersion(b []byte) int {
+	i := bytes.IndexByte(b, '\n')
+	if i < 0 {
+		return 0
+	}
+	b = bytes.TrimLeft(b[i+1:], " \t")
+	switch {
+	case bytes.HasPrefix(b, []byte("1 ")):
+		return 1
+	case bytes.HasPrefix(b, []byte("2 ")):
+		return 2
+	}
+	return 0
+}
+
+// arcHeader is a parsed ARC record header line.
+type arcHeader struct {
+	url, ip, date, contentType string
+	length                     int64
+	version                    int
+}
+
+// parseARCHeader parses an ARC header line. URLs containing spaces (seen
+// in real files) are tolerated: fields are counted from the end. version
+// is the file's declared version (0 when unknown).
+func parseARCHeader(line string, version int) (arcHeader, bool) {
+	f := strings.Fields(line)
+	n := len(f)
+	tail := 0
+	switch {
+	case n >= 10 && version != 1 && validARCDate(f[n-8]):
+		tail = 9
+	case n >= 5 && validARCDate(f[n-3]):
+		tail = 4
+	default:
+		return arcHeader{}, false
+	}
+	length, err := strconv.ParseInt(f[n-1], 10, 64)
+	if err != nil || length < 0 {
+		return arcHeader{}, false
+	}
+	h := arcHeader{ip: f[n-tail], date: f[n-tail+1], contentType: f[n-tail+2], length: length, version: 1}
+	if tail == 9 {
+		h.version = 2
+	}
+	if n-tail == 1 {
+		h.url = f[0]
+	} else {
+		h.url = strings.Join(f[:n-tail], "%20")
+	}
+	return h, true
+}
+
+func validARCDate(s string) bool {
+	_, ok := parseDigits(s)
+	return ok
+}
+
+// parseARC reads the next ARC record.
+func (r *Reader) parseARC() (*item, error) {
+	skipFrom := r.pos()
+	if r.ms != nil {
+		r.ms.trim(skipFrom)
+	}
+	if err := r.skipBlank(); err != nil {
+		return nil, r.fail(err, -1)
+	}
+	start := r.pos()
+	b, err := r.br.Peek(maxARCLine)
+	i := bytes.IndexByte(b, '\n')
+	if i < 0 {
+		if err != nil {
+			r.br.Discard(len(b))
+			if len(b) > 0 {
+				return nil, r.fail(orUnexpected(err), start)
+			}
+			return nil, r.fail(err, -1)
+		}
+		r.report(start, CodeARCHeader, SevError, fmt.Sprintf("ARC header line longer than %d bytes; skipped", maxARCLine))
+		return nil, r.resyncARC(start, true)
+	}
+	line := strings.TrimRight(string(b[:i]), "\r")
+	h, ok := parseARCHeader(line, r.arcVersion)
+	if !ok {
+		r.report(start, CodeARCHeader, SevError, fmt.Sprintf("unparseable ARC header line %q; skipped", clip(line, 80)))
+		return nil, r.resyncARC(start, true)
+	}
+	var startB boundary
+	startOK := false
+	if r.ms != nil {
+		startB, startOK = r.ms.lastBoundaryIn(skipFrom, start)
+	}
+	r.br.Discard(i + 1)
+	version := r.arcVersion
+	if version == 0 {
+		version = h.version
+	}
+	rec := &Record{Type: "response", Version: "ARC/" + strconv.Itoa(version)}
+	it := &item{rec: rec}
+	r.blk.reset(r.br, h.length)
+	if strings.HasPrefix(h.url, "filedesc://") {
+		rec.Type = "warcinfo"
+	} else {
+		t, ok := parseDigits(h.date)
+		if !ok {
+			r.report(start, CodeBadDate, SevWarning, fmt.Sprintf("ARC record date %q", clip(h.date, 40)))
+		}
+		c := &event.Capture{Time: t, URL: h.url, RecordType: "response"}
+		rec.Capture = c
+		it.resp, it.uri = true, h.url
+		isHTTP := false
+		if p, err := r.blk.peek(5); len(p) == 5 && strings.EqualFold(string(p), "HTTP/") {
+			isHTTP = true
+		} else if len(p) < 5 && int64(len(p)) < r.blk.n {
+			return nil, r.fail(orUnexpected(err), start)
+		}
+		ct := mediaType(h.contentType)
+		if ct == "no-type" || ct == "unk" || ct == "-" {
+			ct = ""
+		}
+		err = r.readMessage(it, c, isHTTP, ct, start)
+		if err == nil && isHTTP && c.ContentType == "" {
+			c.ContentType = ct
+		}
+	}
+	if err == nil {
+		err = r.blk.discard(r.trimBounds)
+	}
+	if err != nil {
+		if err = r.fail(err, start); err == nil {
+			err = r.resyncARC(r.pos(), true)
+		}
+		return nil, err
+	}
+	blockEnd := r.pos()
+	_, nlErr := r.skipNewlines()
+	end := r.pos()
+	rec.Source, rec.Decompressed = r.recordSource(startB, startOK, start, blockEnd, end)
+	r.finish(it)
+	if nlErr != nil {
+		if nlErr = r.fail(nlErr, -1); nlErr != nil {
+			return it, nlErr
+		}
+	}
+	return it, nil
+}
+
+// orUnexpected turns the nil error of a short peek into a truncation.
+func orUnexpected(err error) error {
+	if err == nil {
+		return io.ErrUnexpectedEOF
+	}
+	return err
+}
+
+// resyncARC skips to the next line that parses as an ARC header.
+func (r *Reader) resyncARC(from int64, quiet bool) error {
+	// Skip the rest of the current line first.
+	for first := true; ; first = false {
+		b, err := r.br.Peek(maxARCLine)
+		i := bytes.IndexByte(b, '\n')
+		if !first && i >= 0 {
+			line := strings.TrimRight(string(b[:i]), "\r")
+			if _, ok := parseARCHeader(line, r.arcVersion); ok {
+				r.garbage(from, quiet)
+				return nil
+			}
+		}
+		if i < 0 {
+			r.br.Discard(len(b))
+			if err != nil {
+				r.garbage(from, quiet)
+				return r.fail(err, -1)
+			}
+			continue
+		}
+		r.br.Discard(i + 1)
+		r.trimBounds()
+	}
+}

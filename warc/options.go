@@ -1,0 +1,78 @@
+package warc
+
+import "strings"
+
+// Options configures a Reader. The zero value is ready to use.
+type Options struct {
+	// BodyLimit returns how many payload bytes to keep for a record (after
+	// removing chunked transfer coding and gzip/deflate/br/zstd content
+	// coding); nil means DefaultBodyLimit. targetURI is the
+	// WARC-Target-URI, contentType the lower-cased media type without
+	// parameters, status the HTTP status (0 for records without one).
+	// Values above MaxBodyLimit are clamped to it.
+	BodyLimit func(targetURI, contentType string, status int) int
+	// Resolver, when set, remembers every response and resource capture
+	// the Reader returns and resolves revisit records against it (see
+	// Resolver). It may be shared by Readers running in parallel.
+	Resolver *Resolver
+}
+
+// Body limits used by DefaultBodyLimit.
+const (
+	RobotsBodyLimit = 500<<10 + 1 // RFC 9309 §2.5: 500 KiB, plus one byte to see truncation
+	JSONBodyLimit   = 1 << 20     // signature agent cards, key directories, IP range lists
+	HTMLBodyLimit   = 64 << 10    // enough for the <head> and its meta robots tags
+)
+
+// DefaultBodyLimit keeps 500 KiB + 1 byte for URIs whose path is
+// /robots.txt (so the robots parser can see truncation, RFC 9309 §2.5),
+// 1 MiB for JSON (signature agent cards, key directories, IP lists: content
+// type application/json, application/jwk-set+json, any +json type, or
+// paths under /.well-known/), 64 KiB for HTML and XHTML, 0 otherwise.
+func DefaultBodyLimit(targetURI, contentType string, status int) int {
+	path := uriPath(targetURI)
+	switch {
+	case path == "/robots.txt":
+		return RobotsBodyLimit
+	case strings.HasPrefix(path, "/.well-known/"),
+		contentType == "application/json",
+		contentType == "application/jwk-set+json",
+		strings.HasSuffix(contentType, "+json"):
+		return JSONBodyLimit
+	case contentType == "text/html", contentType == "application/xhtml+xml":
+		return HTMLBodyLimit
+	}
+	return 0
+}
+
+// uriPath returns the path of an absolute or origin-form URI without
+// allocating: the part after the authority, up to '?' or '#'.
+func uriPath(u string) string {
+	if i := strings.Index(u, "://"); i >= 0 {
+		u = u[i+3:]
+		j := strings.IndexAny(u, "/?#")
+		if j < 0 || u[j] != '/' {
+			return "/"
+		}
+		u = u[j:]
+	}
+	if i := strings.IndexAny(u, "?#"); i >= 0 {
+		u = u[:i]
+	}
+	return u
+}
+
+// mediaType returns the lower-cased media type of a Content-Type value,
+// without parameters.
+func mediaType(v string) string {
+	if i := strings.IndexByte(v, ';'); i >= 0 {
+		v = v[:i]
+	}
+	v = strings.TrimSpace(v)
+	for i := 0; i < len(v); i++ {
+		if c := v[i]; 'A' <= c && c <= 'Z' {
+			return strings.ToLower(v)
+		}
+	}
+	return v
+}

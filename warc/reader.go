@@ -1,0 +1,937 @@
+package warc
+
+import (
+	"bufio"
+	"bytes"
+	"errors"
+	"fmt"
+	"io"
+	"iter"
+	"math"
+	"strconv"
+	"strings"
+	"time"
+
+	"github.com/repaudit/repaudit/event"
+)
+
+// Sentinel errors.
+var (
+	// ErrUnknownFormat is returned by NewReader when the input is neither a
+	// WARC nor an ARC file (after removing any compression).
+	ErrUnknownFormat = errors.New("warc: unknown format")
+)
+
+// Limits on what outside bytes may make the reader buffer.
+const (
+	streamBufferSize = 256 << 10 // decompressed read buffer; must exceed the header limits
+	maxWARCHeader    = 128 << 10
+	maxHTTPHeader    = 128 << 10
+	maxARCLine       = 16 << 10
+	pairWindow       = 8 // records looked at on each side to pair a request with its response
+)
+
+// Record is one WARC or ARC record.
+type Record struct {
+	// Type is the WARC-Type, lower-cased: warcinfo, request, response,
+	// revisit, resource, metadata, conversion, continuation. ARC records
+	// are "response", except the filedesc header record, "warcinfo".
+	Type string
+	// Version is the version line: "WARC/1.0", "WARC/1.1", "WARC/0.17",
+	// "WARC/0.18", ..., or "ARC/1", "ARC/2".
+	Version string
+	Fetch   *event.Fetch   // set for request records
+	Capture *event.Capture // set for response, resource, revisit, metadata records
+	// WARCHeader holds every WARC header field of the record in order (for
+	// captures the same slice as Capture.WARCHeader). Nil for ARC records.
+	WARCHeader event.Header
+	Source     event.Source
+	// Decompressed is true when Source.Offset and Source.Length count
+	// bytes of the decompressed stream rather than stored bytes: the record
+	// does not sit in gzip members or zstd frames of its own (whole-file
+	// gzip, several records per member). See SEMANTICS.md.
+	Decompressed bool
+}
+
+// Reader reads WARC or ARC records from a stream. See the package
+// documentation for the usage loop.
+type Reader struct {
+	name  string
+	opts  Options
+	limit func(targetURI, contentType string, status int) int
+
+	raw    *countReader
+	rawBuf *bufio.Reader
+	ms     *memberStream // nil when the input is not compressed
+	br     *bufio.Reader // decompressed bytes
+	kind   compressionKind
+
+	format     string
+	arcVersion int
+
+	problems    []event.Problem
+	dropped     int
+	shared      bool // some record did not sit in a member of its own
+	cutReported bool
+
+	queue  []*item // parsed, not yet returned
+	last   *item   // returned by the previous Next
+	free   [][]byte
+	behind []pairInfo // recent responses, newest last
+	prev   pairInfo   // the record returned last, whatever its type
+	err    error      // terminal: io.EOF or an I/O error, after the queue
+
+	blk     blockReader
+	dec     decoders
+	scratch []event.Field
+	te, ce  []string
+}
+
+// item is a parsed record with what pairing and buffer reuse need.
+type item struct {
+	rec *Record
+	buf []byte // body buffer owned by the item
+	pairInfo
+}
+
+// pairInfo is what request/response pairing looks at.
+type pairInfo struct {
+	id         string   // record ID without angle brackets
+	concurrent []string // WARC-Concurrent-To values without angle brackets
+	uri        string
+	status     int
+	req, resp  bool
+}
+
+// NewReader detects compression (gzip per-record members, whole-file
+// gzip, zstd including the WARC zstd dictionary frame, or none) and format
+// (WARC or ARC) from the first bytes of r, not from name. name is only used
+// in Source.File of records and problems. An empty input is a WARC file
+// without records.
+func NewReader(r io.Reader, name string, opts Options) (*Reader, error) {
+	rd := &Reader{name: name, opts: opts, limit: opts.BodyLimit}
+	if rd.limit == nil {
+		rd.limit = DefaultBodyLimit
+	}
+	rd.raw = &countReader{r: markReader{r}}
+	rd.rawBuf = bufio.NewReaderSize(rd.raw, streamBufferSize)
+	magic, err := rd.rawBuf.Peek(4)
+	if err != nil && err != io.EOF {
+		return nil, rd.ioErr(err)
+	}
+	switch {
+	case len(magic) >= 2 && magic[0] == 0x1f && magic[1] == 0x8b:
+		rd.kind = kindGzip
+	case len(magic) == 4 && (isZstdMagic(magic) || isSkippableMagic(magic)):
+		rd.kind = kindZstd
+	}
+	if rd.kind == kindNone {
+		rd.br = rd.rawBuf
+	} else {
+		rd.ms = newMemberStream(rd.kind, rd.rawBuf, rd.raw, rd.reportStored)
+		rd.br = bufio.NewReaderSize(rd.ms, streamBufferSize)
+	}
+	if err := rd.detectFormat(); err != nil {
+		rd.close()
+		return nil, err
+	}
+	return rd, nil
+}
+
+// detectFormat looks at the first decompressed bytes.
+func (r *Reader) detectFormat() error {
+	b, err := r.br.Peek(64 << 10)
+	if err != nil && len(b) == 0 && !isStreamEnd(err) {
+		return r.ioErr(err)
+	}
+	t := bytes.TrimLeft(b, " \t\r\n\x00")
+	switch {
+	case len(t) == 0 && err != nil:
+		r.format = "warc"
+	case bytes.HasPrefix(t, []byte("WARC/")):
+		r.format = "warc"
+	case bytes.HasPrefix(t, []byte("filedesc://")):
+		r.format = "arc"
+		r.arcVersion = arcFileVersion(t)
+	case bytes.Contains(b, []byte("\nWARC/")):
+		r.format = "warc" // leading garbage is reported by the first Next
+	default:
+		return fmt.Errorf("%w: %s does not start with a WARC or ARC record", ErrUnknownFormat, r.name)
+	}
+	return nil
+}
+
+// isStreamEnd reports whether err is one of the ways the decompressed
+// stream ends or jumps (as opposed to an I/O error).
+func isStreamEnd(err error) bool {
+	return err == io.EOF || err == errCut || err == errSkipped
+}
+
+func (r *Reader) ioErr(err error) error {
+	var ioe *ioError
+	if errors.As(err, &ioe) {
+		err = ioe.err
+	}
+	return fmt.Errorf("warc: read %s: %w", r.name, err)
+}
+
+func (r *Reader) close() {
+	if r.ms != nil {
+		r.ms.close()
+	}
+	r.dec.close()
+}
+
+// Next returns the next record. The record, its Fetch or Capture and their
+// headers and strings stay valid; Capture.Body only until the next call
+// (its buffer is reused: copy it to keep it). Next returns io.EOF only at
+// the end of input (a truncated input ends with io.EOF after a Problem
+// saying where it was cut). A malformed record is reported via Problems and
+// skipped. Only an unrecoverable condition (an I/O error of the underlying
+// reader) returns another error, and then every later call returns it too.
+func (r *Reader) Next() (*Record, error) {
+	if r.last != nil {
+		if r.last.buf != nil {
+			r.free = append(r.free, r.last.buf[:0])
+		}
+		r.last = nil
+	}
+	if len(r.queue) == 0 {
+		if r.err != nil {
+			if r.err == io.EOF {
+				r.close()
+			}
+			return nil, r.err
+		}
+		if !r.fill() {
+			return r.Next()
+		}
+	}
+	it := r.queue[0]
+	if it.req && it.rec.Fetch.Status == 0 {
+		r.pair(it)
+	}
+	copy(r.queue, r.queue[1:])
+	r.queue[len(r.queue)-1] = nil
+	r.queue = r.queue[:len(r.queue)-1]
+	if it.resp {
+		if len(r.behind) == pairWindow {
+			copy(r.behind, r.behind[1:])
+			r.behind = r.behind[:pairWindow-1]
+		}
+		r.behind = append(r.behind, it.pairInfo)
+	}
+	r.prev = it.pairInfo
+	r.last = it
+	return it.rec, nil
+}
+
+// fill parses one more record into the queue. It reports false when
+// there is none (r.err is then set).
+func (r *Reader) fill() bool {
+	for r.err == nil {
+		var it *item
+		var err error
+		if r.format == "arc" {
+			it, err = r.parseARC()
+		} else {
+			it, err = r.parseWARC()
+		}
+		if err != nil {
+			r.err = err
+		}
+		if it != nil {
+			r.queue = append(r.queue, it)
+			return true
+		}
+	}
+	return false
+}
+
+// pair sets a request's Fetch.Status from its response: the record linked
+// to it by WARC-Concurrent-To among the pairWindow records before and
+// after it (wget writes request then response, Heritrix response then
+// request). When neither record carries WARC-Concurrent-To, an adjacent
+// response with the same target URI is taken.
+func (r *Reader) pair(it *item) {
+	for i := len(r.behind) - 1; i >= 0; i-- {
+		if linked(&it.pairInfo, &r.behind[i]) {
+			it.rec.Fetch.Status = r.behind[i].status
+			return
+		}
+	}
+	for i := 1; i <= pairWindow; i++ {
+		if i >= len(r.queue) && !r.fill() {
+			break
+		}
+		if c := r.queue[i]; c.resp && linked(&it.pairInfo, &c.pairInfo) {
+			it.rec.Fetch.Status = c.status
+			return
+		}
+	}
+	if len(it.concurrent) > 0 {
+		return
+	}
+	unlinked := func(p *pairInfo) bool {
+		return p.resp && len(p.concurrent) == 0 && p.uri == it.uri && p.uri != ""
+	}
+	if unlinked(&r.prev) {
+		it.rec.Fetch.Status = r.prev.status
+	} else if len(r.queue) > 1 && unlinked(&r.queue[1].pairInfo) {
+		it.rec.Fetch.Status = r.queue[1].status
+	}
+}
+
+// linked reports whether one record names the other in WARC-Concurrent-To.
+func linked(a, b *pairInfo) bool {
+	if a.id != "" {
+		for _, c := range b.concurrent {
+			if c == a.id {
+				return true
+			}
+		}
+	}
+	if b.id != "" {
+		for _, c := range a.concurrent {
+			if c == b.id {
+				return true
+			}
+		}
+	}
+	return false
+}
+
+// All returns an iterator over the remaining records. It ends at io.EOF
+// and after yielding any other error.
+func (r *Reader) All() iter.Seq2[*Record, error] {
+	return func(yield func(*Record, error) bool) {
+		for {
+			rec, err := r.Next()
+			if err == io.EOF {
+				return
+			}
+			if !yield(rec, err) || err != nil {
+				return
+			}
+		}
+	}
+}
+
+// Problems returns, and clears, the problems found since the last call, in
+// file order. Because the reader looks up to a few records ahead to pair
+// requests with responses, problems may belong to records Next has not
+// returned yet. At most 10000 problems are kept between calls; the rest
+// are counted in one warc-problems-dropped problem.
+func (r *Reader) Problems() []event.Problem {
+	p := r.problems
+	if r.dropped > 0 {
+		p = append(p, event.Problem{
+			Source:   event.Source{File: r.name, Offset: -1},
+			Code:     CodeProblemsDropped,
+			Severity: SevWarning,
+			Message:  fmt.Sprintf("%d more problems were dropped; call Problems more often", r.dropped),
+		})
+		r.dropped = 0
+	}
+	r.problems = nil
+	return p
+}
+
+// Format returns "warc" or "arc".
+func (r *Reader) Format() string { return r.format }
+
+// Compression returns "gzip" (one gzip member per record),
+// "gzip-whole-file" (one member holding many records),
+// "gzip-multi-record-members" (several members, some holding several
+// records), "zstd" or "none". It is final once Next has returned io.EOF.
+func (r *Reader) Compression() string {
+	switch r.kind {
+	case kindGzip:
+		switch {
+		case !r.shared:
+			return "gzip"
+		case r.ms.members <= 1:
+			return "gzip-whole-file"
+		}
+		return "gzip-multi-record-members"
+	case kindZstd:
+		return "zstd"
+	}
+	return "none"
+}
+
+// BytesRead returns the stored (compressed) bytes consumed so far, for
+// progress reporting.
+func (r *Reader) BytesRead() int64 {
+	if r.ms != nil {
+		return r.ms.stored()
+	}
+	return r.pos()
+}
+
+// pos returns the decompressed offset of the next byte the parser reads.
+func (r *Reader) pos() int64 {
+	if r.ms != nil {
+		return r.ms.u - int64(r.br.Buffered())
+	}
+	return r.raw.n - int64(r.br.Buffered())
+}
+
+// report adds a problem located at decompressed offset u: for compressed
+// input, at the stored offset of the member holding u.
+func (r *Reader) report(u int64, code, sev, msg string) {
+	src := event.Source{File: r.name, Offset: u}
+	if r.ms != nil {
+		if b, ok := r.ms.memberAt(u); ok {
+			src.Offset = b.last
+			if b.u != u {
+				msg += fmt.Sprintf(" (in the %s member at stored offset %d, decompressed offset %d)", r.ms.kindName(), b.last, u)
+			}
+		} else {
+			msg += " (offset is in the decompressed stream)"
+		}
+	}
+	r.addProblem(event.Problem{Source: src, Code: code, Severity: sev, Message: msg})
+}
+
+// reportStored adds a problem located at a stored offset.
+func (r *Reader) reportStored(code, sev string, stored int64, msg string) {
+	r.addProblem(event.Problem{Source: event.Source{File: r.name, Offset: stored}, Code: code, Severity: sev, Message: msg})
+}
+
+func (r *Reader) addProblem(p event.Problem) {
+	if len(r.problems) >= maxPending {
+		r.dropped++
+		return
+	}
+	r.problems = append(r.problems, p)
+}
+
+// fail turns a read error met inside the record starting at decompressed
+// offset start (or between records when start < 0) into the error that
+// ends reading, reporting what was lost. It returns nil when reading can
+// go on (after skipped corrupt data).
+func (r *Reader) fail(err error, start int64) error {
+	switch {
+	case err == io.EOF || err == io.ErrUnexpectedEOF:
+		if start >= 0 {
+			r.report(start, CodeTruncated, SevError, "input ends inside the record")
+		}
+		return io.EOF
+	case err == errCut:
+		if !r.cutReported {
+			r.cutReported = true
+			msg := fmt.Sprintf("input ends inside the %s member at stored offset %d (cut at stored byte %d)", r.ms.kindName(), r.ms.start, r.ms.cutAt)
+			if start >= 0 {
+				r.report(start, CodeTruncated, SevError, "record incomplete: "+msg)
+			} else {
+				r.reportStored(CodeTruncated, SevError, r.ms.start, msg)
+			}
+		}
+		return io.EOF
+	case err == errSkipped:
+		r.ms.ack()
+		return nil
+	}
+	return r.ioErr(err)
+}
+
+// trimBounds drops compression boundaries the parser no longer needs.
+func (r *Reader) trimBounds() {
+	if r.ms != nil {
+		r.ms.trim(r.pos())
+	}
+}
+
+// skipBlank skips white space, line ends and NUL padding between records.
+func (r *Reader) skipBlank() error {
+	for {
+		n := max(r.br.Buffered(), 1)
+		b, err := r.br.Peek(n)
+		i := 0
+		for i < len(b) && (b[i] == '\r' || b[i] == '\n' || b[i] == ' ' || b[i] == '\t' || b[i] == 0) {
+			i++
+		}
+		r.br.Discard(i)
+		if i < len(b) {
+			return nil
+		}
+		if err != nil {
+			return err
+		}
+	}
+}
+
+// skipNewlines consumes the line ends after a record's block (WARC 1.1 §4
+// asks for exactly two CRLF; writers differ) and returns how many bytes it
+// skipped.
+func (r *Reader) skipNewlines() (int, error) {
+	total := 0
+	for {
+		n := max(r.br.Buffered(), 1)
+		b, err := r.br.Peek(n)
+		i := 0
+		for i < len(b) && (b[i] == '\r' || b[i] == '\n') {
+			i++
+		}
+		r.br.Discard(i)
+		total += i
+		if i < len(b) {
+			return total, nil
+		}
+		if err != nil {
+			return total, err
+		}
+	}
+}
+
+// peekHeader peeks at a header block at the read position: up to and
+// including its first empty line, at most max bytes and at most avail
+// bytes. found reports whether the empty line was seen. err is the stream
+// error when the stream ended before max/avail bytes.
+func (r *Reader) peekHeader(max int, avail int64) (b []byte, found bool, err error) {
+	n := 2048
+	for {
+		if int64(n) > avail {
+			n = int(avail)
+		}
+		if n > max {
+			n = max
+		}
+		b, err = r.br.Peek(n)
+		if e := headerEnd(b); e >= 0 {
+			return b[:e], true, nil
+		}
+		if err != nil {
+			return b, false, err
+		}
+		if n >= max || int64(n) >= avail {
+			return b, false, nil
+		}
+		n *= 4
+	}
+}
+
+// resync skips from the read position to the next line that starts with
+// "WARC/". It reports the skipped bytes, starting at from, unless quiet
+// (the record's problem was already reported).
+func (r *Reader) resync(from int64, quiet bool) error {
+	pat := []byte("\nWARC/")
+	for {
+		b, err := r.br.Peek(64 << 10)
+		if i := bytes.Index(b, pat); i >= 0 {
+			r.br.Discard(i + 1)
+			r.garbage(from, quiet)
+			return nil
+		}
+		if err != nil {
+			r.br.Discard(len(b))
+			r.garbage(from, quiet)
+			return r.fail(err, -1)
+		}
+		r.br.Discard(len(b) - len(pat) + 1)
+		r.trimBounds()
+	}
+}
+
+func (r *Reader) garbage(from int64, quiet bool) {
+	if !quiet {
+		r.report(from, CodeGarbage, SevError, fmt.Sprintf("skipped %d bytes that are not a record", r.pos()-from))
+	}
+}
+
+// takeBuf returns a body buffer for a new item.
+func (r *Reader) takeBuf() []byte {
+	if n := len(r.free); n > 0 {
+		b := r.free[n-1]
+		r.free = r.free[:n-1]
+		return b
+	}
+	return nil
+}
+
+// recordSource locates a record that starts at decompressed offset start
+// (after blank bytes from skipFrom) and ends at end (after line ends from
+// blockEnd). Records that sit in compression members of their own get
+// stored offsets; others decompressed offsets.
+func (r *Reader) recordSource(startB boundary, startOK bool, start, blockEnd, end int64) (event.Source, bool) {
+	src := event.Source{File: r.name, Offset: start, Length: end - start}
+	if r.ms == nil {
+		return src, false
+	}
+	if startOK {
+		if eb, ok := r.ms.boundaryIn(blockEnd, end); ok && eb.u > startB.u {
+			src.Offset, src.Length = startB.last, eb.first-startB.last
+			return src, false
+		}
+	}
+	if !r.shared {
+		r.shared = true
+		r.report(start, CodeSharedMember, SevInfo, fmt.Sprintf(
+			"records share %s members (whole-file or multi-record compression): their Source offsets and lengths count decompressed bytes", r.ms.kindName()))
+	}
+	return src, true
+}
+
+// warcFields are the WARC header fields the reader interprets.
+type warcFields struct {
+	typ, id, date, uri, contentType, contentLength string
+	refersTo, refersToURI, refersToDate            string
+	payloadDigest, truncated, profile              string
+	concurrent                                     []string
+	hasLength, hasDate                             bool
+}
+
+func (w *warcFields) extract(h event.Header) {
+	for _, f := range h {
+		n, v := f.Name, f.Value
+		switch len(n) {
+		case 4:
+			if !w.hasDate && strings.EqualFold(n, "Date") {
+				w.date = v // WARC/0.x drafts and some writers
+			}
+		case 9:
+			switch {
+			case strings.EqualFold(n, "WARC-Type"):
+				w.typ = v
+			case strings.EqualFold(n, "WARC-Date"):
+				w.date, w.hasDate = v, true
+			}
+		case 12:
+			switch {
+			case strings.EqualFold(n, "Content-Type"):
+				w.contentType = v
+			case strings.EqualFold(n, "WARC-Profile"):
+				w.profile = v
+			}
+		case 14:
+			switch {
+			case strings.EqualFold(n, "Content-Length"):
+				w.contentLength, w.hasLength = v, true
+			case strings.EqualFold(n, "WARC-Record-ID"):
+				w.id = v
+			case strings.EqualFold(n, "WARC-Refers-To"):
+				w.refersTo = v
+			case strings.EqualFold(n, "WARC-Truncated"):
+				w.truncated = v
+			}
+		case 15:
+			if strings.EqualFold(n, "WARC-Target-URI") {
+				w.uri = stripAngle(v)
+			}
+		case 18:
+			if strings.EqualFold(n, "WARC-Concurrent-To") {
+				w.concurrent = append(w.concurrent, v)
+			}
+		case 19:
+			switch {
+			case strings.EqualFold(n, "WARC-Payload-Digest"):
+				w.payloadDigest = v
+			case strings.EqualFold(n, "WARC-Refers-To-Date"):
+				w.refersToDate = v
+			}
+		case 25:
+			if strings.EqualFold(n, "WARC-Refers-To-Target-URI") {
+				w.refersToURI = stripAngle(v)
+			}
+		}
+	}
+}
+
+func isVersionLine(b []byte) bool {
+	return len(b) >= 6 && bytes.HasPrefix(b, []byte("WARC/")) && '0' <= b[5] && b[5] <= '9'
+}
+
+// parseWARC reads the next WARC record (WARC 1.1 §4: version line, named
+// fields, empty line, Content-Length bytes of block, two CRLF). It returns
+// nil and no error for a record that was reported and skipped; an item and
+// an error when the record is complete but reading cannot go on.
+func (r *Reader) parseWARC() (*item, error) {
+	skipFrom := r.pos()
+	if r.ms != nil {
+		r.ms.trim(skipFrom)
+	}
+	if err := r.skipBlank(); err != nil {
+		return nil, r.fail(err, -1)
+	}
+	start := r.pos()
+	hb, found, err := r.peekHeader(maxWARCHeader, math.MaxInt64)
+	if !isVersionLine(hb) {
+		if len(hb) < 6 && err != nil {
+			r.garbage(start, len(hb) == 0)
+			r.br.Discard(len(hb))
+			return nil, r.fail(err, -1)
+		}
+		return nil, r.resync(start, false)
+	}
+	if !found {
+		if err != nil {
+			return nil, r.fail(err, start)
+		}
+		r.report(start, CodeHeaderTooLong, SevError, fmt.Sprintf("WARC header longer than %d bytes; record skipped", maxWARCHeader))
+		return nil, r.resync(start, true)
+	}
+	var startB boundary
+	startOK := false
+	if r.ms != nil {
+		startB, startOK = r.ms.lastBoundaryIn(skipFrom, start)
+	}
+	s := string(hb)
+	r.br.Discard(len(hb))
+	version, rest := nextLine(s)
+	fields, st := parseFields(rest, r.scratch[:0])
+	hdr := make(event.Header, len(fields))
+	copy(hdr, fields)
+	r.scratch = fields[:0]
+	if st.bad > 0 {
+		r.report(start, CodeHeaderLine, SevWarning, fmt.Sprintf("%d WARC header lines without a colon ignored, first: %q", st.bad, st.firstBad))
+	}
+	var w warcFields
+	w.extract(hdr)
+	if !w.hasLength {
+		r.report(start, CodeNoContentLength, SevError, fmt.Sprintf("%s record %s has no Content-Length; skipped", orDash(w.typ), orDash(w.id)))
+		return nil, r.resync(start, true)
+	}
+	cl, perr := strconv.ParseInt(strings.TrimSpace(w.contentLength), 10, 64)
+	if perr != nil || cl < 0 {
+		r.report(start, CodeBadContentLength, SevError, fmt.Sprintf("%s record %s has Content-Length %q; skipped", orDash(w.typ), orDash(w.id), clip(w.contentLength, 40)))
+		return nil, r.resync(start, true)
+	}
+	rec := &Record{Type: strings.ToLower(w.typ), Version: version, WARCHeader: hdr}
+	if w.typ == "" {
+		r.report(start, CodeMissingType, SevWarning, fmt.Sprintf("record %s has no WARC-Type", orDash(w.id)))
+	}
+	it := &item{rec: rec}
+	it.id = trimID(w.id)
+	it.uri = w.uri
+	if len(w.concurrent) > 0 {
+		it.concurrent = make([]string, len(w.concurrent))
+		for i, c := range w.concurrent {
+			it.concurrent[i] = trimID(c)
+		}
+	}
+	t, ok := parseDate(w.date)
+	if !ok && rec.Type != "" {
+		r.report(start, CodeBadDate, SevWarning, fmt.Sprintf("record %s has WARC-Date %q", orDash(w.id), clip(w.date, 40)))
+	}
+	r.blk.reset(r.br, cl)
+	switch rec.Type {
+	case "request":
+		err = r.readRequest(it, &w, t, start)
+	case "response", "revisit", "resource", "metadata":
+		c := &event.Capture{
+			Time:          t,
+			URL:           w.uri,
+			RecordType:    rec.Type,
+			RecordID:      w.id,
+			ConcurrentTo:  w.concurrent,
+			RefersTo:      w.refersTo,
+			RefersToURI:   w.refersToURI,
+			PayloadDigest: w.payloadDigest,
+			WARCTruncated: w.truncated,
+			Profile:       w.profile,
+			WARCHeader:    hdr,
+		}
+		if w.refersToDate != "" {
+			c.RefersToDate, _ = parseDate(w.refersToDate)
+		}
+		rec.Capture = c
+		it.resp = rec.Type == "response" || rec.Type == "revisit"
+		err = r.readCapture(it, c, w.contentType, start)
+	}
+	if err == nil {
+		err = r.blk.discard(r.trimBounds)
+	}
+	if err != nil {
+		if err = r.fail(err, start); err == nil {
+			err = r.resync(r.pos(), true)
+		}
+		return nil, err
+	}
+	blockEnd := r.pos()
+	nl, nlErr := r.skipNewlines()
+	end := r.pos()
+	rec.Source, rec.Decompressed = r.recordSource(startB, startOK, start, blockEnd, end)
+	r.finish(it)
+	if nlErr != nil {
+		if nlErr = r.fail(nlErr, -1); nlErr == nil {
+			return it, nil
+		}
+		return it, nlErr
+	}
+	if nl == 0 {
+		r.report(start, CodeMissingNewlines, SevInfo, "record block is not followed by the two CRLF line ends (WARC 1.1 §4)")
+	}
+	return it, nil
+}
+
+// finish completes an item once its Source is known.
+func (r *Reader) finish(it *item) {
+	rec := it.rec
+	switch {
+	case rec.Fetch != nil:
+		rec.Fetch.Source = rec.Source
+	case rec.Capture != nil:
+		c := rec.Capture
+		c.Source = rec.Source
+		if res := r.opts.Resolver; res != nil {
+			switch c.RecordType {
+			case "revisit":
+				res.Resolve(c)
+			case "response", "resource":
+				res.Remember(c)
+			}
+		}
+	}
+}
+
+func orDash(s string) string {
+	if s == "" {
+		return "-"
+	}
+	return s
+}
+
+// readHTTPHead parses the HTTP message header at the start of the block
+// and consumes it. tooLong reports that it exceeded maxHTTPHeader (the
+// fields after the limit are lost and the body is not read).
+func (r *Reader) readHTTPHead(request bool, start int64) (h httpHead, tooLong bool, err error) {
+	hb, found, err := r.peekHeader(maxHTTPHeader, r.blk.n)
+	if !found {
+		if err != nil {
+			return h, false, err
+		}
+		if int64(len(hb)) < r.blk.n {
+			tooLong = true
+			if i := bytes.LastIndexByte(hb, '\n'); i >= 0 {
+				hb = hb[:i+1]
+			}
+			r.report(start, CodeHTTPHeaderLong, SevWarning, fmt.Sprintf("HTTP header longer than %d bytes; fields after it ignored, body not read", maxHTTPHeader))
+		}
+	}
+	h, r.scratch = parseHTTPHead(string(hb), request, r.scratch)
+	r.br.Discard(len(hb))
+	r.blk.n -= int64(len(hb))
+	if h.stats.bad > 0 {
+		r.report(start, CodeHTTPHeaderLine, SevWarning, fmt.Sprintf("%d HTTP header lines without a colon ignored, first: %q", h.stats.bad, h.stats.firstBad))
+	}
+	return h, tooLong, nil
+}
+
+func isHTTPContentType(ct string) bool {
+	mt := mediaType(ct)
+	return mt == "application/http" || mt == "message/http"
+}
+
+// readRequest fills a request record's Fetch.
+func (r *Reader) readRequest(it *item, w *warcFields, t time.Time, start int64) error {
+	scheme, authority, uriTarget := splitURI(w.uri)
+	f := &event.Fetch{
+		Time:              t,
+		Scheme:            scheme,
+		Bytes:             -1,
+		SignatureRecorded: true,
+		Origin:            event.OriginWARC,
+		Format:            "warc",
+		RecordID:          w.id,
+		ConcurrentTo:      w.concurrent,
+	}
+	it.rec.Fetch = f
+	it.req = true
+	if r.blk.n > 0 {
+		h, _, err := r.readHTTPHead(true, start)
+		if err != nil {
+			return err
+		}
+		if h.ok {
+			f.Method = h.method
+			f.Target = originForm(h.target)
+			f.Header = h.header
+		} else if isHTTPContentType(w.contentType) || scheme == "http" || scheme == "https" {
+			r.report(start, CodeHTTPStatusLine, SevWarning, "request record block has no parseable HTTP request line")
+		}
+	}
+	host := f.Header.Get("Host")
+	if host == "" {
+		host = f.Header.Get(":authority")
+	}
+	if host == "" {
+		host = authority
+	}
+	f.Host = normHost(host, scheme)
+	if f.Target == "" && authority != "" {
+		f.Target = uriTarget
+	}
+	f.UserAgent = f.Header.Get("User-Agent")
+	f.Referer = f.Header.Get("Referer")
+	return nil
+}
+
+// readCapture reads a response, revisit, resource or metadata block: the
+// HTTP header when the block holds one, then the payload prefix.
+func (r *Reader) readCapture(it *item, c *event.Capture, warcCT string, start int64) error {
+	isHTTP := false
+	if c.RecordType == "response" || c.RecordType == "revisit" {
+		p, err := r.blk.peek(5)
+		if len(p) < 5 && int64(len(p)) < r.blk.n {
+			return err
+		}
+		switch {
+		case len(p) == 5 && strings.EqualFold(string(p), "HTTP/"):
+			isHTTP = true
+		case r.blk.n > 0 && isHTTPContentType(warcCT):
+			r.report(start, CodeHTTPStatusLine, SevWarning, "block declared as HTTP does not start with an HTTP status line; taken as payload")
+		}
+	}
+	return r.readMessage(it, c, isHTTP, mediaType(warcCT), start)
+}
+
+// readMessage reads an HTTP response (isHTTP) or a bare payload from the
+// block into c.
+func (r *Reader) readMessage(it *item, c *event.Capture, isHTTP bool, fallbackCT string, start int64) error {
+	tooLong := false
+	r.te, r.ce = r.te[:0], r.ce[:0]
+	if isHTTP {
+		h, long, err := r.readHTTPHead(false, start)
+		if err != nil {
+			return err
+		}
+		tooLong = long
+		c.Proto, c.Status, c.Header = h.proto, h.status, h.header
+		if !h.ok {
+			r.report(start, CodeHTTPStatusLine, SevWarning, fmt.Sprintf("unparseable HTTP status line %q", clip(h.proto, 40)))
+		}
+		c.ContentType = mediaType(c.Header.Get("Content-Type"))
+		r.te = codings(c.Header, "Transfer-Encoding", r.te)
+		r.ce = codings(c.Header, "Content-Encoding", r.ce)
+	} else if fallbackCT != "application/http" && fallbackCT != "message/http" {
+		c.ContentType = fallbackCT
+	}
+	it.status = c.Status
+	n := r.blk.n
+	if n == 0 {
+		return nil
+	}
+	limit := min(max(r.limit(c.URL, c.ContentType, c.Status), 0), MaxBodyLimit)
+	if tooLong || limit == 0 {
+		c.BodyTruncated = true
+		return nil
+	}
+	res := r.dec.readPayload(&r.blk, r.takeBuf(), limit, r.te, r.ce)
+	it.buf = res.body
+	if r.blk.err != nil {
+		return r.blk.err
+	}
+	if len(res.body) > 0 {
+		c.Body = res.body
+	}
+	c.BodyTruncated = res.truncated
+	if res.code != "" && !(c.WARCTruncated != "" && (res.code == CodeDecode || res.code == CodeBadChunk)) {
+		sev := SevWarning
+		if res.code == CodeNotChunked || res.code == CodeNotEncoded {
+			sev = SevInfo
+		}
+		r.report(start, res.code, sev, res.msg)
+	}
+	return nil
+}
