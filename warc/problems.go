@@ -23,7 +23,7 @@ const (
 	CodeProblemsDropped    = "warc-problems-dropped"    // warning: more problems than the reader keeps between Problems calls
 
 	// Record level.
-	CodeGarbage          = "warc-garbage"               // error: bytes between records that are not a record were skipped
+	CodeGarbage          = "warc-garbage"                // error: bytes between records that are not a record were skipped
 	CodeNoContentLength  = "warc-missing-content-length" // error: record without Content-Length, skipped
 	CodeBadContentLength = "warc-bad-content-length"     // error: Content-Length not a non-negative integer, record skipped
 	CodeHeaderTooLong    = "warc-header-too-long"        // error: WARC header block over the limit, record skipped
@@ -34,13 +34,13 @@ const (
 	CodeARCHeader        = "warc-arc-bad-header"         // error: ARC record header line unparseable, skipped
 
 	// HTTP and payload level.
-	CodeHTTPStatusLine = "warc-http-status-line"   // warning: block declared HTTP but has no parseable status/request line
-	CodeHTTPHeaderLine = "warc-http-header-line"   // warning: HTTP header line without a colon, ignored
-	CodeHTTPHeaderLong = "warc-http-header-too-long" // warning: HTTP header over the limit; fields past it ignored, body not read
-	CodeBadChunk       = "warc-payload-bad-chunk"  // warning: chunked transfer coding broken; body kept up to the break
-	CodeNotChunked     = "warc-payload-not-chunked" // info: header says chunked but the payload is not; taken as is
-	CodeNotEncoded     = "warc-payload-not-encoded" // info: header names a content coding the payload does not have; taken as is
-	CodeDecode         = "warc-payload-decode"      // warning: content decoding failed part way; body kept up to the failure
+	CodeHTTPStatusLine = "warc-http-status-line"       // warning: block declared HTTP but has no parseable status/request line
+	CodeHTTPHeaderLine = "warc-http-header-line"       // warning: HTTP header line without a colon, ignored
+	CodeHTTPHeaderLong = "warc-http-header-too-long"   // warning: HTTP header over the limit; fields past it ignored, body not read
+	CodeBadChunk       = "warc-payload-bad-chunk"      // warning: chunked transfer coding broken; body kept up to the break
+	CodeNotChunked     = "warc-payload-not-chunked"    // info: header says chunked but the payload is not; taken as is
+	CodeNotEncoded     = "warc-payload-not-encoded"    // info: header names a content coding the payload does not have; taken as is
+	CodeDecode         = "warc-payload-decode"         // warning: content decoding failed part way; body kept up to the failure
 	CodeUnknownCoding  = "warc-payload-unknown-coding" // warning: content coding not supported; body left encoded
 )
 

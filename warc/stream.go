@@ -77,13 +77,13 @@ type memberStream struct {
 	gz      *gzip.Reader
 	zd      *zstd.Decoder
 	zframe  frameLimiter
-	in      bool        // inside a member
-	dec     io.Reader   // the current member's decoder
-	start   int64       // stored offset of the current member
-	members int64       // members that produced at least one byte
-	bounds  []boundary  // pending boundaries, oldest first
-	err     error       // terminal: io.EOF, errCut or an I/O error
-	cutAt   int64       // stored offset where input ended inside a member
+	in      bool       // inside a member
+	dec     io.Reader  // the current member's decoder
+	start   int64      // stored offset of the current member
+	members int64      // members that produced at least one byte
+	bounds  []boundary // pending boundaries, oldest first
+	err     error      // terminal: io.EOF, errCut or an I/O error
+	cutAt   int64      // stored offset where input ended inside a member
 	report  func(code, sev string, stored int64, msg string)
 	skipped bool // a corrupt region is being skipped (report once)
 	// pendingSkip makes errSkipped sticky until the parser calls ack, so

@@ -100,7 +100,7 @@ func (f *frameLimiter) frameHeaderLen() (int64, bool, error) {
 		n++ // Window_Descriptor
 	}
 	n += [4]int64{0, 1, 2, 4}[fhd&3] // Dictionary_ID
-	switch fhd >> 6 {                 // Frame_Content_Size
+	switch fhd >> 6 {                // Frame_Content_Size
 	case 0:
 		if single {
 			n++
