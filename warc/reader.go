@@ -148,7 +148,8 @@ func (r *Reader) detectFormat() error {
 	switch {
 	case len(t) == 0 && err != nil:
 		r.format = "warc"
-	case bytes.HasPrefix(t, []byte("WARC/")):
+	case bytes.HasPrefix(t, []byte("WARC/")),
+		err != nil && bytes.HasPrefix([]byte("WARC/"), t):
 		r.format = "warc"
 	case bytes.HasPrefix(t, []byte("filedesc://")):
 		r.format = "arc"
@@ -658,9 +659,11 @@ func (r *Reader) parseWARC() (*item, error) {
 	hb, found, err := r.peekHeader(maxWARCHeader, math.MaxInt64)
 	if !isVersionLine(hb) {
 		if len(hb) < 6 && err != nil {
-			r.garbage(start, len(hb) == 0)
 			r.br.Discard(len(hb))
-			return nil, r.fail(err, -1)
+			if len(hb) == 0 {
+				return nil, r.fail(err, -1)
+			}
+			return nil, r.fail(err, start)
 		}
 		return nil, r.resync(start, false)
 	}

@@ -41,15 +41,23 @@ const (
 	kindZstd
 )
 
-// countReader counts the bytes its reader delivered.
+// countReader counts the bytes its reader delivered and makes its errors
+// sticky, so that an error a buffered reader swallowed comes back.
 type countReader struct {
-	r io.Reader
-	n int64
+	r   io.Reader
+	n   int64
+	err error
 }
 
 func (c *countReader) Read(p []byte) (int, error) {
+	if c.err != nil {
+		return 0, c.err
+	}
 	n, err := c.r.Read(p)
 	c.n += int64(n)
+	if err != nil && err != io.EOF {
+		c.err = err
+	}
 	return n, err
 }
 
@@ -304,6 +312,9 @@ func (m *memberStream) next() (skipped bool, err error) {
 			return skipped, err
 		}
 		at := m.stored()
+		if err == io.EOF && m.magicPrefix(b) {
+			return skipped, m.cut(at)
+		}
 		switch {
 		case m.kind == kindGzip && len(b) >= 2 && b[0] == 0x1f && b[1] == 0x8b:
 			ok, err := m.startGzip(at)
@@ -353,6 +364,16 @@ func (m *memberStream) next() (skipped bool, err error) {
 			return skipped, io.EOF
 		}
 	}
+}
+
+// magicPrefix reports whether b, shorter than a member's magic number,
+// is the start of one: the input was cut right after a member began.
+func (m *memberStream) magicPrefix(b []byte) bool {
+	if m.kind == kindGzip {
+		return len(b) < 2 && b[0] == 0x1f
+	}
+	return len(b) < 4 && (bytes.HasPrefix([]byte{0x28, 0xb5, 0x2f, 0xfd}, b) ||
+		b[0]&0xf0 == 0x50 && bytes.HasPrefix([]byte{0x2a, 0x4d, 0x18}, b[1:]))
 }
 
 // zeroTail reports whether the rest of the stored stream is NUL bytes, and
