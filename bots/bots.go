@@ -1,8 +1,8 @@
 package bots
 
 import (
-	_ "embed"
 	"bytes"
+	_ "embed"
 	"sort"
 	"strings"
 )
@@ -62,6 +62,10 @@ type Catalog struct {
 	// User-Agent up in it.
 	byPattern map[string]*Bot
 	maxPat    int // length of the longest pattern in byPattern
+	// firstLast[n] has bit charClass(c) set for the first and the last
+	// character c of every pattern of length n in byPattern (bits 0-31
+	// first, 32-63 last): a cheap filter before the map lookup.
+	firstLast []uint64
 	// multi holds the patterns with other characters ("Sogou web spider"),
 	// checked with ContainsToken.
 	multi []patternRef
@@ -122,6 +126,10 @@ func newCatalog(list []*Bot) *Catalog {
 			}
 			c.multi = append(c.multi, patternRef{p, b})
 		}
+	}
+	c.firstLast = make([]uint64, c.maxPat+1)
+	for k := range c.byPattern {
+		c.firstLast[len(k)] |= 1<<charClass(k[0]) | 1<<(32+charClass(k[len(k)-1]))
 	}
 	// Longest first, so that Identify can stop at the first match.
 	sort.SliceStable(c.multi, func(i, j int) bool { return len(c.multi[i].pattern) > len(c.multi[j].pattern) })
@@ -225,7 +233,8 @@ func (c *Catalog) Identify(ua string) (*Bot, bool) {
 		for j < len(ua) && isTokenChar(ua[j]) {
 			j++
 		}
-		if n := j - i; n > bestLen && n <= c.maxPat && n <= len(buf) {
+		if n := j - i; n > bestLen && n <= c.maxPat && n <= len(buf) &&
+			c.firstLast[n]&(1<<charClass(ua[i])) != 0 && c.firstLast[n]&(1<<(32+charClass(ua[j-1]))) != 0 {
 			if b, ok := c.byPattern[string(lowerInto(buf[:0], ua[i:j]))]; ok {
 				best, bestLen = b, n
 			}
@@ -270,4 +279,23 @@ func lowerInto(dst []byte, s string) []byte {
 		dst = append(dst, c)
 	}
 	return dst
+}
+
+// charClass maps a token character to 0-31: letters case-insensitively to
+// 0-25, digits to 26, '-' '_' '.' to 27-29.
+func charClass(c byte) uint {
+	switch {
+	case 'a' <= c && c <= 'z':
+		return uint(c - 'a')
+	case 'A' <= c && c <= 'Z':
+		return uint(c - 'A')
+	case '0' <= c && c <= '9':
+		return 26
+	case c == '-':
+		return 27
+	case c == '_':
+		return 28
+	default:
+		return 29
+	}
 }

@@ -105,15 +105,21 @@ func (l *loader) errAt(off int64, err error) error {
 	return e
 }
 
-// wrap turns a decoding error into a LoadError at its position.
-func (l *loader) wrap(err error) error {
+// wrap turns an error of l.dec.Token into a LoadError at its position.
+func (l *loader) wrap(err error) error { return l.wrapAt(err, 0) }
+
+// wrapAt turns a decoding error into a LoadError at its position.
+// json.Decoder.Decode reports offsets from the start of the value it
+// decodes, which is base.
+func (l *loader) wrapAt(err error, base int64) error {
 	var se *json.SyntaxError
 	if errors.As(err, &se) {
-		return l.errAt(se.Offset, fmt.Errorf("%w: %v", ErrFormat, err))
+		// Offset counts the bytes read, including the offending one.
+		return l.errAt(base+max(se.Offset-1, 0), fmt.Errorf("%w: %v", ErrFormat, err))
 	}
 	var te *json.UnmarshalTypeError
 	if errors.As(err, &te) {
-		return l.errAt(te.Offset, fmt.Errorf("%w: %v", ErrFormat, err))
+		return l.errAt(base+te.Offset, fmt.Errorf("%w: %v", ErrFormat, err))
 	}
 	if errors.Is(err, io.EOF) || errors.Is(err, io.ErrUnexpectedEOF) {
 		return l.errAt(int64(len(l.data)), fmt.Errorf("%w: unexpected end of input", ErrFormat))
@@ -150,6 +156,20 @@ func (l *loader) valueStart(off int64) int64 {
 }
 
 func (l *loader) load() ([]*Bot, error) {
+	// Check the syntax of the whole input first: json.Unmarshal reports
+	// syntax errors at offsets from the start of its input, which a
+	// Decoder does not.
+	var whole json.RawMessage
+	if err := json.Unmarshal(l.data, &whole); err != nil {
+		var se *json.SyntaxError
+		// Offset counts the bytes read including the offending one; at an
+		// unexpected end, point past the last byte.
+		off := int64(len(l.data))
+		if errors.As(err, &se) && !strings.Contains(se.Error(), "unexpected end") {
+			off = min(max(se.Offset-1, 0), int64(len(l.data))-1)
+		}
+		return nil, l.errAt(off, fmt.Errorf("%w: %v", ErrFormat, err))
+	}
 	l.dec = json.NewDecoder(bytes.NewReader(l.data))
 	tok, err := l.dec.Token()
 	if err != nil {
@@ -186,7 +206,7 @@ func (l *loader) load() ([]*Bot, error) {
 			theirs = true
 			var e aiRobotsBot
 			if err := l.dec.Decode(&e); err != nil {
-				return nil, l.wrap(err)
+				return nil, l.wrapAt(err, valOff)
 			}
 			b, err := fromAIRobots(key, e)
 			if err != nil {
@@ -200,7 +220,7 @@ func (l *loader) load() ([]*Bot, error) {
 			// Other top-level members of our shape ("comment", "version").
 			var skip json.RawMessage
 			if err := l.dec.Decode(&skip); err != nil {
-				return nil, l.wrap(err)
+				return nil, l.wrapAt(err, valOff)
 			}
 		default:
 			return nil, l.errAt(valOff, fmt.Errorf("%w: member %q: want {\"bots\": [...]} or a robots.json object of bot objects", ErrFormat, key))
@@ -234,7 +254,7 @@ func (l *loader) ourBots(seen map[string]int64) ([]*Bot, error) {
 		off := l.valueStart(l.dec.InputOffset())
 		raw := json.RawMessage{}
 		if err := l.dec.Decode(&raw); err != nil {
-			return nil, l.wrap(err)
+			return nil, l.wrapAt(err, off)
 		}
 		var e jsonBot
 		d := json.NewDecoder(bytes.NewReader(raw))

@@ -109,6 +109,16 @@ func ProductTokens(ua string) []string {
 			commentTokens(content, emit)
 			i = end
 		case isTchar(c):
+			// A "+https://..." link or a mail address outside a comment is
+			// not a product.
+			w := i
+			for w < len(ua) && !isUASpace(ua[w]) && strings.IndexByte("();,", ua[w]) < 0 {
+				w++
+			}
+			if word := ua[i:w]; word[0] == '+' || strings.Contains(word, "://") || strings.IndexByte(word, '@') >= 0 {
+				i = w
+				continue
+			}
 			j := i
 			for j < len(ua) && isTchar(ua[j]) {
 				j++
@@ -184,10 +194,19 @@ func commentTokens(content string, emit func(string)) {
 			el, content = content, ""
 		}
 		el = strings.TrimSpace(el)
-		if el == "" || el[0] == '+' || strings.Contains(el, "://") || strings.HasPrefix(strings.ToLower(el), "www.") {
+		if el == "" || strings.HasPrefix(strings.ToLower(el), "www.") {
 			continue
 		}
 		words := strings.Fields(el)
+		// Drop links and mail addresses: "archive.org_bot
+		// +http://archive.org/details/archive.org_bot" names one product.
+		kept := words[:0]
+		for _, w := range words {
+			if w[0] != '+' && !strings.Contains(w, "://") && strings.IndexByte(w, '@') < 0 {
+				kept = append(kept, w)
+			}
+		}
+		words = kept
 		if len(words) == 1 {
 			if name, ok := productName(words[0]); ok {
 				emit(name)
@@ -250,11 +269,14 @@ var browserTokens = map[string]bool{
 	"vivaldi": true, "silk": true, "dalvik": true, "presto": true, "wv": true,
 }
 
-// automationTokens name headless browsers and automation tools: in a
-// browser-shaped User-Agent they are what identifies the client.
-var automationTokens = map[string]bool{
+// toolTokens name headless browsers, automation tools and crawler
+// software whose names say nothing of crawling: in a browser-shaped
+// User-Agent they are what identifies the client.
+var toolTokens = map[string]bool{
 	"headlesschrome": true, "phantomjs": true, "chrome-lighthouse": true,
 	"lighthouse": true, "puppeteer": true, "playwright": true, "slimerjs": true,
+	"heritrix": true, "nutch": true, "zeno": true, "brozzler": true,
+	"browsertrix": true, "warcprox": true, "wget": true, "curl": true,
 }
 
 // crawlerWords are parts of names that crawlers give themselves.
@@ -270,8 +292,8 @@ var crawlerWords = []string{
 // contains bot, crawl, spider, fetch, agent, scrap, archiv, slurp, preview,
 // indexer, search, checker, monitor, scanner, validator, externalhit or
 // -user, case-insensitive) and is not a browser or platform name, or that
-// names a headless browser or automation tool (HeadlessChrome, PhantomJS,
-// Lighthouse, ...). Failing that, a User-Agent whose first product is not a
+// names a headless browser, automation tool or crawler software
+// (HeadlessChrome, PhantomJS, Lighthouse, heritrix, Zeno, wget, ...). Failing that, a User-Agent whose first product is not a
 // browser's ("python-requests/2.31", "curl/8.0") gives its first product
 // name, and a browser's gives "".
 func BotToken(ua string) string {
@@ -287,7 +309,7 @@ func BotToken(ua string) string {
 		} else {
 			l = strings.ToLower(t)
 		}
-		if automationTokens[l] {
+		if toolTokens[l] {
 			return t
 		}
 		if browserTokens[l] {
@@ -304,3 +326,5 @@ func BotToken(ua string) string {
 	}
 	return toks[0]
 }
+
+func isUASpace(c byte) bool { return c == ' ' || c == '\t' }

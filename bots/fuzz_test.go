@@ -1,0 +1,72 @@
+package bots
+
+import (
+	"strings"
+	"testing"
+)
+
+func FuzzProductTokens(f *testing.F) {
+	for _, c := range uaCases {
+		f.Add(c.ua)
+	}
+	f.Add("((((((((((")
+	f.Add(`Foo/1 (a\) b; c) "q/1"`)
+	c := Default()
+	f.Fuzz(func(t *testing.T, ua string) {
+		toks := ProductTokens(ua)
+		if len(toks) > maxUATokens {
+			t.Fatalf("got %d tokens, over the cap", len(toks))
+		}
+		for _, tok := range toks {
+			if tok == "" || strings.ContainsAny(tok, " /();") {
+				t.Fatalf("token %q is empty or holds a separator", tok)
+			}
+			if !strings.Contains(ua, tok) {
+				t.Fatalf("token %q is not in the User-Agent", tok)
+			}
+		}
+		bt := BotToken(ua)
+		if bt != "" && !strings.Contains(ua, bt) {
+			t.Fatalf("BotToken %q is not in the User-Agent", bt)
+		}
+		if b, ok := c.Identify(ua); ok {
+			found := false
+			for _, p := range b.Patterns {
+				found = found || ContainsToken(ua, p)
+			}
+			if !found {
+				t.Fatalf("Identify gave %s, none of whose patterns is in the User-Agent", b.Token)
+			}
+		}
+	})
+}
+
+func FuzzLoad(f *testing.F) {
+	f.Add(robotsJSON)
+	f.Add(`{"comment": "x", "bots": [{"token": "A", "patterns": ["A", "a b"], "category": "seo", "user_triggered": true}]}`)
+	f.Add(`{"bots": [{"token": "A", "robots_txt_only": true, "patterns": []}]}`)
+	f.Add(`[]`)
+	f.Add(`{"A": {}, "B": {"operator": "[x](y)"}}`)
+	f.Fuzz(func(t *testing.T, data string) {
+		c, err := Load(strings.NewReader(data), "fuzz.json")
+		if err != nil {
+			if c != nil {
+				t.Fatal("got a catalog and an error")
+			}
+			if !strings.HasPrefix(err.Error(), "fuzz.json") {
+				t.Fatalf("error %q does not name the file", err)
+			}
+			return
+		}
+		for _, b := range c.Bots() {
+			got, ok := c.Lookup(b.Token)
+			if !ok || got != b {
+				t.Fatalf("Lookup(%q) does not find its own bot", b.Token)
+			}
+		}
+		m := Default().Merge(c)
+		if m.Len() < c.Len() {
+			t.Fatalf("merged catalog has %d bots, fewer than the %d merged in", m.Len(), c.Len())
+		}
+	})
+}
