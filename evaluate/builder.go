@@ -1,0 +1,454 @@
+package evaluate
+
+import (
+	"crypto/sha256"
+	"encoding/hex"
+	"strings"
+	"sync"
+	"time"
+
+	"github.com/repaudit/repaudit/bots"
+	"github.com/repaudit/repaudit/event"
+	"github.com/repaudit/repaudit/extract"
+	"github.com/repaudit/repaudit/identity"
+	"github.com/repaudit/repaudit/robots"
+)
+
+// ListingEntry is one URL an index or snippet listing shows.
+type ListingEntry struct {
+	URL    string
+	Time   time.Time // zero when the listing has no time: judged as of Options.AsOf
+	Agent  string    // "" = Options.IndexAgent
+	Source event.Source
+}
+
+// Builder collects the state of pass 1: robots.txt captures, each bot's
+// own robots.txt fetches, the directives of every other capture, and
+// listing entries. Its Add methods are safe for concurrent use; Build's
+// result does not depend on the order of Add calls.
+type Builder struct {
+	opts    Options
+	catalog *bots.Catalog
+	ids     *identity.Store
+
+	mu         sync.Mutex
+	docs       []*rdoc   // robots-like captures (every /robots.txt, and redirect-target candidates)
+	captures   []*capRec // every archived capture, compact
+	dirSets    map[string]*dirSet
+	files      map[string]string // interned source file names
+	rfetches   []*rfetch         // robots.txt fetches from logs and WARC request records
+	warcUAs    map[string]int    // User-Agent of WARC request records -> count
+	reqIDs     map[string]bool   // WARC-Record-IDs of request records
+	reqConc    map[string]bool   // WARC-Concurrent-To values of request records
+	index      []ListingEntry
+	snippets   []ListingEntry
+	maxTime    time.Time
+	problems   []event.Problem
+	nCaptures  int64
+	nFetches   int64
+	nRobotsReq int64
+}
+
+// NewBuilder returns an empty Builder. catalog and ids may be nil (no
+// catalog bots, no cards, keys or IP lists).
+func NewBuilder(opts Options, catalog *bots.Catalog, ids *identity.Store) *Builder {
+	if catalog == nil {
+		catalog = &bots.Catalog{}
+	}
+	if ids == nil {
+		ids = identity.NewStore()
+	}
+	return &Builder{
+		opts:    opts.withDefaults(),
+		catalog: catalog,
+		ids:     ids,
+		dirSets: make(map[string]*dirSet),
+		files:   make(map[string]string),
+		warcUAs: make(map[string]int),
+		reqIDs:  make(map[string]bool),
+		reqConc: make(map[string]bool),
+	}
+}
+
+// rdoc is one robots-like capture: a capture of /robots.txt (a timeline
+// version) or of another URL that a robots.txt redirect may lead to.
+type rdoc struct {
+	rawURL     string
+	url        string // normalized
+	auth       string // authority key
+	hostport   string
+	isRobots   bool // path is exactly /robots.txt
+	time       time.Time
+	status     int
+	recordType string
+	location   string // normalized absolute redirect target; "" when none
+	file       *robots.File
+	digest     string // SHA-256 of the body, hex; "" when no body
+	idDigest   string // 6 hex digits for version ids
+	size       int64
+	truncated  bool
+	noResponse bool // status 0 with WARC-Truncated or no body: network failure
+	src        event.Source
+	recordID   string
+	refersTo   string
+	payload    string // WARC-Payload-Digest
+	profile    string
+	unresolved bool // revisit whose payload the reader could not resolve
+	conc       []string
+	ruleText   map[int]string // line -> "Disallow: /x", for evidence
+}
+
+// capRec is the compact summary of one archived capture kept for
+// retention, directives and captures judged as archive fetches.
+type capRec struct {
+	rawURL     string
+	url        string // normalized
+	time       time.Time
+	status     int32
+	recordType string
+	recordID   string
+	src        event.Source
+	dir        *dirSet // nil when the capture carries no directive
+	isRobots   bool
+	unresolved bool   // revisit without payload
+	refersTo   string // revisits
+	payload    string // revisits
+	paired     bool   // a WARC request record is concurrent to it (set by Build)
+	conc       string // first WARC-Concurrent-To
+}
+
+// dirSet is one deduplicated set of directives; many captures share one.
+type dirSet struct {
+	d *extract.Directives
+}
+
+// rfetch is one fetch of /robots.txt seen in pass 1.
+type rfetch struct {
+	time     time.Time
+	scheme   string
+	host     string
+	status   int
+	method   string
+	ua       string
+	src      event.Source
+	origin   string
+	recordID string
+	conc     []string
+}
+
+func (b *Builder) noteTime(t time.Time) {
+	if t.After(b.maxTime) {
+		b.maxTime = t
+	}
+}
+
+func (b *Builder) intern(file string) string {
+	if s, ok := b.files[file]; ok {
+		return s
+	}
+	s := strings.Clone(file)
+	b.files[s] = s
+	return s
+}
+
+func isHTTPRecord(rt string) bool {
+	return rt == "response" || rt == "revisit" || rt == "resource"
+}
+
+// robotsLike reports whether a capture may be a robots.txt or the target
+// of a robots.txt redirect: its path contains "robots" (case-insensitive).
+// Other redirect targets are "not in the inputs" (see SEMANTICS.md).
+func robotsLike(target string) bool {
+	return strings.Contains(strings.ToLower(pathOf(target)), "robots")
+}
+
+// AddCapture adds one archived response. A capture of /robots.txt becomes a
+// version of its authority's robots.txt timeline; every other HTTP capture
+// contributes its directives (Robots-Tag, X-Robots-Tag, meta robots) and
+// becomes an archived record for retention. Only a compact summary is
+// kept, never the body.
+func (b *Builder) AddCapture(c *event.Capture) {
+	if c == nil || !isHTTPRecord(c.RecordType) {
+		return
+	}
+	auth, hostport, target, ok := splitURL(c.URL)
+	if !ok {
+		return
+	}
+	t := c.Time.UTC()
+	isRobots := pathOf(target) == "/robots.txt"
+	unresolved := c.RecordType == "revisit" && !c.Resolved
+
+	var doc *rdoc
+	if isRobots || robotsLike(target) {
+		doc = b.newDoc(c, auth, hostport, target, isRobots, unresolved)
+	}
+	var dir *extract.Directives
+	var key string
+	if !isRobots && (len(c.Header) > 0 || len(c.Body) > 0) {
+		dir = extract.FromResponse(c.Header, c.Body, c.ContentType, extract.Options{})
+		if dir != nil && len(dir.Rules) == 0 && len(dir.Diagnostics) == 0 {
+			dir = nil
+		}
+		if dir != nil {
+			key = dirKey(dir)
+		}
+	}
+	rec := &capRec{
+		rawURL:     strings.Clone(c.URL),
+		url:        auth + target,
+		time:       t,
+		status:     int32(c.Status),
+		recordType: recordTypeConst(c.RecordType),
+		recordID:   strings.Clone(c.RecordID),
+		isRobots:   isRobots,
+		unresolved: unresolved,
+	}
+	if c.RecordType == "revisit" {
+		rec.refersTo = strings.Clone(c.RefersTo)
+		rec.payload = strings.Clone(c.PayloadDigest)
+	}
+	if len(c.ConcurrentTo) > 0 {
+		rec.conc = strings.Clone(c.ConcurrentTo[0])
+	}
+
+	b.mu.Lock()
+	defer b.mu.Unlock()
+	b.nCaptures++
+	b.noteTime(t)
+	src := c.Source
+	src.File = b.intern(src.File)
+	rec.src = src
+	if doc != nil {
+		doc.src = src
+		b.docs = append(b.docs, doc)
+	}
+	if dir != nil {
+		ds, ok := b.dirSets[key]
+		if !ok {
+			ds = &dirSet{d: dir}
+			b.dirSets[key] = ds
+		}
+		rec.dir = ds
+	}
+	b.captures = append(b.captures, rec)
+}
+
+func recordTypeConst(rt string) string {
+	switch rt {
+	case "response":
+		return "response"
+	case "revisit":
+		return "revisit"
+	case "resource":
+		return "resource"
+	}
+	return strings.Clone(rt)
+}
+
+// newDoc parses a robots-like capture outside any lock.
+func (b *Builder) newDoc(c *event.Capture, auth, hostport, target string, isRobots, unresolved bool) *rdoc {
+	d := &rdoc{
+		rawURL:     strings.Clone(c.URL),
+		url:        auth + target,
+		auth:       auth,
+		hostport:   hostport,
+		isRobots:   isRobots,
+		time:       c.Time.UTC(),
+		status:     c.Status,
+		recordType: recordTypeConst(c.RecordType),
+		size:       int64(len(c.Body)),
+		recordID:   strings.Clone(c.RecordID),
+		refersTo:   strings.Clone(c.RefersTo),
+		payload:    strings.Clone(c.PayloadDigest),
+		profile:    strings.Clone(c.Profile),
+		unresolved: unresolved,
+	}
+	for _, ct := range c.ConcurrentTo {
+		d.conc = append(d.conc, strings.Clone(ct))
+	}
+	if c.Status >= 300 && c.Status < 400 {
+		if loc := c.Header.Get("Location"); loc != "" {
+			d.location = resolveLocation(c.URL, loc)
+		}
+	}
+	if c.RecordType == "response" && c.Status == 0 && (c.WARCTruncated != "" || len(c.Body) == 0) {
+		d.noResponse = true
+	}
+	h := sha256.New()
+	if len(c.Body) > 0 {
+		h.Write(c.Body)
+		sum := h.Sum(nil)
+		d.digest = hex.EncodeToString(sum)
+		d.idDigest = d.digest[:6]
+	} else {
+		h.Write([]byte(strings.Join([]string{c.RecordType, itoa(c.Status), d.location, c.PayloadDigest}, "\n")))
+		d.idDigest = hex.EncodeToString(h.Sum(nil))[:6]
+	}
+	success := (c.Status >= 200 && c.Status < 300) || (c.RecordType == "resource" && c.Status == 0)
+	if success && !unresolved {
+		d.file = robots.Parse(c.Body, robots.Options{MaxBytes: b.opts.RobotsMaxBytes})
+		d.truncated = d.file.Truncated || c.BodyTruncated
+		d.ruleText = ruleTexts(d.file)
+	}
+	return d
+}
+
+// ruleTexts maps each allow/disallow line to its evidence text.
+func ruleTexts(f *robots.File) map[int]string {
+	m := make(map[int]string)
+	for _, g := range f.Groups {
+		for _, r := range g.Rules {
+			m[r.Line] = r.String()
+		}
+	}
+	return m
+}
+
+// resolveLocation resolves a Location value against the URL that carried
+// it and normalizes the result.
+func resolveLocation(base, loc string) string {
+	loc = strings.TrimSpace(loc)
+	if _, _, _, ok := splitURL(loc); ok {
+		return normalizeURL(loc)
+	}
+	auth, _, _, ok := splitURL(base)
+	if !ok {
+		return ""
+	}
+	switch {
+	case strings.HasPrefix(loc, "//"):
+		return normalizeURL(auth[:strings.Index(auth, ":")] + ":" + loc)
+	case strings.HasPrefix(loc, "/"):
+		return normalizeURL(auth + loc)
+	default:
+		// Relative path: resolve against the base path's directory.
+		_, _, bt, _ := splitURL(base)
+		p := pathOf(bt)
+		if i := strings.LastIndexByte(p, '/'); i >= 0 {
+			p = p[:i+1]
+		}
+		return normalizeURL(auth + p + loc)
+	}
+}
+
+// dirKey is the deduplication key of a directive set.
+func dirKey(d *extract.Directives) string {
+	var sb strings.Builder
+	for _, r := range d.Rules {
+		sb.WriteString(r.Token)
+		sb.WriteByte(0)
+		sb.WriteString(r.Name)
+		sb.WriteByte(0)
+		sb.WriteString(r.Value)
+		sb.WriteByte(0)
+		sb.WriteString(r.Via)
+		sb.WriteByte(0)
+		sb.WriteString(r.Evidence)
+		sb.WriteByte(1)
+	}
+	sb.WriteByte(2)
+	for _, g := range d.Diagnostics {
+		sb.WriteString(g.Code)
+		sb.WriteByte(0)
+		sb.WriteString(g.Message)
+		sb.WriteByte(0)
+		sb.WriteString(g.Evidence)
+		sb.WriteByte(1)
+	}
+	return sb.String()
+}
+
+// AddFetch adds one fetch seen in pass 1. Only fetches of /robots.txt are
+// kept (they build each bot's own robots.txt view); WARC request records
+// also tell the archive crawler's User-Agent and pair captures with their
+// requests. Every other fetch is judged in pass 2 by Model.Judge.
+func (b *Builder) AddFetch(f *event.Fetch) {
+	if f == nil {
+		return
+	}
+	t := f.Time.UTC()
+	var rf *rfetch
+	if isRobotsPath(f.Target) && (f.Method == "" || strings.EqualFold(f.Method, "GET")) {
+		rf = &rfetch{
+			time: t, scheme: strings.ToLower(f.Scheme), host: strings.Clone(f.Host),
+			status: f.Status, method: strings.Clone(f.Method), ua: strings.Clone(f.UserAgent),
+			src: f.Source, origin: f.Origin, recordID: strings.Clone(f.RecordID),
+		}
+		for _, c := range f.ConcurrentTo {
+			rf.conc = append(rf.conc, strings.Clone(c))
+		}
+	}
+	b.mu.Lock()
+	defer b.mu.Unlock()
+	b.nFetches++
+	b.noteTime(t)
+	if f.Origin == event.OriginWARC {
+		if n, ok := b.warcUAs[f.UserAgent]; ok {
+			b.warcUAs[f.UserAgent] = n + 1
+		} else {
+			b.warcUAs[strings.Clone(f.UserAgent)] = 1
+		}
+		if f.RecordID != "" {
+			b.reqIDs[strings.Clone(f.RecordID)] = true
+		}
+		for _, c := range f.ConcurrentTo {
+			b.reqConc[strings.Clone(c)] = true
+		}
+	}
+	if rf != nil {
+		rf.src.File = b.intern(rf.src.File)
+		b.rfetches = append(b.rfetches, rf)
+		b.nRobotsReq++
+	}
+}
+
+// AddIndexEntry adds one entry of an index listing (--index): a URL a
+// service shows in its public index.
+func (b *Builder) AddIndexEntry(e ListingEntry) {
+	e = cloneEntry(e)
+	b.mu.Lock()
+	defer b.mu.Unlock()
+	b.noteTime(e.Time)
+	b.index = append(b.index, e)
+}
+
+// AddSnippetEntry adds one entry of a snippet listing (--snippets): a URL
+// a service shows with an excerpt.
+func (b *Builder) AddSnippetEntry(e ListingEntry) {
+	e = cloneEntry(e)
+	b.mu.Lock()
+	defer b.mu.Unlock()
+	b.noteTime(e.Time)
+	b.snippets = append(b.snippets, e)
+}
+
+func cloneEntry(e ListingEntry) ListingEntry {
+	e.URL = strings.Clone(e.URL)
+	e.Agent = strings.Clone(e.Agent)
+	e.Source.File = strings.Clone(e.Source.File)
+	e.Time = e.Time.UTC()
+	return e
+}
+
+func itoa(n int) string {
+	var buf [20]byte
+	i := len(buf)
+	neg := n < 0
+	if neg {
+		n = -n
+	}
+	for {
+		i--
+		buf[i] = byte('0' + n%10)
+		n /= 10
+		if n == 0 {
+			break
+		}
+	}
+	if neg {
+		i--
+		buf[i] = '-'
+	}
+	return string(buf[i:])
+}

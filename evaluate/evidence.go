@@ -1,0 +1,323 @@
+package evaluate
+
+import (
+	"strconv"
+	"strings"
+	"time"
+
+	"github.com/repaudit/repaudit/robots"
+	"github.com/repaudit/repaudit/table"
+)
+
+// Finding kinds (violations.kind); see SEMANTICS.md.
+const (
+	KindDisallowedFetch         = "disallowed_fetch"
+	KindFetchWhileUnreachable   = "fetch_while_unreachable"
+	KindStaleRobots             = "stale_robots"
+	KindUncheckedDisallowed     = "unchecked_disallowed"
+	KindPossibleViolation       = "possible_violation"
+	KindNoindexIndexed          = "noindex_indexed"
+	KindNosnippetSnippeted      = "nosnippet_snippeted"
+	KindACAPProhibited          = "acap_prohibited"
+	KindRetentionExpired        = "retention_expired"
+	KindCapturedWhileDisallowed = "captured_while_disallowed"
+	KindUnsignedClaimant        = "unsigned_claimant"
+	KindInvalidSignature        = "invalid_signature"
+	KindIPNotPublished          = "ip_not_published"
+	KindCrawlDelayIgnored       = "crawl_delay_ignored"
+)
+
+// Kinds lists every finding kind in a fixed order.
+var Kinds = []string{
+	KindDisallowedFetch, KindFetchWhileUnreachable, KindStaleRobots, KindUncheckedDisallowed,
+	KindPossibleViolation, KindNoindexIndexed, KindNosnippetSnippeted, KindACAPProhibited,
+	KindRetentionExpired, KindCapturedWhileDisallowed, KindUnsignedClaimant, KindInvalidSignature,
+	KindIPNotPublished, KindCrawlDelayIgnored,
+}
+
+// Severities.
+const (
+	SeverityHigh   = "high"
+	SeverityMedium = "medium"
+	SeverityLow    = "low"
+	SeverityInfo   = "info"
+)
+
+// Severity returns the severity of a finding kind (SEMANTICS.md explains
+// each choice).
+func Severity(kind string) string {
+	switch kind {
+	case KindDisallowedFetch, KindFetchWhileUnreachable, KindCapturedWhileDisallowed,
+		KindInvalidSignature, KindIPNotPublished, KindNoindexIndexed, KindNosnippetSnippeted:
+		return SeverityHigh
+	case KindStaleRobots, KindUncheckedDisallowed, KindUnsignedClaimant, KindACAPProhibited,
+		KindRetentionExpired:
+		return SeverityMedium
+	case KindPossibleViolation, KindCrawlDelayIgnored:
+		return SeverityLow
+	}
+	return SeverityInfo
+}
+
+func fmtTime(t time.Time) string { return t.UTC().Format(time.RFC3339Nano) }
+
+// fmtDur renders a duration for evidence: whole hours as "24h", else
+// rounded to the second.
+func fmtDur(d time.Duration) string {
+	if d%time.Hour == 0 {
+		return strconv.FormatInt(int64(d/time.Hour), 10) + "h"
+	}
+	return d.Round(time.Second).String()
+}
+
+func quote(s string) string {
+	if len(s) > 256 {
+		s = s[:256] + "…"
+	}
+	return strconv.Quote(s)
+}
+
+func fmtSeconds(s float64) string { return strconv.FormatFloat(s, 'f', -1, 64) + "s" }
+
+// writeVersion describes a robots.txt version: the capture, a followed
+// redirect and what its status means.
+func writeVersion(sb *strings.Builder, v *version) {
+	d := v.doc
+	sb.WriteString("robots.txt ")
+	sb.WriteString(d.rawURL)
+	sb.WriteString(" captured ")
+	sb.WriteString(fmtTime(d.time))
+	sb.WriteString(" (")
+	sb.WriteString(d.src.String())
+	sb.WriteString(", status ")
+	sb.WriteString(itoa(d.status))
+	sb.WriteString(", version ")
+	sb.WriteString(v.id)
+	sb.WriteString(")")
+	if v.redirect != "" {
+		sb.WriteString(", redirected")
+		if v.hops > 1 {
+			sb.WriteString(" (" + itoa(v.hops) + " hops)")
+		}
+		sb.WriteString(" to ")
+		sb.WriteString(v.redirect)
+		if c := v.content; c != nil && c != d {
+			sb.WriteString(" captured ")
+			sb.WriteString(fmtTime(c.time))
+			sb.WriteString(" (")
+			sb.WriteString(c.src.String())
+			sb.WriteString(", status ")
+			sb.WriteString(itoa(c.status))
+			sb.WriteString("), whose rules apply to the original authority (RFC 9309 §2.3.1.2)")
+		}
+	}
+	switch v.effect {
+	case effRules:
+		if v.statusRule == ruleNotModified {
+			sb.WriteString(": 304 Not Modified, the previous capture's rules apply")
+		}
+	case effAllowAll:
+		switch v.statusRule {
+		case ruleTooMany:
+			sb.WriteString(": more than five consecutive redirects, unavailable: allow all (RFC 9309 §2.3.1.2)")
+		case ruleLoop:
+			sb.WriteString(": redirect loop, unavailable: allow all (RFC 9309 §2.3.1.2)")
+		case ruleUnreachable30d:
+			sb.WriteString(": unreachable since ")
+			sb.WriteString(fmtTime(v.unreachSince))
+			sb.WriteString(", for longer than the unreachability limit: treated as unavailable, allow all (RFC 9309 §2.3.1.4)")
+		default:
+			sb.WriteString(": unavailable, allow all (RFC 9309 §2.3.1.3)")
+		}
+	case effDisallowAll:
+		if d.status == 0 {
+			sb.WriteString(": no response, unreachable: complete disallow (RFC 9309 §2.3.1.4)")
+		} else {
+			sb.WriteString(": unreachable, complete disallow (RFC 9309 §2.3.1.4)")
+		}
+	default:
+		sb.WriteString(": content unknown (" + v.statusRule + ")")
+	}
+}
+
+// writeVerdict describes the deciding group and rule.
+func writeVerdict(sb *strings.Builder, v *version, rv robots.Verdict, target string) {
+	sb.WriteString(": ")
+	if rv.Group == "" {
+		sb.WriteString("no group applies to ")
+		sb.WriteString(rv.Agent)
+		return
+	}
+	sb.WriteString("group ")
+	sb.WriteString(strconv.Quote(rv.Group))
+	sb.WriteString(" (line ")
+	sb.WriteString(itoa(rv.GroupLine))
+	sb.WriteString(")")
+	if rv.Rule == nil {
+		sb.WriteString(", no rule matches ")
+		sb.WriteString(target)
+		return
+	}
+	sb.WriteString(", line ")
+	sb.WriteString(itoa(rv.Rule.Line))
+	sb.WriteString(" ")
+	sb.WriteString(strconv.Quote(v.ruleText(rv.Rule)))
+	sb.WriteString(" matches ")
+	sb.WriteString(target)
+}
+
+// writeEntry describes a bot's own robots.txt fetch.
+func writeEntry(sb *strings.Builder, token string, e *viewEntry) {
+	sb.WriteString(token)
+	if e.capture != nil {
+		sb.WriteString(" (the archive crawler) captured robots.txt ")
+	} else {
+		sb.WriteString(" last fetched robots.txt ")
+	}
+	sb.WriteString(fmtTime(e.time))
+	sb.WriteString(" (")
+	sb.WriteString(e.src.String())
+	sb.WriteString(", status ")
+	sb.WriteString(itoa(e.status))
+	sb.WriteString(")")
+	if e.note != "" {
+		sb.WriteString(": ")
+		sb.WriteString(e.note)
+	}
+}
+
+// robotsEvidence fills a robots.txt finding's columns and evidence.
+func (m *Model) robotsEvidence(v *table.Violation, r *robotsResult, token string, a *authority, target string, t time.Time) {
+	var sb strings.Builder
+	if ver := r.version; ver != nil {
+		v.RobotsVersionID = ver.id
+		ct := ver.doc.time
+		v.RobotsCaptureTime = &ct
+		v.RobotsWARCFile = ver.doc.src.File
+		v.RobotsWARCOffset = ver.doc.src.Offset
+		v.RobotsStatus = int32(ver.doc.status)
+	}
+	if r.checked {
+		v.MatchedGroup = r.rv.Group
+		if r.rv.Rule != nil {
+			v.MatchedRule = r.version.ruleText(r.rv.Rule)
+			v.MatchedLine = int32(r.rv.Rule.Line)
+		}
+	}
+	e := r.entry
+	switch {
+	case r.view == ViewUnchecked:
+		if r.version != nil {
+			writeVersion(&sb, r.version)
+			if r.checked {
+				writeVerdict(&sb, r.version, r.rv, target)
+			}
+			sb.WriteString("; ")
+		}
+		sb.WriteString(token)
+		sb.WriteString(" never fetched ")
+		sb.WriteString(a.robotsURL)
+		sb.WriteString(" before this request: ")
+		sb.WriteString(itoa(r.windowD))
+		sb.WriteString(" of ")
+		sb.WriteString(itoa(r.windowN))
+		sb.WriteString(" robots.txt versions in force during the ")
+		sb.WriteString(fmtDur(m.opts.RobotsTTL))
+		sb.WriteString(" before it disallow ")
+		sb.WriteString(target)
+		sb.WriteString(" (RFC 9309 §2.4 cache lifetime)")
+	case e != nil && e.kind == vkUnreachable && r.view == ViewFresh:
+		v.RobotsStatus = int32(e.status)
+		if e.capture == nil {
+			sb.WriteString(token)
+			sb.WriteString(" got status ")
+			sb.WriteString(itoa(e.status))
+			sb.WriteString(" for ")
+			sb.WriteString(a.robotsURL)
+			sb.WriteString(" at ")
+			sb.WriteString(fmtTime(e.time))
+			sb.WriteString(" (")
+			sb.WriteString(e.src.String())
+			sb.WriteString("): unreachable, complete disallow (RFC 9309 §2.3.1.4)")
+			if in := a.versionAt(e.time); in != nil && in.effect != effDisallowAll {
+				sb.WriteString("; the archive's version in force then was ")
+				sb.WriteString(in.id)
+				sb.WriteString(" (status ")
+				sb.WriteString(itoa(in.doc.status))
+				sb.WriteString("), which this bot did not get")
+			}
+		} else {
+			writeVersion(&sb, e.content0())
+		}
+		if e.runStart.Before(e.time) {
+			sb.WriteString("; unreachable for this bot since ")
+			sb.WriteString(fmtTime(e.runStart))
+		}
+	default:
+		if r.version != nil {
+			writeVersion(&sb, r.version)
+			if r.checked {
+				writeVerdict(&sb, r.version, r.rv, target)
+			}
+		}
+		if e != nil {
+			sb.WriteString("; ")
+			writeEntry(&sb, token, e)
+			if r.view == ViewStale {
+				sb.WriteString(", ")
+				sb.WriteString(fmtDur(t.Sub(e.time)))
+				sb.WriteString(" before this request: older than the ")
+				sb.WriteString(fmtDur(m.opts.RobotsTTL))
+				sb.WriteString(" cache lifetime (RFC 9309 §2.4)")
+				if r.useOwn {
+					sb.WriteString("; robots.txt was unreachable at the request, so the cached copy still applies (RFC 9309 §2.4)")
+				} else {
+					sb.WriteString(", so judged by the version in force at the request")
+				}
+			}
+		}
+	}
+	sb.WriteString("; fetched ")
+	sb.WriteString(target)
+	sb.WriteString(" at ")
+	sb.WriteString(fmtTime(t))
+	v.Evidence = sb.String()
+}
+
+// content0 returns the version an archive capture entry stands for.
+func (e *viewEntry) content0() *version { return e.ver }
+
+// acapEvidence fills an ACAP finding's columns and evidence.
+func (m *Model) acapEvidence(v *table.Violation, ver *version, av robots.ACAPVerdict, target, usage string) {
+	var sb strings.Builder
+	writeVersion(&sb, ver)
+	sb.WriteString(": ACAP line ")
+	sb.WriteString(itoa(av.Line))
+	sb.WriteString(" ")
+	sb.WriteString(strconv.Quote(av.Record))
+	sb.WriteString(" prohibits ")
+	sb.WriteString(usage)
+	sb.WriteString(" of ")
+	sb.WriteString(target)
+	sb.WriteString(" for crawler ")
+	sb.WriteString(strconv.Quote(av.Crawler))
+	if av.Reason != "" {
+		sb.WriteString(" (")
+		sb.WriteString(av.Reason)
+		sb.WriteString(")")
+	}
+	if av.Note != "" {
+		sb.WriteString("; ")
+		sb.WriteString(av.Note)
+	}
+	v.Evidence = sb.String()
+	v.RobotsVersionID = ver.id
+	ct := ver.doc.time
+	v.RobotsCaptureTime = &ct
+	v.RobotsWARCFile = ver.doc.src.File
+	v.RobotsWARCOffset = ver.doc.src.Offset
+	v.RobotsStatus = int32(ver.doc.status)
+	v.MatchedRule = av.Record
+	v.MatchedLine = int32(av.Line)
+	v.Directive = av.Record
+}

@@ -1,0 +1,238 @@
+package evaluate
+
+import (
+	"math/rand/v2"
+	"net/netip"
+	"slices"
+	"strings"
+	"sync"
+	"testing"
+	"time"
+
+	"github.com/repaudit/repaudit/bots"
+	"github.com/repaudit/repaudit/event"
+	"github.com/repaudit/repaudit/identity"
+	"github.com/repaudit/repaudit/table"
+)
+
+var t0 = time.Date(2025, 3, 1, 0, 0, 0, 0, time.UTC)
+
+func hours(h float64) time.Time { return t0.Add(time.Duration(h * float64(time.Hour))) }
+
+func days(d float64) time.Time { return hours(d * 24) }
+
+const (
+	uaGPTBot    = "Mozilla/5.0 AppleWebKit/537.36 (KHTML, like Gecko; compatible; GPTBot/1.2; +https://openai.com/gptbot)"
+	uaCCBot     = "CCBot/2.0 (https://commoncrawl.org/faq/)"
+	uaGooglebot = "Mozilla/5.0 (compatible; Googlebot/2.1; +http://www.google.com/bot.html)"
+	uaChatGPT   = "Mozilla/5.0 AppleWebKit/537.36 (KHTML, like Gecko); compatible; ChatGPT-User/1.0; +https://openai.com/bot"
+	uaBrowser   = "Mozilla/5.0 (X11; Linux x86_64; rv:128.0) Gecko/20100101 Firefox/128.0"
+)
+
+// scenario builds inputs in Go, runs both passes and WriteTables.
+type scenario struct {
+	t        *testing.T
+	opts     Options
+	ids      *identity.Store
+	caps     []*event.Capture
+	fetches  []*event.Fetch
+	index    []ListingEntry
+	snippets []ListingEntry
+	off      int64
+	line     int64
+
+	model *Model
+	judg  map[*event.Fetch]*Judgement
+	out   *table.Collector
+	stats Stats
+}
+
+func newScenario(t *testing.T) *scenario {
+	t.Helper()
+	return &scenario{t: t, ids: identity.NewStore()}
+}
+
+// capture adds a WARC capture.
+func (s *scenario) capture(url string, at time.Time, status int, body string, header ...string) *event.Capture {
+	c := &event.Capture{
+		Time: at, URL: url, RecordType: "response", Status: status, Proto: "HTTP/1.1",
+		Body: []byte(body), ContentType: "text/plain",
+		RecordID: "<urn:uuid:cap-" + itoa(int(s.off)) + ">",
+		Source:   event.Source{File: "crawl.warc.gz", Offset: s.off, Length: 100},
+	}
+	if strings.Contains(body, "<html") {
+		c.ContentType = "text/html"
+	}
+	for i := 0; i+1 < len(header); i += 2 {
+		c.Header = append(c.Header, event.Field{Name: header[i], Value: header[i+1]})
+	}
+	s.off += 1000
+	s.caps = append(s.caps, c)
+	return c
+}
+
+// robots adds a capture of a robots.txt.
+func (s *scenario) robots(url string, at time.Time, status int, body string, header ...string) *event.Capture {
+	return s.capture(url, at, status, body, header...)
+}
+
+// fetch adds an access log line.
+func (s *scenario) fetch(ua, url string, at time.Time, status int) *event.Fetch {
+	s.line++
+	auth, hp, target, ok := splitURL(url)
+	if !ok {
+		s.t.Fatalf("bad url %q", url)
+	}
+	f := &event.Fetch{
+		Time: at, ClientIP: netip.MustParseAddr("192.0.2.10"), Method: "GET",
+		Scheme: auth[:strings.Index(auth, ":")], Host: hp, Target: target, Status: status, Bytes: 100,
+		UserAgent: ua, Origin: event.OriginLog, Format: "combined",
+		Source: event.Source{File: "access.log", Line: s.line, Offset: -1},
+	}
+	f.Header = event.Header{{Name: "User-Agent", Value: ua}}
+	s.fetches = append(s.fetches, f)
+	return f
+}
+
+func (s *scenario) run() {
+	s.t.Helper()
+	s.runOrder(nil)
+}
+
+// runOrder runs the scenario; perm, when given, shuffles the Add order and
+// adds from several goroutines.
+func (s *scenario) runOrder(rng *rand.Rand) {
+	s.t.Helper()
+	b := NewBuilder(s.opts, bots.Default(), s.ids)
+	type add func()
+	var adds []add
+	for _, c := range s.caps {
+		adds = append(adds, func() { b.AddCapture(c) })
+	}
+	for _, f := range s.fetches {
+		adds = append(adds, func() { b.AddFetch(f) })
+	}
+	for _, e := range s.index {
+		adds = append(adds, func() { b.AddIndexEntry(e) })
+	}
+	for _, e := range s.snippets {
+		adds = append(adds, func() { b.AddSnippetEntry(e) })
+	}
+	if rng != nil {
+		rng.Shuffle(len(adds), func(i, j int) { adds[i], adds[j] = adds[j], adds[i] })
+		var wg sync.WaitGroup
+		ch := make(chan add)
+		for range 4 {
+			wg.Go(func() {
+				for a := range ch {
+					a()
+				}
+			})
+		}
+		for _, a := range adds {
+			ch <- a
+		}
+		close(ch)
+		wg.Wait()
+	} else {
+		for _, a := range adds {
+			a()
+		}
+	}
+	s.model = b.Build()
+	order := slices.Clone(s.fetches)
+	slices.SortStableFunc(order, func(x, y *event.Fetch) int { return cmpTime(x.Time, y.Time) })
+	tr := s.model.NewTracker()
+	s.judg = make(map[*event.Fetch]*Judgement)
+	s.out = &table.Collector{}
+	for _, f := range order {
+		j := s.model.Judge(f)
+		tr.Observe(&j)
+		s.judg[f] = &j
+		s.out.Fetch(&j.Fetch)
+		for i := range j.Violations {
+			s.out.Violation(&j.Violations[i])
+		}
+	}
+	if err := s.model.WriteTables(s.out); err != nil {
+		s.t.Fatal(err)
+	}
+	s.stats = s.model.Stats()
+}
+
+func (s *scenario) j(f *event.Fetch) *Judgement {
+	s.t.Helper()
+	j, ok := s.judg[f]
+	if !ok {
+		s.t.Fatalf("fetch %s not judged", f.Target)
+	}
+	return j
+}
+
+func kinds(vs []table.Violation) []string {
+	var out []string
+	for _, v := range vs {
+		out = append(out, v.Kind)
+	}
+	return out
+}
+
+// expect checks a fetch's view, verdict and finding kinds.
+func (s *scenario) expect(f *event.Fetch, view, verdict string, wantKinds ...string) *Judgement {
+	s.t.Helper()
+	j := s.j(f)
+	if j.Fetch.RobotsView != view || j.Fetch.RobotsVerdict != verdict {
+		s.t.Errorf("%s %s at %s: got view %q verdict %q, want %q %q", j.Fetch.Agent, f.Target, fmtTime(f.Time),
+			j.Fetch.RobotsView, j.Fetch.RobotsVerdict, view, verdict)
+	}
+	if got := kinds(j.Violations); !slices.Equal(got, wantKinds) {
+		s.t.Errorf("%s %s at %s: got findings %q, want %q", j.Fetch.Agent, f.Target, fmtTime(f.Time), got, wantKinds)
+		for _, v := range j.Violations {
+			s.t.Logf("  %s: %s", v.Kind, v.Evidence)
+		}
+	}
+	if int(j.Fetch.Findings) != len(j.Violations) {
+		s.t.Errorf("findings column = %d, want %d", j.Fetch.Findings, len(j.Violations))
+	}
+	return j
+}
+
+func (s *scenario) violations(kind string) []table.Violation {
+	var out []table.Violation
+	for _, v := range s.out.Violations {
+		if v.Kind == kind {
+			out = append(out, v)
+		}
+	}
+	return out
+}
+
+func (s *scenario) retention(url string, at time.Time) table.Retention {
+	s.t.Helper()
+	for _, r := range s.out.Retentions {
+		if r.URL == url && r.FetchTime.Equal(at) {
+			return r
+		}
+	}
+	s.t.Fatalf("no retention row for %s at %s", url, fmtTime(at))
+	return table.Retention{}
+}
+
+func (s *scenario) versionRows(authority string) []table.RobotsVersion {
+	var out []table.RobotsVersion
+	for _, v := range s.out.RobotsVersions {
+		if v.Authority == authority {
+			out = append(out, v)
+		}
+	}
+	return out
+}
+
+func contains(t *testing.T, what, got string, wants ...string) {
+	t.Helper()
+	for _, w := range wants {
+		if !strings.Contains(got, w) {
+			t.Errorf("%s = %q\nwant it to contain %q", what, got, w)
+		}
+	}
+}

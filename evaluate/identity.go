@@ -1,0 +1,214 @@
+package evaluate
+
+import (
+	"hash/maphash"
+	"strings"
+	"sync"
+	"time"
+
+	"github.com/repaudit/repaudit/bots"
+	"github.com/repaudit/repaudit/identity"
+)
+
+// How an agent was identified (fetches.identified_by).
+const (
+	byCatalog     = "catalog"
+	byRobotsGroup = "robots-group"
+	byUAToken     = "ua-token"
+	byCard        = "card"
+)
+
+// uaInfo is everything about a User-Agent string that depends on nothing
+// else; it is cached.
+type uaInfo struct {
+	bot       *bots.Bot
+	tokens    []string // product tokens as written, for robots-group matching
+	lowers    []string // the same, lower-cased
+	uaToken   string   // bots.BotToken
+	cardMaybe bool     // some known card's expected user agent matches
+}
+
+// ident is the identity of the client of one request.
+type ident struct {
+	token         string
+	lower         string
+	operator      string
+	category      string
+	by            string
+	userTriggered bool
+	bot           *bots.Bot
+	card          *identity.Card
+}
+
+// uaCache is a bounded concurrent cache of uaInfo by User-Agent. Each
+// shard is cleared when full, which bounds memory on logs with millions of
+// distinct User-Agents.
+type uaCache struct {
+	seed   maphash.Seed
+	shards [64]uaShard
+}
+
+type uaShard struct {
+	mu sync.RWMutex
+	m  map[string]*uaInfo
+}
+
+const uaShardMax = 4096
+
+func (c *uaCache) init() {
+	c.seed = maphash.MakeSeed()
+	for i := range c.shards {
+		c.shards[i].m = make(map[string]*uaInfo)
+	}
+}
+
+func (m *Model) uaInfo(ua string) *uaInfo {
+	sh := &m.uaCache.shards[maphash.String(m.uaCache.seed, ua)%uint64(len(m.uaCache.shards))]
+	sh.mu.RLock()
+	info, ok := sh.m[ua]
+	sh.mu.RUnlock()
+	if ok {
+		return info
+	}
+	info = m.computeUAInfo(ua)
+	sh.mu.Lock()
+	if len(sh.m) >= uaShardMax {
+		clear(sh.m)
+	}
+	sh.m[strings.Clone(ua)] = info
+	sh.mu.Unlock()
+	return info
+}
+
+func (m *Model) computeUAInfo(ua string) *uaInfo {
+	info := &uaInfo{}
+	if bot, ok := m.catalog.Identify(ua); ok {
+		info.bot = bot
+	}
+	for _, t := range bots.ProductTokens(ua) {
+		if t == "" || t == "*" {
+			continue
+		}
+		info.tokens = append(info.tokens, t)
+		info.lowers = append(info.lowers, strings.ToLower(t))
+	}
+	info.uaToken = bots.BotToken(ua)
+	for _, c := range m.cards {
+		if c.MatchesUA(ua) {
+			info.cardMaybe = true
+			break
+		}
+	}
+	return info
+}
+
+// identifyUA identifies the client behind a User-Agent at t on authority a
+// (DESIGN §3.1): the catalog first, then a Signature Agent Card, then a
+// product token that names a group of a's robots.txt, then the UA's bot
+// token. A plain browser gets no token.
+func (m *Model) identifyUA(ua string, a *authority, t time.Time) ident {
+	info := m.uaInfo(ua)
+	var id ident
+	if info.cardMaybe {
+		if c, ok := m.ids.CardForUA(ua, t); ok {
+			id.card = c
+		}
+	}
+	switch {
+	case info.bot != nil:
+		id.fromBot(info.bot, byCatalog)
+	case id.card != nil && id.card.ProductToken != "":
+		m.fromCard(&id)
+	default:
+		if a != nil {
+			for i, l := range info.lowers {
+				if a.groups[l] {
+					m.fromToken(&id, info.tokens[i], byRobotsGroup)
+					break
+				}
+			}
+		}
+		if id.token == "" && info.uaToken != "" {
+			m.fromToken(&id, info.uaToken, byUAToken)
+		}
+	}
+	if id.card != nil && id.card.Trigger == "fetcher" {
+		id.userTriggered = true
+	}
+	return id
+}
+
+func (id *ident) fromBot(b *bots.Bot, by string) {
+	id.bot = b
+	id.token = b.Token
+	id.lower = strings.ToLower(b.Token)
+	id.operator = b.Operator
+	id.category = b.Category
+	id.by = by
+	id.userTriggered = b.UserTriggered || b.Category == bots.CategoryAIAssistant
+}
+
+// fromCard names the agent after its card's product token; the catalog
+// entry of that token, when there is one, gives operator and category.
+func (m *Model) fromCard(id *ident) {
+	c := id.card
+	if b, ok := m.catalog.Lookup(c.ProductToken); ok {
+		id.fromBot(b, byCard)
+		id.token = c.ProductToken
+		id.lower = strings.ToLower(c.ProductToken)
+	} else {
+		id.token = c.ProductToken
+		id.lower = strings.ToLower(c.ProductToken)
+		id.operator = c.Name
+		id.category = bots.CategoryOther
+		id.by = byCard
+	}
+	if id.operator == "" {
+		id.operator = c.Name
+	}
+}
+
+func (m *Model) fromToken(id *ident, token, by string) {
+	if b, ok := m.catalog.Lookup(token); ok {
+		id.fromBot(b, by)
+		id.token = token
+		id.lower = strings.ToLower(token)
+		return
+	}
+	id.token = token
+	id.lower = strings.ToLower(token)
+	id.category = bots.CategoryOther
+	id.by = by
+}
+
+// cardForAgent finds the card behind a Signature-Agent value: by client_id,
+// else a known card with the same origin.
+func (m *Model) cardForAgent(agent string, t time.Time) (*identity.Card, bool) {
+	if agent == "" {
+		return nil, false
+	}
+	if c, ok := m.ids.CardByID(agent, t); ok {
+		return c, true
+	}
+	o := originOf(agent)
+	if o == "" {
+		return nil, false
+	}
+	for _, c := range m.cards {
+		if originOf(c.ClientID) == o {
+			if cc, ok := m.ids.CardByID(c.ClientID, t); ok {
+				return cc, true
+			}
+		}
+	}
+	return nil, false
+}
+
+func originOf(u string) string {
+	u = strings.Trim(strings.TrimSpace(u), `"`)
+	auth, _, _, ok := splitURL(u)
+	if !ok {
+		return ""
+	}
+	return auth
+}

@@ -1,0 +1,501 @@
+package evaluate
+
+import (
+	"net/netip"
+	"strings"
+	"time"
+
+	"github.com/repaudit/repaudit/event"
+	"github.com/repaudit/repaudit/identity"
+	"github.com/repaudit/repaudit/robots"
+	"github.com/repaudit/repaudit/signature"
+	"github.com/repaudit/repaudit/table"
+)
+
+// Values of fetches.robots_view.
+const (
+	ViewFresh     = "fresh"
+	ViewStale     = "stale"
+	ViewUnchecked = "unchecked"
+	ViewNone      = "none"
+)
+
+// Values of fetches.robots_verdict.
+const (
+	VerdictAllowed     = "allowed"
+	VerdictDisallowed  = "disallowed"
+	VerdictUnreachable = "unreachable"
+	VerdictPossible    = "possible"
+	VerdictNotJudged   = "not_judged"
+)
+
+// Values of fetches.identity and violations.identity.
+const (
+	IdentityVerified = "verified"
+	IdentityClaimed  = "claimed"
+	IdentitySpoofed  = "spoofed"
+)
+
+// Values of fetches.signature beyond signature.Verdict's.
+const SignatureUnrecorded = "unrecorded"
+
+// Judgement is the verdict on one fetch: its fetches row and the findings
+// it produced. The Tracker adds findings that need the fetches before it.
+type Judgement struct {
+	Fetch      table.Fetch
+	Violations []table.Violation
+	// Authority is the scheme://host[:port] the fetch was judged under;
+	// "" when it names none.
+	Authority string
+	// Signature is the verification result of a signed request; nil when
+	// the request carries no signature.
+	Signature *signature.Result
+
+	auth       *authority
+	agentLower string
+	crawlDelay float64 // seconds; 0 when none applies
+	delayLine  int
+	delayVer   *version
+	sigReq     *signature.Request // a copy, for replay detection
+	nonBot     bool
+	claimant   bool // the UA claims a card holder that signs
+}
+
+// robotsResult is the bot's view and the verdict that came from it.
+type robotsResult struct {
+	view     string
+	entry    *viewEntry // the bot's last robots.txt fetch; nil when none
+	verdict  string
+	kind     string // finding kind, or ""
+	version  *version
+	rv       robots.Verdict
+	checked  bool // rv is set
+	why      string
+	windowN  int // unchecked: versions judged in the grace window
+	windowD  int // unchecked: of which disallow
+	useOwn   bool
+	stale30d bool // a 5xx view older than UnreachableAfter: treated as unavailable
+}
+
+// Judge judges one fetch: the client's identity, its robots.txt view at
+// the fetch time, the verdict and the findings that need no other fetch.
+// f is only read during the call. Judge is safe for concurrent use.
+func (m *Model) Judge(f *event.Fetch) Judgement { return m.judge(f, nil) }
+
+// judge is Judge with an optional identity forced on the client (captures
+// judged as fetches by the archive crawler).
+func (m *Model) judge(f *event.Fetch, forced *ident) Judgement {
+	var j Judgement
+	t := f.Time.UTC()
+	row := &j.Fetch
+	row.FetchTime = t
+	row.Method = f.Method
+	row.URL = f.URL()
+	row.URLPath = f.Target
+	row.FetchStatus = int32(f.Status)
+	row.UserAgent = f.UserAgent
+	row.SourceFormat = f.Format
+	row.SourceFile = f.Source.File
+	row.SourceLine = f.Source.Line
+	row.WARCRecordOffset = -1
+	if f.Origin == event.OriginWARC {
+		row.WARCRecordOffset = f.Source.Offset
+		row.WARCRecordLength = f.Source.Length
+	}
+	if f.ClientIP.IsValid() {
+		row.ClientIP = f.ClientIP.String()
+	}
+
+	a, named := m.authorityFor(f.Scheme, f.Host)
+	host := f.Host
+	if host == "" && named {
+		host = m.defHost
+		row.URL = m.defScheme + "://" + m.defHost + f.Target
+	}
+	row.URLHostName = hostName(host)
+	j.auth = a
+	if a != nil {
+		j.Authority = a.key
+	}
+
+	var id ident
+	if forced != nil {
+		id = *forced
+	} else {
+		id = m.identifyUA(f.UserAgent, a, t)
+	}
+
+	// Web Bot Auth (webbotauth-notes.md steps 2-10).
+	signed := forced == nil && (f.Header.Has("Signature") || f.Header.Has("Signature-Input"))
+	var res signature.Result
+	if signed {
+		req := &signature.Request{
+			Time: t, Method: f.Method, Scheme: f.Scheme, Target: f.Target, IP: f.ClientIP,
+			Header: f.Header, HeadersComplete: f.Origin == event.OriginWARC, Where: f.Source.String(),
+		}
+		if req.Header.Get("Host") == "" {
+			req.Authority = f.Host
+		}
+		res = m.verifier.Verify(req)
+		j.Signature = &res
+		cp := *req
+		cp.Header = cloneHeader(f.Header)
+		cp.Target = strings.Clone(f.Target)
+		j.sigReq = &cp
+		row.Signature = string(res.Verdict)
+		row.SignatureReasons = strings.Join(res.Reasons, ",")
+		row.SignatureKeyID = res.KeyID
+		row.SignatureAgent = res.Agent
+		if id.card == nil && res.Agent != "" && res.Agent != signature.TrustedStore {
+			if c, ok := m.cardForAgent(res.Agent, t); ok {
+				id.card = c
+				if id.token == "" && c.ProductToken != "" {
+					m.fromCard(&id)
+				}
+				if c.Trigger == "fetcher" {
+					id.userTriggered = true
+				}
+			}
+		}
+	} else if f.SignatureRecorded {
+		row.Signature = string(signature.Unsigned)
+	} else {
+		row.Signature = SignatureUnrecorded
+	}
+
+	if id.token == "" {
+		j.nonBot = true
+		row.RobotsVerdict = VerdictNotJudged
+		return j
+	}
+	j.agentLower = id.lower
+	row.Agent = id.token
+	row.Operator = id.operator
+	row.Category = id.category
+	row.IdentifiedBy = id.by
+	row.UserTriggered = id.userTriggered
+
+	// Identity status (DESIGN §4): a failed check makes it spoofed, a
+	// passed one verified, otherwise claimed.
+	var ipc identity.IPCheck
+	if f.ClientIP.IsValid() && forced == nil {
+		ipc = m.checkIP(id, f.ClientIP, t)
+		if ipc.Result == identity.IPInRange || ipc.Result == identity.IPNotInRange || ipc.Result == identity.IPNoList {
+			row.IPCheck = ipc.Result
+		}
+	}
+	cardSigns := id.card != nil && id.card.Invalid == "" && (len(id.card.JWKS) > 0 || id.card.JWKSURI != "")
+	j.claimant = cardSigns
+	spoofed := ipc.Result == identity.IPNotInRange ||
+		(signed && res.Verdict == signature.Invalid) ||
+		(!signed && f.SignatureRecorded && cardSigns)
+	verified := ipc.Result == identity.IPInRange || (signed && res.Verdict == signature.Verified) || f.CDNVerifiedBot != ""
+	switch {
+	case spoofed:
+		row.Identity = IdentitySpoofed
+		row.Operator = "" // never attributed to the operator
+	case verified:
+		row.Identity = IdentityVerified
+	default:
+		row.Identity = IdentityClaimed
+	}
+
+	// The bot's view and the verdict (DESIGN §3.3).
+	var r robotsResult
+	switch {
+	case !named:
+		r = robotsResult{verdict: VerdictNotJudged, why: "the request names no host and no default authority is set"}
+	default:
+		r = m.evalRobots(a, id.token, id.lower, f.Target, t)
+	}
+	if isRobotsPath(f.Target) && r.verdict != VerdictNotJudged {
+		// RFC 9309 §2.3: /robots.txt itself is always allowed.
+		r.verdict, r.kind = VerdictAllowed, ""
+	}
+	archive := m.archiveLower != "" && id.lower == m.archiveLower && f.Origin == event.OriginWARC
+	if archive && r.kind != "" && r.kind != KindPossibleViolation {
+		r.kind = KindCapturedWhileDisallowed
+	}
+	m.fillRobotsColumns(row, &r)
+
+	if r.kind != "" {
+		v := m.baseViolation(row, r.kind)
+		m.robotsEvidence(&v, &r, id.token, a, f.Target, t)
+		j.Violations = append(j.Violations, v)
+	}
+	// ACAP crawl permission (ACAP 1.0 §2.5.1) of the version the verdict used.
+	if fl := r.version.file(); fl != nil && fl.ACAP != nil && !isRobotsPath(f.Target) {
+		av := fl.ACAPCheck(id.token, "crawl", f.Target)
+		if av.Applies && av.Reason != robots.ACAPReasonConventional {
+			if av.Allowed {
+				row.ACAPCrawl = "allowed"
+			} else {
+				row.ACAPCrawl = "prohibited"
+				v := m.baseViolation(row, KindACAPProhibited)
+				m.acapEvidence(&v, r.version, av, f.Target, "crawl")
+				j.Violations = append(j.Violations, v)
+			}
+		}
+	}
+	if fl := r.version.file(); fl != nil && r.verdict != VerdictNotJudged {
+		if cd, ok := fl.CrawlDelay(id.token); ok && cd.Seconds > 0 {
+			j.crawlDelay, j.delayLine, j.delayVer = cd.Seconds, cd.Line, r.version
+		}
+	}
+
+	// Identity findings.
+	if ipc.Result == identity.IPNotInRange {
+		v := m.baseViolation(row, KindIPNotPublished)
+		v.Evidence = "client IP " + row.ClientIP + " is not in the IP ranges published for " + id.token +
+			" in force at " + fmtTime(t) + " (" + ipc.ListSource + listTime(ipc.ListTime) + ")"
+		j.Violations = append(j.Violations, v)
+	}
+	if signed && res.Verdict == signature.Invalid {
+		v := m.baseViolation(row, KindInvalidSignature)
+		v.SignatureReason = row.SignatureReasons
+		v.Evidence = res.Evidence
+		if v.Evidence == "" {
+			v.Evidence = "signature invalid: " + row.SignatureReasons
+		}
+		j.Violations = append(j.Violations, v)
+	}
+	if !signed && f.SignatureRecorded && cardSigns {
+		v := m.baseViolation(row, KindUnsignedClaimant)
+		v.Evidence = "User-Agent " + quote(f.UserAgent) + " claims the Signature Agent Card " + id.card.ClientID +
+			" (" + id.card.Name + "), which publishes keys, but the request carries no Signature or Signature-Input although " +
+			f.Source.String() + " records those fields"
+		j.Violations = append(j.Violations, v)
+	}
+	row.Findings = int32(len(j.Violations))
+	return j
+}
+
+func listTime(t time.Time) string {
+	if t.IsZero() {
+		return ""
+	}
+	return ", list of " + fmtTime(t)
+}
+
+// checkIP checks the client address against the ranges published for the
+// bot in force at t: under its product token, then the catalog's ranges
+// URL, then the card's ips_uri.
+func (m *Model) checkIP(id ident, ip netip.Addr, t time.Time) identity.IPCheck {
+	res := m.ids.CheckIP(id.token, ip, t)
+	if res.Result != identity.IPNoList {
+		return res
+	}
+	if id.bot != nil && id.bot.IPRangesURL != "" {
+		if r := m.ids.CheckIP(id.bot.IPRangesURL, ip, t); r.Result != identity.IPNoList {
+			return r
+		}
+	}
+	if id.card != nil && id.card.IPsURI != "" {
+		if r := m.ids.CheckIP(id.card.IPsURI, ip, t); r.Result != identity.IPNoList {
+			return r
+		}
+	}
+	return res
+}
+
+func cloneHeader(h event.Header) event.Header {
+	out := make(event.Header, len(h))
+	for i, f := range h {
+		out[i] = event.Field{Name: strings.Clone(f.Name), Value: strings.Clone(f.Value)}
+	}
+	return out
+}
+
+// evalRobots reconstructs the bot's view of a's robots.txt at t and judges
+// target under it (DESIGN §3.3).
+func (m *Model) evalRobots(a *authority, token, lower, target string, t time.Time) robotsResult {
+	var r robotsResult
+	if a == nil {
+		r.view, r.verdict, r.why = ViewNone, VerdictNotJudged, "no robots.txt capture and no robots.txt fetch by the bot on this authority"
+		return r
+	}
+	e := a.views[lower].at(t)
+	if e == nil {
+		return m.evalUnchecked(a, token, target, t)
+	}
+	r.entry = e
+	if t.Sub(e.time) > m.opts.RobotsTTL {
+		r.view = ViewStale
+		vt := a.versionAt(t)
+		switch {
+		case vt == nil:
+			r.verdict, r.why = VerdictNotJudged, "the bot's view is stale and no robots.txt version is known at the fetch time"
+			return r
+		case vt.effect == effDisallowAll && (e.kind == vkContent || e.kind == vkAllowAll):
+			// RFC 9309 §2.4: while robots.txt is unreachable a cached copy
+			// may be used beyond 24 hours.
+			r.useOwn = true
+		default:
+			r.version = vt
+			switch vt.effect {
+			case effRules:
+				m.check(&r, vt, token, target)
+				if !r.rv.Allowed {
+					r.verdict, r.kind = VerdictDisallowed, KindStaleRobots
+				}
+			case effAllowAll:
+				r.verdict = VerdictAllowed
+			case effDisallowAll:
+				r.verdict, r.kind = VerdictUnreachable, KindStaleRobots
+			default:
+				r.verdict, r.why = VerdictNotJudged, "the version in force at the fetch time has unknown content ("+vt.statusRule+")"
+			}
+			return r
+		}
+	} else {
+		r.view = ViewFresh
+	}
+	switch e.kind {
+	case vkContent:
+		r.version = e.content
+		m.check(&r, e.content, token, target)
+		if !r.rv.Allowed {
+			r.verdict, r.kind = VerdictDisallowed, KindDisallowedFetch
+		}
+	case vkAllowAll:
+		r.verdict = VerdictAllowed
+		if e.capture != nil {
+			r.version = e.content
+		}
+	case vkUnreachable:
+		if t.Sub(e.runStart) > m.opts.UnreachableAfter {
+			r.verdict, r.stale30d = VerdictAllowed, true
+		} else {
+			r.verdict, r.kind = VerdictUnreachable, KindFetchWhileUnreachable
+		}
+	default:
+		r.view, r.verdict, r.why = ViewNone, VerdictNotJudged, e.note
+	}
+	return r
+}
+
+// check judges target under version v's rules.
+func (m *Model) check(r *robotsResult, v *version, token, target string) {
+	r.rv = v.content.file.Check(token, target)
+	r.checked = true
+	r.verdict = VerdictAllowed
+}
+
+// evalUnchecked judges a fetch by a bot that never fetched robots.txt on a
+// before t against every version in force during [t-ttl, t] (DESIGN §3.3
+// step 3): all disallow is unchecked_disallowed, some is possible_violation.
+func (m *Model) evalUnchecked(a *authority, token, target string, t time.Time) robotsResult {
+	r := robotsResult{view: ViewUnchecked}
+	vt := a.versionAt(t)
+	if vt == nil {
+		r.view, r.verdict, r.why = ViewNone, VerdictNotJudged, "no robots.txt version of this authority is known at or before the fetch time"
+		return r
+	}
+	start := t.Add(-m.opts.RobotsTTL)
+	i := len(a.versions) - 1
+	for i > 0 && a.versions[i].from.After(start) {
+		i--
+	}
+	var lastDis *version
+	var lastDisRV robots.Verdict
+	var atT robots.Verdict
+	for ; i < len(a.versions) && !a.versions[i].from.After(t); i++ {
+		v := a.versions[i]
+		if !v.until.IsZero() && !v.until.After(start) && v != vt {
+			continue // ended before the window
+		}
+		switch v.effect {
+		case effRules:
+			rv := v.content.file.Check(token, target)
+			r.windowN++
+			if !rv.Allowed {
+				r.windowD++
+				lastDis, lastDisRV = v, rv
+			}
+			if v == vt {
+				atT = rv
+			}
+		case effAllowAll:
+			r.windowN++
+		case effDisallowAll:
+			r.windowN++
+			r.windowD++
+			lastDis, lastDisRV = v, robots.Verdict{}
+		}
+	}
+	switch {
+	case r.windowN == 0:
+		r.verdict, r.why = VerdictNotJudged, "every robots.txt version in the grace window has unknown content"
+		r.version = vt
+	case r.windowD == r.windowN:
+		r.kind = KindUncheckedDisallowed
+		r.version = vt
+		r.verdict = VerdictDisallowed
+		if vt.effect == effDisallowAll {
+			r.verdict = VerdictUnreachable
+		} else if vt.effect == effRules {
+			r.rv, r.checked = atT, true
+		} else {
+			r.version = lastDis
+			if lastDis.effect == effRules {
+				r.rv, r.checked = lastDisRV, true
+			}
+		}
+	case r.windowD > 0:
+		r.kind, r.verdict = KindPossibleViolation, VerdictPossible
+		r.version = lastDis
+		if lastDis.effect == effRules {
+			r.rv, r.checked = lastDisRV, true
+		}
+	default:
+		r.verdict = VerdictAllowed
+		r.version = vt
+		if vt.effect == effRules {
+			r.rv, r.checked = atT, true
+		}
+	}
+	return r
+}
+
+// fillRobotsColumns copies the view and verdict into the fetches row.
+func (m *Model) fillRobotsColumns(row *table.Fetch, r *robotsResult) {
+	row.RobotsView = r.view
+	row.RobotsVerdict = r.verdict
+	if r.entry != nil {
+		row.RobotsViewTime = &r.entry.time
+		row.RobotsViewStatus = int32(r.entry.status)
+	}
+	if r.version != nil {
+		row.RobotsVersionID = r.version.id
+	}
+	if r.checked {
+		row.MatchedGroup = r.rv.Group
+		if r.rv.Rule != nil {
+			row.MatchedRule = r.version.ruleText(r.rv.Rule)
+			row.MatchedLine = int32(r.rv.Rule.Line)
+		}
+	}
+}
+
+// baseViolation fills the columns every fetch finding shares.
+func (m *Model) baseViolation(row *table.Fetch, kind string) table.Violation {
+	return table.Violation{
+		Kind:             kind,
+		Severity:         Severity(kind),
+		FetchTime:        row.FetchTime,
+		Agent:            row.Agent,
+		Operator:         row.Operator,
+		Category:         row.Category,
+		Identity:         row.Identity,
+		UserTriggered:    row.UserTriggered,
+		URL:              row.URL,
+		URLHostName:      row.URLHostName,
+		URLPath:          row.URLPath,
+		ClientIP:         row.ClientIP,
+		RobotsWARCOffset: -1,
+		SourceFile:       row.SourceFile,
+		SourceLine:       row.SourceLine,
+		WARCRecordOffset: row.WARCRecordOffset,
+		WARCRecordLength: row.WARCRecordLength,
+	}
+}

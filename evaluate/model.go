@@ -1,0 +1,316 @@
+package evaluate
+
+import (
+	"slices"
+	"strings"
+	"sync"
+	"time"
+
+	"github.com/repaudit/repaudit/bots"
+	"github.com/repaudit/repaudit/event"
+	"github.com/repaudit/repaudit/identity"
+	"github.com/repaudit/repaudit/signature"
+)
+
+// Model is the result of pass 1: every authority's robots.txt timeline,
+// each bot's own robots.txt fetches, the directive timeline of every URL
+// and the listings. It is immutable and safe for concurrent Judge calls.
+type Model struct {
+	opts     Options
+	catalog  *bots.Catalog
+	ids      *identity.Store
+	verifier *signature.Verifier
+	cards    []*identity.Card // every card known, for the cheap "may a card match this UA" test
+
+	hosts     map[string]*hostEntry // host[:port] -> authorities by scheme
+	authList  []*authority          // sorted by key
+	docsByURL map[string][]*rdoc
+
+	archiveAgent        string // product token of the archive crawler; "" when unknown
+	archiveLower        string
+	archiveAgentDerived bool
+
+	captures   []*capRec            // sorted by url, time, source
+	capsByURL  map[string][]*capRec // sorted by time, source
+	index      []ListingEntry
+	snippets   []ListingEntry
+	problems   []event.Problem
+	defAuth    *authority // Options.DefaultAuthority, when it has a timeline
+	defScheme  string
+	defHost    string
+	nFetches   int64
+	nCaptures  int64
+	nRobotsReq int64
+
+	uaCache uaCache
+
+	countsMu sync.Mutex
+	counts   archiveCounts
+
+	trackersMu sync.Mutex
+	trackers   []*Tracker
+}
+
+// hostEntry holds the authorities of one host[:port], by scheme.
+type hostEntry struct {
+	https, http *authority
+}
+
+func (m *Model) problem(src event.Source, code, sev, msg string) {
+	m.problems = append(m.problems, event.Problem{Source: src, Code: code, Severity: sev, Message: msg})
+}
+
+func (m *Model) addAuthority(a *authority) {
+	h := m.hosts[a.hostport]
+	if h == nil {
+		h = &hostEntry{}
+		m.hosts[a.hostport] = h
+	}
+	switch {
+	case strings.HasPrefix(a.key, "https://"):
+		h.https = a
+	case strings.HasPrefix(a.key, "http://"):
+		h.http = a
+	}
+}
+
+// authorityFor resolves the authority of a request. A request without a
+// host uses Options.DefaultAuthority; one without a scheme uses the
+// default authority's scheme when the host matches, else https when the
+// host has an https timeline, else http. It returns nil when there is no
+// timeline for the authority, and known=false when the request names no
+// authority at all.
+func (m *Model) authorityFor(scheme, host string) (a *authority, known bool) {
+	if host == "" {
+		if m.defHost == "" {
+			return nil, false
+		}
+		scheme, host = m.defScheme, m.defHost
+	}
+	h := m.hosts[host]
+	if h == nil {
+		return nil, true
+	}
+	switch scheme {
+	case "https":
+		return h.https, true
+	case "http":
+		return h.http, true
+	case "":
+		if host == m.defHost && m.defScheme != "" {
+			if m.defScheme == "https" {
+				return h.https, true
+			}
+			return h.http, true
+		}
+		if h.https != nil {
+			return h.https, true
+		}
+		return h.http, true
+	}
+	return nil, true
+}
+
+// authorityOrNew is authorityFor for pass 1 robots.txt fetches: a bot may
+// fetch robots.txt on an authority the archive never captured (its 4xx
+// and 5xx answers still decide its view).
+func (m *Model) authorityOrNew(scheme, host string) *authority {
+	if host == "" {
+		if m.defHost == "" {
+			return nil
+		}
+		scheme, host = m.defScheme, m.defHost
+	}
+	if a, _ := m.authorityFor(scheme, host); a != nil {
+		return a
+	}
+	if scheme == "" {
+		if host == m.defHost && m.defScheme != "" {
+			scheme = m.defScheme
+		} else {
+			scheme = "https"
+		}
+	}
+	if scheme != "https" && scheme != "http" {
+		return nil
+	}
+	a := m.newAuthority(scheme+"://"+host, host)
+	m.addAuthority(a)
+	m.authList = append(m.authList, a)
+	return a
+}
+
+// Build finishes pass 1. The Builder must not be used afterwards.
+func (b *Builder) Build() *Model {
+	b.mu.Lock()
+	defer b.mu.Unlock()
+	opts := b.opts
+	if opts.AsOf.IsZero() {
+		opts.AsOf = b.maxTime
+	}
+	m := &Model{
+		opts:       opts,
+		catalog:    b.catalog,
+		ids:        b.ids,
+		hosts:      make(map[string]*hostEntry),
+		nFetches:   b.nFetches,
+		nCaptures:  b.nCaptures,
+		nRobotsReq: b.nRobotsReq,
+	}
+	m.verifier = signature.NewVerifier(b.ids, signature.Options{Skew: opts.Skew, AllowTestKeys: opts.AllowTestKeys})
+	m.cards = b.ids.Cards()
+	m.uaCache.init()
+	if opts.DefaultAuthority != "" {
+		if auth, hp, _, ok := splitURL(opts.DefaultAuthority); ok {
+			m.defScheme, m.defHost = auth[:strings.Index(auth, ":")], hp
+		} else {
+			m.problem(event.Source{Offset: -1}, "evaluate-bad-default-authority", event.SevWarning,
+				"default authority "+opts.DefaultAuthority+" is not an absolute http(s) URL: log lines without a host are not judged")
+		}
+	}
+
+	m.buildTimelines(b.docs)
+	m.buildCaptures(b)
+	m.pickArchiveAgent(b)
+	m.buildViews(b)
+	if m.defHost != "" {
+		m.defAuth, _ = m.authorityFor(m.defScheme, m.defHost)
+	}
+	slices.SortFunc(m.authList, func(x, y *authority) int { return strings.Compare(x.key, y.key) })
+
+	m.index = sortEntries(b.index)
+	m.snippets = sortEntries(b.snippets)
+	slices.SortStableFunc(m.problems, func(x, y event.Problem) int {
+		if c := lessSource(x.Source, y.Source); c != 0 {
+			return c
+		}
+		return strings.Compare(x.Code, y.Code)
+	})
+	return m
+}
+
+func sortEntries(es []ListingEntry) []ListingEntry {
+	out := slices.Clone(es)
+	slices.SortFunc(out, func(x, y ListingEntry) int {
+		if c := lessSource(x.Source, y.Source); c != 0 {
+			return c
+		}
+		if c := cmpTime(x.Time, y.Time); c != 0 {
+			return c
+		}
+		if c := strings.Compare(x.URL, y.URL); c != 0 {
+			return c
+		}
+		return strings.Compare(x.Agent, y.Agent)
+	})
+	return out
+}
+
+func sortSlice[T any](s []T, f func(a, b T) int) { slices.SortFunc(s, f) }
+
+func cmpCap(a, b *capRec) int {
+	if c := strings.Compare(a.url, b.url); c != 0 {
+		return c
+	}
+	if c := cmpTime(a.time, b.time); c != 0 {
+		return c
+	}
+	if c := lessSource(a.src, b.src); c != 0 {
+		return c
+	}
+	return strings.Compare(a.recordID, b.recordID)
+}
+
+// buildCaptures sorts the capture summaries, pairs them with WARC request
+// records and resolves revisits' directives.
+func (m *Model) buildCaptures(b *Builder) {
+	m.captures = slices.Clone(b.captures)
+	slices.SortFunc(m.captures, cmpCap)
+	m.capsByURL = make(map[string][]*capRec)
+	byRecord := make(map[string]*capRec)
+	for _, c := range m.captures {
+		m.capsByURL[c.url] = append(m.capsByURL[c.url], c)
+		if c.recordID != "" {
+			if _, dup := byRecord[c.recordID]; !dup {
+				byRecord[c.recordID] = c
+			}
+		}
+		c.paired = (c.recordID != "" && b.reqConc[c.recordID]) || (c.conc != "" && b.reqIDs[c.conc])
+	}
+	// An unresolved revisit repeats the payload of an earlier capture: its
+	// meta robots tags are that capture's (its own header, when it has
+	// one, was already read).
+	for _, c := range m.captures {
+		if !c.unresolved || c.isRobots {
+			continue
+		}
+		orig := byRecord[c.refersTo]
+		if orig == nil {
+			list := m.capsByURL[c.url]
+			for i := len(list) - 1; i >= 0; i-- {
+				o := list[i]
+				if o.time.Before(c.time) && !o.unresolved && c.payload != "" && o.payload == c.payload {
+					orig = o
+					break
+				}
+			}
+		}
+		if orig != nil && orig.dir != nil && c.dir == nil {
+			c.dir = orig.dir
+		}
+	}
+	// Directive diagnostics become problems located at their capture.
+	for _, c := range m.captures {
+		if c.dir == nil {
+			continue
+		}
+		for _, d := range c.dir.d.Diagnostics {
+			msg := d.Message
+			if d.Evidence != "" {
+				msg += ": " + d.Evidence
+			}
+			m.problem(c.src, "directive-"+d.Code, event.SevWarning, c.rawURL+": "+msg)
+		}
+	}
+}
+
+// pickArchiveAgent settles the archive crawler's product token: the
+// option, else the most frequent bot token among WARC request records.
+func (m *Model) pickArchiveAgent(b *Builder) {
+	if m.opts.ArchiveAgent != "" {
+		m.archiveAgent = m.opts.ArchiveAgent
+		if bot, ok := m.catalog.Lookup(m.archiveAgent); ok {
+			m.archiveAgent = bot.Token
+		}
+		m.archiveLower = strings.ToLower(m.archiveAgent)
+		return
+	}
+	counts := make(map[string]int)
+	for ua, n := range b.warcUAs {
+		id := m.identifyUA(ua, nil, time.Time{})
+		if id.token != "" {
+			counts[id.token] += n
+		}
+	}
+	best, bestN := "", 0
+	for tok, n := range counts {
+		if n > bestN || (n == bestN && tok < best) {
+			best, bestN = tok, n
+		}
+	}
+	m.archiveAgent, m.archiveLower, m.archiveAgentDerived = best, strings.ToLower(best), best != ""
+}
+
+// ArchiveAgent returns the archive crawler's product token and whether it
+// was derived from WARC request records (rather than given).
+func (m *Model) ArchiveAgent() (token string, derived bool) {
+	return m.archiveAgent, m.archiveAgentDerived
+}
+
+// AsOf returns the time retention and latest directives are judged at.
+func (m *Model) AsOf() time.Time { return m.opts.AsOf }
+
+// Problems returns what pass 1 could not use or read only leniently:
+// unresolved robots.txt revisits and directive diagnostics, located at
+// their capture. WriteTables writes them to the problems table too.
+func (m *Model) Problems() []event.Problem { return slices.Clone(m.problems) }

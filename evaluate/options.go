@@ -1,0 +1,157 @@
+package evaluate
+
+import (
+	"net/url"
+	"strings"
+	"time"
+)
+
+// Defaults applied by NewBuilder to zero Options fields.
+const (
+	// DefaultRobotsTTL is how long a fetched robots.txt may be used
+	// (RFC 9309 §2.4: SHOULD NOT be used for more than 24 hours).
+	DefaultRobotsTTL = 24 * time.Hour
+	// DefaultUnreachableAfter is how long a robots.txt must be unreachable
+	// before it may be treated as unavailable (RFC 9309 §2.3.1.4, "for
+	// example, 30 days").
+	DefaultUnreachableAfter = 30 * 24 * time.Hour
+	// DefaultSkew is the clock skew allowed on signature created/expires.
+	DefaultSkew = 60 * time.Second
+	// MaxRedirects is how many consecutive redirects of a robots.txt are
+	// followed inside the inputs (RFC 9309 §2.3.1.2: at least five).
+	MaxRedirects = 5
+)
+
+// Options tune the evaluation. Every time comes from the data or from
+// AsOf: the evaluation never reads the wall clock.
+type Options struct {
+	// AsOf is the moment retention and "latest" directives are judged at;
+	// zero means the latest time seen in the data (captures, fetches and
+	// listing entries given to the Builder).
+	AsOf time.Time
+	// RobotsTTL is the robots.txt cache lifetime; 0 means DefaultRobotsTTL.
+	RobotsTTL time.Duration
+	// UnreachableAfter is how long continuous unreachability lasts before
+	// robots.txt is treated as unavailable; 0 means DefaultUnreachableAfter.
+	UnreachableAfter time.Duration
+	// Skew is the signature clock skew; 0 means DefaultSkew.
+	Skew time.Duration
+	// AllowTestKeys accepts signatures made with the public RFC 9421 test
+	// keys as verified (they are flagged otherwise).
+	AllowTestKeys bool
+	// RobotsMaxBytes is the robots.txt parsing limit (robots.Options.MaxBytes).
+	RobotsMaxBytes int
+	// ArchiveAgent is the product token of the crawler that wrote the
+	// input WARC files. "" means: the most frequent bot token among the
+	// User-Agents of WARC request records (ties broken by the token's
+	// lexical order); when there are none, captures are not judged as
+	// fetches.
+	ArchiveAgent string
+	// IndexAgent is the product token whose directives an index or snippet
+	// listing entry without an agent is judged under; "" means the global
+	// rules only.
+	IndexAgent string
+	// DefaultAuthority ("https://example.com") is the authority of log
+	// lines that carry no host. "" means such fetches are not judged
+	// against robots.txt (robots_verdict not_judged).
+	DefaultAuthority string
+}
+
+func (o Options) withDefaults() Options {
+	if o.RobotsTTL <= 0 {
+		o.RobotsTTL = DefaultRobotsTTL
+	}
+	if o.UnreachableAfter <= 0 {
+		o.UnreachableAfter = DefaultUnreachableAfter
+	}
+	if o.Skew <= 0 {
+		o.Skew = DefaultSkew
+	}
+	o.AsOf = o.AsOf.UTC()
+	o.ArchiveAgent = strings.TrimSpace(o.ArchiveAgent)
+	o.IndexAgent = strings.TrimSpace(o.IndexAgent)
+	return o
+}
+
+// splitURL normalizes an absolute http(s) URL for use as a key: scheme and
+// host lower-cased, default port removed, fragment dropped, an empty path
+// made "/". It returns the authority key ("https://example.com:8080"), the
+// host[:port] part, and the path with query as written. ok is false for
+// anything that is not an absolute URL with a host.
+func splitURL(raw string) (auth, hostport, target string, ok bool) {
+	u, err := url.Parse(strings.TrimSpace(raw))
+	if err != nil || u.Host == "" || u.Scheme == "" {
+		return "", "", "", false
+	}
+	scheme := strings.ToLower(u.Scheme)
+	hostport = normalizeHost(scheme, u.Host)
+	target = u.EscapedPath()
+	if u.Opaque != "" {
+		return "", "", "", false
+	}
+	if target == "" {
+		target = "/"
+	}
+	if u.RawQuery != "" || u.ForceQuery {
+		target += "?" + u.RawQuery
+	}
+	return scheme + "://" + hostport, hostport, target, true
+}
+
+// normalizeHost lower-cases a host[:port] and removes the scheme's default
+// port, as readers do for event.Fetch.Host.
+func normalizeHost(scheme, h string) string {
+	h = strings.ToLower(h)
+	if i := strings.LastIndexByte(h, ':'); i >= 0 && !strings.Contains(h[i:], "]") {
+		port := h[i+1:]
+		if port == "" || (scheme == "http" && port == "80") || (scheme == "https" && port == "443") {
+			h = h[:i]
+		}
+	}
+	return strings.TrimSuffix(h, ".")
+}
+
+// normalizeURL returns the key of an absolute URL ("scheme://host/path?q"),
+// or raw trimmed when it is not one.
+func normalizeURL(raw string) string {
+	auth, _, target, ok := splitURL(raw)
+	if !ok {
+		return strings.TrimSpace(raw)
+	}
+	return auth + target
+}
+
+// hostName returns host[:port] without the port and without IPv6 brackets.
+func hostName(hostport string) string {
+	if strings.HasPrefix(hostport, "[") {
+		if i := strings.IndexByte(hostport, ']'); i > 0 {
+			return hostport[1:i]
+		}
+		return hostport
+	}
+	if i := strings.LastIndexByte(hostport, ':'); i >= 0 {
+		return hostport[:i]
+	}
+	return hostport
+}
+
+// pathOf returns the path of a request-target (absolute-form targets are
+// reduced to their path), without query.
+func pathOf(target string) string {
+	if i := strings.Index(target, "://"); i >= 0 && i < 10 {
+		rest := target[i+3:]
+		j := strings.IndexByte(rest, '/')
+		if j < 0 {
+			return "/"
+		}
+		target = rest[j:]
+	}
+	if i := strings.IndexAny(target, "?#"); i >= 0 {
+		target = target[:i]
+	}
+	return target
+}
+
+// isRobotsPath reports whether a request-target names /robots.txt
+// (RFC 9309 §2.3: the path is exactly "/robots.txt", all lower case).
+func isRobotsPath(target string) bool { return pathOf(target) == "/robots.txt" }

@@ -1,0 +1,436 @@
+package evaluate
+
+import (
+	"sort"
+	"strings"
+	"time"
+
+	"github.com/repaudit/repaudit/event"
+	"github.com/repaudit/repaudit/robots"
+)
+
+// effect is what a robots.txt version means for crawlers.
+type effect int8
+
+const (
+	effUnknown     effect = iota // content not known (redirect target missing, unparseable response)
+	effRules                     // 2xx: the parsed rules apply (RFC 9309 §2.3.1.1)
+	effAllowAll                  // unavailable: any resource may be accessed (§2.3.1.3)
+	effDisallowAll               // unreachable: complete disallow (§2.3.1.4)
+)
+
+func (e effect) String() string {
+	switch e {
+	case effRules:
+		return "rules"
+	case effAllowAll:
+		return "allow_all"
+	case effDisallowAll:
+		return "disallow_all"
+	}
+	return "unknown"
+}
+
+// Status rules (robots_versions.status_rule): which RFC 9309 §2.3.1 rule
+// gave a version its effect.
+const (
+	ruleSuccess          = "success"                     // §2.3.1.1
+	ruleRedirect         = "redirect"                    // §2.3.1.2, target reached within five redirects
+	ruleTooMany          = "too-many-redirects"          // §2.3.1.2, more than five: unavailable
+	ruleLoop             = "redirect-loop"               // a redirect chain that returns to a URL already seen: unavailable
+	ruleTargetMissing    = "redirect-target-missing"     // the redirect target has no capture in the inputs: unknown
+	ruleNoLocation       = "redirect-no-location"        // 3xx without a Location field: unknown
+	ruleNotModified      = "not-modified"                // 304 capture: the previous capture's content
+	ruleUnavailable      = "unavailable"                 // §2.3.1.3 (4xx)
+	ruleUnreachable      = "unreachable"                 // §2.3.1.4 (5xx, or no response)
+	ruleUnreachable30d   = "unreachable-30d-unavailable" // §2.3.1.4, unreachable for longer than UnreachableAfter
+	ruleUnparseable      = "unparseable-response"        // status 0 with a body: unknown
+	ruleUnexpectedStatus = "unexpected-status"           // 1xx or >599: unknown
+	ruleRevisitUnknown   = "revisit-unresolved"          // revisit whose original is not in the inputs: unknown
+)
+
+// version is one robots.txt version of an authority: a capture and the
+// interval it is in force, or the part of an unreachable version past
+// UnreachableAfter.
+type version struct {
+	id           string
+	auth         *authority
+	doc          *rdoc // the capture of /robots.txt
+	content      *rdoc // the capture whose rules apply (doc, or a redirect target); nil unless effect is effRules
+	from         time.Time
+	until        time.Time // zero: open (the latest version)
+	effect       effect
+	statusRule   string
+	redirect     string    // final URL of a followed redirect chain
+	hops         int       // redirects followed
+	unreachSince time.Time // start of the continuous unreachable run (effDisallowAll and its 30-day segment)
+	segment      bool      // the part past UnreachableAfter of an unreachable version
+	unreach      bool      // the capture itself was unreachable (5xx or no response), before the 30-day rule
+}
+
+// authority is the robots.txt state of one scheme://host[:port].
+type authority struct {
+	key       string // "https://example.com"
+	hostport  string
+	host      string // url_host_name
+	idPrefix  string // "example.com" for https, "http://example.com" otherwise
+	versions  []*version
+	groups    map[string]bool     // lower-cased user-agent tokens of any version's groups
+	views     map[string]*botView // lower-cased product token -> the bot's own robots.txt fetches
+	robotsURL string
+}
+
+// versionAt returns the version in force at t (the latest starting at or
+// before t), or nil.
+func (a *authority) versionAt(t time.Time) *version {
+	vs := a.versions
+	i := sort.Search(len(vs), func(i int) bool { return vs[i].from.After(t) })
+	if i == 0 {
+		return nil
+	}
+	return vs[i-1]
+}
+
+// lastRulesAt returns the latest version starting at or before t whose
+// effect is effRules, or nil.
+func (a *authority) lastRulesAt(t time.Time) *version {
+	vs := a.versions
+	i := sort.Search(len(vs), func(i int) bool { return vs[i].from.After(t) })
+	for i--; i >= 0; i-- {
+		if vs[i].effect == effRules {
+			return vs[i]
+		}
+	}
+	return nil
+}
+
+// docSorter orders robots-like captures by time, then source, then record
+// id, so that Build does not depend on Add order.
+func lessSource(a, b event.Source) int {
+	if c := strings.Compare(a.File, b.File); c != 0 {
+		return c
+	}
+	if a.Offset != b.Offset {
+		if a.Offset < b.Offset {
+			return -1
+		}
+		return 1
+	}
+	if a.Line != b.Line {
+		if a.Line < b.Line {
+			return -1
+		}
+		return 1
+	}
+	return 0
+}
+
+func cmpTime(a, b time.Time) int {
+	switch {
+	case a.Before(b):
+		return -1
+	case a.After(b):
+		return 1
+	}
+	return 0
+}
+
+func cmpDoc(a, b *rdoc) int {
+	if c := cmpTime(a.time, b.time); c != 0 {
+		return c
+	}
+	if c := lessSource(a.src, b.src); c != 0 {
+		return c
+	}
+	if c := strings.Compare(a.recordID, b.recordID); c != 0 {
+		return c
+	}
+	return strings.Compare(a.url, b.url)
+}
+
+// buildTimelines turns robots-like captures into per-authority version
+// timelines (RFC 9309 §2.3.1).
+func (m *Model) buildTimelines(docs []*rdoc) {
+	sortSlice(docs, cmpDoc)
+	byURL := make(map[string][]*rdoc)
+	byRecord := make(map[string]*rdoc)
+	for _, d := range docs {
+		byURL[d.url] = append(byURL[d.url], d)
+		if d.recordID != "" {
+			if _, dup := byRecord[d.recordID]; !dup {
+				byRecord[d.recordID] = d
+			}
+		}
+	}
+	// Unresolved revisits take the content of the capture they repeat.
+	for _, d := range docs {
+		if !d.unresolved {
+			continue
+		}
+		orig := byRecord[d.refersTo]
+		if orig == nil || orig.unresolved {
+			orig = nil
+			list := byURL[d.url]
+			for i := len(list) - 1; i >= 0; i-- {
+				o := list[i]
+				if !o.time.Before(d.time) || o.unresolved {
+					continue
+				}
+				if d.payload != "" && o.payload == d.payload {
+					orig = o
+					break
+				}
+				if d.payload == "" && strings.Contains(d.profile, "server-not-modified") {
+					orig = o
+					break
+				}
+			}
+		}
+		if orig == nil {
+			m.problem(d.src, "robots-revisit-unresolved", event.SevWarning,
+				"revisit of "+d.rawURL+" refers to a capture not in the inputs: not used as a robots.txt version")
+			continue
+		}
+		d.unresolved = false
+		d.status, d.file, d.digest, d.size, d.truncated, d.ruleText, d.location =
+			orig.status, orig.file, orig.digest, orig.size, orig.truncated, orig.ruleText, orig.location
+		if d.digest != "" {
+			d.idDigest = d.digest[:6]
+		}
+	}
+	m.docsByURL = byURL
+
+	auths := make(map[string]*authority)
+	for _, d := range docs {
+		if !d.isRobots || d.unresolved {
+			continue
+		}
+		a := auths[d.auth]
+		if a == nil {
+			a = m.newAuthority(d.auth, d.hostport)
+			auths[d.auth] = a
+		}
+		a.versions = append(a.versions, &version{auth: a, doc: d, from: d.time})
+	}
+	keys := make([]string, 0, len(auths))
+	for k := range auths {
+		keys = append(keys, k)
+	}
+	sort.Strings(keys)
+	for _, k := range keys {
+		a := auths[k]
+		m.authList = append(m.authList, a)
+		m.addAuthority(a)
+		ids := make(map[string]int)
+		var prev *version
+		for _, v := range a.versions {
+			m.resolveVersion(v, prev)
+			v.id = a.idPrefix + "@" + v.from.Format(time.RFC3339Nano) + "#" + v.doc.idDigest
+			if n := ids[v.id]; n > 0 {
+				ids[v.id] = n + 1
+				v.id += "~" + itoa(n+1)
+			} else {
+				ids[v.id] = 1
+			}
+			prev = v
+		}
+		for i, v := range a.versions {
+			if i+1 < len(a.versions) {
+				v.until = a.versions[i+1].from
+			}
+		}
+		a.versions = m.applyUnreachable(a.versions)
+		for _, v := range a.versions {
+			if v.content != nil && v.content.file != nil {
+				for _, g := range v.content.file.Groups {
+					for _, ag := range g.Agents {
+						a.groups[strings.ToLower(ag.Token)] = true
+					}
+				}
+			}
+		}
+	}
+}
+
+func (m *Model) newAuthority(key, hostport string) *authority {
+	a := &authority{
+		key:       key,
+		hostport:  hostport,
+		host:      hostName(hostport),
+		groups:    make(map[string]bool),
+		views:     make(map[string]*botView),
+		robotsURL: key + "/robots.txt",
+	}
+	if strings.HasPrefix(key, "https://") {
+		a.idPrefix = hostport
+	} else {
+		a.idPrefix = key
+	}
+	return a
+}
+
+// resolveVersion applies the status semantics of RFC 9309 §2.3.1 to one
+// capture of /robots.txt.
+func (m *Model) resolveVersion(v *version, prev *version) {
+	d := v.doc
+	if d.status == 304 {
+		v.statusRule = ruleNotModified
+		if prev == nil {
+			v.effect = effUnknown
+			return
+		}
+		v.effect, v.content, v.redirect, v.hops, v.unreach = prev.effect, prev.content, prev.redirect, prev.hops, prev.unreach
+		return
+	}
+	if d.status >= 300 && d.status < 400 {
+		m.followRedirects(v)
+		return
+	}
+	v.effect, v.statusRule = docEffect(d)
+	if v.effect == effRules {
+		v.content = d
+	}
+	v.unreach = v.effect == effDisallowAll
+}
+
+// docEffect is the effect of a non-redirect capture (RFC 9309 §2.3.1).
+func docEffect(d *rdoc) (effect, string) {
+	switch {
+	case d.recordType == "resource" && d.status == 0:
+		return effRules, ruleSuccess // a resource record is the content itself
+	case d.status == 0 && d.noResponse:
+		return effDisallowAll, ruleUnreachable // network failure (§2.3.1.4)
+	case d.status == 0:
+		return effUnknown, ruleUnparseable
+	case d.status >= 200 && d.status < 300:
+		return effRules, ruleSuccess
+	case d.status >= 400 && d.status < 500:
+		return effAllowAll, ruleUnavailable
+	case d.status >= 500 && d.status < 600:
+		return effDisallowAll, ruleUnreachable
+	}
+	return effUnknown, ruleUnexpectedStatus
+}
+
+// followRedirects follows a robots.txt redirect chain inside the inputs
+// (RFC 9309 §2.3.1.2): the target's rules apply to the original authority.
+// Each hop takes the target's capture nearest at or before the time of the
+// redirecting capture, or else the first one within RobotsTTL after it.
+func (m *Model) followRedirects(v *version) {
+	t := v.doc.time
+	seen := map[string]bool{v.doc.url: true}
+	cur := v.doc
+	for n := 1; ; n++ {
+		if n > MaxRedirects {
+			v.effect, v.statusRule, v.hops = effAllowAll, ruleTooMany, n-1
+			return
+		}
+		if cur.location == "" {
+			v.effect, v.statusRule, v.hops = effUnknown, ruleNoLocation, n-1
+			return
+		}
+		v.redirect, v.hops = cur.location, n
+		if seen[cur.location] {
+			v.effect, v.statusRule = effAllowAll, ruleLoop
+			return
+		}
+		seen[cur.location] = true
+		next := m.docNear(cur.location, t)
+		if next == nil {
+			v.effect, v.statusRule = effUnknown, ruleTargetMissing
+			return
+		}
+		if next.status >= 300 && next.status < 400 && next.status != 304 {
+			cur = next
+			continue
+		}
+		v.effect, _ = docEffect(next)
+		v.statusRule = ruleRedirect
+		if v.effect == effRules {
+			v.content = next
+		}
+		v.unreach = v.effect == effDisallowAll
+		return
+	}
+}
+
+// docNear returns the capture of url nearest at or before t, or the first
+// within RobotsTTL after t; 304 and unresolved captures are skipped.
+func (m *Model) docNear(url string, t time.Time) *rdoc {
+	list := m.docsByURL[url]
+	i := sort.Search(len(list), func(i int) bool { return list[i].time.After(t) })
+	for j := i - 1; j >= 0; j-- {
+		if d := list[j]; d.status != 304 && !d.unresolved {
+			return d
+		}
+	}
+	for j := i; j < len(list); j++ {
+		d := list[j]
+		if d.time.Sub(t) > m.opts.RobotsTTL {
+			break
+		}
+		if d.status != 304 && !d.unresolved {
+			return d
+		}
+	}
+	return nil
+}
+
+// applyUnreachable implements the 30-day rule of RFC 9309 §2.3.1.4: once
+// robots.txt has been unreachable continuously for UnreachableAfter, it is
+// treated as unavailable (allow all). A version whose interval crosses
+// that point is split: the part after it is a segment of its own.
+func (m *Model) applyUnreachable(vs []*version) []*version {
+	out := make([]*version, 0, len(vs))
+	var runStart time.Time
+	inRun := false
+	for _, v := range vs {
+		if !v.unreach {
+			inRun = false
+			out = append(out, v)
+			continue
+		}
+		if !inRun {
+			runStart, inRun = v.from, true
+		}
+		v.unreachSince = runStart
+		p := runStart.Add(m.opts.UnreachableAfter)
+		switch {
+		case !p.After(v.from):
+			v.effect, v.statusRule, v.content = effAllowAll, ruleUnreachable30d, nil
+			out = append(out, v)
+		case v.until.IsZero() || p.Before(v.until):
+			seg := &version{
+				id: v.id + "+unavailable", auth: v.auth, doc: v.doc, from: p, until: v.until,
+				effect: effAllowAll, statusRule: ruleUnreachable30d, redirect: v.redirect, hops: v.hops,
+				unreachSince: runStart, segment: true, unreach: true,
+			}
+			v.until = p
+			out = append(out, v, seg)
+		default:
+			out = append(out, v)
+		}
+	}
+	return out
+}
+
+// ruleText returns the evidence text of the rule on line n of the content.
+func (v *version) ruleText(r *robots.Rule) string {
+	if r == nil {
+		return ""
+	}
+	if v.content != nil {
+		if s, ok := v.content.ruleText[r.Line]; ok {
+			return s
+		}
+	}
+	return r.String()
+}
+
+// file returns the parsed rules in force, or nil.
+func (v *version) file() *robots.File {
+	if v == nil || v.content == nil {
+		return nil
+	}
+	return v.content.file
+}

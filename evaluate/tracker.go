@@ -1,0 +1,157 @@
+package evaluate
+
+import (
+	"strconv"
+	"strings"
+	"sync"
+	"time"
+
+	"github.com/repaudit/repaudit/event"
+	"github.com/repaudit/repaudit/signature"
+)
+
+// Tracker holds the small sequential state of pass 2: the previous fetch
+// per (agent, identity, authority) for crawl-delay, and signature replay.
+// Feed it every Judgement in time order; it is not safe for concurrent
+// use. Its memory is bounded by the number of (agent, identity, authority)
+// triples and the replay window, not by the number of fetches.
+type Tracker struct {
+	mu     sync.Mutex // guards sum against Model.Stats
+	m      *Model
+	last   map[delayKey]lastFetch
+	replay *signature.ReplayDetector
+	sum    FetchSummary
+}
+
+type delayKey struct {
+	auth     *authority
+	agent    string
+	identity string
+}
+
+type lastFetch struct {
+	t      time.Time
+	src    event.Source
+	target string
+}
+
+// NewTracker returns a Tracker for fetches judged by m.
+func (m *Model) NewTracker() *Tracker {
+	tr := &Tracker{
+		m:      m,
+		last:   make(map[delayKey]lastFetch),
+		replay: signature.NewReplayDetector(0),
+		sum:    newFetchSummary(),
+	}
+	m.trackersMu.Lock()
+	m.trackers = append(m.trackers, tr)
+	m.trackersMu.Unlock()
+	return tr
+}
+
+// wholeSecond reports whether t has no sub-second part: the timestamps of
+// most access logs have one-second resolution.
+func wholeSecond(t time.Time) bool { return t.Nanosecond() == 0 }
+
+// Observe adds the findings that need earlier fetches to j (crawl_delay_ignored,
+// signature replays as invalid_signature) and updates j.Fetch.Findings.
+// Judgements must come in time order.
+func (tr *Tracker) Observe(j *Judgement) {
+	row := &j.Fetch
+	t := row.FetchTime
+
+	// Signature replay (webbotauth-notes.md step 10).
+	if j.sigReq != nil && j.Signature != nil {
+		if replay, reason := tr.replay.Observe(j.sigReq, *j.Signature); replay {
+			if row.Agent != "" {
+				row.Identity = IdentitySpoofed
+				row.Operator = ""
+				for i := range j.Violations {
+					j.Violations[i].Identity = IdentitySpoofed
+					j.Violations[i].Operator = ""
+				}
+				v := tr.m.baseViolation(row, KindInvalidSignature)
+				v.SignatureReason = "replay"
+				v.Evidence = reason
+				j.Violations = append(j.Violations, v)
+			}
+			if row.SignatureReasons == "" {
+				row.SignatureReasons = "replay"
+			} else {
+				row.SignatureReasons += ",replay"
+			}
+		}
+	}
+
+	// Crawl-delay: consecutive fetches of one agent and identity status on
+	// one authority closer than the Crawl-delay of its group.
+	if j.auth != nil && j.agentLower != "" {
+		k := delayKey{auth: j.auth, agent: j.agentLower, identity: row.Identity}
+		prev, seen := tr.last[k]
+		if seen && !t.Before(prev.t) && j.crawlDelay > 0 {
+			interval := t.Sub(prev.t)
+			var res time.Duration
+			if wholeSecond(t) && wholeSecond(prev.t) {
+				res = time.Second
+			}
+			delay := time.Duration(j.crawlDelay * float64(time.Second))
+			if interval+res <= delay {
+				v := tr.m.baseViolation(row, KindCrawlDelayIgnored)
+				v.ObservedInterval = interval.Seconds()
+				v.CrawlDelay = j.crawlDelay
+				var sb strings.Builder
+				writeVersion(&sb, j.delayVer)
+				sb.WriteString(": line ")
+				sb.WriteString(itoa(j.delayLine))
+				sb.WriteString(" Crawl-delay ")
+				sb.WriteString(fmtSeconds(j.crawlDelay))
+				sb.WriteString(" applies to ")
+				sb.WriteString(row.Agent)
+				sb.WriteString("; previous fetch by ")
+				sb.WriteString(row.Agent)
+				sb.WriteString(" (")
+				sb.WriteString(row.Identity)
+				sb.WriteString(") on ")
+				sb.WriteString(j.auth.key)
+				sb.WriteString(" was ")
+				sb.WriteString(prev.target)
+				sb.WriteString(" at ")
+				sb.WriteString(fmtTime(prev.t))
+				sb.WriteString(" (")
+				sb.WriteString(prev.src.String())
+				sb.WriteString("), ")
+				sb.WriteString(strconv.FormatFloat(interval.Seconds(), 'f', -1, 64))
+				sb.WriteString("s before this one")
+				if res > 0 {
+					sb.WriteString(" (timestamps have one-second resolution: at most ")
+					sb.WriteString(strconv.FormatFloat((interval + res).Seconds(), 'f', -1, 64))
+					sb.WriteString("s)")
+				}
+				v.Evidence = sb.String()
+				if ver := j.delayVer; ver != nil {
+					v.RobotsVersionID = ver.id
+					ct := ver.doc.time
+					v.RobotsCaptureTime = &ct
+					v.RobotsWARCFile = ver.doc.src.File
+					v.RobotsWARCOffset = ver.doc.src.Offset
+					v.RobotsStatus = int32(ver.doc.status)
+				}
+				j.Violations = append(j.Violations, v)
+			}
+		}
+		if !seen || !t.Before(prev.t) {
+			tr.last[k] = lastFetch{t: t, src: event.Source{File: row.SourceFile, Line: row.SourceLine, Offset: row.WARCRecordOffset}, target: row.URLPath}
+		}
+	}
+	row.Findings = int32(len(j.Violations))
+	tr.mu.Lock()
+	tr.sum.add(j)
+	tr.mu.Unlock()
+}
+
+// Summary returns the counters of every Judgement observed so far.
+func (tr *Tracker) Summary() FetchSummary {
+	tr.mu.Lock()
+	defer tr.mu.Unlock()
+	return tr.sum.clone()
+}

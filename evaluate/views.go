@@ -1,0 +1,231 @@
+package evaluate
+
+import (
+	"slices"
+	"sort"
+	"strings"
+	"time"
+
+	"github.com/repaudit/repaudit/event"
+)
+
+// viewKind is what a bot's own robots.txt fetch told it.
+type viewKind int8
+
+const (
+	vkUnknown     viewKind = iota // content not known: not judged
+	vkContent                     // rules of a known version
+	vkAllowAll                    // 4xx (or a version that allows all): unavailable
+	vkUnreachable                 // 5xx or no response: complete disallow
+)
+
+// viewEntry is one fetch of /robots.txt by a bot on an authority: a log
+// line, a WARC request record, or (for the archive crawler) a robots.txt
+// capture.
+type viewEntry struct {
+	time     time.Time
+	status   int
+	src      event.Source
+	capture  *rdoc    // set when the entry is an archive capture
+	ver      *version // the version of that capture
+	kind     viewKind
+	content  *version // vkContent: the version whose rules the bot got
+	runStart time.Time
+	note     string // how the content was chosen, for evidence
+}
+
+// botView is one bot's robots.txt fetches on one authority, in time order.
+type botView struct {
+	token   string // product token as first seen
+	entries []viewEntry
+}
+
+// at returns the bot's last robots.txt fetch at or before t, or nil.
+func (bv *botView) at(t time.Time) *viewEntry {
+	if bv == nil {
+		return nil
+	}
+	es := bv.entries
+	i := sort.Search(len(es), func(i int) bool { return es[i].time.After(t) })
+	if i == 0 {
+		return nil
+	}
+	return &es[i-1]
+}
+
+// buildViews files every robots.txt fetch of pass 1 under its authority and
+// product token (matched by product token, never by IP), adds the archive
+// crawler's robots.txt captures, and settles what each fetch told the bot.
+func (m *Model) buildViews(b *Builder) {
+	// Robots captures are the archive crawler's own robots.txt fetches;
+	// WARC request records of /robots.txt that pair with one add nothing.
+	robotsByID := make(map[string]bool)
+	robotsConc := make(map[string]bool)
+	for _, list := range m.docsByURL {
+		for _, d := range list {
+			if !d.isRobots {
+				continue
+			}
+			if d.recordID != "" {
+				robotsByID[d.recordID] = true
+			}
+			for _, c := range d.conc {
+				robotsConc[c] = true
+			}
+		}
+	}
+	rfs := slices.Clone(b.rfetches)
+	slices.SortFunc(rfs, func(x, y *rfetch) int {
+		if c := cmpTime(x.time, y.time); c != 0 {
+			return c
+		}
+		return lessSource(x.src, y.src)
+	})
+	for _, rf := range rfs {
+		if rf.origin == event.OriginWARC {
+			paired := rf.recordID != "" && robotsConc[rf.recordID]
+			for _, c := range rf.conc {
+				paired = paired || robotsByID[c]
+			}
+			if paired {
+				continue
+			}
+		}
+		if rf.status < 200 || rf.status > 599 {
+			continue // status unknown: says nothing about the bot's view
+		}
+		a := m.authorityOrNew(rf.scheme, rf.host)
+		if a == nil {
+			continue
+		}
+		id := m.identifyUA(rf.ua, a, rf.time)
+		if id.token == "" {
+			continue
+		}
+		m.viewFor(a, id.token).entries = append(m.viewFor(a, id.token).entries,
+			viewEntry{time: rf.time, status: rf.status, src: rf.src})
+	}
+	if m.archiveAgent != "" {
+		for _, a := range m.authList {
+			for _, v := range a.versions {
+				if v.segment {
+					continue
+				}
+				st := v.doc.status
+				if st == 0 && v.doc.recordType == "resource" {
+					st = 200
+				}
+				bv := m.viewFor(a, m.archiveAgent)
+				bv.entries = append(bv.entries, viewEntry{time: v.doc.time, status: st, src: v.doc.src, capture: v.doc, content: v, ver: v})
+			}
+		}
+	}
+	for _, a := range m.authList {
+		for _, bv := range a.views {
+			slices.SortStableFunc(bv.entries, func(x, y viewEntry) int {
+				if c := cmpTime(x.time, y.time); c != 0 {
+					return c
+				}
+				return lessSource(x.src, y.src)
+			})
+			m.resolveEntries(a, bv)
+		}
+	}
+}
+
+func (m *Model) viewFor(a *authority, token string) *botView {
+	lower := strings.ToLower(token)
+	bv := a.views[lower]
+	if bv == nil {
+		bv = &botView{token: token}
+		a.views[lower] = bv
+	}
+	return bv
+}
+
+// resolveEntries settles what each robots.txt fetch told the bot
+// (DESIGN §3.3): 2xx the content in force at that moment, 304 the content
+// of its previous fetch, 3xx the version in force (its redirect resolved),
+// 4xx allow all, 5xx complete disallow.
+func (m *Model) resolveEntries(a *authority, bv *botView) {
+	for i := range bv.entries {
+		e := &bv.entries[i]
+		var prev *viewEntry
+		if i > 0 {
+			prev = &bv.entries[i-1]
+		}
+		switch {
+		case e.capture != nil:
+			e.kind = kindOfVersion(e.content)
+			if e.kind != vkContent {
+				e.content = nil
+			}
+			if e.capture.status == 0 && e.kind == vkUnreachable {
+				e.note = "no response"
+			}
+			if e.content == nil && e.kind == vkUnknown {
+				e.note = "the capture's content is unknown"
+			}
+		case e.status >= 200 && e.status < 300:
+			v := a.lastRulesAt(e.time)
+			if v == nil {
+				e.kind = vkUnknown
+				e.note = "no successful capture of robots.txt at or before that fetch: its content is unknown"
+				break
+			}
+			e.kind, e.content = vkContent, v
+			if in := a.versionAt(e.time); in != v {
+				e.note = "the archive's version in force then (" + in.id + ", status " + itoa(in.doc.status) + ") has no rules: the last successful capture is used"
+			}
+		case e.status == 304:
+			if prev != nil && prev.kind == vkContent {
+				e.kind, e.content = vkContent, prev.content
+				e.note = "304 Not Modified keeps the version of its previous fetch (" + fmtTime(prev.time) + ")"
+				break
+			}
+			if v := a.versionAt(e.time); v != nil && v.effect == effRules {
+				e.kind, e.content = vkContent, v
+				e.note = "304 Not Modified with no earlier successful fetch seen: the version in force then is used"
+				break
+			}
+			e.kind = vkUnknown
+			e.note = "304 Not Modified with no earlier successful fetch and no known version"
+		case e.status >= 300 && e.status < 400:
+			v := a.versionAt(e.time)
+			e.kind = kindOfVersion(v)
+			if e.kind == vkContent {
+				e.content = v
+			}
+			e.note = "redirect: the archive's version in force then is used"
+			if v == nil {
+				e.note = "redirect, and no archived version to follow it"
+			}
+		case e.status >= 400 && e.status < 500:
+			e.kind = vkAllowAll
+		case e.status >= 500:
+			e.kind = vkUnreachable
+		}
+		if e.kind == vkUnreachable {
+			if prev != nil && prev.kind == vkUnreachable {
+				e.runStart = prev.runStart
+			} else {
+				e.runStart = e.time
+			}
+		}
+	}
+}
+
+func kindOfVersion(v *version) viewKind {
+	if v == nil {
+		return vkUnknown
+	}
+	switch v.effect {
+	case effRules:
+		return vkContent
+	case effAllowAll:
+		return vkAllowAll
+	case effDisallowAll:
+		return vkUnreachable
+	}
+	return vkUnknown
+}
