@@ -41,6 +41,11 @@ type Card struct {
 	// against it can be reported, but its keys are never trusted.
 	Invalid string
 	Source  string // where the card was read from
+
+	// fetchedFrom is the URL a card with a mismatched client_id was
+	// captured at: such a card is filed under that URL, so that a copy
+	// served elsewhere never replaces the real card's snapshot.
+	fetchedFrom string
 }
 
 // RegistryEntry is one usable line of a registry file.

@@ -26,8 +26,8 @@ const (
 // a data: URL (RFC 2397, base64 or percent-encoded) carrying an inline
 // card; '#' starts a comment (whole line or trailing); blank lines are
 // skipped; lines end in LF, CRLF or a lone CR. Anything else is a Problem
-// with its line number, and reading goes on. Problems from the reader
-// itself (an I/O error) end the list with a problem.
+// with its line number, and reading goes on. An I/O error ends the list
+// with a "registry-read-error" problem.
 func ParseRegistry(r io.Reader, source string) ([]RegistryEntry, []Problem) {
 	var (
 		entries []RegistryEntry
@@ -37,6 +37,11 @@ func ParseRegistry(r io.Reader, source string) ([]RegistryEntry, []Problem) {
 	for lineNo := 1; ; lineNo++ {
 		line, tooLong, err := readRegistryLine(br)
 		loc := source + ":" + strconv.Itoa(lineNo)
+		if err != nil && !errors.Is(err, io.EOF) {
+			// A partial line is not an entry.
+			probs = append(probs, Problem{loc, "registry-read-error", err.Error()})
+			return entries, probs
+		}
 		if tooLong {
 			probs = append(probs, Problem{loc, "registry-line-too-long", fmt.Sprintf("line longer than %d bytes; skipped", MaxRegistryLine)})
 		} else if line != nil {
@@ -57,9 +62,6 @@ func ParseRegistry(r io.Reader, source string) ([]RegistryEntry, []Problem) {
 			}
 		}
 		if err != nil {
-			if !errors.Is(err, io.EOF) {
-				probs = append(probs, Problem{loc, "registry-read-error", err.Error()})
-			}
 			return entries, probs
 		}
 	}
@@ -131,7 +133,10 @@ func parseRegistryLine(line []byte, loc string) (*RegistryEntry, *Problem) {
 			return bad("registry-bad-entry", "control character in entry")
 		}
 	}
-	scheme, _, _ := strings.Cut(entry, ":")
+	scheme, _, ok := strings.Cut(entry, ":")
+	if !ok {
+		return bad("registry-bad-entry", "not an https or data: URL: %s", quoteShort(entry))
+	}
 	switch strings.ToLower(scheme) {
 	case "https":
 		if strings.ContainsAny(entry, " \t") {
@@ -164,6 +169,9 @@ func parseRegistryLine(line []byte, loc string) (*RegistryEntry, *Problem) {
 // registry-03 example, are taken literally), then base64-decoded when
 // ";base64" is given (padding optional, standard or URL alphabet).
 func decodeDataURL(s string) ([]byte, error) {
+	if len(s) < len("data:") || !strings.EqualFold(s[:len("data:")], "data:") {
+		return nil, errors.New("not a data: URL")
+	}
 	rest := s[len("data:"):]
 	meta, data, ok := strings.Cut(rest, ",")
 	if !ok {

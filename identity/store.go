@@ -144,6 +144,9 @@ func originOf(s string) string {
 }
 
 func cardKey(c *Card) string {
+	if c.fetchedFrom != "" {
+		return "fetched:" + normURL(c.fetchedFrom)
+	}
 	if c.ClientID != "" {
 		return normURL(c.ClientID)
 	}
@@ -152,7 +155,8 @@ func cardKey(c *Card) string {
 
 // AddCard records a card snapshot known from time at (zero: a local file,
 // valid for the whole run). Cards are keyed by client_id; a card without
-// one (an inline data: card, a legacy local file) is keyed by its Source.
+// one (an inline data: card, a legacy local file) is keyed by its Source,
+// and a captured card whose client_id is not its capture URL by that URL.
 func (s *Store) AddCard(c *Card, at time.Time) {
 	if c == nil {
 		return
@@ -441,7 +445,8 @@ func (s *Store) Cards() []*Card {
 // of card, jwks, iplist; nothing is added then) and the problems found. The
 // caller passes only successful (2xx) responses. A card whose client_id is
 // not the capture URL is kept with Invalid "client-id-mismatch"
-// (registry-03 §"Client ID": simple string comparison).
+// (registry-03 §"Client ID": simple string comparison), filed under the
+// capture URL so that it never replaces the card its client_id names.
 func (s *Store) AddCapture(url string, body []byte, at time.Time, source string) (kind string, problems []Problem) {
 	kind = CaptureKind(url, "", body)
 	switch kind {
@@ -494,6 +499,7 @@ func checkFetchedClientID(c *Card, fetchURL, source string) []Problem {
 		if c.Invalid == "" {
 			c.Invalid = InvalidClientIDMismatch
 		}
+		c.fetchedFrom = fetchURL
 		return []Problem{{source, "card-invalid", fmt.Sprintf("client_id %s is not the URL it was fetched from, %s (registry-03 §Client ID)", quoteShort(c.ClientID), quoteShort(fetchURL))}}
 	}
 }
