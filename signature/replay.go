@@ -36,7 +36,7 @@ const (
 // concurrent use.
 type ReplayDetector struct {
 	// Skew is the clock allowance for "after expires"; DefaultSkew when
-	// zero.
+	// zero, none when negative (as Options.Skew).
 	Skew time.Duration
 	// Retention is how long past expires+Skew a sighting is kept;
 	// DefaultReplayRetention when zero.
@@ -83,8 +83,11 @@ func (d *ReplayDetector) Observe(r *Request, res Result) (replay bool, reason st
 		return false, ""
 	}
 	skew := d.Skew
-	if skew == 0 {
+	switch {
+	case skew == 0:
 		skew = DefaultSkew
+	case skew < 0:
+		skew = 0
 	}
 	retention := d.Retention
 	if retention == 0 {

@@ -609,6 +609,18 @@ func (v *Verifier) lookupKey(j *judgement, r *Request, keyid string, members []a
 		if cs, ok := v.keys.(CardSource); ok {
 			if c, ok := cs.CardForUA(r.Header.Get("User-Agent"), t); ok && c.Invalid == "" {
 				j.res.Agent = c.ClientID
+				if j.res.Agent == "" {
+					j.res.Agent = c.Source
+				}
+				// A card without client_id (a local legacy file) is only
+				// reachable through its own inline keys.
+				if len(c.JWKS) > 0 {
+					known = true
+					if k := match(c.JWKS); k != nil {
+						j.res.KeySource = k.Source
+						return k
+					}
+				}
 				for _, ref := range []string{c.ClientID, c.JWKSURI} {
 					if ref == "" {
 						continue

@@ -1,12 +1,382 @@
 package main
 
 import (
+	"bufio"
+	"bytes"
 	"context"
+	"encoding/json"
+	"errors"
+	"flag"
 	"fmt"
+	"io"
+	"net/netip"
+	"os"
+	"slices"
+	"strings"
+	"time"
+
+	"github.com/repaudit/repaudit/event"
+	"github.com/repaudit/repaudit/identity"
+	"github.com/repaudit/repaudit/signature"
 )
 
-// runSignature is being written; this placeholder is replaced by the real command.
-func runSignature(_ context.Context, _ []string, std stdio) int {
-	fmt.Fprintln(std.Stderr, "repaudit signature: not built yet")
-	return exitUsage
+// maxSignatureCheckLine caps one input JSON line; longer lines are reported
+// and skipped.
+const maxSignatureCheckLine = 1 << 20
+
+// runSignature dispatches "repaudit signature <sub>".
+func runSignature(ctx context.Context, args []string, std stdio) int {
+	if len(args) == 0 || args[0] != "check" {
+		if len(args) > 0 && (args[0] == "-h" || args[0] == "-help" || args[0] == "--help" || args[0] == "help") {
+			signatureUsage(std.Stdout)
+			return exitOK
+		}
+		signatureUsage(std.Stderr)
+		return exitUsage
+	}
+	return runSignatureCheck(ctx, args[1:], std)
+}
+
+func signatureUsage(w io.Writer) {
+	fmt.Fprintln(w, "usage: repaudit signature check [--card FILE]... [--jwks FILE]... [--skew DUR] [--allow-test-keys] [--jsonl] < requests.jsonl")
+	fmt.Fprintln(w)
+	fmt.Fprintln(w, "Verifies the Web Bot Auth signature of each request read from stdin, one JSON")
+	fmt.Fprintln(w, "object a line:")
+	fmt.Fprintln(w, `  {"time": "2025-06-01T12:00:00Z", "method": "GET", "scheme": "https",`)
+	fmt.Fprintln(w, `   "authority": "example.com", "path": "/x?y", "ip": "192.0.2.1",`)
+	fmt.Fprintln(w, `   "headers": {"Signature-Input": ["sig1=..."], "Signature": ["sig1=:...:"]}}`)
+	fmt.Fprintln(w, "and writes one result a line, in order. Keys in --jwks files are trusted for")
+	fmt.Fprintln(w, "any agent; --card files add Signature Agent Cards (their inline keys, and the")
+	fmt.Fprintln(w, "User-Agent patterns that make a request a claimant). Requests are judged at")
+	fmt.Fprintln(w, "their own time, and checked for replays in input order.")
+	fmt.Fprintln(w, "Exit status: 0 ok, 2 usage error, unreadable file, or a bad input line.")
+}
+
+// signatureCheckOptions are the validated flags of "signature check".
+type signatureCheckOptions struct {
+	cards, jwks   multiFlag
+	skew          time.Duration
+	allowTestKeys bool
+	jsonl         bool
+}
+
+func runSignatureCheck(ctx context.Context, args []string, std stdio) int {
+	var o signatureCheckOptions
+	fs := flag.NewFlagSet("signature check", flag.ContinueOnError)
+	fs.SetOutput(std.Stderr)
+	fs.Usage = func() {
+		signatureUsage(std.Stderr)
+		fmt.Fprintln(std.Stderr)
+		fs.PrintDefaults()
+	}
+	fs.Var(&o.cards, "card", "Signature Agent Card `FILE` (repeatable)")
+	fs.Var(&o.jwks, "jwks", "JWK Set `FILE` of trusted keys (repeatable)")
+	fs.DurationVar(&o.skew, "skew", signature.DefaultSkew, "clock allowance for created/expires")
+	fs.BoolVar(&o.allowTestKeys, "allow-test-keys", false, "let the public RFC 9421 test keys verify")
+	fs.BoolVar(&o.jsonl, "jsonl", false, "write JSON lines (otherwise one readable line per request)")
+	if err := fs.Parse(args); err != nil {
+		if errors.Is(err, flag.ErrHelp) {
+			return exitOK
+		}
+		return exitUsage
+	}
+	if fs.NArg() > 0 {
+		fmt.Fprintf(std.Stderr, "repaudit signature check: unexpected argument %q (requests are read from stdin)\n", fs.Arg(0))
+		return exitUsage
+	}
+	if o.skew < 0 {
+		fmt.Fprintln(std.Stderr, "repaudit signature check: --skew must not be negative")
+		return exitUsage
+	}
+
+	store := identity.NewStore()
+	if err := loadIdentity(store, &o, std.Stderr); err != nil {
+		fmt.Fprintln(std.Stderr, "repaudit signature check:", err)
+		return exitUsage
+	}
+	skew := o.skew
+	if skew == 0 {
+		skew = -1 // Options: negative means no allowance; zero means default
+	}
+	v := signature.NewVerifier(store, signature.Options{Skew: skew, AllowTestKeys: o.allowTestKeys})
+	d := signature.NewReplayDetector(0)
+	d.Skew = skew
+
+	return checkRequests(ctx, std, v, d, store, o.jsonl)
+}
+
+// loadIdentity reads --card and --jwks files into the store; problems in
+// them are reported on stderr, unreadable files are errors.
+func loadIdentity(store *identity.Store, o *signatureCheckOptions, stderr io.Writer) error {
+	report := func(probs []identity.Problem) {
+		for _, p := range probs {
+			fmt.Fprintf(stderr, "repaudit signature check: %s: %s: %s\n", p.Source, p.Code, p.Message)
+		}
+	}
+	for _, f := range o.jwks {
+		data, err := readCapped(f)
+		if err != nil {
+			return err
+		}
+		keys, probs, err := identity.ParseJWKS(data, f)
+		report(probs)
+		if err != nil {
+			return fmt.Errorf("%s: %w", f, err)
+		}
+		store.AddTrustedKeys(keys)
+	}
+	for _, f := range o.cards {
+		data, err := readCapped(f)
+		if err != nil {
+			return err
+		}
+		c, probs, err := identity.ParseCard(data, f)
+		report(probs)
+		if err != nil {
+			return fmt.Errorf("%s: %w", f, err)
+		}
+		if c.Invalid != "" {
+			fmt.Fprintf(stderr, "repaudit signature check: %s: card invalid (%s): its keys are not trusted\n", f, c.Invalid)
+		}
+		store.AddCard(c, time.Time{})
+	}
+	return nil
+}
+
+// readCapped reads a local key or card file, refusing ones larger than
+// identity.MaxDocumentBytes.
+func readCapped(name string) ([]byte, error) {
+	f, err := os.Open(name)
+	if err != nil {
+		return nil, err
+	}
+	defer f.Close()
+	data, err := io.ReadAll(io.LimitReader(f, identity.MaxDocumentBytes+1))
+	if err != nil {
+		return nil, fmt.Errorf("read %s: %w", name, err)
+	}
+	if len(data) > identity.MaxDocumentBytes {
+		return nil, fmt.Errorf("%s: %w", name, identity.ErrTooLarge)
+	}
+	return data, nil
+}
+
+// checkRequest is one input line.
+type checkRequest struct {
+	Time      string                     `json:"time"`
+	Method    string                     `json:"method"`
+	Scheme    string                     `json:"scheme"`
+	Authority string                     `json:"authority"`
+	Path      string                     `json:"path"`
+	IP        string                     `json:"ip"`
+	Headers   map[string]json.RawMessage `json:"headers"`
+	// HeadersComplete says every request header is present (as in a WARC
+	// request record), so a covered header that is absent was not sent.
+	HeadersComplete bool `json:"headers_complete"`
+}
+
+// checkResult is one output line.
+type checkResult struct {
+	Line      int64    `json:"line"`
+	Verdict   string   `json:"verdict,omitempty"`
+	Reasons   []string `json:"reasons"`
+	Label     string   `json:"label,omitempty"`
+	KeyID     string   `json:"keyid,omitempty"`
+	Agent     string   `json:"agent,omitempty"`
+	Shape     string   `json:"agent_shape,omitempty"`
+	KeySource string   `json:"key_source,omitempty"`
+	Claimed   string   `json:"claimed,omitempty"`
+	Replay    string   `json:"replay,omitempty"`
+	Evidence  string   `json:"evidence,omitempty"`
+	Error     string   `json:"error,omitempty"`
+}
+
+func checkRequests(ctx context.Context, std stdio, v *signature.Verifier, d *signature.ReplayDetector, store *identity.Store, jsonl bool) int {
+	br := bufio.NewReaderSize(std.Stdin, 64<<10)
+	bw := bufio.NewWriter(std.Stdout)
+	enc := json.NewEncoder(bw)
+	enc.SetEscapeHTML(false)
+	code := exitOK
+	write := func(res checkResult) {
+		if jsonl {
+			_ = enc.Encode(res)
+		} else {
+			writeReadable(bw, res)
+		}
+		if br.Buffered() == 0 {
+			_ = bw.Flush() // keep interactive use responsive
+		}
+	}
+	var lineNo int64
+	for {
+		if ctx.Err() != nil {
+			_ = bw.Flush()
+			fmt.Fprintln(std.Stderr, "repaudit signature check: interrupted")
+			return exitUsage
+		}
+		line, tooLong, err := readLine(br, maxSignatureCheckLine)
+		if err != nil && len(line) == 0 && !tooLong {
+			if !errors.Is(err, io.EOF) {
+				_ = bw.Flush()
+				fmt.Fprintln(std.Stderr, "repaudit signature check: read stdin:", err)
+				return exitUsage
+			}
+			break
+		}
+		lineNo++
+		if tooLong {
+			write(checkResult{Line: lineNo, Error: fmt.Sprintf("line longer than %d bytes", maxSignatureCheckLine)})
+			code = exitUsage
+			continue
+		}
+		if len(bytes.TrimSpace(line)) == 0 {
+			continue // blank lines are not requests, but keep their numbers
+		}
+		r, perr := parseCheckRequest(line)
+		if perr != nil {
+			write(checkResult{Line: lineNo, Error: perr.Error()})
+			code = exitUsage
+			continue
+		}
+		r.Where = "stdin:" + fmt.Sprint(lineNo)
+		res := v.Verify(r)
+		out := checkResult{
+			Line: lineNo, Verdict: string(res.Verdict), Reasons: res.Reasons, Label: res.Label,
+			KeyID: res.KeyID, Agent: res.Agent, Shape: res.AgentShape, KeySource: res.KeySource, Evidence: res.Evidence,
+		}
+		if out.Reasons == nil {
+			out.Reasons = []string{}
+		}
+		out.Claimed = claimedCard(store, r, res)
+		if replay, why := d.Observe(r, res); replay {
+			out.Replay = why
+		}
+		write(out)
+	}
+	if err := bw.Flush(); err != nil {
+		fmt.Fprintln(std.Stderr, "repaudit signature check: write:", err)
+		return exitUsage
+	}
+	return code
+}
+
+// readLine reads one line without its newline. A line longer than max is
+// consumed and reported with tooLong.
+func readLine(br *bufio.Reader, max int) (line []byte, tooLong bool, err error) {
+	for {
+		chunk, isPrefix, err := br.ReadLine()
+		if len(line)+len(chunk) > max {
+			tooLong = true
+		} else {
+			line = append(line, chunk...)
+		}
+		if err != nil {
+			if tooLong {
+				return nil, true, nil
+			}
+			return line, false, err
+		}
+		if !isPrefix {
+			if tooLong {
+				return nil, true, nil
+			}
+			return line, false, nil
+		}
+	}
+}
+
+// parseCheckRequest turns an input line into a Request. Header names are
+// taken in sorted order (JSON objects are unordered); each name's values
+// keep their order. A header value may be a string or an array of strings.
+func parseCheckRequest(line []byte) (*signature.Request, error) {
+	var in checkRequest
+	dec := json.NewDecoder(bytes.NewReader(line))
+	if err := dec.Decode(&in); err != nil {
+		return nil, fmt.Errorf("not a request object: %w", err)
+	}
+	r := &signature.Request{
+		Method: in.Method, Scheme: in.Scheme, Authority: in.Authority, Target: in.Path,
+		HeadersComplete: in.HeadersComplete,
+	}
+	if in.Time != "" {
+		t, err := time.Parse(time.RFC3339Nano, in.Time)
+		if err != nil {
+			return nil, fmt.Errorf("time %q is not RFC 3339", in.Time)
+		}
+		r.Time = t.UTC()
+	}
+	if in.IP != "" {
+		ip, err := netip.ParseAddr(in.IP)
+		if err != nil {
+			return nil, fmt.Errorf("ip %q is not an IP address", in.IP)
+		}
+		r.IP = ip.Unmap()
+	}
+	names := make([]string, 0, len(in.Headers))
+	for n := range in.Headers {
+		names = append(names, n)
+	}
+	slices.Sort(names)
+	for _, n := range names {
+		raw := in.Headers[n]
+		var one string
+		if err := json.Unmarshal(raw, &one); err == nil {
+			r.Header = append(r.Header, event.Field{Name: n, Value: strings.TrimSpace(one)})
+			continue
+		}
+		var many []string
+		if err := json.Unmarshal(raw, &many); err != nil {
+			return nil, fmt.Errorf("header %q is neither a string nor an array of strings", n)
+		}
+		for _, val := range many {
+			r.Header = append(r.Header, event.Field{Name: n, Value: strings.TrimSpace(val)})
+		}
+	}
+	return r, nil
+}
+
+// claimedCard names the card a request claims: by its User-Agent, or by
+// the agent its signature named.
+func claimedCard(store *identity.Store, r *signature.Request, res signature.Result) string {
+	if c, ok := store.CardForUA(r.Header.Get("User-Agent"), r.Time); ok {
+		return cardName(c)
+	}
+	if res.Agent != "" && res.Agent != signature.TrustedStore {
+		if c, ok := store.CardByID(res.Agent, r.Time); ok {
+			return cardName(c)
+		}
+	}
+	return ""
+}
+
+func cardName(c *identity.Card) string {
+	if c.ClientID != "" {
+		return c.ClientID
+	}
+	if c.Name != "" {
+		return c.Name
+	}
+	return c.Source
+}
+
+// writeReadable writes one result as a line for people.
+func writeReadable(w io.Writer, r checkResult) {
+	if r.Error != "" {
+		fmt.Fprintf(w, "line %d: error: %s\n", r.Line, r.Error)
+		return
+	}
+	fmt.Fprintf(w, "line %d: %s", r.Line, r.Verdict)
+	if len(r.Reasons) > 0 {
+		fmt.Fprintf(w, " [%s]", strings.Join(r.Reasons, ", "))
+	}
+	if r.Claimed != "" {
+		fmt.Fprintf(w, " claims %s", r.Claimed)
+	}
+	if r.Evidence != "" {
+		fmt.Fprintf(w, ": %s", r.Evidence)
+	}
+	if r.Replay != "" {
+		fmt.Fprintf(w, " | %s", r.Replay)
+	}
+	fmt.Fprintln(w)
 }
