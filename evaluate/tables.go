@@ -583,12 +583,12 @@ func (m *Model) judgeListing(e *ListingEntry, kind string) ([]table.Violation, b
 		eff := c.dir.d.For(dirToken(agent))
 		var r extract.Rule
 		var ok bool
-		what := "noindex"
+		what := "indexing it"
 		if kind == KindNoindexIndexed {
 			r, ok = eff.Noindex()
 		} else {
 			r, ok = eff.Nosnippet()
-			what = "nosnippet"
+			what = "showing a snippet of it"
 		}
 		if ok {
 			v := base
