@@ -795,3 +795,19 @@ func capString(s string, n int) string {
 	}
 	return s[:n] + "…"
 }
+
+// RequestFromFetch builds the Request to verify from a normalized fetch.
+// The authority is the Host field as the client sent it when the source
+// recorded it (nginx's $host drops the port), else Fetch.Host. WARC request
+// records carry every header, so their absent fields were not sent.
+func RequestFromFetch(f *event.Fetch) *Request {
+	a := f.Header.Get("Host")
+	if a == "" {
+		a = f.Host
+	}
+	return &Request{
+		Time: f.Time, Method: f.Method, Scheme: f.Scheme, Authority: a, Target: f.Target,
+		IP: f.ClientIP, Header: f.Header, HeadersComplete: f.Origin == event.OriginWARC,
+		Where: f.Source.String(),
+	}
+}

@@ -156,6 +156,18 @@ func TestVerifyGenerated(t *testing.T) {
 				s.cards = []*identity.Card{{ClientID: botURL + "/card", ExpectedUserAgent: []string{"ExampleBot/"}}}
 				return authorityOnly(t, f.ed, f.params(f.ed)), std(cardSource{s})
 			}},
+		{name: "no Signature-Agent, claimed local card without client_id", verdict: Verified, agent: "local-card.json",
+			build: func(t *testing.T, f *fixture) (*Request, *Verifier) {
+				s := newMemSource()
+				s.cards = []*identity.Card{{Source: "local-card.json", ExpectedUserAgent: []string{"ExampleBot/"}, JWKS: []identity.Key{f.ed.key}}}
+				return authorityOnly(t, f.ed, f.params(f.ed)), std(cardSource{s})
+			}},
+		{name: "no Signature-Agent, claimed card is invalid", verdict: Unverified, reasons: []string{ReasonNoKeySnapshot},
+			build: func(t *testing.T, f *fixture) (*Request, *Verifier) {
+				s := newMemSource()
+				s.cards = []*identity.Card{{ClientID: botURL + "/card", Invalid: "jwks-and-jwks-uri", ExpectedUserAgent: []string{"ExampleBot/"}, JWKS: []identity.Key{f.ed.key}}}
+				return authorityOnly(t, f.ed, f.params(f.ed)), std(cardSource{s})
+			}},
 		{name: "no Signature-Agent, claimed card lacks the key", verdict: Invalid, reasons: []string{ReasonKeyUnknown}, agent: botURL + "/card",
 			build: func(t *testing.T, f *fixture) (*Request, *Verifier) {
 				s := srcWith(botURL+"/card", f.other.key)
@@ -553,5 +565,24 @@ func TestIdentityStoreIsKeySource(t *testing.T) {
 	}
 	if res := v.Verify(f.legacyReq(t, f.other)); res.Verdict != Invalid || !slices.Equal(res.Reasons, []string{ReasonKeyUnknown}) {
 		t.Errorf("other key via Store: got %s %v; %s", res.Verdict, res.Reasons, res.Evidence)
+	}
+}
+
+func TestRequestFromFetch(t *testing.T) {
+	f := &event.Fetch{
+		Time: t0, ClientIP: clientIP, Method: "GET", Scheme: "https", Host: "example.com", Target: "/a?b",
+		Header: hdr("Host", "Example.com:8443", "User-Agent", "x"), Origin: event.OriginWARC,
+		Source: event.Source{File: "a.warc.gz", Offset: 1234},
+	}
+	r := RequestFromFetch(f)
+	if r.Authority != "Example.com:8443" || r.authority() != "example.com:8443" {
+		t.Errorf("got authority %q (%q), want the Host field as sent", r.Authority, r.authority())
+	}
+	if !r.HeadersComplete || r.Where != "a.warc.gz@1234" || r.Target != "/a?b" || r.IP != clientIP || !r.Time.Equal(t0) {
+		t.Errorf("got %+v", r)
+	}
+	f.Header, f.Origin = nil, event.OriginLog
+	if r := RequestFromFetch(f); r.Authority != "example.com" || r.HeadersComplete {
+		t.Errorf("log fetch without Host: got authority %q complete %v", r.Authority, r.HeadersComplete)
 	}
 }
