@@ -70,19 +70,17 @@ type Rule struct {
 
 // Diagnostic codes. They are stable: users count and filter them.
 const (
-	DiagHeaderTruncated   = "header-truncated"            // field value over MaxHeaderBytes: the cut member and the rest ignored (repext §3.1.1)
-	DiagSFFallback        = "sf-parse-failed-legacy-used" // Robots-Tag is not a valid Structured Field List; read with the legacy X-Robots-Tag parser
-	DiagBareRule          = "robots-tag-bare-rule"        // Robots-Tag member that is a rule name without parameters, read as a global rule
-	DiagNoRules           = "robots-tag-member-no-rules"  // Robots-Tag member naming a product token with no rule: no instruction
-	DiagBadMember         = "robots-tag-bad-member"       // Robots-Tag member that is not a token item (inner list, string, number)
-	DiagRuleFalse         = "rule-false"                  // SF boolean parameter set to ?0: the rule is not applied
-	DiagBadDate           = "bad-date"                    // unavailable_after value that no known date format matches
-	DiagBadValue          = "bad-value"                   // max-snippet value that is not an integer
-	DiagEmptyRule         = "empty-rule"                  // empty element in a comma separated rule list
-	DiagMetaInBody        = "meta-in-body"                // robots meta tag after the head ended: ignored (repext §4)
-	DiagMetaNoContent     = "meta-no-content"             // robots meta tag without a content attribute
-	DiagHTMLTruncated     = "html-truncated"              // the head did not end within MaxHTMLBytes
-	DiagHTMLTokenTooLarge = "html-token-too-large"        // one HTML token exceeded the buffer limit: scanning stopped
+	DiagHeaderTruncated = "header-truncated"            // field value over MaxHeaderBytes: the cut member and the rest ignored (repext §3.1.1)
+	DiagSFFallback      = "sf-parse-failed-legacy-used" // Robots-Tag is not a valid Structured Field List; read with the legacy X-Robots-Tag parser
+	DiagBareRule        = "robots-tag-bare-rule"        // Robots-Tag member that is a rule name without parameters, read as a global rule
+	DiagNoRules         = "robots-tag-member-no-rules"  // Robots-Tag member naming a product token with no rule: no instruction
+	DiagBadMember       = "robots-tag-bad-member"       // Robots-Tag member that is not a token item (inner list, string, number)
+	DiagRuleFalse       = "rule-false"                  // SF boolean parameter set to ?0: the rule is not applied
+	DiagBadDate         = "bad-date"                    // unavailable_after value that no known date format matches
+	DiagBadValue        = "bad-value"                   // max-snippet value that is not an integer
+	DiagMetaInBody      = "meta-in-body"                // robots meta tag after the head ended: ignored (repext §4)
+	DiagMetaNoContent   = "meta-no-content"             // robots meta tag without a content attribute
+	DiagHTMLTruncated   = "html-truncated"              // the head did not end within MaxHTMLBytes
 )
 
 // Diagnostic is a problem met while extracting rules: input read leniently

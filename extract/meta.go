@@ -105,7 +105,9 @@ func (m *metaScanner) scan(data []byte, base, limit int, truncated, nested bool)
 			err := z.Err()
 			switch {
 			case errors.Is(err, html.ErrBufferExceeded):
-				m.p.diag(DiagHTMLTokenTooLarge, "an HTML token at byte "+strconv.Itoa(offset)+" exceeds the buffer limit; meta scanning stopped", "")
+				// Cannot happen while data is no longer than the buffer
+				// limit; reported as a cut if it ever does.
+				m.p.diag(DiagHTMLTruncated, "an HTML token at byte "+strconv.Itoa(offset)+" exceeds the buffer limit; meta scanning stopped", "")
 			case err == io.EOF && truncated && m.state != stateBody:
 				m.p.diag(DiagHTMLTruncated, "the HTML head did not end within the first "+strconv.Itoa(limit)+" bytes; meta tags after them are not seen", "")
 			}
