@@ -220,10 +220,24 @@ func appendTarget(dst []byte, target string, fold bool) []byte {
 
 // pattern is a compiled rule pattern in canonical form.
 type pattern struct {
-	segs     [][]byte // the canonical pattern split at '*'; len >= 1
+	first    []byte   // literal part before the first '*'
+	rest     [][]byte // literal parts after each '*'; nil when there is no '*'
 	anchored bool     // ended with '$'
 	length   int      // octets of the normalized canonical pattern
-	canon    string   // normalized canonical pattern, '*' and final '$' special
+}
+
+// String returns the normalized canonical pattern: '*' is the wildcard, a
+// final '$' the anchor.
+func (p *pattern) String() string {
+	var b []byte
+	b = append(b, p.first...)
+	for _, r := range p.rest {
+		b = append(append(b, '*'), r...)
+	}
+	if p.anchored {
+		b = append(b, '$')
+	}
+	return string(b)
 }
 
 // compilePattern normalizes a rule pattern as written: it is percent
@@ -253,13 +267,16 @@ func compilePattern(p string, fold bool) pattern {
 		buf = buf[:len(buf)-1]
 		anchored = false
 	}
-	pt := pattern{anchored: anchored, canon: string(buf)}
-	pt.length = len(buf)
+	pt := pattern{anchored: anchored, length: len(buf)}
 	if anchored {
 		pt.length++
-		pt.canon += "$"
 	}
-	pt.segs = bytes.Split(buf, []byte{'*'})
+	if i := bytes.IndexByte(buf, '*'); i < 0 {
+		pt.first = buf
+	} else {
+		pt.first = buf[:i]
+		pt.rest = bytes.Split(buf[i+1:], []byte{'*'})
+	}
 	return pt
 }
 
@@ -267,29 +284,27 @@ func compilePattern(p string, fold bool) pattern {
 // starts at the first octet of s (RFC 9309 §2.2.2), '*' matches any run of
 // octets and an anchored pattern must reach the end of s (§2.2.3).
 func (p *pattern) match(s []byte) bool {
-	segs := p.segs
-	first := segs[0]
-	if len(segs) == 1 {
+	if p.rest == nil {
 		if p.anchored {
-			return string(s) == string(first)
+			return string(s) == string(p.first)
 		}
-		return bytes.HasPrefix(s, first)
+		return bytes.HasPrefix(s, p.first)
 	}
-	if !bytes.HasPrefix(s, first) {
+	if !bytes.HasPrefix(s, p.first) {
 		return false
 	}
-	pos := len(first)
-	last := len(segs) - 1
-	// Leftmost placement of each middle segment is optimal for '*'-only
+	pos := len(p.first)
+	last := len(p.rest) - 1
+	// Leftmost placement of each middle part is optimal for '*'-only
 	// globs: any later placement leaves less room for the rest.
-	for i := 1; i < last; i++ {
-		j := bytes.Index(s[pos:], segs[i])
+	for _, seg := range p.rest[:last] {
+		j := bytes.Index(s[pos:], seg)
 		if j < 0 {
 			return false
 		}
-		pos += j + len(segs[i])
+		pos += j + len(seg)
 	}
-	tail := segs[last]
+	tail := p.rest[last]
 	if p.anchored {
 		return len(s)-len(tail) >= pos && bytes.HasSuffix(s, tail)
 	}

@@ -2,7 +2,7 @@ package robots
 
 import (
 	"fmt"
-	"sort"
+	"slices"
 	"strings"
 )
 
@@ -120,7 +120,15 @@ func compileGroups(f *File, skip map[int]bool) []compiledGroup {
 			}
 			rs = append(rs, compiledRule{pat: compilePattern(p, false), allow: r.Allow, group: int32(gi), index: int32(ri)})
 		}
-		sort.SliceStable(rs, func(i, j int) bool { return better(&rs[i], &rs[j]) })
+		slices.SortStableFunc(rs, func(a, b compiledRule) int {
+			switch {
+			case better(&a, &b):
+				return -1
+			case better(&b, &a):
+				return 1
+			}
+			return 0
+		})
 		out[gi] = compiledGroup{rules: rs}
 	}
 	return out

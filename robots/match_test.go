@@ -116,8 +116,8 @@ func TestCompilePattern(t *testing.T) {
 	}
 	for _, tc := range tests {
 		p := compilePattern(tc.in, false)
-		if p.canon != tc.canon || p.length != tc.length {
-			t.Errorf("compilePattern(%q) = %q (%d), want %q (%d)", tc.in, p.canon, p.length, tc.canon, tc.length)
+		if p.String() != tc.canon || p.length != tc.length {
+			t.Errorf("compilePattern(%q) = %q (%d), want %q (%d)", tc.in, p.String(), p.length, tc.canon, tc.length)
 		}
 	}
 }

@@ -176,6 +176,8 @@ func parse(body []byte, opts Options) *File {
 			Message: "robots.txt is UTF-16 (byte order mark); transcoded to UTF-8 (RFC 9309 §2.3 requires UTF-8)"})
 	}
 
+	// Size Lines once: every line gets an entry.
+	f.Lines = make([]Line, 0, strings.Count(text, "\n")+strings.Count(text, "\r")+1)
 	lineNo := 0
 	for len(text) > 0 {
 		end, next := lineEnd(text)
