@@ -32,3 +32,10 @@ func BenchmarkBotToken(b *testing.B) {
 		i++
 	}
 }
+
+func BenchmarkDefault(b *testing.B) {
+	b.ReportAllocs()
+	for b.Loop() {
+		Default()
+	}
+}
