@@ -158,8 +158,8 @@ func parseFastly(r *Reader, s string) bool {
 				}
 			}
 		case "signature", "signature_input", "signature_agent":
-			name := r.headerName(key)
-			if isSignatureField(name) {
+			name, sig := r.headerName(key)
+			if sig {
 				f.SignatureRecorded = true
 			}
 			addHeader(f, name, v.str())

@@ -136,14 +136,36 @@ func scanJSONString(s string, i int) (jsonValue, int) {
 	if i >= len(s) || s[i] != '"' {
 		return jsonValue{}, i
 	}
-	esc := false
-	for j := i + 1; j < len(s); j++ {
+	j := i + 1
+	// Keys and most values are short: a plain loop beats IndexByte's call
+	// overhead for the first bytes.
+	for end := min(len(s), j+16); j < end; j++ {
+		switch s[j] {
+		case '"':
+			return jsonValue{kind: jsonString, raw: s[i+1 : j]}, j + 1
+		case '\\':
+			goto escaped
+		}
+	}
+	if k := strings.IndexByte(s[j:], '"'); k >= 0 {
+		q := j + k
+		b := strings.IndexByte(s[j:q], '\\')
+		if b < 0 {
+			return jsonValue{kind: jsonString, raw: s[i+1 : q]}, q + 1
+		}
+		j += b
+	} else {
+		return jsonValue{}, i
+	}
+escaped:
+	// An escape before the closing quote: walk from it so that an escaped
+	// quote does not end the string.
+	for ; j < len(s); j++ {
 		switch s[j] {
 		case '\\':
-			esc = true
 			j++
 		case '"':
-			return jsonValue{kind: jsonString, raw: s[i+1 : j], esc: esc}, j + 1
+			return jsonValue{kind: jsonString, raw: s[i+1 : j], esc: true}, j + 1
 		}
 	}
 	return jsonValue{}, i
@@ -240,51 +262,55 @@ func jsonUnquote(s string) string {
 	if i < 0 {
 		return s
 	}
-	b := make([]byte, 0, len(s))
-	b = append(b, s[:i]...)
+	var b strings.Builder
+	b.Grow(len(s))
+	b.WriteString(s[:i])
 	for i < len(s) {
 		c := s[i]
 		if c != '\\' || i+1 >= len(s) {
-			b = append(b, c)
+			b.WriteByte(c)
 			i++
 			continue
 		}
 		e := s[i+1]
 		switch e {
 		case '"', '\\', '/':
-			b = append(b, e)
+			b.WriteByte(e)
 		case 'b':
-			b = append(b, '\b')
+			b.WriteByte('\b')
 		case 'f':
-			b = append(b, '\f')
+			b.WriteByte('\f')
 		case 'n':
-			b = append(b, '\n')
+			b.WriteByte('\n')
 		case 'r':
-			b = append(b, '\r')
+			b.WriteByte('\r')
 		case 't':
-			b = append(b, '\t')
+			b.WriteByte('\t')
 		case 'x':
 			if i+3 < len(s) && isHex(s[i+2]) && isHex(s[i+3]) {
-				b = append(b, unhex(s[i+2])<<4|unhex(s[i+3]))
+				b.WriteByte(unhex(s[i+2])<<4 | unhex(s[i+3]))
 				i += 4
 				continue
 			}
-			b = append(b, c, e)
+			b.WriteByte(c)
+			b.WriteByte(e)
 		case 'u':
 			r, n := jsonRune(s[i:])
 			if n == 0 {
-				b = append(b, c, e)
+				b.WriteByte(c)
+				b.WriteByte(e)
 				break
 			}
-			b = utf8.AppendRune(b, r)
+			b.WriteRune(r)
 			i += n
 			continue
 		default:
-			b = append(b, c, e)
+			b.WriteByte(c)
+			b.WriteByte(e)
 		}
 		i += 2
 	}
-	return string(b)
+	return b.String()
 }
 
 // jsonRune decodes "\uXXXX" (and a following low surrogate) at the start

@@ -56,8 +56,8 @@ func parseNginxJSON(r *Reader, s string) bool {
 			port = v.str()
 		default:
 			if len(key) > 5 && strings.HasPrefix(key, "http_") {
-				name := r.headerName(key[5:])
-				if isSignatureField(name) {
+				name, sig := r.headerName(key[5:])
+				if sig {
 					f.SignatureRecorded = true
 				}
 				val := v.str()
@@ -144,10 +144,11 @@ func parseNginxJSON(r *Reader, s string) bool {
 
 // headerName turns an nginx variable suffix ("signature_input") into a
 // header name ("Signature-Input"): underscores to hyphens, each word
-// capitalised. Results are cached per Reader.
-func (r *Reader) headerName(v string) string {
+// capitalised. sig reports a signature field (isSignatureField). Results
+// are cached per Reader.
+func (r *Reader) headerName(v string) (name string, sig bool) {
 	if n, ok := r.names[v]; ok {
-		return n
+		return n.name, n.sig
 	}
 	b := []byte(v)
 	up := true
@@ -164,12 +165,18 @@ func (r *Reader) headerName(v string) string {
 		}
 		up = false
 	}
-	n := string(b)
+	n := headerNameInfo{name: string(b)}
+	n.sig = isSignatureField(n.name)
 	if r.names == nil {
-		r.names = make(map[string]string)
+		r.names = make(map[string]headerNameInfo)
 	}
 	if len(r.names) < maxNameCache {
 		r.names[strings.Clone(v)] = n
 	}
-	return n
+	return n.name, n.sig
+}
+
+type headerNameInfo struct {
+	name string
+	sig  bool
 }

@@ -86,7 +86,7 @@ type Reader struct {
 	clfTime  clfTimeCache
 	dateTime dateCache
 	w3c      w3cState
-	names    map[string]string // nginx variable name -> header name cache
+	names    map[string]headerNameInfo // nginx variable name -> header name cache
 }
 
 // NewReader returns a Reader for r. name is the file name used in every

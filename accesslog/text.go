@@ -18,45 +18,46 @@ func unescapeLog(s string) string {
 	if i < 0 {
 		return s
 	}
-	b := make([]byte, 0, len(s))
-	b = append(b, s[:i]...)
+	var b strings.Builder
+	b.Grow(len(s))
+	b.WriteString(s[:i])
 	for ; i < len(s); i++ {
 		c := s[i]
 		if c != '\\' || i+1 >= len(s) {
-			b = append(b, c)
+			b.WriteByte(c)
 			continue
 		}
 		switch e := s[i+1]; e {
 		case '"', '\\':
-			b = append(b, e)
+			b.WriteByte(e)
 			i++
 		case 'n':
-			b = append(b, '\n')
+			b.WriteByte('\n')
 			i++
 		case 'r':
-			b = append(b, '\r')
+			b.WriteByte('\r')
 			i++
 		case 't':
-			b = append(b, '\t')
+			b.WriteByte('\t')
 			i++
 		case 'b':
-			b = append(b, '\b')
+			b.WriteByte('\b')
 			i++
 		case 'v':
-			b = append(b, '\v')
+			b.WriteByte('\v')
 			i++
 		case 'x', 'X':
 			if i+3 < len(s) && isHex(s[i+2]) && isHex(s[i+3]) {
-				b = append(b, unhex(s[i+2])<<4|unhex(s[i+3]))
+				b.WriteByte(unhex(s[i+2])<<4 | unhex(s[i+3]))
 				i += 3
 			} else {
-				b = append(b, c)
+				b.WriteByte(c)
 			}
 		default:
-			b = append(b, c)
+			b.WriteByte(c)
 		}
 	}
-	return string(b)
+	return b.String()
 }
 
 // percentDecode decodes %HH escapes once ('+' is kept: CloudFront writes
@@ -66,18 +67,19 @@ func percentDecode(s string) string {
 	if i < 0 {
 		return s
 	}
-	b := make([]byte, 0, len(s))
-	b = append(b, s[:i]...)
+	var b strings.Builder
+	b.Grow(len(s))
+	b.WriteString(s[:i])
 	for ; i < len(s); i++ {
 		c := s[i]
 		if c == '%' && i+2 < len(s) && isHex(s[i+1]) && isHex(s[i+2]) {
-			b = append(b, unhex(s[i+1])<<4|unhex(s[i+2]))
+			b.WriteByte(unhex(s[i+1])<<4 | unhex(s[i+2]))
 			i += 2
 			continue
 		}
-		b = append(b, c)
+		b.WriteByte(c)
 	}
-	return string(b)
+	return b.String()
 }
 
 func isHex(c byte) bool {
@@ -122,16 +124,35 @@ func skipSpace(s string, i int) int {
 // value (old or misconfigured servers) does not end it early. val is the
 // raw content; esc reports a backslash in it (see unescapeLog).
 func quoted(s string, i int) (val string, esc bool, next int, ok bool) {
-	for j := i + 1; j < len(s); j++ {
-		switch s[j] {
-		case '\\':
-			esc = true
-			j++
-		case '"':
-			if j+1 == len(s) || s[j+1] == ' ' || s[j+1] == '\t' {
-				return s[i+1 : j], esc, j + 1, true
-			}
+	j := i + 1
+	for j < len(s) {
+		k := strings.IndexByte(s[j:], '"')
+		if k < 0 {
+			break
 		}
+		q := j + k
+		if b := strings.IndexByte(s[j:q], '\\'); b >= 0 {
+			// An escape before the quote: walk byte by byte from it, so
+			// that an escaped quote does not end the field.
+			esc = true
+			for j += b; j < len(s); j++ {
+				if s[j] == '\\' {
+					j++
+					continue
+				}
+				if s[j] == '"' {
+					break
+				}
+			}
+			if j >= len(s) {
+				break
+			}
+			q = j
+		}
+		if q+1 == len(s) || s[q+1] == ' ' || s[q+1] == '\t' {
+			return s[i+1 : q], esc, q + 1, true
+		}
+		j = q + 1
 	}
 	return "", false, i, false
 }
@@ -186,13 +207,18 @@ func parseIPPort(s string) netip.Addr {
 		}
 		return netip.Addr{}
 	}
+	j := strings.LastIndexByte(s, ':')
+	if j < 0 {
+		return parseIP(s)
+	}
+	if strings.IndexByte(s[:j], ':') < 0 {
+		return parseIP(s[:j]) // IPv4:port
+	}
+	// Several colons: an IPv6 address, perhaps followed by ":port".
 	if a := parseIP(s); a.IsValid() {
 		return a
 	}
-	if j := strings.LastIndexByte(s, ':'); j > 0 {
-		return parseIP(s[:j])
-	}
-	return netip.Addr{}
+	return parseIP(s[:j])
 }
 
 // normHost lower-cases an authority and removes a default port. A port of

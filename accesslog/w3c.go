@@ -246,13 +246,16 @@ func w3cDecode(name, v string, cloudFront bool) string {
 // a URL ("+http"), the convention bots use for their info link
 // ("(compatible; Googlebot/2.1; +http://www.google.com/bot.html)").
 func iisUserAgent(v string) string {
-	b := []byte(v)
-	for i, c := range b {
-		if c == '+' && !hasPrefixFold(v[i+1:], "http") {
-			b[i] = ' '
+	var b strings.Builder
+	b.Grow(len(v))
+	for i := 0; i < len(v); i++ {
+		if c := v[i]; c == '+' && !hasPrefixFold(v[i+1:], "http") {
+			b.WriteByte(' ')
+		} else {
+			b.WriteByte(c)
 		}
 	}
-	return string(b)
+	return b.String()
 }
 
 // iisStructured turns IIS's '+' back into spaces in a structured field
