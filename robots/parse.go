@@ -27,10 +27,15 @@ const (
 	DiagCrawlDelayRepeated = "crawl-delay-repeated" // second crawl-delay in one group; the first is kept
 	DiagSitemapEmpty       = "sitemap-empty"        // sitemap line without a URL
 	DiagConventionalInACAP = "conventional-in-acap" // allow/disallow inside an ACAP record (ACAP §2.9.2)
+	DiagTooMany            = "too-many-diagnostics" // more than MaxDiagnostics; the rest are counted, not kept
 )
 
 // diagTextCap caps the line text copied into a Diagnostic.
 const diagTextCap = 256
+
+// MaxDiagnostics caps File.Diagnostics; past it one final diagnostic with
+// code DiagTooMany counts the rest. Lines still classifies every line.
+const MaxDiagnostics = 1000
 
 // keyword identifies what a line's key means.
 type keyword uint8
@@ -132,6 +137,9 @@ type parser struct {
 	acap        *acapParser
 	ruleInACAP  map[int]bool // lines of conventional rules inside ACAP records
 	prevACAPIdx int          // index in f.Lines of the previous ACAP line, -1 if the previous line was not ACAP
+
+	dropped      int // diagnostics past MaxDiagnostics
+	firstDropped int // line of the first of them
 }
 
 func parse(body []byte, opts Options) *File {
@@ -185,13 +193,17 @@ func parse(body []byte, opts Options) *File {
 		p.line(lineNo, text[:end], lineNo == 1 && bom)
 		text = text[next:]
 	}
+	if p.acap != nil {
+		f.ACAP = p.acap.finish()
+	}
+	if p.dropped > 0 {
+		f.Diagnostics = append(f.Diagnostics, Diagnostic{Line: p.firstDropped, Code: DiagTooMany,
+			Message: strconv.Itoa(p.dropped) + " more diagnostics from line " + strconv.Itoa(p.firstDropped) + " on not kept"})
+	}
 	if f.Truncated {
 		f.Diagnostics = append(f.Diagnostics, Diagnostic{Line: lineNo + 1, Code: DiagTruncated,
 			Message: "body of " + strconv.Itoa(len(body)) + " bytes exceeds the parsing limit of " +
 				strconv.Itoa(limit) + " bytes; content after byte " + strconv.Itoa(truncatedAt) + " ignored (RFC 9309 §2.5)"})
-	}
-	if p.acap != nil {
-		f.ACAP = p.acap.finish()
 	}
 	f.m = compile(f, p.ruleInACAP)
 	return f
@@ -249,6 +261,13 @@ func capText(s string) string {
 }
 
 func (p *parser) diag(line int, code, msg, text string) {
+	if len(p.f.Diagnostics) >= MaxDiagnostics {
+		if p.dropped == 0 {
+			p.firstDropped = line
+		}
+		p.dropped++
+		return
+	}
 	p.f.Diagnostics = append(p.f.Diagnostics, Diagnostic{Line: line, Code: code, Message: msg, Text: capText(text)})
 }
 

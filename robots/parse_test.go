@@ -228,3 +228,18 @@ func TestConcurrentCheck(t *testing.T) {
 		}
 	}
 }
+
+func TestDiagnosticsCap(t *testing.T) {
+	body := strings.Repeat("zz\n", MaxDiagnostics+10)
+	f := Parse([]byte(body), Options{})
+	if len(f.Diagnostics) != MaxDiagnostics+1 {
+		t.Fatalf("got %d diagnostics, want %d", len(f.Diagnostics), MaxDiagnostics+1)
+	}
+	last := f.Diagnostics[MaxDiagnostics]
+	if last.Code != DiagTooMany || last.Line != MaxDiagnostics+1 || !strings.Contains(last.Message, "10 more") {
+		t.Errorf("last diagnostic = %+v", last)
+	}
+	if len(f.Lines) != MaxDiagnostics+10 {
+		t.Errorf("got %d lines, want %d", len(f.Lines), MaxDiagnostics+10)
+	}
+}
