@@ -1,7 +1,68 @@
 // Package accesslog reads web server and CDN access logs as a stream of
-// event.Fetch values: Apache/nginx combined, common and vhost_combined,
-// nginx JSON, Caddy JSON, AWS CloudFront and ALB, Cloudflare Logpush,
-// Fastly JSON and IIS/W3C extended logs, plain, gzip or bzip2 compressed.
+// event.Fetch values, one per request line, for the audit to judge.
 //
-// (Usage documentation follows with the implementation.)
+// Formats: Apache/nginx combined, common and vhost_combined; nginx JSON
+// (keys named after nginx variables); Caddy JSON; AWS CloudFront standard
+// logs; AWS Application Load Balancer; Cloudflare Logpush http_requests;
+// Fastly JSON; IIS/W3C extended. Input may be plain, gzip (also
+// multi-member, as logrotate and CDNs write it) or bzip2; compression is
+// detected from magic bytes, the format from the first lines (see Detect)
+// unless Options.Format names it. SEMANTICS.md in this directory says
+// which field of each format lands in which Fetch field.
+//
+// # Usage
+//
+//	r, err := accesslog.NewReader(file, path, accesslog.Options{})
+//	if err != nil {
+//		return err // unknown format (errors.Is(err, accesslog.ErrUnknownFormat)), bad gzip header
+//	}
+//	for {
+//		f, err := r.Next()
+//		for _, p := range r.Problems() {
+//			report(p) // a skipped or leniently read line, with file and line number
+//		}
+//		if err == io.EOF {
+//			break
+//		}
+//		if err != nil {
+//			return err // a read error of the underlying file; sticky
+//		}
+//		judge(f)
+//	}
+//
+// r.All() offers the same loop as a range-over-func iterator; call
+// Problems after it (or during it) to collect the problems.
+//
+// # Lifetimes
+//
+// Next returns a pointer to a Fetch owned by the Reader, and the Fetch's
+// Header slice is reused too: both are overwritten by the next call to
+// Next. Strings in them are ordinary immutable strings and may be kept;
+// copy the Fetch (and clone its Header) to keep the whole value. This is
+// what lets the reader parse a combined line with one allocation: each
+// line is converted to one string and every field is a substring of it;
+// only values that hold escapes are decoded into new strings.
+//
+// # Malformed input
+//
+// Real logs hold junk: TLS handshakes sent to port 80, truncated lines,
+// lines from another format after a configuration change. A line that
+// cannot be used is skipped and reported as an event.Problem with
+// Source{File, Line, Offset: -1}, a stable code (CodeUnparsedLine,
+// CodeBadTime, CodeLineTooLong, ...) and a capped excerpt; a line read
+// only partly (CodeBadRequest, CodeBadField) is returned and reported as a
+// warning. Lines are capped at Options.MaxLine bytes (1 MiB by default).
+// A compressed input cut short yields every line before the cut, then a
+// CodeTruncated problem and io.EOF.
+//
+// # Escaping and signatures
+//
+// Web Bot Auth signatures (RFC 9421) are checked against header values
+// as the client sent them, so values are unescaped exactly: Apache's \"
+// \\ and \xHH, nginx's \xHH (nginx writes '"' as \x22), JSON escapes for
+// escape=json formats, CloudFront's percent-encoding (decoded once) and
+// IIS's '+' for spaces. Fetch.SignatureRecorded tells whether the format
+// would have shown Signature and Signature-Input had the client sent them;
+// for the text formats name the logged extra headers with
+// Options.ExtraHeaders.
 package accesslog

@@ -28,6 +28,8 @@ const (
 	maxHeaderCap = 1024      // header slices grown beyond this are not reused
 )
 
+var utf8BOM = []byte("\xef\xbb\xbf")
+
 // Problem codes. They are stable: users count and filter on them.
 const (
 	CodeUnparsedLine    = "log-unparsed-line"    // error: the line was skipped
@@ -155,6 +157,7 @@ func NewReader(r io.Reader, name string, opts Options) (*Reader, error) {
 // line counts only when the sample ends at end of input (complete).
 func sampleSplit(b []byte, atEOF bool) [][]byte {
 	var lines [][]byte
+	b = bytes.TrimPrefix(b, utf8BOM)
 	for len(b) > 0 && len(lines) < sampleLines {
 		i := bytes.IndexByte(b, '\n')
 		var l []byte
@@ -167,6 +170,7 @@ func sampleSplit(b []byte, atEOF bool) [][]byte {
 			l, b = b[:i], b[i+1:]
 		}
 		l = bytes.TrimSuffix(l, []byte{'\r'})
+		l = bytes.TrimLeft(l, "\x00")
 		if len(bytes.TrimSpace(l)) == 0 {
 			continue
 		}
@@ -282,6 +286,14 @@ func (r *Reader) Next() (*event.Fetch, error) {
 		}
 		if len(b) > 0 && b[len(b)-1] == '\r' {
 			b = b[:len(b)-1]
+		}
+		if r.line == 1 {
+			b = bytes.TrimPrefix(b, utf8BOM)
+		}
+		// A crash can leave blocks of NUL bytes in a log file being
+		// written; the next line then starts after them.
+		for len(b) > 0 && b[0] == 0 {
+			b = b[1:]
 		}
 		if isBlank(b) {
 			continue

@@ -311,3 +311,11 @@ func TestFetchReused(t *testing.T) {
 		t.Errorf("got %p %p %q %q; want the same Fetch reused and kept strings intact", f1, f2, ua, f2.UserAgent)
 	}
 }
+
+func TestBOMAndNULs(t *testing.T) {
+	in := "\xef\xbb\xbf" + manyLines(1) + "\x00\x00\x00\x00\n\x00\x00" + manyLines(1)
+	_, fs, probs := readAll(t, in, Options{})
+	if len(fs) != 2 || len(probs) != 0 || fs[1].Source.Line != 3 {
+		t.Errorf("got %d fetches, problems %v; want 2 (lines 1 and 3), none", len(fs), probs)
+	}
+}

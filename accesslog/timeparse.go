@@ -55,7 +55,7 @@ func parseCLFTime(s string) (time.Time, bool) {
 // parseISOTime parses RFC 3339 / ISO 8601 date-times as logs write them:
 // "2006-01-02T15:04:05", 'T' or ' ' between date and time, an optional
 // fraction of up to 9 digits, and an optional zone "Z", "+hh:mm", "+hhmm"
-// or "+hh". No zone means UTC.
+// or "+hh" (also "UTC" or "GMT"). No zone means UTC.
 func parseISOTime(s string) (time.Time, bool) {
 	if len(s) < 19 || s[4] != '-' || s[7] != '-' || (s[10] != 'T' && s[10] != 't' && s[10] != ' ') || s[13] != ':' || s[16] != ':' {
 		return time.Time{}, false
@@ -88,7 +88,7 @@ func parseISOTime(s string) (time.Time, bool) {
 	}
 	off := 0
 	switch {
-	case rest == "" || rest == "Z" || rest == "z":
+	case rest == "" || rest == "Z" || rest == "z" || rest == "UTC" || rest == "GMT" || rest == " UTC" || rest == " GMT":
 	default:
 		var ok bool
 		if off, ok = zoneOffset(rest); !ok {
