@@ -6,6 +6,7 @@ import (
 	"errors"
 	"fmt"
 	"io"
+	"os"
 	"slices"
 	"strings"
 	"testing"
@@ -317,5 +318,62 @@ func TestBOMAndNULs(t *testing.T) {
 	_, fs, probs := readAll(t, in, Options{})
 	if len(fs) != 2 || len(probs) != 0 || fs[1].Source.Line != 3 {
 		t.Errorf("got %d fetches, problems %v; want 2 (lines 1 and 3), none", len(fs), probs)
+	}
+}
+
+// testdata/two-lines.log.bz2 was made with:
+//
+//	printf '%s\n' '<line 1>' '<line 2>' | bzip2 -9
+func TestBzip2(t *testing.T) {
+	data, err := os.ReadFile("testdata/two-lines.log.bz2")
+	if err != nil {
+		t.Fatal(err)
+	}
+	fs := mustRead(t, bytes.NewReader(data))
+	if got := targets(fs); !slices.Equal(got, []string{"/bz/1", "/bz/2"}) {
+		t.Errorf("got targets %v, want [/bz/1 /bz/2]", got)
+	}
+	r, err := NewReader(bytes.NewReader(data[:len(data)-10]), "cut.bz2", Options{Format: Combined})
+	if err != nil {
+		t.Fatal(err)
+	}
+	_, probs, err := drain(r)
+	if err != nil || len(probs) != 1 || (probs[0].Code != CodeTruncated && probs[0].Code != CodeCorrupt) {
+		t.Errorf("cut bzip2: got err %v, problems %v; want one truncated/corrupt problem", err, probs)
+	}
+}
+
+func TestAll(t *testing.T) {
+	r, err := NewReader(strings.NewReader(manyLines(5)+"junk\n"), "a.log", Options{})
+	if err != nil {
+		t.Fatal(err)
+	}
+	n := 0
+	for f, err := range r.All() {
+		if err != nil {
+			t.Fatal(err)
+		}
+		if f.Source.Line != int64(n+1) {
+			t.Errorf("fetch %d: got line %d", n, f.Source.Line)
+		}
+		n++
+	}
+	if p := r.Problems(); n != 5 || len(p) != 1 || p[0].Source.Line != 6 {
+		t.Errorf("got %d fetches, problems %v; want 5 and one at line 6", n, p)
+	}
+	boom := errors.New("boom")
+	r, _ = NewReader(io.MultiReader(strings.NewReader(manyLines(2)), iotest.ErrReader(boom)), "b.log", Options{Format: Combined})
+	var errs []error
+	n = 0
+	for f, err := range r.All() {
+		if err != nil {
+			errs = append(errs, err)
+			continue
+		}
+		_ = f
+		n++
+	}
+	if n != 2 || len(errs) != 1 || !errors.Is(errs[0], boom) {
+		t.Errorf("got %d fetches, errors %v; want 2 and the read error once", n, errs)
 	}
 }
