@@ -1,6 +1,7 @@
 package bots
 
 import (
+	"bytes"
 	"strings"
 )
 
@@ -92,21 +93,36 @@ func isTchar(c byte) bool {
 // addresses and words without a letter are skipped. Only the first 4096
 // bytes are read and at most 64 names returned.
 func ProductTokens(ua string) []string {
+	var out []string
+	scanProducts(ua, func(name string) bool {
+		out = append(out, name)
+		return true
+	})
+	return out
+}
+
+// scanProducts calls yield with each product name of ua, as ProductTokens
+// describes, until yield returns false.
+func scanProducts(ua string, yield func(string) bool) {
 	if len(ua) > maxUALen {
 		ua = ua[:maxUALen]
 	}
-	var out []string
-	emit := func(name string) {
-		if len(out) < maxUATokens && hasLetter(name) {
-			out = append(out, name)
+	n := 0
+	emit := func(name string) bool {
+		if !hasLetter(name) {
+			return true
 		}
+		n++
+		return yield(name) && n < maxUATokens
 	}
-	for i := 0; i < len(ua) && len(out) < maxUATokens; {
+	for i := 0; i < len(ua); {
 		c := ua[i]
 		switch {
 		case c == '(':
 			end, content := readComment(ua, i)
-			commentTokens(content, emit)
+			if !commentTokens(content, emit) {
+				return
+			}
 			i = end
 		case isTchar(c):
 			// A "+https://..." link or a mail address outside a comment is
@@ -115,7 +131,7 @@ func ProductTokens(ua string) []string {
 			for w < len(ua) && !isUASpace(ua[w]) && strings.IndexByte("();,", ua[w]) < 0 {
 				w++
 			}
-			if word := ua[i:w]; word[0] == '+' || strings.Contains(word, "://") || strings.IndexByte(word, '@') >= 0 {
+			if isLink(ua[i:w]) {
 				i = w
 				continue
 			}
@@ -130,13 +146,20 @@ func ProductTokens(ua string) []string {
 					j++
 				}
 			}
-			emit(name)
+			if !emit(name) {
+				return
+			}
 			i = j
 		default:
 			i++
 		}
 	}
-	return out
+}
+
+// isLink reports whether a word is a link ("+https://...", "http://...")
+// or a mail address rather than a product.
+func isLink(w string) bool {
+	return w != "" && (w[0] == '+' || strings.Contains(w, "://") || strings.IndexByte(w, '@') >= 0)
 }
 
 // readComment returns the end of the comment starting at ua[start] == '('
@@ -144,10 +167,9 @@ func ProductTokens(ua string) []string {
 // separators). An unclosed comment runs to the end.
 func readComment(ua string, start int) (end int, content string) {
 	depth := 0
-	var b []byte
 	nested := false
 	for i := start; i < len(ua); i++ {
-		switch c := ua[i]; c {
+		switch ua[i] {
 		case '\\':
 			if i+1 < len(ua) {
 				i++
@@ -163,29 +185,25 @@ func readComment(ua string, start int) (end int, content string) {
 				if !nested {
 					return i + 1, ua[start+1 : i]
 				}
-				return i + 1, string(flatten(b, ua[start+1:i]))
+				return i + 1, flatten(ua[start+1 : i])
 			}
 		}
 	}
 	if !nested {
 		return len(ua), ua[start+1:]
 	}
-	return len(ua), string(flatten(b, ua[start+1:]))
+	return len(ua), flatten(ua[start+1:])
 }
 
-func flatten(dst []byte, s string) []byte {
-	for i := 0; i < len(s); i++ {
-		c := s[i]
-		if c == '(' || c == ')' {
-			c = ';'
-		}
-		dst = append(dst, c)
-	}
-	return dst
+// flatten turns the parentheses of nested comments into separators.
+func flatten(s string) string {
+	r := strings.NewReplacer("(", ";", ")", ";")
+	return r.Replace(s)
 }
 
-// commentTokens emits the product names found in a comment's content.
-func commentTokens(content string, emit func(string)) {
+// commentTokens yields the product names found in a comment's content; it
+// returns false when yield did.
+func commentTokens(content string, yield func(string) bool) bool {
 	for len(content) > 0 {
 		var el string
 		if i := strings.IndexAny(content, ";,"); i >= 0 {
@@ -194,33 +212,55 @@ func commentTokens(content string, emit func(string)) {
 			el, content = content, ""
 		}
 		el = strings.TrimSpace(el)
-		if el == "" || strings.HasPrefix(strings.ToLower(el), "www.") {
+		if el == "" || len(el) >= 4 && strings.EqualFold(el[:4], "www.") {
 			continue
 		}
-		words := strings.Fields(el)
-		// Drop links and mail addresses: "archive.org_bot
+		// Links and mail addresses do not count: "archive.org_bot
 		// +http://archive.org/details/archive.org_bot" names one product.
-		kept := words[:0]
-		for _, w := range words {
-			if w[0] != '+' && !strings.Contains(w, "://") && strings.IndexByte(w, '@') < 0 {
-				kept = append(kept, w)
+		words, single := 0, ""
+		forWords(el, func(w string) {
+			if !isLink(w) {
+				words++
+				single = w
 			}
-		}
-		words = kept
-		if len(words) == 1 {
-			if name, ok := productName(words[0]); ok {
-				emit(name)
+		})
+		if words == 1 {
+			if name, ok := productName(single); ok && !yield(name) {
+				return false
 			}
 			continue
 		}
-		for _, w := range words {
-			if strings.IndexByte(w, '/') < 0 {
-				continue
+		ok := true
+		forWords(el, func(w string) {
+			if !ok || isLink(w) || strings.IndexByte(w, '/') < 0 {
+				return
 			}
-			if name, ok := productName(w); ok {
-				emit(name)
+			if name, good := productName(w); good {
+				ok = yield(name)
 			}
+		})
+		if !ok {
+			return false
 		}
+	}
+	return true
+}
+
+// forWords calls f with each space-separated word of s.
+func forWords(s string, f func(string)) {
+	for len(s) > 0 {
+		i := 0
+		for i < len(s) && isUASpace(s[i]) {
+			i++
+		}
+		j := i
+		for j < len(s) && !isUASpace(s[j]) {
+			j++
+		}
+		if j > i {
+			f(s[i:j])
+		}
+		s = s[j:]
 	}
 }
 
@@ -280,10 +320,12 @@ var toolTokens = map[string]bool{
 }
 
 // crawlerWords are parts of names that crawlers give themselves.
-var crawlerWords = []string{
-	"bot", "crawl", "spider", "fetch", "agent", "scrap", "archiv", "slurp",
-	"preview", "indexer", "search", "checker", "monitor", "scanner",
-	"validator", "externalhit", "-user",
+var crawlerWords = [][]byte{
+	[]byte("bot"), []byte("crawl"), []byte("spider"), []byte("fetch"),
+	[]byte("agent"), []byte("scrap"), []byte("archiv"), []byte("slurp"),
+	[]byte("preview"), []byte("indexer"), []byte("search"), []byte("checker"),
+	[]byte("monitor"), []byte("scanner"), []byte("validator"),
+	[]byte("externalhit"), []byte("-user"),
 }
 
 // BotToken picks the most likely bot product token from a User-Agent, for
@@ -297,34 +339,41 @@ var crawlerWords = []string{
 // browser's ("python-requests/2.31", "curl/8.0") gives its first product
 // name, and a browser's gives "".
 func BotToken(ua string) string {
-	toks := ProductTokens(ua)
-	if len(toks) == 0 {
-		return ""
-	}
-	var buf [64]byte
-	for _, t := range toks {
-		l := t
-		if len(t) <= len(buf) {
-			l = string(lowerInto(buf[:0], t))
-		} else {
-			l = strings.ToLower(t)
+	var (
+		buf   [64]byte
+		first string
+		found string
+	)
+	scanProducts(ua, func(t string) bool {
+		if first == "" {
+			first = t
 		}
-		if toolTokens[l] {
-			return t
+		if len(t) > len(buf) {
+			return true
 		}
-		if browserTokens[l] {
-			continue
+		l := lowerInto(buf[:0], t)
+		if toolTokens[string(l)] {
+			found = t
+			return false
+		}
+		if browserTokens[string(l)] {
+			return true
 		}
 		for _, w := range crawlerWords {
-			if strings.Contains(l, w) {
-				return t
+			if bytes.Contains(l, w) {
+				found = t
+				return false
 			}
 		}
+		return true
+	})
+	if found != "" || first == "" {
+		return found
 	}
-	if browserTokens[strings.ToLower(toks[0])] {
+	if len(first) <= len(buf) && browserTokens[string(lowerInto(buf[:0], first))] {
 		return ""
 	}
-	return toks[0]
+	return first
 }
 
 func isUASpace(c byte) bool { return c == ' ' || c == '\t' }
