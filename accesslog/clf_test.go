@@ -188,7 +188,7 @@ func TestSignatureRoundTrip(t *testing.T) {
 	for _, style := range []struct {
 		name   string
 		escape func(string) string
-	}{{"apache", apacheEscape}, {"nginx", nginxEscape}} {
+	}{{"apache", apacheEscape}, {"nginx", nginxEscape}, {"nginx escape=json", jsonEscape}} {
 		t.Run(style.name, func(t *testing.T) {
 			e := style.escape
 			in := `192.0.2.1 - - [01/May/2024:00:00:00 +0000] "GET / HTTP/1.1" 200 1 "-" "Bot/1.0" "` +

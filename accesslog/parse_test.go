@@ -77,6 +77,7 @@ func TestUnescape(t *testing.T) {
 		{"log", `\x22q\x22 \x5cx`, `"q" \x`},
 		{"log", `\n\t\r\b\v`, "\n\t\r\b\v"},
 		{"log", `\q \x2 \`, `\q \x2 \`},
+		{"log", `nginx \"json\" \u0001\u00e9 \u12`, "nginx \"json\" \x01é \\u12"},
 		{"json", `a\"b\\c\/d`, `a"b\c/d`},
 		{"json", `\u00e9\ud83e\udd16`, "é🤖"},
 		{"json", `\ud800x`, "\ufffdx"},

@@ -8,10 +8,11 @@ import (
 )
 
 // unescapeLog decodes the backslash escapes web servers write inside
-// quoted log fields: Apache's \" \\ \n \r \t \b \v and \xHH, and nginx's
-// \xHH (nginx escapes '"', '\' and bytes outside 0x20-0x7e that way). The
-// two styles never conflict: nginx writes a backslash as \x5C, so a
-// backslash in an nginx log always starts an escape. Unknown escapes are
+// quoted log fields: Apache's \" \\ \n \r \t \b \v and \xHH, nginx's
+// \xHH (nginx escapes '"', '\' and bytes outside 0x20-0x7e that way) and
+// nginx escape=json's \" \\ \n \uXXXX. The styles never conflict: each
+// writes a literal backslash as an escape (\\ or \x5C), so a backslash
+// in the log always starts one. Unknown escapes are
 // kept as written. It allocates only when s holds a backslash.
 func unescapeLog(s string) string {
 	i := strings.IndexByte(s, '\\')
@@ -53,6 +54,16 @@ func unescapeLog(s string) string {
 			} else {
 				b.WriteByte(c)
 			}
+		case 'u':
+			// Only nginx escape=json writes \uXXXX (Apache writes a
+			// backslash as \\, nginx's default escaping as \x5C).
+			r, n := jsonRune(s[i:])
+			if n == 0 {
+				b.WriteByte(c)
+				break
+			}
+			b.WriteRune(r)
+			i += n - 1
 		default:
 			b.WriteByte(c)
 		}
@@ -287,6 +298,7 @@ func (r *Reader) setRequest(f *event.Fetch, req, line string) {
 		r.warn(CodeBadRequest, "no request line", line)
 		return
 	}
+	req = strings.Trim(req, " ")
 	sp := strings.IndexByte(req, ' ')
 	if sp < 0 || !isToken(req[:sp]) || req[:sp] == "-" {
 		if sp >= 0 && req[:sp] == "-" {
@@ -298,7 +310,7 @@ func (r *Reader) setRequest(f *event.Fetch, req, line string) {
 		return
 	}
 	f.Method = req[:sp]
-	rest := req[sp+1:]
+	rest := strings.TrimLeft(req[sp+1:], " ")
 	if j := strings.LastIndexByte(rest, ' '); j >= 0 && strings.HasPrefix(rest[j+1:], "HTTP/") {
 		rest = rest[:j]
 	} else {
