@@ -1,12 +1,706 @@
 package main
 
 import (
+	"bufio"
+	"bytes"
 	"context"
+	"crypto/tls"
+	"errors"
+	"flag"
 	"fmt"
+	"io"
+	"net"
+	"net/http"
+	"net/http/httptrace"
+	"net/netip"
+	"net/url"
+	"os"
+	"path/filepath"
+	"strconv"
+	"strings"
+	"syscall"
+	"time"
+
+	"github.com/repaudit/repaudit/identity"
 )
 
-// runCards is being written; this placeholder is replaced by the real command.
-func runCards(_ context.Context, _ []string, std stdio) int {
-	fmt.Fprintln(std.Stderr, "repaudit cards: not built yet")
-	return exitUsage
+// Limits of "cards fetch".
+const (
+	defaultCardsTimeout  = 10 * time.Second
+	defaultCardsMaxBytes = 1 << 20
+	maxCardsMaxBytes     = 64 << 20
+	// maxNotesPerDocument caps the problems printed for one document.
+	maxNotesPerDocument = 8
+)
+
+// directoryPath is the key directory location on a signature agent's
+// origin (Signature-Agent type "directory").
+const directoryPath = "/.well-known/http-message-signatures-directory"
+
+// Accept headers per document kind.
+const (
+	acceptCard      = "application/json"
+	acceptDirectory = "application/http-message-signatures-directory+json, application/jwk-set+json;q=0.9, application/json;q=0.8"
+	acceptIPList    = "application/json"
+)
+
+// errNonPublicAddress is returned by the dialer for addresses that are not
+// public unicast (see isPublicAddr) when --allow-private is not given.
+var errNonPublicAddress = errors.New("refusing non-public address")
+
+// runCards dispatches "repaudit cards <sub>".
+func runCards(ctx context.Context, args []string, std stdio) int {
+	if len(args) == 0 || args[0] != "fetch" {
+		if len(args) > 0 && (args[0] == "-h" || args[0] == "-help" || args[0] == "--help" || args[0] == "help") {
+			cardsUsage(std.Stdout)
+			return exitOK
+		}
+		cardsUsage(std.Stderr)
+		return exitUsage
+	}
+	return runCardsFetch(ctx, args[1:], std)
+}
+
+func cardsUsage(w io.Writer) {
+	fmt.Fprintln(w, "usage: repaudit cards fetch --registry FILE --out FILE.warc.gz [--allow-private] [--timeout 10s] [--max-bytes 1MiB]")
+	fmt.Fprintln(w)
+	fmt.Fprintln(w, "Resolves a Signature Agent registry (draft-meunier-webbotauth-registry-03):")
+	fmt.Fprintln(w, "one https or data: URL a line, '#' comments. For each card it fetches the card,")
+	fmt.Fprintln(w, "its jwks_uri (or, when the card names no keys, the client_id origin's")
+	fmt.Fprintln(w, "/.well-known/http-message-signatures-directory) and its ips_uri, and writes")
+	fmt.Fprintln(w, "every exchange to a gzip-per-record WARC/1.1 file for 'repaudit audit' to use")
+	fmt.Fprintln(w, "as of its capture time. data: entries are inline cards (recorded as resource")
+	fmt.Fprintln(w, "records, not fetched). This is the only repaudit command that uses the network.")
+	fmt.Fprintln(w)
+	fmt.Fprintln(w, "Rules (registry-03 §Client ID): https only, GET only, only 200 is accepted,")
+	fmt.Fprintln(w, "redirects are not followed, a card's client_id must equal the URL it was")
+	fmt.Fprintln(w, "fetched from. Non-public addresses (private, loopback, link-local,")
+	fmt.Fprintln(w, "unspecified, documentation, ...) are refused at connect time unless")
+	fmt.Fprintln(w, "--allow-private. Refused responses are still recorded in the WARC as evidence.")
+	fmt.Fprintln(w)
+	fmt.Fprintln(w, "A report line per entry goes to stderr. The output is written atomically.")
+	fmt.Fprintln(w, "Exit status: 0 every entry fetched and valid; 1 some entries failed (the WARC")
+	fmt.Fprintln(w, "still holds what was fetched); 2 usage error, unreadable registry, unwritable")
+	fmt.Fprintln(w, "output, or interrupted (no output written).")
+}
+
+// cardsFetchOptions are the validated flags of "cards fetch".
+type cardsFetchOptions struct {
+	registry     string
+	out          string
+	allowPrivate bool
+	timeout      time.Duration
+	maxBytes     byteSize
+}
+
+// cardsFetchHooks lets tests reach the network layer without globals: the
+// TLS configuration (trust roots of an httptest.NewTLSServer) and the clock
+// that stamps WARC-Date. Tests put it in the context with
+// withCardsFetchHooks; production code never does.
+type cardsFetchHooks struct {
+	tlsConfig *tls.Config
+	now       func() time.Time
+}
+
+type cardsFetchHooksKey struct{}
+
+func withCardsFetchHooks(ctx context.Context, h *cardsFetchHooks) context.Context {
+	return context.WithValue(ctx, cardsFetchHooksKey{}, h)
+}
+
+func runCardsFetch(ctx context.Context, args []string, std stdio) int {
+	o := cardsFetchOptions{timeout: defaultCardsTimeout, maxBytes: defaultCardsMaxBytes}
+	fs := flag.NewFlagSet("cards fetch", flag.ContinueOnError)
+	fs.SetOutput(std.Stderr)
+	fs.Usage = func() {
+		cardsUsage(std.Stderr)
+		fmt.Fprintln(std.Stderr)
+		fs.PrintDefaults()
+	}
+	fs.StringVar(&o.registry, "registry", "", "registry `FILE` (\"-\" for stdin)")
+	fs.StringVar(&o.out, "out", "", "output WARC `FILE` (gzip per record, e.g. cards.warc.gz)")
+	fs.BoolVar(&o.allowPrivate, "allow-private", false, "allow non-public addresses (tests, intranet registries)")
+	fs.DurationVar(&o.timeout, "timeout", defaultCardsTimeout, "time limit for each exchange, connect to last body byte")
+	fs.Var(&o.maxBytes, "max-bytes", "size `limit` of each response body (e.g. 1MiB, 512KiB, 100000)")
+	if err := fs.Parse(args); err != nil {
+		if errors.Is(err, flag.ErrHelp) {
+			return exitOK
+		}
+		return exitUsage
+	}
+	switch {
+	case fs.NArg() > 0:
+		fmt.Fprintf(std.Stderr, "repaudit cards fetch: unexpected argument %q\n", fs.Arg(0))
+		return exitUsage
+	case o.registry == "":
+		fmt.Fprintln(std.Stderr, "repaudit cards fetch: --registry is required")
+		return exitUsage
+	case o.out == "":
+		fmt.Fprintln(std.Stderr, "repaudit cards fetch: --out is required")
+		return exitUsage
+	case o.timeout <= 0:
+		fmt.Fprintln(std.Stderr, "repaudit cards fetch: --timeout must be positive")
+		return exitUsage
+	}
+
+	var reg io.Reader
+	regName := o.registry
+	if o.registry == "-" {
+		reg, regName = std.Stdin, "stdin"
+	} else {
+		f, err := os.Open(o.registry)
+		if err != nil {
+			fmt.Fprintf(std.Stderr, "repaudit cards fetch: %v\n", err)
+			return exitUsage
+		}
+		defer f.Close()
+		reg = f
+	}
+	entries, regProblems := identity.ParseRegistry(reg, regName)
+	for _, p := range regProblems {
+		if p.Code == "registry-read-error" {
+			fmt.Fprintf(std.Stderr, "repaudit cards fetch: %s: %s\n", p.Source, p.Message)
+			return exitUsage
+		}
+	}
+
+	hooks, _ := ctx.Value(cardsFetchHooksKey{}).(*cardsFetchHooks)
+	if hooks == nil {
+		hooks = &cardsFetchHooks{}
+	}
+	now := hooks.now
+	if now == nil {
+		// The one legitimate wall clock in repaudit: WARC-Date of a live fetch.
+		now = time.Now
+	}
+	cf := &cardsFetcher{
+		opts:   o,
+		client: newCardsClient(o, hooks.tlsConfig),
+		now:    now,
+		ua:     "repaudit/" + version + " (cards fetch)",
+		seen:   map[string]*fetched{},
+		report: std.Stderr,
+	}
+	failed, err := cf.run(ctx, regName, entries, regProblems)
+	if err != nil {
+		fmt.Fprintf(std.Stderr, "repaudit cards fetch: %v\n", err)
+		return exitUsage
+	}
+	total := len(entries) + len(regProblems)
+	fmt.Fprintf(std.Stderr, "cards fetch: %d entries: %d ok, %d failed; %d WARC records written to %s\n",
+		total, total-failed, failed, cf.ww.records, o.out)
+	if failed > 0 {
+		return exitFindings
+	}
+	return exitOK
+}
+
+// byteSize is a size flag: a number with an optional unit (B, KiB, MiB,
+// GiB; KB, MB, GB are powers of 1000; K, M, G are powers of 1024).
+type byteSize int64
+
+func (b *byteSize) String() string { return strconv.FormatInt(int64(*b), 10) }
+
+func (b *byteSize) Set(s string) error {
+	s = strings.TrimSpace(s)
+	i := strings.IndexFunc(s, func(r rune) bool { return (r < '0' || r > '9') && r != '.' })
+	num, unit := s, ""
+	if i >= 0 {
+		num, unit = s[:i], strings.TrimSpace(s[i:])
+	}
+	mult := map[string]float64{
+		"": 1, "B": 1,
+		"K": 1 << 10, "KiB": 1 << 10, "M": 1 << 20, "MiB": 1 << 20, "G": 1 << 30, "GiB": 1 << 30,
+		"KB": 1e3, "kB": 1e3, "MB": 1e6, "GB": 1e9,
+	}[unit]
+	f, err := strconv.ParseFloat(num, 64)
+	if err != nil || mult == 0 || f <= 0 {
+		return fmt.Errorf("%q is not a size such as 1MiB, 512KiB or 100000", s)
+	}
+	if f*mult > maxCardsMaxBytes {
+		return fmt.Errorf("%q is above the %d MiB limit", s, maxCardsMaxBytes>>20)
+	}
+	*b = byteSize(f * mult)
+	return nil
+}
+
+// newCardsClient builds the HTTP client of "cards fetch": HTTP/1.1 over
+// TLS, no proxy (a proxy would hide the address we must check), no
+// redirects followed, no transparent decompression, and a dialer that
+// checks the address actually dialed, after DNS resolution, so that DNS
+// rebinding cannot reach a private address.
+func newCardsClient(o cardsFetchOptions, tlsConfig *tls.Config) *http.Client {
+	dialer := &net.Dialer{
+		Timeout: o.timeout,
+		Control: func(network, address string, _ syscall.RawConn) error {
+			if o.allowPrivate {
+				return nil
+			}
+			ap, err := netip.ParseAddrPort(address)
+			if err != nil {
+				return fmt.Errorf("%w: %s", errNonPublicAddress, address)
+			}
+			if !isPublicAddr(ap.Addr()) {
+				return fmt.Errorf("%w: %s", errNonPublicAddress, ap.Addr())
+			}
+			return nil
+		},
+	}
+	tc := &tls.Config{MinVersion: tls.VersionTLS12}
+	if tlsConfig != nil {
+		tc = tlsConfig.Clone()
+	}
+	tr := &http.Transport{
+		Proxy:                  nil,
+		DialContext:            dialer.DialContext,
+		TLSClientConfig:        tc,
+		TLSHandshakeTimeout:    o.timeout,
+		ResponseHeaderTimeout:  o.timeout,
+		MaxResponseHeaderBytes: 64 << 10,
+		DisableCompression:     true,
+		ForceAttemptHTTP2:      false,
+		MaxIdleConnsPerHost:    2,
+	}
+	return &http.Client{
+		Transport: tr,
+		// registry-03 §Client ID: "MUST NOT follow HTTP redirects".
+		CheckRedirect: func(*http.Request, []*http.Request) error { return http.ErrUseLastResponse },
+	}
+}
+
+// nonPublic lists special-purpose ranges (IANA IPv4/IPv6 Special-Purpose
+// Address Registries) that netip's predicates do not already cover.
+var nonPublic = func() []netip.Prefix {
+	var ps []netip.Prefix
+	for _, s := range []string{
+		"0.0.0.0/8", "100.64.0.0/10", "192.0.0.0/24", "192.0.2.0/24", "192.88.99.0/24",
+		"198.18.0.0/15", "198.51.100.0/24", "203.0.113.0/24", "240.0.0.0/4",
+		"64:ff9b:1::/48", "100::/64", "2001::/23", "2001:db8::/32", "3fff::/20", "5f00::/16", "fec0::/10",
+	} {
+		ps = append(ps, netip.MustParsePrefix(s))
+	}
+	return ps
+}()
+
+// isPublicAddr reports whether a is a public unicast address: not
+// private, loopback, link-local, multicast, unspecified, shared (CGNAT),
+// documentation, benchmarking or reserved. IPv4 embedded in IPv4-mapped,
+// NAT64 (64:ff9b::/96) and 6to4 (2002::/16) addresses is checked too.
+func isPublicAddr(a netip.Addr) bool {
+	a = a.Unmap().WithZone("")
+	if !a.IsValid() || !a.IsGlobalUnicast() || a.IsPrivate() || a.IsLoopback() ||
+		a.IsLinkLocalUnicast() || a.IsMulticast() || a.IsUnspecified() {
+		return false
+	}
+	for _, p := range nonPublic {
+		if p.Contains(a) {
+			return false
+		}
+	}
+	if a.Is6() {
+		b := a.As16()
+		switch {
+		case netip.MustParsePrefix("64:ff9b::/96").Contains(a):
+			return isPublicAddr(netip.AddrFrom4([4]byte(b[12:16])))
+		case netip.MustParsePrefix("2002::/16").Contains(a):
+			return isPublicAddr(netip.AddrFrom4([4]byte(b[2:6])))
+		}
+	}
+	return true
+}
+
+// fetched is the outcome of one GET.
+type fetched struct {
+	url         string
+	status      int
+	contentType string
+	body        []byte
+	// refused is why the document cannot be used ("" when it can): a
+	// policy refusal, a network error, a non-200 status, a cut body.
+	refused string
+	// again is set when the URL was already fetched earlier in the run.
+	again bool
+}
+
+// cardsFetcher resolves one registry into one WARC file.
+type cardsFetcher struct {
+	opts   cardsFetchOptions
+	client *http.Client
+	now    func() time.Time
+	ua     string
+	ww     *warcWriter
+	seen   map[string]*fetched // each URL is fetched once per run
+	report io.Writer
+}
+
+// run processes every registry line in order and writes the WARC
+// atomically. It returns the number of failed entries; the error is for
+// the output file or an interruption (then nothing is written).
+func (cf *cardsFetcher) run(ctx context.Context, regName string, entries []identity.RegistryEntry, probs []identity.Problem) (failed int, err error) {
+	dir, base := filepath.Split(cf.opts.out)
+	if dir == "" {
+		dir = "."
+	}
+	tmp, err := os.CreateTemp(dir, "."+base+".*.tmp")
+	if err != nil {
+		return 0, fmt.Errorf("create output: %w", err)
+	}
+	committed := false
+	defer func() {
+		if !committed {
+			tmp.Close()
+			os.Remove(tmp.Name())
+		}
+	}()
+	bw := bufio.NewWriter(tmp)
+	cf.ww = &warcWriter{w: bw}
+	if err := cf.ww.writeWarcinfo(cf.now(), base, []warcField{
+		{"software", "repaudit/" + version},
+		{"format", "WARC File Format 1.1"},
+		{"conformsTo", "https://iipc.github.io/warc-specifications/specifications/warc-format/warc-1.1/"},
+		{"description", "Signature Agent Cards, key directories and IP lists fetched by 'repaudit cards fetch'"},
+		{"registry", regName},
+		{"http-header-user-agent", cf.ua},
+	}); err != nil {
+		return 0, err
+	}
+
+	// Report registry problems and entries in line order.
+	pi := 0
+	flushProblems := func(before int) {
+		for ; pi < len(probs) && (before < 0 || problemLine(probs[pi]) < before); pi++ {
+			fmt.Fprintf(cf.report, "%s: refused: %s: %s\n", probs[pi].Source, probs[pi].Code, probs[pi].Message)
+			failed++
+		}
+	}
+	for _, e := range entries {
+		if err := ctx.Err(); err != nil {
+			return failed, fmt.Errorf("interrupted: %w", err)
+		}
+		flushProblems(e.Line)
+		ok, werr := cf.entry(ctx, regName+":"+strconv.Itoa(e.Line), e)
+		if werr != nil {
+			return failed, werr
+		}
+		if !ok {
+			failed++
+		}
+	}
+	flushProblems(-1)
+	if err := ctx.Err(); err != nil {
+		return failed, fmt.Errorf("interrupted: %w", err)
+	}
+
+	if err := bw.Flush(); err != nil {
+		return failed, fmt.Errorf("write output: %w", err)
+	}
+	if err := tmp.Chmod(0o644); err != nil {
+		return failed, fmt.Errorf("write output: %w", err)
+	}
+	if err := tmp.Sync(); err != nil {
+		return failed, fmt.Errorf("write output: %w", err)
+	}
+	if err := tmp.Close(); err != nil {
+		return failed, fmt.Errorf("write output: %w", err)
+	}
+	if err := os.Rename(tmp.Name(), cf.opts.out); err != nil {
+		return failed, fmt.Errorf("write output: %w", err)
+	}
+	committed = true
+	return failed, nil
+}
+
+// problemLine extracts the line number of a registry problem ("file:12").
+func problemLine(p identity.Problem) int {
+	i := strings.LastIndexByte(p.Source, ':')
+	n, _ := strconv.Atoi(p.Source[i+1:])
+	return n
+}
+
+// entry resolves one registry entry and its key and IP documents. ok is
+// false when anything it needed was refused; err only for the output.
+func (cf *cardsFetcher) entry(ctx context.Context, loc string, e identity.RegistryEntry) (ok bool, err error) {
+	var card *identity.Card
+	var probs []identity.Problem
+	if e.Inline != nil {
+		if err := cf.ww.writeResource(e.URL, dataMediaType(e.URL), cf.now(), e.Inline); err != nil {
+			return false, err
+		}
+		c, p, perr := identity.ParseCard(e.Inline, loc)
+		if perr != nil {
+			fmt.Fprintf(cf.report, "%s %s: refused: inline card: %v\n", loc, shortURL(e.URL), perr)
+			return false, nil
+		}
+		card, probs = c, p
+		fmt.Fprintf(cf.report, "%s %s: inline card %q recorded\n", loc, shortURL(e.URL), cardLabel(c))
+	} else {
+		r, err := cf.get(ctx, e.URL, acceptCard)
+		if err != nil {
+			return false, err
+		}
+		if r.refused != "" {
+			fmt.Fprintf(cf.report, "%s %s: refused: %s\n", loc, e.URL, r.refused)
+			return false, nil
+		}
+		if identity.CaptureKind(e.URL, r.contentType, r.body) == identity.KindJWKS {
+			// A registry entry may name a key directory directly (the
+			// registry-03 example does).
+			keys, kp, kerr := identity.ParseJWKS(r.body, e.URL)
+			if kerr != nil {
+				fmt.Fprintf(cf.report, "%s %s: 200, refused: %v\n", loc, e.URL, kerr)
+				return false, nil
+			}
+			fmt.Fprintf(cf.report, "%s %s: 200, key directory with %d key(s) recorded\n", loc, e.URL, len(keys))
+			cf.notes(kp)
+			return true, nil
+		}
+		c, p, perr := identity.ParseCard(r.body, e.URL)
+		if perr != nil {
+			fmt.Fprintf(cf.report, "%s %s: 200, refused: %v\n", loc, e.URL, perr)
+			return false, nil
+		}
+		card, probs = c, p
+		// registry-03 §Client ID: identical, by simple string comparison.
+		switch {
+		case c.ClientID == e.URL:
+		case c.ClientID == "" && c.Layout == identity.LayoutLegacyFlat:
+			probs = append(probs, identity.Problem{Source: e.URL, Code: "card-no-client-id", Message: "legacy card without client_id; identified by its URL"})
+		case c.ClientID == "":
+			fmt.Fprintf(cf.report, "%s %s: 200, refused: card has no client_id (registry-03 §Client ID)\n", loc, e.URL)
+			return false, nil
+		default:
+			fmt.Fprintf(cf.report, "%s %s: 200, refused: client_id %q is not the URL fetched (registry-03 §Client ID)\n", loc, e.URL, c.ClientID)
+			return false, nil
+		}
+		fmt.Fprintf(cf.report, "%s %s: 200, card %q recorded\n", loc, e.URL, cardLabel(c))
+	}
+	cf.notes(probs)
+	if card.Invalid != "" {
+		fmt.Fprintf(cf.report, "  refused: invalid card (%s): its keys are not trusted, nothing more fetched\n", card.Invalid)
+		return false, nil
+	}
+	return cf.follow(ctx, card)
+}
+
+// follow fetches the key material and IP list a card names (registry-03
+// §"CIMD-based discovery" step 3, §"IP Address List URI").
+func (cf *cardsFetcher) follow(ctx context.Context, c *identity.Card) (ok bool, err error) {
+	ok = true
+	keysURL, what := c.JWKSURI, "jwks_uri"
+	if keysURL == "" && c.JWKS == nil {
+		if o := originURL(c.ClientID); o != "" {
+			keysURL, what = o+directoryPath, "key directory"
+		}
+	}
+	switch {
+	case keysURL != "":
+		r, err := cf.get(ctx, keysURL, acceptDirectory)
+		if err != nil {
+			return false, err
+		}
+		if r.refused != "" {
+			fmt.Fprintf(cf.report, "  %s %s: refused: %s\n", what, keysURL, r.refused)
+			ok = false
+			break
+		}
+		keys, kp, kerr := identity.ParseJWKS(r.body, keysURL)
+		if kerr != nil {
+			fmt.Fprintf(cf.report, "  %s %s: 200, refused: %v\n", what, keysURL, kerr)
+			ok = false
+			break
+		}
+		if r.again {
+			fmt.Fprintf(cf.report, "  %s %s: 200, %d key(s), recorded above\n", what, keysURL, len(keys))
+			break
+		}
+		fmt.Fprintf(cf.report, "  %s %s: 200, %d key(s) recorded\n", what, keysURL, len(keys))
+		cf.notes(kp)
+	case c.JWKS != nil:
+		fmt.Fprintf(cf.report, "  inline jwks: %d key(s)\n", len(c.JWKS))
+	default:
+		fmt.Fprintln(cf.report, "  no key material: no jwks, jwks_uri or client_id")
+	}
+	if c.IPsURI != "" {
+		r, err := cf.get(ctx, c.IPsURI, acceptIPList)
+		if err != nil {
+			return false, err
+		}
+		if r.refused != "" {
+			fmt.Fprintf(cf.report, "  ips_uri %s: refused: %s\n", c.IPsURI, r.refused)
+			return false, nil
+		}
+		l, lp, lerr := identity.ParseIPList(r.body, c.IPsURI)
+		if lerr != nil {
+			fmt.Fprintf(cf.report, "  ips_uri %s: 200, refused: %v\n", c.IPsURI, lerr)
+			return false, nil
+		}
+		created := "no creationTime"
+		if !l.CreationTime.IsZero() {
+			created = "creationTime " + l.CreationTime.Format(time.RFC3339)
+		}
+		fmt.Fprintf(cf.report, "  ips_uri %s: 200, %d prefixes (%s) recorded\n", c.IPsURI, len(l.Prefixes), created)
+		cf.notes(lp)
+	}
+	return ok, nil
+}
+
+// notes prints a document's problems, a few at most.
+func (cf *cardsFetcher) notes(ps []identity.Problem) {
+	for i, p := range ps {
+		if i == maxNotesPerDocument {
+			fmt.Fprintf(cf.report, "  note: %d more problem(s)\n", len(ps)-i)
+			return
+		}
+		fmt.Fprintf(cf.report, "  note: %s: %s: %s\n", p.Source, p.Code, p.Message)
+	}
+}
+
+// get fetches rawURL once per run and records the exchange. The error is
+// only for the output; refusals are in fetched.refused.
+func (cf *cardsFetcher) get(ctx context.Context, rawURL, accept string) (*fetched, error) {
+	if r, ok := cf.seen[rawURL]; ok {
+		r.again = true
+		return r, nil
+	}
+	r := &fetched{url: rawURL}
+	cf.seen[rawURL] = r
+	u, err := url.Parse(rawURL)
+	switch {
+	case err != nil || u.Host == "":
+		r.refused = "not a URL"
+		return r, nil
+	case u.Scheme != "https":
+		r.refused = "not an https URL (registry-03: the URI scheme MUST be https)"
+		return r, nil
+	case u.User != nil:
+		r.refused = "URL with userinfo"
+		return r, nil
+	}
+
+	ctx, cancel := context.WithTimeout(ctx, cf.opts.timeout)
+	defer cancel()
+	var remote string
+	ctx = httptrace.WithClientTrace(ctx, &httptrace.ClientTrace{
+		GotConn: func(info httptrace.GotConnInfo) {
+			if ap, err := netip.ParseAddrPort(info.Conn.RemoteAddr().String()); err == nil {
+				remote = ap.Addr().Unmap().String()
+			}
+		},
+	})
+	req, err := http.NewRequestWithContext(ctx, http.MethodGet, rawURL, nil)
+	if err != nil {
+		r.refused = err.Error()
+		return r, nil
+	}
+	req.Header.Set("User-Agent", cf.ua)
+	req.Header.Set("Accept", accept)
+	req.Header.Set("Accept-Encoding", "identity")
+	var reqBytes bytes.Buffer
+	if err := req.Clone(context.Background()).Write(&reqBytes); err != nil {
+		r.refused = err.Error()
+		return r, nil
+	}
+
+	resp, err := cf.client.Do(req)
+	if err != nil {
+		r.refused = describeFetchError(err, cf.opts.timeout)
+		return r, nil
+	}
+	defer resp.Body.Close()
+	max := int64(cf.opts.maxBytes)
+	body, rerr := io.ReadAll(io.LimitReader(resp.Body, max+1))
+	x := &exchange{url: rawURL, at: cf.now(), ip: remote, request: reqBytes.Bytes()}
+	switch {
+	case int64(len(body)) > max:
+		body = body[:max]
+		x.truncation = "length"
+		r.refused = fmt.Sprintf("body larger than --max-bytes %d", max)
+	case rerr != nil && (errors.Is(rerr, context.DeadlineExceeded) || isTimeout(rerr)):
+		x.truncation = "time"
+		r.refused = fmt.Sprintf("timed out after %s reading the body", cf.opts.timeout)
+	case rerr != nil:
+		x.truncation = "disconnect"
+		r.refused = "body read: " + rerr.Error()
+	}
+	var head bytes.Buffer
+	fmt.Fprintf(&head, "%s %s\r\n", resp.Proto, resp.Status)
+	_ = resp.Header.Write(&head) // Transfer-Encoding is already removed: the body is de-chunked
+	head.WriteString("\r\n")
+	x.respHead, x.body = head.Bytes(), body
+	if err := cf.ww.writeExchange(x); err != nil {
+		return nil, err
+	}
+
+	r.status, r.contentType, r.body = resp.StatusCode, resp.Header.Get("Content-Type"), body
+	if r.refused != "" {
+		return r, nil
+	}
+	switch {
+	case resp.StatusCode >= 300 && resp.StatusCode < 400:
+		r.refused = fmt.Sprintf("status %s: redirects are not followed (Location: %q)", resp.Status, resp.Header.Get("Location"))
+	case resp.StatusCode != http.StatusOK:
+		r.refused = fmt.Sprintf("status %s: only 200 is accepted", resp.Status)
+	case resp.Header.Get("Content-Encoding") != "" && !strings.EqualFold(resp.Header.Get("Content-Encoding"), "identity"):
+		r.refused = fmt.Sprintf("content-encoding %q was not asked for", resp.Header.Get("Content-Encoding"))
+	}
+	return r, nil
+}
+
+func describeFetchError(err error, timeout time.Duration) string {
+	switch {
+	case errors.Is(err, errNonPublicAddress):
+		var s string
+		if i := strings.Index(err.Error(), errNonPublicAddress.Error()); i >= 0 {
+			s = err.Error()[i:]
+		}
+		return s + " (use --allow-private to allow it)"
+	case errors.Is(err, context.DeadlineExceeded) || isTimeout(err):
+		return fmt.Sprintf("timed out after %s", timeout)
+	}
+	return err.Error()
+}
+
+func isTimeout(err error) bool {
+	var ne net.Error
+	return errors.As(err, &ne) && ne.Timeout()
+}
+
+// originURL returns "https://host[:port]" of an https URL, or "".
+func originURL(s string) string {
+	u, err := url.Parse(s)
+	if err != nil || u.Scheme != "https" || u.Host == "" {
+		return ""
+	}
+	return "https://" + u.Host
+}
+
+// dataMediaType returns the media type a data: URL declares, defaulting
+// to application/json (registry entries carry cards).
+func dataMediaType(s string) string {
+	meta, _, _ := strings.Cut(strings.TrimPrefix(s, "data:"), ",")
+	mt, _, _ := strings.Cut(meta, ";base64")
+	if mt = strings.TrimSpace(mt); mt == "" || strings.HasPrefix(mt, ";") {
+		return "application/json"
+	}
+	return mt
+}
+
+func cardLabel(c *identity.Card) string {
+	switch {
+	case c.Name != "":
+		return c.Name
+	case c.ProductToken != "":
+		return c.ProductToken
+	case c.ClientID != "":
+		return c.ClientID
+	}
+	return "(unnamed)"
+}
+
+// shortURL keeps report lines readable for long data: URLs.
+func shortURL(s string) string {
+	if len(s) > 72 {
+		return s[:72] + "..."
+	}
+	return s
 }
