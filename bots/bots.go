@@ -214,7 +214,9 @@ func (c *Catalog) Lookup(token string) (*Bot, bool) {
 // Identify returns the catalog bot one of whose patterns appears in ua as a
 // whole token (see ContainsToken). When several match, the longest pattern
 // wins ("Googlebot-Image" over "Googlebot"), then the one that comes first
-// in ua. Identify does not allocate.
+// in ua. Words of URLs ("+https://openai.com/gptbot") and mail addresses
+// ("claudebot@anthropic.com") do not count: a bot's documentation link may
+// name another bot. Identify does not allocate.
 func (c *Catalog) Identify(ua string) (*Bot, bool) {
 	if c == nil || ua == "" {
 		return nil, false
@@ -232,6 +234,11 @@ func (c *Catalog) Identify(ua string) (*Bot, bool) {
 		j := i
 		for j < len(ua) && isTokenChar(ua[j]) {
 			j++
+		}
+		if j < len(ua) && (ua[j] == '@' || ua[j] == ':' && strings.HasPrefix(ua[j:], "://")) {
+			// A mail address or a URL: its words name no product.
+			i = endOfWord(ua, j)
+			continue
 		}
 		if n := j - i; n > bestLen && n <= c.maxPat && n <= len(buf) &&
 			c.firstLast[n]&(1<<charClass(ua[i])) != 0 && c.firstLast[n]&(1<<(32+charClass(ua[j-1]))) != 0 {
@@ -298,4 +305,17 @@ func charClass(c byte) uint {
 	default:
 		return 29
 	}
+}
+
+// endOfWord returns the index of the first space, ';', ',' or ')' at or
+// after i.
+func endOfWord(s string, i int) int {
+	for i < len(s) {
+		switch s[i] {
+		case ' ', '\t', ';', ',', ')':
+			return i
+		}
+		i++
+	}
+	return i
 }

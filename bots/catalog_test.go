@@ -42,6 +42,11 @@ func TestIdentifyWholeTokens(t *testing.T) {
 		{"example-crawler/3 (+https://example.com)", "ExampleBot"},
 		{"EXAMPLEBOT", "ExampleBot"},
 		{"Example-Extended/1.0", ""},
+		// Words of links and mail addresses name no product.
+		{"Mozilla/5.0 (compatible; NewBot/1.0; +https://example.com/googlebot)", ""},
+		{"Mozilla/5.0 (compatible; NewBot/1.0; +http://googlebot.example.com/)", ""},
+		{"NewBot/1.0 (googlebot@example.com)", ""},
+		{"Mozilla/5.0 (compatible; Googlebot/2.1; +http://www.google.com/bot.html)", "Googlebot"},
 		{"Mozilla/5.0 (Windows NT 10.0; Win64; x64) Chrome/124.0 Safari/537.36", ""},
 		{"", ""},
 	}
