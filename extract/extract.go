@@ -1,6 +1,7 @@
 package extract
 
 import (
+	"slices"
 	"strings"
 	"time"
 )
@@ -118,4 +119,22 @@ func (d *Directives) For(token string) Effective {
 		}
 	}
 	return e
+}
+
+// Tokens returns the product tokens that have rules of their own (not "*"),
+// lower-cased, sorted, each once.
+func (d *Directives) Tokens() []string {
+	if d == nil {
+		return nil
+	}
+	seen := map[string]bool{}
+	var out []string
+	for _, r := range d.Rules {
+		if r.Token != "*" && !seen[r.Token] {
+			seen[r.Token] = true
+			out = append(out, r.Token)
+		}
+	}
+	slices.Sort(out)
+	return out
 }

@@ -145,3 +145,14 @@ func TestUnavailableAfterEarliest(t *testing.T) {
 		t.Errorf("got evidence %q, want the PST line", u.Evidence)
 	}
 }
+
+func TestTokens(t *testing.T) {
+	d := FromResponse(event.Header{
+		{Name: "Robots-Tag", Value: "*;nosnippet, ExampleBot;noindex, OtherBot;none, examplebot;noarchive"},
+		{Name: "X-Robots-Tag", Value: "googlebot: noindex"},
+	}, nil, "", Options{})
+	got := strings.Join(d.Tokens(), " ")
+	if want := "examplebot googlebot otherbot"; got != want {
+		t.Errorf("got %q, want %q", got, want)
+	}
+}
