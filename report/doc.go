@@ -1,0 +1,40 @@
+// Package report summarizes an audit directory with the embedded DuckDB:
+// the `repaudit report` and `repaudit query` commands.
+//
+// Open reads manifest.json (refusing a directory without one: a run that
+// did not finish) and registers every Parquet table as a view of the same
+// name, so SQL reads as if the tables were in the database:
+//
+//	db, err := report.Open(ctx, dir)
+//	if err != nil { ... }
+//	defer db.Close()
+//	res, err := db.Query(ctx, "SELECT agent, count(*) FROM violations GROUP BY agent")
+//	err = report.WriteResult(os.Stdout, res, "table") // or csv, json
+//
+//	r, err := db.Build(ctx)  // runs the queries of package sql
+//	err = r.WriteText(os.Stdout) // or WriteMarkdown, WriteJSON, WriteHTML
+//
+// The report's content lives in the .sql files of package sql, one query
+// per section, so a researcher can rerun any number of the report by hand.
+// Build only assembles them: the header from the manifest, the totals, then
+// findings by kind, per-bot tables (crawlers and user-triggered fetchers
+// apart), spoofed traffic (kept apart: never attributed to the operator
+// whose bot was impersonated), identity checks, signature outcomes,
+// unverifiable fetches, top offending paths, findings per day, the
+// robots.txt timeline, retention actions due as of the manifest's as_of,
+// and input problems.
+//
+// Every session runs with TimeZone UTC and with extension auto-install and
+// auto-load off, so no query reaches the network; the parquet, json and
+// icu extensions are linked into the binary. Output is deterministic: the
+// queries order their rows completely, JSON keys keep a fixed order, and
+// wall-clock timings from the manifest are not part of any format.
+//
+// WriteHTML makes one self-contained page: inline CSS, inline SVG charts
+// drawn in Go (findings by kind, findings per bot over time, robots.txt
+// versions per authority coloured by effect), no script, every value
+// escaped by html/template.
+//
+// DuckDB is linked through cgo; this package and package output are the
+// only ones that depend on Arrow or DuckDB.
+package report

@@ -1,0 +1,582 @@
+package report
+
+import (
+	"bytes"
+	"encoding/csv"
+	"encoding/json"
+	"fmt"
+	"io"
+	"math"
+	"strconv"
+	"strings"
+	"time"
+	"unicode"
+	"unicode/utf8"
+)
+
+// Cell formatting shared by the writers. Times are UTC; the text and
+// Markdown forms drop the "T" and zone for width, JSON keeps RFC 3339.
+
+// isDate reports a DuckDB DATE column.
+func isDate(typ string) bool { return typ == "DATE" }
+
+// textCell renders a value for a terminal, Markdown, CSV or HTML cell.
+func textCell(v any, typ string) string {
+	switch x := v.(type) {
+	case nil:
+		return ""
+	case string:
+		return x
+	case int64:
+		return strconv.FormatInt(x, 10)
+	case float64:
+		return strconv.FormatFloat(x, 'f', -1, 64)
+	case bool:
+		return strconv.FormatBool(x)
+	case time.Time:
+		if isDate(typ) {
+			return x.Format(time.DateOnly)
+		}
+		if x.Nanosecond() != 0 {
+			return x.Format("2006-01-02 15:04:05.999999")
+		}
+		return x.Format(time.DateTime)
+	case []byte:
+		return fmt.Sprintf("%x", x)
+	default:
+		b, err := json.Marshal(jsonValue(x, typ))
+		if err != nil {
+			return fmt.Sprint(x)
+		}
+		return string(b)
+	}
+}
+
+// jsonValue maps a value to what encoding/json should write.
+func jsonValue(v any, typ string) any {
+	switch x := v.(type) {
+	case time.Time:
+		if isDate(typ) {
+			return x.Format(time.DateOnly)
+		}
+		return x.Format(time.RFC3339Nano)
+	case float64:
+		if math.IsNaN(x) || math.IsInf(x, 0) {
+			return nil
+		}
+		return x
+	case []byte:
+		return fmt.Sprintf("%x", x)
+	case []any:
+		out := make([]any, len(x))
+		for i := range x {
+			out[i] = jsonValue(x[i], "")
+		}
+		return out
+	case map[string]any:
+		out := make(map[string]any, len(x))
+		for k, e := range x {
+			out[k] = jsonValue(e, "")
+		}
+		return out
+	}
+	return v
+}
+
+// object is a JSON object that keeps its keys in order.
+type object []field
+
+type field struct {
+	Key   string
+	Value any
+}
+
+// MarshalJSON writes the fields in order.
+func (o object) MarshalJSON() ([]byte, error) {
+	var b bytes.Buffer
+	b.WriteByte('{')
+	for i, f := range o {
+		if i > 0 {
+			b.WriteByte(',')
+		}
+		k, err := json.Marshal(f.Key)
+		if err != nil {
+			return nil, err
+		}
+		b.Write(k)
+		b.WriteByte(':')
+		v, err := json.Marshal(f.Value)
+		if err != nil {
+			return nil, err
+		}
+		b.Write(v)
+	}
+	b.WriteByte('}')
+	return b.Bytes(), nil
+}
+
+// rowObject makes one row an ordered JSON object.
+func rowObject(cols, types []string, row []any) object {
+	o := make(object, len(cols))
+	for i, c := range cols {
+		o[i] = field{c, jsonValue(row[i], types[i])}
+	}
+	return o
+}
+
+// sectionObject is the JSON form of a section.
+func sectionObject(s *Section) object {
+	rows := make([]object, len(s.Rows))
+	for i, r := range s.Rows {
+		rows[i] = rowObject(s.Columns, s.Types, r)
+	}
+	return object{
+		{"id", s.ID}, {"title", s.Title}, {"note", s.Note}, {"query", s.Query + ".sql"},
+		{"columns", nonNil(s.Columns)}, {"rows", rows},
+	}
+}
+
+func nonNil(s []string) []string {
+	if s == nil {
+		return []string{}
+	}
+	return s
+}
+
+// WriteJSON writes the report as indented JSON with a stable key order:
+// header fields, inputs, counts in table order, totals, then the sections
+// in report order with their rows as objects keyed by column. Every row of
+// every section is included. Wall-clock timings are left out so the output
+// depends only on the audit's data.
+func (r *Report) WriteJSON(w io.Writer) error {
+	m := &r.Manifest
+	inputs := make([]object, len(m.Inputs))
+	for i, in := range m.Inputs {
+		inputs[i] = object{{"path", in.Path}, {"kind", in.Kind}, {"format", in.Format},
+			{"size", in.Size}, {"sha256", in.SHA256}, {"records", in.Records}, {"problems", in.Problems}}
+	}
+	counts := object{}
+	for _, c := range r.countsInOrder() {
+		counts = append(counts, field{c.Name, c.N})
+	}
+	var totals object
+	if len(r.Totals.Rows) == 1 {
+		totals = rowObject(r.Totals.Columns, r.Totals.Types, r.Totals.Rows[0])
+	}
+	sections := make([]object, len(r.Sections))
+	for i := range r.Sections {
+		sections[i] = sectionObject(&r.Sections[i])
+	}
+	top := object{
+		{"tool", m.Tool}, {"version", m.Version}, {"schema_version", m.SchemaVersion},
+		{"as_of", m.AsOf}, {"started", m.Started}, {"finished", m.Finished},
+		{"command", nonNil(m.Command)}, {"inputs", inputs}, {"counts", counts},
+		{"summary", r.summaryLines()}, {"totals", totals}, {"sections", sections},
+	}
+	data, err := json.MarshalIndent(top, "", "  ")
+	if err != nil {
+		return fmt.Errorf("encode report: %w", err)
+	}
+	data = append(data, '\n')
+	_, err = w.Write(data)
+	return err
+}
+
+// maxTableRows caps the rows a text, Markdown or HTML table shows; the rest
+// are counted and the full data is in JSON or `repaudit query`.
+const maxTableRows = 50
+
+// Text layout: a table is fitted to textWidth columns by shrinking its
+// widest columns, never below minColWidth; cells that do not fit end in "…".
+const (
+	textWidth   = 120
+	minColWidth = 8
+	colGap      = 2
+)
+
+// visible returns the column indexes a terminal shows.
+func (s *Section) visible() []int {
+	if s.TextColumns == nil {
+		idx := make([]int, len(s.Columns))
+		for i := range idx {
+			idx[i] = i
+		}
+		return idx
+	}
+	var idx []int
+	for _, name := range s.TextColumns {
+		if i := s.Col(name); i >= 0 {
+			idx = append(idx, i)
+		}
+	}
+	return idx
+}
+
+// clean makes a cell one line of printable text.
+func clean(s string) string {
+	if !strings.ContainsAny(s, "\n\r\t") && utf8.ValidString(s) {
+		return s
+	}
+	s = strings.ToValidUTF8(s, "\uFFFD")
+	return strings.Map(func(r rune) rune {
+		switch r {
+		case '\n', '\r', '\t':
+			return ' '
+		}
+		return r
+	}, s)
+}
+
+// truncate cuts s to at most n runes, ending in "…" when cut.
+func truncate(s string, n int) string {
+	if utf8.RuneCountInString(s) <= n {
+		return s
+	}
+	if n <= 1 {
+		return "…"
+	}
+	r := []rune(s)
+	return string(r[:n-1]) + "…"
+}
+
+// numeric reports whether a column is right-aligned.
+func numeric(typ string) bool {
+	switch typ {
+	case "BIGINT", "INTEGER", "SMALLINT", "TINYINT", "HUGEINT", "UBIGINT", "UINTEGER",
+		"USMALLINT", "UTINYINT", "DOUBLE", "FLOAT", "DECIMAL":
+		return true
+	}
+	return strings.HasPrefix(typ, "DECIMAL")
+}
+
+// writeTextTable writes an aligned table of the given columns.
+func writeTextTable(w io.Writer, cols []string, types []string, rows [][]string, width int) error {
+	widths := make([]int, len(cols))
+	for i, c := range cols {
+		widths[i] = utf8.RuneCountInString(c)
+	}
+	for _, r := range rows {
+		for i, c := range r {
+			widths[i] = max(widths[i], utf8.RuneCountInString(c))
+		}
+	}
+	total := func() int {
+		t := 0
+		for _, w := range widths {
+			t += w + colGap
+		}
+		return t - colGap
+	}
+	for total() > width {
+		wi := 0
+		for i := range widths {
+			if widths[i] > widths[wi] {
+				wi = i
+			}
+		}
+		if widths[wi] <= minColWidth {
+			break
+		}
+		widths[wi]--
+	}
+	var b strings.Builder
+	line := func(cells []string, rule bool) {
+		b.Reset()
+		for i, c := range cells {
+			if i > 0 {
+				b.WriteString(strings.Repeat(" ", colGap))
+			}
+			c = truncate(c, widths[i])
+			pad := strings.Repeat(" ", widths[i]-utf8.RuneCountInString(c))
+			switch {
+			case rule:
+				b.WriteString(strings.Repeat("-", widths[i]))
+			case numeric(types[i]):
+				b.WriteString(pad + c)
+			case i == len(cells)-1:
+				b.WriteString(c)
+			default:
+				b.WriteString(c + pad)
+			}
+		}
+		trimmed := strings.TrimRight(b.String(), " ")
+		b.Reset()
+		b.WriteString(trimmed)
+		b.WriteByte('\n')
+	}
+	line(cols, false)
+	if _, err := io.WriteString(w, b.String()); err != nil {
+		return err
+	}
+	line(cols, true)
+	if _, err := io.WriteString(w, b.String()); err != nil {
+		return err
+	}
+	for _, r := range rows {
+		line(r, false)
+		if _, err := io.WriteString(w, b.String()); err != nil {
+			return err
+		}
+	}
+	return nil
+}
+
+// cells renders rows of the chosen columns as text, at most limit rows.
+func cells(rows [][]any, types []string, idx []int, limit int) [][]string {
+	n := len(rows)
+	if limit >= 0 && n > limit {
+		n = limit
+	}
+	out := make([][]string, n)
+	for r := range n {
+		out[r] = make([]string, len(idx))
+		for j, i := range idx {
+			out[r][j] = clean(textCell(rows[r][i], types[i]))
+		}
+	}
+	return out
+}
+
+func pick(s []string, idx []int) []string {
+	out := make([]string, len(idx))
+	for j, i := range idx {
+		out[j] = s[i]
+	}
+	return out
+}
+
+// WriteText writes the report as aligned terminal tables that fit in 120
+// columns (long cells are cut with "…"; each table shows at most 50 rows).
+// Times are UTC.
+func (r *Report) WriteText(w io.Writer) error {
+	ew := &errWriter{w: w}
+	m := &r.Manifest
+	fmt.Fprintf(ew, "repaudit report — %s %s, schema %d\n", m.Tool, m.Version, m.SchemaVersion)
+	fmt.Fprintf(ew, "as of %s (all times UTC)\n", orNone(m.AsOf))
+	if m.Started != "" || m.Finished != "" {
+		fmt.Fprintf(ew, "data from %s to %s\n", orNone(m.Started), orNone(m.Finished))
+	}
+	fmt.Fprintln(ew)
+	if len(m.Inputs) > 0 {
+		fmt.Fprintln(ew, "Inputs")
+		rows := make([][]string, len(m.Inputs))
+		for i, in := range m.Inputs {
+			rows[i] = []string{clean(in.Path), in.Kind, in.Format, strconv.FormatInt(in.Size, 10),
+				strconv.FormatInt(in.Records, 10), strconv.FormatInt(in.Problems, 10)}
+		}
+		writeTextTable(ew, []string{"path", "kind", "format", "bytes", "records", "problems"},
+			[]string{"", "", "", "BIGINT", "BIGINT", "BIGINT"}, rows, textWidth)
+		fmt.Fprintln(ew)
+	}
+	var counts []string
+	for _, c := range r.countsInOrder() {
+		counts = append(counts, fmt.Sprintf("%s %d", c.Name, c.N))
+	}
+	fmt.Fprintf(ew, "Rows: %s\n\n", strings.Join(counts, ", "))
+	for _, l := range r.summaryLines() {
+		fmt.Fprintln(ew, l)
+	}
+	for i := range r.Sections {
+		s := &r.Sections[i]
+		fmt.Fprintf(ew, "\n%s\n%s\n", s.Title, strings.Repeat("=", utf8.RuneCountInString(s.Title)))
+		if s.Note != "" {
+			fmt.Fprintln(ew, wrap(s.Note, 100))
+		}
+		if len(s.Rows) == 0 {
+			fmt.Fprintln(ew, "(none)")
+			continue
+		}
+		idx := s.visible()
+		writeTextTable(ew, pick(s.Columns, idx), pick(s.Types, idx), cells(s.Rows, s.Types, idx, maxTableRows), textWidth)
+		if n := len(s.Rows) - maxTableRows; n > 0 {
+			fmt.Fprintf(ew, "… %d more rows (all rows: --format json, or repaudit query with sql/%s.sql)\n", n, s.Query)
+		}
+	}
+	return ew.err
+}
+
+// wrap breaks text into lines of at most width runes at spaces.
+func wrap(s string, width int) string {
+	var b strings.Builder
+	n := 0
+	for i, word := range strings.Fields(s) {
+		l := utf8.RuneCountInString(word)
+		if i > 0 {
+			if n+1+l > width {
+				b.WriteByte('\n')
+				n = 0
+			} else {
+				b.WriteByte(' ')
+				n++
+			}
+		}
+		b.WriteString(word)
+		n += l
+	}
+	return b.String()
+}
+
+func orNone(s string) string {
+	if s == "" {
+		return "(not recorded)"
+	}
+	return s
+}
+
+// errWriter remembers the first write error so the writers can print
+// freely and check once.
+type errWriter struct {
+	w   io.Writer
+	err error
+}
+
+func (e *errWriter) Write(p []byte) (int, error) {
+	if e.err != nil {
+		return 0, e.err
+	}
+	n, err := e.w.Write(p)
+	if err != nil {
+		e.err = err
+	}
+	return n, err
+}
+
+// mdEscape makes text safe in a Markdown table cell: pipes, backslashes,
+// markup characters and HTML are escaped so data cannot change the layout.
+// Underscores inside words (column names, finding kinds) are left alone:
+// GitHub-flavoured Markdown never reads them as emphasis.
+func mdEscape(s string) string {
+	s = clean(s)
+	rs := []rune(s)
+	var b strings.Builder
+	word := func(i int) bool {
+		return i >= 0 && i < len(rs) && (unicode.IsLetter(rs[i]) || unicode.IsDigit(rs[i]))
+	}
+	for i, r := range rs {
+		switch r {
+		case '|', '\\', '`', '*', '[', ']', '<', '>', '#', '~':
+			b.WriteByte('\\')
+		case '_':
+			if !word(i-1) || !word(i+1) {
+				b.WriteByte('\\')
+			}
+		}
+		b.WriteRune(r)
+	}
+	return b.String()
+}
+
+// WriteMarkdown writes the report as GitHub-flavoured Markdown: a header,
+// the summary and one table per section with every column (at most 50 rows
+// each).
+func (r *Report) WriteMarkdown(w io.Writer) error {
+	ew := &errWriter{w: w}
+	m := &r.Manifest
+	fmt.Fprintf(ew, "# repaudit report\n\n")
+	fmt.Fprintf(ew, "- Tool: %s %s, schema %d\n", mdEscape(m.Tool), mdEscape(m.Version), m.SchemaVersion)
+	fmt.Fprintf(ew, "- As of: %s (all times UTC)\n", mdEscape(orNone(m.AsOf)))
+	if m.Started != "" || m.Finished != "" {
+		fmt.Fprintf(ew, "- Data from %s to %s\n", mdEscape(orNone(m.Started)), mdEscape(orNone(m.Finished)))
+	}
+	var counts []string
+	for _, c := range r.countsInOrder() {
+		counts = append(counts, fmt.Sprintf("%s %d", c.Name, c.N))
+	}
+	fmt.Fprintf(ew, "- Rows: %s\n", strings.Join(counts, ", "))
+	if len(m.Inputs) > 0 {
+		fmt.Fprintf(ew, "\n## Inputs\n\n| path | kind | format | bytes | records | problems | sha256 |\n|---|---|---|--:|--:|--:|---|\n")
+		for _, in := range m.Inputs {
+			fmt.Fprintf(ew, "| %s | %s | %s | %d | %d | %d | %s |\n", mdEscape(in.Path), mdEscape(in.Kind),
+				mdEscape(in.Format), in.Size, in.Records, in.Problems, mdEscape(in.SHA256))
+		}
+	}
+	fmt.Fprintf(ew, "\n## Summary\n\n")
+	for _, l := range r.summaryLines() {
+		fmt.Fprintf(ew, "- %s\n", mdEscape(l))
+	}
+	for i := range r.Sections {
+		s := &r.Sections[i]
+		fmt.Fprintf(ew, "\n## %s\n\n", mdEscape(s.Title))
+		if s.Note != "" {
+			fmt.Fprintf(ew, "%s\n\n", mdEscape(s.Note))
+		}
+		if len(s.Rows) == 0 {
+			fmt.Fprintf(ew, "None.\n")
+			continue
+		}
+		var head, rule strings.Builder
+		for j, c := range s.Columns {
+			head.WriteString("| " + mdEscape(c) + " ")
+			if numeric(s.Types[j]) {
+				rule.WriteString("|--:")
+			} else {
+				rule.WriteString("|---")
+			}
+		}
+		fmt.Fprintf(ew, "%s|\n%s|\n", head.String(), rule.String())
+		n := min(len(s.Rows), maxTableRows)
+		for _, row := range s.Rows[:n] {
+			var b strings.Builder
+			for j, v := range row {
+				b.WriteString("| " + mdEscape(textCell(v, s.Types[j])) + " ")
+			}
+			fmt.Fprintf(ew, "%s|\n", b.String())
+		}
+		if more := len(s.Rows) - n; more > 0 {
+			fmt.Fprintf(ew, "\n%d more rows: see `--format json` or run `sql/%s.sql` with `repaudit query`.\n", more, s.Query)
+		}
+	}
+	return ew.err
+}
+
+// WriteResult writes a query result as an aligned table ("table", fitted
+// to 120 columns), CSV ("csv", RFC 4180, header row first) or JSON ("json",
+// an array of objects keyed by column, in column order).
+func WriteResult(w io.Writer, res *Result, format string) error {
+	switch format {
+	case "", "table":
+		idx := make([]int, len(res.Columns))
+		for i := range idx {
+			idx[i] = i
+		}
+		ew := &errWriter{w: w}
+		writeTextTable(ew, res.Columns, res.Types, cells(res.Rows, res.Types, idx, -1), textWidth)
+		if res.More > 0 {
+			fmt.Fprintf(ew, "… %d more rows (use --format csv or json for all rows)\n", res.More)
+		}
+		return ew.err
+	case "csv":
+		cw := csv.NewWriter(w)
+		cw.Write(res.Columns)
+		for _, row := range res.Rows {
+			rec := make([]string, len(row))
+			for i, v := range row {
+				rec[i] = csvCell(v, res.Types[i])
+			}
+			cw.Write(rec)
+		}
+		cw.Flush()
+		return cw.Error()
+	case "json":
+		rows := make([]object, len(res.Rows))
+		for i, row := range res.Rows {
+			rows[i] = rowObject(res.Columns, res.Types, row)
+		}
+		data, err := json.MarshalIndent(rows, "", "  ")
+		if err != nil {
+			return fmt.Errorf("encode result: %w", err)
+		}
+		_, err = w.Write(append(data, '\n'))
+		return err
+	}
+	return fmt.Errorf("report: unknown format %q (want table, csv or json)", format)
+}
+
+// csvCell is textCell with RFC 3339 times, which spreadsheets and other
+// tools parse without guessing the zone.
+func csvCell(v any, typ string) string {
+	if t, ok := v.(time.Time); ok && !isDate(typ) {
+		return t.Format(time.RFC3339Nano)
+	}
+	return textCell(v, typ)
+}

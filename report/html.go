@@ -1,0 +1,94 @@
+package report
+
+import (
+	_ "embed"
+	"fmt"
+	"html/template"
+	"io"
+	"strings"
+	"time"
+)
+
+//go:embed report.html.tmpl
+var htmlTemplate string
+
+var pageTemplate = template.Must(template.New("report").Funcs(template.FuncMap{
+	"f": func(v float64) string { return fmt.Sprintf("%.1f", v) },
+}).Parse(htmlTemplate))
+
+// htmlPage is what the template renders.
+type htmlPage struct {
+	R        *Report
+	Summary  []string
+	Counts   []tableCount
+	Charts   []*chart
+	Sections []htmlSection
+}
+
+type htmlSection struct {
+	ID, Title, Note, Query string
+	Columns                []htmlCol
+	Rows                   [][]htmlCell
+	More                   int
+}
+
+type htmlCol struct {
+	Name    string
+	Numeric bool
+}
+
+type htmlCell struct {
+	Text  string
+	Class string // num (right-aligned), time (no wrap) or empty
+}
+
+// cellClass is the CSS class of a cell of a column of type typ.
+func cellClass(typ string) string {
+	switch {
+	case numeric(typ):
+		return "num"
+	case typ == "DATE" || strings.HasPrefix(typ, "TIMESTAMP"):
+		return "time"
+	}
+	return ""
+}
+
+// WriteHTML writes the report as one self-contained HTML page: inline CSS
+// and inline SVG charts (findings by kind, findings per bot over time,
+// robots.txt versions per authority coloured by effect), then one table per
+// section (at most 50 rows each). There is no script and no external
+// resource; every value is escaped by html/template.
+func (r *Report) WriteHTML(w io.Writer) error {
+	p := htmlPage{R: r, Summary: r.summaryLines(), Counts: r.countsInOrder()}
+	asOf, _ := time.Parse(time.RFC3339Nano, r.Manifest.AsOf)
+	for _, c := range []*chart{
+		kindsChart(r.Section("findings_by_kind")),
+		overTimeChart(r.Section("findings_over_time")),
+		timelineChart(r.Section("robots_timeline"), asOf.UTC()),
+	} {
+		if c != nil {
+			p.Charts = append(p.Charts, c)
+		}
+	}
+	for i := range r.Sections {
+		s := &r.Sections[i]
+		hs := htmlSection{ID: s.ID, Title: s.Title, Note: s.Note, Query: s.Query}
+		for j, c := range s.Columns {
+			hs.Columns = append(hs.Columns, htmlCol{c, numeric(s.Types[j])})
+		}
+		n := min(len(s.Rows), maxTableRows)
+		for _, row := range s.Rows[:n] {
+			cells := make([]htmlCell, len(row))
+			for j, v := range row {
+				cells[j] = htmlCell{textCell(v, s.Types[j]), cellClass(s.Types[j])}
+			}
+			hs.Rows = append(hs.Rows, cells)
+		}
+		hs.More = len(s.Rows) - n
+		p.Sections = append(p.Sections, hs)
+	}
+	if err := pageTemplate.Execute(w, p); err != nil {
+		return fmt.Errorf("write html: %w", err)
+	}
+	return nil
+}

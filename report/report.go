@@ -1,0 +1,238 @@
+package report
+
+import (
+	"context"
+	"fmt"
+	"slices"
+	"time"
+
+	"github.com/repaudit/repaudit/output"
+	sqlfiles "github.com/repaudit/repaudit/sql"
+	"github.com/repaudit/repaudit/table"
+)
+
+// Report is the summary of one audit directory: the manifest's header, the
+// overall totals and one Section per report query, in a fixed order.
+type Report struct {
+	Manifest output.Manifest
+	Totals   Section // one row, from totals.sql
+	Sections []Section
+}
+
+// Section is one table of the report.
+type Section struct {
+	ID      string // stable identifier, used as JSON id and HTML anchor
+	Title   string
+	Note    string   // one or two sentences shown under the title
+	Query   string   // the sql/ file it came from
+	Columns []string // column names
+	Types   []string // DuckDB type names
+	Rows    [][]any  // normalized values (see Result)
+	// TextColumns are the columns shown in a terminal table (all when nil),
+	// so the text report stays readable in 80-120 columns.
+	TextColumns []string
+}
+
+// Section returns the section with the given id, or nil.
+func (r *Report) Section(id string) *Section {
+	for i := range r.Sections {
+		if r.Sections[i].ID == id {
+			return &r.Sections[i]
+		}
+	}
+	return nil
+}
+
+// Col returns the index of a column, or -1.
+func (s *Section) Col(name string) int {
+	for i, c := range s.Columns {
+		if c == name {
+			return i
+		}
+	}
+	return -1
+}
+
+// sectionSpec says how one query becomes one or more sections.
+type sectionSpec struct {
+	id, title, note, query string
+	textCols               []string
+	// split partitions the rows by the value of a column into sections
+	// (value -> id, title, note), in the order given.
+	split *splitSpec
+}
+
+type splitSpec struct {
+	column string
+	parts  []struct{ value, id, title, note string }
+}
+
+// sectionSpecs is the report's content, in order.
+var sectionSpecs = []sectionSpec{
+	{id: "findings_by_kind", title: "Findings by kind", query: "findings_by_kind",
+		note:     "attributed: by verified or claimed bots; spoofed: by clients that failed an identity check, never attributed to an operator.",
+		textCols: []string{"kind", "severity", "findings", "attributed", "spoofed", "agents", "hosts", "last_seen"}},
+	{query: "bots",
+		textCols: []string{"agent", "operator", "fetches", "verified", "claimed", "spoofed", "findings", "findings_by_kind", "last_robots_check"},
+		split: &splitSpec{column: "fetcher", parts: []struct{ value, id, title, note string }{
+			{"crawler", "crawlers", "Crawlers",
+				"Per bot: fetches by identity (verified, claimed; spoofed fetches are counted but their findings are not attributed), findings by kind, last robots.txt check."},
+			{"user-triggered", "user_fetchers", "User-triggered fetchers",
+				"Fetchers acting for a person (ai-assistant category or card trigger=fetcher); some operators exempt them from robots.txt."},
+		}}},
+	{id: "crawler_vs_user", title: "Crawlers and user-triggered fetchers", query: "user_triggered",
+		note: "Findings exclude spoofed clients."},
+	{id: "spoofed", title: "Spoofed traffic", query: "spoofed",
+		note:     "Clients that claimed a bot's identity and failed a signature or IP-range check. Their findings are kept here, not blamed on the bot's operator.",
+		textCols: []string{"claimed_agent", "fetches", "client_ips", "findings", "findings_by_kind", "last_seen"}},
+	{id: "impersonation", title: "Identity checks", query: "impersonation",
+		note: "Per claimed bot: identity outcome, published IP range check, signature verdicts, identity findings. Bots with nothing to check are not listed.",
+		textCols: []string{"agent", "verified", "claimed", "spoofed", "ip_not_in_range", "sig_invalid",
+			"ip_not_published", "invalid_signature"}},
+	{id: "signatures", title: "Signature outcomes", query: "signatures",
+		note:     "Web Bot Auth verdicts with their named reasons; fetches from sources that cannot show signature headers are under Unverifiable.",
+		textCols: []string{"agent", "signature", "reasons", "fetches", "keyids", "last_seen"}},
+	{id: "unverifiable", title: "Unverifiable", query: "unverifiable",
+		note: "Bot fetches whose source cannot show signature headers are unverifiable, not violations."},
+	{id: "top_paths", title: "Top offending paths", query: "top_paths",
+		textCols: []string{"url_host_name", "url_path", "findings", "spoofed", "agents", "kinds"}},
+	{id: "findings_over_time", title: "Findings per bot per day", query: "findings_over_time",
+		note: "UTC days. Spoofed clients are their own series."},
+	{id: "robots_timeline", title: "robots.txt versions", query: "robots_timeline",
+		note:     "effect: rules (2xx), allow_all (4xx, too many redirects), disallow_all (5xx, unreachable); valid_until empty for the latest version.",
+		textCols: []string{"authority", "valid_from", "valid_until", "fetch_status", "effect", "status_rule", "rules"}},
+	{id: "retention_due", title: "Retention actions", query: "retention_due",
+		note:     "Archive records to delete, embargo or review, due as of the audit's as-of time, and those still to come.",
+		textCols: []string{"action", "reason", "status", "records", "earliest_due", "example_url"}},
+	{id: "problems", title: "Input problems", query: "problems",
+		note:     "Input lines and records that could not be used or were read leniently; the example is the first occurrence.",
+		textCols: []string{"code", "severity", "problems", "files", "example_location", "example_message"}},
+}
+
+// Build runs the report queries of package sql and assembles the Report.
+// The as-of time for retention_due.sql comes from the manifest.
+func (db *DB) Build(ctx context.Context) (*Report, error) {
+	conn, err := db.db.Conn(ctx)
+	if err != nil {
+		return nil, fmt.Errorf("report %s: %w", db.dir, err)
+	}
+	defer conn.Close()
+	asOf := "CAST(NULL AS TIMESTAMPTZ)"
+	if t, err := time.Parse(time.RFC3339Nano, db.manifest.AsOf); err == nil {
+		asOf = "TIMESTAMPTZ " + quote(t.UTC().Format("2006-01-02 15:04:05.999999")+"+00")
+	}
+	if _, err := conn.ExecContext(ctx, "SET VARIABLE as_of = "+asOf); err != nil {
+		return nil, fmt.Errorf("report %s: set as_of: %w", db.dir, err)
+	}
+	run := func(name string) (*Result, error) {
+		q := sqlfiles.Query(name)
+		if q == "" {
+			return nil, fmt.Errorf("report: no query %s", name)
+		}
+		res := &Result{}
+		err := db.each(ctx, conn, q, func(cols, types []string) error {
+			res.Columns, res.Types = cols, types
+			return nil
+		}, func(row []any) error {
+			res.Rows = append(res.Rows, append([]any(nil), row...))
+			return nil
+		})
+		if err != nil {
+			return nil, fmt.Errorf("report %s: %s.sql: %w", db.dir, name, err)
+		}
+		return res, nil
+	}
+	r := &Report{Manifest: *db.manifest}
+	totals, err := run("totals")
+	if err != nil {
+		return nil, err
+	}
+	r.Totals = Section{ID: "totals", Title: "Totals", Query: "totals", Columns: totals.Columns, Types: totals.Types, Rows: totals.Rows}
+	for _, sp := range sectionSpecs {
+		res, err := run(sp.query)
+		if err != nil {
+			return nil, err
+		}
+		base := Section{ID: sp.id, Title: sp.title, Note: sp.note, Query: sp.query,
+			Columns: res.Columns, Types: res.Types, TextColumns: sp.textCols}
+		if sp.split == nil {
+			base.Rows = res.Rows
+			r.Sections = append(r.Sections, base)
+			continue
+		}
+		col := base.Col(sp.split.column)
+		if col < 0 {
+			return nil, fmt.Errorf("report: %s.sql has no column %s", sp.query, sp.split.column)
+		}
+		for _, part := range sp.split.parts {
+			s := base
+			s.ID, s.Title, s.Note = part.id, part.title, part.note
+			s.Rows = nil
+			for _, row := range res.Rows {
+				if v, _ := row[col].(string); v == part.value {
+					s.Rows = append(s.Rows, row)
+				}
+			}
+			r.Sections = append(r.Sections, s)
+		}
+	}
+	return r, nil
+}
+
+// total returns a named value of the totals row as int64 (0 when absent).
+func (r *Report) total(name string) int64 {
+	i := r.Totals.Col(name)
+	if i < 0 || len(r.Totals.Rows) == 0 {
+		return 0
+	}
+	n, _ := r.Totals.Rows[0][i].(int64)
+	return n
+}
+
+// summaryLines are the report's headline numbers, shared by every format.
+func (r *Report) summaryLines() []string {
+	lines := []string{
+		fmt.Sprintf("%d fetches: %d by %d bots, %d by other clients; %d judged against robots.txt.",
+			r.total("fetches"), r.total("bot_fetches"), r.total("bots"), r.total("other_fetches"), r.total("judged")),
+		fmt.Sprintf("%d findings: %d attributed to bots, %d by spoofed clients (not attributed to any operator).",
+			r.total("findings"), r.total("attributed_findings"), r.total("spoofed_findings")),
+		fmt.Sprintf("%d robots.txt versions on %d authorities.", r.total("robots_versions"), r.total("authorities")),
+	}
+	if n := r.total("unverifiable"); n > 0 {
+		lines = append(lines, fmt.Sprintf("%d bot fetches came from sources that cannot show signature headers: unverifiable, not violations.", n))
+	}
+	if n := r.total("problems"); n > 0 {
+		lines = append(lines, fmt.Sprintf("%d input problems (see Input problems).", n))
+	}
+	return lines
+}
+
+// tableCount is the row count of one table.
+type tableCount struct {
+	Name string
+	N    int64
+}
+
+// countsInOrder lists the manifest's row counts in table order, then any
+// table this version does not know, by name.
+func (r *Report) countsInOrder() []tableCount {
+	var out []tableCount
+	seen := make(map[string]bool)
+	for _, t := range table.Tables {
+		if n, ok := r.Manifest.Counts[t.Name]; ok {
+			out = append(out, tableCount{t.Name, n})
+			seen[t.Name] = true
+		}
+	}
+	var extra []string
+	for name := range r.Manifest.Counts {
+		if !seen[name] {
+			extra = append(extra, name)
+		}
+	}
+	slices.Sort(extra)
+	for _, name := range extra {
+		out = append(out, tableCount{name, r.Manifest.Counts[name]})
+	}
+	return out
+}
