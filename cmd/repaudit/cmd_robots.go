@@ -1,12 +1,368 @@
 package main
 
 import (
+	"bufio"
+	"bytes"
 	"context"
+	"encoding/base64"
+	"encoding/json"
+	"errors"
+	"flag"
 	"fmt"
+	"io"
+	"os"
+	"strconv"
+
+	"github.com/repaudit/repaudit/robots"
 )
 
-// runRobots is being written; this placeholder is replaced by the real command.
-func runRobots(_ context.Context, _ []string, std stdio) int {
-	fmt.Fprintln(std.Stderr, "repaudit robots: not built yet")
-	return exitUsage
+// maxRobotsJSONLine caps one --jsonl input line; longer lines are reported
+// and skipped.
+const maxRobotsJSONLine = 64 << 20
+
+// maxRobotsFile caps how much of a --robots file is read.
+const maxRobotsFile = 64 << 20
+
+// robotsCacheSize is how many distinct robots.txt bodies --jsonl keeps
+// parsed.
+const robotsCacheSize = 16
+
+// runRobots dispatches "repaudit robots <sub>".
+func runRobots(ctx context.Context, args []string, std stdio) int {
+	if len(args) == 0 || args[0] != "check" {
+		if len(args) > 0 && (args[0] == "-h" || args[0] == "-help" || args[0] == "--help" || args[0] == "help") {
+			robotsUsage(std.Stdout)
+			return exitOK
+		}
+		robotsUsage(std.Stderr)
+		return exitUsage
+	}
+	return runRobotsCheck(ctx, args[1:], std)
+}
+
+func robotsUsage(w io.Writer) {
+	fmt.Fprintln(w, `usage: repaudit robots check --robots FILE --agent TOKEN [--usage USAGE] [--max-bytes N] [--fail-on-disallowed] URL...
+       repaudit robots check --jsonl [--max-bytes N] [--fail-on-disallowed] < questions.jsonl
+
+Judges URLs (paths like /a?b or absolute URLs) against a robots.txt file for
+one product token, as RFC 9309 says, and prints one line per URL:
+
+  allowed|disallowed <TAB> URL <TAB> evidence (group, rule and line numbers)
+
+--usage asks an ACAP 1.0 question instead (crawl, index, preserve, present,
+present-snippet, ...). --robots - reads the file from stdin. --diagnostics
+prints what the parser found odd to stderr.
+
+--jsonl reads questions from stdin, one JSON object a line:
+  {"robots": "<body>", "agent": "<token>", "url": "<url or path>"}
+("robots_b64" may replace "robots" for bodies that are not UTF-8; an
+optional "usage" asks an ACAP question) and writes one JSON line per input
+line, in order:
+  {"allowed": false, "group": "gptbot", "rule": "Disallow: /", "line": 5, ...}
+or {"error": "..."} for a line that could not be used.
+
+Exit status: 0 done; 1 some URL disallowed and --fail-on-disallowed given;
+2 usage error, unreadable file, or (after all output) an unusable input line.
+
+flags:`)
+}
+
+// robotsCheckOptions are the validated flags of "robots check".
+type robotsCheckOptions struct {
+	robotsFile  string
+	agent       string
+	usage       string
+	maxBytes    int
+	failOnDis   bool
+	jsonl       bool
+	diagnostics bool
+	urls        []string
+}
+
+func parseRobotsCheckFlags(args []string, stderr io.Writer) (robotsCheckOptions, error) {
+	var o robotsCheckOptions
+	fs := flag.NewFlagSet("robots check", flag.ContinueOnError)
+	fs.SetOutput(stderr)
+	fs.Usage = func() {
+		robotsUsage(stderr)
+		fs.PrintDefaults()
+	}
+	fs.StringVar(&o.robotsFile, "robots", "", "robots.txt `file` to judge against (- for stdin)")
+	fs.StringVar(&o.agent, "agent", "", "product `token` of the crawler, e.g. GPTBot")
+	fs.StringVar(&o.usage, "usage", "", "ask an ACAP 1.0 `usage` question instead (crawl, index, present-snippet, ...)")
+	fs.IntVar(&o.maxBytes, "max-bytes", robots.DefaultMaxBytes, "parsing limit in `bytes` (RFC 9309 §2.5: at least 500 KiB)")
+	fs.BoolVar(&o.failOnDis, "fail-on-disallowed", false, "exit 1 if any URL is disallowed")
+	fs.BoolVar(&o.jsonl, "jsonl", false, "read JSON questions from stdin, write JSON answers")
+	fs.BoolVar(&o.diagnostics, "diagnostics", false, "print parser diagnostics to stderr")
+	urls, err := parseInterspersed(fs, args)
+	if err != nil {
+		return o, err
+	}
+	o.urls = urls
+	switch {
+	case o.maxBytes <= 0:
+		return o, errors.New("--max-bytes must be positive")
+	case o.jsonl && (o.robotsFile != "" || o.agent != "" || o.usage != "" || len(o.urls) > 0):
+		return o, errors.New("--jsonl takes its questions from stdin: no --robots, --agent, --usage or URLs")
+	case o.jsonl:
+	case o.robotsFile == "":
+		return o, errors.New("--robots is required")
+	case o.agent == "":
+		return o, errors.New("--agent is required")
+	case len(o.urls) == 0:
+		return o, errors.New("no URL to check")
+	}
+	return o, nil
+}
+
+func runRobotsCheck(ctx context.Context, args []string, std stdio) int {
+	o, err := parseRobotsCheckFlags(args, std.Stderr)
+	if errors.Is(err, flag.ErrHelp) {
+		return exitOK
+	}
+	if err != nil {
+		fmt.Fprintln(std.Stderr, "repaudit robots check:", err)
+		return exitUsage
+	}
+	if o.jsonl {
+		return robotsCheckJSONL(ctx, o, std)
+	}
+	body, err := readRobotsFile(o.robotsFile, std.Stdin)
+	if err != nil {
+		fmt.Fprintln(std.Stderr, "repaudit robots check:", err)
+		return exitUsage
+	}
+	f := robots.Parse(body, robots.Options{MaxBytes: o.maxBytes})
+	name := o.robotsFile
+	if name == "-" {
+		name = "stdin"
+	}
+	if f.Truncated {
+		fmt.Fprintf(std.Stderr, "repaudit robots check: %s: %d bytes exceed the parsing limit of %d; later lines ignored\n", name, f.Size, o.maxBytes)
+	}
+	if o.diagnostics {
+		for _, d := range f.Diagnostics {
+			fmt.Fprintf(std.Stderr, "%s:%d: %s: %s\n", name, d.Line, d.Code, d.Message)
+		}
+	}
+	w := bufio.NewWriter(std.Stdout)
+	disallowed := false
+	for _, u := range o.urls {
+		var allowed bool
+		var evidence string
+		if o.usage != "" {
+			v := f.ACAPCheck(o.agent, o.usage, u)
+			allowed, evidence = v.Allowed, v.Evidence()
+		} else {
+			v := f.Check(o.agent, u)
+			allowed, evidence = v.Allowed, v.Evidence()
+		}
+		verdict := "allowed"
+		if !allowed {
+			verdict = "disallowed"
+			disallowed = true
+		}
+		fmt.Fprintf(w, "%s\t%s\t%s\n", verdict, u, evidence)
+	}
+	if err := w.Flush(); err != nil {
+		fmt.Fprintln(std.Stderr, "repaudit robots check: write:", err)
+		return exitUsage
+	}
+	if disallowed && o.failOnDis {
+		return exitFindings
+	}
+	return exitOK
+}
+
+func readRobotsFile(name string, stdin io.Reader) ([]byte, error) {
+	var r io.Reader
+	if name == "-" {
+		r = stdin
+	} else {
+		fh, err := os.Open(name)
+		if err != nil {
+			return nil, fmt.Errorf("read robots.txt: %w", err)
+		}
+		defer fh.Close()
+		r = fh
+	}
+	body, err := io.ReadAll(io.LimitReader(r, maxRobotsFile))
+	if err != nil {
+		return nil, fmt.Errorf("read robots.txt %s: %w", name, err)
+	}
+	return body, nil
+}
+
+// robotsQuestion is one --jsonl input line.
+type robotsQuestion struct {
+	Robots    *string `json:"robots"`
+	RobotsB64 *string `json:"robots_b64"`
+	Agent     *string `json:"agent"`
+	URL       *string `json:"url"`
+	Usage     string  `json:"usage"`
+}
+
+// robotsAnswer is one --jsonl output line.
+type robotsAnswer struct {
+	Allowed   bool   `json:"allowed"`
+	Group     string `json:"group"`
+	Rule      string `json:"rule"`
+	Line      int    `json:"line"`
+	GroupLine int    `json:"group_line,omitempty"`
+	Reason    string `json:"reason"`
+	Usage     string `json:"usage,omitempty"`
+	Applies   *bool  `json:"applies,omitempty"`
+	Truncated bool   `json:"truncated,omitempty"`
+	Evidence  string `json:"evidence"`
+}
+
+type robotsError struct {
+	Error string `json:"error"`
+}
+
+// robotsCache keeps the last few parsed bodies: question streams usually
+// ask many URLs of one file.
+type robotsCache struct {
+	max   int
+	files map[string]*robots.File
+}
+
+func (c *robotsCache) get(body string) *robots.File {
+	if f, ok := c.files[body]; ok {
+		return f
+	}
+	if len(c.files) >= robotsCacheSize {
+		clear(c.files)
+	}
+	f := robots.Parse([]byte(body), robots.Options{MaxBytes: c.max})
+	c.files[body] = f
+	return f
+}
+
+func robotsCheckJSONL(ctx context.Context, o robotsCheckOptions, std stdio) int {
+	r := bufio.NewReaderSize(std.Stdin, 1<<16)
+	w := bufio.NewWriter(std.Stdout)
+	enc := json.NewEncoder(w)
+	enc.SetEscapeHTML(false)
+	cache := &robotsCache{max: o.maxBytes, files: make(map[string]*robots.File)}
+	bad, disallowed := 0, false
+	for n := 1; ; n++ {
+		if ctx.Err() != nil {
+			w.Flush()
+			fmt.Fprintln(std.Stderr, "repaudit robots check: interrupted")
+			return exitUsage
+		}
+		// Answer promptly when the writer waits for us (a co-process).
+		if r.Buffered() == 0 {
+			if err := w.Flush(); err != nil {
+				fmt.Fprintln(std.Stderr, "repaudit robots check: write:", err)
+				return exitUsage
+			}
+		}
+		line, tooLong, err := readLimitedLine(r, maxRobotsJSONLine)
+		if err == io.EOF && len(line) == 0 && !tooLong {
+			break
+		}
+		if err != nil && err != io.EOF {
+			w.Flush()
+			fmt.Fprintln(std.Stderr, "repaudit robots check: read stdin:", err)
+			return exitUsage
+		}
+		var out any
+		if tooLong {
+			out = robotsError{Error: "line " + strconv.Itoa(n) + ": longer than " + strconv.Itoa(maxRobotsJSONLine) + " bytes"}
+		} else {
+			out = answerRobotsQuestion(cache, line, n)
+		}
+		if e, ok := out.(robotsError); ok {
+			bad++
+			fmt.Fprintln(std.Stderr, "repaudit robots check:", e.Error)
+		} else if !out.(robotsAnswer).Allowed {
+			disallowed = true
+		}
+		if err := enc.Encode(out); err != nil {
+			fmt.Fprintln(std.Stderr, "repaudit robots check: write:", err)
+			return exitUsage
+		}
+		if err == io.EOF {
+			break
+		}
+	}
+	if err := w.Flush(); err != nil {
+		fmt.Fprintln(std.Stderr, "repaudit robots check: write:", err)
+		return exitUsage
+	}
+	switch {
+	case bad > 0:
+		return exitUsage
+	case disallowed && o.failOnDis:
+		return exitFindings
+	}
+	return exitOK
+}
+
+// readLimitedLine reads one line without its line end. A line longer than
+// max is consumed and reported as tooLong. err is io.EOF for a last line
+// without a newline.
+func readLimitedLine(r *bufio.Reader, max int) (line []byte, tooLong bool, err error) {
+	for {
+		chunk, err := r.ReadSlice('\n')
+		if !tooLong {
+			if len(line)+len(chunk) > max+2 {
+				tooLong, line = true, nil
+			} else {
+				line = append(line, chunk...)
+			}
+		}
+		if err == bufio.ErrBufferFull {
+			continue
+		}
+		line = bytes.TrimSuffix(bytes.TrimSuffix(line, []byte("\n")), []byte("\r"))
+		return line, tooLong, err
+	}
+}
+
+func answerRobotsQuestion(cache *robotsCache, line []byte, n int) any {
+	fail := func(format string, a ...any) robotsError {
+		return robotsError{Error: "line " + strconv.Itoa(n) + ": " + fmt.Sprintf(format, a...)}
+	}
+	var q robotsQuestion
+	if err := json.Unmarshal(line, &q); err != nil {
+		return fail("not a JSON object: %v", err)
+	}
+	var body string
+	switch {
+	case q.Robots != nil && q.RobotsB64 != nil:
+		return fail(`give "robots" or "robots_b64", not both`)
+	case q.Robots != nil:
+		body = *q.Robots
+	case q.RobotsB64 != nil:
+		b, err := base64.StdEncoding.DecodeString(*q.RobotsB64)
+		if err != nil {
+			return fail("robots_b64: %v", err)
+		}
+		body = string(b)
+	default:
+		return fail(`missing "robots"`)
+	}
+	if q.Agent == nil {
+		return fail(`missing "agent"`)
+	}
+	if q.URL == nil {
+		return fail(`missing "url"`)
+	}
+	f := cache.get(body)
+	if q.Usage != "" {
+		v := f.ACAPCheck(*q.Agent, q.Usage, *q.URL)
+		applies := v.Applies
+		return robotsAnswer{Allowed: v.Allowed, Group: v.Crawler, Rule: v.Record, Line: v.Line, Reason: v.Reason,
+			Usage: v.Usage, Applies: &applies, Truncated: f.Truncated, Evidence: v.Evidence()}
+	}
+	v := f.Check(*q.Agent, *q.URL)
+	a := robotsAnswer{Allowed: v.Allowed, Group: v.Group, GroupLine: v.GroupLine, Reason: v.Reason,
+		Truncated: f.Truncated, Evidence: v.Evidence()}
+	if v.Rule != nil {
+		a.Rule, a.Line = v.Rule.String(), v.Rule.Line
+	}
+	return a
 }
