@@ -216,10 +216,14 @@ func (c *Catalog) Lookup(token string) (*Bot, bool) {
 // wins ("Googlebot-Image" over "Googlebot"), then the one that comes first
 // in ua. Words of URLs ("+https://openai.com/gptbot") and mail addresses
 // ("claudebot@anthropic.com") do not count: a bot's documentation link may
-// name another bot. Identify does not allocate.
+// name another bot. Only the first 4096 bytes of ua are read. Identify
+// does not allocate.
 func (c *Catalog) Identify(ua string) (*Bot, bool) {
 	if c == nil || ua == "" {
 		return nil, false
+	}
+	if len(ua) > maxUALen {
+		ua = ua[:maxUALen]
 	}
 	var (
 		buf     [64]byte

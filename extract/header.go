@@ -380,7 +380,7 @@ func (p *headerParser) ruleList(line, scope, ev string, allowScope bool) {
 		// own comma split it. Join the next element while this one ends in
 		// a weekday name or the next starts with a digit (no rule does).
 		if isDateSegment(s) {
-			for i+1 < len(segs) && (isWeekday(lastWord(s)) || startsWithDigit(segs[i+1])) {
+			for i+1 < len(segs) && len(s) <= maxDateLen && (isWeekday(lastWord(s)) || startsWithDigit(segs[i+1])) {
 				i++
 				s += "," + segs[i]
 			}
