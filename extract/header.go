@@ -370,9 +370,17 @@ func (p *headerParser) legacyLine(line string) {
 // ruleList reads a comma separated list of legacy rules for scope.
 // allowScope permits "token:" prefixes (header lines, not meta content).
 func (p *headerParser) ruleList(line, scope, ev string, allowScope bool) {
+	// Some sites quote the whole value or each rule: X-Robots-Tag:
+	// "noindex, nofollow".
+	line = strings.TrimSpace(line)
+	if len(line) >= 2 && line[0] == '"' {
+		if u, err := strconv.Unquote(line); err == nil {
+			line = u
+		}
+	}
 	segs := splitTopLevel(line)
 	for i := 0; i < len(segs); i++ {
-		s := strings.TrimSpace(segs[i])
+		s := unquote(strings.TrimSpace(segs[i]))
 		if s == "" {
 			continue
 		}

@@ -94,6 +94,10 @@ func TestParseXRobotsTag(t *testing.T) {
 		{"sf form valued", []string{`googlebot;max-snippet=5;unavailable_after="2025-12-31"`},
 			[]r{{"googlebot", "max-snippet", "5"}, {"googlebot", "unavailable_after", "2025-12-31"}}, nil},
 		{"sf-ish member in legacy", []string{"googlebot;noindex, nofollow"}, []r{{"googlebot", "noindex", ""}, {"*", "nofollow", ""}}, nil},
+		{"quoted value", []string{`"noindex, nofollow"`}, []r{{"*", "noindex", ""}, {"*", "nofollow", ""}}, nil},
+		{"quoted rules", []string{`"noindex", "nofollow"`}, []r{{"*", "noindex", ""}, {"*", "nofollow", ""}}, nil},
+		{"rule with true", []string{"noindex: true"}, []r{{"*", "noindex", "true"}}, nil},
+		{"empty scope", []string{"otherbot:"}, nil, nil},
 		{"empty", []string{""}, nil, nil},
 	}
 	for _, tt := range tests {
