@@ -208,6 +208,26 @@ func indexByte(s string, c byte) int {
 	return -1
 }
 
+// canonBound returns an upper bound of the canonical length of target: a
+// leading '/' plus three octets for every byte that may be percent-encoded.
+func canonBound(target string) int {
+	n := len(target) + 1
+	query := false
+	for i := 0; i < len(target); i++ {
+		switch byteClass[target[i]] {
+		case clUnreserved, clReserved:
+		case clQueryData:
+			if query {
+				n += 2
+			}
+			query = query || target[i] == '?'
+		default:
+			n += 2
+		}
+	}
+	return n
+}
+
 // appendTarget appends the canonical form of a target URL or path.
 func appendTarget(dst []byte, target string, fold bool) []byte {
 	p, slash := targetPath(target)

@@ -208,7 +208,13 @@ func (f *File) check(agent, target string) Verdict {
 func (f *File) checkGroups(groups []compiledGroup, agent, target string) Verdict {
 	v := Verdict{Allowed: true, Agent: agent}
 	var buf [512]byte
-	u := appendTarget(buf[:0], target, false)
+	dst := buf[:0]
+	if len(target) > len(buf)/3 {
+		if n := canonBound(target); n > len(buf) {
+			dst = make([]byte, 0, n)
+		}
+	}
+	u := appendTarget(dst, target, false)
 	e := f.m.entry(agent)
 	if e != nil {
 		v.Group, v.GroupLine = e.name, e.line

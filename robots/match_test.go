@@ -1,6 +1,9 @@
 package robots
 
-import "testing"
+import (
+	"strings"
+	"testing"
+)
 
 func TestRules(t *testing.T) {
 	tests := []struct {
@@ -137,6 +140,31 @@ func TestTargetPath(t *testing.T) {
 		got := string(appendTarget(nil, tc.in, false))
 		if got != tc.want {
 			t.Errorf("appendTarget(%q) = %q, want %q", tc.in, got, tc.want)
+		}
+	}
+}
+
+// Check is the hot path: no allocation for ordinary URLs.
+func TestCheckAllocs(t *testing.T) {
+	f := Parse([]byte(realisticRobots), Options{})
+	for _, u := range benchURLs {
+		for _, a := range benchAgents {
+			if n := testing.AllocsPerRun(20, func() { f.Check(a, u) }); n != 0 {
+				t.Errorf("Check(%q, %q) allocates %v times, want 0", a, u, n)
+			}
+		}
+	}
+	for _, tc := range []struct {
+		url  string
+		want float64
+	}{
+		{"/" + strings.Repeat("a", 500), 0},
+		{strings.Repeat("/a", 250), 0},
+		{"/" + strings.Repeat("ツ", 200), 1},
+		{"/" + strings.Repeat("a/b?c=d&", 1000), 1},
+	} {
+		if n := testing.AllocsPerRun(20, func() { f.Check("x", tc.url) }); n != tc.want {
+			t.Errorf("Check with a %d-byte URL allocates %v times, want %v", len(tc.url), n, tc.want)
 		}
 	}
 }
