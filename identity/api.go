@@ -42,10 +42,11 @@ type Card struct {
 	Invalid string
 	Source  string // where the card was read from
 
-	// fetchedFrom is the URL a card with a mismatched client_id was
-	// captured at: such a card is filed under that URL, so that a copy
-	// served elsewhere never replaces the real card's snapshot.
-	fetchedFrom string
+	// filedUnder, when set, is the Store key of the card instead of its
+	// client_id: a card with a mismatched client_id is filed under the URL
+	// it was captured at (a copy served elsewhere never replaces the real
+	// card), an inline data: card without client_id under its data: URL.
+	filedUnder string
 }
 
 // RegistryEntry is one usable line of a registry file.

@@ -228,6 +228,43 @@ func (c *Card) MatchesUA(ua string) bool {
 // token length (product token), whichever is larger. Exact whole-UA
 // pattern matches get a bonus so that they beat prefixes.
 func (c *Card) uaScore(ua string) int {
+	var buf [maxUATokens]string
+	return c.uaScoreTokens(ua, uaTokens(ua, buf[:0]))
+}
+
+// maxUATokens bounds the tokens split out of one User-Agent; longer ones
+// fall back to scanning.
+const maxUATokens = 48
+
+// uaTokens splits ua into its maximal runs of product-token characters,
+// appending to buf (no allocation while buf has room). It returns nil when
+// there are more than cap(buf) tokens.
+func uaTokens(ua string, buf []string) []string {
+	start := -1
+	for i := 0; i <= len(ua); i++ {
+		if i < len(ua) && isTokenByte(ua[i]) {
+			if start < 0 {
+				start = i
+			}
+			continue
+		}
+		if start >= 0 {
+			if len(buf) == cap(buf) {
+				return nil
+			}
+			buf = append(buf, ua[start:i])
+			start = -1
+		}
+	}
+	if buf == nil {
+		return []string{}
+	}
+	return buf
+}
+
+// uaScoreTokens is uaScore with the User-Agent's tokens split out once
+// (nil tokens: scan instead).
+func (c *Card) uaScoreTokens(ua string, tokens []string) int {
 	best := 0
 	for _, p := range c.ExpectedUserAgent {
 		if !globPrefix(p, ua) {
@@ -239,10 +276,30 @@ func (c *Card) uaScore(ua string) int {
 		}
 		best = max(best, s)
 	}
-	if c.ProductToken != "" && hasUAToken(ua, c.ProductToken) {
-		best = max(best, len(c.ProductToken))
+	if tok := c.ProductToken; tok != "" && len(tok) > best {
+		if tokens != nil && isProductToken(tok) {
+			for _, t := range tokens {
+				if len(t) == len(tok) && strings.EqualFold(t, tok) {
+					best = len(tok)
+					break
+				}
+			}
+		} else if hasUAToken(ua, tok) {
+			best = len(tok)
+		}
 	}
 	return best
+}
+
+// isProductToken reports whether tok is made of product-token characters
+// only (then it can only match a whole maximal run).
+func isProductToken(tok string) bool {
+	for i := 0; i < len(tok); i++ {
+		if !isTokenByte(tok[i]) {
+			return false
+		}
+	}
+	return true
 }
 
 // globPrefix reports whether some prefix of s matches pattern p, where '*'

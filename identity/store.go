@@ -7,6 +7,7 @@ import (
 	"slices"
 	"strings"
 	"sync"
+	"sync/atomic"
 	"time"
 )
 
@@ -92,19 +93,36 @@ type ipSnap struct {
 type Store struct {
 	mu        sync.RWMutex
 	cards     map[string]*timeline[*Card]
-	cardOrder []string
+	cardTLs   []*timeline[*Card] // card timelines in the order first added
+	cardTimes []time.Time        // every dated card snapshot time, sorted
 	keys      map[string]*timeline[[]Key]
 	ips       map[string]*timeline[ipSnap]
 	trusted   []Key
+
+	// uaCache memoises CardForUA by (User-Agent, epoch), where the epoch
+	// is the number of dated card snapshots at or before t: between two
+	// card snapshot times every answer is the same. AddCard resets it.
+	uaCache     atomic.Pointer[sync.Map]
+	uaCacheSize atomic.Int64
+}
+
+// maxUACache bounds the CardForUA memo; it is emptied when full.
+const maxUACache = 1 << 16
+
+type uaCacheKey struct {
+	ua    string
+	epoch int
 }
 
 // NewStore returns an empty Store.
 func NewStore() *Store {
-	return &Store{
+	s := &Store{
 		cards: map[string]*timeline[*Card]{},
 		keys:  map[string]*timeline[[]Key]{},
 		ips:   map[string]*timeline[ipSnap]{},
 	}
+	s.uaCache.Store(new(sync.Map))
+	return s
 }
 
 // normURL is the lookup form of a URL: scheme and host lower-cased, the
@@ -144,8 +162,8 @@ func originOf(s string) string {
 }
 
 func cardKey(c *Card) string {
-	if c.fetchedFrom != "" {
-		return "fetched:" + normURL(c.fetchedFrom)
+	if c.filedUnder != "" {
+		return c.filedUnder
 	}
 	if c.ClientID != "" {
 		return normURL(c.ClientID)
@@ -168,9 +186,15 @@ func (s *Store) AddCard(c *Card, at time.Time) {
 	if !ok {
 		tl = &timeline[*Card]{}
 		s.cards[k] = tl
-		s.cardOrder = append(s.cardOrder, k)
+		s.cardTLs = append(s.cardTLs, tl)
 	}
 	tl.add(at, c)
+	if !at.IsZero() {
+		i, _ := slices.BinarySearchFunc(s.cardTimes, at, time.Time.Compare)
+		s.cardTimes = slices.Insert(s.cardTimes, i, at)
+	}
+	s.uaCache.Store(new(sync.Map))
+	s.uaCacheSize.Store(0)
 }
 
 // AddKeys records a JWK Set or key directory fetched from url, known from
@@ -272,7 +296,7 @@ func (s *Store) TrustedKeys() []Key {
 // are not trusted. Keys are returned as published, nbf/exp included; the
 // caller checks Key.ValidAt. Key.Source names the snapshot.
 func (s *Store) Keys(ref string, t time.Time) (keys []Key, known bool) {
-	if strings.HasPrefix(strings.ToLower(ref), "data:") {
+	if isDataURL(ref) {
 		return inlineKeys(ref)
 	}
 	n := normURL(ref)
@@ -323,6 +347,10 @@ func (s *Store) cardKeysLocked(c *Card, t time.Time) ([]Key, bool) {
 	return nil, false
 }
 
+func isDataURL(s string) bool {
+	return len(s) >= 5 && strings.EqualFold(s[:5], "data:")
+}
+
 // inlineKeys decodes a data: URL carrying a key set (a Signature-Agent
 // member may carry an inline directory). Unusable data is not known.
 func inlineKeys(ref string) ([]Key, bool) {
@@ -351,17 +379,37 @@ func (s *Store) CardForUA(ua string, t time.Time) (*Card, bool) {
 	}
 	s.mu.RLock()
 	defer s.mu.RUnlock()
+	epoch, _ := slices.BinarySearchFunc(s.cardTimes, t, func(e, t time.Time) int {
+		if e.After(t) {
+			return 1
+		}
+		return -1
+	})
+	key := uaCacheKey{ua, epoch}
+	cache := s.uaCache.Load()
+	if v, ok := cache.Load(key); ok {
+		c := v.(*Card)
+		return c, c != nil
+	}
+	var buf [maxUATokens]string
+	tokens := uaTokens(ua, buf[:0])
 	var best *Card
 	bestScore := 0
-	for _, k := range s.cardOrder {
-		sn, ok := s.cards[k].in(t)
+	for _, tl := range s.cardTLs {
+		sn, ok := tl.in(t)
 		if !ok {
 			continue
 		}
-		if sc := sn.v.uaScore(ua); sc > bestScore {
+		if sc := sn.v.uaScoreTokens(ua, tokens); sc > bestScore {
 			best, bestScore = sn.v, sc
 		}
 	}
+	if s.uaCacheSize.Add(1) > maxUACache {
+		cache = new(sync.Map)
+		s.uaCache.Store(cache)
+		s.uaCacheSize.Store(1)
+	}
+	cache.Store(key, best)
 	return best, best != nil
 }
 
@@ -416,8 +464,8 @@ func (s *Store) ipsURIForLocked(owner string, t time.Time) string {
 			return sn.v.IPsURI
 		}
 	}
-	for _, k := range s.cardOrder {
-		sn, ok := s.cards[k].in(t)
+	for _, tl := range s.cardTLs {
+		sn, ok := tl.in(t)
 		if ok && sn.v.IPsURI != "" && strings.EqualFold(sn.v.ProductToken, owner) {
 			return sn.v.IPsURI
 		}
@@ -430,9 +478,9 @@ func (s *Store) ipsURIForLocked(owner string, t time.Time) string {
 func (s *Store) Cards() []*Card {
 	s.mu.RLock()
 	defer s.mu.RUnlock()
-	out := make([]*Card, 0, len(s.cardOrder))
-	for _, k := range s.cardOrder {
-		if sn, ok := s.cards[k].latest(); ok {
+	out := make([]*Card, 0, len(s.cardTLs))
+	for _, tl := range s.cardTLs {
+		if sn, ok := tl.latest(); ok {
 			out = append(out, sn.v)
 		}
 	}
@@ -455,7 +503,15 @@ func (s *Store) AddCapture(url string, body []byte, at time.Time, source string)
 		if err != nil {
 			return kind, append(probs, Problem{source, "card-unreadable", err.Error()})
 		}
-		probs = append(probs, checkFetchedClientID(c, url, source)...)
+		if isDataURL(url) {
+			// An inline registry entry (recorded by "cards fetch" as a
+			// resource record): nothing was fetched, no client_id is due.
+			if c.ClientID == "" {
+				c.filedUnder = "inline:" + url
+			}
+		} else {
+			probs = append(probs, checkFetchedClientID(c, url, source)...)
+		}
 		s.AddCard(c, at)
 		return kind, probs
 	case KindJWKS:
@@ -499,7 +555,7 @@ func checkFetchedClientID(c *Card, fetchURL, source string) []Problem {
 		if c.Invalid == "" {
 			c.Invalid = InvalidClientIDMismatch
 		}
-		c.fetchedFrom = fetchURL
+		c.filedUnder = "fetched:" + normURL(fetchURL)
 		return []Problem{{source, "card-invalid", fmt.Sprintf("client_id %s is not the URL it was fetched from, %s (registry-03 §Client ID)", quoteShort(c.ClientID), quoteShort(fetchURL))}}
 	}
 }

@@ -257,6 +257,13 @@ func TestStoreCardForUA(t *testing.T) {
 			t.Errorf("CardForUA(%q, %s) = %v, %v; want %v", tt.ua, tt.at, got, ok, tt.want)
 		}
 	}
+	// The memo is dropped when a card is added.
+	newer := &Card{ClientID: "https://newer.example/bot", ProductToken: "curl"}
+	s.AddCard(newer, mustTime(t, "2025-01-01T00:00:00Z"))
+	if got, _ := s.CardForUA("curl/8", mustTime(t, "2025-06-01T00:00:00Z")); got != newer {
+		t.Errorf("CardForUA after AddCard = %v, want the new card", got)
+	}
+
 	// An exact whole-UA pattern beats a longer wildcard one.
 	s2 := NewStore()
 	wild := &Card{ClientID: "https://w.example/c", ExpectedUserAgent: []string{"Mozilla/5.0 (X11; Linux x86_64) Bot*"}}
@@ -347,6 +354,19 @@ func TestStoreAddCapture(t *testing.T) {
 	got := s.CheckIP("https://example.com/ips.json", netip.MustParseAddr("66.249.66.1"), mustTime(t, "2025-08-20T00:00:00Z"))
 	if got.Result != IPInRange || got.ListSource != "c.warc.gz@500" {
 		t.Errorf("CheckIP after capture = %+v, want in_range from c.warc.gz@500", got)
+	}
+
+	inline := `{"client_name":"Inline","web_bot_auth":{"rfc9309-product-token":"InlineBot"}}`
+	kind, probs = s.AddCapture("data:application/json,"+inline, []byte(inline), at, "c.warc.gz@550")
+	if kind != KindCard || len(probs) != 0 {
+		t.Errorf("AddCapture(data: card) = %q, %v; want card without problems", kind, probs)
+	}
+	if c, ok := s.CardForUA("InlineBot/1", at); !ok || c.Invalid != "" {
+		t.Errorf("inline card = %+v, %v; want a valid card found by its token", c, ok)
+	}
+	s.AddCapture("data:application/json,"+inline, []byte(inline), at.Add(time.Hour), "c.warc.gz@560")
+	if n := len(s.Cards()); n != 4 {
+		t.Errorf("%d cards after a second capture of the inline card, want 4 (same card, new snapshot)", n)
 	}
 
 	if kind, probs := s.AddCapture("https://example.com/x", []byte(`{"hello":"world"}`), at, "c.warc.gz@600"); kind != "" || probs != nil {
