@@ -115,6 +115,7 @@ func (r *Reader) parseARC() (*item, error) {
 		startB, startOK = r.ms.lastBoundaryIn(skipFrom, start)
 	}
 	r.br.Discard(i + 1)
+	err = nil
 	version := r.arcVersion
 	if version == 0 {
 		version = h.version

@@ -1,0 +1,225 @@
+package warc
+
+import (
+	"bytes"
+	"fmt"
+	"io"
+	"math/rand/v2"
+	"slices"
+	"strings"
+	"sync"
+	"testing"
+
+	"github.com/klauspost/compress/gzip"
+	"github.com/nlnwa/gowarc"
+)
+
+// corpus is a generated per-record-gzip WARC of realistic HTML captures
+// with request records, shared by the benchmarks.
+var corpus struct {
+	once         sync.Once
+	gz           []byte
+	uncompressed int64
+	records      int
+}
+
+// words is a deterministic pseudo-vocabulary for page text.
+func words(rng *rand.Rand, n int) []string {
+	syl := []string{"ka", "to", "ri", "men", "sa", "lo", "ver", "in", "da", "por", "ex", "tion", "al", "be", "que", "ne", "mi", "str", "u", "on"}
+	ws := make([]string, n)
+	for i := range ws {
+		var b strings.Builder
+		for range 1 + rng.IntN(4) {
+			b.WriteString(syl[rng.IntN(len(syl))])
+		}
+		ws[i] = b.String()
+	}
+	return ws
+}
+
+// htmlPage returns a page of about size bytes.
+func htmlPage(rng *rand.Rand, vocab []string, size int) string {
+	var b strings.Builder
+	b.Grow(size + 512)
+	title := vocab[rng.IntN(len(vocab))] + " " + vocab[rng.IntN(len(vocab))]
+	fmt.Fprintf(&b, "<!DOCTYPE html>\n<html lang=\"en\"><head><meta charset=\"utf-8\"><title>%s</title>\n", title)
+	if rng.IntN(10) == 0 {
+		b.WriteString("<meta name=\"robots\" content=\"noindex, nofollow\">\n")
+	}
+	b.WriteString("<link rel=\"stylesheet\" href=\"/static/site.css?v=3\"><script src=\"/static/app.js\" defer></script></head>\n<body><div class=\"wrap\">\n")
+	for b.Len() < size {
+		switch rng.IntN(4) {
+		case 0:
+			fmt.Fprintf(&b, "<h2 id=\"s%d\">%s</h2>\n", rng.IntN(1000), vocab[rng.IntN(len(vocab))])
+		case 1:
+			fmt.Fprintf(&b, "<a href=\"/%s/%s-%d.html\" class=\"nav\">%s</a>\n", vocab[rng.IntN(len(vocab))], vocab[rng.IntN(len(vocab))], rng.IntN(100000), vocab[rng.IntN(len(vocab))])
+		default:
+			b.WriteString("<p>")
+			for range 20 + rng.IntN(60) {
+				b.WriteString(vocab[rng.IntN(len(vocab))])
+				b.WriteByte(' ')
+			}
+			b.WriteString("</p>\n")
+		}
+	}
+	b.WriteString("</div></body></html>\n")
+	return b.String()
+}
+
+func benchCorpus(b *testing.B) ([]byte, int64) {
+	corpus.once.Do(func() {
+		rng := rand.New(rand.NewPCG(1, 2))
+		vocab := words(rng, 3000)
+		var out bytes.Buffer
+		zw, _ := gzip.NewWriterLevel(&out, gzip.DefaultCompression)
+		add := func(rec []byte) {
+			zw.Reset(&out)
+			zw.Write(rec)
+			zw.Close()
+			corpus.uncompressed += int64(len(rec))
+			corpus.records++
+		}
+		add(wrec{typ: "warcinfo", id: "<urn:uuid:info>", ctype: "application/warc-fields", block: "software: bench\r\nformat: WARC File Format 1.1\r\n"}.bytes())
+		for i := 0; corpus.uncompressed < 32<<20; i++ {
+			host := fmt.Sprintf("www.site%d.example", rng.IntN(50))
+			path := fmt.Sprintf("/%s/%s-%d.html", vocab[rng.IntN(len(vocab))], vocab[rng.IntN(len(vocab))], i)
+			uri := "https://" + host + path
+			reqBlock := fmt.Sprintf("GET %s HTTP/1.1\r\nHost: %s\r\nUser-Agent: Mozilla/5.0 (compatible; ExampleBot/2.1; +https://bot.example/info)\r\nAccept: text/html,application/xhtml+xml;q=0.9,*/*;q=0.8\r\nAccept-Encoding: identity\r\nConnection: close\r\n\r\n", path, host)
+			page := htmlPage(rng, vocab, 4<<10+rng.IntN(90<<10))
+			fields := []string{
+				"Date: Wed, 01 May 2024 12:00:00 GMT", "Server: nginx/1.25.3",
+				"Content-Type: text/html; charset=utf-8", fmt.Sprintf("Content-Length: %d", len(page)),
+				"Cache-Control: max-age=600", fmt.Sprintf("Set-Cookie: sid=%016x; Path=/; HttpOnly", rng.Uint64()),
+				"Vary: Accept-Encoding",
+			}
+			if rng.IntN(8) == 0 {
+				fields = append(fields, "X-Robots-Tag: noarchive")
+			}
+			respID := fmt.Sprintf("<urn:uuid:%08x-resp-%d>", rng.Uint32(), i)
+			add(wrec{typ: "request", id: fmt.Sprintf("<urn:uuid:%08x-req-%d>", rng.Uint32(), i), uri: uri, ctype: "application/http;msgtype=request",
+				extra: []string{"WARC-Concurrent-To: " + respID, "WARC-IP-Address: 192.0.2.1"}, block: reqBlock}.bytes())
+			add(wrec{typ: "response", id: respID, uri: uri, ctype: "application/http;msgtype=response",
+				extra: []string{"WARC-IP-Address: 192.0.2.1", "WARC-Payload-Digest: sha1:3I42H3S6NNFQ2MSVX7XZKYAYSCX5QBYJ"},
+				block: httpResponse("HTTP/1.1 200 OK", page, fields...)}.bytes())
+		}
+		corpus.gz = out.Bytes()
+	})
+	return corpus.gz, corpus.uncompressed
+}
+
+// reportCPU starts measuring CPU time; the returned function reports CPU
+// MB/s (bytes per CPU second, all threads including GC).
+func reportCPU(b *testing.B, n int64) func() {
+	start := cpuTime()
+	return func() {
+		if d := cpuTime() - start; d > 0 && b.N > 0 {
+			b.ReportMetric(float64(n)*float64(b.N)/d.Seconds()/1e6, "cpu-MB/s")
+		}
+	}
+}
+
+// BenchmarkGunzip is the floor: decompressing the corpus and nothing else.
+func BenchmarkGunzip(b *testing.B) {
+	data, n := benchCorpus(b)
+	b.SetBytes(n)
+	b.ReportAllocs()
+	zr := new(gzip.Reader)
+	defer reportCPU(b, n)()
+	for b.Loop() {
+		zr.Reset(bytes.NewReader(data))
+		if _, err := io.Copy(io.Discard, zr); err != nil {
+			b.Fatal(err)
+		}
+	}
+}
+
+// BenchmarkIngest reads every record of the corpus with default options
+// (HTML bodies kept up to 64 KiB).
+func BenchmarkIngest(b *testing.B) {
+	data, n := benchCorpus(b)
+	b.SetBytes(n)
+	b.ReportAllocs()
+	defer reportCPU(b, n)()
+	for b.Loop() {
+		r, err := NewReader(bytes.NewReader(data), "bench.warc.gz", Options{})
+		if err != nil {
+			b.Fatal(err)
+		}
+		count := 0
+		for _, err := range r.All() {
+			if err != nil {
+				b.Fatal(err)
+			}
+			count++
+		}
+		if count != corpus.records {
+			b.Fatalf("read %d records, want %d", count, corpus.records)
+		}
+	}
+}
+
+// BenchmarkGowarcLenient is gowarc's own reader without validation, for
+// comparison (it is not used by the Reader; see doc.go).
+func BenchmarkGowarcLenient(b *testing.B) {
+	data, n := benchCorpus(b)
+	b.SetBytes(n)
+	b.ReportAllocs()
+	defer reportCPU(b, n)()
+	for b.Loop() {
+		wf, err := gowarc.NewWarcFileReaderFromStream(bytes.NewReader(data), 0, gowarc.WithNoValidation())
+		if err != nil {
+			b.Fatal(err)
+		}
+		count := 0
+		for {
+			rec, _, _, err := wf.Next()
+			if err == io.EOF {
+				break
+			}
+			if err != nil {
+				b.Fatal(err)
+			}
+			rec.Close()
+			count++
+		}
+		if count != corpus.records {
+			b.Fatalf("read %d records, want %d", count, corpus.records)
+		}
+	}
+}
+
+// TestAgreesWithGowarc cross-checks record IDs, types and offsets with
+// gowarc on a well-formed per-record-gzip file, where gowarc is reliable.
+func TestAgreesWithGowarc(t *testing.T) {
+	recs := append(sampleRecords(), manyRecords(5)...)
+	data := gzipEach(recs...)
+	wf, err := gowarc.NewWarcFileReaderFromStream(bytes.NewReader(data), 0, gowarc.WithNoValidation())
+	if err != nil {
+		t.Fatal(err)
+	}
+	var wantIDs, wantTypes []string
+	var wantOffs []int64
+	for {
+		rec, off, _, err := wf.Next()
+		if err == io.EOF {
+			break
+		}
+		if err != nil {
+			t.Fatal(err)
+		}
+		wantIDs = append(wantIDs, rec.WarcHeader().Get(gowarc.WarcRecordID))
+		wantTypes = append(wantTypes, rec.Type().String())
+		wantOffs = append(wantOffs, off)
+		rec.Close()
+	}
+	_, got, _ := readAll(t, data, Options{})
+	var gotTypes []string
+	var gotOffs []int64
+	for _, r := range got {
+		gotTypes = append(gotTypes, r.Type)
+		gotOffs = append(gotOffs, r.Source.Offset)
+	}
+	if !slices.Equal(recordIDs(got), wantIDs) || !slices.Equal(gotOffs, wantOffs) || !slices.Equal(gotTypes, wantTypes) {
+		t.Errorf("got IDs %v types %v offsets %v,\nwant %v %v %v", recordIDs(got), gotTypes, gotOffs, wantIDs, wantTypes, wantOffs)
+	}
+}
