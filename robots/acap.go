@@ -122,6 +122,8 @@ const (
 	ACAPReasonConventional   = "conventional"                  // decided by a conventional rule (§2.9.2)
 	ACAPReasonACAPOverConv   = "acap-overrides-conventional"   // same pattern, conflicting: conventional ignored (§2.9.2)
 	ACAPReasonIgnoreNoRecord = "ignore-conventional-no-record" // crawl with conventional records ignored (§2.9.1) and no ACAP field
+	ACAPReasonRobotsTxt      = ReasonRobotsTxt                 // crawling /robots.txt is always allowed (RFC 9309 §2.2.2)
+	ACAPReasonNoUsage        = "no-usage"                      // the usage asked about is empty
 )
 
 // ACAPVerdict is the answer of File.ACAPCheck with its evidence.
@@ -149,6 +151,8 @@ func (v ACAPVerdict) Evidence() string {
 	}
 	var s string
 	switch {
+	case v.Reason == ACAPReasonRobotsTxt:
+		s = "ACAP crawl: /robots.txt is always allowed (RFC 9309 §2.2.2)"
 	case v.Line == 0:
 		s = fmt.Sprintf("ACAP %s: no field for crawler and resource (%s): %s", v.Usage, v.Reason, verdict)
 	case v.Reason == ACAPReasonConventional:
@@ -848,6 +852,16 @@ func (f *File) acapEval(agent, purpose, usage, target string) ACAPVerdict {
 	lagent := lowerString(trimWS(agent))
 	ut := appendTarget(nil, target, true)
 	purpose = trimWS(purpose)
+	switch {
+	case u == "":
+		v.Allowed, v.Reason = true, ACAPReasonNoUsage
+		return v
+	case u == "crawl" && isRobotsTxt(appendTarget(nil, target, false)):
+		// ACAP extends RFC 9309; a crawler must read the file to learn
+		// its permissions.
+		v.Applies, v.Allowed, v.Reason = true, true, ACAPReasonRobotsTxt
+		return v
+	}
 
 	family := func(ru string) bool {
 		return ru == u || strings.HasPrefix(u, "present-") && ru == "present"

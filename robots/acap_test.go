@@ -127,8 +127,13 @@ func TestACAPSample(t *testing.T) {
 		{"named-crawler", "", "index", "/private/x", false, true, 0, ACAPReasonNoRecord},
 		{"otherbot", "", "crawl", "/public/x", true, false, 30, ACAPReasonRecord},
 		{"otherbot", "", "index", "/public/x", false, true, 0, ACAPReasonNoRecord},
-		{"otherbot", "", "crawl", "/robots.txt", true, false, 30, ACAPReasonRecord},
+		{"otherbot", "", "crawl", "/robots.txt", true, true, 0, ACAPReasonRobotsTxt},
+		{"otherbot", "", "index", "/robots.txt", false, true, 0, ACAPReasonNoRecord},
+		{"otherbot", "", "", "/x", false, true, 0, ACAPReasonNoUsage},
 	})
+	if got, want := f.ACAPCheck("x", "crawl", "https://e.com/robots.txt").Evidence(), "ACAP crawl: /robots.txt is always allowed (RFC 9309 §2.2.2)"; got != want {
+		t.Errorf("Evidence() = %q, want %q", got, want)
+	}
 	// Conventional view of the same file (what non-ACAP crawlers obey).
 	runChecks(t, acapSample, []check{
 		{"named-crawler", "/public/x", true, 9},
