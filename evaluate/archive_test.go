@@ -23,8 +23,8 @@ func TestListings(t *testing.T) {
 	s.capture(site+"/snip", t0, 200, "x", "X-Robots-Tag", "max-snippet: 0")
 	src := func(n int64) event.Source { return event.Source{File: "index.csv", Line: n, Offset: -1} }
 	s.index = []ListingEntry{
-		{URL: page, Time: hours(24), Source: src(1)}, // before the noindex: not a finding
-		{URL: page, Time: hours(72), Source: src(2)}, // under noindex
+		{URL: page, Time: hours(24), Source: src(1)},  // before the noindex: not a finding
+		{URL: page, Time: hours(72), Source: src(2)},  // under noindex
 		{URL: page, Time: hours(100), Source: src(3)}, // a later capture without it supersedes
 		{URL: gpage, Time: hours(1), Source: src(4)},  // googlebot-only noindex, global listing
 		{URL: gpage, Time: hours(1), Agent: "Googlebot", Source: src(5)},

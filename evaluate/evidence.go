@@ -79,9 +79,21 @@ func quote(s string) string {
 
 func fmtSeconds(s float64) string { return strconv.FormatFloat(s, 'f', -1, 64) + "s" }
 
-// writeVersion describes a robots.txt version: the capture, a followed
-// redirect and what its status means.
+// writeVersion writes the description of a robots.txt version, computed
+// once at Build.
 func writeVersion(sb *strings.Builder, v *version) {
+	if v.desc == "" { // not built yet; never stored here: the model is shared
+		sb.WriteString(describeVersion(v))
+		return
+	}
+	sb.WriteString(v.desc)
+}
+
+// describeVersion describes a robots.txt version: the capture, a followed
+// redirect and what its status means.
+func describeVersion(v *version) string {
+	var b strings.Builder
+	sb := &b
 	d := v.doc
 	sb.WriteString("robots.txt ")
 	sb.WriteString(d.rawURL)
@@ -138,6 +150,7 @@ func writeVersion(sb *strings.Builder, v *version) {
 	default:
 		sb.WriteString(": content unknown (" + v.statusRule + ")")
 	}
+	return b.String()
 }
 
 // writeVerdict describes the deciding group and rule.
@@ -166,8 +179,20 @@ func writeVerdict(sb *strings.Builder, v *version, rv robots.Verdict, target str
 	sb.WriteString(target)
 }
 
-// writeEntry describes a bot's own robots.txt fetch.
+// writeEntry writes the description of a bot's own robots.txt fetch,
+// computed once at Build.
 func writeEntry(sb *strings.Builder, token string, e *viewEntry) {
+	if e.desc == "" {
+		sb.WriteString(describeEntry(token, e))
+		return
+	}
+	sb.WriteString(e.desc)
+}
+
+// describeEntry describes a bot's own robots.txt fetch.
+func describeEntry(token string, e *viewEntry) string {
+	var b strings.Builder
+	sb := &b
 	sb.WriteString(token)
 	if e.capture != nil {
 		sb.WriteString(" (the archive crawler) captured robots.txt ")
@@ -184,11 +209,13 @@ func writeEntry(sb *strings.Builder, token string, e *viewEntry) {
 		sb.WriteString(": ")
 		sb.WriteString(e.note)
 	}
+	return b.String()
 }
 
 // robotsEvidence fills a robots.txt finding's columns and evidence.
 func (m *Model) robotsEvidence(v *table.Violation, r *robotsResult, token string, a *authority, target string, t time.Time) {
 	var sb strings.Builder
+	sb.Grow(512)
 	if ver := r.version; ver != nil {
 		v.RobotsVersionID = ver.id
 		ct := ver.doc.time

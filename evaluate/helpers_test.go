@@ -236,3 +236,14 @@ func contains(t *testing.T, what, got string, wants ...string) {
 		}
 	}
 }
+
+// discard is a Sink that drops every row.
+type discard struct{}
+
+func (discard) Fetch(*table.Fetch) error                 { return nil }
+func (discard) Violation(*table.Violation) error         { return nil }
+func (discard) RobotsVersion(*table.RobotsVersion) error { return nil }
+func (discard) RobotsRule(*table.RobotsRule) error       { return nil }
+func (discard) Directive(*table.Directive) error         { return nil }
+func (discard) Retention(*table.Retention) error         { return nil }
+func (discard) Problem(*table.Problem) error             { return nil }

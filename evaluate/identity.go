@@ -21,10 +21,10 @@ const (
 // uaInfo is everything about a User-Agent string that depends on nothing
 // else; it is cached.
 type uaInfo struct {
-	bot       *bots.Bot
-	tokens    []string // product tokens as written, for robots-group matching
-	lowers    []string // the same, lower-cased
-	uaToken   string   // bots.BotToken
+	catalog   ident    // identity from the catalog; token "" when not in it
+	lowers    []string // product tokens, lower-cased, for robots-group matching
+	groupIDs  []ident  // identity by robots-group for each of those tokens
+	uaToken   ident    // identity by the UA's bot token; token "" when none
 	cardMaybe bool     // some known card's expected user agent matches
 }
 
@@ -83,16 +83,20 @@ func (m *Model) uaInfo(ua string) *uaInfo {
 func (m *Model) computeUAInfo(ua string) *uaInfo {
 	info := &uaInfo{}
 	if bot, ok := m.catalog.Identify(ua); ok {
-		info.bot = bot
+		info.catalog.fromBot(bot, byCatalog)
 	}
 	for _, t := range bots.ProductTokens(ua) {
 		if t == "" || t == "*" {
 			continue
 		}
-		info.tokens = append(info.tokens, t)
-		info.lowers = append(info.lowers, strings.ToLower(t))
+		var id ident
+		m.fromToken(&id, strings.Clone(t), byRobotsGroup)
+		info.lowers = append(info.lowers, id.lower)
+		info.groupIDs = append(info.groupIDs, id)
 	}
-	info.uaToken = bots.BotToken(ua)
+	if t := bots.BotToken(ua); t != "" {
+		m.fromToken(&info.uaToken, strings.Clone(t), byUAToken)
+	}
 	for _, c := range m.cards {
 		if c.MatchesUA(ua) {
 			info.cardMaybe = true
@@ -114,24 +118,26 @@ func (m *Model) identifyUA(ua string, a *authority, t time.Time) ident {
 			id.card = c
 		}
 	}
+	card := id.card
 	switch {
-	case info.bot != nil:
-		id.fromBot(info.bot, byCatalog)
-	case id.card != nil && id.card.ProductToken != "":
+	case info.catalog.token != "":
+		id = info.catalog
+	case card != nil && card.ProductToken != "":
 		m.fromCard(&id)
 	default:
 		if a != nil {
 			for i, l := range info.lowers {
 				if a.groups[l] {
-					m.fromToken(&id, info.tokens[i], byRobotsGroup)
+					id = info.groupIDs[i]
 					break
 				}
 			}
 		}
-		if id.token == "" && info.uaToken != "" {
-			m.fromToken(&id, info.uaToken, byUAToken)
+		if id.token == "" {
+			id = info.uaToken
 		}
 	}
+	id.card = card
 	if id.card != nil && id.card.Trigger == "fetcher" {
 		id.userTriggered = true
 	}

@@ -127,7 +127,7 @@ func (m *Model) judge(f *event.Fetch, forced *ident) Judgement {
 
 	// Web Bot Auth (webbotauth-notes.md steps 2-10).
 	signed := forced == nil && (f.Header.Has("Signature") || f.Header.Has("Signature-Input"))
-	var res signature.Result
+	var res *signature.Result // set when signed
 	if signed {
 		req := &signature.Request{
 			Time: t, Method: f.Method, Scheme: f.Scheme, Target: f.Target, IP: f.ClientIP,
@@ -136,8 +136,9 @@ func (m *Model) judge(f *event.Fetch, forced *ident) Judgement {
 		if req.Header.Get("Host") == "" {
 			req.Authority = f.Host
 		}
-		res = m.verifier.Verify(req)
-		j.Signature = &res
+		r := m.verifier.Verify(req)
+		res = &r
+		j.Signature = res
 		cp := *req
 		cp.Header = cloneHeader(f.Header)
 		cp.Target = strings.Clone(f.Target)
@@ -281,21 +282,49 @@ func listTime(t time.Time) string {
 // bot in force at t: under its product token, then the catalog's ranges
 // URL, then the card's ips_uri.
 func (m *Model) checkIP(id ident, ip netip.Addr, t time.Time) identity.IPCheck {
-	res := m.ids.CheckIP(id.token, ip, t)
-	if res.Result != identity.IPNoList {
-		return res
-	}
-	if id.bot != nil && id.bot.IPRangesURL != "" {
-		if r := m.ids.CheckIP(id.bot.IPRangesURL, ip, t); r.Result != identity.IPNoList {
+	for _, owner := range [3]string{id.token, id.botIPURL(), id.cardIPURL()} {
+		if owner == "" || !m.hasIPList(owner) {
+			continue
+		}
+		if r := m.ids.CheckIP(owner, ip, t); r.Result != identity.IPNoList {
 			return r
 		}
 	}
-	if id.card != nil && id.card.IPsURI != "" {
-		if r := m.ids.CheckIP(id.card.IPsURI, ip, t); r.Result != identity.IPNoList {
-			return r
-		}
+	return identity.IPCheck{Result: identity.IPNoList}
+}
+
+func (id *ident) botIPURL() string {
+	if id.bot == nil {
+		return ""
 	}
-	return res
+	return id.bot.IPRangesURL
+}
+
+func (id *ident) cardIPURL() string {
+	if id.card == nil {
+		return ""
+	}
+	return id.card.IPsURI
+}
+
+// probeTime and probeAddr ask the identity store whether an owner has an
+// IP list at any time: the latest snapshot is in force in the far future.
+var (
+	probeTime = time.Date(9999, 1, 1, 0, 0, 0, 0, time.UTC)
+	probeAddr = netip.MustParseAddr("192.0.2.1")
+)
+
+// hasIPList reports whether the identity store holds an IP list for owner
+// at any time. The store is complete once the model is built, so the
+// answer is cached: most bots publish no list, and asking the store costs
+// a URL parse per fetch.
+func (m *Model) hasIPList(owner string) bool {
+	if v, ok := m.ipOwners.Load(owner); ok {
+		return v.(bool)
+	}
+	has := m.ids.CheckIP(owner, probeAddr, probeTime).Result != identity.IPNoList
+	m.ipOwners.Store(strings.Clone(owner), has)
+	return has
 }
 
 func cloneHeader(h event.Header) event.Header {

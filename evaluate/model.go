@@ -42,7 +42,8 @@ type Model struct {
 	nCaptures  int64
 	nRobotsReq int64
 
-	uaCache uaCache
+	uaCache  uaCache
+	ipOwners sync.Map // IP list owner -> bool: the store has a list for it
 
 	countsMu sync.Mutex
 	counts   archiveCounts

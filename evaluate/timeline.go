@@ -66,6 +66,7 @@ type version struct {
 	unreachSince time.Time // start of the continuous unreachable run (effDisallowAll and its 30-day segment)
 	segment      bool      // the part past UnreachableAfter of an unreachable version
 	unreach      bool      // the capture itself was unreachable (5xx or no response), before the 30-day rule
+	desc         string    // evidence description, set by Build (describeVersion)
 }
 
 // authority is the robots.txt state of one scheme://host[:port].
@@ -241,6 +242,7 @@ func (m *Model) buildTimelines(docs []*rdoc) {
 		}
 		a.versions = m.applyUnreachable(a.versions)
 		for _, v := range a.versions {
+			v.desc = describeVersion(v)
 			if v.content != nil && v.content.file != nil {
 				for _, g := range v.content.file.Groups {
 					for _, ag := range g.Agents {

@@ -32,6 +32,7 @@ type viewEntry struct {
 	content  *version // vkContent: the version whose rules the bot got
 	runStart time.Time
 	note     string // how the content was chosen, for evidence
+	desc     string // evidence description, set by Build (describeEntry)
 }
 
 // botView is one bot's robots.txt fetches on one authority, in time order.
@@ -212,6 +213,7 @@ func (m *Model) resolveEntries(a *authority, bv *botView) {
 				e.runStart = e.time
 			}
 		}
+		e.desc = describeEntry(bv.token, e)
 	}
 }
 
