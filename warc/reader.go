@@ -3,11 +3,13 @@ package warc
 import (
 	"bufio"
 	"bytes"
+	"cmp"
 	"errors"
 	"fmt"
 	"io"
 	"iter"
 	"math"
+	"slices"
 	"strconv"
 	"strings"
 	"time"
@@ -325,6 +327,11 @@ func (r *Reader) All() iter.Seq2[*Record, error] {
 // are counted in one warc-problems-dropped problem.
 func (r *Reader) Problems() []event.Problem {
 	p := r.problems
+	// Compressed input is decoded ahead of parsing, so problems found by
+	// the decompressor may have been added before those of earlier records.
+	slices.SortStableFunc(p, func(a, b event.Problem) int {
+		return cmp.Compare(uint64(a.Source.Offset), uint64(b.Source.Offset))
+	})
 	if r.dropped > 0 {
 		p = append(p, event.Problem{
 			Source:   event.Source{File: r.name, Offset: -1},
@@ -520,8 +527,15 @@ func (r *Reader) resync(from int64, quiet bool) error {
 	pat := []byte("\nWARC/")
 	for {
 		b, err := r.br.Peek(64 << 10)
-		if i := bytes.Index(b, pat); i >= 0 {
-			r.br.Discard(i + 1)
+		i := bytes.Index(b, pat)
+		if i >= 0 {
+			i++
+		}
+		if j := r.memberStartWith(b, "WARC/"); j > 0 && (i < 0 || j < i) {
+			i = j // a member that starts with a record, after one that did not end with a line end
+		}
+		if i >= 0 {
+			r.br.Discard(i)
 			r.garbage(from, quiet)
 			return nil
 		}
@@ -533,6 +547,29 @@ func (r *Reader) resync(from int64, quiet bool) error {
 		r.br.Discard(len(b) - len(pat) + 1)
 		r.trimBounds()
 	}
+}
+
+// memberStartWith returns the index in b (the peeked bytes at the read
+// position) of the first compression member start after b[0] whose bytes
+// begin with prefix, or -1.
+func (r *Reader) memberStartWith(b []byte, prefix string) int {
+	if r.ms == nil {
+		return -1
+	}
+	pos := r.pos()
+	for _, bd := range r.ms.bounds {
+		i := bd.u - pos
+		if i <= 0 {
+			continue
+		}
+		if i >= int64(len(b)) {
+			break
+		}
+		if bytes.HasPrefix(b[i:], []byte(prefix)) {
+			return int(i)
+		}
+	}
+	return -1
 }
 
 func (r *Reader) garbage(from int64, quiet bool) {
@@ -682,6 +719,7 @@ func (r *Reader) parseWARC() (*item, error) {
 	s := string(hb)
 	r.br.Discard(len(hb))
 	version, rest := nextLine(s)
+	version = strings.TrimSpace(version)
 	fields, st := parseFields(rest, r.scratch[:0])
 	hdr := make(event.Header, len(fields))
 	copy(hdr, fields)
@@ -714,7 +752,11 @@ func (r *Reader) parseWARC() (*item, error) {
 		}
 	}
 	t, ok := parseDate(w.date)
-	if !ok && rec.Type != "" {
+	switch {
+	case ok || rec.Type == "":
+	case w.date == "":
+		r.report(start, CodeBadDate, SevWarning, fmt.Sprintf("record %s has no WARC-Date", orDash(w.id)))
+	default:
 		r.report(start, CodeBadDate, SevWarning, fmt.Sprintf("record %s has WARC-Date %q", orDash(w.id), clip(w.date, 40)))
 	}
 	r.blk.reset(r.br, cl)
@@ -815,7 +857,7 @@ func (r *Reader) readHTTPHead(request bool, start int64) (h httpHead, tooLong bo
 	h, r.scratch = parseHTTPHead(string(hb), request, r.scratch)
 	r.br.Discard(len(hb))
 	r.blk.n -= int64(len(hb))
-	if h.stats.bad > 0 {
+	if h.ok && h.stats.bad > 0 {
 		r.report(start, CodeHTTPHeaderLine, SevWarning, fmt.Sprintf("%d HTTP header lines without a colon ignored, first: %q", h.stats.bad, h.stats.firstBad))
 	}
 	return h, tooLong, nil

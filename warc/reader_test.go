@@ -409,3 +409,88 @@ func TestDefaultBodyLimit(t *testing.T) {
 		}
 	}
 }
+
+func TestLimits(t *testing.T) {
+	good := respRec(2, "http://e.com/2", httpResponse("HTTP/1.1 200 OK", "two")).bytes()
+	longWARC := wrec{typ: "response", id: "<urn:uuid:long>", extra: []string{"X-Long: " + strings.Repeat("a", maxWARCHeader)}, block: "HTTP/1.1 200 OK\r\n\r\n"}.bytes()
+	longHTTP := respRec(1, "http://e.com/1", httpResponse("HTTP/1.1 200 OK", "body", "X-Robots-Tag: noindex", "Set-Cookie: "+strings.Repeat("c", maxHTTPHeader))).bytes()
+	tests := []struct {
+		name      string
+		data      []byte
+		wantIDs   []string
+		wantCodes []string
+	}{
+		{"WARC header too long", join(longWARC, good), []string{"<urn:uuid:resp-2>"}, []string{CodeHeaderTooLong}},
+		{"HTTP header too long", join(longHTTP, good), []string{"<urn:uuid:resp-1>", "<urn:uuid:resp-2>"}, []string{CodeHTTPHeaderLong}},
+		{"Content-Length past the end", join(good, wrec{typ: "response", id: "<urn:uuid:cut>", cl: "5000", block: "HTTP/1.1 200 OK\r\n\r\n"}.bytes()), []string{"<urn:uuid:resp-2>"}, []string{CodeTruncated}},
+	}
+	for _, tt := range tests {
+		t.Run(tt.name, func(t *testing.T) {
+			_, got, probs := readAll(t, tt.data, Options{})
+			if !slices.Equal(recordIDs(got), tt.wantIDs) || !slices.Equal(codes(probs), tt.wantCodes) {
+				t.Errorf("records %v problems %v, want %v %v", recordIDs(got), codes(probs), tt.wantIDs, tt.wantCodes)
+			}
+			if tt.name == "HTTP header too long" {
+				c := got[0].Capture
+				if c.Status != 200 || c.Header.Get("X-Robots-Tag") != "noindex" || !c.BodyTruncated || c.Body != nil {
+					t.Errorf("long header capture: status %d robots %q truncated %v body %q", c.Status, c.Header.Get("X-Robots-Tag"), c.BodyTruncated, c.Body)
+				}
+			}
+		})
+	}
+}
+
+// TestResyncAtMemberStart skips a record without Content-Length whose
+// gzip member does not end with a line end: the next member still starts
+// a record.
+func TestResyncAtMemberStart(t *testing.T) {
+	good1 := respRec(1, "http://e.com/1", httpResponse("HTTP/1.1 200 OK", "one")).bytes()
+	good2 := respRec(2, "http://e.com/2", httpResponse("HTTP/1.1 200 OK", "two")).bytes()
+	bad := []byte("WARC/1.1\r\nWARC-Type: response\r\n\r\nHTTP/1.1 200 OK\r\n\r\nno line end")
+	_, got, probs := readAll(t, gzipEach(good1, bad, good2), Options{})
+	if !slices.Equal(recordIDs(got), []string{"<urn:uuid:resp-1>", "<urn:uuid:resp-2>"}) || !slices.Equal(codes(probs), []string{CodeNoContentLength}) {
+		t.Errorf("records %v problems %v", recordIDs(got), codes(probs))
+	}
+	if off := int64(len(gzipMember(good1))); probs[0].Source.Offset != off {
+		t.Errorf("problem at %d, want %d", probs[0].Source.Offset, off)
+	}
+}
+
+// TestProblemsInFileOrder checks that problems come sorted by offset even
+// when the decompressor found some ahead of the parser.
+func TestProblemsInFileOrder(t *testing.T) {
+	var parts [][]byte
+	for i := range 20 {
+		block := httpResponse("HTTP/1.1 200 OK", "x", "no colon line")
+		parts = append(parts, respRec(i, fmt.Sprintf("http://e.com/%d", i), block).bytes())
+	}
+	members := make([][]byte, len(parts))
+	for i, p := range parts {
+		members[i] = gzipMember(p)
+		if i%5 == 4 {
+			members[i][len(members[i])-5] ^= 0xff // break the CRC
+		}
+	}
+	r, err := NewReader(bytes.NewReader(join(members...)), "t.warc", Options{})
+	if err != nil {
+		t.Fatal(err)
+	}
+	recs, _, err := drain(r)
+	if err != nil || len(recs) != 20 {
+		t.Fatalf("%d records, error %v", len(recs), err)
+	}
+	// drain collected per call; collect all again in one batch.
+	r, _ = NewReader(bytes.NewReader(join(members...)), "t.warc", Options{})
+	for {
+		if _, err := r.Next(); err != nil {
+			break
+		}
+	}
+	probs := r.Problems()
+	if len(probs) != 24 {
+		t.Errorf("got %d problems (%v), want 20 header-line and 4 checksum problems", len(probs), codes(probs))
+	}
+	if !slices.IsSortedFunc(probs, func(a, b event.Problem) int { return int(a.Source.Offset - b.Source.Offset) }) {
+		t.Errorf("problems not in file order: %v", probs)
+	}
+}
