@@ -31,12 +31,15 @@ var (
 )
 
 // DB is an audit directory opened in an in-memory DuckDB, with one view per
-// table. It is safe for use by one goroutine at a time.
+// table. It holds one database connection, so session state (SET, the
+// as_of variable, temporary tables) carries from one query to the next. It
+// is safe for use by one goroutine at a time.
 type DB struct {
-	dir      string
-	manifest *output.Manifest
-	conn     *duckdb.Connector
-	db       *dbsql.DB
+	dir       string
+	manifest  *output.Manifest
+	connector *duckdb.Connector
+	db        *dbsql.DB
+	conn      *dbsql.Conn
 }
 
 // Open opens the audit directory dir with an in-memory DuckDB and registers
@@ -46,7 +49,9 @@ type DB struct {
 //
 // It refuses a directory without manifest.json (an incomplete run) or with
 // a newer schema version. The database never loads extensions from the
-// network, and every session uses the UTC time zone.
+// network, the session uses the UTC time zone, and the DuckDB variable
+// as_of holds the manifest's as-of time (NULL when it has none), so the
+// files of package sql run unchanged.
 func Open(ctx context.Context, dir string) (*DB, error) {
 	fi, err := os.Stat(dir)
 	if err != nil {
@@ -89,14 +94,27 @@ func Open(ctx context.Context, dir string) (*DB, error) {
 	if err != nil {
 		return nil, fmt.Errorf("open duckdb: %w", err)
 	}
-	d := &DB{dir: dir, manifest: m, conn: conn, db: dbsql.OpenDB(conn)}
+	d := &DB{dir: dir, manifest: m, connector: conn, db: dbsql.OpenDB(conn)}
+	d.conn, err = d.db.Conn(ctx)
+	if err != nil {
+		d.Close()
+		return nil, fmt.Errorf("open duckdb: %w", err)
+	}
 	for _, t := range table.Tables {
 		p := filepath.Join(abs, t.Name+".parquet")
 		q := fmt.Sprintf("CREATE VIEW %s AS SELECT * FROM read_parquet(%s)", t.Name, quote(p))
-		if _, err := d.db.ExecContext(ctx, q); err != nil {
+		if _, err := d.conn.ExecContext(ctx, q); err != nil {
 			d.Close()
 			return nil, fmt.Errorf("open audit %s: table %s: %w", dir, t.Name, err)
 		}
+	}
+	asOf := "CAST(NULL AS TIMESTAMPTZ)"
+	if t, err := time.Parse(time.RFC3339Nano, m.AsOf); err == nil {
+		asOf = "TIMESTAMPTZ " + quote(t.UTC().Format("2006-01-02 15:04:05.999999")+"+00")
+	}
+	if _, err := d.conn.ExecContext(ctx, "SET VARIABLE as_of = "+asOf); err != nil {
+		d.Close()
+		return nil, fmt.Errorf("open audit %s: set as_of: %w", dir, err)
 	}
 	return d, nil
 }
@@ -114,8 +132,14 @@ func (db *DB) Manifest() *output.Manifest { return db.manifest }
 
 // Close releases the database.
 func (db *DB) Close() error {
-	err := db.db.Close()
-	if cerr := db.conn.Close(); err == nil {
+	var err error
+	if db.conn != nil {
+		err = db.conn.Close()
+	}
+	if cerr := db.db.Close(); err == nil {
+		err = cerr
+	}
+	if cerr := db.connector.Close(); err == nil {
 		err = cerr
 	}
 	return err
@@ -143,7 +167,7 @@ func (db *DB) Query(ctx context.Context, query string) (*Result, error) {
 // result does not fill memory.
 func (db *DB) QueryN(ctx context.Context, query string, max int) (*Result, error) {
 	res := &Result{}
-	err := db.each(ctx, nil, query, func(cols, types []string) error {
+	err := db.each(ctx, query, func(cols, types []string) error {
 		res.Columns, res.Types = cols, types
 		return nil
 	}, func(row []any) error {
@@ -160,18 +184,10 @@ func (db *DB) QueryN(ctx context.Context, query string, max int) (*Result, error
 	return res, nil
 }
 
-// querier is what each needs: a *sql.DB or a *sql.Conn.
-type querier interface {
-	QueryContext(ctx context.Context, query string, args ...any) (*dbsql.Rows, error)
-}
-
 // each runs query and calls head once with the columns, then row for every
 // row (the slice is reused between calls).
-func (db *DB) each(ctx context.Context, q querier, query string, head func(cols, types []string) error, row func([]any) error) error {
-	if q == nil {
-		q = db.db
-	}
-	rows, err := q.QueryContext(ctx, query)
+func (db *DB) each(ctx context.Context, query string, head func(cols, types []string) error, row func([]any) error) error {
+	rows, err := db.conn.QueryContext(ctx, query)
 	if err != nil {
 		return fmt.Errorf("query: %w", err)
 	}

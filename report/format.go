@@ -2,6 +2,7 @@ package report
 
 import (
 	"bytes"
+	"context"
 	"encoding/csv"
 	"encoding/json"
 	"fmt"
@@ -530,11 +531,10 @@ func (r *Report) WriteMarkdown(w io.Writer) error {
 }
 
 // WriteResult writes a query result as an aligned table ("table", fitted
-// to 120 columns), CSV ("csv", RFC 4180, header row first) or JSON ("json",
-// an array of objects keyed by column, in column order).
+// to 120 columns), CSV ("csv", RFC 4180, header row first, RFC 3339 times)
+// or JSON ("json", an array of objects keyed by column, in column order).
 func WriteResult(w io.Writer, res *Result, format string) error {
-	switch format {
-	case "", "table":
+	if format == "" || format == "table" {
 		idx := make([]int, len(res.Columns))
 		for i := range idx {
 			idx[i] = i
@@ -545,31 +545,125 @@ func WriteResult(w io.Writer, res *Result, format string) error {
 			fmt.Fprintf(ew, "… %d more rows (use --format csv or json for all rows)\n", res.More)
 		}
 		return ew.err
-	case "csv":
-		cw := csv.NewWriter(w)
-		cw.Write(res.Columns)
-		for _, row := range res.Rows {
-			rec := make([]string, len(row))
-			for i, v := range row {
-				rec[i] = csvCell(v, res.Types[i])
-			}
-			cw.Write(rec)
-		}
-		cw.Flush()
-		return cw.Error()
-	case "json":
-		rows := make([]object, len(res.Rows))
-		for i, row := range res.Rows {
-			rows[i] = rowObject(res.Columns, res.Types, row)
-		}
-		data, err := json.MarshalIndent(rows, "", "  ")
-		if err != nil {
-			return fmt.Errorf("encode result: %w", err)
-		}
-		_, err = w.Write(append(data, '\n'))
+	}
+	rw, err := newRowWriter(w, format)
+	if err != nil {
 		return err
 	}
-	return fmt.Errorf("report: unknown format %q (want table, csv or json)", format)
+	if err := rw.head(res.Columns, res.Types); err != nil {
+		return err
+	}
+	for _, row := range res.Rows {
+		if err := rw.row(row); err != nil {
+			return err
+		}
+	}
+	return rw.end()
+}
+
+// Export runs a query and streams its rows to w as "csv" or "json" (the
+// formats of WriteResult) without holding the result in memory; "table"
+// keeps at most maxQueryTableRows rows and counts the rest.
+func (db *DB) Export(ctx context.Context, w io.Writer, query, format string) error {
+	if format == "" || format == "table" {
+		res, err := db.QueryN(ctx, query, maxQueryTableRows)
+		if err != nil {
+			return err
+		}
+		return WriteResult(w, res, format)
+	}
+	rw, err := newRowWriter(w, format)
+	if err != nil {
+		return err
+	}
+	if err := db.each(ctx, query, rw.head, rw.row); err != nil {
+		return err
+	}
+	return rw.end()
+}
+
+// maxQueryTableRows caps a terminal table of `repaudit query`: aligning
+// columns needs every row in memory.
+const maxQueryTableRows = 10000
+
+// rowWriter streams rows in one format.
+type rowWriter interface {
+	head(cols, types []string) error
+	row([]any) error
+	end() error
+}
+
+func newRowWriter(w io.Writer, format string) (rowWriter, error) {
+	switch format {
+	case "csv":
+		return &csvRows{w: csv.NewWriter(w)}, nil
+	case "json":
+		return &jsonRows{w: w}, nil
+	}
+	return nil, fmt.Errorf("report: unknown format %q (want table, csv or json)", format)
+}
+
+type csvRows struct {
+	w     *csv.Writer
+	types []string
+	rec   []string
+}
+
+func (c *csvRows) head(cols, types []string) error {
+	c.types = types
+	c.rec = make([]string, len(cols))
+	return c.w.Write(cols)
+}
+
+func (c *csvRows) row(row []any) error {
+	for i, v := range row {
+		c.rec[i] = csvCell(v, c.types[i])
+	}
+	return c.w.Write(c.rec)
+}
+
+func (c *csvRows) end() error {
+	c.w.Flush()
+	return c.w.Error()
+}
+
+// jsonRows writes the same bytes as json.MarshalIndent(rows, "", "  ")
+// would, one row at a time.
+type jsonRows struct {
+	w           io.Writer
+	cols, types []string
+	n           int
+}
+
+func (j *jsonRows) head(cols, types []string) error {
+	j.cols, j.types = cols, types
+	return nil
+}
+
+func (j *jsonRows) row(row []any) error {
+	data, err := json.MarshalIndent(rowObject(j.cols, j.types, row), "  ", "  ")
+	if err != nil {
+		return fmt.Errorf("encode row: %w", err)
+	}
+	sep := ",\n  "
+	if j.n == 0 {
+		sep = "[\n  "
+	}
+	j.n++
+	if _, err := io.WriteString(j.w, sep); err != nil {
+		return err
+	}
+	_, err = j.w.Write(data)
+	return err
+}
+
+func (j *jsonRows) end() error {
+	end := "\n]\n"
+	if j.n == 0 {
+		end = "[]\n"
+	}
+	_, err := io.WriteString(j.w, end)
+	return err
 }
 
 // csvCell is textCell with RFC 3339 times, which spreadsheets and other

@@ -4,7 +4,6 @@ import (
 	"context"
 	"fmt"
 	"slices"
-	"time"
 
 	"github.com/repaudit/repaudit/output"
 	sqlfiles "github.com/repaudit/repaudit/sql"
@@ -110,27 +109,16 @@ var sectionSpecs = []sectionSpec{
 }
 
 // Build runs the report queries of package sql and assembles the Report.
-// The as-of time for retention_due.sql comes from the manifest.
+// The as-of time for retention_due.sql is the as_of variable Open set from
+// the manifest.
 func (db *DB) Build(ctx context.Context) (*Report, error) {
-	conn, err := db.db.Conn(ctx)
-	if err != nil {
-		return nil, fmt.Errorf("report %s: %w", db.dir, err)
-	}
-	defer conn.Close()
-	asOf := "CAST(NULL AS TIMESTAMPTZ)"
-	if t, err := time.Parse(time.RFC3339Nano, db.manifest.AsOf); err == nil {
-		asOf = "TIMESTAMPTZ " + quote(t.UTC().Format("2006-01-02 15:04:05.999999")+"+00")
-	}
-	if _, err := conn.ExecContext(ctx, "SET VARIABLE as_of = "+asOf); err != nil {
-		return nil, fmt.Errorf("report %s: set as_of: %w", db.dir, err)
-	}
 	run := func(name string) (*Result, error) {
 		q := sqlfiles.Query(name)
 		if q == "" {
 			return nil, fmt.Errorf("report: no query %s", name)
 		}
 		res := &Result{}
-		err := db.each(ctx, conn, q, func(cols, types []string) error {
+		err := db.each(ctx, q, func(cols, types []string) error {
 			res.Columns, res.Types = cols, types
 			return nil
 		}, func(row []any) error {

@@ -139,16 +139,8 @@ func TestViews(t *testing.T) {
 func TestAllQueriesRun(t *testing.T) {
 	db, _ := openFixture(t)
 	ctx := context.Background()
-	conn, err := db.db.Conn(ctx)
-	if err != nil {
-		t.Fatal(err)
-	}
-	defer conn.Close()
-	if _, err := conn.ExecContext(ctx, "SET VARIABLE as_of = TIMESTAMPTZ '2025-03-05 00:00:00+00'"); err != nil {
-		t.Fatal(err)
-	}
 	for _, name := range sqlfiles.Names() {
-		rows, err := conn.QueryContext(ctx, sqlfiles.Query(name))
+		rows, err := db.conn.QueryContext(ctx, sqlfiles.Query(name))
 		if err != nil {
 			t.Errorf("%s.sql: %v", name, err)
 			continue
@@ -445,5 +437,37 @@ func TestQueryN(t *testing.T) {
 	}
 	if len(res.Rows) != 2 || res.More != int64(len(c.Fetches)-2) {
 		t.Errorf("got %d rows and %d more, want 2 and %d", len(res.Rows), res.More, len(c.Fetches)-2)
+	}
+}
+
+// TestExport checks streaming gives the same bytes as WriteResult.
+func TestExport(t *testing.T) {
+	db, _ := openFixture(t)
+	ctx := context.Background()
+	for _, q := range []string{
+		"SELECT agent, fetch_time, fetch_status, robots_view_time FROM fetches ORDER BY fetch_time",
+		"SELECT agent FROM fetches WHERE false",
+	} {
+		res, err := db.Query(ctx, q)
+		if err != nil {
+			t.Fatal(err)
+		}
+		for _, format := range []string{"csv", "json", "table"} {
+			var want, got bytes.Buffer
+			must(t, WriteResult(&want, res, format))
+			must(t, db.Export(ctx, &got, q, format))
+			if got.String() != want.String() {
+				t.Errorf("%s %q: Export gave\n%s\nWriteResult gave\n%s", format, q, got.String(), want.String())
+			}
+			if format == "json" {
+				var v []map[string]any
+				if err := json.Unmarshal(got.Bytes(), &v); err != nil || len(v) != len(res.Rows) {
+					t.Errorf("json %q: got %d rows, err %v", q, len(v), err)
+				}
+			}
+		}
+	}
+	if err := db.Export(ctx, &bytes.Buffer{}, "SELECT 1", "xml"); err == nil {
+		t.Error("unknown format: got nil error")
 	}
 }

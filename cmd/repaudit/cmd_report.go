@@ -2,11 +2,108 @@ package main
 
 import (
 	"context"
+	"errors"
+	"flag"
 	"fmt"
+	"io"
+	"os"
+	"path/filepath"
+
+	"github.com/repaudit/repaudit/report"
 )
 
-// runReport is being written; this placeholder is replaced by the real command.
-func runReport(_ context.Context, _ []string, std stdio) int {
-	fmt.Fprintln(std.Stderr, "repaudit report: not built yet")
-	return exitUsage
+// reportFormats maps --format names (and aliases) to writers.
+var reportFormats = map[string]func(*report.Report, io.Writer) error{
+	"table":    (*report.Report).WriteText,
+	"text":     (*report.Report).WriteText,
+	"md":       (*report.Report).WriteMarkdown,
+	"markdown": (*report.Report).WriteMarkdown,
+	"json":     (*report.Report).WriteJSON,
+	"html":     (*report.Report).WriteHTML,
+}
+
+func reportUsage(w io.Writer, fs *flag.FlagSet) {
+	fmt.Fprintln(w, "usage: repaudit report DIR [--format table|md|json|html] [-o FILE]")
+	fmt.Fprintln(w)
+	fmt.Fprintln(w, "Summarize the audit directory DIR (written by repaudit audit --out DIR):")
+	fmt.Fprintln(w, "per bot fetches, findings by kind and last robots.txt check; spoofed traffic")
+	fmt.Fprintln(w, "apart; top offending paths; identity and signature outcomes; robots.txt")
+	fmt.Fprintln(w, "timeline; retention actions due; input problems. The queries behind it are")
+	fmt.Fprintln(w, "the files in sql/. html is one self-contained page with charts.")
+	fmt.Fprintln(w)
+	fs.PrintDefaults()
+}
+
+func runReport(ctx context.Context, args []string, std stdio) int {
+	fs := flag.NewFlagSet("report", flag.ContinueOnError)
+	fs.SetOutput(std.Stderr)
+	format := fs.String("format", "table", "output format: table, md, json or html")
+	out := fs.String("o", "", "write the report to `FILE` instead of standard output")
+	fs.Usage = func() { reportUsage(std.Stderr, fs) }
+	pos, err := parseInterspersed(fs, args)
+	if errors.Is(err, flag.ErrHelp) {
+		return exitOK
+	}
+	if err != nil {
+		return exitUsage
+	}
+	if len(pos) != 1 {
+		fmt.Fprintln(std.Stderr, "repaudit report: want exactly one audit directory")
+		reportUsage(std.Stderr, fs)
+		return exitUsage
+	}
+	write, ok := reportFormats[*format]
+	if !ok {
+		fmt.Fprintf(std.Stderr, "repaudit report: unknown --format %q (want table, md, json or html)\n", *format)
+		return exitUsage
+	}
+	db, err := report.Open(ctx, pos[0])
+	if err != nil {
+		fmt.Fprintf(std.Stderr, "repaudit report: %v\n", err)
+		return exitUsage
+	}
+	defer db.Close()
+	r, err := db.Build(ctx)
+	if err != nil {
+		fmt.Fprintf(std.Stderr, "repaudit report: %v\n", err)
+		return exitUsage
+	}
+	if *out == "" {
+		if err := write(r, std.Stdout); err != nil {
+			fmt.Fprintf(std.Stderr, "repaudit report: %v\n", err)
+			return exitUsage
+		}
+		return exitOK
+	}
+	if err := writeFileAtomic(*out, func(w io.Writer) error { return write(r, w) }); err != nil {
+		fmt.Fprintf(std.Stderr, "repaudit report: %v\n", err)
+		return exitUsage
+	}
+	return exitOK
+}
+
+// writeFileAtomic writes name through a temporary file in the same
+// directory and renames it into place, so a failed write never leaves a
+// truncated report under the final name.
+func writeFileAtomic(name string, write func(io.Writer) error) error {
+	f, err := os.CreateTemp(filepath.Dir(name), filepath.Base(name)+".tmp-*")
+	if err != nil {
+		return fmt.Errorf("write %s: %w", name, err)
+	}
+	tmp := f.Name()
+	err = write(f)
+	if cerr := f.Close(); err == nil {
+		err = cerr
+	}
+	if err == nil {
+		err = os.Chmod(tmp, 0o644)
+	}
+	if err == nil {
+		err = os.Rename(tmp, name)
+	}
+	if err != nil {
+		os.Remove(tmp)
+		return fmt.Errorf("write %s: %w", name, err)
+	}
+	return nil
 }
