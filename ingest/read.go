@@ -9,6 +9,8 @@ import (
 	"sync/atomic"
 	"time"
 
+	"github.com/klauspost/compress/zstd"
+
 	"github.com/repaudit/repaudit/accesslog"
 	"github.com/repaudit/repaudit/event"
 	"github.com/repaudit/repaudit/warc"
@@ -24,6 +26,10 @@ type Options struct {
 	Resolver *warc.Resolver
 	// Progress, when set, is advanced by the stored bytes consumed.
 	Progress *atomic.Int64
+	// LogExtraHeaders names extra quoted fields after the User-Agent in
+	// combined/common/vhost logs (e.g. Signature, Signature-Input,
+	// Signature-Agent), passed to the access log reader.
+	LogExtraHeaders []string
 }
 
 // Handler receives what Read finds. Fetch and Capture values are valid
@@ -133,7 +139,7 @@ func Read(ctx context.Context, f File, opts Options, h Handler) (Stats, error) {
 	case KindWARC, KindARC:
 		err = readWARC(ctx, fh, f, opts, h, &st, problem, advance)
 	case KindLog:
-		err = readLog(ctx, fh, f, h, &st, problem, advance)
+		err = readLog(ctx, fh, f, opts, h, &st, problem, advance)
 	default:
 		return st, fmt.Errorf("ingest: %s: kind %s is not a stream of events", f.Path, f.Kind)
 	}
@@ -208,7 +214,20 @@ func readWARC(ctx context.Context, fh io.Reader, f File, opts Options, h Handler
 	}
 }
 
-func readLog(ctx context.Context, fh io.Reader, f File, h Handler, st *Stats, problem func(event.Problem), advance func(int64)) error {
+func readLog(ctx context.Context, fh io.Reader, f File, opts Options, h Handler, st *Stats, problem func(event.Problem), advance func(int64)) error {
+	var src io.Reader = fh
+	var zr *zstd.Decoder
+	if f.Compression == "zstd" {
+		// The access log reader knows gzip and bzip2; zstd is unwrapped here.
+		// Progress then counts decompressed bytes against the stored size,
+		// so it is approximate.
+		var err error
+		if zr, err = zstd.NewReader(fh, zstd.WithDecoderConcurrency(1)); err != nil {
+			return fmt.Errorf("ingest: %s: zstd: %w", f.Path, err)
+		}
+		defer zr.Close()
+		src = zr
+	}
 	var format accesslog.Format
 	if f.Format != "" {
 		lf, err := accesslog.ParseFormat(f.Format)
@@ -217,7 +236,7 @@ func readLog(ctx context.Context, fh io.Reader, f File, h Handler, st *Stats, pr
 		}
 		format = lf
 	}
-	r, err := accesslog.NewReader(fh, f.Path, accesslog.Options{Format: format})
+	r, err := accesslog.NewReader(src, f.Path, accesslog.Options{Format: format, ExtraHeaders: opts.LogExtraHeaders})
 	if err != nil {
 		return fmt.Errorf("ingest: %s: %w", f.Path, err)
 	}

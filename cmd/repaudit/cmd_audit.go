@@ -2,11 +2,193 @@ package main
 
 import (
 	"context"
+	"errors"
+	"flag"
 	"fmt"
+	"io"
+	"sort"
+	"strings"
+	"time"
+
+	"github.com/repaudit/repaudit/accesslog"
+	"github.com/repaudit/repaudit/audit"
+	"github.com/repaudit/repaudit/evaluate"
 )
 
-// runAudit is being written; this placeholder is replaced by the real command.
-func runAudit(_ context.Context, _ []string, std stdio) int {
-	fmt.Fprintln(std.Stderr, "repaudit audit: not built yet")
-	return exitUsage
+const auditUsage = `usage: repaudit audit [flags] INPUT... --out DIR
+
+Reads WARC/ARC archives, access logs, cards, key sets and listings (files,
+directories or globs; each file's kind is detected from its content), judges
+every fetch by the robots.txt the bot saw at the time, and writes Parquet
+tables to DIR atomically. Then run 'repaudit report DIR'.
+
+Exit codes: 0 done; 1 findings present (only with --fail-on-findings);
+2 usage error or unreadable input (tables are still written, and
+problems.parquet says what failed).
+
+flags:
+`
+
+func runAudit(ctx context.Context, args []string, std stdio) int {
+	fs := flag.NewFlagSet("audit", flag.ContinueOnError)
+	fs.SetOutput(std.Stderr)
+	fs.Usage = func() { fmt.Fprint(std.Stderr, auditUsage); fs.PrintDefaults() }
+	var (
+		out         = fs.String("out", "", "output `DIR` (required); refused if it exists, unless --force")
+		force       = fs.Bool("force", false, "replace an existing output directory (only once the new one is complete)")
+		jobs        = fs.Int("j", 0, "parallel workers (default: all cores)")
+		logFormat   = fs.String("log-format", "", "log format for every log input instead of detection: "+formatNames())
+		indexAgent  = fs.String("index-agent", "", "product `TOKEN` whose directives --index/--snippets listings are judged under (default: global rules only)")
+		archAgent   = fs.String("archive-agent", "", "product `TOKEN` of the archive's own crawler (default: from the User-Agent of WARC request records)")
+		asOf        = fs.String("as-of", "", "judge retention as of this `TIME` (RFC 3339 or YYYY-MM-DD; default: the latest time in the data)")
+		ttl         = fs.Duration("robots-ttl", 24*time.Hour, "robots.txt cache lifetime (RFC 9309 §2.4); older views are stale")
+		skew        = fs.Duration("skew", 60*time.Second, "allowed clock skew for signature created/expires")
+		site        = fs.String("site", "", "`URL` of the site (https://example.com) for log lines that carry no host (combined, common)")
+		testKeys    = fs.Bool("allow-test-keys", false, "verify signatures made with the public RFC 9421 test keys normally")
+		maxBytes    = fs.Int("robots-max-bytes", 500*1024, "robots.txt parsing limit in bytes (at least 500 KiB per RFC 9309 §2.5)")
+		failOn      = fs.Bool("fail-on-findings", false, "exit 1 when there are findings")
+		quiet       = fs.Bool("q", false, "no progress and no summary")
+		botsFiles   multiFlag
+		cards       multiFlag
+		jwks        multiFlag
+		ipRanges    multiFlag
+		index       multiFlag
+		snippets    multiFlag
+		extraHdrs   = fs.String("log-extra-headers", "", "comma-separated `NAMES` of extra quoted fields after the User-Agent in combined/common logs, e.g. Signature,Signature-Input,Signature-Agent")
+		unreachable = fs.Duration("unreachable-after", 30*24*time.Hour, "continuous robots.txt unreachability after which it counts as unavailable (RFC 9309 §2.3.1.4)")
+	)
+	fs.Var(&botsFiles, "bots", "bot catalog `FILE` to merge over the default (our JSON or ai.robots.txt robots.json); repeatable")
+	fs.Var(&cards, "card", "Signature Agent Card `FILE`, valid for the whole run; repeatable")
+	fs.Var(&jwks, "jwks", "JWK Set `FILE` whose keys are trusted for any Signature-Agent; repeatable")
+	fs.Var(&ipRanges, "ip-ranges", "published IP ranges `TOKEN=FILE` (JAFAR/Google/OpenAI JSON); repeatable, several snapshots form a timeline")
+	fs.Var(&index, "index", "index listing `FILE` (URLs, CDX, CDXJ or CSV url[,time][,agent]); repeatable")
+	fs.Var(&snippets, "snippets", "snippet listing `FILE`, same shapes as --index; repeatable")
+	inputs, err := parseInterspersed(fs, args)
+	if err != nil {
+		if errors.Is(err, flag.ErrHelp) {
+			return exitOK
+		}
+		return exitUsage
+	}
+	fail := func(format string, a ...any) int {
+		fmt.Fprintf(std.Stderr, "repaudit audit: "+format+"\n", a...)
+		return exitUsage
+	}
+	if *out == "" {
+		return fail("--out DIR is required")
+	}
+	if len(inputs) == 0 && len(index) == 0 && len(snippets) == 0 {
+		return fail("no inputs: give WARC files, logs or directories")
+	}
+	var lf accesslog.Format
+	if *logFormat != "" {
+		if lf, err = accesslog.ParseFormat(*logFormat); err != nil {
+			return fail("%v", err)
+		}
+	}
+	at, err := parseTimeFlag("as-of", *asOf)
+	if err != nil {
+		return fail("%v", err)
+	}
+	if *maxBytes < 500*1024 {
+		return fail("--robots-max-bytes must be at least 512000 (RFC 9309 §2.5)")
+	}
+	ranges := map[string][]string{}
+	for _, r := range ipRanges {
+		tok, file, ok := strings.Cut(r, "=")
+		if !ok || tok == "" || file == "" {
+			return fail("--ip-ranges wants TOKEN=FILE, got %q", r)
+		}
+		ranges[tok] = append(ranges[tok], file)
+	}
+	authority := ""
+	if *site != "" {
+		if authority, err = siteAuthority(*site); err != nil {
+			return fail("%v", err)
+		}
+	}
+	var extra []string
+	for _, n := range strings.Split(*extraHdrs, ",") {
+		if n = strings.TrimSpace(n); n != "" {
+			extra = append(extra, n)
+		}
+	}
+	cfg := audit.Config{
+		Inputs: inputs, Out: *out, Force: *force, Jobs: *jobs, LogFormat: lf, LogExtraHeaders: extra,
+		Bots: botsFiles, Cards: cards, JWKS: jwks, IPRanges: ranges, Index: index, Snippets: snippets,
+		Eval: evaluate.Options{
+			AsOf: at, RobotsTTL: *ttl, UnreachableAfter: *unreachable, Skew: *skew, AllowTestKeys: *testKeys,
+			RobotsMaxBytes: *maxBytes, ArchiveAgent: *archAgent, IndexAgent: *indexAgent, DefaultAuthority: authority,
+		},
+		Version: version,
+		Command: append([]string{"repaudit", "audit"}, args...),
+	}
+	cfg.Options = map[string]any{}
+	fs.Visit(func(f *flag.Flag) { cfg.Options[f.Name] = f.Value.String() })
+	if !*quiet && isTerminal(std.Stderr) {
+		cfg.Progress = std.Stderr
+	}
+	sum, err := audit.Run(ctx, cfg)
+	if sum == nil {
+		return fail("%v", err)
+	}
+	if !*quiet {
+		printSummary(std.Stderr, sum)
+	}
+	if err != nil {
+		fmt.Fprintf(std.Stderr, "repaudit audit: %v\n", err)
+		return exitUsage
+	}
+	if *failOn && len(sum.Findings) > 0 {
+		return exitFindings
+	}
+	return exitOK
+}
+
+func formatNames() string {
+	var names []string
+	for _, f := range accesslog.Formats() {
+		names = append(names, string(f))
+	}
+	return strings.Join(names, ", ")
+}
+
+// siteAuthority turns --site into scheme://host[:port].
+func siteAuthority(s string) (string, error) {
+	scheme, rest, ok := strings.Cut(s, "://")
+	if !ok || (scheme != "http" && scheme != "https") || rest == "" {
+		return "", fmt.Errorf("--site wants an http(s) URL like https://example.com, got %q", s)
+	}
+	host, _, _ := strings.Cut(rest, "/")
+	return scheme + "://" + strings.ToLower(host), nil
+}
+
+func printSummary(w io.Writer, s *audit.Summary) {
+	var total int64
+	kinds := make([]string, 0, len(s.Findings))
+	for k, n := range s.Findings {
+		kinds = append(kinds, k)
+		total += n
+	}
+	sort.Strings(kinds)
+	fmt.Fprintf(w, "repaudit: %d inputs, %d fetches, %d judged against robots.txt, %d findings\n", len(s.Files), s.Fetches, s.Judged, total)
+	for _, k := range kinds {
+		fmt.Fprintf(w, "  %-26s %d\n", k, s.Findings[k])
+	}
+	if s.Unverifiable > 0 {
+		fmt.Fprintf(w, "  unverifiable: %d fetches by card holders came from sources that do not record signature headers (not counted as violations)\n", s.Unverifiable)
+	}
+	if s.Problems > 0 {
+		fmt.Fprintf(w, "  input problems: %d (see problems.parquet)\n", s.Problems)
+	}
+	names := make([]string, 0, len(s.Counts))
+	for n := range s.Counts {
+		names = append(names, n)
+	}
+	sort.Strings(names)
+	var parts []string
+	for _, n := range names {
+		parts = append(parts, fmt.Sprintf("%s %d", n, s.Counts[n]))
+	}
+	fmt.Fprintf(w, "tables in %s: %s\n", s.Out, strings.Join(parts, ", "))
 }

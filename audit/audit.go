@@ -1,0 +1,388 @@
+package audit
+
+import (
+	"context"
+	"crypto/sha256"
+	"encoding/hex"
+	"errors"
+	"fmt"
+	"io"
+	"os"
+	"path/filepath"
+	"runtime"
+	"sort"
+	"strings"
+	"sync"
+	"sync/atomic"
+	"time"
+
+	"github.com/repaudit/repaudit/accesslog"
+	"github.com/repaudit/repaudit/bots"
+	"github.com/repaudit/repaudit/evaluate"
+	"github.com/repaudit/repaudit/event"
+	"github.com/repaudit/repaudit/identity"
+	"github.com/repaudit/repaudit/ingest"
+	"github.com/repaudit/repaudit/output"
+	"github.com/repaudit/repaudit/table"
+	"github.com/repaudit/repaudit/warc"
+)
+
+// Config is one validated audit run.
+type Config struct {
+	Inputs    []string         // files, directories, globs
+	Out       string           // output directory
+	Force     bool             // replace an existing output directory
+	Jobs      int              // parallel workers; 0 = all cores
+	LogFormat accesslog.Format // "" = detect per file
+	// LogExtraHeaders names extra quoted fields after the User-Agent in
+	// combined-style logs (see accesslog.Options.ExtraHeaders).
+	LogExtraHeaders []string
+	Bots            []string            // --bots files, merged over the default catalog
+	Cards           []string            // --card files, valid for the whole run
+	JWKS            []string            // --jwks files: trusted keys
+	IPRanges        map[string][]string // --ip-ranges TOKEN=FILE
+	Index           []string            // --index listings
+	Snippets        []string            // --snippets listings
+	Eval            evaluate.Options
+	// Progress receives a live progress line; nil for silence.
+	Progress io.Writer
+	// Version, Command and Options are recorded in the manifest.
+	Version string
+	Command []string
+	Options map[string]any
+	// MaxProblemsPerFile caps the problems kept per input (and code); the
+	// rest are counted in one summary problem. 0 = 10000.
+	MaxProblemsPerFile int
+}
+
+// InputError means some input could not be read (the run still wrote
+// everything it could, and problems.parquet says what failed).
+var InputError = errors.New("audit: some inputs could not be read")
+
+// Summary is what the run did, for the closing lines and the manifest.
+type Summary struct {
+	Out          string
+	Files        []output.Input
+	Counts       map[string]int64
+	Findings     map[string]int64 // by kind
+	Problems     int64
+	Judged       int64 // fetches judged against robots.txt
+	Fetches      int64
+	Unverifiable int64 // fetches by card holders whose source records no signature headers
+	Failed       []string
+	Timings      map[string]float64
+}
+
+type fileState struct {
+	f        ingest.File
+	stats    ingest.Stats
+	err      error
+	problems []event.Problem
+	dropped  map[string]int64
+	sha      string
+}
+
+// Run performs the audit. It returns InputError (wrapped) when an input
+// could not be read; the tables are written all the same.
+func Run(ctx context.Context, cfg Config) (*Summary, error) {
+	if cfg.Jobs <= 0 {
+		cfg.Jobs = runtime.GOMAXPROCS(0)
+	}
+	if cfg.MaxProblemsPerFile <= 0 {
+		cfg.MaxProblemsPerFile = 10000
+	}
+	timings := map[string]float64{}
+	phase := func(name string, start time.Time) { timings[name] = time.Since(start).Seconds() }
+	sum := &Summary{Out: cfg.Out, Findings: map[string]int64{}}
+
+	// Refuse an existing output before any work.
+	w, err := output.Create(cfg.Out, output.Options{Force: cfg.Force})
+	if err != nil {
+		return nil, err
+	}
+	committed := false
+	defer func() {
+		if !committed {
+			w.Abort()
+		}
+	}()
+
+	start := time.Now()
+	paths, err := ingest.Expand(cfg.Inputs)
+	if err != nil {
+		return nil, err
+	}
+	catalog := bots.Default()
+	for _, p := range cfg.Bots {
+		c, err := loadCatalog(p)
+		if err != nil {
+			return nil, err
+		}
+		catalog = catalog.Merge(c)
+	}
+	ids := identity.NewStore()
+	var local []event.Problem
+	if err := loadLocalIdentity(cfg, ids, &local); err != nil {
+		return nil, err
+	}
+
+	// Listings named with --index or --snippets are read as such even when
+	// a directory input also contains them; files found by walking a
+	// directory that hold nothing repaudit reads are skipped with a note,
+	// while a file named explicitly must be readable.
+	named := map[string]bool{}
+	for _, p := range append(append([]string(nil), cfg.Index...), cfg.Snippets...) {
+		named[filepath.Clean(p)] = true
+	}
+	explicit := map[string]bool{}
+	for _, a := range cfg.Inputs {
+		if st, err := os.Stat(a); err == nil && !st.IsDir() {
+			explicit[filepath.Clean(a)] = true
+		}
+	}
+	var files []*fileState
+	var total int64
+	for _, p := range paths {
+		if named[filepath.Clean(p)] {
+			continue
+		}
+		f, err := ingest.Sniff(p, cfg.LogFormat)
+		if err == nil && f.Kind == ingest.KindUnknown && !explicit[filepath.Clean(p)] {
+			local = append(local, event.Problem{Source: event.Source{File: p, Offset: -1}, Code: "input-skipped", Severity: event.SevInfo,
+				Message: "found in a directory input but not a WARC, ARC, log, card, key set, IP list or listing (" + f.Note + "); skipped"})
+			continue
+		}
+		files = append(files, &fileState{f: f, err: err})
+		total += f.Size
+	}
+	phase("sniff", start)
+
+	builder := evaluate.NewBuilder(cfg.Eval, catalog, ids)
+	for _, p := range cfg.Index {
+		if err := readListing(p, builder.AddIndexEntry, &local); err != nil {
+			return nil, err
+		}
+	}
+	for _, p := range cfg.Snippets {
+		if err := readListing(p, builder.AddSnippetEntry, &local); err != nil {
+			return nil, err
+		}
+	}
+
+	// Pass 1.
+	start = time.Now()
+	prog := newProgress(cfg.Progress, "reading", total)
+	var events atomic.Int64
+	prog.events = &events
+	parallel(cfg.Jobs, len(files), func(i int) {
+		fs := files[i]
+		if fs.err != nil {
+			return
+		}
+		fs.dropped = map[string]int64{}
+		keep := func(p event.Problem) {
+			if int64(len(fs.problems)) < int64(cfg.MaxProblemsPerFile) {
+				fs.problems = append(fs.problems, p)
+			} else {
+				fs.dropped[p.Code]++
+			}
+		}
+		switch fs.f.Kind {
+		case ingest.KindWARC, ingest.KindARC, ingest.KindLog:
+			resolver := warc.NewResolver(32 << 20)
+			fs.stats, fs.err = ingest.Read(ctx, fs.f, ingest.Options{Progress: &prog.done, Resolver: resolver, LogExtraHeaders: cfg.LogExtraHeaders}, ingest.Handler{
+				Fetch: func(ft *event.Fetch) error {
+					events.Add(1)
+					if ft.Origin == event.OriginWARC || ingest.IsRobotsPath(ft.Target) {
+						builder.AddFetch(ft)
+					}
+					return nil
+				},
+				Capture: func(c *event.Capture) error {
+					events.Add(1)
+					if c.Status >= 200 && c.Status < 300 || c.Status == 0 && c.RecordType == "resource" {
+						if kind := identity.CaptureKind(c.URL, c.ContentType, c.Body); kind != "" {
+							_, probs := ids.AddCapture(c.URL, c.Body, c.Time, c.Source.String())
+							for _, p := range probs {
+								keep(identityProblem(p, c.Source))
+							}
+						}
+					}
+					builder.AddCapture(c)
+					return nil
+				},
+				Problem: keep,
+			})
+		case ingest.KindCard, ingest.KindJWKS, ingest.KindIPList:
+			fs.err = loadDocument(fs.f, ids, keep)
+			prog.done.Add(fs.f.Size)
+		case ingest.KindListing:
+			fs.err = readListing(fs.f.Path, builder.AddIndexEntry, &fs.problems)
+			prog.done.Add(fs.f.Size)
+		default:
+			fs.err = fmt.Errorf("%s: cannot tell what this file holds (%s); name its kind with a flag", fs.f.Path, fs.f.Note)
+			prog.done.Add(fs.f.Size)
+		}
+		if fs.err == nil {
+			fs.sha, fs.err = fileSHA256(fs.f.Path)
+		}
+	})
+	prog.stop()
+	if err := ctx.Err(); err != nil {
+		return nil, err
+	}
+	phase("pass1", start)
+
+	start = time.Now()
+	model := builder.Build()
+	phase("build", start)
+
+	// Pass 2.
+	start = time.Now()
+	var sources []*fileState
+	var total2 int64
+	for _, fs := range files {
+		if fs.err == nil && fs.stats.Fetches > 0 {
+			sources = append(sources, fs)
+			total2 += fs.f.Size
+		}
+	}
+	events.Store(0)
+	prog = newProgress(cfg.Progress, "judging", total2)
+	prog.events = &events
+	counter := &countingSink{Sink: w, findings: sum.Findings}
+	err = judgeAll(ctx, cfg.Jobs, model, sources, cfg.LogExtraHeaders, counter, &prog.done, &events)
+	prog.stop()
+	if err != nil {
+		return nil, err
+	}
+	phase("pass2", start)
+
+	start = time.Now()
+	if err := model.WriteTables(counter); err != nil {
+		return nil, fmt.Errorf("audit: write tables: %w", err)
+	}
+	// Problems, in input order: local files first, then each input.
+	writeProblem := func(p event.Problem) error {
+		sum.Problems++
+		return w.Problem(&table.Problem{
+			SourceFile: p.Source.File, SourceLine: p.Source.Line, Offset: p.Source.Offset,
+			Code: p.Code, Severity: p.Severity, Message: p.Message,
+		})
+	}
+	for _, p := range local {
+		if err := writeProblem(p); err != nil {
+			return nil, err
+		}
+	}
+	for _, fs := range files {
+		for _, p := range fs.problems {
+			if err := writeProblem(p); err != nil {
+				return nil, err
+			}
+		}
+		codes := make([]string, 0, len(fs.dropped))
+		for c := range fs.dropped {
+			codes = append(codes, c)
+		}
+		sort.Strings(codes)
+		for _, c := range codes {
+			if err := writeProblem(event.Problem{Source: event.Source{File: fs.f.Path, Offset: -1}, Code: c, Severity: event.SevError,
+				Message: fmt.Sprintf("%d more problems with this code not listed (cap %d per file)", fs.dropped[c], cfg.MaxProblemsPerFile)}); err != nil {
+				return nil, err
+			}
+		}
+		if fs.err != nil {
+			sum.Failed = append(sum.Failed, fs.f.Path)
+			if err := writeProblem(event.Problem{Source: event.Source{File: fs.f.Path, Offset: -1}, Code: "input-unreadable", Severity: event.SevError, Message: fs.err.Error()}); err != nil {
+				return nil, err
+			}
+		}
+	}
+	for _, fs := range files {
+		in := output.Input{Path: fs.f.Path, Size: fs.f.Size, SHA256: fs.sha, Kind: string(fs.f.Kind), Format: fs.f.Format}
+		if in.Format == "" {
+			in.Format = fs.stats.Format
+		}
+		for _, n := range fs.stats.Records {
+			in.Records += n
+		}
+		for _, n := range fs.stats.Problems {
+			in.Problems += n
+		}
+		sum.Files = append(sum.Files, in)
+	}
+	st := model.Stats()
+	sum.Judged, sum.Fetches, sum.Unverifiable = st.Judged, st.Fetches, st.Unverifiable
+	phase("write", start)
+	sum.Timings = timings
+	m := &output.Manifest{
+		Tool:    "repaudit",
+		Version: cfg.Version,
+		Command: cfg.Command,
+		Options: cfg.Options,
+		Inputs:  sum.Files,
+		Timings: timings,
+		AsOf:    formatTime(model.AsOf()),
+	}
+	if err := w.Commit(m); err != nil {
+		return nil, fmt.Errorf("audit: commit: %w", err)
+	}
+	committed = true
+	sum.Counts = w.Counts()
+	if len(sum.Failed) > 0 {
+		return sum, fmt.Errorf("%w: %s", InputError, strings.Join(sum.Failed, ", "))
+	}
+	return sum, nil
+}
+
+func formatTime(t time.Time) string {
+	if t.IsZero() {
+		return ""
+	}
+	return t.UTC().Format(time.RFC3339)
+}
+
+// parallel runs fn(0..n-1) on jobs goroutines.
+func parallel(jobs, n int, fn func(i int)) {
+	var next atomic.Int64
+	var wg sync.WaitGroup
+	for range min(jobs, max(n, 1)) {
+		wg.Add(1)
+		go func() {
+			defer wg.Done()
+			for {
+				i := int(next.Add(1) - 1)
+				if i >= n {
+					return
+				}
+				fn(i)
+			}
+		}()
+	}
+	wg.Wait()
+}
+
+func fileSHA256(path string) (string, error) {
+	f, err := os.Open(path)
+	if err != nil {
+		return "", err
+	}
+	defer f.Close()
+	h := sha256.New()
+	if _, err := io.Copy(h, f); err != nil {
+		return "", fmt.Errorf("digest %s: %w", path, err)
+	}
+	return hex.EncodeToString(h.Sum(nil)), nil
+}
+
+// countingSink counts findings by kind as they pass.
+type countingSink struct {
+	table.Sink
+	findings map[string]int64
+}
+
+func (c *countingSink) Violation(v *table.Violation) error {
+	c.findings[v.Kind]++
+	return c.Sink.Violation(v)
+}

@@ -1,0 +1,22 @@
+// Package audit runs a whole audit: it reads every input, builds the
+// evaluation model, judges every fetch, and writes the output tables.
+//
+// It works in two passes over the inputs, so that memory grows with the
+// number of authorities, robots.txt versions, cards, capture summaries and
+// listing entries, never with the size of the logs:
+//
+//  1. Every file is read in parallel (one worker per core). Captures build
+//     the robots.txt and directive timelines and the archive's retention
+//     state; captured cards, key directories and IP lists build the
+//     identity timelines; robots.txt fetches build each bot's own view.
+//     Listings are read whole. The model is then frozen.
+//  2. Files that hold fetches are read again (bodies skipped) and merged
+//     into one stream in time order. Files are opened lazily in order of
+//     their first timestamp, and a small reorder window per file absorbs
+//     the slight disorder of real logs. Fetches are judged in parallel in
+//     batches, and the results are written in the merged order, so the
+//     output is the same whatever the number of cores. Crawl-delay and
+//     signature replay, which need order, are tracked sequentially there.
+//
+// Tables go through output.Writer, which makes them appear atomically.
+package audit

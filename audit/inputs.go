@@ -1,0 +1,158 @@
+package audit
+
+import (
+	"fmt"
+	"io"
+	"os"
+	"time"
+
+	"github.com/repaudit/repaudit/bots"
+	"github.com/repaudit/repaudit/evaluate"
+	"github.com/repaudit/repaudit/event"
+	"github.com/repaudit/repaudit/identity"
+	"github.com/repaudit/repaudit/ingest"
+	"github.com/repaudit/repaudit/listing"
+)
+
+func loadCatalog(path string) (*bots.Catalog, error) {
+	f, err := os.Open(path)
+	if err != nil {
+		return nil, fmt.Errorf("--bots: %w", err)
+	}
+	defer f.Close()
+	c, err := bots.Load(f, path)
+	if err != nil {
+		return nil, fmt.Errorf("--bots: %w", err)
+	}
+	return c, nil
+}
+
+// readDoc reads a small JSON document with a size cap.
+func readDoc(path string) ([]byte, error) {
+	const maxDoc = 16 << 20
+	f, err := os.Open(path)
+	if err != nil {
+		return nil, err
+	}
+	defer f.Close()
+	data, err := io.ReadAll(io.LimitReader(f, maxDoc+1))
+	if err != nil {
+		return nil, fmt.Errorf("read %s: %w", path, err)
+	}
+	if len(data) > maxDoc {
+		return nil, fmt.Errorf("%s: larger than %d bytes", path, maxDoc)
+	}
+	return data, nil
+}
+
+func identityProblem(p identity.Problem, at event.Source) event.Problem {
+	src := at
+	if src.File == "" {
+		src = event.Source{File: p.Source, Offset: -1}
+	}
+	return event.Problem{Source: src, Code: p.Code, Severity: event.SevWarning, Message: p.Message}
+}
+
+// loadLocalIdentity reads --card, --jwks and --ip-ranges files: they are
+// valid for the whole run (added at the zero time).
+func loadLocalIdentity(cfg Config, ids *identity.Store, problems *[]event.Problem) error {
+	keep := func(ps []identity.Problem, file string) {
+		for _, p := range ps {
+			*problems = append(*problems, identityProblem(p, event.Source{File: file, Offset: -1}))
+		}
+	}
+	for _, p := range cfg.Cards {
+		data, err := readDoc(p)
+		if err != nil {
+			return fmt.Errorf("--card: %w", err)
+		}
+		c, ps, err := identity.ParseCard(data, p)
+		if err != nil {
+			return fmt.Errorf("--card %s: %w", p, err)
+		}
+		keep(ps, p)
+		ids.AddCard(c, time.Time{})
+	}
+	for _, p := range cfg.JWKS {
+		data, err := readDoc(p)
+		if err != nil {
+			return fmt.Errorf("--jwks: %w", err)
+		}
+		keys, ps, err := identity.ParseJWKS(data, p)
+		if err != nil {
+			return fmt.Errorf("--jwks %s: %w", p, err)
+		}
+		keep(ps, p)
+		ids.AddTrustedKeys(keys)
+	}
+	for token, paths := range cfg.IPRanges {
+		for _, p := range paths {
+			data, err := readDoc(p)
+			if err != nil {
+				return fmt.Errorf("--ip-ranges: %w", err)
+			}
+			l, ps, err := identity.ParseIPList(data, p)
+			if err != nil {
+				return fmt.Errorf("--ip-ranges %s=%s: %w", token, p, err)
+			}
+			keep(ps, p)
+			ids.AddIPList(token, l, l.CreationTime)
+		}
+	}
+	return nil
+}
+
+// loadDocument adds a card, key set or IP list found among the inputs.
+func loadDocument(f ingest.File, ids *identity.Store, keep func(event.Problem)) error {
+	data, err := readDoc(f.Path)
+	if err != nil {
+		return err
+	}
+	src := event.Source{File: f.Path, Offset: -1}
+	add := func(ps []identity.Problem) {
+		for _, p := range ps {
+			keep(identityProblem(p, src))
+		}
+	}
+	switch f.Kind {
+	case ingest.KindCard:
+		c, ps, err := identity.ParseCard(data, f.Path)
+		if err != nil {
+			return err
+		}
+		add(ps)
+		ids.AddCard(c, time.Time{})
+	case ingest.KindJWKS:
+		keys, ps, err := identity.ParseJWKS(data, f.Path)
+		if err != nil {
+			return err
+		}
+		add(ps)
+		ids.AddTrustedKeys(keys)
+		keep(event.Problem{Source: src, Code: "input-jwks-trusted", Severity: event.SevInfo,
+			Message: fmt.Sprintf("key set given as an input: its %d keys are trusted for any Signature-Agent (as --jwks)", len(keys))})
+	case ingest.KindIPList:
+		keep(event.Problem{Source: src, Code: "input-iplist-owner", Severity: event.SevWarning,
+			Message: "an IP range list needs an owner: pass it as --ip-ranges TOKEN=" + f.Path + "; ignored"})
+	}
+	return nil
+}
+
+type evaluateEntry = evaluate.ListingEntry
+
+func readListing(path string, add func(e evaluateEntry), problems *[]event.Problem) error {
+	f, err := os.Open(path)
+	if err != nil {
+		return fmt.Errorf("listing: %w", err)
+	}
+	defer f.Close()
+	r := listing.NewReader(f, path)
+	for e, err := range r.All() {
+		if err != nil {
+			return err
+		}
+		add(evaluateEntry{URL: e.URL, Time: e.Time, Agent: e.Agent, Source: e.Source})
+	}
+	*problems = append(*problems, r.Problems()...)
+	return nil
+}

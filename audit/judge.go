@@ -1,0 +1,280 @@
+package audit
+
+import (
+	"container/heap"
+	"context"
+	"errors"
+	"slices"
+	"sort"
+	"sync"
+	"sync/atomic"
+
+	"github.com/repaudit/repaudit/evaluate"
+	"github.com/repaudit/repaudit/event"
+	"github.com/repaudit/repaudit/ingest"
+	"github.com/repaudit/repaudit/table"
+)
+
+const (
+	streamBatch   = 256  // fetches per message from a file reader
+	reorderWindow = 4096 // fetches held per file to absorb local disorder
+	judgeBatch    = 512  // fetches per judging task
+)
+
+// item is one fetch with its place in the input, for a total order.
+type item struct {
+	f    *event.Fetch
+	file int   // index of the source in input order
+	seq  int64 // position in the file
+}
+
+func less(a, b *item) bool {
+	if !a.f.Time.Equal(b.f.Time) {
+		return a.f.Time.Before(b.f.Time)
+	}
+	if a.file != b.file {
+		return a.file < b.file
+	}
+	return a.seq < b.seq
+}
+
+type itemHeap []*item
+
+func (h itemHeap) Len() int           { return len(h) }
+func (h itemHeap) Less(i, j int) bool { return less(h[i], h[j]) }
+func (h itemHeap) Swap(i, j int)      { h[i], h[j] = h[j], h[i] }
+func (h *itemHeap) Push(x any)        { *h = append(*h, x.(*item)) }
+func (h *itemHeap) Pop() any {
+	old := *h
+	it := old[len(old)-1]
+	*h = old[:len(old)-1]
+	return it
+}
+
+// stream reads one source's fetches in (nearly) time order.
+type stream struct {
+	idx   int
+	ch    chan []*item
+	buf   []*item
+	err   error
+	errMu sync.Mutex
+}
+
+func (s *stream) next() (*item, bool) {
+	for len(s.buf) == 0 {
+		b, ok := <-s.ch
+		if !ok {
+			return nil, false
+		}
+		s.buf = b
+	}
+	it := s.buf[0]
+	s.buf = s.buf[1:]
+	return it, true
+}
+
+func copyFetch(f *event.Fetch) *event.Fetch {
+	c := *f
+	c.Header = slices.Clone(f.Header)
+	c.ConcurrentTo = slices.Clone(f.ConcurrentTo)
+	return &c
+}
+
+func startStream(ctx context.Context, idx int, fs *fileState, extra []string, progress *atomic.Int64) *stream {
+	s := &stream{idx: idx, ch: make(chan []*item, 4)}
+	go func() {
+		defer close(s.ch)
+		var window itemHeap
+		var batch []*item
+		var seq int64
+		send := func() bool {
+			select {
+			case s.ch <- batch:
+				batch = make([]*item, 0, streamBatch)
+				return true
+			case <-ctx.Done():
+				return false
+			}
+		}
+		noBodies := func(string, string, int) int { return 0 }
+		_, err := ingest.Read(ctx, fs.f, ingest.Options{BodyLimit: noBodies, Progress: progress, LogExtraHeaders: extra}, ingest.Handler{
+			Fetch: func(f *event.Fetch) error {
+				seq++
+				heap.Push(&window, &item{f: copyFetch(f), file: idx, seq: seq})
+				if window.Len() > reorderWindow {
+					batch = append(batch, heap.Pop(&window).(*item))
+					if len(batch) == streamBatch && !send() {
+						return ctx.Err()
+					}
+				}
+				return nil
+			},
+		})
+		for window.Len() > 0 {
+			batch = append(batch, heap.Pop(&window).(*item))
+			if len(batch) == streamBatch && !send() {
+				break
+			}
+		}
+		if len(batch) > 0 {
+			send()
+		}
+		if err != nil {
+			s.errMu.Lock()
+			s.err = err
+			s.errMu.Unlock()
+		}
+	}()
+	return s
+}
+
+type task struct {
+	seq   int
+	items []*item
+	out   []evaluate.Judgement
+}
+
+// judgeAll merges the fetch sources by time, judges them in parallel and
+// writes the results in merged order.
+func judgeAll(ctx context.Context, jobs int, model *evaluate.Model, sources []*fileState, extra []string, sink table.Sink, progress, events *atomic.Int64) error {
+	ctx, cancel := context.WithCancel(ctx)
+	defer cancel()
+
+	// Open sources lazily in order of their first timestamp.
+	order := make([]int, len(sources))
+	for i := range order {
+		order[i] = i
+	}
+	sort.SliceStable(order, func(a, b int) bool {
+		return sources[order[a]].stats.First.Before(sources[order[b]].stats.First)
+	})
+
+	tasks := make(chan *task, jobs*2)
+	done := make(chan *task, jobs*2)
+	var streams []*stream
+	mergeErr := make(chan error, 1)
+
+	go func() { // merger
+		defer close(tasks)
+		var heads itemHeap
+		live := map[*item]*stream{}
+		pending := 0
+		activate := func() {
+			s := startStream(ctx, order[pending], sources[order[pending]], extra, progress)
+			streams = append(streams, s)
+			pending++
+			if it, ok := s.next(); ok {
+				live[it] = s
+				heap.Push(&heads, it)
+			}
+		}
+		seq := 0
+		cur := &task{seq: seq}
+		for {
+			for pending < len(order) && (heads.Len() == 0 || !sources[order[pending]].stats.First.After(heads[0].f.Time)) {
+				activate()
+			}
+			if heads.Len() == 0 {
+				break
+			}
+			it := heap.Pop(&heads).(*item)
+			s := live[it]
+			delete(live, it)
+			if nx, ok := s.next(); ok {
+				live[nx] = s
+				heap.Push(&heads, nx)
+			}
+			cur.items = append(cur.items, it)
+			if len(cur.items) == judgeBatch {
+				select {
+				case tasks <- cur:
+				case <-ctx.Done():
+					mergeErr <- ctx.Err()
+					return
+				}
+				seq++
+				cur = &task{seq: seq}
+			}
+		}
+		if len(cur.items) > 0 {
+			select {
+			case tasks <- cur:
+			case <-ctx.Done():
+				mergeErr <- ctx.Err()
+				return
+			}
+		}
+		mergeErr <- nil
+	}()
+
+	var wg sync.WaitGroup
+	for range jobs {
+		wg.Add(1)
+		go func() {
+			defer wg.Done()
+			for t := range tasks {
+				t.out = make([]evaluate.Judgement, len(t.items))
+				for i, it := range t.items {
+					t.out[i] = model.Judge(it.f)
+				}
+				events.Add(int64(len(t.items)))
+				select {
+				case done <- t:
+				case <-ctx.Done():
+					return
+				}
+			}
+		}()
+	}
+	go func() { wg.Wait(); close(done) }()
+
+	tracker := model.NewTracker()
+	waiting := map[int]*task{}
+	next := 0
+	var werr error
+	for t := range done {
+		if werr != nil {
+			continue
+		}
+		waiting[t.seq] = t
+		for {
+			t, ok := waiting[next]
+			if !ok {
+				break
+			}
+			delete(waiting, next)
+			next++
+			for i := range t.out {
+				j := &t.out[i]
+				tracker.Observe(j)
+				if err := sink.Fetch(&j.Fetch); err != nil {
+					werr = err
+					cancel()
+					break
+				}
+				for k := range j.Violations {
+					if err := sink.Violation(&j.Violations[k]); err != nil {
+						werr = err
+						cancel()
+						break
+					}
+				}
+			}
+		}
+	}
+	if werr != nil {
+		return werr
+	}
+	if err := <-mergeErr; err != nil {
+		return err
+	}
+	var errs []error
+	for _, s := range streams {
+		s.errMu.Lock()
+		if s.err != nil && !errors.Is(s.err, context.Canceled) {
+			errs = append(errs, s.err)
+		}
+		s.errMu.Unlock()
+	}
+	return errors.Join(errs...)
+}
