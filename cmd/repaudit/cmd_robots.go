@@ -62,9 +62,7 @@ line, in order:
 or {"error": "..."} for a line that could not be used.
 
 Exit status: 0 done; 1 some URL disallowed and --fail-on-disallowed given;
-2 usage error, unreadable file, or (after all output) an unusable input line.
-
-flags:`)
+2 usage error, unreadable file, or (after all output) an unusable input line.`)
 }
 
 // robotsCheckOptions are the validated flags of "robots check".
@@ -85,6 +83,7 @@ func parseRobotsCheckFlags(args []string, stderr io.Writer) (robotsCheckOptions,
 	fs.SetOutput(stderr)
 	fs.Usage = func() {
 		robotsUsage(stderr)
+		fmt.Fprintln(stderr, "\nflags:")
 		fs.PrintDefaults()
 	}
 	fs.StringVar(&o.robotsFile, "robots", "", "robots.txt `file` to judge against (- for stdin)")
