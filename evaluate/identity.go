@@ -28,6 +28,15 @@ type uaInfo struct {
 	cardMaybe bool     // some known card's expected user agent matches
 }
 
+// browserTokens are product tokens every browser sends: a robots.txt group
+// naming one of them does not make a browser a bot.
+var browserTokens = map[string]bool{
+	"mozilla": true, "applewebkit": true, "khtml": true, "like": true, "gecko": true,
+	"chrome": true, "chromium": true, "safari": true, "firefox": true, "version": true,
+	"mobile": true, "edg": true, "edge": true, "opr": true, "opera": true, "compatible": true,
+	"msie": true, "trident": true, "windows": true, "linux": true, "macintosh": true,
+}
+
 // ident is the identity of the client of one request.
 type ident struct {
 	token         string
@@ -86,7 +95,7 @@ func (m *Model) computeUAInfo(ua string) *uaInfo {
 		info.catalog.fromBot(bot, byCatalog)
 	}
 	for _, t := range bots.ProductTokens(ua) {
-		if t == "" || t == "*" {
+		if t == "" || t == "*" || browserTokens[strings.ToLower(t)] {
 			continue
 		}
 		var id ident

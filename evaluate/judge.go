@@ -50,6 +50,9 @@ type Judgement struct {
 	// Signature is the verification result of a signed request; nil when
 	// the request carries no signature.
 	Signature *signature.Result
+	// NotJudgedReason says why a bot's fetch got robots_verdict
+	// not_judged; "" otherwise (and for clients with no bot identity).
+	NotJudgedReason string
 
 	auth       *authority
 	agentLower string
@@ -57,7 +60,6 @@ type Judgement struct {
 	delayLine  int
 	delayVer   *version
 	sigReq     *signature.Request // a copy, for replay detection
-	nonBot     bool
 	claimant   bool // the UA claims a card holder that signs
 }
 
@@ -165,7 +167,6 @@ func (m *Model) judge(f *event.Fetch, forced *ident) Judgement {
 	}
 
 	if id.token == "" {
-		j.nonBot = true
 		row.RobotsVerdict = VerdictNotJudged
 		return j
 	}
@@ -218,14 +219,23 @@ func (m *Model) judge(f *event.Fetch, forced *ident) Judgement {
 		r.kind = KindCapturedWhileDisallowed
 	}
 	m.fillRobotsColumns(row, &r)
+	if r.verdict == VerdictNotJudged {
+		j.NotJudgedReason = r.why
+	}
 
 	if r.kind != "" {
 		v := m.baseViolation(row, r.kind)
 		m.robotsEvidence(&v, &r, id.token, a, f.Target, t)
 		j.Violations = append(j.Violations, v)
 	}
-	// ACAP crawl permission (ACAP 1.0 §2.5.1) of the version the verdict used.
-	if fl := r.version.file(); fl != nil && fl.ACAP != nil && !isRobotsPath(f.Target) {
+	// ACAP crawl permission (ACAP 1.0 §2.5.1) and Crawl-delay come from the
+	// version the verdict used; for a bot that never fetched robots.txt,
+	// from the version in force at t.
+	ver := r.version
+	if r.view == ViewUnchecked {
+		ver = a.versionAt(t)
+	}
+	if fl := ver.file(); fl != nil && fl.ACAP != nil && !isRobotsPath(f.Target) {
 		av := fl.ACAPCheck(id.token, "crawl", f.Target)
 		if av.Applies && av.Reason != robots.ACAPReasonConventional {
 			if av.Allowed {
@@ -233,14 +243,14 @@ func (m *Model) judge(f *event.Fetch, forced *ident) Judgement {
 			} else {
 				row.ACAPCrawl = "prohibited"
 				v := m.baseViolation(row, KindACAPProhibited)
-				m.acapEvidence(&v, r.version, av, f.Target, "crawl")
+				m.acapEvidence(&v, ver, av, f.Target, "crawl")
 				j.Violations = append(j.Violations, v)
 			}
 		}
 	}
-	if fl := r.version.file(); fl != nil && r.verdict != VerdictNotJudged {
+	if fl := ver.file(); fl != nil && r.verdict != VerdictNotJudged {
 		if cd, ok := fl.CrawlDelay(id.token); ok && cd.Seconds > 0 {
-			j.crawlDelay, j.delayLine, j.delayVer = cd.Seconds, cd.Line, r.version
+			j.crawlDelay, j.delayLine, j.delayVer = cd.Seconds, cd.Line, ver
 		}
 	}
 

@@ -1,6 +1,7 @@
 package evaluate
 
 import (
+	"slices"
 	"sort"
 	"strings"
 	"time"
@@ -325,8 +326,11 @@ func (m *Model) retention(c *capRec, a *authority, target, agent string, j *Judg
 		// Take-down requests: the robots.txt in force as of AsOf.
 		if vNow := a.versionAt(asOf); vNow.file() != nil {
 			if reqs := vNow.file().TakeDownFor(agent, target); len(reqs) > 0 {
+				// The request has stood since the first of the consecutive
+				// versions up to vNow that carry it.
 				since := vNow
-				for i := sort.Search(len(a.versions), func(i int) bool { return a.versions[i] == vNow || a.versions[i].from.After(vNow.from) }) - 1; i >= 0; i-- {
+				idx := slices.Index(a.versions, vNow)
+				for i := idx - 1; i >= 0; i-- {
 					pv := a.versions[i]
 					if pv.file() == nil || len(pv.file().TakeDownFor(agent, target)) == 0 {
 						break

@@ -34,6 +34,20 @@ func TestFreshViewDisallowedFetch(t *testing.T) {
 		t.Errorf("violation = %+v", v)
 	}
 	s.expect(ok, ViewFresh, VerdictAllowed)
+
+	var rules []string
+	for _, r := range s.out.RobotsRules {
+		if r.VersionID != j.Fetch.RobotsVersionID {
+			t.Errorf("rule of version %q", r.VersionID)
+		}
+		rules = append(rules, itoa(int(r.Line))+" "+r.Kind+" "+r.Group+" "+r.Value)
+	}
+	if got, want := strings.Join(rules, "|"), "1 user-agent GPTBot GPTBot|2 disallow GPTBot /private/"; got != want {
+		t.Errorf("robots_rules = %q, want %q", got, want)
+	}
+	if vs := s.out.RobotsVersions; len(vs) != 1 || vs[0].Rules != 1 || vs[0].Groups != 1 || vs[0].ValidUntil != nil || vs[0].WARCRecordID == "" {
+		t.Errorf("robots_versions = %+v", vs)
+	}
 }
 
 // A group for the bot that does not repeat *'s rules: the bot is bound
@@ -184,8 +198,8 @@ func TestFetchBeforeFirstCapture(t *testing.T) {
 	other := s.fetch(uaGPTBot, "https://other.example/x", hours(5), 200)
 	s.run()
 	j := s.expect(f, ViewNone, VerdictNotJudged)
-	if j.Fetch.RobotsVersionID != "" {
-		t.Errorf("version = %q, want none", j.Fetch.RobotsVersionID)
+	if j.Fetch.RobotsVersionID != "" || !strings.Contains(j.NotJudgedReason, "no robots.txt version") {
+		t.Errorf("version = %q, reason %q, want none", j.Fetch.RobotsVersionID, j.NotJudgedReason)
 	}
 	s.expect(other, ViewNone, VerdictNotJudged)
 }
@@ -290,7 +304,8 @@ func TestRobotsTxtAlwaysAllowed(t *testing.T) {
 
 func TestBrowserNotJudged(t *testing.T) {
 	s := newScenario(t)
-	s.robots(site+"/robots.txt", t0, 200, "User-agent: *\nDisallow: /\n")
+	// A group naming a token every browser sends does not make browsers bots.
+	s.robots(site+"/robots.txt", t0, 200, "User-agent: Mozilla\nDisallow: /\n\nUser-agent: *\nDisallow: /\n")
 	f := s.fetch(uaBrowser, site+"/x", hours(1), 200)
 	s.run()
 	j := s.expect(f, "", VerdictNotJudged)

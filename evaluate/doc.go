@@ -1,0 +1,69 @@
+// Package evaluate judges crawlers by what they were told at the time:
+// the robots.txt each bot itself fetched (RFC 9309), the Robots-Tag,
+// X-Robots-Tag and meta robots rules in force for a URL
+// (draft-illyes-repext §3.1.4), ACAP 1.0 permissions, Signature Agent
+// Cards, Web Bot Auth signatures and published IP ranges. A rule added to
+// robots.txt today never turns yesterday's polite crawler into a violator.
+//
+// # Two passes
+//
+// Pass 1 reads every input once and feeds a Builder. Its Add methods are
+// safe for concurrent use (expensive parsing happens outside its lock) and
+// the Model it builds does not depend on the order of the calls:
+//
+//	b := evaluate.NewBuilder(opts, bots.Default(), ids)
+//	for each WARC record:  b.AddCapture(capture)   // robots.txt versions, directives, archived records
+//	for each fetch:        b.AddFetch(fetch)       // only /robots.txt fetches and WARC request records are kept
+//	for each listing line: b.AddIndexEntry(entry)  // or AddSnippetEntry
+//	model := b.Build()
+//
+// The Builder keeps what a verdict needs and nothing that grows with the
+// logs: one version per robots.txt capture (parsed rules, never the body),
+// each bot's own robots.txt fetches per authority, a compact summary of
+// every other capture (URL, time, status, record location and a pointer to
+// a deduplicated directive set), and the listing entries.
+//
+// Pass 2 reads the fetches again, merged in time order. Judge is stateless
+// and safe for concurrent use; the Tracker holds the little sequential
+// state (crawl-delay intervals and signature replay) and must see the
+// judgements in time order:
+//
+//	tr := model.NewTracker()
+//	for each fetch f, in time order:
+//		j := model.Judge(f)   // may run on many goroutines; f is read during the call only
+//		tr.Observe(&j)        // in order: adds crawl_delay_ignored and replay findings
+//		sink.Fetch(&j.Fetch); for each v in j.Violations: sink.Violation(&v)
+//	model.WriteTables(sink)  // timeline, directives, retention, listing and archive findings
+//	stats := model.Stats()
+//
+// # What Judge decides
+//
+// For one fetch at time t, Judge identifies the client (catalog, then a
+// Signature Agent Card, then a robots.txt group named by a User-Agent
+// token, then the UA's bot token; browsers are kept but not judged),
+// checks its identity (published IP ranges in force at t, the Web Bot Auth
+// signature against keys published at t), and reconstructs its view of
+// the authority's robots.txt:
+//
+//   - the bot's last own fetch of /robots.txt at or before t, with the
+//     status that fetch got (5xx: complete disallow; 4xx: allow all; 304:
+//     the content of its previous fetch), and the content the archive shows
+//     in force at that moment;
+//   - a view older than Options.RobotsTTL is stale and judged by the
+//     version in force at t (RFC 9309 §2.4);
+//   - a bot that never fetched robots.txt is judged against every version in
+//     force during [t−ttl, t]: all disallow is a violation, some is a
+//     possible one.
+//
+// Every verdict names the robots.txt version (authority, capture time and
+// WARC location), the group and rule with their line numbers, and the bot's
+// own robots.txt fetch, so that a person can check it by hand.
+//
+// The robots.txt timeline follows RFC 9309 §2.3.1: 2xx rules, 3xx redirects
+// followed inside the inputs (at most five), 4xx unavailable, 5xx or no
+// response unreachable, and unreachable for longer than
+// Options.UnreachableAfter treated as unavailable from that point.
+//
+// SEMANTICS.md in this directory lists every rule and every choice the
+// specifications left open.
+package evaluate
