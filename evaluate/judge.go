@@ -60,7 +60,7 @@ type Judgement struct {
 	delayLine  int
 	delayVer   *version
 	sigReq     *signature.Request // a copy, for replay detection
-	claimant   bool // the UA claims a card holder that signs
+	claimant   bool               // the UA claims a card holder that signs
 }
 
 // robotsResult is the bot's view and the verdict that came from it.
