@@ -1,0 +1,335 @@
+package main
+
+import (
+	"bytes"
+	"context"
+	"flag"
+	"os"
+	"os/exec"
+	"path/filepath"
+	"sort"
+	"strings"
+	"syscall"
+	"testing"
+	"time"
+
+	"github.com/apache/arrow-go/v18/parquet/file"
+
+	"github.com/repaudit/repaudit/report"
+	"github.com/repaudit/repaudit/table"
+)
+
+var updateGolden = flag.Bool("update", false, "rewrite golden files in testdata/")
+
+// TestMain lets a test run the command in a child process (for the kill
+// test): with REPAUDIT_TEST_MAIN set, the test binary is repaudit.
+func TestMain(m *testing.M) {
+	if os.Getenv("REPAUDIT_TEST_MAIN") == "1" {
+		os.Exit(run(context.Background(), os.Args[1:], stdio{Stdin: os.Stdin, Stdout: os.Stdout, Stderr: os.Stderr}))
+	}
+	os.Exit(m.Run())
+}
+
+const demo = "../../testdata/demo"
+
+func demoArgs(out string, extra ...string) []string {
+	args := []string{"audit", demo,
+		"--index", demo + "/index.csv", "--snippets", demo + "/snippets.csv",
+		"--index-agent", "googlebot", "--site", "https://www.example.com",
+		"--as-of", "2025-06-01", "--out", out}
+	return append(args, extra...)
+}
+
+func runCmd(t *testing.T, args ...string) (code int, stdout, stderr string) {
+	t.Helper()
+	var o, e bytes.Buffer
+	code = run(context.Background(), args, stdio{Stdin: strings.NewReader(""), Stdout: &o, Stderr: &e})
+	return code, o.String(), e.String()
+}
+
+// auditDemo runs the demo audit once per test binary.
+var demoOut string
+
+func auditDemo(t *testing.T) string {
+	t.Helper()
+	if demoOut != "" {
+		return demoOut
+	}
+	dir, err := os.MkdirTemp("", "repaudit-demo-test")
+	if err != nil {
+		t.Fatal(err)
+	}
+	out := filepath.Join(dir, "out")
+	code, _, stderr := runCmd(t, demoArgs(out)...)
+	if code != exitOK {
+		t.Fatalf("audit exit %d, stderr:\n%s", code, stderr)
+	}
+	demoOut = out
+	return out
+}
+
+// TestAuditDemoFindings pins every finding of the demo (see
+// testdata/demo/README.md for the story behind each).
+func TestAuditDemoFindings(t *testing.T) {
+	out := auditDemo(t)
+	db, err := report.Open(context.Background(), out)
+	if err != nil {
+		t.Fatal(err)
+	}
+	defer db.Close()
+	res, err := db.Query(context.Background(), `select kind, agent, identity, url_path, strftime(fetch_time, '%Y-%m-%dT%H:%M') from violations order by all`)
+	if err != nil {
+		t.Fatal(err)
+	}
+	var got []string
+	for _, r := range res.Rows {
+		var parts []string
+		for _, v := range r {
+			parts = append(parts, v.(string))
+		}
+		got = append(got, strings.Join(parts, " "))
+	}
+	want := []string{
+		"acap_prohibited Applebot claimed /members/list 2025-03-12T15:31",
+		"acap_prohibited ExampleArchiver  /paywalled/story 2025-03-04T00:00",
+		"acap_prohibited Googlebot  /paywalled/story 2025-03-20T00:00",
+		"captured_while_disallowed ExampleArchiver claimed /drafts/plan 2025-03-02T01:02",
+		"crawl_delay_ignored PerplexityBot claimed /news/a 2025-03-12T09:00",
+		"crawl_delay_ignored PerplexityBot claimed /news/b 2025-03-12T09:00",
+		"crawl_delay_ignored PerplexityBot claimed /news/c 2025-03-12T09:00",
+		"disallowed_fetch GPTBot claimed /news/today 2025-03-12T11:05",
+		"disallowed_fetch Googlebot spoofed /private/salaries 2025-03-12T14:30",
+		"fetch_while_unreachable Amazonbot claimed /about 2025-03-12T13:01",
+		"fetch_while_unreachable CCBot claimed /news/a 2025-03-05T10:05",
+		"invalid_signature ExampleBot spoofed /news/b 2025-03-12T16:02",
+		"ip_not_published Googlebot spoofed /private/salaries 2025-03-12T14:30",
+		"noindex_indexed Googlebot  /news/secret 2025-03-20T00:00",
+		"nosnippet_snippeted Googlebot  /blog/post 2025-03-20T00:00",
+		"possible_violation Bytespider claimed /archive/2019/old-story 2025-03-11T06:00",
+		"retention_expired ExampleArchiver  /events/spring 2025-03-20T01:02",
+		"retention_expired ExampleArchiver  /news/a 2025-03-02T00:00",
+		"retention_expired ExampleArchiver  /news/a 2025-03-02T01:01",
+		"retention_expired ExampleArchiver  /news/later 2025-03-03T00:00",
+		"stale_robots GPTBot claimed /blog/ai-policy 2025-03-12T10:00",
+		"unchecked_disallowed Bytespider claimed /private/salaries 2025-03-12T12:00",
+		"unchecked_disallowed ChatGPT-User claimed /private/report 2025-03-12T15:00",
+		"unsigned_claimant ExampleBot spoofed /news/c 2025-03-12T16:30",
+	}
+	if strings.Join(got, "\n") != strings.Join(want, "\n") {
+		t.Errorf("findings:\n%s\n\nwant:\n%s", strings.Join(got, "\n"), strings.Join(want, "\n"))
+	}
+	// Every kind of DESIGN §4 appears in the demo.
+	kinds := map[string]bool{}
+	for _, w := range want {
+		kinds[strings.Fields(w)[0]] = true
+	}
+	if len(kinds) != 14 {
+		t.Errorf("demo covers %d finding kinds, want all 14", len(kinds))
+	}
+	// A spoofed client's findings are never attributed to the operator.
+	res, err = db.Query(context.Background(), `select count(*) from violations where identity = 'spoofed' and operator <> ''`)
+	if err != nil {
+		t.Fatal(err)
+	}
+	if n := res.Rows[0][0]; n != int64(0) {
+		t.Errorf("%v spoofed findings carry an operator", n)
+	}
+	// Every fetch finding points back to its source line or record.
+	res, err = db.Query(context.Background(), `select count(*) from violations where source_file = '' or (source_line = 0 and warc_record_offset < 0) or evidence = ''`)
+	if err != nil {
+		t.Fatal(err)
+	}
+	if n := res.Rows[0][0]; n != int64(0) {
+		t.Errorf("%v findings without a source location or evidence", n)
+	}
+}
+
+// TestAuditDemoTables reads every table back with the Parquet reader
+// (independently of DuckDB) and checks row counts and required columns.
+func TestAuditDemoTables(t *testing.T) {
+	out := auditDemo(t)
+	required := map[string][]string{
+		"violations": {"kind", "severity", "fetch_time", "agent", "operator", "identity", "url", "url_host_name", "evidence", "source_file", "source_line", "warc_record_offset"},
+		"fetches": {"fetch_time", "agent", "identity", "client_ip", "method", "url", "url_host_name", "fetch_status", "user_agent",
+			"robots_view", "robots_verdict", "robots_version_id", "matched_rule", "matched_line", "signature", "source_file"},
+		"retention": {"action", "reason", "due_date", "warc_filename", "warc_record_offset", "warc_record_id"},
+	}
+	wantRows := map[string]int64{"fetches": 54, "violations": 24, "robots_versions": 6, "directives": 4, "retention": 19, "problems": 3}
+	db, err := report.Open(context.Background(), out)
+	if err != nil {
+		t.Fatal(err)
+	}
+	defer db.Close()
+	for _, info := range table.Tables {
+		path := filepath.Join(out, info.Name+".parquet")
+		f, err := os.Open(path)
+		if err != nil {
+			t.Fatalf("%s: %v", info.Name, err)
+		}
+		r, err := file.NewParquetReader(f)
+		if err != nil {
+			t.Fatalf("%s: %v", info.Name, err)
+		}
+		cols := map[string]bool{}
+		schema := r.MetaData().Schema
+		for i := 0; i < schema.NumColumns(); i++ {
+			cols[schema.Column(i).Name()] = true
+		}
+		for _, c := range required[info.Name] {
+			if !cols[c] {
+				t.Errorf("%s.parquet lacks required column %s", info.Name, c)
+			}
+		}
+		n := r.NumRows()
+		r.Close()
+		if w, ok := wantRows[info.Name]; ok && n != w {
+			t.Errorf("%s.parquet has %d rows, want %d", info.Name, n, w)
+		}
+		res, err := db.Query(context.Background(), "select count(*) from "+info.Name)
+		if err != nil {
+			t.Fatal(err)
+		}
+		if got := res.Rows[0][0]; got != n {
+			t.Errorf("%s: DuckDB counts %v rows, the Parquet reader %d", info.Name, got, n)
+		}
+	}
+}
+
+// TestAuditDemoReportGolden pins the demo report in Markdown and JSON.
+func TestAuditDemoReportGolden(t *testing.T) {
+	out := auditDemo(t)
+	for _, format := range []string{"md", "json"} {
+		code, stdout, stderr := runCmd(t, "report", out, "--format", format)
+		if code != exitOK {
+			t.Fatalf("report --format %s: exit %d: %s", format, code, stderr)
+		}
+		// The output directory is a temporary one; pin a stable name.
+		got := strings.ReplaceAll(stdout, out, "OUT")
+		golden := filepath.Join("testdata", "demo-report."+format)
+		if *updateGolden {
+			os.MkdirAll("testdata", 0o755)
+			if err := os.WriteFile(golden, []byte(got), 0o644); err != nil {
+				t.Fatal(err)
+			}
+		}
+		want, err := os.ReadFile(golden)
+		if err != nil {
+			t.Fatalf("%v (run go test ./cmd/repaudit -run Golden -update)", err)
+		}
+		if got != string(want) {
+			t.Errorf("report --format %s differs from %s (run with -update and review the diff)", format, golden)
+		}
+	}
+}
+
+func TestAuditExitCodes(t *testing.T) {
+	tmp := t.TempDir()
+	out := filepath.Join(tmp, "out")
+	if code, _, stderr := runCmd(t, demoArgs(out, "--fail-on-findings", "-q")...); code != exitFindings {
+		t.Errorf("--fail-on-findings: exit %d, want %d (%s)", code, exitFindings, stderr)
+	}
+	if code, _, stderr := runCmd(t, demoArgs(out)...); code != exitUsage || !strings.Contains(stderr, "exists") {
+		t.Errorf("existing --out without --force: exit %d, want %d, stderr %q", code, exitUsage, stderr)
+	}
+	if code, _, _ := runCmd(t, demoArgs(out, "--force", "-q")...); code != exitOK {
+		t.Errorf("--force: exit %d, want %d", code, exitOK)
+	}
+	if code, _, _ := runCmd(t, "audit", filepath.Join(tmp, "missing.log"), "--out", filepath.Join(tmp, "o2")); code != exitUsage {
+		t.Errorf("missing input: exit %d, want %d", code, exitUsage)
+	}
+	if code, _, _ := runCmd(t, "audit", demo); code != exitUsage {
+		t.Errorf("no --out: exit %d, want %d", code, exitUsage)
+	}
+	// An unreadable input among good ones: tables are written, exit 2,
+	// and problems.parquet names the file.
+	bad := filepath.Join(tmp, "garbage.bin")
+	os.WriteFile(bad, []byte("\x00\x01\x02 not anything repaudit reads\n"), 0o644)
+	out3 := filepath.Join(tmp, "o3")
+	code, _, _ := runCmd(t, "audit", demo+"/logs", bad, "--site", "https://www.example.com", "--out", out3, "-q")
+	if code != exitUsage {
+		t.Errorf("unreadable input: exit %d, want %d", code, exitUsage)
+	}
+	db, err := report.Open(context.Background(), out3)
+	if err != nil {
+		t.Fatalf("tables not written after an unreadable input: %v", err)
+	}
+	defer db.Close()
+	res, err := db.Query(context.Background(), "select count(*) from problems where code = 'input-unreadable' and source_file like '%garbage.bin'")
+	if err != nil {
+		t.Fatal(err)
+	}
+	if res.Rows[0][0] != int64(1) {
+		t.Errorf("problems.parquet does not name the unreadable input")
+	}
+}
+
+// TestAuditKilledLeavesNothingComplete kills a real audit process while it
+// writes, then checks that no table that looks complete is left behind.
+func TestAuditKilledLeavesNothingComplete(t *testing.T) {
+	if testing.Short() {
+		t.Skip("writes a large log")
+	}
+	tmp := t.TempDir()
+	logPath := filepath.Join(tmp, "big.log")
+	var b strings.Builder
+	start := time.Date(2025, 3, 1, 0, 0, 0, 0, time.UTC)
+	for i := 0; i < 400000; i++ {
+		ts := start.Add(time.Duration(i) * time.Second).Format("02/Jan/2006:15:04:05 -0700")
+		b.WriteString(`192.0.2.7 - - [` + ts + `] "GET /page/` + strings.Repeat("x", i%7) + ` HTTP/1.1" 200 512 "-" "Mozilla/5.0 (compatible; GPTBot/1.2; +https://openai.com/gptbot)"` + "\n")
+	}
+	os.WriteFile(logPath, []byte(b.String()), 0o644)
+	out := filepath.Join(tmp, "out")
+	cmd := exec.Command(os.Args[0], "audit", logPath, "--site", "https://www.example.com", "--out", out, "-j", "1")
+	cmd.Env = append(os.Environ(), "REPAUDIT_TEST_MAIN=1")
+	if err := cmd.Start(); err != nil {
+		t.Fatal(err)
+	}
+	// Wait until the run has started writing (its temporary directory
+	// appears), then kill it without warning.
+	deadline := time.Now().Add(60 * time.Second)
+	for {
+		m, _ := filepath.Glob(out + "*")
+		if len(m) > 0 || time.Now().After(deadline) {
+			break
+		}
+		time.Sleep(5 * time.Millisecond)
+	}
+	cmd.Process.Signal(syscall.SIGKILL)
+	cmd.Wait()
+	if _, err := os.Stat(out); err == nil {
+		if _, err := os.Stat(filepath.Join(out, "manifest.json")); err == nil {
+			t.Skip("the run finished before it could be killed; nothing to check")
+		}
+		t.Fatalf("killed run left %s in place without a manifest", out)
+	}
+	// Whatever is left is under a temporary name and has no manifest.
+	left, _ := filepath.Glob(out + "*")
+	sort.Strings(left)
+	for _, l := range left {
+		if !strings.Contains(filepath.Base(l), "partial") {
+			t.Errorf("killed run left %s, which is not marked partial", l)
+		}
+		if _, err := os.Stat(filepath.Join(l, "manifest.json")); err == nil {
+			t.Errorf("killed run left a manifest in %s", l)
+		}
+	}
+	// And report refuses it.
+	if code, _, _ := runCmd(t, "report", out); code != exitUsage {
+		t.Errorf("report on a killed run's directory: exit %d, want %d", code, exitUsage)
+	}
+}
+
+// TestAuditCanceled cancels a run (as Ctrl-C does) and checks the same.
+func TestAuditCanceled(t *testing.T) {
+	ctx, cancel := context.WithCancel(context.Background())
+	cancel()
+	out := filepath.Join(t.TempDir(), "out")
+	var o, e bytes.Buffer
+	code := run(ctx, demoArgs(out), stdio{Stdin: strings.NewReader(""), Stdout: &o, Stderr: &e})
+	if code != exitUsage {
+		t.Errorf("canceled audit: exit %d, want %d", code, exitUsage)
+	}
+	if m, _ := filepath.Glob(out + "*"); len(m) != 0 {
+		t.Errorf("canceled audit left %v", m)
+	}
+}
