@@ -275,3 +275,35 @@ func TestDeterminism(t *testing.T) {
 		}
 	}
 }
+
+// Judge is safe for concurrent use and gives the same answer on every
+// goroutine.
+func TestConcurrentJudge(t *testing.T) {
+	m, fetches := benchModel(t)
+	want := make([]Judgement, len(fetches))
+	for i, f := range fetches {
+		want[i] = m.Judge(f)
+	}
+	errs := make(chan string, 4)
+	done := make(chan struct{})
+	for g := range 4 {
+		go func() {
+			defer func() { done <- struct{}{} }()
+			for k := range fetches {
+				i := (k + g*97) % len(fetches)
+				got := m.Judge(fetches[i])
+				if !reflect.DeepEqual(got.Fetch, want[i].Fetch) || !reflect.DeepEqual(got.Violations, want[i].Violations) {
+					errs <- fetches[i].Target
+					return
+				}
+			}
+		}()
+	}
+	for range 4 {
+		<-done
+	}
+	close(errs)
+	for e := range errs {
+		t.Errorf("concurrent Judge of %s differs", e)
+	}
+}

@@ -15,7 +15,7 @@ import (
 // benchModel builds a realistic model: 50 authorities with 20 robots.txt
 // versions each, 10 bots that fetch robots.txt now and then, and a batch
 // of page fetches to judge.
-func benchModel(b *testing.B) (*Model, []*event.Fetch) {
+func benchModel(b testing.TB) (*Model, []*event.Fetch) {
 	b.Helper()
 	rng := rand.New(rand.NewPCG(1, 2))
 	uas := []string{

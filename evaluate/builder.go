@@ -196,13 +196,16 @@ func (b *Builder) AddCapture(c *event.Capture) {
 	}
 	rec := &capRec{
 		rawURL:     strings.Clone(c.URL),
-		url:        auth + target,
 		time:       t,
 		status:     int32(c.Status),
 		recordType: recordTypeConst(c.RecordType),
 		recordID:   strings.Clone(c.RecordID),
 		isRobots:   isRobots,
 		unresolved: unresolved,
+	}
+	rec.url = rec.rawURL
+	if u := auth + target; u != rec.rawURL {
+		rec.url = u // share the string when the URL was already normal
 	}
 	if c.RecordType == "revisit" {
 		rec.refersTo = strings.Clone(c.RefersTo)
