@@ -91,9 +91,6 @@ func Run(ctx context.Context, cfg Config) (*Summary, error) {
 	if cfg.MaxProblemsPerFile <= 0 {
 		cfg.MaxProblemsPerFile = 10000
 	}
-	timings := map[string]float64{}
-	phase := func(name string, start time.Time) { timings[name] = time.Since(start).Seconds() }
-	sum := &Summary{Out: cfg.Out, Findings: map[string]int64{}}
 
 	// Refuse an existing output before any work.
 	w, err := output.Create(cfg.Out, output.Options{Force: cfg.Force})
@@ -106,24 +103,53 @@ func Run(ctx context.Context, cfg Config) (*Summary, error) {
 			w.Abort()
 		}
 	}()
+	sum, model, err := execute(ctx, cfg, w)
+	if sum == nil {
+		return nil, err
+	}
+	start := time.Now()
+	m := &output.Manifest{
+		Tool:    "repaudit",
+		Version: cfg.Version,
+		Command: cfg.Command,
+		Options: cfg.Options,
+		Inputs:  sum.Files,
+		Timings: sum.Timings,
+		AsOf:    formatTime(model.AsOf()),
+	}
+	if cerr := w.Commit(m); cerr != nil {
+		return nil, fmt.Errorf("audit: commit: %w", cerr)
+	}
+	committed = true
+	sum.Timings["commit"] = time.Since(start).Seconds()
+	sum.Counts = w.Counts()
+	return sum, err
+}
 
+// execute runs both passes and writes every row to sink; it returns the
+// summary and the model (for the manifest). An InputError comes with a
+// summary: the rows were written all the same.
+func execute(ctx context.Context, cfg Config, w table.Sink) (*Summary, *evaluate.Model, error) {
+	timings := map[string]float64{}
+	phase := func(name string, start time.Time) { timings[name] = time.Since(start).Seconds() }
+	sum := &Summary{Out: cfg.Out, Findings: map[string]int64{}}
 	start := time.Now()
 	paths, err := ingest.Expand(cfg.Inputs)
 	if err != nil {
-		return nil, err
+		return nil, nil, err
 	}
 	catalog := bots.Default()
 	for _, p := range cfg.Bots {
 		c, err := loadCatalog(p)
 		if err != nil {
-			return nil, err
+			return nil, nil, err
 		}
 		catalog = catalog.Merge(c)
 	}
 	ids := identity.NewStore()
 	var local []event.Problem
 	if err := loadLocalIdentity(cfg, ids, &local); err != nil {
-		return nil, err
+		return nil, nil, err
 	}
 
 	// Listings named with --index or --snippets are read as such even when
@@ -160,12 +186,12 @@ func Run(ctx context.Context, cfg Config) (*Summary, error) {
 	builder := evaluate.NewBuilder(cfg.Eval, catalog, ids)
 	for _, p := range cfg.Index {
 		if err := readListing(p, builder.AddIndexEntry, &local); err != nil {
-			return nil, err
+			return nil, nil, err
 		}
 	}
 	for _, p := range cfg.Snippets {
 		if err := readListing(p, builder.AddSnippetEntry, &local); err != nil {
-			return nil, err
+			return nil, nil, err
 		}
 	}
 
@@ -229,7 +255,7 @@ func Run(ctx context.Context, cfg Config) (*Summary, error) {
 	})
 	prog.stop()
 	if err := ctx.Err(); err != nil {
-		return nil, err
+		return nil, nil, err
 	}
 	phase("pass1", start)
 
@@ -254,13 +280,13 @@ func Run(ctx context.Context, cfg Config) (*Summary, error) {
 	err = judgeAll(ctx, cfg.Jobs, model, sources, cfg.LogExtraHeaders, counter, &prog.done, &events)
 	prog.stop()
 	if err != nil {
-		return nil, err
+		return nil, nil, err
 	}
 	phase("pass2", start)
 
 	start = time.Now()
 	if err := model.WriteTables(counter); err != nil {
-		return nil, fmt.Errorf("audit: write tables: %w", err)
+		return nil, nil, fmt.Errorf("audit: write tables: %w", err)
 	}
 	// Problems, in input order: local files first, then each input.
 	writeProblem := func(p event.Problem) error {
@@ -272,13 +298,13 @@ func Run(ctx context.Context, cfg Config) (*Summary, error) {
 	}
 	for _, p := range local {
 		if err := writeProblem(p); err != nil {
-			return nil, err
+			return nil, nil, err
 		}
 	}
 	for _, fs := range files {
 		for _, p := range fs.problems {
 			if err := writeProblem(p); err != nil {
-				return nil, err
+				return nil, nil, err
 			}
 		}
 		codes := make([]string, 0, len(fs.dropped))
@@ -289,13 +315,13 @@ func Run(ctx context.Context, cfg Config) (*Summary, error) {
 		for _, c := range codes {
 			if err := writeProblem(event.Problem{Source: event.Source{File: fs.f.Path, Offset: -1}, Code: c, Severity: event.SevError,
 				Message: fmt.Sprintf("%d more problems with this code not listed (cap %d per file)", fs.dropped[c], cfg.MaxProblemsPerFile)}); err != nil {
-				return nil, err
+				return nil, nil, err
 			}
 		}
 		if fs.err != nil {
 			sum.Failed = append(sum.Failed, fs.f.Path)
 			if err := writeProblem(event.Problem{Source: event.Source{File: fs.f.Path, Offset: -1}, Code: "input-unreadable", Severity: event.SevError, Message: fs.err.Error()}); err != nil {
-				return nil, err
+				return nil, nil, err
 			}
 		}
 	}
@@ -316,24 +342,10 @@ func Run(ctx context.Context, cfg Config) (*Summary, error) {
 	sum.Judged, sum.Fetches, sum.Unverifiable = st.Judged, st.Fetches, st.Unverifiable
 	phase("write", start)
 	sum.Timings = timings
-	m := &output.Manifest{
-		Tool:    "repaudit",
-		Version: cfg.Version,
-		Command: cfg.Command,
-		Options: cfg.Options,
-		Inputs:  sum.Files,
-		Timings: timings,
-		AsOf:    formatTime(model.AsOf()),
-	}
-	if err := w.Commit(m); err != nil {
-		return nil, fmt.Errorf("audit: commit: %w", err)
-	}
-	committed = true
-	sum.Counts = w.Counts()
 	if len(sum.Failed) > 0 {
-		return sum, fmt.Errorf("%w: %s", InputError, strings.Join(sum.Failed, ", "))
+		return sum, model, fmt.Errorf("%w: %s", InputError, strings.Join(sum.Failed, ", "))
 	}
-	return sum, nil
+	return sum, model, nil
 }
 
 func formatTime(t time.Time) string {
@@ -385,4 +397,16 @@ type countingSink struct {
 func (c *countingSink) Violation(v *table.Violation) error {
 	c.findings[v.Kind]++
 	return c.Sink.Violation(v)
+}
+
+// runInto runs an audit into any sink (tests use a table.Collector).
+func runInto(ctx context.Context, cfg Config, sink table.Sink) error {
+	if cfg.Jobs <= 0 {
+		cfg.Jobs = runtime.GOMAXPROCS(0)
+	}
+	if cfg.MaxProblemsPerFile <= 0 {
+		cfg.MaxProblemsPerFile = 10000
+	}
+	_, _, err := execute(ctx, cfg, sink)
+	return err
 }
