@@ -289,13 +289,15 @@ func (s *Store) TrustedKeys() []Key {
 // Keys returns the keys published under ref as of t. ref is a directory
 // origin ("https://example.com"), a JWK Set or directory URL, a card
 // client_id (then the card's jwks_uri snapshot, or its inline jwks), or a
-// data: URL carrying an inline key set (decoded on the spot). known is
+// data: URL carrying an inline key set (decoded on the spot); one pair of
+// surrounding quotes or angle brackets is ignored. known is
 // false when no snapshot for ref exists at or before t (and no local one):
 // a verifier should then say "unverified", never "invalid". A card with
 // Invalid set yields no keys with known true: the card is known, its keys
 // are not trusted. Keys are returned as published, nbf/exp included; the
 // caller checks Key.ValidAt. Key.Source names the snapshot.
 func (s *Store) Keys(ref string, t time.Time) (keys []Key, known bool) {
+	ref = unwrapRef(ref)
 	if isDataURL(ref) {
 		return inlineKeys(ref)
 	}
@@ -345,6 +347,17 @@ func (s *Store) cardKeysLocked(c *Card, t time.Time) ([]Key, bool) {
 		}
 	}
 	return nil, false
+}
+
+// unwrapRef removes one pair of surrounding double quotes or angle
+// brackets: legacy Signature-Agent values carry the quotes of an sf-String
+// ("https://chatgpt.com"), older directories wrote <https://chatgpt.com>.
+func unwrapRef(ref string) string {
+	ref = strings.TrimSpace(ref)
+	if n := len(ref); n >= 2 && (ref[0] == '"' && ref[n-1] == '"' || ref[0] == '<' && ref[n-1] == '>') {
+		return ref[1 : n-1]
+	}
+	return ref
 }
 
 func isDataURL(s string) bool {

@@ -149,6 +149,8 @@ func TestStoreKeyRotation(t *testing.T) {
 	}{
 		{"https://example.com", "2025-04-15T00:00:00Z", marchTP[0], true},
 		{"https://EXAMPLE.com/", "2025-04-15T00:00:00Z", marchTP[0], true},
+		{`"https://example.com"`, "2025-04-15T00:00:00Z", marchTP[0], true},
+		{"<https://example.com>", "2025-04-15T00:00:00Z", marchTP[0], true},
 		{dir, "2025-04-15T00:00:00Z", marchTP[0], true},
 		{"https://example.com/bot", "2025-04-15T00:00:00Z", marchTP[0], true},
 		{"https://example.com", "2025-06-15T00:00:00Z", mayTP[0], true},
