@@ -152,10 +152,7 @@ func (r *Reader) parseARC() (*item, error) {
 		err = r.blk.discard(r.trimBounds)
 	}
 	if err != nil {
-		if err = r.fail(err, start); err == nil {
-			err = r.resyncARC(r.pos(), true)
-		}
-		return nil, err
+		return nil, r.fail(err, start)
 	}
 	blockEnd := r.pos()
 	_, nlErr := r.skipNewlines()

@@ -418,7 +418,7 @@ func (r *Reader) addProblem(p event.Problem) {
 // fail turns a read error met inside the record starting at decompressed
 // offset start (or between records when start < 0) into the error that
 // ends reading, reporting what was lost. It returns nil when reading can
-// go on (after skipped corrupt data).
+// go on (after skipped corrupt data, at the next good member).
 func (r *Reader) fail(err error, start int64) error {
 	switch {
 	case err == io.EOF || err == io.ErrUnexpectedEOF:
@@ -438,6 +438,9 @@ func (r *Reader) fail(err error, start int64) error {
 		}
 		return io.EOF
 	case err == errSkipped:
+		// Everything buffered precedes the skipped region (the stream
+		// yields nothing past it before ack): drop it with the record.
+		r.br.Discard(r.br.Buffered())
 		r.ms.ack()
 		return nil
 	}
@@ -788,10 +791,7 @@ func (r *Reader) parseWARC() (*item, error) {
 		err = r.blk.discard(r.trimBounds)
 	}
 	if err != nil {
-		if err = r.fail(err, start); err == nil {
-			err = r.resync(r.pos(), true)
-		}
-		return nil, err
+		return nil, r.fail(err, start)
 	}
 	blockEnd := r.pos()
 	nl, nlErr := r.skipNewlines()
