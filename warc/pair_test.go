@@ -268,3 +268,43 @@ func TestARC(t *testing.T) {
 		}
 	})
 }
+
+// TestResolverConcurrent shares one Resolver between readers running in
+// parallel (run with -race).
+func TestResolverConcurrent(t *testing.T) {
+	res := NewResolver(1 << 20)
+	var files [][]byte
+	for f := range 4 {
+		var parts [][]byte
+		for i := range 20 {
+			n := f*100 + i
+			parts = append(parts, respRec(n, fmt.Sprintf("http://e.com/%d", n), httpResponse("HTTP/1.1 200 OK", "x", "Content-Type: text/html")).bytes(),
+				wrec{typ: "revisit", id: fmt.Sprintf("<urn:uuid:rv-%d>", n), uri: fmt.Sprintf("http://e.com/%d", n),
+					extra: []string{fmt.Sprintf("WARC-Refers-To: <urn:uuid:resp-%d>", n)}}.bytes())
+		}
+		files = append(files, join(parts...))
+	}
+	done := make(chan int)
+	for _, data := range files {
+		go func() {
+			r, err := NewReader(bytes.NewReader(data), "t.warc", Options{Resolver: res})
+			if err != nil {
+				done <- -1
+				return
+			}
+			recs, _, _ := drain(r)
+			n := 0
+			for _, rec := range recs {
+				if rec.Capture.Resolved {
+					n++
+				}
+			}
+			done <- n
+		}()
+	}
+	for range files {
+		if n := <-done; n != 20 {
+			t.Errorf("resolved %d revisits, want 20", n)
+		}
+	}
+}

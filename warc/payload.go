@@ -90,7 +90,8 @@ type chunkedReader struct {
 	src  *blockReader
 	left int64 // bytes left in the current chunk
 	err  error
-	bad  bool // a malformed size line ended the body
+	// broken says why the chunked coding ended early ("" when it did not).
+	broken string
 	// needCRLF is set after a chunk's data: its line end comes next.
 	needCRLF bool
 }
@@ -112,8 +113,10 @@ func (c *chunkedReader) Read(p []byte) (int, error) {
 		switch {
 		case !ok:
 			if c.err == nil {
-				c.bad = true
+				c.broken = "malformed chunk size line"
 				c.err = io.ErrUnexpectedEOF
+			} else if c.src.err == nil {
+				c.broken = "payload ends without the last chunk"
 			}
 			return 0, c.err
 		case size == 0:
@@ -132,6 +135,7 @@ func (c *chunkedReader) Read(p []byte) (int, error) {
 	}
 	if err == io.EOF {
 		err = io.ErrUnexpectedEOF
+		c.broken = "payload ends inside a chunk"
 	}
 	if err != nil {
 		c.err = err
@@ -233,6 +237,7 @@ type payloadResult struct {
 func (d *decoders) readPayload(blk *blockReader, buf []byte, limit int, te, ce []string) payloadResult {
 	var res payloadResult
 	var src io.Reader = blk
+	dechunk := false
 	chunked := len(te) > 0 && te[len(te)-1] == "chunked"
 	if chunked {
 		te = te[:len(te)-1]
@@ -242,6 +247,7 @@ func (d *decoders) readPayload(blk *blockReader, buf []byte, limit int, te, ce [
 		} else {
 			d.chunk.reset(blk)
 			src = &d.chunk
+			dechunk = true
 		}
 	}
 	// Transfer codings other than chunked apply before content codings.
@@ -272,8 +278,8 @@ func (d *decoders) readPayload(blk *blockReader, buf []byte, limit int, te, ce [
 		res.truncated = true
 		if blk.err == nil || blk.err == io.EOF && blk.n == 0 {
 			switch {
-			case chunked && d.chunk.bad:
-				res.code, res.msg = CodeBadChunk, "malformed chunk size line; body kept up to it"
+			case dechunk && d.chunk.broken != "":
+				res.code, res.msg = CodeBadChunk, "chunked transfer coding broken: "+d.chunk.broken+"; body kept up to it"
 			case res.code == "":
 				res.code, res.msg = CodeDecode, fmt.Sprintf("payload decoding stopped: %v; body kept up to it", err)
 			}

@@ -2,12 +2,17 @@ package warc
 
 import (
 	"bytes"
+	"errors"
 	"fmt"
+	"io"
 	"slices"
 	"strings"
 	"testing"
 	"time"
 
+	"github.com/andybalholm/brotli"
+	"github.com/klauspost/compress/flate"
+	"github.com/klauspost/compress/zlib"
 	"github.com/repaudit/repaudit/event"
 )
 
@@ -346,6 +351,17 @@ func TestPayloadDecoding(t *testing.T) {
 		return b.String()
 	}
 	gz := string(gzipMember([]byte(page)))
+	var zl, fl, br bytes.Buffer
+	zw := zlib.NewWriter(&zl)
+	zw.Write([]byte(page))
+	zw.Close()
+	fw, _ := flate.NewWriter(&fl, flate.BestSpeed)
+	fw.Write([]byte(page))
+	fw.Close()
+	bw := brotli.NewWriter(&br)
+	bw.Write([]byte(page))
+	bw.Close()
+	zs := string(zstdFrame([]byte(page)))
 	tests := []struct {
 		name      string
 		block     string
@@ -360,6 +376,18 @@ func TestPayloadDecoding(t *testing.T) {
 		{"gzip", httpResponse("HTTP/1.1 200 OK", gz, "Content-Encoding: gzip"), 1 << 20, page, false, nil},
 		{"chunked gzip", httpResponse("HTTP/1.1 200 OK", chunk(gz, 100), "Transfer-Encoding: chunked", "Content-Encoding: gzip"), 1 << 20, page, false, nil},
 		{"chunked gzip capped", httpResponse("HTTP/1.1 200 OK", chunk(gz, 100), "Transfer-Encoding: chunked", "Content-Encoding: gzip"), 10, page[:10], true, nil},
+		{"x-gzip", httpResponse("HTTP/1.1 200 OK", gz, "Content-Encoding: x-gzip"), 1 << 20, page, false, nil},
+		{"deflate as zlib", httpResponse("HTTP/1.1 200 OK", zl.String(), "Content-Encoding: deflate"), 1 << 20, page, false, nil},
+		{"deflate raw", httpResponse("HTTP/1.1 200 OK", fl.String(), "Content-Encoding: Deflate"), 1 << 20, page, false, nil},
+		{"br", httpResponse("HTTP/1.1 200 OK", br.String(), "Content-Encoding: br"), 1 << 20, page, false, nil},
+		{"br capped", httpResponse("HTTP/1.1 200 OK", br.String(), "Content-Encoding: br"), 7, page[:7], true, nil},
+		{"zstd", httpResponse("HTTP/1.1 200 OK", zs, "Content-Encoding: zstd"), 1 << 20, page, false, nil},
+		{"identity listed", httpResponse("HTTP/1.1 200 OK", gz, "Content-Encoding: identity, gzip"), 1 << 20, page, false, nil},
+		{"two codings", httpResponse("HTTP/1.1 200 OK", gz, "Content-Encoding: gzip, br"), 1 << 20, gz, false, []string{CodeUnknownCoding}},
+		{"chunked body without last chunk", httpResponse("HTTP/1.1 200 OK", "5\r\nhello\r\n", "Transfer-Encoding: chunked"), 1 << 20, "hello", true, []string{CodeBadChunk}},
+		{"cut inside a chunk", httpResponse("HTTP/1.1 200 OK", "a\r\nhello", "Transfer-Encoding: chunked"), 1 << 20, "hello", true, []string{CodeBadChunk}},
+		{"chunked gzip cut", httpResponse("HTTP/1.1 200 OK", chunk(gz[:len(gz)/2], 100), "Transfer-Encoding: chunked", "Content-Encoding: gzip"), 1 << 20, "", true, []string{CodeDecode}},
+		{"bad chunk size later", httpResponse("HTTP/1.1 200 OK", "5\r\nhello\r\nzz\r\nworld", "Transfer-Encoding: chunked"), 1 << 20, "hello", true, []string{CodeBadChunk}},
 		{"renamed by Common Crawl", httpResponse("HTTP/1.1 200 OK", page, "X-Crawler-Content-Encoding: gzip", "X-Crawler-Transfer-Encoding: chunked"), 1 << 20, page, false, nil},
 		{"says chunked, is not", httpResponse("HTTP/1.1 200 OK", page, "Transfer-Encoding: chunked"), 1 << 20, page, false, []string{CodeNotChunked}},
 		{"says gzip, is not", httpResponse("HTTP/1.1 200 OK", page, "Content-Encoding: gzip"), 1 << 20, page, false, []string{CodeNotEncoded}},
@@ -375,7 +403,11 @@ func TestPayloadDecoding(t *testing.T) {
 				t.Fatalf("got %d records", len(got))
 			}
 			c := got[0].Capture
-			if tt.name != "broken gzip" && string(c.Body) != tt.wantBody {
+			if slices.Contains(tt.wantCodes, CodeDecode) {
+				if !strings.HasPrefix(page, string(c.Body)) {
+					t.Errorf("body of failed decoding %.40q is not a prefix of the page", c.Body)
+				}
+			} else if string(c.Body) != tt.wantBody {
 				t.Errorf("body = %.40q (%d bytes), want %.40q (%d bytes)", c.Body, len(c.Body), tt.wantBody, len(tt.wantBody))
 			}
 			if c.BodyTruncated != tt.truncated {
@@ -492,5 +524,43 @@ func TestProblemsInFileOrder(t *testing.T) {
 	}
 	if !slices.IsSortedFunc(probs, func(a, b event.Problem) int { return int(a.Source.Offset - b.Source.Offset) }) {
 		t.Errorf("problems not in file order: %v", probs)
+	}
+}
+
+func TestAll(t *testing.T) {
+	data := join(manyRecords(5)...)
+	r, err := NewReader(bytes.NewReader(data), "t.warc", Options{})
+	if err != nil {
+		t.Fatal(err)
+	}
+	n := 0
+	for rec, err := range r.All() {
+		if err != nil {
+			t.Fatal(err)
+		}
+		if rec.Capture == nil {
+			t.Fatalf("record %d has no capture", n)
+		}
+		n++
+		if n == 3 {
+			break
+		}
+	}
+	for _, err := range r.All() { // resumes where the first loop stopped
+		if err != nil {
+			t.Fatal(err)
+		}
+		n++
+	}
+	if n != 5 {
+		t.Errorf("read %d records, want 5", n)
+	}
+	r, _ = NewReader(&errAfter{r: bytes.NewReader(data), n: len(data) / 2, err: io.ErrClosedPipe}, "t.warc", Options{})
+	var last error
+	for _, err := range r.All() {
+		last = err
+	}
+	if !errors.Is(last, io.ErrClosedPipe) {
+		t.Errorf("All ended with %v, want ErrClosedPipe", last)
 	}
 }
