@@ -404,7 +404,9 @@ func TestPayloadDecoding(t *testing.T) {
 			}
 			c := got[0].Capture
 			if slices.Contains(tt.wantCodes, CodeDecode) {
-				if !strings.HasPrefix(page, string(c.Body)) {
+				// Corrupt data may decode to wrong bytes before the
+				// decoder notices; a cut stream may not.
+				if tt.name != "broken gzip" && !strings.HasPrefix(page, string(c.Body)) {
 					t.Errorf("body of failed decoding %.40q is not a prefix of the page", c.Body)
 				}
 			} else if string(c.Body) != tt.wantBody {
