@@ -566,3 +566,38 @@ func TestAll(t *testing.T) {
 		t.Errorf("All ended with %v, want ErrClosedPipe", last)
 	}
 }
+
+func TestNewReaderFormats(t *testing.T) {
+	good := respRec(1, "http://e.com/", httpResponse("HTTP/1.1 200 OK", "x")).bytes()
+	tests := []struct {
+		name      string
+		data      []byte
+		wantErr   error
+		format    string
+		records   int
+		wantCodes []string
+	}{
+		{"empty", nil, nil, "warc", 0, nil},
+		{"empty gzip member", gzipMember(nil), nil, "warc", 0, nil},
+		{"blank lines only", []byte("\r\n\r\n"), nil, "warc", 0, nil},
+		{"text", []byte("hello world\n"), ErrUnknownFormat, "", 0, nil},
+		{"gzipped text", gzipMember([]byte("hello world\n")), ErrUnknownFormat, "", 0, nil},
+		{"leading garbage", join([]byte("junk\r\n"), good), nil, "warc", 1, []string{CodeGarbage}},
+		{"ARC gzipped", gzipMember([]byte("filedesc://a.arc 0.0.0.0 19961104142103 text/plain 5\n1 0 x\n\n")), nil, "arc", 1, nil},
+	}
+	for _, tt := range tests {
+		t.Run(tt.name, func(t *testing.T) {
+			r, err := NewReader(bytes.NewReader(tt.data), "t.warc", Options{})
+			if !errors.Is(err, tt.wantErr) {
+				t.Fatalf("NewReader error = %v, want %v", err, tt.wantErr)
+			}
+			if err != nil {
+				return
+			}
+			recs, probs, err := drain(r)
+			if err != nil || len(recs) != tt.records || r.Format() != tt.format || !slices.Equal(codes(probs), tt.wantCodes) {
+				t.Errorf("format %q, %d records, problems %v, error %v; want %q, %d, %v", r.Format(), len(recs), codes(probs), err, tt.format, tt.records, tt.wantCodes)
+			}
+		})
+	}
+}
