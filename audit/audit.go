@@ -66,9 +66,9 @@ type Summary struct {
 	Counts       map[string]int64
 	Findings     map[string]int64 // by kind
 	Problems     int64
-	Judged       int64 // fetches judged against robots.txt
-	Fetches      int64
-	Unverifiable int64 // fetches by card holders whose source records no signature headers
+	Fetches      int64 // rows of fetches.parquet
+	Judged       int64 // of those, judged against robots.txt
+	Unverifiable int64 // bot fetches from sources that cannot show signature headers
 	Failed       []string
 	Timings      map[string]float64
 }
@@ -276,7 +276,7 @@ func execute(ctx context.Context, cfg Config, w table.Sink) (*Summary, *evaluate
 	events.Store(0)
 	prog = newProgress(cfg.Progress, "judging", total2)
 	prog.events = &events
-	counter := &countingSink{Sink: w, findings: sum.Findings}
+	counter := &countingSink{Sink: w, sum: sum}
 	err = judgeAll(ctx, cfg.Jobs, model, sources, cfg.LogExtraHeaders, counter, &prog.done, &events)
 	prog.stop()
 	if err != nil {
@@ -290,8 +290,7 @@ func execute(ctx context.Context, cfg Config, w table.Sink) (*Summary, *evaluate
 	}
 	// Problems, in input order: local files first, then each input.
 	writeProblem := func(p event.Problem) error {
-		sum.Problems++
-		return w.Problem(&table.Problem{
+		return counter.Problem(&table.Problem{
 			SourceFile: p.Source.File, SourceLine: p.Source.Line, Offset: p.Source.Offset,
 			Code: p.Code, Severity: p.Severity, Message: p.Message,
 		})
@@ -338,8 +337,6 @@ func execute(ctx context.Context, cfg Config, w table.Sink) (*Summary, *evaluate
 		}
 		sum.Files = append(sum.Files, in)
 	}
-	st := model.Stats()
-	sum.Judged, sum.Fetches, sum.Unverifiable = st.Judged, st.Fetches, st.Unverifiable
 	phase("write", start)
 	sum.Timings = timings
 	if len(sum.Failed) > 0 {
@@ -388,15 +385,32 @@ func fileSHA256(path string) (string, error) {
 	return hex.EncodeToString(h.Sum(nil)), nil
 }
 
-// countingSink counts findings by kind as they pass.
+// countingSink counts rows as they pass, so the closing summary says
+// exactly what the tables hold (and what report will say).
 type countingSink struct {
 	table.Sink
-	findings map[string]int64
+	sum *Summary
 }
 
 func (c *countingSink) Violation(v *table.Violation) error {
-	c.findings[v.Kind]++
+	c.sum.Findings[v.Kind]++
 	return c.Sink.Violation(v)
+}
+
+func (c *countingSink) Fetch(f *table.Fetch) error {
+	c.sum.Fetches++
+	if f.RobotsVerdict != "" && f.RobotsVerdict != "not_judged" {
+		c.sum.Judged++
+	}
+	if f.Agent != "" && f.Signature == "unrecorded" {
+		c.sum.Unverifiable++
+	}
+	return c.Sink.Fetch(f)
+}
+
+func (c *countingSink) Problem(p *table.Problem) error {
+	c.sum.Problems++
+	return c.Sink.Problem(p)
 }
 
 // runInto runs an audit into any sink (tests use a table.Collector).

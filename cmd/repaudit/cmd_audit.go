@@ -176,7 +176,7 @@ func printSummary(w io.Writer, s *audit.Summary) {
 		fmt.Fprintf(w, "  %-26s %d\n", k, s.Findings[k])
 	}
 	if s.Unverifiable > 0 {
-		fmt.Fprintf(w, "  unverifiable: %d fetches by card holders came from sources that do not record signature headers (not counted as violations)\n", s.Unverifiable)
+		fmt.Fprintf(w, "  unverifiable: %d bot fetches came from sources that cannot show signature headers (not violations)\n", s.Unverifiable)
 	}
 	if s.Problems > 0 {
 		fmt.Fprintf(w, "  input problems: %d (see problems.parquet)\n", s.Problems)
