@@ -5,8 +5,10 @@
 // Exit codes (the only place they are defined):
 //
 //	0  success
-//	1  findings present, only when --fail-on-findings (or a check command's
-//	   equivalent) asked for it
+//	1  the thing asked about was found: findings, only with
+//	   --fail-on-findings (audit); a disallowed URL, only with
+//	   --fail-on-disallowed (robots check); some registry entries could not
+//	   be fetched (cards fetch)
 //	2  usage error, or input that could not be read (after writing what could)
 package main
 
