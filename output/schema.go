@@ -16,6 +16,7 @@ type kind uint8
 
 const (
 	kString kind = iota
+	kDict        // string column with few distinct values: Arrow dictionary
 	kBool
 	kInt32
 	kInt64
@@ -28,6 +29,27 @@ var (
 	timeType    = reflect.TypeFor[time.Time]()
 	timePtrType = reflect.TypeFor[*time.Time]()
 )
+
+// dictType is the Arrow type of low-cardinality string columns. The
+// writer builds each row group's dictionary itself (Arrow dictionary
+// builders hash without allocating), and pqarrow writes it as the Parquet
+// dictionary page directly; readers see plain strings (DuckDB: VARCHAR).
+var dictType = &arrow.DictionaryType{IndexType: arrow.PrimitiveTypes.Int32, ValueType: arrow.BinaryTypes.String}
+
+// dictColumns are the string columns written dictionary-encoded: values
+// from small sets (enumerations, bot names, hosts, files, rules). Other
+// string columns (URLs, evidence, client IPs, messages) are mostly distinct
+// and written plain; zstd compresses them.
+var dictColumns = map[string]bool{
+	"agent": true, "operator": true, "category": true, "identified_by": true, "identity": true,
+	"method": true, "url_host_name": true, "user_agent": true, "robots_view": true,
+	"robots_verdict": true, "robots_version_id": true, "matched_group": true, "matched_rule": true,
+	"acap_crawl": true, "signature": true, "signature_reasons": true, "signature_agent": true,
+	"ip_check": true, "source_format": true, "source_file": true, "kind": true, "severity": true,
+	"robots_warc_filename": true, "signature_reason": true, "effect": true, "status_rule": true,
+	"authority": true, "warc_filename": true, "group": true, "token": true, "rule": true, "via": true,
+	"action": true, "reason": true, "record_type": true, "code": true,
+}
 
 // timestampType is the Arrow type of every time column: microseconds since
 // the Unix epoch, UTC. Parquet stores it as INT64 TIMESTAMP(MICROS,
@@ -49,6 +71,8 @@ func (c column) arrowType() arrow.DataType {
 	switch c.kind {
 	case kString:
 		return arrow.BinaryTypes.String
+	case kDict:
+		return dictType
 	case kBool:
 		return arrow.FixedWidthTypes.Boolean
 	case kInt32:
@@ -68,6 +92,8 @@ func (c column) parquetType() string {
 	switch c.kind {
 	case kString:
 		return "BYTE_ARRAY (STRING, UTF-8)"
+	case kDict:
+		return "BYTE_ARRAY (STRING, UTF-8), dictionary"
 	case kBool:
 		return "BOOLEAN"
 	case kInt32:
@@ -84,7 +110,7 @@ func (c column) parquetType() string {
 // duckdbType is what DuckDB's read_parquet makes of the column.
 func (c column) duckdbType() string {
 	switch c.kind {
-	case kString:
+	case kString, kDict:
 		return "VARCHAR"
 	case kBool:
 		return "BOOLEAN"
@@ -139,6 +165,9 @@ func specFor(info table.Info) (*tableSpec, error) {
 			c.kind, c.Nullable = kTimePtr, true
 		case f.Type.Kind() == reflect.String:
 			c.kind = kString
+			if dictColumns[name] {
+				c.kind = kDict
+			}
 		case f.Type.Kind() == reflect.Bool:
 			c.kind = kBool
 		case f.Type.Kind() == reflect.Int32:

@@ -71,15 +71,6 @@ func codec(name string) (compress.Compression, error) {
 	return 0, fmt.Errorf("output: unknown compression %q (want zstd, snappy, gzip or none)", name)
 }
 
-// highCardinality lists columns whose values are mostly distinct: trying
-// dictionary encoding on them costs time and the writer falls back to plain
-// encoding anyway.
-var highCardinality = map[string]bool{
-	"url": true, "url_path": true, "evidence": true, "message": true,
-	"warc_record_id": true, "content_digest": true, "value": true,
-	"signature_keyid": true,
-}
-
 // Writer writes every table of table.Tables as Parquet into a temporary
 // directory and moves the finished directory into place on Commit. It
 // implements table.Sink; its methods must be called from one goroutine.
@@ -392,7 +383,6 @@ type tableWriter struct {
 	f       *os.File
 	out     *sink
 	fw      *pqarrow.FileWriter
-	rb      *array.RecordBuilder
 	cols    []appender
 	limit   int
 	pending int   // rows in the builders
@@ -413,20 +403,58 @@ type appender struct {
 	i64   *array.Int64Builder
 	f64   *array.Float64Builder
 	ts    *array.TimestampBuilder
+	// Dictionary columns: the row group's distinct values in first-seen
+	// order (vals), their index by value (index), and one index per row
+	// (i32). A Go map hashes a string without allocating, which Arrow's
+	// dictionary builder and Parquet's dictionary encoder both do per value.
+	vals  *array.StringBuilder
+	index map[string]int32
+}
+
+func (a *appender) builders() []array.Builder {
+	var out []array.Builder
+	if a.str != nil {
+		out = append(out, a.str)
+	}
+	if a.vals != nil {
+		out = append(out, a.vals)
+	}
+	if a.b != nil {
+		out = append(out, a.b)
+	}
+	if a.i32 != nil {
+		out = append(out, a.i32)
+	}
+	if a.i64 != nil {
+		out = append(out, a.i64)
+	}
+	if a.f64 != nil {
+		out = append(out, a.f64)
+	}
+	if a.ts != nil {
+		out = append(out, a.ts)
+	}
+	return out
 }
 
 func newTableWriter(s *tableSpec, path string, rowGroupRows int, cc compress.Compression) (*tableWriter, error) {
 	props := []parquet.WriterProperty{
 		parquet.WithCompression(cc),
 		parquet.WithMaxRowGroupLength(int64(rowGroupRows)),
-		parquet.WithDictionaryDefault(true),
+		parquet.WithDictionaryDefault(false),
 		parquet.WithRootRepetition(parquet.Repetitions.Required),
 		parquet.WithCreatedBy("repaudit"),
 		parquet.WithStats(true),
 	}
 	for _, c := range s.Cols {
-		if c.kind != kString || highCardinality[c.Name] {
-			props = append(props, parquet.WithDictionaryFor(c.Name, false))
+		switch c.kind {
+		case kDict:
+			// Min/max statistics of a dictionary column cost a hash pass
+			// per row group in arrow-go, and prune nothing: a row group
+			// holds many bots, kinds and files.
+			props = append(props, parquet.WithDictionaryFor(c.Name, true), parquet.WithStatsFor(c.Name, false))
+		case kString:
+			props = append(props, parquet.WithStatsFor(c.Name, false))
 		}
 	}
 	f, err := os.Create(path)
@@ -440,23 +468,27 @@ func newTableWriter(s *tableSpec, path string, rowGroupRows int, cc compress.Com
 		f.Close()
 		return nil, err
 	}
-	tw := &tableWriter{spec: s, f: f, out: out, fw: fw, limit: rowGroupRows,
-		rb: array.NewRecordBuilder(memory.DefaultAllocator, s.schema)}
-	for i, c := range s.Cols {
+	tw := &tableWriter{spec: s, f: f, out: out, fw: fw, limit: rowGroupRows}
+	mem := memory.DefaultAllocator
+	for _, c := range s.Cols {
 		a := appender{field: c.Field, kind: c.kind}
 		switch c.kind {
 		case kString:
-			a.str = tw.rb.Field(i).(*array.StringBuilder)
+			a.str = array.NewStringBuilder(mem)
+		case kDict:
+			a.i32 = array.NewInt32Builder(mem)
+			a.vals = array.NewStringBuilder(mem)
+			a.index = make(map[string]int32)
 		case kBool:
-			a.b = tw.rb.Field(i).(*array.BooleanBuilder)
+			a.b = array.NewBooleanBuilder(mem)
 		case kInt32:
-			a.i32 = tw.rb.Field(i).(*array.Int32Builder)
+			a.i32 = array.NewInt32Builder(mem)
 		case kInt64:
-			a.i64 = tw.rb.Field(i).(*array.Int64Builder)
+			a.i64 = array.NewInt64Builder(mem)
 		case kFloat64:
-			a.f64 = tw.rb.Field(i).(*array.Float64Builder)
+			a.f64 = array.NewFloat64Builder(mem)
 		default:
-			a.ts = tw.rb.Field(i).(*array.TimestampBuilder)
+			a.ts = array.NewTimestampBuilder(mem, timestampType.(*arrow.TimestampType))
 		}
 		tw.cols = append(tw.cols, a)
 	}
@@ -487,13 +519,24 @@ func (tw *tableWriter) add(rv reflect.Value) error {
 		a := &tw.cols[i]
 		f := rv.Field(a.field)
 		switch a.kind {
-		case kString:
+		case kString, kDict:
 			s := f.String()
 			if !utf8.ValidString(s) {
 				s = strings.ToValidUTF8(s, "\uFFFD")
 			}
-			tw.bytes += len(s)
-			a.str.Append(s)
+			if a.kind == kString {
+				tw.bytes += len(s)
+				a.str.Append(s)
+				break
+			}
+			i, ok := a.index[s]
+			if !ok {
+				i = int32(len(a.index))
+				a.index[s] = i
+				a.vals.Append(s)
+				tw.bytes += len(s)
+			}
+			a.i32.Append(i)
 		case kBool:
 			a.b.Append(f.Bool())
 		case kInt32:
@@ -521,13 +564,65 @@ func (tw *tableWriter) flush() error {
 	if tw.pending == 0 {
 		return nil
 	}
-	rec := tw.rb.NewRecordBatch()
+	full := tw.pending >= tw.limit
+	n := int64(tw.pending)
+	arrs := make([]arrow.Array, len(tw.cols))
+	for i := range tw.cols {
+		a := &tw.cols[i]
+		switch a.kind {
+		case kString:
+			arrs[i] = a.str.NewArray()
+		case kDict:
+			idx, vals := a.i32.NewArray(), a.vals.NewArray()
+			arrs[i] = array.NewDictionaryArray(dictType, idx, vals)
+			idx.Release()
+			vals.Release()
+			// Each row group gets a dictionary of its own values only.
+			clear(a.index)
+		case kBool:
+			arrs[i] = a.b.NewArray()
+		case kInt32:
+			arrs[i] = a.i32.NewArray()
+		case kInt64:
+			arrs[i] = a.i64.NewArray()
+		case kFloat64:
+			arrs[i] = a.f64.NewArray()
+		default:
+			arrs[i] = a.ts.NewArray()
+		}
+	}
+	rec := array.NewRecordBatch(tw.spec.schema, arrs, n)
+	for _, arr := range arrs {
+		arr.Release()
+	}
 	defer rec.Release()
+	bytes := tw.bytes
 	tw.pending, tw.bytes = 0, 0
+	if full {
+		// The next group is likely as large: size the builders once
+		// instead of growing them by doubling.
+		for i := range tw.cols {
+			for _, b := range tw.cols[i].builders() {
+				b.Reserve(tw.limit)
+			}
+			if s := tw.cols[i].str; s != nil {
+				s.ReserveData(bytes / max(1, len(tw.cols)))
+			}
+		}
+	}
 	if err := tw.fw.Write(rec); err != nil {
 		return err
 	}
 	return tw.out.err
+}
+
+// release frees the builders' memory.
+func (tw *tableWriter) release() {
+	for i := range tw.cols {
+		for _, b := range tw.cols[i].builders() {
+			b.Release()
+		}
+	}
 }
 
 // close flushes the last row group, writes the footer and syncs the file.
@@ -537,7 +632,7 @@ func (tw *tableWriter) close() error {
 	}
 	err := tw.flush()
 	tw.closed = true
-	tw.rb.Release()
+	tw.release()
 	if cerr := tw.fw.Close(); err == nil {
 		err = cerr
 	}
@@ -562,6 +657,6 @@ func (tw *tableWriter) abort() {
 		return
 	}
 	tw.closed = true
-	tw.rb.Release()
+	tw.release()
 	tw.f.Close()
 }

@@ -110,6 +110,8 @@ func cell(t *testing.T, col *arrow.Chunked, i int) any {
 			return (*time.Time)(nil)
 		}
 		switch a := c.(type) {
+		case *array.Dictionary:
+			return a.Dictionary().(*array.String).Value(a.GetValueIndex(i))
 		case *array.String:
 			return a.Value(i)
 		case *array.Boolean:
@@ -522,4 +524,52 @@ func BenchmarkWriteFetches(b *testing.B) {
 		}
 	}
 	b.ReportMetric(float64(n)*float64(b.N)/b.Elapsed().Seconds(), "rows/s")
+}
+
+// TestEncodings checks the layout choices reach the file: low-cardinality
+// strings dictionary-encoded, other strings plain, statistics on times.
+func TestEncodings(t *testing.T) {
+	dir := filepath.Join(t.TempDir(), "audit")
+	w, err := Create(dir, Options{})
+	if err != nil {
+		t.Fatal(err)
+	}
+	defer w.Abort()
+	for i := range 100 {
+		w.Fetch(&table.Fetch{FetchTime: base.Add(time.Duration(i) * time.Second), Agent: []string{"GPTBot", "ClaudeBot"}[i%2],
+			URL: fmt.Sprintf("https://example.com/%d", i)})
+	}
+	if err := w.Commit(nil); err != nil {
+		t.Fatal(err)
+	}
+	rdr, err := file.OpenParquetFile(filepath.Join(dir, "fetches.parquet"), false)
+	if err != nil {
+		t.Fatal(err)
+	}
+	defer rdr.Close()
+	rg := rdr.MetaData().RowGroup(0)
+	want := map[string]struct{ dict, stats bool }{
+		"agent": {true, false}, "url": {false, false}, "fetch_time": {false, true}, "fetch_status": {false, true},
+	}
+	for i := range rg.NumColumns() {
+		cc, err := rg.ColumnChunk(i)
+		if err != nil {
+			t.Fatal(err)
+		}
+		name := cc.PathInSchema().String()
+		w, ok := want[name]
+		if !ok {
+			continue
+		}
+		if got := cc.HasDictionaryPage(); got != w.dict {
+			t.Errorf("%s: dictionary page %v, want %v", name, got, w.dict)
+		}
+		if got, _ := cc.StatsSet(); got != w.stats {
+			t.Errorf("%s: statistics %v, want %v", name, got, w.stats)
+		}
+		delete(want, name)
+	}
+	if len(want) != 0 {
+		t.Errorf("columns not found: %v", want)
+	}
 }
