@@ -263,6 +263,8 @@ in each file's key-value metadata (` + "`repaudit.schema_version`" + `).
 - **Locations**: every row that comes from an input carries ` + "`source_file`" + ` and
   ` + "`source_line`" + ` (logs) or ` + "`warc_record_offset`" + ` (WARCs), enough to find the
   original bytes.
+- ` + "`group`" + ` (robots_rules) and ` + "`offset`" + ` (problems) are SQL keywords: quote
+  them in queries, e.g. ` + "`SELECT \"group\" FROM robots_rules`" + `.
 
 `)
 	sp, err := specs()
