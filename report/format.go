@@ -133,7 +133,7 @@ func sectionObject(s *Section) object {
 	}
 	return object{
 		{"id", s.ID}, {"title", s.Title}, {"note", s.Note}, {"query", s.Query + ".sql"},
-		{"columns", nonNil(s.Columns)}, {"rows", rows},
+		{"columns", nonNil(s.Columns)}, {"rows", rows}, {"more_rows", s.More},
 	}
 }
 
@@ -147,7 +147,8 @@ func nonNil(s []string) []string {
 // WriteJSON writes the report as indented JSON with a stable key order:
 // header fields, inputs, counts in table order, totals, then the sections
 // in report order with their rows as objects keyed by column. Every row of
-// every section is included. Wall-clock timings are left out so the output
+// every section is included up to 10000 per section (more_rows counts the
+// rest). Wall-clock timings are left out so the output
 // depends only on the audit's data.
 func (r *Report) WriteJSON(w io.Writer) error {
 	m := &r.Manifest
@@ -389,7 +390,7 @@ func (r *Report) WriteText(w io.Writer) error {
 		}
 		idx := s.visible()
 		writeTextTable(ew, pick(s.Columns, idx), pick(s.Types, idx), cells(s.Rows, s.Types, idx, maxTableRows), textWidth)
-		if n := len(s.Rows) - maxTableRows; n > 0 {
+		if n := int64(len(s.Rows)-maxTableRows) + s.More; n > 0 {
 			fmt.Fprintf(ew, "… %d more rows (all rows: --format json, or repaudit query with sql/%s.sql)\n", n, s.Query)
 		}
 	}
@@ -523,7 +524,7 @@ func (r *Report) WriteMarkdown(w io.Writer) error {
 			}
 			fmt.Fprintf(ew, "%s|\n", b.String())
 		}
-		if more := len(s.Rows) - n; more > 0 {
+		if more := int64(len(s.Rows)-n) + s.More; more > 0 {
 			fmt.Fprintf(ew, "\n%d more rows: see `--format json` or run `sql/%s.sql` with `repaudit query`.\n", more, s.Query)
 		}
 	}

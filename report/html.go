@@ -29,7 +29,7 @@ type htmlSection struct {
 	ID, Title, Note, Query string
 	Columns                []htmlCol
 	Rows                   [][]htmlCell
-	More                   int
+	More                   int64
 }
 
 type htmlCol struct {
@@ -84,7 +84,7 @@ func (r *Report) WriteHTML(w io.Writer) error {
 			}
 			hs.Rows = append(hs.Rows, cells)
 		}
-		hs.More = len(s.Rows) - n
+		hs.More = int64(len(s.Rows)-n) + s.More
 		p.Sections = append(p.Sections, hs)
 	}
 	if err := pageTemplate.Execute(w, p); err != nil {

@@ -27,6 +27,8 @@ type Section struct {
 	Columns []string // column names
 	Types   []string // DuckDB type names
 	Rows    [][]any  // normalized values (see Result)
+	// More counts rows past maxSectionRows that Build left out.
+	More int64
 	// TextColumns are the columns shown in a terminal table (all when nil),
 	// so the text report stays readable in 80-120 columns.
 	TextColumns []string
@@ -108,6 +110,11 @@ var sectionSpecs = []sectionSpec{
 		textCols: []string{"code", "severity", "problems", "files", "example_location", "example_message"}},
 }
 
+// maxSectionRows caps the rows Build keeps per section, so a report over a
+// crawl-sized audit (a robots.txt timeline of millions of versions) stays
+// small; Section.More counts the rest, which `repaudit query` can list.
+const maxSectionRows = 10000
+
 // Build runs the report queries of package sql and assembles the Report.
 // The as-of time for retention_due.sql is the as_of variable Open set from
 // the manifest.
@@ -117,14 +124,7 @@ func (db *DB) Build(ctx context.Context) (*Report, error) {
 		if q == "" {
 			return nil, fmt.Errorf("report: no query %s", name)
 		}
-		res := &Result{}
-		err := db.each(ctx, q, func(cols, types []string) error {
-			res.Columns, res.Types = cols, types
-			return nil
-		}, func(row []any) error {
-			res.Rows = append(res.Rows, append([]any(nil), row...))
-			return nil
-		})
+		res, err := db.QueryN(ctx, q, maxSectionRows)
 		if err != nil {
 			return nil, fmt.Errorf("report %s: %s.sql: %w", db.dir, name, err)
 		}
@@ -142,7 +142,7 @@ func (db *DB) Build(ctx context.Context) (*Report, error) {
 			return nil, err
 		}
 		base := Section{ID: sp.id, Title: sp.title, Note: sp.note, Query: sp.query,
-			Columns: res.Columns, Types: res.Types, TextColumns: sp.textCols}
+			Columns: res.Columns, Types: res.Types, TextColumns: sp.textCols, More: res.More}
 		if sp.split == nil {
 			base.Rows = res.Rows
 			r.Sections = append(r.Sections, base)

@@ -6,6 +6,7 @@ import (
 	"encoding/json"
 	"errors"
 	"flag"
+	"fmt"
 	"os"
 	"path/filepath"
 	"strings"
@@ -469,5 +470,34 @@ func TestExport(t *testing.T) {
 	}
 	if err := db.Export(ctx, &bytes.Buffer{}, "SELECT 1", "xml"); err == nil {
 		t.Error("unknown format: got nil error")
+	}
+}
+
+// TestSectionCap: a section keeps at most maxSectionRows rows and counts
+// the rest; the text report says how many it did not show.
+func TestSectionCap(t *testing.T) {
+	c := &table.Collector{}
+	for i := range maxSectionRows + 5 {
+		c.Problems = append(c.Problems, table.Problem{SourceFile: "a.log", SourceLine: int64(i + 1), Offset: -1,
+			Code: fmt.Sprintf("code-%05d", i), Severity: "error", Message: "m"})
+	}
+	dir := writeAudit(t, c, &output.Manifest{})
+	db, err := Open(context.Background(), dir)
+	if err != nil {
+		t.Fatal(err)
+	}
+	defer db.Close()
+	r, err := db.Build(context.Background())
+	if err != nil {
+		t.Fatal(err)
+	}
+	s := r.Section("problems")
+	if len(s.Rows) != maxSectionRows || s.More != 5 {
+		t.Fatalf("got %d rows and %d more, want %d and 5", len(s.Rows), s.More, maxSectionRows)
+	}
+	var b bytes.Buffer
+	must(t, r.WriteText(&b))
+	if want := fmt.Sprintf("… %d more rows", maxSectionRows+5-maxTableRows); !strings.Contains(b.String(), want) {
+		t.Errorf("text report lacks %q", want)
 	}
 }
