@@ -265,8 +265,11 @@ func overTimeChart(s *Section) *chart {
 const maxLanes = 40
 
 // timelineChart draws every robots.txt version as a bar over its validity
-// interval, one lane per authority, coloured by effect.
-func timelineChart(s *Section, asOf time.Time) *chart {
+// interval, one lane per authority, coloured by effect. The axis runs from
+// the first version to the last version change or lastFetch, whichever is
+// later, plus a margin; the latest version of each authority runs to the
+// end of the axis.
+func timelineChart(s *Section, lastFetch time.Time) *chart {
 	if s == nil || len(s.Rows) == 0 {
 		return nil
 	}
@@ -299,12 +302,13 @@ func timelineChart(s *Section, asOf time.Time) *chart {
 	if start.IsZero() {
 		return nil
 	}
-	if asOf.After(end) {
-		end = asOf
+	if lastFetch.After(end) {
+		end = lastFetch
 	}
 	if !end.After(start) {
 		end = start.Add(24 * time.Hour)
 	}
+	end = end.Add(end.Sub(start) / 20)
 	const labelW, plotW, laneH, top, bottom = 240.0, 600.0, 22.0, 10.0, 30.0
 	span := end.Sub(start).Seconds()
 	xOf := func(t time.Time) float64 { return labelW + plotW*t.Sub(start).Seconds()/span }

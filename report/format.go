@@ -241,6 +241,25 @@ func truncate(s string, n int) string {
 	return string(r[:n-1]) + "…"
 }
 
+// truncateLeft cuts s to at most n runes, starting with "…" when cut.
+func truncateLeft(s string, n int) string {
+	r := []rune(s)
+	if len(r) <= n {
+		return s
+	}
+	if n <= 1 {
+		return "…"
+	}
+	return "…" + string(r[len(r)-n+1:])
+}
+
+// keepEnd reports columns whose end matters more than their start when
+// cut: file paths and locations end in the file name and line or offset.
+func keepEnd(col string) bool {
+	return col == "path" || strings.HasSuffix(col, "location") || strings.HasSuffix(col, "file") ||
+		strings.HasSuffix(col, "filename") || strings.HasSuffix(col, "_record")
+}
+
 // numeric reports whether a column is right-aligned.
 func numeric(typ string) bool {
 	switch typ {
@@ -288,7 +307,11 @@ func writeTextTable(w io.Writer, cols []string, types []string, rows [][]string,
 			if i > 0 {
 				b.WriteString(strings.Repeat(" ", colGap))
 			}
-			c = truncate(c, widths[i])
+			if keepEnd(cols[i]) {
+				c = truncateLeft(c, widths[i])
+			} else {
+				c = truncate(c, widths[i])
+			}
 			pad := strings.Repeat(" ", widths[i]-utf8.RuneCountInString(c))
 			switch {
 			case rule:

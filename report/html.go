@@ -60,11 +60,14 @@ func cellClass(typ string) string {
 // resource; every value is escaped by html/template.
 func (r *Report) WriteHTML(w io.Writer) error {
 	p := htmlPage{R: r, Summary: r.summaryLines(), Counts: r.countsInOrder()}
-	asOf, _ := time.Parse(time.RFC3339Nano, r.Manifest.AsOf)
+	var lastFetch time.Time
+	if i := r.Totals.Col("last_fetch"); i >= 0 && len(r.Totals.Rows) == 1 {
+		lastFetch, _ = r.Totals.Rows[0][i].(time.Time)
+	}
 	for _, c := range []*chart{
 		kindsChart(r.Section("findings_by_kind")),
 		overTimeChart(r.Section("findings_over_time")),
-		timelineChart(r.Section("robots_timeline"), asOf.UTC()),
+		timelineChart(r.Section("robots_timeline"), lastFetch),
 	} {
 		if c != nil {
 			p.Charts = append(p.Charts, c)

@@ -177,20 +177,31 @@ func (r *Report) total(name string) int64 {
 	return n
 }
 
+// plural writes n and the noun, in the plural unless n is 1.
+func plural(n int64, one, many string) string {
+	if n == 1 {
+		return "1 " + one
+	}
+	return fmt.Sprintf("%d %s", n, many)
+}
+
 // summaryLines are the report's headline numbers, shared by every format.
 func (r *Report) summaryLines() []string {
 	lines := []string{
-		fmt.Sprintf("%d fetches: %d by %d bots, %d by other clients; %d judged against robots.txt.",
-			r.total("fetches"), r.total("bot_fetches"), r.total("bots"), r.total("other_fetches"), r.total("judged")),
-		fmt.Sprintf("%d findings: %d attributed to bots, %d by spoofed clients (not attributed to any operator).",
-			r.total("findings"), r.total("attributed_findings"), r.total("spoofed_findings")),
-		fmt.Sprintf("%d robots.txt versions on %d authorities.", r.total("robots_versions"), r.total("authorities")),
+		fmt.Sprintf("%s: %d by %s, %d by other clients; %d judged against robots.txt.",
+			plural(r.total("fetches"), "fetch", "fetches"), r.total("bot_fetches"), plural(r.total("bots"), "bot", "bots"),
+			r.total("other_fetches"), r.total("judged")),
+		fmt.Sprintf("%s: %d attributed to bots, %d by spoofed clients (not attributed to any operator).",
+			plural(r.total("findings"), "finding", "findings"), r.total("attributed_findings"), r.total("spoofed_findings")),
+		fmt.Sprintf("%s on %s.", plural(r.total("robots_versions"), "robots.txt version", "robots.txt versions"),
+			plural(r.total("authorities"), "authority", "authorities")),
 	}
 	if n := r.total("unverifiable"); n > 0 {
-		lines = append(lines, fmt.Sprintf("%d bot fetches came from sources that cannot show signature headers: unverifiable, not violations.", n))
+		lines = append(lines, fmt.Sprintf("%s came from sources that cannot show signature headers: unverifiable, not violations.",
+			plural(n, "bot fetch", "bot fetches")))
 	}
 	if n := r.total("problems"); n > 0 {
-		lines = append(lines, fmt.Sprintf("%d input problems (see Input problems).", n))
+		lines = append(lines, fmt.Sprintf("%s (see Input problems).", plural(n, "input problem", "input problems")))
 	}
 	return lines
 }

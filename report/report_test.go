@@ -501,3 +501,28 @@ func TestSectionCap(t *testing.T) {
 		t.Errorf("text report lacks %q", want)
 	}
 }
+
+func TestTruncate(t *testing.T) {
+	tests := []struct {
+		s           string
+		n           int
+		right, left string
+	}{
+		{"abcdef", 6, "abcdef", "abcdef"},
+		{"abcdef", 4, "abc…", "…def"},
+		{"logs/a.log:33", 8, "logs/a.…", "….log:33"},
+		{"ééééé", 3, "éé…", "…éé"},
+		{"abc", 1, "…", "…"},
+	}
+	for _, tt := range tests {
+		if got := truncate(tt.s, tt.n); got != tt.right {
+			t.Errorf("truncate(%q, %d): got %q, want %q", tt.s, tt.n, got, tt.right)
+		}
+		if got := truncateLeft(tt.s, tt.n); got != tt.left {
+			t.Errorf("truncateLeft(%q, %d): got %q, want %q", tt.s, tt.n, got, tt.left)
+		}
+	}
+	if got := plural(1, "authority", "authorities") + "," + plural(2, "authority", "authorities"); got != "1 authority,2 authorities" {
+		t.Errorf("plural: got %q", got)
+	}
+}

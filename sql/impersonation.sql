@@ -3,8 +3,10 @@
 -- For each product token: fetches by identity, the published-IP-range
 -- check (in_range, not_in_range, no_list), signature outcomes, and the
 -- identity findings (ip_not_published, invalid_signature,
--- unsigned_claimant). Only bots with at least one check are listed: a bot
--- whose fetches were all "claimed" with nothing to check is absent.
+-- unsigned_claimant). Only bots with a verdict from a check (verified or
+-- spoofed identity, an IP range match or miss, a verified or invalid
+-- signature) are listed: a bot whose fetches were all "claimed", or merely
+-- unsigned, is absent.
 --
 -- Views: run against the Parquet files of one audit directory. repaudit query
 -- and repaudit report define them for you; in any other DuckDB:
@@ -60,5 +62,5 @@ SELECT
 FROM f
 LEFT JOIN v ON v.agent = f.agent
 WHERE f.verified + f.spoofed + f.ip_in_range + f.ip_not_in_range
-      + f.sig_verified + f.sig_invalid + f.sig_unsigned > 0
+      + f.sig_verified + f.sig_invalid > 0
 ORDER BY f.spoofed DESC, f.fetches DESC, f.agent;
