@@ -21,6 +21,9 @@ import (
 // isDate reports a DuckDB DATE column.
 func isDate(typ string) bool { return typ == "DATE" }
 
+// isTime reports a DuckDB date or timestamp column.
+func isTime(typ string) bool { return typ == "DATE" || strings.HasPrefix(typ, "TIMESTAMP") }
+
 // textCell renders a value for a terminal, Markdown, CSV or HTML cell.
 func textCell(v any, typ string) string {
 	switch x := v.(type) {
@@ -288,17 +291,25 @@ func writeTextTable(w io.Writer, cols []string, types []string, rows [][]string,
 		}
 		return t - colGap
 	}
-	for total() > width {
-		wi := 0
-		for i := range widths {
-			if widths[i] > widths[wi] {
-				wi = i
+	// Shrink the widest text column first; numbers and times are cut only
+	// when text columns are already at their minimum, since a cut number
+	// or time is useless.
+	for _, textOnly := range []bool{true, false} {
+		for total() > width {
+			wi := -1
+			for i := range widths {
+				if textOnly && (numeric(types[i]) || isTime(types[i])) {
+					continue
+				}
+				if widths[i] > minColWidth && (wi < 0 || widths[i] > widths[wi]) {
+					wi = i
+				}
 			}
+			if wi < 0 {
+				break
+			}
+			widths[wi]--
 		}
-		if widths[wi] <= minColWidth {
-			break
-		}
-		widths[wi]--
 	}
 	var b strings.Builder
 	line := func(cells []string, rule bool) {

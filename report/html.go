@@ -5,7 +5,6 @@ import (
 	"fmt"
 	"html/template"
 	"io"
-	"strings"
 	"time"
 )
 
@@ -47,7 +46,7 @@ func cellClass(typ string) string {
 	switch {
 	case numeric(typ):
 		return "num"
-	case typ == "DATE" || strings.HasPrefix(typ, "TIMESTAMP"):
+	case isTime(typ):
 		return "time"
 	}
 	return ""
