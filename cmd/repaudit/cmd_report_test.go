@@ -74,7 +74,7 @@ func TestReportCommand(t *testing.T) {
 			t.Fatalf("exit %d: %s", code, stderr)
 		}
 		for _, want := range []string{"Crawlers", "GPTBot", "Spoofed traffic", "disallowed_fetch 1", "ip_not_published 1",
-			"3 fetches: 2 by 1 bots, 1 by other clients"} {
+			"3 fetches: 2 by 1 bot, 1 by other clients"} {
 			if !strings.Contains(out, want) {
 				t.Errorf("output lacks %q:\n%s", want, out)
 			}
