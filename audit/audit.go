@@ -71,6 +71,9 @@ type Summary struct {
 	Unverifiable int64 // bot fetches from sources that cannot show signature headers
 	Failed       []string
 	Timings      map[string]float64
+	// First and Last span the times of the events read (log timestamps,
+	// WARC-Date); the manifest records them as started/finished.
+	First, Last time.Time
 }
 
 type fileState struct {
@@ -109,13 +112,15 @@ func Run(ctx context.Context, cfg Config) (*Summary, error) {
 	}
 	start := time.Now()
 	m := &output.Manifest{
-		Tool:    "repaudit",
-		Version: cfg.Version,
-		Command: cfg.Command,
-		Options: cfg.Options,
-		Inputs:  sum.Files,
-		Timings: sum.Timings,
-		AsOf:    formatTime(model.AsOf()),
+		Tool:     "repaudit",
+		Version:  cfg.Version,
+		Command:  cfg.Command,
+		Options:  cfg.Options,
+		Inputs:   sum.Files,
+		Timings:  sum.Timings,
+		AsOf:     formatTime(model.AsOf()),
+		Started:  formatTime(sum.First),
+		Finished: formatTime(sum.Last),
 	}
 	if cerr := w.Commit(m); cerr != nil {
 		return nil, fmt.Errorf("audit: commit: %w", cerr)
@@ -334,6 +339,12 @@ func execute(ctx context.Context, cfg Config, w table.Sink) (*Summary, *evaluate
 		}
 		for _, n := range fs.stats.Problems {
 			in.Problems += n
+		}
+		if f := fs.stats.First; !f.IsZero() && (sum.First.IsZero() || f.Before(sum.First)) {
+			sum.First = f
+		}
+		if l := fs.stats.Last; l.After(sum.Last) {
+			sum.Last = l
 		}
 		sum.Files = append(sum.Files, in)
 	}

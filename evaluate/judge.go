@@ -168,6 +168,7 @@ func (m *Model) judge(f *event.Fetch, forced *ident) Judgement {
 
 	if id.token == "" {
 		row.RobotsVerdict = VerdictNotJudged
+		row.RobotsNote = "no bot identity (a browser or an unknown client): not judged against robots.txt"
 		return j
 	}
 	j.agentLower = id.lower
@@ -221,6 +222,7 @@ func (m *Model) judge(f *event.Fetch, forced *ident) Judgement {
 	m.fillRobotsColumns(row, &r)
 	if r.verdict == VerdictNotJudged {
 		j.NotJudgedReason = r.why
+		row.RobotsNote = r.why
 	}
 
 	if r.kind != "" {

@@ -33,6 +33,7 @@ type Fetch struct {
 	RobotsViewTime   *time.Time `parquet:"robots_view_time" doc:"When the bot last fetched robots.txt on this authority before this request; null when it never did."`
 	RobotsViewStatus int32      `parquet:"robots_view_status" doc:"HTTP status the bot got for that robots.txt fetch; 0 when unknown or never fetched."`
 	RobotsVerdict    string     `parquet:"robots_verdict" doc:"allowed, disallowed, unreachable (view was a 5xx: complete disallow), possible (disallowed by only some versions of the grace window), not_judged."`
+	RobotsNote       string     `parquet:"robots_note" doc:"Why the fetch was not judged (robots_verdict not_judged): no bot identity, no host and no --site, no known robots.txt version, unknown content; empty when judged."`
 	RobotsVersionID  string     `parquet:"robots_version_id" doc:"Id of the robots.txt version the verdict used (robots_versions.version_id); empty when none."`
 	MatchedGroup     string     `parquet:"matched_group" doc:"User-agent(s) of the robots.txt group applied, e.g. 'gptbot' or '*'; empty when no group applied."`
 	MatchedRule      string     `parquet:"matched_rule" doc:"The deciding rule as written, e.g. 'Disallow: /private/'; empty when no rule matched."`
@@ -93,11 +94,11 @@ type RobotsVersion struct {
 	URLHostName      string     `parquet:"url_host_name" doc:"Host name of the authority."`
 	URL              string     `parquet:"url" doc:"URL captured (the robots.txt URL)."`
 	FetchTime        time.Time  `parquet:"fetch_time" doc:"Capture time (WARC-Date)."`
-	ValidFrom        time.Time  `parquet:"valid_from" doc:"Start of the validity interval (the capture time)."`
+	ValidFrom        time.Time  `parquet:"valid_from" doc:"Start of the validity interval: the capture time, or for a row whose status_rule is unreachable-30d-unavailable, the moment continuous unreachability passed --unreachable-after."`
 	ValidUntil       *time.Time `parquet:"valid_until" doc:"End of the validity interval (next capture of the same authority); null for the latest."`
 	FetchStatus      int32      `parquet:"fetch_status" doc:"HTTP status of the capture."`
-	Effect           string     `parquet:"effect" doc:"rules (2xx parsed), allow_all (4xx unavailable, or redirect loop), disallow_all (5xx unreachable)."`
-	StatusRule       string     `parquet:"status_rule" doc:"Which RFC 9309 §2.3.1 rule applied: success, redirect, unavailable, unreachable, unreachable-30d-unavailable, too-many-redirects."`
+	Effect           string     `parquet:"effect" doc:"rules (2xx parsed, or the rules of a redirect target), allow_all (4xx unavailable, more than five redirects, a redirect loop, or unreachable longer than --unreachable-after), disallow_all (5xx or no response: unreachable), unknown (content not in the inputs; never produces a finding)."`
+	StatusRule       string     `parquet:"status_rule" doc:"Which RFC 9309 §2.3.1 rule applied: success, redirect, too-many-redirects, redirect-loop, unavailable, unreachable, unreachable-30d-unavailable, not-modified (a 304: the previous content); unknown content: redirect-target-missing, redirect-no-location, unparseable-response, unexpected-status, revisit-unresolved."`
 	RedirectTarget   string     `parquet:"redirect_target" doc:"Final URL of a followed redirect chain; empty otherwise."`
 	ContentDigest    string     `parquet:"content_digest" doc:"SHA-256 of the body, hex; empty when no body."`
 	Size             int64      `parquet:"size" doc:"Body size in bytes as captured."`
