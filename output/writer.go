@@ -9,6 +9,7 @@ import (
 	"path/filepath"
 	"reflect"
 	"strings"
+	"sync"
 	"time"
 	"unicode/utf8"
 
@@ -389,6 +390,52 @@ type tableWriter struct {
 	bytes   int   // string bytes in the builders
 	rows    int64 // rows written or pending
 	closed  bool
+
+	// Row groups are encoded and written by a goroutine of their own
+	// (started at the first flush), so encoding one row group overlaps
+	// with appending the next: the writing side of an audit is sequential
+	// and this is most of its work. At most one finished row group waits.
+	work  chan arrow.RecordBatch
+	done  chan struct{}
+	errMu sync.Mutex
+	werr  error // first error of the writing goroutine
+}
+
+func (tw *tableWriter) writeErr() error {
+	tw.errMu.Lock()
+	defer tw.errMu.Unlock()
+	return tw.werr
+}
+
+func (tw *tableWriter) startWriting() {
+	tw.work = make(chan arrow.RecordBatch, 1)
+	tw.done = make(chan struct{})
+	go func() {
+		defer close(tw.done)
+		for rec := range tw.work {
+			if tw.writeErr() == nil {
+				err := tw.fw.Write(rec)
+				if err == nil {
+					err = tw.out.err
+				}
+				if err != nil {
+					tw.errMu.Lock()
+					tw.werr = err
+					tw.errMu.Unlock()
+				}
+			}
+			rec.Release()
+		}
+	}()
+}
+
+// drain waits until every queued row group is written.
+func (tw *tableWriter) drain() {
+	if tw.work != nil {
+		close(tw.work)
+		<-tw.done
+		tw.work = nil
+	}
 }
 
 // appender appends one struct field to its Arrow builder. The builders are
@@ -595,7 +642,6 @@ func (tw *tableWriter) flush() error {
 	for _, arr := range arrs {
 		arr.Release()
 	}
-	defer rec.Release()
 	bytes := tw.bytes
 	tw.pending, tw.bytes = 0, 0
 	if full {
@@ -610,10 +656,15 @@ func (tw *tableWriter) flush() error {
 			}
 		}
 	}
-	if err := tw.fw.Write(rec); err != nil {
+	if err := tw.writeErr(); err != nil {
+		rec.Release()
 		return err
 	}
-	return tw.out.err
+	if tw.work == nil {
+		tw.startWriting()
+	}
+	tw.work <- rec
+	return nil
 }
 
 // release frees the builders' memory.
@@ -631,6 +682,10 @@ func (tw *tableWriter) close() error {
 		return ErrClosed
 	}
 	err := tw.flush()
+	tw.drain()
+	if err == nil {
+		err = tw.writeErr()
+	}
 	tw.closed = true
 	tw.release()
 	if cerr := tw.fw.Close(); err == nil {
@@ -657,6 +712,7 @@ func (tw *tableWriter) abort() {
 		return
 	}
 	tw.closed = true
+	tw.drain()
 	tw.release()
 	tw.f.Close()
 }
