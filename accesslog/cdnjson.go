@@ -102,7 +102,7 @@ func addMissingHeader(f *event.Fetch, name, value string) {
 
 // Fastly has no fixed log format: customers write a JSON template in VCL.
 // These are the key names of Fastly's documented JSON examples and their
-// common variants (see SEMANTICS.md for the full list).
+// common variants (see docs/semantics.md for the full list).
 
 func parseFastly(r *Reader, s string) bool {
 	f := &r.fetch

@@ -7,7 +7,7 @@
 // Fastly JSON; IIS/W3C extended. Input may be plain, gzip (also
 // multi-member, as logrotate and CDNs write it) or bzip2; compression is
 // detected from magic bytes, the format from the first lines (see Detect)
-// unless Options.Format names it. SEMANTICS.md in this directory says
+// unless Options.Format names it. docs/semantics.md in this directory says
 // which field of each format lands in which Fetch field.
 //
 // # Usage

@@ -10,7 +10,7 @@ import (
 // (for example with a --log-format flag) and what event.Fetch.Format holds.
 type Format string
 
-// The formats this package reads. SEMANTICS.md says which fields of each map
+// The formats this package reads. docs/semantics.md says which fields of each map
 // to which event.Fetch fields.
 const (
 	Combined       Format = "combined"        // Apache/nginx combined

@@ -6,7 +6,7 @@ import (
 )
 
 // nginx JSON lines: a log_format that writes one JSON object per request,
-// its keys named after the nginx variables they hold (see SEMANTICS.md).
+// its keys named after the nginx variables they hold (see docs/semantics.md).
 // Every "http_*" key is a request header: http_signature_input becomes
 // Signature-Input.
 

@@ -34,7 +34,7 @@
 // not match "Baiduspider", "LCC" does not match "SLCC2" and "Googlebot" does
 // not match "Googlebot-Image/1.0". When several patterns match, the longest
 // wins. Product tokens follow RFC 9309 §2.2.1 and User-Agent syntax RFC
-// 9110 §10.1.5 (see ProductTokens). The choices are listed in SEMANTICS.md.
+// 9110 §10.1.5 (see ProductTokens). The choices are listed in docs/semantics.md.
 //
 // # Catalog file shape
 //

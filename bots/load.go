@@ -72,7 +72,7 @@ type aiRobotsBot struct {
 //   - the ai.robots.txt robots.json shape: {"GPTBot": {"operator": ...,
 //     "respect": ..., "function": ..., "frequency": ..., "description":
 //     ...}, ...}, where the category is inferred from "function" (see
-//     SEMANTICS.md) and left "" when it cannot be.
+//     docs/semantics.md) and left "" when it cannot be.
 //
 // name names the input in errors, which are *LoadError values with the
 // line and column of the problem. A token given twice is an error.

@@ -157,7 +157,7 @@ func isHTTPRecord(rt string) bool {
 
 // robotsLike reports whether a capture may be a robots.txt or the target
 // of a robots.txt redirect: its path contains "robots" (case-insensitive).
-// Other redirect targets are "not in the inputs" (see SEMANTICS.md).
+// Other redirect targets are "not in the inputs" (see docs/semantics.md).
 func robotsLike(target string) bool {
 	return strings.Contains(strings.ToLower(pathOf(target)), "robots")
 }

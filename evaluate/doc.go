@@ -64,6 +64,6 @@
 // response unreachable, and unreachable for longer than
 // Options.UnreachableAfter treated as unavailable from that point.
 //
-// SEMANTICS.md in this directory lists every rule and every choice the
+// docs/semantics.md in this directory lists every rule and every choice the
 // specifications left open.
 package evaluate

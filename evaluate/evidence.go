@@ -9,7 +9,7 @@ import (
 	"github.com/repaudit/repaudit/table"
 )
 
-// Finding kinds (violations.kind); see SEMANTICS.md.
+// Finding kinds (violations.kind); see docs/semantics.md.
 const (
 	KindDisallowedFetch         = "disallowed_fetch"
 	KindFetchWhileUnreachable   = "fetch_while_unreachable"
@@ -43,7 +43,7 @@ const (
 	SeverityInfo   = "info"
 )
 
-// Severity returns the severity of a finding kind (SEMANTICS.md explains
+// Severity returns the severity of a finding kind (docs/semantics.md explains
 // each choice).
 func Severity(kind string) string {
 	switch kind {

@@ -284,7 +284,7 @@ func (m *Model) writeArchive(sink table.Sink, counts *archiveCounts) error {
 }
 
 // retention decides what an archive may do with capture c as of AsOf
-// (SEMANTICS.md, "Retention").
+// (docs/semantics.md, "Retention").
 func (m *Model) retention(c *capRec, a *authority, target, agent string, j *Judgement) (table.Retention, []table.Violation) {
 	asOf := m.opts.AsOf
 	row := table.Retention{

@@ -49,5 +49,5 @@
 //
 // Every lenient reading and every limit hit is a Diagnostic with a stable
 // code (the Diag* constants) and the evidence it concerns. The choices the
-// draft leaves open are listed in SEMANTICS.md.
+// draft leaves open are listed in docs/semantics.md.
 package extract

@@ -46,7 +46,7 @@
 //
 // Adding and querying are safe for concurrent use. Query results are
 // copies (keys) or shared read-only values (cards, lists): callers must
-// not modify them. SEMANTICS.md states the time rules in full.
+// not modify them. docs/semantics.md states the time rules in full.
 //
 // Nothing in this package reads the wall clock or touches the network;
 // "repaudit cards fetch" does the fetching and records it as a WARC.

@@ -89,7 +89,7 @@ type ipSnap struct {
 // one, or the zero time for local files given on the command line. A query
 // at time t uses the latest dated snapshot at or before t; when there is
 // none, the undated (local) snapshot if any; otherwise nothing is known.
-// See SEMANTICS.md.
+// See docs/semantics.md.
 type Store struct {
 	mu        sync.RWMutex
 	cards     map[string]*timeline[*Card]

@@ -25,7 +25,7 @@
 // manifest.json last, fsyncs the directory and renames it to DIR. A run that
 // dies before Commit leaves only DIR.partial-*: no manifest.json, and tables
 // without a Parquet footer that no reader accepts. DIR itself never holds a
-// half-written table. See SEMANTICS.md for the details and the other choices
+// half-written table. See docs/semantics.md for the details and the other choices
 // (timestamp units, nulls, invalid UTF-8, as_of).
 //
 // A Writer is a table.Sink for one goroutine: the evaluation pipeline funnels

@@ -4,7 +4,7 @@ import "bytes"
 
 // This file holds the one canonical form that rule patterns and URLs are
 // both reduced to before they are compared octet by octet
-// (RFC 9309 §2.2.2, Table 4; §2.2.3, Table 6). The rules, in SEMANTICS.md
+// (RFC 9309 §2.2.2, Table 4; §2.2.3, Table 6). The rules, in docs/semantics.md
 // terms:
 //
 //   - Unreserved characters (RFC 3986 §2.3: ALPHA DIGIT - . _ ~) are

@@ -44,7 +44,7 @@
 // Fetching robots.txt and the status-code rules of RFC 9309 §2.3 are not
 // here: the caller decides what body, if any, applies.
 //
-// Every choice the specifications leave open is listed in SEMANTICS.md.
+// Every choice the specifications leave open is listed in docs/semantics.md.
 //
 // # Diagnostics
 //

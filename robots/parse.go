@@ -416,7 +416,7 @@ func splitWS(s string) (key, value string, ok bool) {
 
 // productToken reduces a user-agent value to its product token: the part
 // before the first '/' or whitespace ("Googlebot/2.1" is "Googlebot",
-// "Mozilla/5.0 (compatible; Foo)" is "Mozilla"). See SEMANTICS.md.
+// "Mozilla/5.0 (compatible; Foo)" is "Mozilla"). See docs/semantics.md.
 func productToken(v string) (tok string, trimmed bool) {
 	for i := 0; i < len(v); i++ {
 		if v[i] == '/' || isWS(v[i]) {
@@ -427,7 +427,7 @@ func productToken(v string) (tok string, trimmed bool) {
 }
 
 // validTokenChars reports whether tok uses only the characters of the RFC
-// 9309 §2.2.1 product-token grammar, plus digits (see SEMANTICS.md).
+// 9309 §2.2.1 product-token grammar, plus digits (see docs/semantics.md).
 func validTokenChars(tok string) bool {
 	if tok == "*" {
 		return true
@@ -513,7 +513,7 @@ func (p *parser) crawlDelay(n int, value, raw, note string) {
 		return
 	}
 	// A crawl-delay belongs to its group like a rule does, so it ends the
-	// run of user-agent lines (see SEMANTICS.md).
+	// run of user-agent lines (see docs/semantics.md).
 	p.inAgentRun = false
 	g := &f.Groups[p.group]
 	secs, err := strconv.ParseFloat(value, 64)

@@ -84,7 +84,7 @@ type Group struct {
 
 // Agent is one user-agent line of a group.
 type Agent struct {
-	Token string // as written (product token part, see SEMANTICS.md)
+	Token string // as written (product token part, see docs/semantics.md)
 	Line  int
 }
 

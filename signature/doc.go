@@ -87,7 +87,7 @@
 // Any failure makes the verdict Invalid; otherwise a gap (no key, a
 // component not recorded, a self-asserted key, an unknown time) makes it
 // Unverified; otherwise it is Verified. Result.Evidence is one line a person
-// can check by hand. SEMANTICS.md records the choices the drafts leave open.
+// can check by hand. docs/semantics.md records the choices the drafts leave open.
 //
 // # Signed key directories
 //

@@ -51,7 +51,7 @@ type Record struct {
 	// Decompressed is true when Source.Offset and Source.Length count
 	// bytes of the decompressed stream rather than stored bytes: the record
 	// does not sit in gzip members or zstd frames of its own (whole-file
-	// gzip, several records per member). See SEMANTICS.md.
+	// gzip, several records per member). See docs/semantics.md.
 	Decompressed bool
 }
 
