@@ -1,6 +1,8 @@
 package accesslog
 
 import (
+	"github.com/repaudit/repaudit/internal/cputime"
+
 	"bytes"
 	"fmt"
 	"io"
@@ -69,7 +71,7 @@ func BenchmarkReader(b *testing.B) {
 			b.SetBytes(int64(len(data)))
 			b.ReportAllocs()
 			lines := 0
-			cpu0 := cpuTime()
+			cpu0 := cputime.Process()
 			for b.Loop() {
 				r, err := NewReader(bytes.NewReader(data), "bench.log", Options{Format: f})
 				if err != nil {
@@ -90,7 +92,7 @@ func BenchmarkReader(b *testing.B) {
 				}
 			}
 			b.ReportMetric(float64(lines)/b.Elapsed().Seconds(), "lines/s")
-			if cpu := cpuTime() - cpu0; cpu > 0 {
+			if cpu := cputime.Process() - cpu0; cpu > 0 {
 				b.ReportMetric(float64(lines)/cpu.Seconds(), "lines/cpu-s")
 			}
 		})

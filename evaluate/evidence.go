@@ -217,12 +217,7 @@ func (m *Model) robotsEvidence(v *table.Violation, r *robotsResult, token string
 	var sb strings.Builder
 	sb.Grow(512)
 	if ver := r.version; ver != nil {
-		v.RobotsVersionID = ver.id
-		ct := ver.doc.time
-		v.RobotsCaptureTime = &ct
-		v.RobotsWARCFile = ver.doc.src.File
-		v.RobotsWARCOffset = ver.doc.src.Offset
-		v.RobotsStatus = int32(ver.doc.status)
+		setRobotsVersion(v, ver)
 	}
 	if r.checked {
 		v.MatchedGroup = r.rv.Group
@@ -347,4 +342,15 @@ func (m *Model) acapEvidence(v *table.Violation, ver *version, av robots.ACAPVer
 	v.MatchedRule = av.Record
 	v.MatchedLine = int32(av.Line)
 	v.Directive = av.Record
+}
+
+// setRobotsVersion fills a finding's columns naming the robots.txt version
+// it relies on and where that version was captured.
+func setRobotsVersion(v *table.Violation, ver *version) {
+	v.RobotsVersionID = ver.id
+	ct := ver.doc.time
+	v.RobotsCaptureTime = &ct
+	v.RobotsWARCFile = ver.doc.src.File
+	v.RobotsWARCOffset = ver.doc.src.Offset
+	v.RobotsStatus = int32(ver.doc.status)
 }

@@ -312,14 +312,6 @@ func (m *Model) retention(c *capRec, a *authority, target, agent string, j *Judg
 		}
 		findings = append(findings, v)
 	}
-	setRobots := func(v *table.Violation, ver *version) {
-		v.RobotsVersionID = ver.id
-		ct := ver.doc.time
-		v.RobotsCaptureTime = &ct
-		v.RobotsWARCFile = ver.doc.src.File
-		v.RobotsWARCOffset = ver.doc.src.Offset
-		v.RobotsStatus = int32(ver.doc.status)
-	}
 	where := c.rawURL + " captured " + fmtTime(c.time) + " (" + c.src.String() + ")"
 
 	if a != nil && !c.isRobots {
@@ -353,7 +345,7 @@ func (m *Model) retention(c *capRec, a *authority, target, agent string, j *Judg
 				due := since.from
 				reasons = append(reasons, retReason{action: ActionDelete, reason: ReasonACAPTakeDown, due: due, evidence: sb.String()})
 				finding(KindACAPProhibited, reqs[0].Text, sb.String(), due)
-				setRobots(&findings[len(findings)-1], vNow)
+				setRobotsVersion(&findings[len(findings)-1], vNow)
 				findings[len(findings)-1].MatchedRule = reqs[0].Text
 				findings[len(findings)-1].MatchedLine = int32(reqs[0].Line)
 			}
@@ -382,7 +374,7 @@ func (m *Model) retention(c *capRec, a *authority, target, agent string, j *Judg
 					var v table.Violation
 					finding(KindACAPProhibited, av.Record, sb.String(), c.time)
 					v = findings[len(findings)-1]
-					setRobots(&v, vCap)
+					setRobotsVersion(&v, vCap)
 					v.MatchedRule, v.MatchedLine = av.Record, int32(av.Line)
 					findings[len(findings)-1] = v
 					continue
@@ -407,7 +399,7 @@ func (m *Model) retention(c *capRec, a *authority, target, agent string, j *Judg
 				sb.WriteString(fmtTime(asOf))
 				reasons = append(reasons, retReason{action: action, reason: reason, due: expiry, evidence: sb.String()})
 				finding(KindRetentionExpired, av.Record, sb.String(), expiry)
-				setRobots(&findings[len(findings)-1], vCap)
+				setRobotsVersion(&findings[len(findings)-1], vCap)
 				findings[len(findings)-1].MatchedRule = av.Record
 				findings[len(findings)-1].MatchedLine = int32(av.Line)
 			}

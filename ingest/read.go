@@ -182,18 +182,8 @@ func readWARC(ctx context.Context, fh io.Reader, f File, opts Options, h Handler
 		}
 		st.Records[rec.Type]++
 		if ft := rec.Fetch; ft != nil {
-			st.Fetches++
-			st.see(ft.Time)
-			if ft.Status != 0 {
-				st.Statuses[ft.Status]++
-			}
-			if IsRobotsPath(ft.Target) {
-				st.RobotsFetches++
-			}
-			if h.Fetch != nil {
-				if err := h.Fetch(ft); err != nil {
-					return err
-				}
+			if err := st.fetch(ft, h); err != nil {
+				return err
 			}
 		}
 		if c := rec.Capture; c != nil {
@@ -266,18 +256,24 @@ func readLog(ctx context.Context, fh io.Reader, f File, opts Options, h Handler,
 		if err != nil {
 			return fmt.Errorf("ingest: %s: %w", f.Path, err)
 		}
-		st.Fetches++
-		st.see(ft.Time)
-		if ft.Status != 0 {
-			st.Statuses[ft.Status]++
-		}
-		if IsRobotsPath(ft.Target) {
-			st.RobotsFetches++
-		}
-		if h.Fetch != nil {
-			if err := h.Fetch(ft); err != nil {
-				return err
-			}
+		if err := st.fetch(ft, h); err != nil {
+			return err
 		}
 	}
+}
+
+// fetch counts one fetch and hands it to the handler.
+func (s *Stats) fetch(ft *event.Fetch, h Handler) error {
+	s.Fetches++
+	s.see(ft.Time)
+	if ft.Status != 0 {
+		s.Statuses[ft.Status]++
+	}
+	if IsRobotsPath(ft.Target) {
+		s.RobotsFetches++
+	}
+	if h.Fetch != nil {
+		return h.Fetch(ft)
+	}
+	return nil
 }

@@ -1,6 +1,8 @@
 package robots
 
 import (
+	"github.com/repaudit/repaudit/internal/cputime"
+
 	"fmt"
 	"strings"
 	"testing"
@@ -97,34 +99,34 @@ func BenchmarkParse(b *testing.B) {
 	body := largeRobots(DefaultMaxBytes - 1024)
 	b.SetBytes(int64(len(body)))
 	b.ReportAllocs()
-	start := processCPU()
+	start := cputime.Process()
 	for b.Loop() {
 		Parse(body, Options{})
 	}
-	reportCPU(b, start, int64(len(body)))
+	cputime.Report(b, start, int64(len(body)))
 }
 
 func BenchmarkParseRealistic(b *testing.B) {
 	body := []byte(realisticRobots)
 	b.SetBytes(int64(len(body)))
 	b.ReportAllocs()
-	start := processCPU()
+	start := cputime.Process()
 	for b.Loop() {
 		Parse(body, Options{})
 	}
-	reportCPU(b, start, int64(len(body)))
+	cputime.Report(b, start, int64(len(body)))
 }
 
 func BenchmarkCheck(b *testing.B) {
 	f := Parse([]byte(realisticRobots), Options{})
 	b.ReportAllocs()
 	i := 0
-	start := processCPU()
+	start := cputime.Process()
 	for b.Loop() {
 		f.Check(benchAgents[i%len(benchAgents)], benchURLs[i%len(benchURLs)])
 		i++
 	}
-	reportCPU(b, start, 0)
+	cputime.Report(b, start, 0)
 }
 
 func BenchmarkCheckLargeFile(b *testing.B) {
@@ -132,22 +134,22 @@ func BenchmarkCheckLargeFile(b *testing.B) {
 	agents := []string{"bot7", "crawler-300", "unknown"}
 	b.ReportAllocs()
 	i := 0
-	start := processCPU()
+	start := cputime.Process()
 	for b.Loop() {
 		f.Check(agents[i%len(agents)], benchURLs[i%len(benchURLs)])
 		i++
 	}
-	reportCPU(b, start, 0)
+	cputime.Report(b, start, 0)
 }
 
 func BenchmarkACAPCheck(b *testing.B) {
 	f := Parse([]byte(acapSample), Options{})
 	b.ReportAllocs()
 	i := 0
-	start := processCPU()
+	start := cputime.Process()
 	for b.Loop() {
 		f.ACAPCheck("named-crawler", "index", benchURLs[i%len(benchURLs)])
 		i++
 	}
-	reportCPU(b, start, 0)
+	cputime.Report(b, start, 0)
 }

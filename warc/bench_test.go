@@ -1,6 +1,8 @@
 package warc
 
 import (
+	"github.com/repaudit/repaudit/internal/cputime"
+
 	"bytes"
 	"fmt"
 	"io"
@@ -110,9 +112,9 @@ func benchCorpus(b *testing.B) ([]byte, int64) {
 // reportCPU starts measuring CPU time; the returned function reports CPU
 // MB/s (bytes per CPU second, all threads including GC).
 func reportCPU(b *testing.B, n int64) func() {
-	start := cpuTime()
+	start := cputime.Process()
 	return func() {
-		if d := cpuTime() - start; d > 0 && b.N > 0 {
+		if d := cputime.Process() - start; d > 0 && b.N > 0 {
 			b.ReportMetric(float64(n)*float64(b.N)/d.Seconds()/1e6, "cpu-MB/s")
 		}
 	}
