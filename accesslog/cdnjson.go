@@ -46,16 +46,8 @@ func parseCloudflare(r *Reader, s string) bool {
 		case "VerifiedBotCategory":
 			f.CDNVerifiedBot = v.str()
 		case "RequestHeaders":
-			if v.kind != jsonObject {
-				break
-			}
-			if !r.addHeaderMap(f, v.raw, 1) {
+			if !r.addCDNHeaders(f, v) {
 				return r.fail(CodeUnparsedLine, "malformed RequestHeaders", s)
-			}
-			for _, h := range f.Header {
-				if isSignatureField(h.Name) {
-					f.SignatureRecorded = true
-				}
 			}
 		}
 	}
@@ -146,16 +138,8 @@ func parseFastly(r *Reader, s string) bool {
 		case "request_referer", "referer", "referrer":
 			f.Referer = v.str()
 		case "request_headers":
-			if v.kind != jsonObject {
-				break
-			}
-			if !r.addHeaderMap(f, v.raw, 1) {
+			if !r.addCDNHeaders(f, v) {
 				return r.fail(CodeUnparsedLine, "malformed request_headers", s)
-			}
-			for _, h := range f.Header {
-				if isSignatureField(h.Name) {
-					f.SignatureRecorded = true
-				}
 			}
 		case "signature", "signature_input", "signature_agent":
 			name, sig := r.headerName(key)
@@ -224,5 +208,24 @@ func parseFastly(r *Reader, s string) bool {
 	addMissingHeader(f, "Referer", f.Referer)
 	f.Status = r.parseStatus(status, s)
 	f.Bytes = r.parseBytes(size, s)
+	return true
+}
+
+// addCDNHeaders adds a CDN log's map of request headers (Cloudflare
+// RequestHeaders, Fastly request_headers) to f; when it carries a
+// signature field, the source records them. A value that is not an object
+// is ignored; false means a malformed object.
+func (r *Reader) addCDNHeaders(f *event.Fetch, v jsonValue) bool {
+	if v.kind != jsonObject {
+		return true
+	}
+	if !r.addHeaderMap(f, v.raw, 1) {
+		return false
+	}
+	for _, h := range f.Header {
+		if isSignatureField(h.Name) {
+			f.SignatureRecorded = true
+		}
+	}
 	return true
 }
