@@ -148,23 +148,9 @@ func (r *Reader) parseARC() (*item, error) {
 			c.ContentType = ct
 		}
 	}
-	if err == nil {
-		err = r.blk.discard(r.trimBounds)
-	}
-	if err != nil {
-		return nil, r.fail(err, start)
-	}
-	blockEnd := r.pos()
-	_, nlErr := r.skipNewlines()
-	end := r.pos()
-	rec.Source, rec.Decompressed = r.recordSource(startB, startOK, start, blockEnd, end)
-	r.finish(it)
-	if nlErr != nil {
-		if nlErr = r.fail(nlErr, -1); nlErr != nil {
-			return it, nlErr
-		}
-	}
-	return it, nil
+	// ARC records need not end in line ends, so none missing is no news.
+	it, _, err = r.endRecord(it, err, startB, startOK, start)
+	return it, err
 }
 
 // orUnexpected turns the nil error of a short peek into a truncation.

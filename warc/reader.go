@@ -787,27 +787,35 @@ func (r *Reader) parseWARC() (*item, error) {
 		it.resp = rec.Type == "response" || rec.Type == "revisit"
 		err = r.readCapture(it, c, w.contentType, start)
 	}
+	it, missingNL, err := r.endRecord(it, err, startB, startOK, start)
+	if missingNL {
+		r.report(start, CodeMissingNewlines, SevInfo, "record block is not followed by the two CRLF line ends (WARC 1.1 §4)")
+	}
+	return it, err
+}
+
+// endRecord ends a record (WARC or ARC) whose block was read with error
+// readErr: it discards the rest of the block, skips the line ends after it,
+// sets the record's Source and completes the item. The item is nil when
+// the record is lost. missingNL reports that no line end followed the
+// block at all.
+func (r *Reader) endRecord(it *item, readErr error, startB boundary, startOK bool, start int64) (_ *item, missingNL bool, err error) {
+	err = readErr
 	if err == nil {
 		err = r.blk.discard(r.trimBounds)
 	}
 	if err != nil {
-		return nil, r.fail(err, start)
+		return nil, false, r.fail(err, start)
 	}
 	blockEnd := r.pos()
 	nl, nlErr := r.skipNewlines()
-	end := r.pos()
-	rec.Source, rec.Decompressed = r.recordSource(startB, startOK, start, blockEnd, end)
+	rec := it.rec
+	rec.Source, rec.Decompressed = r.recordSource(startB, startOK, start, blockEnd, r.pos())
 	r.finish(it)
 	if nlErr != nil {
-		if nlErr = r.fail(nlErr, -1); nlErr == nil {
-			return it, nil
-		}
-		return it, nlErr
+		return it, false, r.fail(nlErr, -1)
 	}
-	if nl == 0 {
-		r.report(start, CodeMissingNewlines, SevInfo, "record block is not followed by the two CRLF line ends (WARC 1.1 §4)")
-	}
-	return it, nil
+	return it, nl == 0, nil
 }
 
 // finish completes an item once its Source is known.
