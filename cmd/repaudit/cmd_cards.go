@@ -50,15 +50,7 @@ var errNonPublicAddress = errors.New("refusing non-public address")
 
 // runCards dispatches "repaudit cards <sub>".
 func runCards(ctx context.Context, args []string, std stdio) int {
-	if len(args) == 0 || args[0] != "fetch" {
-		if len(args) > 0 && (args[0] == "-h" || args[0] == "-help" || args[0] == "--help" || args[0] == "help") {
-			cardsUsage(std.Stdout)
-			return exitOK
-		}
-		cardsUsage(std.Stderr)
-		return exitUsage
-	}
-	return runCardsFetch(ctx, args[1:], std)
+	return runSub(ctx, args, std, "fetch", cardsUsage, runCardsFetch)
 }
 
 func cardsUsage(w io.Writer) {

@@ -29,15 +29,7 @@ const robotsCacheSize = 16
 
 // runRobots dispatches "repaudit robots <sub>".
 func runRobots(ctx context.Context, args []string, std stdio) int {
-	if len(args) == 0 || args[0] != "check" {
-		if len(args) > 0 && (args[0] == "-h" || args[0] == "-help" || args[0] == "--help" || args[0] == "help") {
-			robotsUsage(std.Stdout)
-			return exitOK
-		}
-		robotsUsage(std.Stderr)
-		return exitUsage
-	}
-	return runRobotsCheck(ctx, args[1:], std)
+	return runSub(ctx, args, std, "check", robotsUsage, runRobotsCheck)
 }
 
 func robotsUsage(w io.Writer) {

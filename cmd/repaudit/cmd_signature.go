@@ -26,15 +26,7 @@ const maxSignatureCheckLine = 1 << 20
 
 // runSignature dispatches "repaudit signature <sub>".
 func runSignature(ctx context.Context, args []string, std stdio) int {
-	if len(args) == 0 || args[0] != "check" {
-		if len(args) > 0 && (args[0] == "-h" || args[0] == "-help" || args[0] == "--help" || args[0] == "help") {
-			signatureUsage(std.Stdout)
-			return exitOK
-		}
-		signatureUsage(std.Stderr)
-		return exitUsage
-	}
-	return runSignatureCheck(ctx, args[1:], std)
+	return runSub(ctx, args, std, "check", signatureUsage, runSignatureCheck)
 }
 
 func signatureUsage(w io.Writer) {

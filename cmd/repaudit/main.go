@@ -82,14 +82,35 @@ func usage(w io.Writer) {
 	fmt.Fprintln(w, "Exit codes: 0 ok, 1 findings (only when asked), 2 usage or input error.")
 }
 
+func isHelp(arg string) bool {
+	switch arg {
+	case "-h", "-help", "--help", "help":
+		return true
+	}
+	return false
+}
+
+// runSub runs a command that takes one sub-subcommand ("robots check",
+// "signature check", "cards fetch"): anything else prints its usage.
+func runSub(ctx context.Context, args []string, std stdio, sub string, usage func(io.Writer), run func(context.Context, []string, stdio) int) int {
+	if len(args) > 0 && args[0] == sub {
+		return run(ctx, args[1:], std)
+	}
+	if len(args) > 0 && isHelp(args[0]) {
+		usage(std.Stdout)
+		return exitOK
+	}
+	usage(std.Stderr)
+	return exitUsage
+}
+
 // run is main without the process: it returns the exit code.
 func run(ctx context.Context, args []string, std stdio) int {
 	if len(args) == 0 {
 		usage(std.Stderr)
 		return exitUsage
 	}
-	switch args[0] {
-	case "-h", "-help", "--help", "help":
+	if isHelp(args[0]) {
 		usage(std.Stdout)
 		return exitOK
 	}
