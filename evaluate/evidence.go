@@ -5,6 +5,7 @@ import (
 	"strings"
 	"time"
 
+	"github.com/repaudit/repaudit/event"
 	"github.com/repaudit/repaudit/robots"
 	"github.com/repaudit/repaudit/table"
 )
@@ -97,12 +98,7 @@ func describeVersion(v *version) string {
 	d := v.doc
 	sb.WriteString("robots.txt ")
 	sb.WriteString(d.rawURL)
-	sb.WriteString(" captured ")
-	sb.WriteString(fmtTime(d.time))
-	sb.WriteString(" (")
-	sb.WriteString(d.src.String())
-	sb.WriteString(", status ")
-	sb.WriteString(itoa(d.status))
+	sb.WriteString(capturedAt(d.time, d.src, d.status))
 	sb.WriteString(", version ")
 	sb.WriteString(v.id)
 	sb.WriteString(")")
@@ -114,12 +110,7 @@ func describeVersion(v *version) string {
 		sb.WriteString(" to ")
 		sb.WriteString(v.redirect)
 		if c := v.content; c != nil && c != d {
-			sb.WriteString(" captured ")
-			sb.WriteString(fmtTime(c.time))
-			sb.WriteString(" (")
-			sb.WriteString(c.src.String())
-			sb.WriteString(", status ")
-			sb.WriteString(itoa(c.status))
+			sb.WriteString(capturedAt(c.time, c.src, c.status))
 			sb.WriteString("), whose rules apply to the original authority (RFC 9309 §2.3.1.2)")
 		}
 	}
@@ -353,4 +344,11 @@ func setRobotsVersion(v *table.Violation, ver *version) {
 	v.RobotsWARCFile = ver.doc.src.File
 	v.RobotsWARCOffset = ver.doc.src.Offset
 	v.RobotsStatus = int32(ver.doc.status)
+}
+
+// capturedAt says when and where a capture was made, for evidence:
+// " captured TIME (file@offset, status N" after its URL; the caller closes
+// the parenthesis, often after adding more.
+func capturedAt(t time.Time, src event.Source, status int) string {
+	return " captured " + fmtTime(t) + " (" + src.String() + ", status " + itoa(status)
 }

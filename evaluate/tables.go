@@ -593,8 +593,7 @@ func (m *Model) judgeListing(e *ListingEntry, kind string) ([]table.Violation, b
 			if r.Token != "*" {
 				scope = r.Token
 			}
-			v.Evidence = listed + "; the capture in force then, " + c.rawURL + " captured " + fmtTime(c.time) +
-				" (" + c.src.String() + ", status " + itoa(int(c.status)) + "), carries " + r.Evidence +
+			v.Evidence = listed + "; the capture in force then, " + c.rawURL + capturedAt(c.time, c.src, int(c.status)) + "), carries " + r.Evidence +
 				" (" + r.Via + "): " + r.Name + " for " + scope + ", which forbids " + what
 			out = append(out, v)
 		}
