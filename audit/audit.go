@@ -221,7 +221,8 @@ func execute(ctx context.Context, cfg Config, w table.Sink) (*Summary, *evaluate
 		switch fs.f.Kind {
 		case ingest.KindWARC, ingest.KindARC, ingest.KindLog:
 			resolver := warc.NewResolver(32 << 20)
-			fs.stats, fs.err = ingest.Read(ctx, fs.f, ingest.Options{Progress: &prog.done, Resolver: resolver, LogExtraHeaders: cfg.LogExtraHeaders}, ingest.Handler{
+			digest := sha256.New()
+			fs.stats, fs.err = ingest.Read(ctx, fs.f, ingest.Options{Progress: &prog.done, Resolver: resolver, Digest: digest, LogExtraHeaders: cfg.LogExtraHeaders}, ingest.Handler{
 				Fetch: func(ft *event.Fetch) error {
 					events.Add(1)
 					if ft.Origin == event.OriginWARC || ingest.IsRobotsPath(ft.Target) {
@@ -244,6 +245,9 @@ func execute(ctx context.Context, cfg Config, w table.Sink) (*Summary, *evaluate
 				},
 				Problem: keep,
 			})
+			if fs.err == nil {
+				fs.sha = hex.EncodeToString(digest.Sum(nil))
+			}
 		case ingest.KindCard, ingest.KindJWKS, ingest.KindIPList:
 			fs.err = loadDocument(fs.f, ids, keep)
 			prog.done.Add(fs.f.Size)
@@ -254,7 +258,8 @@ func execute(ctx context.Context, cfg Config, w table.Sink) (*Summary, *evaluate
 			fs.err = fmt.Errorf("%s: cannot tell what this file holds (%s); name its kind with a flag", fs.f.Path, fs.f.Note)
 			prog.done.Add(fs.f.Size)
 		}
-		if fs.err == nil {
+		if fs.err == nil && fs.sha == "" {
+			// Documents and listings are small; streams were hashed as read.
 			fs.sha, fs.err = fileSHA256(fs.f.Path)
 		}
 	})

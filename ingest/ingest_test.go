@@ -3,6 +3,7 @@ package ingest
 import (
 	"bytes"
 	"context"
+	"crypto/sha256"
 	"os"
 	"path/filepath"
 	"strconv"
@@ -181,4 +182,24 @@ func FuzzSniff(f *testing.F) {
 			Read(context.Background(), fl, Options{}, Handler{})
 		}
 	})
+}
+
+// TestReadDigestCoversWholeFile: the digest Read feeds is the digest of the
+// file as stored, junk after the last record included.
+func TestReadDigestCoversWholeFile(t *testing.T) {
+	dir := t.TempDir()
+	data := append(gz([]byte(warcRecord)), []byte("trailing junk that is not a gzip member")...)
+	p := write(t, dir, "a.warc.gz", data)
+	f, err := Sniff(p, "")
+	if err != nil {
+		t.Fatal(err)
+	}
+	h := sha256.New()
+	if _, err := Read(context.Background(), f, Options{Digest: h}, Handler{}); err != nil {
+		t.Fatal(err)
+	}
+	want := sha256.Sum256(data)
+	if got := h.Sum(nil); !bytes.Equal(got, want[:]) {
+		t.Errorf("digest %x, want the file's %x", got, want)
+	}
 }

@@ -26,6 +26,10 @@ type Options struct {
 	Resolver *warc.Resolver
 	// Progress, when set, is advanced by the stored bytes consumed.
 	Progress *atomic.Int64
+	// Digest, when set, receives every stored byte of the file (all of
+	// it, even where the reader stops early), so callers get the file's
+	// digest without reading it a second time.
+	Digest io.Writer
 	// LogExtraHeaders names extra quoted fields after the User-Agent in
 	// combined/common/vhost logs (e.g. Signature, Signature-Input,
 	// Signature-Agent), passed to the access log reader.
@@ -121,6 +125,10 @@ func Read(ctx context.Context, f File, opts Options, h Handler) (Stats, error) {
 		return st, fmt.Errorf("ingest: %w", err)
 	}
 	defer fh.Close()
+	var src io.Reader = fh
+	if opts.Digest != nil {
+		src = io.TeeReader(fh, opts.Digest)
+	}
 	problem := func(p event.Problem) {
 		st.Problems[p.Code]++
 		if h.Problem != nil {
@@ -137,11 +145,18 @@ func Read(ctx context.Context, f File, opts Options, h Handler) (Stats, error) {
 	}
 	switch f.Kind {
 	case KindWARC, KindARC:
-		err = readWARC(ctx, fh, f, opts, h, &st, problem, advance)
+		err = readWARC(ctx, src, f, opts, h, &st, problem, advance)
 	case KindLog:
-		err = readLog(ctx, fh, f, opts, h, &st, problem, advance)
+		err = readLog(ctx, src, f, opts, h, &st, problem, advance)
 	default:
 		return st, fmt.Errorf("ingest: %s: kind %s is not a stream of events", f.Path, f.Kind)
+	}
+	if opts.Digest != nil && err == nil {
+		// Readers may stop before the end (a gzip trailer, junk after the
+		// last record): the digest covers the whole file all the same.
+		if _, derr := io.Copy(io.Discard, src); derr != nil {
+			err = fmt.Errorf("ingest: %s: %w", f.Path, derr)
+		}
 	}
 	if opts.Progress != nil && f.Size > last {
 		// Count the unread remainder too, so progress reaches 100%.
