@@ -183,8 +183,8 @@ func TestRetention(t *testing.T) {
 			capRows++
 		}
 	}
-	if capRows != 14 || s.stats.Model.CaptureFetches != 14 {
-		t.Errorf("capture fetch rows = %d (%d), want 14", capRows, s.stats.Model.CaptureFetches)
+	if capRows != 14 || s.summary.CaptureFetches != 14 {
+		t.Errorf("capture fetch rows = %d (%d), want 14", capRows, s.summary.CaptureFetches)
 	}
 }
 

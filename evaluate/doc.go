@@ -34,7 +34,7 @@
 //		tr.Observe(&j)        // in order: adds crawl_delay_ignored and replay findings
 //		sink.Fetch(&j.Fetch); for each v in j.Violations: sink.Violation(&v)
 //	model.WriteTables(sink)  // timeline, directives, retention, listing and archive findings
-//	stats := model.Stats()
+//	summary := model.Summary() // what pass 1 reconstructed and WriteTables wrote
 //
 // # What Judge decides
 //

@@ -41,10 +41,10 @@ type scenario struct {
 	off      int64
 	line     int64
 
-	model *Model
-	judg  map[*event.Fetch]*Judgement
-	out   *table.Collector
-	stats Stats
+	model   *Model
+	judg    map[*event.Fetch]*Judgement
+	out     *table.Collector
+	summary ModelSummary
 }
 
 func newScenario(t *testing.T) *scenario {
@@ -157,7 +157,7 @@ func (s *scenario) runOrder(rng *rand.Rand) {
 	if err := s.model.WriteTables(s.out); err != nil {
 		s.t.Fatal(err)
 	}
-	s.stats = s.model.Stats()
+	s.summary = s.model.Summary()
 }
 
 func (s *scenario) j(f *event.Fetch) *Judgement {
@@ -247,3 +247,25 @@ func (discard) RobotsRule(*table.RobotsRule) error       { return nil }
 func (discard) Directive(*table.Directive) error         { return nil }
 func (discard) Retention(*table.Retention) error         { return nil }
 func (discard) Problem(*table.Problem) error             { return nil }
+
+// fetchRows counts the fetch rows the scenario wrote that satisfy keep.
+func (s *scenario) fetchRows(keep func(*table.Fetch) bool) int {
+	n := 0
+	for i := range s.out.Fetches {
+		if keep(&s.out.Fetches[i]) {
+			n++
+		}
+	}
+	return n
+}
+
+// spoofedFindings counts the findings written for spoofed clients.
+func (s *scenario) spoofedFindings() int {
+	n := 0
+	for _, v := range s.out.Violations {
+		if v.Identity == IdentitySpoofed {
+			n++
+		}
+	}
+	return n
+}

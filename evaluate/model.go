@@ -47,9 +47,6 @@ type Model struct {
 
 	countsMu sync.Mutex
 	counts   archiveCounts
-
-	trackersMu sync.Mutex
-	trackers   []*Tracker
 }
 
 // hostEntry holds the authorities of one host[:port], by scheme.

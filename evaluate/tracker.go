@@ -3,7 +3,6 @@ package evaluate
 import (
 	"strconv"
 	"strings"
-	"sync"
 	"time"
 
 	"github.com/repaudit/repaudit/event"
@@ -16,11 +15,9 @@ import (
 // use. Its memory is bounded by the number of (agent, identity, authority)
 // triples and the replay window, not by the number of fetches.
 type Tracker struct {
-	mu     sync.Mutex // guards sum against Model.Stats
 	m      *Model
 	last   map[delayKey]lastFetch
 	replay *signature.ReplayDetector
-	sum    FetchSummary
 }
 
 type delayKey struct {
@@ -41,11 +38,7 @@ func (m *Model) NewTracker() *Tracker {
 		m:      m,
 		last:   make(map[delayKey]lastFetch),
 		replay: signature.NewReplayDetector(0),
-		sum:    newFetchSummary(),
 	}
-	m.trackersMu.Lock()
-	m.trackers = append(m.trackers, tr)
-	m.trackersMu.Unlock()
 	return tr
 }
 
@@ -144,14 +137,4 @@ func (tr *Tracker) Observe(j *Judgement) {
 		}
 	}
 	row.Findings = int32(len(j.Violations))
-	tr.mu.Lock()
-	tr.sum.add(j)
-	tr.mu.Unlock()
-}
-
-// Summary returns the counters of every Judgement observed so far.
-func (tr *Tracker) Summary() FetchSummary {
-	tr.mu.Lock()
-	defer tr.mu.Unlock()
-	return tr.sum.clone()
 }

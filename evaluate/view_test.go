@@ -1,6 +1,7 @@
 package evaluate
 
 import (
+	"github.com/repaudit/repaudit/table"
 	"strings"
 	"testing"
 )
@@ -312,8 +313,8 @@ func TestBrowserNotJudged(t *testing.T) {
 	if j.Fetch.Agent != "" || j.Fetch.Identity != "" || j.Fetch.IdentifiedBy != "" {
 		t.Errorf("browser row = %+v", j.Fetch)
 	}
-	if s.stats.Pass2.NonBot != 1 {
-		t.Errorf("NonBot = %d, want 1", s.stats.Pass2.NonBot)
+	if n := s.fetchRows(func(f *table.Fetch) bool { return f.Agent == "" }); n != 1 {
+		t.Errorf("NonBot = %d, want 1", n)
 	}
 }
 
