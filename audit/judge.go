@@ -157,14 +157,14 @@ func judgeAll(ctx context.Context, jobs int, model *evaluate.Model, sources []*f
 	go func() { // merger
 		defer close(tasks)
 		var heads itemHeap
-		live := map[*item]*stream{}
+		bySource := make([]*stream, len(sources)) // an item's stream is bySource[item.file]
 		pending := 0
 		activate := func() {
 			s := startStream(ctx, order[pending], sources[order[pending]], extra, progress)
 			streams = append(streams, s)
+			bySource[s.idx] = s
 			pending++
 			if it, ok := s.next(); ok {
-				live[it] = s
 				heap.Push(&heads, it)
 			}
 		}
@@ -178,10 +178,7 @@ func judgeAll(ctx context.Context, jobs int, model *evaluate.Model, sources []*f
 				break
 			}
 			it := heap.Pop(&heads).(*item)
-			s := live[it]
-			delete(live, it)
-			if nx, ok := s.next(); ok {
-				live[nx] = s
+			if nx, ok := bySource[it.file].next(); ok {
 				heap.Push(&heads, nx)
 			}
 			cur.items = append(cur.items, it)
