@@ -23,6 +23,7 @@ import (
 	"github.com/repaudit/repaudit/identity"
 	"github.com/repaudit/repaudit/ingest"
 	"github.com/repaudit/repaudit/output"
+	"github.com/repaudit/repaudit/robots"
 	"github.com/repaudit/repaudit/table"
 	"github.com/repaudit/repaudit/warc"
 )
@@ -225,7 +226,7 @@ func execute(ctx context.Context, cfg Config, w table.Sink) (*Summary, *evaluate
 			fs.stats, fs.err = ingest.Read(ctx, fs.f, ingest.Options{Progress: &prog.done, Resolver: resolver, Digest: digest, LogExtraHeaders: cfg.LogExtraHeaders}, ingest.Handler{
 				Fetch: func(ft *event.Fetch) error {
 					events.Add(1)
-					if ft.Origin == event.OriginWARC || ingest.IsRobotsPath(ft.Target) {
+					if ft.Origin == event.OriginWARC || robots.IsRobotsTxt(ft.Target) {
 						builder.AddFetch(ft)
 					}
 					return nil

@@ -176,7 +176,7 @@ func (b *Builder) AddCapture(c *event.Capture) {
 		return
 	}
 	t := c.Time.UTC()
-	isRobots := pathOf(target) == "/robots.txt"
+	isRobots := robots.IsRobotsTxt(target)
 	unresolved := c.RecordType == "revisit" && !c.Resolved
 
 	var doc *rdoc
@@ -372,7 +372,7 @@ func (b *Builder) AddFetch(f *event.Fetch) {
 	}
 	t := f.Time.UTC()
 	var rf *rfetch
-	if isRobotsPath(f.Target) && (f.Method == "" || strings.EqualFold(f.Method, "GET")) {
+	if robots.IsRobotsTxt(f.Target) && (f.Method == "" || strings.EqualFold(f.Method, "GET")) {
 		rf = &rfetch{
 			time: t, scheme: strings.ToLower(f.Scheme), host: strings.Clone(f.Host),
 			status: f.Status, method: strings.Clone(f.Method), ua: strings.Clone(f.UserAgent),

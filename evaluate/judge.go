@@ -211,7 +211,7 @@ func (m *Model) judge(f *event.Fetch, forced *ident) Judgement {
 	default:
 		r = m.evalRobots(a, id.token, id.lower, f.Target, t)
 	}
-	if isRobotsPath(f.Target) && r.verdict != VerdictNotJudged {
+	if robots.IsRobotsTxt(f.Target) && r.verdict != VerdictNotJudged {
 		// RFC 9309 §2.3: /robots.txt itself is always allowed.
 		r.verdict, r.kind = VerdictAllowed, ""
 	}
@@ -237,7 +237,7 @@ func (m *Model) judge(f *event.Fetch, forced *ident) Judgement {
 	if r.view == ViewUnchecked {
 		ver = a.versionAt(t)
 	}
-	if fl := ver.file(); fl != nil && fl.ACAP != nil && !isRobotsPath(f.Target) {
+	if fl := ver.file(); fl != nil && fl.ACAP != nil && !robots.IsRobotsTxt(f.Target) {
 		av := fl.ACAPCheck(id.token, "crawl", f.Target)
 		if av.Applies && av.Reason != robots.ACAPReasonConventional {
 			if av.Allowed {

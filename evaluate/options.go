@@ -151,7 +151,3 @@ func pathOf(target string) string {
 	}
 	return target
 }
-
-// isRobotsPath reports whether a request-target names /robots.txt
-// (RFC 9309 §2.3: the path is exactly "/robots.txt", all lower case).
-func isRobotsPath(target string) bool { return pathOf(target) == "/robots.txt" }

@@ -110,18 +110,6 @@ func TestExpand(t *testing.T) {
 	}
 }
 
-func TestIsRobotsPath(t *testing.T) {
-	for in, want := range map[string]bool{
-		"/robots.txt": true, "/robots.txt?x=1": true, "https://example.com/robots.txt": true,
-		"https://example.com:8443/robots.txt#f": true, "/robots.txt/": false, "/a/robots.txt": false,
-		"/ROBOTS.TXT": false, "https://example.com/": false, "": false,
-	} {
-		if got := IsRobotsPath(in); got != want {
-			t.Errorf("IsRobotsPath(%q) = %v, want %v", in, got, want)
-		}
-	}
-}
-
 func TestReadStats(t *testing.T) {
 	dir := t.TempDir()
 	ctx := context.Background()

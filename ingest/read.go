@@ -13,6 +13,7 @@ import (
 
 	"github.com/repaudit/repaudit/accesslog"
 	"github.com/repaudit/repaudit/event"
+	"github.com/repaudit/repaudit/robots"
 	"github.com/repaudit/repaudit/warc"
 )
 
@@ -82,38 +83,6 @@ func (s *Stats) StatusCodes() []int {
 	}
 	sort.Ints(codes)
 	return codes
-}
-
-// IsRobotsPath reports whether a request-target or URL names /robots.txt.
-func IsRobotsPath(target string) bool {
-	// Strip scheme://authority when present.
-	if i := indexScheme(target); i >= 0 {
-		rest := target[i+3:]
-		j := 0
-		for j < len(rest) && rest[j] != '/' && rest[j] != '?' && rest[j] != '#' {
-			j++
-		}
-		target = rest[j:]
-	}
-	for i := 0; i < len(target); i++ {
-		if target[i] == '?' || target[i] == '#' {
-			target = target[:i]
-			break
-		}
-	}
-	return target == "/robots.txt"
-}
-
-func indexScheme(s string) int {
-	for i := 0; i+2 < len(s) && i < 10; i++ {
-		if s[i] == ':' {
-			if s[i+1] == '/' && s[i+2] == '/' {
-				return i
-			}
-			return -1
-		}
-	}
-	return -1
 }
 
 // Read streams one archive or log file to h. Documents (cards, key sets,
@@ -207,7 +176,7 @@ func readWARC(ctx context.Context, fh io.Reader, f File, opts Options, h Handler
 			if c.Status != 0 {
 				st.Statuses[c.Status]++
 			}
-			if IsRobotsPath(c.URL) {
+			if robots.IsRobotsTxt(c.URL) {
 				st.RobotsCaptures++
 			}
 			if h.Capture != nil {
@@ -284,7 +253,7 @@ func (s *Stats) fetch(ft *event.Fetch, h Handler) error {
 	if ft.Status != 0 {
 		s.Statuses[ft.Status]++
 	}
-	if IsRobotsPath(ft.Target) {
+	if robots.IsRobotsTxt(ft.Target) {
 		s.RobotsFetches++
 	}
 	if h.Fetch != nil {

@@ -145,3 +145,18 @@ func (f *File) Check(agent, target string) Verdict {
 func (f *File) CrawlDelay(agent string) (cd CrawlDelay, ok bool) {
 	return f.crawlDelay(agent)
 }
+
+// IsRobotsTxt reports whether target (a path, a path and query, or an
+// absolute URL) names its authority's robots.txt: the path is exactly
+// "/robots.txt", lower case and at the top level (RFC 9309 §2.3), whatever
+// the query.
+func IsRobotsTxt(target string) bool {
+	p, slash := targetPath(target)
+	if slash {
+		return false
+	}
+	if i := indexByte(p, '?'); i >= 0 {
+		p = p[:i]
+	}
+	return p == "/robots.txt"
+}
