@@ -176,7 +176,9 @@ func (r *Reader) detect(line string) bool {
 		r.shape = CDXJ
 		return false
 	}
-	if len(fields) >= 3 && isTimestamp(fields[1]) && !strings.Contains(fields[0], ",http") {
+	// Without a legend, CDX is taken in the 11-field order: urlkey,
+	// timestamp, original URL.
+	if len(fields) >= 3 && isTimestamp(fields[1]) && (strings.HasPrefix(fields[2], "http://") || strings.HasPrefix(fields[2], "https://")) {
 		r.shape = CDX
 		return false
 	}

@@ -48,6 +48,8 @@ func TestShapes(t *testing.T) {
 			{URL: "https://example.com/a", Time: ts("2025-03-01T12:00:00Z"), Agent: "googlebot"},
 			{URL: "https://example.com/b"},
 			{URL: "https://example.com/c,d", Time: ts("2025-03-02T00:00:00Z")}}},
+		{"csv with spaces", "https://example.com/a,,Bot 2025 x\n", CSV, []Entry{
+			{URL: "https://example.com/a", Agent: "Bot 2025 x"}}},
 		{"csv no header", "https://example.com/a,20250301120000\r\n", CSV, []Entry{
 			{URL: "https://example.com/a", Time: ts("2025-03-01T12:00:00Z")}}},
 	}
