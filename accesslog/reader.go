@@ -3,7 +3,6 @@ package accesslog
 import (
 	"bufio"
 	"bytes"
-	"compress/bzip2"
 	"errors"
 	"fmt"
 	"io"
@@ -11,9 +10,8 @@ import (
 	"strconv"
 	"strings"
 
-	"github.com/klauspost/compress/gzip"
-
 	"github.com/repaudit/repaudit/event"
+	"github.com/repaudit/repaudit/internal/decompress"
 )
 
 // DefaultMaxLine is the longest line read when Options.MaxLine is 0. Longer
@@ -32,15 +30,16 @@ var utf8BOM = []byte("\xef\xbb\xbf")
 
 // Problem codes. They are stable: users count and filter on them.
 const (
-	CodeUnparsedLine    = "log-unparsed-line"    // error: the line was skipped
-	CodeLineTooLong     = "log-line-too-long"    // error: the line exceeded MaxLine and was skipped
-	CodeBadTime         = "log-bad-time"         // error: the time is missing or unreadable; line skipped
-	CodeBadRequest      = "log-bad-request"      // warning: request line malformed, kept with what could be read
-	CodeBadField        = "log-bad-field"        // warning: a field (status, bytes, ...) unreadable, kept as unknown
-	CodeTruncated       = "log-truncated"        // error: compressed input ends early; lines before the cut were returned
-	CodeCorrupt         = "log-corrupt"          // error: compressed input is corrupt; lines before were returned
-	CodeNoFields        = "log-no-fields"        // info: W3C data before any #Fields directive; the default field list is used
-	CodeProblemsDropped = "log-problems-dropped" // warning: too many problems between two Problems calls; some were not kept
+	CodeUnparsedLine     = "log-unparsed-line"     // error: the line was skipped
+	CodeLineTooLong      = "log-line-too-long"     // error: the line exceeded MaxLine and was skipped
+	CodeBadTime          = "log-bad-time"          // error: the time is missing or unreadable; line skipped
+	CodeBadRequest       = "log-bad-request"       // warning: request line malformed, kept with what could be read
+	CodeBadField         = "log-bad-field"         // warning: a field (status, bytes, ...) unreadable, kept as unknown
+	CodeTruncated        = "log-truncated"         // error: compressed input ends early; lines before the cut were returned
+	CodeCorrupt          = "log-corrupt"           // error: compressed input is corrupt; lines before were returned
+	CodeCompressionLimit = "log-compression-limit" // error: a zstd frame needs a window over the limit; lines before were returned
+	CodeNoFields         = "log-no-fields"         // info: W3C data before any #Fields directive; the default field list is used
+	CodeProblemsDropped  = "log-problems-dropped"  // warning: too many problems between two Problems calls; some were not kept
 )
 
 // Options configure a Reader. The zero value auto-detects the format.
@@ -69,10 +68,9 @@ type Reader struct {
 	maxLine int
 	extra   []string
 
-	cr         *countingReader
-	raw        *bufio.Reader // over cr: compressed bytes when compressed
-	br         *bufio.Reader // decompressed lines
-	compressed string        // "gzip", "bzip2" or ""
+	dr         *decompress.Reader // the one opener: gzip, bzip2, zstd or plain
+	br         *bufio.Reader      // decompressed lines
+	compressed string             // "gzip", "bzip2", "zstd" or ""
 
 	line     int64
 	long     []byte
@@ -92,8 +90,9 @@ type Reader struct {
 }
 
 // NewReader returns a Reader for r. name is the file name used in every
-// Source and Problem. Gzip (also multi-member) and bzip2 input is
-// decompressed transparently, detected by magic bytes. When opts.Format is
+// Source and Problem. Gzip (also multi-member), bzip2 and zstd input is
+// decompressed transparently (package internal/decompress, the one opener
+// of every input), detected by magic bytes. When opts.Format is
 // "" the format is detected from the first lines; an error wrapping
 // ErrUnknownFormat, naming the file, is returned when detection is unsure.
 // Input that holds no line at all (an empty rotated log) is not an error:
@@ -118,23 +117,15 @@ func NewReader(r io.Reader, name string, opts Options) (*Reader, error) {
 		}
 		rd.format = f
 	}
-	rd.cr = &countingReader{r: r}
-	rd.raw = bufio.NewReaderSize(rd.cr, 64<<10)
-	magic, _ := rd.raw.Peek(4)
-	switch {
-	case len(magic) >= 2 && magic[0] == 0x1f && magic[1] == 0x8b:
-		zr, err := gzip.NewReader(rd.raw)
-		if err != nil {
-			return nil, fmt.Errorf("%s: gzip header: %w", name, err)
-		}
-		rd.compressed = "gzip"
-		rd.br = bufio.NewReaderSize(&stickyReader{r: zr}, sampleBytes)
-	case len(magic) == 4 && string(magic[:3]) == "BZh" && magic[3] >= '1' && magic[3] <= '9':
-		rd.compressed = "bzip2"
-		rd.br = bufio.NewReaderSize(&stickyReader{r: bzip2.NewReader(rd.raw)}, sampleBytes)
-	default:
-		rd.br = bufio.NewReaderSize(&stickyReader{r: rd.raw}, sampleBytes)
+	dr, err := decompress.NewReader(r)
+	if err != nil {
+		return nil, fmt.Errorf("%s: %w", name, err)
 	}
+	rd.dr = dr
+	if c := dr.Compression(); c != decompress.None {
+		rd.compressed = c
+	}
+	rd.br = bufio.NewReaderSize(&stickyReader{r: dr}, sampleBytes)
 	if rd.format == "" {
 		sample, _ := rd.br.Peek(sampleBytes)
 		lines := sampleSplit(sample, len(sample) < sampleBytes)
@@ -217,7 +208,7 @@ func (r *Reader) Skipped() int64 { return r.skipped }
 // BytesRead returns how many bytes of the input as stored (compressed, for
 // compressed input) have been consumed, for progress reporting. It runs
 // ahead of the lines returned by up to a buffer's worth.
-func (r *Reader) BytesRead() int64 { return r.cr.n - int64(r.raw.Buffered()) }
+func (r *Reader) BytesRead() int64 { return r.dr.Stored() }
 
 // Problems returns the problems found since the last call and forgets them.
 // Each has Source{File, Line, Offset: -1} and one of the Code* codes.
@@ -365,12 +356,16 @@ func (r *Reader) endErr(err error, partial bool) error {
 	if err == io.EOF {
 		return io.EOF
 	}
-	if r.compressed != "" && (r.cr.err == nil || r.cr.err == io.EOF) {
-		code, what := CodeCorrupt, "corrupt"
-		if errors.Is(err, io.ErrUnexpectedEOF) {
-			code, what = CodeTruncated, "cut short"
+	var ce *decompress.Error
+	if errors.As(err, &ce) {
+		code := CodeCorrupt
+		switch ce.Kind {
+		case decompress.KindTruncated:
+			code = CodeTruncated
+		case decompress.KindWindow:
+			code = CodeCompressionLimit
 		}
-		msg := r.compressed + " input " + what + " (" + err.Error() + ")"
+		msg := ce.Error()
 		if partial {
 			msg += "; partial line " + strconv.FormatInt(r.line, 10) + " dropped"
 		}
@@ -426,23 +421,6 @@ func isBlank(b []byte) bool {
 		}
 	}
 	return true
-}
-
-// countingReader counts bytes read from the input as stored and remembers
-// the first error it returned.
-type countingReader struct {
-	r   io.Reader
-	n   int64
-	err error
-}
-
-func (c *countingReader) Read(p []byte) (int, error) {
-	n, err := c.r.Read(p)
-	c.n += int64(n)
-	if err != nil && c.err == nil {
-		c.err = err
-	}
-	return n, err
 }
 
 // stickyReader returns its first error forever, so that an error seen
