@@ -81,4 +81,3 @@ func TestZstdWindowNotMisread(t *testing.T) {
 		t.Error("Open accepted a frame over the window limit")
 	}
 }
-
