@@ -40,6 +40,9 @@ const (
 	CodeCompressionLimit = "log-compression-limit" // error: a zstd frame needs a window over the limit; lines before were returned
 	CodeNoFields         = "log-no-fields"         // info: W3C data before any #Fields directive; the default field list is used
 	CodeProblemsDropped  = "log-problems-dropped"  // warning: too many problems between two Problems calls; some were not kept
+	CodeNotRequest       = "log-not-request"       // info: a line of the log that records no HTTP request (TCP connection, proxy event, S3 batch operation); skipped
+	CodeLocalTime        = "log-local-time"        // info: the format writes local time without a zone; read as UTC (once per file)
+	CodeNothingRead      = "log-nothing-read"      // error: no line of the file could be read; the message names the format the lines came closest to
 )
 
 // Options configure a Reader. The zero value auto-detects the format.
@@ -79,6 +82,9 @@ type Reader struct {
 	problems []event.Problem
 	dropped  int64
 	skipped  int64
+	fetches  int64
+	told     bool     // CodeLocalTime reported
+	bad      []string // a sample of skipped lines, to name the closest format
 	err      error
 
 	parse func(r *Reader, line string) bool
@@ -135,8 +141,12 @@ func NewReader(r io.Reader, name string, opts Options) (*Reader, error) {
 		}
 		f, ok := Detect(lines)
 		if !ok {
-			return nil, fmt.Errorf("%s: %w: no format fits a clear majority of the first %d lines; name one (%s)",
-				name, ErrUnknownFormat, len(lines), formatList())
+			closest := "they look like no known format"
+			if c, n := Closest(lines); c != "" {
+				closest = fmt.Sprintf("closest: %s (%d of %d lines)", c, n, len(lines))
+			}
+			return nil, fmt.Errorf("%s: %w: no format fits a clear majority of the first %d lines (%s); name one (%s)",
+				name, ErrUnknownFormat, len(lines), closest, formatList())
 		}
 		rd.format = f
 	}
@@ -188,6 +198,16 @@ func parserFor(f Format) func(*Reader, string) bool {
 		return parseW3C
 	case ALB:
 		return parseALB
+	case ELBClassic:
+		return parseELB
+	case S3:
+		return parseS3
+	case HAProxy:
+		return parseHAProxy
+	case TraefikJSON:
+		return parseTraefik
+	case MatomoJSON:
+		return parseMatomoJSON
 	}
 	return parseNothing
 }
@@ -266,6 +286,7 @@ func (r *Reader) Next() (*event.Fetch, error) {
 				r.line++
 			}
 			r.err = r.endErr(err, len(b) > 0 || tooLong)
+			r.nothingRead()
 			return nil, r.err
 		}
 		r.line++
@@ -302,6 +323,7 @@ func (r *Reader) Next() (*event.Fetch, error) {
 			r.hdr = f.Header
 		}
 		if ok {
+			r.fetches++
 			return f, nil
 		}
 	}
@@ -398,8 +420,47 @@ func (r *Reader) report(sev, code, msg, line string) {
 // fail reports a line as unusable and returns false, for parsers.
 func (r *Reader) fail(code, msg, line string) bool {
 	r.skipped++
+	if len(r.bad) < sampleLines {
+		r.bad = append(r.bad, line[:min(len(line), 4096)])
+	}
 	r.report(event.SevError, code, msg, line)
 	return false
+}
+
+// notRequest reports a line that is well formed for the format but records
+// no HTTP request (a TCP connection, a proxy event), and returns false.
+func (r *Reader) notRequest(why, line string) bool {
+	r.skipped++
+	r.report(event.SevInfo, CodeNotRequest, why+"; skipped", line)
+	return false
+}
+
+// localTime says once per file that times are local without a zone.
+func (r *Reader) localTime(why string) {
+	if r.told {
+		return
+	}
+	r.told = true
+	r.report(event.SevInfo, CodeLocalTime, why+"; times are read as UTC", "")
+}
+
+// nothingRead, at the end of input, reports a file of which no line could
+// be read, naming the format its skipped lines came closest to.
+func (r *Reader) nothingRead() {
+	if r.fetches > 0 || len(r.bad) == 0 || r.err != io.EOF {
+		return
+	}
+	lines := make([][]byte, len(r.bad))
+	for i, l := range r.bad {
+		lines[i] = []byte(l)
+	}
+	msg := fmt.Sprintf("none of the %d lines could be read as %s", r.line, r.format)
+	if c, n := Closest(lines); c != "" && c != r.format {
+		msg += fmt.Sprintf("; they come closest to %s (%d of the %d lines sampled)", c, n, len(lines))
+	} else if c == "" {
+		msg += "; they look like no known format"
+	}
+	r.problems = append(r.problems, event.Problem{Source: r.source(max(r.line, 1)), Code: CodeNothingRead, Severity: event.SevError, Message: msg})
 }
 
 // warn reports a line read leniently.
