@@ -318,7 +318,14 @@ func (r *Reader) Next() (*event.Fetch, error) {
 			Format: string(r.format),
 			Source: r.source(r.line),
 		}
-		ok := r.parse(r, string(b))
+		var ok bool
+		if b[0] == '#' && r.format != W3C && r.format != CloudFront {
+			// No format but W3C's starts a line with '#': a comment
+			// (test files and hand-edited logs have them).
+			ok = r.notRequest("comment line", string(b))
+		} else {
+			ok = r.parse(r, string(b))
+		}
 		if cap(f.Header) <= maxHeaderCap {
 			r.hdr = f.Header
 		}
