@@ -35,11 +35,11 @@ var sampleLogs = map[Format]string{
 	ALB: `https 2024-05-01T12:00:00.000000Z app/lb/1 192.0.2.10:1234 10.0.0.1:80 0.001 0.001 0.001 200 200 10 512 "GET https://example.com:443/a HTTP/1.1" "Bot" ECDHE TLSv1.2 arn:tg "Root=1" "example.com" "arn:cert" 0 2024-05-01T12:00:00.000000Z "forward" "-" "-" "10.0.0.1:80" "200" "-" "-"` + "\n",
 	W3C: "#Software: Microsoft Internet Information Services 10.0\n#Fields: date time s-ip cs-method cs-uri-stem cs-uri-query s-port cs-username c-ip cs(User-Agent) cs(Referer) sc-status sc-substatus sc-win32-status time-taken\n" +
 		"2024-05-01 12:00:00 10.0.0.5 GET /a - 443 - 192.0.2.10 Bot - 200 0 0 1\n",
-	ELBClassic: `2024-05-01T12:00:00.000000Z my-lb 192.0.2.10:1234 10.0.0.1:80 0.00004 0.0008 0.00002 200 200 0 512 "GET http://example.com:80/a HTTP/1.1" "Bot" - -` + "\n",
-	S3: `79a59df900b949e55d96a1e698fbacedfd6e09d98eacf8f8d5218e7cd47ef2be example-bucket [01/May/2024:12:00:00 +0000] 192.0.2.10 - 3E57427F3EXAMPLE REST.GET.OBJECT a "GET /example-bucket/a HTTP/1.1" 200 - 512 512 70 10 "-" "Bot" - Ex= SigV4 ECDHE-RSA-AES128-GCM-SHA256 AuthHeader example-bucket.s3.us-west-1.amazonaws.com TLSv1.2` + "\n",
-	HAProxy: `May  1 12:00:00 lb haproxy[123]: 192.0.2.10:40000 [01/May/2024:12:00:00.123] fe~ be/srv1 0/0/1/2/3 200 512 - - ---- 1/1/0/0/0 0/0 "GET /a HTTP/1.1"` + "\n",
+	ELBClassic:  `2024-05-01T12:00:00.000000Z my-lb 192.0.2.10:1234 10.0.0.1:80 0.00004 0.0008 0.00002 200 200 0 512 "GET http://example.com:80/a HTTP/1.1" "Bot" - -` + "\n",
+	S3:          `79a59df900b949e55d96a1e698fbacedfd6e09d98eacf8f8d5218e7cd47ef2be example-bucket [01/May/2024:12:00:00 +0000] 192.0.2.10 - 3E57427F3EXAMPLE REST.GET.OBJECT a "GET /example-bucket/a HTTP/1.1" 200 - 512 512 70 10 "-" "Bot" - Ex= SigV4 ECDHE-RSA-AES128-GCM-SHA256 AuthHeader example-bucket.s3.us-west-1.amazonaws.com TLSv1.2` + "\n",
+	HAProxy:     `May  1 12:00:00 lb haproxy[123]: 192.0.2.10:40000 [01/May/2024:12:00:00.123] fe~ be/srv1 0/0/1/2/3 200 512 - - ---- 1/1/0/0/0 0/0 "GET /a HTTP/1.1"` + "\n",
 	TraefikJSON: `{"ClientAddr":"192.0.2.10:40000","ClientHost":"192.0.2.10","DownstreamContentSize":512,"DownstreamStatus":200,"RequestHost":"example.com","RequestMethod":"GET","RequestPath":"/a","RequestProtocol":"HTTP/1.1","RequestScheme":"https","RouterName":"r@file","StartUTC":"2024-05-01T12:00:00.1Z","request_User-Agent":"Bot"}` + "\n",
-	MatomoJSON: `{"ip": "192.0.2.10","host": "example.com","path": "/a","status": "200","referrer": "","user_agent": "Bot","length": 512,"generation_time_milli": 0.008,"date": "2024-05-01T12:00:00+00:00"}` + "\n",
+	MatomoJSON:  `{"ip": "192.0.2.10","host": "example.com","path": "/a","status": "200","referrer": "","user_agent": "Bot","length": 512,"generation_time_milli": 0.008,"date": "2024-05-01T12:00:00+00:00"}` + "\n",
 }
 
 func TestDetect(t *testing.T) {
