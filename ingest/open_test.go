@@ -81,3 +81,13 @@ func TestZstdWindowNotMisread(t *testing.T) {
 		t.Error("Open accepted a frame over the window limit")
 	}
 }
+
+// TestSniffNamesClosest: a file no format reads says which format its
+// lines came closest to.
+func TestSniffNamesClosest(t *testing.T) {
+	bad := strings.Repeat(`192.0.2.1 - - [2024-05-01 12:00:00] "GET / HTTP/1.1" 200 1 "-" "x"`+"\n", 3)
+	f, err := Sniff(write(t, t.TempDir(), "bad.log", []byte(bad)), "")
+	if err != nil || f.Kind != KindUnknown || !strings.Contains(f.Note, "closest to the combined log format (3 of 3") {
+		t.Errorf("Sniff = %+v, %v; want unknown naming combined", f, err)
+	}
+}

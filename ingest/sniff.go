@@ -230,6 +230,9 @@ func Sniff(path string, logFormat accesslog.Format) (File, error) {
 		return f, nil
 	}
 	f.Note = "not a WARC, ARC, known log format, card, key set, IP list or listing"
+	if lf, n := accesslog.Closest(lines); lf != "" {
+		f.Note += fmt.Sprintf("; its lines come closest to the %s log format (%d of %d lines sampled; name it with --log-format to read it as such)", lf, n, len(lines))
+	}
 	return f, nil
 }
 
