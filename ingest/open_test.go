@@ -91,3 +91,15 @@ func TestSniffNamesClosest(t *testing.T) {
 		t.Errorf("Sniff = %+v, %v; want unknown naming combined", f, err)
 	}
 }
+
+// TestBzip2WARC: a bzip2 WARC is sniffed and read like any other.
+func TestBzip2WARC(t *testing.T) {
+	f, err := Sniff("../warc/testdata/two-records.warc.bz2", "")
+	if err != nil || f.Kind != KindWARC || f.Compression != "bzip2" {
+		t.Fatalf("Sniff = %+v, %v; want a bzip2 WARC", f, err)
+	}
+	st, err := Read(context.Background(), f, Options{}, Handler{})
+	if err != nil || st.Captures != 2 || st.RobotsCaptures != 1 || st.Format != "bzip2" {
+		t.Errorf("Read = %+v, %v; want 2 captures (one robots.txt)", st, err)
+	}
+}
