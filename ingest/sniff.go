@@ -115,12 +115,12 @@ func Expand(args []string) ([]string, error) {
 
 const sniffBytes = 256 << 10
 
-// Open opens a file for reading through the one opener of every input
-// (package internal/decompress): gzip (also multi-member), bzip2 and zstd
+// OpenDecompressed opens a file for reading through the one opener of
+// every input (package internal/decompress): gzip (also multi-member), bzip2 and zstd
 // are decompressed, detected by their magic bytes; anything else is read
 // as stored. compression is "gzip", "bzip2", "zstd" or "none". Closing
 // the result closes the file.
-func Open(path string) (rc io.ReadCloser, compression string, err error) {
+func OpenDecompressed(path string) (rc io.ReadCloser, compression string, err error) {
 	f, err := os.Open(path)
 	if err != nil {
 		return nil, "", err

@@ -32,7 +32,7 @@ func TestBzip2Log(t *testing.T) {
 	}
 }
 
-// TestOpenListing: listings and documents are read through Open, which
+// TestOpenListing: listings and documents are read through OpenDecompressed, which
 // decompresses them; a gzipped CSV index is sniffed as a listing.
 func TestOpenListing(t *testing.T) {
 	dir := t.TempDir()
@@ -44,7 +44,7 @@ func TestOpenListing(t *testing.T) {
 	}
 	for _, data := range [][]byte{gz([]byte(csv)), zst([]byte(csv)), []byte(csv)} {
 		p := write(t, dir, "x", data)
-		rc, _, err := Open(p)
+		rc, _, err := OpenDecompressed(p)
 		if err != nil {
 			t.Fatal(err)
 		}
@@ -77,8 +77,8 @@ func TestZstdWindowNotMisread(t *testing.T) {
 	if _, err := Read(context.Background(), File{Path: p, Kind: KindLog, Format: "combined"}, Options{}, Handler{}); err == nil || !strings.Contains(err.Error(), "over the 128 MiB limit") {
 		t.Errorf("Read = %v, want the window limit error", err)
 	}
-	if _, _, err := Open(p); err == nil {
-		t.Error("Open accepted a frame over the window limit")
+	if _, _, err := OpenDecompressed(p); err == nil {
+		t.Error("OpenDecompressed accepted a frame over the window limit")
 	}
 }
 
