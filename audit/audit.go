@@ -86,6 +86,8 @@ type Summary struct {
 	// WARC-Date); the manifest records them as started/finished.
 	First, Last time.Time
 
+	mu        sync.Mutex
+	referrers map[string]int64 // referrer sites of host-less log lines, for the --site hint
 	notJudged map[string]int64 // fetches not judged, by evaluate.NotJudged* code
 	noList    map[string]int64 // bot fetches whose IP no list could check, by agent
 }
@@ -152,7 +154,7 @@ func Run(ctx context.Context, cfg Config) (*Summary, error) {
 func execute(ctx context.Context, cfg Config, w table.Sink) (*Summary, *evaluate.Model, error) {
 	timings := map[string]float64{}
 	phase := func(name string, start time.Time) { timings[name] = time.Since(start).Seconds() }
-	sum := &Summary{Out: cfg.Out, Findings: map[string]int64{}, notJudged: map[string]int64{}, noList: map[string]int64{}}
+	sum := &Summary{Out: cfg.Out, Findings: map[string]int64{}, notJudged: map[string]int64{}, noList: map[string]int64{}, referrers: map[string]int64{}}
 	start := time.Now()
 	st := &runState{}
 	paths, err := ingest.Expand(existingInputs(cfg.Inputs, st))
@@ -270,6 +272,7 @@ func execute(ctx context.Context, cfg Config, w table.Sink) (*Summary, *evaluate
 				fs.sha = hex.EncodeToString(digest.Sum(nil))
 			}
 			builder.NoteHosts(hosts.list, hosts.hostless)
+			sum.mergeReferrers(&hosts)
 			builder.NoteTimes(fs.stats.First, fs.stats.Last)
 		case ingest.KindRobots:
 			// A robots.txt among the inputs: one version of the site's file,

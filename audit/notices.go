@@ -32,14 +32,18 @@ const (
 // hostSet notes, for one input file read on one goroutine, the
 // authorities its fetches name (capped) and how many name none.
 type hostSet struct {
-	seen     map[string]bool
-	list     []string
-	hostless int64
+	seen      map[string]bool
+	list      []string
+	hostless  int64
+	referrers map[string]int64 // scheme://host of the referrers of host-less lines (capped)
 }
 
 func (h *hostSet) note(f *event.Fetch) {
 	if f.Host == "" {
 		h.hostless++
+		if f.Referer != "" && f.Referer != "-" {
+			h.noteReferrer(f.Referer)
+		}
 		return
 	}
 	if len(h.list) >= 64 {
@@ -56,6 +60,55 @@ func (h *hostSet) note(f *event.Fetch) {
 		h.seen[key] = true
 		h.list = append(h.list, strings.Clone(key))
 	}
+}
+
+// noteReferrer counts the site a referrer names: on a site's own log,
+// most referrers of page views are its own pages, which suggests the
+// --site to pass when the log names no host.
+func (h *hostSet) noteReferrer(ref string) {
+	scheme, rest, ok := strings.Cut(ref, "://")
+	if !ok || (scheme != "http" && scheme != "https") {
+		return
+	}
+	host, _, _ := strings.Cut(rest, "/")
+	host, _, _ = strings.Cut(host, "?")
+	if host == "" || strings.ContainsAny(host, " \"\\<>") {
+		return
+	}
+	key := scheme + "://" + strings.ToLower(host)
+	if h.referrers == nil {
+		h.referrers = make(map[string]int64)
+	}
+	if _, ok := h.referrers[key]; ok || len(h.referrers) < 256 {
+		h.referrers[key]++
+	}
+}
+
+// merge adds one file's referrer counts into the run's (under s.mu).
+func (s *Summary) mergeReferrers(h *hostSet) {
+	s.mu.Lock()
+	defer s.mu.Unlock()
+	for k, n := range h.referrers {
+		if _, ok := s.referrers[k]; ok || len(s.referrers) < 1024 {
+			s.referrers[k] += n
+		}
+	}
+}
+
+// topReferrer is the site most referrers of host-less lines name, when
+// it is at least a quarter of them: a hint, said as one.
+func (s *Summary) topReferrer() string {
+	best, bestN, total := "", int64(0), int64(0)
+	for k, n := range s.referrers {
+		total += n
+		if n > bestN || (n == bestN && k < best) {
+			best, bestN = k, n
+		}
+	}
+	if bestN == 0 || bestN*4 < total {
+		return ""
+	}
+	return best
 }
 
 // tally counts, as rows pass, what notices need: fetches not judged by
@@ -91,7 +144,14 @@ func notices(m *evaluate.Model, catalog *bots.Catalog, s *Summary) []Notice {
 			len(site.Candidates), listSome(site.Candidates, 5))
 	}
 	if c := s.notJudged[evaluate.NotJudgedNoHost]; c > 0 {
-		n(evaluate.NotJudgedNoHost, c, "%s: log lines name no host — pass --site https://YOUR-SITE (the site these logs are from)", fetches(c))
+		hint := "pass --site https://YOUR-SITE (the site these logs are from)"
+		if ref := s.topReferrer(); ref != "" {
+			hint = "pass --site with the site these logs are from (most of their referrers are " + ref + ": if that is it, --site " + ref + ")"
+		}
+		if site.Versions > 0 {
+			hint += "; the robots.txt versions given name no site either and were not used"
+		}
+		n(evaluate.NotJudgedNoHost, c, "%s: log lines name no host — %s", fetches(c), hint)
 	}
 	if c := s.notJudged[evaluate.NotJudgedNoVersion]; c > 0 {
 		n(evaluate.NotJudgedNoVersion, c, "%s by bots on sites with no known robots.txt version — give --robots FILE[@TIME], --robots-git DIR[:PATH], --robots-dir DIR, or a WARC from 'repaudit robots history URL'", fetches(c))

@@ -50,7 +50,11 @@ const (
 
 func ownLog() string {
 	line := func(ip, ts, path string, status int, ua string) string {
-		return fmt.Sprintf("%s - - [%s +0000] \"GET %s HTTP/1.1\" %d 5120 \"-\" \"%s\"\n", ip, ts, path, status, ua)
+		ref := "-"
+		if ua == uaChrome {
+			ref = ownSite + "/" // a reader who came from the front page
+		}
+		return fmt.Sprintf("%s - - [%s +0000] \"GET %s HTTP/1.1\" %d 5120 \"%s\" \"%s\"\n", ip, ts, path, status, ref, ua)
 	}
 	return line("20.171.207.10", "01/May/2025:10:00:00", "/robots.txt", 200, uaGPTBot) +
 		line("20.171.207.10", "01/May/2025:10:05:00", "/news/a", 200, uaGPTBot) +
@@ -156,7 +160,7 @@ func runOwn(t *testing.T, cfg Config) (*table.Collector, *Summary) {
 		cfg.MaxProblemsPerFile = 100
 	}
 	col := &table.Collector{}
-	sum, _, err := execute(context.Background(), cfg, &countingSink{Sink: col, sum: &Summary{Findings: map[string]int64{}, notJudged: map[string]int64{}, noList: map[string]int64{}}})
+	sum, _, err := execute(context.Background(), cfg, col)
 	if err != nil {
 		t.Fatalf("audit: %v", err)
 	}
@@ -273,7 +277,7 @@ func TestOwnSiteNeverSilent(t *testing.T) {
 	for _, n := range sum.Notices {
 		codes[n.Code] = n
 	}
-	if n := codes[evaluate.NotJudgedNoHost]; n.Count != 10 || !strings.Contains(n.Message, "pass --site") {
+	if n := codes[evaluate.NotJudgedNoHost]; n.Count != 10 || !strings.Contains(n.Message, "--site "+ownSite) || !strings.Contains(n.Message, "were not used") {
 		t.Errorf("no-host notice = %+v, want 10 fetches and the fix", n)
 	}
 	if n := codes[NoticeIPListNotGiven]; n.Count == 0 || !strings.Contains(n.Message, "Googlebot publishes IP ranges at https://") {
@@ -318,7 +322,7 @@ func TestMissingAndDuplicateInputs(t *testing.T) {
 	cfg := Config{Inputs: []string{f.log, dup, filepath.Join(f.dir, "nope.log")}, RobotsGit: []string{f.repo},
 		Eval: evaluate.Options{DefaultAuthority: ownSite}, Out: filepath.Join(t.TempDir(), "out"), Jobs: 2, MaxProblemsPerFile: 100}
 	col := &table.Collector{}
-	sum, _, err := execute(context.Background(), cfg, &countingSink{Sink: col, sum: &Summary{Findings: map[string]int64{}, notJudged: map[string]int64{}, noList: map[string]int64{}}})
+	sum, _, err := execute(context.Background(), cfg, col)
 	if err == nil || len(sum.Failed) != 1 || !strings.HasSuffix(sum.Failed[0], "nope.log") {
 		t.Fatalf("err = %v, failed = %v; want the missing file named", err, sum.Failed)
 	}

@@ -178,7 +178,7 @@ func printSummary(w io.Writer, s *audit.Summary) {
 		total += n
 	}
 	sort.Strings(kinds)
-	fmt.Fprintf(w, "repaudit: %d inputs, %d fetches, %d judged against robots.txt, %d findings\n", len(s.Files), s.Fetches, s.Judged, total)
+	fmt.Fprintf(w, "repaudit: %d inputs, %d fetches, %d judged against robots.txt, %d %s\n", len(s.Files), s.Fetches, s.Judged, total, pluralWord(total, "finding", "findings"))
 	for _, k := range kinds {
 		fmt.Fprintf(w, "  %-26s %d\n", k, s.Findings[k])
 	}
@@ -204,4 +204,11 @@ func printSummary(w io.Writer, s *audit.Summary) {
 		parts = append(parts, fmt.Sprintf("%s %d", n, s.Counts[n]))
 	}
 	fmt.Fprintf(w, "tables in %s: %s\n", s.Out, strings.Join(parts, ", "))
+}
+
+func pluralWord(n int64, one, many string) string {
+	if n == 1 {
+		return one
+	}
+	return many
 }
