@@ -85,7 +85,7 @@ func TestClosest(t *testing.T) {
 }
 
 func TestW3CVariants(t *testing.T) {
-	in := "#Software: Oracle Web Cache\n#GMT-Offset: +0200\n#Fields:  c-ip   date   time   cs-method  cs-uri  sc-status  bytes  cs(Referrer)  cs(User-Agent)\n" +
+	in := "#Software: Oracle Web Cache\n  #GMT-Offset: +0200\n   #Fields:  c-ip   date   time   cs-method  cs-uri  sc-status  bytes  cs(Referrer)  cs(User-Agent)\n" +
 		`192.0.2.1    2024-05-01   12:00:00   GET   /a   200   10   "http://r.example/"   "Bot ""quoted"" 1.0"` + "\n"
 	_, fs, probs := readAll(t, in, Options{})
 	if len(fs) != 1 || len(probs) != 0 {

@@ -126,6 +126,9 @@ func (st *w3cState) setFields(list string, cloudFront bool) {
 func parseW3C(r *Reader, s string) bool {
 	st := &r.w3c
 	cloudFront := r.format == CloudFront
+	if t := strings.TrimLeft(s, " "); t != "" && t[0] == '#' {
+		s = t // a directive indented by a hand edit or an exporter
+	}
 	if s[0] == '#' {
 		if rest, ok := cutPrefixFold(s, "#Fields:"); ok {
 			st.setFields(rest, cloudFront)
