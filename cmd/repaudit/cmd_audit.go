@@ -90,6 +90,16 @@ func runAudit(ctx context.Context, args []string, std stdio) int {
 	if err != nil {
 		return fail("%v", err)
 	}
+	// A zero or negative duration would silently become the default in
+	// evaluate.Options; say so instead.
+	for _, d := range []struct {
+		name string
+		v    time.Duration
+	}{{"robots-ttl", *ttl}, {"skew", *skew}, {"unreachable-after", *unreachable}} {
+		if d.v <= 0 {
+			return fail("--%s must be a positive duration (like 90s, 24h), got %s", d.name, d.v)
+		}
+	}
 	if *maxBytes < 500*1024 {
 		return fail("--robots-max-bytes must be at least 512000 (RFC 9309 §2.5)")
 	}
