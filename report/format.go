@@ -600,6 +600,22 @@ func WriteResult(w io.Writer, res *Result, format string) error {
 // formats of WriteResult) without holding the result in memory; "table"
 // keeps at most maxQueryTableRows rows and counts the rest.
 func (db *DB) Export(ctx context.Context, w io.Writer, query, format string) error {
+	return db.ExportWith(ctx, w, query, format, ExportOptions{})
+}
+
+// ExportOptions change how Export writes rows.
+type ExportOptions struct {
+	// GuardFormulas prefixes a text cell of CSV output that starts with
+	// =, +, -, @, a tab or a carriage return with a single quote, so that
+	// a spreadsheet shows it as text instead of running it as a formula
+	// (CSV formula injection: logged URLs and User-Agents are chosen by
+	// whoever sent the request). Numbers and times are left alone. Off by
+	// default: the prefix changes the data for every other CSV reader.
+	GuardFormulas bool
+}
+
+// ExportWith is Export with options.
+func (db *DB) ExportWith(ctx context.Context, w io.Writer, query, format string, opts ExportOptions) error {
 	if format == "" || format == "table" {
 		res, err := db.QueryN(ctx, query, maxQueryTableRows)
 		if err != nil {
@@ -610,6 +626,9 @@ func (db *DB) Export(ctx context.Context, w io.Writer, query, format string) err
 	rw, err := newRowWriter(w, format)
 	if err != nil {
 		return err
+	}
+	if c, ok := rw.(*csvRows); ok {
+		c.guard = opts.GuardFormulas
 	}
 	if err := db.each(ctx, query, rw.head, rw.row); err != nil {
 		return err
@@ -642,6 +661,7 @@ type csvRows struct {
 	w     *csv.Writer
 	types []string
 	rec   []string
+	guard bool // ExportOptions.GuardFormulas
 }
 
 func (c *csvRows) head(cols, types []string) error {
@@ -653,6 +673,9 @@ func (c *csvRows) head(cols, types []string) error {
 func (c *csvRows) row(row []any) error {
 	for i, v := range row {
 		c.rec[i] = csvCell(v, c.types[i])
+		if _, text := v.(string); c.guard && text {
+			c.rec[i] = guardFormula(c.rec[i])
+		}
 	}
 	return c.w.Write(c.rec)
 }
@@ -708,4 +731,17 @@ func csvCell(v any, typ string) string {
 		return t.Format(time.RFC3339Nano)
 	}
 	return textCell(v, typ)
+}
+
+// guardFormula prefixes s with a single quote when a spreadsheet would read
+// it as a formula (OWASP's CSV injection list: = + - @ tab CR).
+func guardFormula(s string) string {
+	if s == "" {
+		return s
+	}
+	switch s[0] {
+	case '=', '+', '-', '@', '\t', '\r':
+		return "'" + s
+	}
+	return s
 }

@@ -78,3 +78,78 @@ func TestAuditForceForeignDir(t *testing.T) {
 		t.Errorf("foreign file changed: %q, %v", data, err)
 	}
 }
+
+// TestQueryExternalAccess: query SQL reads the audit's tables only unless
+// --allow-external; a shared .sql file cannot write files or install
+// extensions behind the user's back.
+func TestQueryExternalAccess(t *testing.T) {
+	dir := writeReportAudit(t)
+	sink := filepath.Join(t.TempDir(), "out.csv")
+	copySQL := "COPY (SELECT url FROM fetches) TO '" + sink + "' (HEADER false)"
+	for _, q := range []string{copySQL, "INSTALL httpfs", "SELECT * FROM read_csv('" + filepath.Join(dir, "manifest.json") + "')"} {
+		code, _, stderr := runReportCmd(t, "", "query", dir, q)
+		if code != exitUsage || !strings.Contains(stderr, "disabled") {
+			t.Errorf("%s: exit %d, stderr %q; want refused", q, code, stderr)
+		}
+	}
+	if _, err := os.Stat(sink); err == nil {
+		t.Fatalf("COPY TO wrote %s without --allow-external", sink)
+	}
+	if code, _, stderr := runReportCmd(t, "", "query", "--allow-external", dir, copySQL); code != exitOK {
+		t.Fatalf("--allow-external: exit %d: %s", code, stderr)
+	}
+	if data, err := os.ReadFile(sink); err != nil || !strings.Contains(string(data), "https://example.com/private/a") {
+		t.Errorf("--allow-external COPY wrote %q, %v", data, err)
+	}
+	// The report itself still reads its tables.
+	if code, _, stderr := runReportCmd(t, "", "report", dir); code != exitOK {
+		t.Errorf("report: exit %d: %s", code, stderr)
+	}
+}
+
+// TestQueryCSVGuard: --csv-guard-formulas quotes text cells a spreadsheet
+// would run as formulas, and leaves numbers alone; without it CSV is the
+// data as it is.
+func TestQueryCSVGuard(t *testing.T) {
+	dir := writeReportAudit(t)
+	q := "SELECT '=HYPERLINK(\"http://x\")' AS a, -5 AS n, '@SUM(1)' AS b, '+1' AS c, '-x' AS d, 'GPTBot' AS e"
+	code, out, stderr := runReportCmd(t, "", "query", dir, q, "--format", "csv", "--csv-guard-formulas")
+	if code != exitOK {
+		t.Fatalf("exit %d: %s", code, stderr)
+	}
+	if want := "a,n,b,c,d,e\n\"'=HYPERLINK(\"\"http://x\"\")\",-5,'@SUM(1),'+1,'-x,GPTBot\n"; out != want {
+		t.Errorf("guarded csv:\n got %q\nwant %q", out, want)
+	}
+	_, out, _ = runReportCmd(t, "", "query", dir, q, "--format", "csv")
+	if want := "a,n,b,c,d,e\n\"=HYPERLINK(\"\"http://x\"\")\",-5,@SUM(1),+1,-x,GPTBot\n"; out != want {
+		t.Errorf("plain csv:\n got %q\nwant %q", out, want)
+	}
+}
+
+// TestQueryGlobDir: query on a directory named like a glob pattern reads
+// that directory's tables, not a sibling's.
+func TestQueryGlobDir(t *testing.T) {
+	src := writeReportAudit(t)
+	parent := t.TempDir()
+	target := filepath.Join(parent, "r[1]")
+	if err := os.Rename(src, target); err != nil {
+		t.Fatal(err)
+	}
+	decoy := writeReportAudit(t)
+	if err := os.Rename(decoy, filepath.Join(parent, "r1")); err != nil {
+		t.Fatal(err)
+	}
+	// Make the decoy's fetches differ: as a pattern, r[1] matches r1, whose
+	// fetches.parquet now holds its 2 violations instead of 3 fetches.
+	os.Remove(filepath.Join(parent, "r1", "fetches.parquet"))
+	if err := os.Link(filepath.Join(parent, "r1", "violations.parquet"), filepath.Join(parent, "r1", "fetches.parquet")); err != nil {
+		t.Fatal(err)
+	}
+	code, out, stderr := runReportCmd(t, "", "query", target, "SELECT count(*) AS n, min(agent) IS NOT NULL AS own FROM fetches", "--format", "csv")
+	if code != exitOK {
+		t.Fatalf("exit %d: %s", code, stderr)
+	}
+	if out != "n,own\n3,true\n" {
+		t.Errorf("query on %s read %q, want its own 3 fetches", target, out)
+	}
+}
