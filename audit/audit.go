@@ -140,7 +140,7 @@ func execute(ctx context.Context, cfg Config, w table.Sink) (*Summary, *evaluate
 	phase := func(name string, start time.Time) { timings[name] = time.Since(start).Seconds() }
 	sum := &Summary{Out: cfg.Out, Findings: map[string]int64{}}
 	start := time.Now()
-	paths, err := ingest.Expand(cfg.Inputs)
+	paths, skipped, err := ingest.Expand(cfg.Inputs)
 	if err != nil {
 		return nil, nil, err
 	}
@@ -153,7 +153,7 @@ func execute(ctx context.Context, cfg Config, w table.Sink) (*Summary, *evaluate
 		catalog = catalog.Merge(c)
 	}
 	ids := identity.NewStore()
-	var local []event.Problem
+	local := skipped // directory entries Expand did not read, first in problems.parquet
 	if err := loadLocalIdentity(cfg, ids, &local); err != nil {
 		return nil, nil, err
 	}

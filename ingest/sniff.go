@@ -4,13 +4,9 @@ import (
 	"bufio"
 	"bytes"
 	"encoding/json"
-	"errors"
 	"fmt"
 	"io"
-	"io/fs"
 	"os"
-	"path/filepath"
-	"sort"
 	"strings"
 
 	"github.com/klauspost/compress/gzip"
@@ -53,66 +49,6 @@ type File struct {
 	Format      string // log format, listing shape; "" for archives and documents
 	Compression string // "gzip", "zstd" or "none" as sniffed
 	Note        string // why the kind was chosen when it was not obvious
-}
-
-// ErrNoInput is returned by Expand when a pattern matches nothing.
-var ErrNoInput = errors.New("ingest: no such input")
-
-// Expand turns files, directories (walked recursively, hidden entries
-// skipped) and glob patterns into a sorted list of regular files without
-// duplicates. A pattern that matches nothing is an error naming it.
-func Expand(args []string) ([]string, error) {
-	seen := map[string]bool{}
-	var out []string
-	add := func(p string) {
-		if !seen[p] {
-			seen[p] = true
-			out = append(out, p)
-		}
-	}
-	for _, arg := range args {
-		matches := []string{arg}
-		if strings.ContainsAny(arg, "*?[") {
-			m, err := filepath.Glob(arg)
-			if err != nil {
-				return nil, fmt.Errorf("ingest: pattern %q: %w", arg, err)
-			}
-			if len(m) == 0 {
-				return nil, fmt.Errorf("%w: %q matches nothing", ErrNoInput, arg)
-			}
-			matches = m
-		}
-		for _, m := range matches {
-			st, err := os.Stat(m)
-			if err != nil {
-				return nil, fmt.Errorf("%w: %v", ErrNoInput, err)
-			}
-			if !st.IsDir() {
-				add(m)
-				continue
-			}
-			err = filepath.WalkDir(m, func(p string, d fs.DirEntry, err error) error {
-				if err != nil {
-					return err
-				}
-				if p != m && strings.HasPrefix(d.Name(), ".") {
-					if d.IsDir() {
-						return filepath.SkipDir
-					}
-					return nil
-				}
-				if d.Type().IsRegular() {
-					add(p)
-				}
-				return nil
-			})
-			if err != nil {
-				return nil, fmt.Errorf("ingest: walk %s: %w", m, err)
-			}
-		}
-	}
-	sort.Strings(out)
-	return out, nil
 }
 
 const sniffBytes = 256 << 10
