@@ -136,7 +136,7 @@ func runAudit(ctx context.Context, args []string, std stdio) int {
 	cfg.Options = map[string]any{}
 	fs.Visit(func(f *flag.Flag) { cfg.Options[f.Name] = f.Value.String() })
 	if !*quiet && isTerminal(std.Stderr) {
-		cfg.Progress = std.Stderr
+		cfg.Progress = rawWriter(std.Stderr)
 	}
 	sum, err := audit.Run(ctx, cfg)
 	if sum == nil {

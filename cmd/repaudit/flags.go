@@ -51,8 +51,18 @@ func parseTimeFlag(name, v string) (time.Time, error) {
 	return time.Time{}, fmt.Errorf("--%s: %q is neither RFC 3339 nor YYYY-MM-DD", name, v)
 }
 
-// isTerminal reports whether w is a terminal (progress goes only there).
+// isTerminal reports whether w (or the writer it escapes for, see
+// rawWriter) is a terminal (progress goes only there).
 func isTerminal(w io.Writer) bool {
-	f, ok := w.(*os.File)
+	f, ok := rawWriter(w).(*os.File)
 	return ok && term.IsTerminal(int(f.Fd()))
+}
+
+// rawWriter returns the writer under an escaping writer: progress lines
+// draw with their own escape sequences and carry no outside text.
+func rawWriter(w io.Writer) io.Writer {
+	if u, ok := w.(interface{ Unwrap() io.Writer }); ok {
+		return u.Unwrap()
+	}
+	return w
 }

@@ -20,6 +20,8 @@ import (
 	"os/signal"
 	"sort"
 	"syscall"
+
+	"github.com/repaudit/repaudit/internal/safetext"
 )
 
 // Exit codes.
@@ -104,8 +106,12 @@ func runSub(ctx context.Context, args []string, std stdio, sub string, usage fun
 	return exitUsage
 }
 
-// run is main without the process: it returns the exit code.
+// run is main without the process: it returns the exit code. Everything
+// written to standard error passes through safetext, so a file name, URL
+// or User-Agent quoted in a message cannot drive the terminal; commands
+// escape their text output on standard output the same way.
 func run(ctx context.Context, args []string, std stdio) int {
+	std.Stderr = safetext.NewWriter(std.Stderr)
 	if len(args) == 0 {
 		usage(std.Stderr)
 		return exitUsage

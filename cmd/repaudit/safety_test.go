@@ -2,6 +2,7 @@ package main
 
 import (
 	"bytes"
+	"fmt"
 	"os"
 	"path/filepath"
 	"strings"
@@ -151,5 +152,73 @@ func TestQueryGlobDir(t *testing.T) {
 	}
 	if out != "n,own\n3,true\n" {
 		t.Errorf("query on %s read %q, want its own 3 fetches", target, out)
+	}
+}
+
+// hostile is what a client can put in a logged URL or User-Agent, and a
+// file name can hold: it retitles and clears a terminal, beeps, and
+// reverses text.
+const hostile = "\x1b]0;pwned\x07\x1b[2J\u202e\u009b31m"
+
+// terminalUnsafe names the first byte sequence in s a terminal would act
+// on, or "".
+func terminalUnsafe(s string) string {
+	for _, bad := range []string{"\x1b", "\x07", "\u202e", "\u009b", "\x00"} {
+		if strings.Contains(s, bad) {
+			return strings.ToValidUTF8(fmt.Sprintf("%q", bad), "?")
+		}
+	}
+	return ""
+}
+
+// TestTerminalSafety: report (table and md), query tables, inspect, the
+// audit summary and error messages never print control characters or
+// bidi overrides taken from the data or from file names.
+func TestTerminalSafety(t *testing.T) {
+	tmp := t.TempDir()
+	logName := filepath.Join(tmp, "access"+hostile+".log")
+	line := `192.0.2.7 - - [01/Mar/2025:10:00:00 +0000] "GET /x` + hostile + ` HTTP/1.1" 200 512 "-" "Mozilla/5.0 (compatible; GPTBot/1.2; ` + hostile + `)"` + "\n" +
+		`192.0.2.7 - - [01/Mar/2025:10:00:01 +0000] "GET /robots.txt HTTP/1.1" 200 10 "-" "Mozilla/5.0 (compatible; GPTBot/1.2)"` + "\n" +
+		"garbage " + hostile + "\n"
+	if err := os.WriteFile(logName, []byte(line), 0o644); err != nil {
+		t.Fatal(err)
+	}
+	out := filepath.Join(tmp, "out")
+	code, stdout, stderr := runCmd(t, "audit", logName, "--site", "https://www.example.com", "--out", out)
+	if code != exitOK {
+		t.Fatalf("audit: exit %d: %s", code, stderr)
+	}
+	check := func(what, s string) {
+		t.Helper()
+		if bad := terminalUnsafe(s); bad != "" {
+			t.Errorf("%s prints %s raw:\n%q", what, bad, s)
+		}
+	}
+	check("audit stdout", stdout)
+	check("audit summary", stderr)
+	// The data really holds the hostile bytes (or the test proves nothing).
+	_, csv, _ := runCmd(t, "query", out, "SELECT url, user_agent FROM fetches", "--format", "csv")
+	if !strings.Contains(csv, "\x1b]0;pwned") {
+		t.Fatalf("fixture did not reach the tables: %q", csv)
+	}
+	for _, args := range [][]string{
+		{"report", out},
+		{"report", out, "--format", "md"},
+		{"query", out, "SELECT url, user_agent, source_file FROM fetches"},
+		{"query", out, "SELECT * FROM problems"},
+		{"inspect", logName},
+		{"query", out, "SELECT nope_" + hostile + " FROM fetches"},
+		{"report", filepath.Join(tmp, "missing"+hostile)},
+		{"audit", filepath.Join(tmp, "missing"+hostile), "--out", filepath.Join(tmp, "o2")},
+		{"robots", "check", "--robots", logName, "--agent", "GPTBot", "https://example.com/" + hostile},
+	} {
+		_, stdout, stderr := runCmd(t, args...)
+		check(strings.Join(args[:1], " ")+" stdout", stdout)
+		check(strings.Join(args[:1], " ")+" stderr", stderr)
+	}
+	// Escaped, not dropped: the reader still sees what was there.
+	_, table, _ := runCmd(t, "query", out, "SELECT url FROM fetches WHERE url LIKE '%pwned%'")
+	if !strings.Contains(table, `\x1b]0;pwned\x07`) {
+		t.Errorf("query table does not show the escaped URL:\n%s", table)
 	}
 }
