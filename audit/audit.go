@@ -178,7 +178,7 @@ func execute(ctx context.Context, cfg Config, w table.Sink) (*Summary, *evaluate
 		if named[filepath.Clean(p)] {
 			continue
 		}
-		f, err := ingest.Sniff(p, cfg.LogFormat)
+		f, err := ingest.SniffContext(ctx, p, cfg.LogFormat)
 		if err == nil && f.Kind == ingest.KindUnknown && !explicit[filepath.Clean(p)] {
 			local = append(local, event.Problem{Source: event.Source{File: p, Offset: -1}, Code: "input-skipped", Severity: event.SevInfo,
 				Message: "found in a directory input but not a WARC, ARC, log, card, key set, IP list or listing (" + f.Note + "); skipped"})

@@ -3,10 +3,10 @@ package ingest
 import (
 	"bufio"
 	"bytes"
+	"context"
 	"encoding/json"
 	"fmt"
 	"io"
-	"os"
 	"strings"
 
 	"github.com/klauspost/compress/gzip"
@@ -55,12 +55,13 @@ const sniffBytes = 256 << 10
 
 // head returns up to sniffBytes of the file's content, decompressed when
 // it starts with a gzip or zstd frame.
-func head(path string) (data []byte, compression string, size int64, err error) {
-	f, err := os.Open(path)
+func head(ctx context.Context, path string) (data []byte, compression string, size int64, err error) {
+	f, err := Open(ctx, path)
 	if err != nil {
 		return nil, "", 0, err
 	}
 	defer f.Close()
+	defer WatchReads(ctx, f)()
 	st, err := f.Stat()
 	if err != nil {
 		return nil, "", 0, err
@@ -98,7 +99,13 @@ func head(path string) (data []byte, compression string, size int64, err error) 
 // Sniff reads the start of a file and says what it holds. logFormat, when
 // not empty, is used for files that are not archives or JSON documents.
 func Sniff(path string, logFormat accesslog.Format) (File, error) {
-	data, comp, size, err := head(path)
+	return SniffContext(context.Background(), path, logFormat)
+}
+
+// SniffContext is Sniff that gives up when ctx is done (a named pipe
+// without a writer blocks its open; see Open).
+func SniffContext(ctx context.Context, path string, logFormat accesslog.Format) (File, error) {
+	data, comp, size, err := head(ctx, path)
 	f := File{Path: path, Size: size, Compression: comp, Kind: KindUnknown}
 	if err != nil && len(data) == 0 {
 		return f, fmt.Errorf("ingest: %s: %w", path, err)

@@ -149,7 +149,7 @@ func runInspect(ctx context.Context, args []string, std stdio) int {
 
 func inspectOne(ctx context.Context, path string, lf accesslog.Format, emit func(any)) *inspectFile {
 	r := &inspectFile{Path: path, Records: map[string]int64{}, Statuses: map[string]int64{}, Problems: []inspectProblem{}}
-	f, err := ingest.Sniff(path, lf)
+	f, err := ingest.SniffContext(ctx, path, lf)
 	r.Kind, r.Format, r.Compression, r.Size, r.Note = string(f.Kind), f.Format, f.Compression, f.Size, f.Note
 	if err != nil {
 		r.Error = err.Error()

@@ -2,11 +2,13 @@ package main
 
 import (
 	"bytes"
+	"context"
 	"fmt"
 	"os"
 	"path/filepath"
 	"strings"
 	"testing"
+	"time"
 )
 
 // TestAuditDurationFlags: zero or negative durations are usage errors that
@@ -220,5 +222,34 @@ func TestTerminalSafety(t *testing.T) {
 	_, table, _ := runCmd(t, "query", out, "SELECT url FROM fetches WHERE url LIKE '%pwned%'")
 	if !strings.Contains(table, `\x1b]0;pwned\x07`) {
 		t.Errorf("query table does not show the escaped URL:\n%s", table)
+	}
+}
+
+// TestAuditFIFOCancel: an audit of a named pipe nobody writes to stops on
+// Ctrl-C (a cancelled context) instead of hanging in open.
+func TestAuditFIFOCancel(t *testing.T) {
+	tmp := t.TempDir()
+	fifo := filepath.Join(tmp, "pipe.log")
+	if err := mkfifo(fifo); err != nil {
+		t.Skip("mkfifo:", err)
+	}
+	ctx, cancel := context.WithCancel(context.Background())
+	time.AfterFunc(100*time.Millisecond, cancel)
+	done := make(chan int, 1)
+	go func() {
+		var o, e bytes.Buffer
+		done <- run(ctx, []string{"audit", fifo, "--site", "https://www.example.com", "--out", filepath.Join(tmp, "out"), "-q"},
+			stdio{Stdin: strings.NewReader(""), Stdout: &o, Stderr: &e})
+	}()
+	select {
+	case code := <-done:
+		if code != exitUsage {
+			t.Errorf("cancelled audit of a FIFO: exit %d, want %d", code, exitUsage)
+		}
+	case <-time.After(20 * time.Second):
+		t.Fatal("audit of a FIFO without a writer did not stop after cancel")
+	}
+	if m, _ := filepath.Glob(filepath.Join(tmp, "out*")); len(m) != 0 {
+		t.Errorf("cancelled audit left %v", m)
 	}
 }
