@@ -67,6 +67,9 @@ type Summary struct {
 	Counts       map[string]int64
 	Findings     map[string]int64 // by kind
 	Problems     int64
+	// ProblemsBySeverity counts the rows of problems.parquet by severity
+	// (event.SevError, SevWarning, SevInfo), for --fail-on-problems.
+	ProblemsBySeverity map[string]int64
 	Fetches      int64 // rows of fetches.parquet
 	Judged       int64 // of those, judged against robots.txt
 	Unverifiable int64 // bot fetches from sources that cannot show signature headers
@@ -138,7 +141,7 @@ func Run(ctx context.Context, cfg Config) (*Summary, error) {
 func execute(ctx context.Context, cfg Config, w table.Sink) (*Summary, *evaluate.Model, error) {
 	timings := map[string]float64{}
 	phase := func(name string, start time.Time) { timings[name] = time.Since(start).Seconds() }
-	sum := &Summary{Out: cfg.Out, Findings: map[string]int64{}}
+	sum := &Summary{Out: cfg.Out, Findings: map[string]int64{}, ProblemsBySeverity: map[string]int64{}}
 	start := time.Now()
 	paths, skipped, err := ingest.Expand(cfg.Inputs)
 	if err != nil {
@@ -328,6 +331,14 @@ func execute(ctx context.Context, cfg Config, w table.Sink) (*Summary, *evaluate
 				return nil, nil, err
 			}
 		}
+		if s := fs.stats; fs.err == nil && streamKind(fs.f.Kind) && s.Fetches+s.Captures == 0 {
+			// A log or archive that gives nothing is worth a row: a
+			// scheduled audit can fail on it (--fail-on-problems).
+			if err := writeProblem(event.Problem{Source: event.Source{File: fs.f.Path, Offset: -1}, Code: "input-empty", Severity: event.SevWarning,
+				Message: fmt.Sprintf("no fetch or capture was read from this %s input (%d bytes)", fs.f.Kind, s.Bytes)}); err != nil {
+				return nil, nil, err
+			}
+		}
 		if fs.err != nil {
 			sum.Failed = append(sum.Failed, fs.f.Path)
 			if err := writeProblem(event.Problem{Source: event.Source{File: fs.f.Path, Offset: -1}, Code: "input-unreadable", Severity: event.SevError, Message: fs.err.Error()}); err != nil {
@@ -360,6 +371,11 @@ func execute(ctx context.Context, cfg Config, w table.Sink) (*Summary, *evaluate
 		return sum, model, fmt.Errorf("%w: %s", InputError, strings.Join(sum.Failed, ", "))
 	}
 	return sum, model, nil
+}
+
+// streamKind reports the kinds read as streams of fetches and captures.
+func streamKind(k ingest.Kind) bool {
+	return k == ingest.KindWARC || k == ingest.KindARC || k == ingest.KindLog
 }
 
 func formatTime(t time.Time) string {
@@ -427,6 +443,7 @@ func (c *countingSink) Fetch(f *table.Fetch) error {
 
 func (c *countingSink) Problem(p *table.Problem) error {
 	c.sum.Problems++
+	c.sum.ProblemsBySeverity[p.Severity]++
 	return c.Sink.Problem(p)
 }
 

@@ -6,9 +6,11 @@
 //
 //	0  success
 //	1  the thing asked about was found: findings, only with
-//	   --fail-on-findings (audit); a disallowed URL, only with
-//	   --fail-on-disallowed (robots check); some registry entries could not
-//	   be fetched (cards fetch)
+//	   --fail-on-findings (audit); input problems of a severity or worse,
+//	   only with --fail-on-problems[=SEVERITY] (audit; bare means warning,
+//	   which includes an input that yielded nothing); a disallowed URL,
+//	   only with --fail-on-disallowed (robots check); some registry
+//	   entries could not be fetched (cards fetch)
 //	2  usage error, or input that could not be read (after writing what could)
 package main
 

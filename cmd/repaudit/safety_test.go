@@ -253,3 +253,56 @@ func TestAuditFIFOCancel(t *testing.T) {
 		t.Errorf("cancelled audit left %v", m)
 	}
 }
+
+// TestAuditFailOnProblems: --fail-on-problems[=SEVERITY] makes a
+// scheduled audit fail when an input yielded nothing (input-empty, a
+// warning) or when problems of the severity or worse were recorded.
+func TestAuditFailOnProblems(t *testing.T) {
+	tmp := t.TempDir()
+	logPath := filepath.Join(tmp, "access.log")
+	os.WriteFile(logPath, []byte(`192.0.2.7 - - [01/Mar/2025:10:00:00 +0000] "GET /a HTTP/1.1" 200 512 "-" "Mozilla/5.0 (compatible; GPTBot/1.2)"`+"\n"), 0o644)
+	// A WARC holding only its warcinfo record: read fine, yields nothing.
+	fields := "software: handmade\r\n"
+	warcPath := filepath.Join(tmp, "empty.warc")
+	os.WriteFile(warcPath, []byte("WARC/1.1\r\nWARC-Type: warcinfo\r\nWARC-Record-ID: <urn:uuid:6e3c6a30-0000-4000-8000-000000000001>\r\n"+
+		"WARC-Date: 2025-03-01T00:00:00Z\r\nContent-Type: application/warc-fields\r\n"+
+		fmt.Sprintf("Content-Length: %d\r\n\r\n%s\r\n\r\n", len(fields), fields)), 0o644)
+	n := 0
+	audit := func(extra ...string) (int, string) {
+		n++
+		args := append([]string{"audit", logPath, warcPath, "--site", "https://www.example.com", "-q",
+			"--out", filepath.Join(tmp, fmt.Sprintf("out%d", n))}, extra...)
+		code, _, stderr := runCmd(t, args...)
+		return code, stderr
+	}
+	for _, c := range []struct {
+		flag string
+		want int
+	}{
+		{"", exitOK},
+		{"--fail-on-problems", exitFindings},
+		{"--fail-on-problems=warning", exitFindings},
+		{"--fail-on-problems=info", exitFindings},
+		{"--fail-on-problems=error", exitOK},
+		{"--fail-on-problems=false", exitOK},
+		{"--fail-on-problems=loud", exitUsage},
+	} {
+		var extra []string
+		if c.flag != "" {
+			extra = []string{c.flag}
+		}
+		code, stderr := audit(extra...)
+		if code != c.want {
+			t.Errorf("%q: exit %d, want %d (%s)", c.flag, code, c.want, stderr)
+		}
+		if code == exitFindings && !strings.Contains(stderr, "--fail-on-problems") {
+			t.Errorf("%q: stderr %q does not say why it failed", c.flag, stderr)
+		}
+	}
+	// The empty input is a problems row naming it.
+	out := filepath.Join(tmp, "out1")
+	_, csv, _ := runCmd(t, "query", out, "SELECT code, severity, source_file FROM problems", "--format", "csv")
+	if !strings.Contains(csv, "input-empty,warning,"+warcPath) {
+		t.Errorf("problems.parquet does not name the empty input:\n%s", csv)
+	}
+}
