@@ -67,9 +67,6 @@ type Summary struct {
 	Counts       map[string]int64
 	Findings     map[string]int64 // by kind
 	Problems     int64
-	// ProblemsBySeverity counts the rows of problems.parquet by severity
-	// (event.SevError, SevWarning, SevInfo), for --fail-on-problems.
-	ProblemsBySeverity map[string]int64
 	Fetches      int64 // rows of fetches.parquet
 	Judged       int64 // of those, judged against robots.txt
 	Unverifiable int64 // bot fetches from sources that cannot show signature headers
@@ -78,6 +75,9 @@ type Summary struct {
 	// First and Last span the times of the events read (log timestamps,
 	// WARC-Date); the manifest records them as started/finished.
 	First, Last time.Time
+	// ProblemsBySeverity counts the rows of problems.parquet by severity
+	// (event.SevError, SevWarning, SevInfo), for --fail-on-problems.
+	ProblemsBySeverity map[string]int64
 }
 
 type fileState struct {
