@@ -20,6 +20,7 @@ import (
 	"github.com/repaudit/repaudit/bots"
 	"github.com/repaudit/repaudit/evaluate"
 	"github.com/repaudit/repaudit/event"
+	"github.com/repaudit/repaudit/history"
 	"github.com/repaudit/repaudit/identity"
 	"github.com/repaudit/repaudit/ingest"
 	"github.com/repaudit/repaudit/output"
@@ -44,7 +45,13 @@ type Config struct {
 	IPRanges        map[string][]string // --ip-ranges TOKEN=FILE
 	Index           []string            // --index listings
 	Snippets        []string            // --snippets listings
-	Eval            evaluate.Options
+	// Robots, RobotsGit and RobotsDir are robots.txt versions as the site
+	// keeps them: --robots FILE[@TIME], --robots-git DIR[:PATH],
+	// --robots-dir DIR (see package history).
+	Robots    []string
+	RobotsGit []string
+	RobotsDir []string
+	Eval      evaluate.Options
 	// Progress receives a live progress line; nil for silence.
 	Progress io.Writer
 	// Version, Command and Options are recorded in the manifest.
@@ -72,12 +79,20 @@ type Summary struct {
 	Unverifiable int64 // bot fetches from sources that cannot show signature headers
 	Failed       []string
 	Timings      map[string]float64
+	// Notices say what the run judged less than it could, why, and what
+	// to pass to judge it.
+	Notices []Notice
 	// First and Last span the times of the events read (log timestamps,
 	// WARC-Date); the manifest records them as started/finished.
 	First, Last time.Time
 	// ProblemsBySeverity counts the rows of problems.parquet by severity
 	// (event.SevError, SevWarning, SevInfo), for --fail-on-problems.
 	ProblemsBySeverity map[string]int64
+
+	mu        sync.Mutex
+	referrers map[string]int64 // referrer sites of host-less log lines, for the --site hint
+	notJudged map[string]int64 // fetches not judged, by evaluate.NotJudged* code
+	noList    map[string]int64 // bot fetches whose IP no list could check, by agent
 }
 
 type fileState struct {
@@ -125,6 +140,7 @@ func Run(ctx context.Context, cfg Config) (*Summary, error) {
 		AsOf:     formatTime(model.AsOf()),
 		Started:  formatTime(sum.First),
 		Finished: formatTime(sum.Last),
+		Notices:  sum.Notices,
 	}
 	if cerr := w.Commit(m); cerr != nil {
 		return nil, fmt.Errorf("audit: commit: %w", cerr)
@@ -141,9 +157,11 @@ func Run(ctx context.Context, cfg Config) (*Summary, error) {
 func execute(ctx context.Context, cfg Config, w table.Sink) (*Summary, *evaluate.Model, error) {
 	timings := map[string]float64{}
 	phase := func(name string, start time.Time) { timings[name] = time.Since(start).Seconds() }
-	sum := &Summary{Out: cfg.Out, Findings: map[string]int64{}, ProblemsBySeverity: map[string]int64{}}
+	sum := &Summary{Out: cfg.Out, Findings: map[string]int64{}, notJudged: map[string]int64{}, noList: map[string]int64{}, referrers: map[string]int64{},
+		ProblemsBySeverity: map[string]int64{}}
 	start := time.Now()
-	paths, skipped, err := ingest.Expand(cfg.Inputs)
+	st := &runState{}
+	paths, skipped, err := ingest.Expand(existingInputs(cfg.Inputs, st))
 	if err != nil {
 		return nil, nil, err
 	}
@@ -156,8 +174,8 @@ func execute(ctx context.Context, cfg Config, w table.Sink) (*Summary, *evaluate
 		catalog = catalog.Merge(c)
 	}
 	ids := identity.NewStore()
-	local := skipped // directory entries Expand did not read, first in problems.parquet
-	if err := loadLocalIdentity(cfg, ids, &local); err != nil {
+	st.problems = append(st.problems, skipped...) // directory entries Expand did not read
+	if err := loadLocalIdentity(cfg, ids, &st.problems); err != nil {
 		return nil, nil, err
 	}
 
@@ -183,26 +201,30 @@ func execute(ctx context.Context, cfg Config, w table.Sink) (*Summary, *evaluate
 		}
 		f, err := ingest.SniffContext(ctx, p, cfg.LogFormat)
 		if err == nil && f.Kind == ingest.KindUnknown && !explicit[filepath.Clean(p)] {
-			local = append(local, event.Problem{Source: event.Source{File: p, Offset: -1}, Code: "input-skipped", Severity: event.SevInfo,
-				Message: "found in a directory input but not a WARC, ARC, log, card, key set, IP list or listing (" + f.Note + "); skipped"})
+			st.problems = append(st.problems, event.Problem{Source: event.Source{File: p, Offset: -1}, Code: "input-skipped", Severity: event.SevInfo,
+				Message: "found in a directory input but holds nothing repaudit reads (" + f.Note + "); skipped"})
 			continue
 		}
 		files = append(files, &fileState{f: f, err: err})
-		total += f.Size
+	}
+	files = dropDuplicates(files, st)
+	for _, fs := range files {
+		total += fs.f.Size
 	}
 	phase("sniff", start)
 
 	builder := evaluate.NewBuilder(cfg.Eval, catalog, ids)
 	for _, p := range cfg.Index {
-		if err := readListing(p, builder.AddIndexEntry, &local); err != nil {
+		if err := readListing(p, builder.AddIndexEntry, &st.problems); err != nil {
 			return nil, nil, err
 		}
 	}
 	for _, p := range cfg.Snippets {
-		if err := readListing(p, builder.AddSnippetEntry, &local); err != nil {
+		if err := readListing(p, builder.AddSnippetEntry, &st.problems); err != nil {
 			return nil, nil, err
 		}
 	}
+	readSiteVersions(cfg, builder, st)
 
 	// Pass 1.
 	start = time.Now()
@@ -226,9 +248,11 @@ func execute(ctx context.Context, cfg Config, w table.Sink) (*Summary, *evaluate
 		case ingest.KindWARC, ingest.KindARC, ingest.KindLog:
 			resolver := warc.NewResolver(32 << 20)
 			digest := sha256.New()
+			var hosts hostSet
 			fs.stats, fs.err = ingest.Read(ctx, fs.f, ingest.Options{Progress: &prog.done, Resolver: resolver, Digest: digest, LogExtraHeaders: cfg.LogExtraHeaders}, ingest.Handler{
 				Fetch: func(ft *event.Fetch) error {
 					events.Add(1)
+					hosts.note(ft)
 					if ft.Origin == event.OriginWARC || robots.IsRobotsTxt(ft.Target) {
 						builder.AddFetch(ft)
 					}
@@ -252,6 +276,18 @@ func execute(ctx context.Context, cfg Config, w table.Sink) (*Summary, *evaluate
 			if fs.err == nil {
 				fs.sha = hex.EncodeToString(digest.Sum(nil))
 			}
+			builder.NoteHosts(hosts.list, hosts.hostless)
+			sum.mergeReferrers(&hosts)
+			builder.NoteTimes(fs.stats.First, fs.stats.Last)
+		case ingest.KindRobots:
+			// A robots.txt among the inputs: one version of the site's file,
+			// in force for the whole data range.
+			var v history.Version
+			if v, fs.err = history.ReadFile(fs.f.Path, time.Time{}); fs.err == nil {
+				builder.AddSiteVersion(siteVersion(v))
+				fs.stats.Records = map[string]int64{"robots.txt": 1}
+			}
+			prog.done.Add(fs.f.Size)
 		case ingest.KindCard, ingest.KindJWKS, ingest.KindIPList:
 			fs.err = loadDocument(fs.f, ids, keep)
 			prog.done.Add(fs.f.Size)
@@ -309,7 +345,7 @@ func execute(ctx context.Context, cfg Config, w table.Sink) (*Summary, *evaluate
 			Code: p.Code, Severity: p.Severity, Message: p.Message,
 		})
 	}
-	for _, p := range local {
+	for _, p := range st.problems {
 		if err := writeProblem(p); err != nil {
 			return nil, nil, err
 		}
@@ -365,8 +401,11 @@ func execute(ctx context.Context, cfg Config, w table.Sink) (*Summary, *evaluate
 		}
 		sum.Files = append(sum.Files, in)
 	}
+	sum.Files = append(sum.Files, st.inputs...)
+	sum.Failed = append(st.failed, sum.Failed...)
 	phase("write", start)
 	sum.Timings = timings
+	sum.Notices = notices(model, catalog, sum)
 	if len(sum.Failed) > 0 {
 		return sum, model, fmt.Errorf("%w: %s", InputError, strings.Join(sum.Failed, ", "))
 	}
@@ -432,6 +471,7 @@ func (c *countingSink) Violation(v *table.Violation) error {
 
 func (c *countingSink) Fetch(f *table.Fetch) error {
 	c.sum.Fetches++
+	c.sum.tally(f)
 	if f.RobotsVerdict != "" && f.RobotsVerdict != "not_judged" {
 		c.sum.Judged++
 	}

@@ -43,6 +43,10 @@ type Builder struct {
 	index      []ListingEntry
 	snippets   []ListingEntry
 	maxTime    time.Time
+	minTime    time.Time         // earliest non-zero time seen; site versions without a time start here
+	siteDocs   []*rdoc           // robots.txt versions as the site keeps them (AddSiteVersion)
+	seenHosts  map[string]string // host[:port] named by fetches -> scheme ("" unknown), for site inference
+	hostless   int64             // fetches whose source names no host
 	problems   []event.Problem
 	nCaptures  int64
 	nFetches   int64
@@ -96,6 +100,10 @@ type rdoc struct {
 	unresolved bool // revisit whose payload the reader could not resolve
 	conc       []string
 	ruleText   map[int]string // line -> "Disallow: /x", for evidence
+	origin     string         // OriginWARC ("" too), OriginFile, OriginGit, ...: see SiteVersion
+	originRef  string         // file, REPO@COMMIT:PATH or snapshot name; the Wayback URL
+	detail     string         // extra evidence (a commit's subject)
+	assumed    bool           // no time given: in force for the whole data range
 }
 
 // capRec is the compact summary of one archived capture kept for
@@ -139,6 +147,9 @@ type rfetch struct {
 func (b *Builder) noteTime(t time.Time) {
 	if t.After(b.maxTime) {
 		b.maxTime = t
+	}
+	if !t.IsZero() && (b.minTime.IsZero() || t.Before(b.minTime)) {
+		b.minTime = t
 	}
 }
 

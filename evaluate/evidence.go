@@ -98,7 +98,7 @@ func describeVersion(v *version) string {
 	d := v.doc
 	sb.WriteString("robots.txt ")
 	sb.WriteString(d.rawURL)
-	sb.WriteString(capturedAt(d.time, d.src, d.status))
+	sb.WriteString(versionOrigin(d))
 	sb.WriteString(", version ")
 	sb.WriteString(v.id)
 	sb.WriteString(")")
@@ -330,6 +330,7 @@ func (m *Model) acapEvidence(v *table.Violation, ver *version, av robots.ACAPVer
 	v.RobotsWARCFile = ver.doc.src.File
 	v.RobotsWARCOffset = ver.doc.src.Offset
 	v.RobotsStatus = int32(ver.doc.status)
+	v.RobotsSource = ver.doc.originName()
 	v.MatchedRule = av.Record
 	v.MatchedLine = int32(av.Line)
 	v.Directive = av.Record
@@ -344,6 +345,7 @@ func setRobotsVersion(v *table.Violation, ver *version) {
 	v.RobotsWARCFile = ver.doc.src.File
 	v.RobotsWARCOffset = ver.doc.src.Offset
 	v.RobotsStatus = int32(ver.doc.status)
+	v.RobotsSource = ver.doc.originName()
 }
 
 // capturedAt says when and where a capture was made, for evidence:

@@ -29,6 +29,25 @@ const (
 	VerdictNotJudged   = "not_judged"
 )
 
+// Values of fetches.not_judged_reason: why a fetch got robots_verdict
+// not_judged. Each has a fix the audit summary names.
+const (
+	NotJudgedNoBot          = "no-bot-identity"      // a browser or unknown client: not judged by design
+	NotJudgedNoHost         = "no-host"              // the log line names no host and no site is known
+	NotJudgedNoVersion      = "no-robots-version"    // no robots.txt version of the authority is known at all
+	NotJudgedBeforeFirst    = "before-first-version" // the fetch (or the bot's robots.txt fetch) predates the first known version
+	NotJudgedUnknownContent = "unknown-content"      // the version in force has unknown content (e.g. a redirect target not captured)
+)
+
+// missingCode says why no version of a is known at t: none at all, or
+// none yet.
+func (a *authority) missingCode() string {
+	if a == nil || len(a.versions) == 0 {
+		return NotJudgedNoVersion
+	}
+	return NotJudgedBeforeFirst
+}
+
 // Values of fetches.identity and violations.identity.
 const (
 	IdentityVerified = "verified"
@@ -53,6 +72,9 @@ type Judgement struct {
 	// NotJudgedReason says why a bot's fetch got robots_verdict
 	// not_judged; "" otherwise (and for clients with no bot identity).
 	NotJudgedReason string
+	// NotJudgedCode is the NotJudged* constant behind robots_verdict
+	// not_judged (fetches.not_judged_reason); "" when judged.
+	NotJudgedCode string
 
 	auth       *authority
 	agentLower string
@@ -73,8 +95,9 @@ type robotsResult struct {
 	rv       robots.Verdict
 	checked  bool // rv is set
 	why      string
-	windowN  int // unchecked: versions judged in the grace window
-	windowD  int // unchecked: of which disallow
+	code     string // NotJudged* when verdict is not_judged
+	windowN  int    // unchecked: versions judged in the grace window
+	windowD  int    // unchecked: of which disallow
 	useOwn   bool
 	stale30d bool // a 5xx view older than UnreachableAfter: treated as unavailable
 }
@@ -169,6 +192,8 @@ func (m *Model) judge(f *event.Fetch, forced *ident) Judgement {
 	if id.token == "" {
 		row.RobotsVerdict = VerdictNotJudged
 		row.RobotsNote = "no bot identity (a browser or an unknown client): not judged against robots.txt"
+		row.NotJudgedReason = NotJudgedNoBot
+		j.NotJudgedCode = NotJudgedNoBot
 		return j
 	}
 	j.agentLower = id.lower
@@ -207,7 +232,7 @@ func (m *Model) judge(f *event.Fetch, forced *ident) Judgement {
 	var r robotsResult
 	switch {
 	case !named:
-		r = robotsResult{verdict: VerdictNotJudged, why: "the request names no host and no default authority is set"}
+		r = robotsResult{verdict: VerdictNotJudged, code: NotJudgedNoHost, why: "the request names no host and no site is known (pass --site)"}
 	default:
 		r = m.evalRobots(a, id.token, id.lower, f.Target, t)
 	}
@@ -221,8 +246,8 @@ func (m *Model) judge(f *event.Fetch, forced *ident) Judgement {
 	}
 	m.fillRobotsColumns(row, &r)
 	if r.verdict == VerdictNotJudged {
-		j.NotJudgedReason = r.why
-		row.RobotsNote = r.why
+		j.NotJudgedReason, j.NotJudgedCode = r.why, r.code
+		row.RobotsNote, row.NotJudgedReason = r.why, r.code
 	}
 
 	if r.kind != "" {
@@ -260,7 +285,7 @@ func (m *Model) judge(f *event.Fetch, forced *ident) Judgement {
 	if ipc.Result == identity.IPNotInRange {
 		v := m.baseViolation(row, KindIPNotPublished)
 		v.Evidence = "client IP " + row.ClientIP + " is not in the IP ranges published for " + id.token +
-			" in force at " + fmtTime(t) + " (" + ipc.ListSource + listTime(ipc.ListTime) + ")"
+			" in force at " + fmtTime(t) + " (" + ipc.ListSource + listTime(ipc.ListTime, ipc.Earliest) + ")"
 		j.Violations = append(j.Violations, v)
 	}
 	if signed && res.Verdict == signature.Invalid {
@@ -283,9 +308,12 @@ func (m *Model) judge(f *event.Fetch, forced *ident) Judgement {
 	return j
 }
 
-func listTime(t time.Time) string {
-	if t.IsZero() {
-		return ""
+func listTime(t time.Time, earliest bool) string {
+	switch {
+	case t.IsZero():
+		return ", given for the whole run"
+	case earliest:
+		return ", list of " + fmtTime(t) + ", the earliest given: it also covers earlier fetches"
 	}
 	return ", list of " + fmtTime(t)
 }
@@ -352,7 +380,7 @@ func cloneHeader(h event.Header) event.Header {
 func (m *Model) evalRobots(a *authority, token, lower, target string, t time.Time) robotsResult {
 	var r robotsResult
 	if a == nil {
-		r.view, r.verdict, r.why = ViewNone, VerdictNotJudged, "no robots.txt capture and no robots.txt fetch by the bot on this authority"
+		r.view, r.verdict, r.why, r.code = ViewNone, VerdictNotJudged, "no robots.txt capture and no robots.txt fetch by the bot on this authority", NotJudgedNoVersion
 		return r
 	}
 	e := a.views[lower].at(t)
@@ -365,7 +393,7 @@ func (m *Model) evalRobots(a *authority, token, lower, target string, t time.Tim
 		vt := a.versionAt(t)
 		switch {
 		case vt == nil:
-			r.verdict, r.why = VerdictNotJudged, "the bot's view is stale and no robots.txt version is known at the fetch time"
+			r.verdict, r.why, r.code = VerdictNotJudged, "the bot's view is stale and no robots.txt version is known at the fetch time", a.missingCode()
 			return r
 		case vt.effect == effDisallowAll && (e.kind == vkContent || e.kind == vkAllowAll):
 			// RFC 9309 §2.4: while robots.txt is unreachable a cached copy
@@ -384,7 +412,7 @@ func (m *Model) evalRobots(a *authority, token, lower, target string, t time.Tim
 			case effDisallowAll:
 				r.verdict, r.kind = VerdictUnreachable, KindStaleRobots
 			default:
-				r.verdict, r.why = VerdictNotJudged, "the version in force at the fetch time has unknown content ("+vt.statusRule+")"
+				r.verdict, r.why, r.code = VerdictNotJudged, "the version in force at the fetch time has unknown content ("+vt.statusRule+")", NotJudgedUnknownContent
 			}
 			return r
 		}
@@ -410,7 +438,11 @@ func (m *Model) evalRobots(a *authority, token, lower, target string, t time.Tim
 			r.verdict, r.kind = VerdictUnreachable, KindFetchWhileUnreachable
 		}
 	default:
-		r.view, r.verdict, r.why = ViewNone, VerdictNotJudged, e.note
+		r.view, r.verdict, r.why, r.code = ViewNone, VerdictNotJudged, e.note, NotJudgedUnknownContent
+		if e.capture == nil && a.lastRulesAt(e.time) == nil && e.status >= 200 && e.status < 300 {
+			// A 2xx robots.txt fetch before any known version.
+			r.code = a.missingCode()
+		}
 	}
 	return r
 }
@@ -429,7 +461,7 @@ func (m *Model) evalUnchecked(a *authority, token, target string, t time.Time) r
 	r := robotsResult{view: ViewUnchecked}
 	vt := a.versionAt(t)
 	if vt == nil {
-		r.view, r.verdict, r.why = ViewNone, VerdictNotJudged, "no robots.txt version of this authority is known at or before the fetch time"
+		r.view, r.verdict, r.why, r.code = ViewNone, VerdictNotJudged, "no robots.txt version of this authority is known at or before the fetch time", a.missingCode()
 		return r
 	}
 	start := t.Add(-m.opts.RobotsTTL)
@@ -466,7 +498,7 @@ func (m *Model) evalUnchecked(a *authority, token, target string, t time.Time) r
 	}
 	switch {
 	case r.windowN == 0:
-		r.verdict, r.why = VerdictNotJudged, "every robots.txt version in the grace window has unknown content"
+		r.verdict, r.why, r.code = VerdictNotJudged, "every robots.txt version in the grace window has unknown content", NotJudgedUnknownContent
 		r.version = vt
 	case r.windowD == r.windowN:
 		r.kind = KindUncheckedDisallowed

@@ -38,6 +38,7 @@ type Model struct {
 	defAuth    *authority // Options.DefaultAuthority, when it has a timeline
 	defScheme  string
 	defHost    string
+	site       Site // how the site of host-less inputs was settled
 	nFetches   int64
 	nCaptures  int64
 	nRobotsReq int64
@@ -167,7 +168,8 @@ func (b *Builder) Build() *Model {
 		}
 	}
 
-	m.buildTimelines(b.docs)
+	m.settleSite(b)
+	m.buildTimelines(m.placeSiteDocs(b))
 	m.buildCaptures(b)
 	m.pickArchiveAgent(b)
 	m.buildViews(b)

@@ -99,7 +99,11 @@ func (m *Model) writeVersions(sink table.Sink) error {
 				Effect: v.effect.String(), StatusRule: v.statusRule, RedirectTarget: v.redirect,
 				ContentDigest: d.digest, Size: d.size,
 				WARCFilename: d.src.File, WARCRecordOffset: d.src.Offset, WARCRecordLength: d.src.Length,
-				WARCRecordID: d.recordID,
+				WARCRecordID: d.recordID, Source: d.originName(), SourceRef: d.originRef,
+				AssumedWholeRange: d.assumed,
+			}
+			if !d.inWARC() {
+				row.WARCFilename, row.WARCRecordOffset, row.WARCRecordLength = "", -1, 0
 			}
 			if !v.until.IsZero() {
 				u := v.until

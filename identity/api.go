@@ -79,6 +79,9 @@ type IPCheck struct {
 	Prefix     netip.Prefix // the matching prefix when in range
 	ListSource string       // the snapshot consulted
 	ListTime   time.Time    // the time that snapshot became known (zero: local file)
+	// Earliest is true when t is before every snapshot of the list: the
+	// earliest one was used, as lists are dated when downloaded.
+	Earliest bool
 }
 
 // Capture kinds returned by CaptureKind.

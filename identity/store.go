@@ -63,6 +63,21 @@ func (tl *timeline[T]) in(t time.Time) (snap[T], bool) {
 	return snap[T]{}, false
 }
 
+// inOrEarliest is in, except that a time before every dated snapshot gets
+// the earliest one (when there is no undated one): for IP lists, whose
+// operators stamp creationTime when the file is downloaded, so that the
+// only list a user has, dated after their logs, still covers them
+// (DESIGN §2, published IP ranges). early reports that fallback.
+func (tl *timeline[T]) inOrEarliest(t time.Time) (s snap[T], early, ok bool) {
+	if s, ok := tl.in(t); ok {
+		return s, false, true
+	}
+	if len(tl.dated) > 0 {
+		return tl.dated[0], true, true
+	}
+	return snap[T]{}, false, false
+}
+
 func (tl *timeline[T]) latest() (snap[T], bool) {
 	if n := len(tl.dated); n > 0 {
 		return tl.dated[n-1], true
@@ -439,7 +454,8 @@ func (s *Store) CardByID(clientID string, t time.Time) (*Card, bool) {
 }
 
 // CheckIP checks ip against the ranges published by owner in force at t
-// (the latest snapshot at or before t, else a local undated one). owner is
+// (the latest snapshot at or before t, else a local undated one, else the
+// earliest dated one, which also covers earlier times: IPCheck.Earliest). owner is
 // a product token (case-insensitive), an ips_uri URL, or a card client_id.
 // When a token has no list of its own, the ips_uri list of the card (in
 // force at t) with that product token is used.
@@ -458,11 +474,11 @@ func (s *Store) CheckIP(owner string, ip netip.Addr, t time.Time) IPCheck {
 	if !ok {
 		return IPCheck{Result: IPNoList}
 	}
-	sn, ok := tl.in(t)
+	sn, early, ok := tl.inOrEarliest(t)
 	if !ok {
 		return IPCheck{Result: IPNoList}
 	}
-	res := IPCheck{Result: IPNotInRange, ListSource: sn.v.list.Source, ListTime: sn.at}
+	res := IPCheck{Result: IPNotInRange, ListSource: sn.v.list.Source, ListTime: sn.at, Earliest: early}
 	if p, ok := sn.v.set.lookup(ip); ok {
 		res.Result, res.Prefix = IPInRange, p
 	}

@@ -39,8 +39,9 @@ func TestStoreIPTimeline(t *testing.T) {
 		{"examplebot", "198.51.100.9", "2025-04-10T00:00:00Z", IPInRange, "198.51.100.0/24", "2025-03-01T00:00:00Z"},
 		{"ExampleBot", "198.51.100.9", "2025-06-10T00:00:00Z", IPNotInRange, "", "2025-05-01T00:00:00Z"},
 		{"ExampleBot", "192.0.2.1", "2025-06-10T00:00:00Z", IPInRange, "192.0.2.0/24", "2025-05-01T00:00:00Z"},
-		{"ExampleBot", "198.51.100.9", "2025-05-01T00:00:00Z", IPNotInRange, "", "2025-05-01T00:00:00Z"}, // at the instant: new list in force
-		{"ExampleBot", "192.0.2.1", "2025-02-01T00:00:00Z", IPNoList, "", ""},                            // before the first snapshot
+		{"ExampleBot", "198.51.100.9", "2025-05-01T00:00:00Z", IPNotInRange, "", "2025-05-01T00:00:00Z"},       // at the instant: new list in force
+		{"ExampleBot", "192.0.2.1", "2025-02-01T00:00:00Z", IPInRange, "192.0.2.0/24", "2025-03-01T00:00:00Z"}, // before the first snapshot: the earliest covers it
+		{"ExampleBot", "203.0.113.1", "2025-02-01T00:00:00Z", IPNotInRange, "", "2025-03-01T00:00:00Z"},
 		{"OtherBot", "192.0.2.1", "2025-06-10T00:00:00Z", IPNoList, "", ""},
 		{"https://OTHER.example:443/ips.json", "203.0.113.5", "2025-04-02T00:00:00Z", IPInRange, "203.0.113.0/24", "2025-04-01T00:00:00Z"},
 	}

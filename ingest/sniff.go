@@ -15,6 +15,7 @@ import (
 	"github.com/repaudit/repaudit/accesslog"
 	"github.com/repaudit/repaudit/identity"
 	"github.com/repaudit/repaudit/listing"
+	"github.com/repaudit/repaudit/robots"
 )
 
 // Kind is what a file holds.
@@ -29,13 +30,14 @@ const (
 	KindJWKS    Kind = "jwks"
 	KindIPList  Kind = "iplist"
 	KindListing Kind = "listing"
+	KindRobots  Kind = "robots" // a plain robots.txt file: one version of the site's robots.txt
 	KindUnknown Kind = "unknown"
 )
 
 // ParseKind reads a kind name as given to --kind style flags.
 func ParseKind(s string) (Kind, error) {
 	switch k := Kind(strings.ToLower(s)); k {
-	case KindWARC, KindARC, KindLog, KindCard, KindJWKS, KindIPList, KindListing:
+	case KindWARC, KindARC, KindLog, KindCard, KindJWKS, KindIPList, KindListing, KindRobots:
 		return k, nil
 	}
 	return "", fmt.Errorf("ingest: unknown kind %q", s)
@@ -126,6 +128,10 @@ func SniffContext(ctx context.Context, path string, logFormat accesslog.Format) 
 			return f, nil
 		}
 	}
+	if robots.Sniff(data) {
+		f.Kind = KindRobots
+		return f, nil
+	}
 	lines := sampleLines(data, 64)
 	if logFormat != "" {
 		f.Kind, f.Format, f.Note = KindLog, string(logFormat), "format given with --log-format"
@@ -151,7 +157,7 @@ func SniffContext(ctx context.Context, path string, logFormat accesslog.Format) 
 		f.Kind, f.Format = KindListing, lr.Shape()
 		return f, nil
 	}
-	f.Note = "not a WARC, ARC, known log format, card, key set, IP list or listing"
+	f.Note = "not a WARC, ARC, known log format, robots.txt, card, key set, IP list or listing"
 	return f, nil
 }
 

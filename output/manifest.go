@@ -41,6 +41,18 @@ type Manifest struct {
 	AsOf          string             `json:"as_of"`          // RFC 3339: --as-of, or the latest time seen in the data
 	Started       string             `json:"started"`        // RFC 3339
 	Finished      string             `json:"finished"`       // RFC 3339
+	// Notices say what the run judged less than it could, why, and what
+	// to pass to judge it (site inferred, fetches not judged by reason,
+	// IP lists not given).
+	Notices []Notice `json:"notices,omitempty"`
+}
+
+// Notice is one thing a run judged less than it could, or judged on an
+// assumption, with the fix.
+type Notice struct {
+	Code    string `json:"code"`    // stable: site-inferred, no-host, no-robots-version, ...
+	Count   int64  `json:"count"`   // fetches concerned; 0 when not about fetches
+	Message string `json:"message"` // for a person, with the fix
 }
 
 // Input is one input file of a run.

@@ -34,6 +34,7 @@ type Fetch struct {
 	RobotsViewStatus int32      `parquet:"robots_view_status" doc:"HTTP status the bot got for that robots.txt fetch; 0 when unknown or never fetched."`
 	RobotsVerdict    string     `parquet:"robots_verdict" doc:"allowed, disallowed, unreachable (view was a 5xx: complete disallow), possible (disallowed by only some versions of the grace window), not_judged."`
 	RobotsNote       string     `parquet:"robots_note" doc:"Why the fetch was not judged (robots_verdict not_judged): no bot identity, no host and no --site, no known robots.txt version, unknown content; empty when judged."`
+	NotJudgedReason  string     `parquet:"not_judged_reason" doc:"Code of why the fetch was not judged: no-bot-identity, no-host (pass --site), no-robots-version (give a robots.txt source), before-first-version (the fetch predates the first known version), unknown-content; empty when judged."`
 	RobotsVersionID  string     `parquet:"robots_version_id" doc:"Id of the robots.txt version the verdict used (robots_versions.version_id); empty when none."`
 	MatchedGroup     string     `parquet:"matched_group" doc:"User-agent(s) of the robots.txt group applied, e.g. 'gptbot' or '*'; empty when no group applied."`
 	MatchedRule      string     `parquet:"matched_rule" doc:"The deciding rule as written, e.g. 'Disallow: /private/'; empty when no rule matched."`
@@ -72,6 +73,7 @@ type Violation struct {
 	RobotsWARCFile    string     `parquet:"robots_warc_filename" doc:"WARC file holding that robots.txt capture."`
 	RobotsWARCOffset  int64      `parquet:"robots_warc_record_offset" doc:"Offset of that robots.txt capture in its WARC file; -1 when none."`
 	RobotsStatus      int32      `parquet:"robots_status" doc:"HTTP status of that robots.txt version (or of the bot's own robots.txt fetch)."`
+	RobotsSource      string     `parquet:"robots_source" doc:"Where that robots.txt version came from: warc, wayback, file, git or dir (robots_versions.source)."`
 	MatchedGroup      string     `parquet:"matched_group" doc:"User-agent(s) of the deciding robots.txt group."`
 	MatchedRule       string     `parquet:"matched_rule" doc:"Deciding rule as written."`
 	MatchedLine       int32      `parquet:"matched_line" doc:"Line number of the deciding rule; 0 when none."`
@@ -89,28 +91,31 @@ type Violation struct {
 // RobotsVersion is one row of robots_versions.parquet: one capture of a
 // robots.txt file and how long it was in force.
 type RobotsVersion struct {
-	VersionID        string     `parquet:"version_id" doc:"Stable id of the version: authority and capture time, with a short digest."`
-	Authority        string     `parquet:"authority" doc:"scheme://host[:port] the version governs."`
-	URLHostName      string     `parquet:"url_host_name" doc:"Host name of the authority."`
-	URL              string     `parquet:"url" doc:"URL captured (the robots.txt URL)."`
-	FetchTime        time.Time  `parquet:"fetch_time" doc:"Capture time (WARC-Date)."`
-	ValidFrom        time.Time  `parquet:"valid_from" doc:"Start of the validity interval: the capture time, or for a row whose status_rule is unreachable-30d-unavailable, the moment continuous unreachability passed --unreachable-after."`
-	ValidUntil       *time.Time `parquet:"valid_until" doc:"End of the validity interval (next capture of the same authority); null for the latest."`
-	FetchStatus      int32      `parquet:"fetch_status" doc:"HTTP status of the capture."`
-	Effect           string     `parquet:"effect" doc:"rules (2xx parsed, or the rules of a redirect target), allow_all (4xx unavailable, more than five redirects, a redirect loop, or unreachable longer than --unreachable-after), disallow_all (5xx or no response: unreachable), unknown (content not in the inputs; never produces a finding)."`
-	StatusRule       string     `parquet:"status_rule" doc:"Which RFC 9309 §2.3.1 rule applied: success, redirect, too-many-redirects, redirect-loop, unavailable, unreachable, unreachable-30d-unavailable, not-modified (a 304: the previous content); unknown content: redirect-target-missing, redirect-no-location, unparseable-response, unexpected-status, revisit-unresolved."`
-	RedirectTarget   string     `parquet:"redirect_target" doc:"Final URL of a followed redirect chain; empty otherwise."`
-	ContentDigest    string     `parquet:"content_digest" doc:"SHA-256 of the body, hex; empty when no body."`
-	Size             int64      `parquet:"size" doc:"Body size in bytes as captured."`
-	Truncated        bool       `parquet:"truncated" doc:"True when the body exceeded the parsing limit; rules past it are ignored."`
-	Groups           int32      `parquet:"groups" doc:"Number of groups."`
-	Rules            int32      `parquet:"rules" doc:"Number of allow/disallow rules."`
-	Diagnostics      int32      `parquet:"diagnostics" doc:"Number of lines the parser could not use (see robots_rules kind=diagnostic)."`
-	HasACAP          bool       `parquet:"has_acap" doc:"True when the file carries ACAP records."`
-	WARCFilename     string     `parquet:"warc_filename" doc:"WARC file of the capture."`
-	WARCRecordOffset int64      `parquet:"warc_record_offset" doc:"Offset of the capture record."`
-	WARCRecordLength int64      `parquet:"warc_record_length" doc:"Stored length of the capture record."`
-	WARCRecordID     string     `parquet:"warc_record_id" doc:"WARC-Record-ID of the capture."`
+	VersionID         string     `parquet:"version_id" doc:"Stable id of the version: authority and capture time, with a short digest."`
+	Authority         string     `parquet:"authority" doc:"scheme://host[:port] the version governs."`
+	URLHostName       string     `parquet:"url_host_name" doc:"Host name of the authority."`
+	URL               string     `parquet:"url" doc:"URL captured (the robots.txt URL)."`
+	FetchTime         time.Time  `parquet:"fetch_time" doc:"Capture time (WARC-Date)."`
+	ValidFrom         time.Time  `parquet:"valid_from" doc:"Start of the validity interval: the capture time, or for a row whose status_rule is unreachable-30d-unavailable, the moment continuous unreachability passed --unreachable-after."`
+	ValidUntil        *time.Time `parquet:"valid_until" doc:"End of the validity interval (next capture of the same authority); null for the latest."`
+	FetchStatus       int32      `parquet:"fetch_status" doc:"HTTP status of the capture."`
+	Effect            string     `parquet:"effect" doc:"rules (2xx parsed, or the rules of a redirect target), allow_all (4xx unavailable, more than five redirects, a redirect loop, or unreachable longer than --unreachable-after), disallow_all (5xx or no response: unreachable), unknown (content not in the inputs; never produces a finding)."`
+	StatusRule        string     `parquet:"status_rule" doc:"Which RFC 9309 §2.3.1 rule applied: success, redirect, too-many-redirects, redirect-loop, unavailable, unreachable, unreachable-30d-unavailable, not-modified (a 304: the previous content); unknown content: redirect-target-missing, redirect-no-location, unparseable-response, unexpected-status, revisit-unresolved."`
+	RedirectTarget    string     `parquet:"redirect_target" doc:"Final URL of a followed redirect chain; empty otherwise."`
+	ContentDigest     string     `parquet:"content_digest" doc:"SHA-256 of the body, hex; empty when no body."`
+	Size              int64      `parquet:"size" doc:"Body size in bytes as captured."`
+	Truncated         bool       `parquet:"truncated" doc:"True when the body exceeded the parsing limit; rules past it are ignored."`
+	Groups            int32      `parquet:"groups" doc:"Number of groups."`
+	Rules             int32      `parquet:"rules" doc:"Number of allow/disallow rules."`
+	Diagnostics       int32      `parquet:"diagnostics" doc:"Number of lines the parser could not use (see robots_rules kind=diagnostic)."`
+	HasACAP           bool       `parquet:"has_acap" doc:"True when the file carries ACAP records."`
+	WARCFilename      string     `parquet:"warc_filename" doc:"WARC file of the capture; empty when the version is not a WARC record (see source)."`
+	WARCRecordOffset  int64      `parquet:"warc_record_offset" doc:"Offset of the capture record; -1 when not a WARC record."`
+	WARCRecordLength  int64      `parquet:"warc_record_length" doc:"Stored length of the capture record."`
+	WARCRecordID      string     `parquet:"warc_record_id" doc:"WARC-Record-ID of the capture."`
+	Source            string     `parquet:"source" doc:"Where the version came from: warc (a capture in an input WARC), wayback (a Wayback Machine capture saved by repaudit robots history), file (--robots FILE[@TIME] or a robots.txt among the inputs), git (a commit, --robots-git), dir (a dated snapshot, --robots-dir)."`
+	SourceRef         string     `parquet:"source_ref" doc:"What to open to check it: the file, REPO@COMMIT:PATH for git, the snapshot file, the Wayback URL; empty for WARC captures (see warc_filename)."`
+	AssumedWholeRange bool       `parquet:"assumed_whole_range" doc:"True when the version was given without a time and is assumed in force for the whole data range (from the earliest time in the data)."`
 }
 
 // RobotsRule is one row of robots_rules.parquet: one line of one robots.txt

@@ -56,6 +56,9 @@ func runAudit(ctx context.Context, args []string, std stdio) int {
 		ipRanges    multiFlag
 		index       multiFlag
 		snippets    multiFlag
+		robotsFiles multiFlag
+		robotsGit   multiFlag
+		robotsDirs  multiFlag
 		extraHdrs   = fs.String("log-extra-headers", "", "comma-separated `NAMES` of extra quoted fields after the User-Agent in combined/common logs, e.g. Signature,Signature-Input,Signature-Agent")
 		unreachable = fs.Duration("unreachable-after", 30*24*time.Hour, "continuous robots.txt unreachability after which it counts as unavailable (RFC 9309 §2.3.1.4)")
 	)
@@ -66,6 +69,9 @@ func runAudit(ctx context.Context, args []string, std stdio) int {
 	fs.Var(&ipRanges, "ip-ranges", "published IP ranges `TOKEN=FILE` (JAFAR/Google/OpenAI JSON); repeatable, several snapshots form a timeline")
 	fs.Var(&index, "index", "index listing `FILE` (URLs, CDX, CDXJ or CSV url[,time][,agent]); repeatable")
 	fs.Var(&snippets, "snippets", "snippet listing `FILE`, same shapes as --index; repeatable")
+	fs.Var(&robotsFiles, "robots", "the site's robots.txt `FILE[@TIME]`, served from TIME (RFC 3339 or YYYY-MM-DD) until the next version; without @TIME, in force for the whole data range; repeatable")
+	fs.Var(&robotsGit, "robots-git", "git repository `DIR[:PATH]` holding the site's robots.txt (PATH default robots.txt): every commit that changed it is a version from its committer time; repeatable")
+	fs.Var(&robotsDirs, "robots-dir", "`DIR` of dated robots.txt snapshots named by date or time (2025-03-01.txt, robots-2025-03-01T12:00:00Z.txt); repeatable")
 	inputs, err := parseInterspersed(fs, args)
 	if err != nil {
 		if errors.Is(err, flag.ErrHelp) {
@@ -81,7 +87,7 @@ func runAudit(ctx context.Context, args []string, std stdio) int {
 		return fail("--out DIR is required")
 	}
 	if len(inputs) == 0 && len(index) == 0 && len(snippets) == 0 {
-		return fail("no inputs: give WARC files, logs or directories")
+		return fail("no inputs: give access logs, WARC files or directories")
 	}
 	var lf accesslog.Format
 	if *logFormat != "" {
@@ -129,6 +135,7 @@ func runAudit(ctx context.Context, args []string, std stdio) int {
 	cfg := audit.Config{
 		Inputs: inputs, Out: *out, Force: *force, Jobs: *jobs, LogFormat: lf, LogExtraHeaders: extra,
 		Bots: botsFiles, Cards: cards, JWKS: jwks, IPRanges: ranges, Index: index, Snippets: snippets,
+		Robots: robotsFiles, RobotsGit: robotsGit, RobotsDir: robotsDirs,
 		Eval: evaluate.Options{
 			AsOf: at, RobotsTTL: *ttl, UnreachableAfter: *unreachable, Skew: *skew, AllowTestKeys: *testKeys,
 			RobotsMaxBytes: *maxBytes, ArchiveAgent: *archAgent, IndexAgent: *indexAgent, DefaultAuthority: authority,
@@ -191,12 +198,18 @@ func printSummary(w io.Writer, s *audit.Summary) {
 		total += n
 	}
 	sort.Strings(kinds)
-	fmt.Fprintf(w, "repaudit: %d inputs, %d fetches, %d judged against robots.txt, %d findings\n", len(s.Files), s.Fetches, s.Judged, total)
+	fmt.Fprintf(w, "repaudit: %d inputs, %d fetches, %d judged against robots.txt, %d %s\n", len(s.Files), s.Fetches, s.Judged, total, pluralWord(total, "finding", "findings"))
 	for _, k := range kinds {
 		fmt.Fprintf(w, "  %-26s %d\n", k, s.Findings[k])
 	}
 	if s.Unverifiable > 0 {
 		fmt.Fprintf(w, "  unverifiable: %d bot fetches came from sources that cannot show signature headers (not violations)\n", s.Unverifiable)
+	}
+	if len(s.Notices) > 0 {
+		fmt.Fprintf(w, "judged less than it could:\n")
+		for _, n := range s.Notices {
+			fmt.Fprintf(w, "  - %s\n", n.Message)
+		}
 	}
 	if s.Problems > 0 {
 		fmt.Fprintf(w, "  input problems: %d (see problems.parquet)\n", s.Problems)
@@ -211,4 +224,11 @@ func printSummary(w io.Writer, s *audit.Summary) {
 		parts = append(parts, fmt.Sprintf("%s %d", n, s.Counts[n]))
 	}
 	fmt.Fprintf(w, "tables in %s: %s\n", s.Out, strings.Join(parts, ", "))
+}
+
+func pluralWord(n int64, one, many string) string {
+	if n == 1 {
+		return one
+	}
+	return many
 }

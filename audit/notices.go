@@ -1,0 +1,237 @@
+package audit
+
+import (
+	"fmt"
+	"sort"
+	"strings"
+
+	"github.com/repaudit/repaudit/bots"
+	"github.com/repaudit/repaudit/evaluate"
+	"github.com/repaudit/repaudit/event"
+	"github.com/repaudit/repaudit/identity"
+	"github.com/repaudit/repaudit/output"
+	"github.com/repaudit/repaudit/table"
+)
+
+// Notice is something the run could not judge, or judged on an
+// assumption, with what to pass to judge it: a run that judges less than
+// it could must say why and how to fix it, never stay silent. It is
+// written to manifest.json.
+type Notice = output.Notice
+
+// Notice codes.
+const (
+	NoticeSiteInferred    = "site-inferred"
+	NoticeSiteAmbiguous   = "site-ambiguous"
+	NoticeAssumedRange    = "robots-assumed-whole-range"
+	NoticeIPListNotGiven  = "ip-list-not-given"
+	NoticeIPListNone      = "ip-list-not-published"
+	NoticeInputsDuplicate = "input-duplicate"
+)
+
+// hostSet notes, for one input file read on one goroutine, the
+// authorities its fetches name (capped) and how many name none.
+type hostSet struct {
+	seen      map[string]bool
+	list      []string
+	hostless  int64
+	referrers map[string]int64 // scheme://host of the referrers of host-less lines (capped)
+}
+
+func (h *hostSet) note(f *event.Fetch) {
+	if f.Host == "" {
+		h.hostless++
+		if f.Referer != "" && f.Referer != "-" {
+			h.noteReferrer(f.Referer)
+		}
+		return
+	}
+	if len(h.list) >= 64 {
+		return
+	}
+	key := f.Host
+	if f.Scheme != "" {
+		key = f.Scheme + "://" + f.Host
+	}
+	if h.seen == nil {
+		h.seen = make(map[string]bool)
+	}
+	if !h.seen[key] {
+		h.seen[key] = true
+		h.list = append(h.list, strings.Clone(key))
+	}
+}
+
+// noteReferrer counts the site a referrer names: on a site's own log,
+// most referrers of page views are its own pages, which suggests the
+// --site to pass when the log names no host.
+func (h *hostSet) noteReferrer(ref string) {
+	scheme, rest, ok := strings.Cut(ref, "://")
+	if !ok || (scheme != "http" && scheme != "https") {
+		return
+	}
+	host, _, _ := strings.Cut(rest, "/")
+	host, _, _ = strings.Cut(host, "?")
+	if host == "" || strings.ContainsAny(host, " \"\\<>") {
+		return
+	}
+	key := scheme + "://" + strings.ToLower(host)
+	if h.referrers == nil {
+		h.referrers = make(map[string]int64)
+	}
+	if _, ok := h.referrers[key]; ok || len(h.referrers) < 256 {
+		h.referrers[key]++
+	}
+}
+
+// merge adds one file's referrer counts into the run's (under s.mu).
+func (s *Summary) mergeReferrers(h *hostSet) {
+	s.mu.Lock()
+	defer s.mu.Unlock()
+	for k, n := range h.referrers {
+		if _, ok := s.referrers[k]; ok || len(s.referrers) < 1024 {
+			s.referrers[k] += n
+		}
+	}
+}
+
+// topReferrer is the site most referrers of host-less lines name, when
+// it is at least a quarter of them: a hint, said as one.
+func (s *Summary) topReferrer() string {
+	best, bestN, total := "", int64(0), int64(0)
+	for k, n := range s.referrers {
+		total += n
+		if n > bestN || (n == bestN && k < best) {
+			best, bestN = k, n
+		}
+	}
+	if bestN == 0 || bestN*4 < total {
+		return ""
+	}
+	return best
+}
+
+// tally counts, as rows pass, what notices need: fetches not judged by
+// reason, and per bot the fetches whose IP could not be checked.
+func (s *Summary) tally(f *table.Fetch) {
+	if f.NotJudgedReason != "" && f.NotJudgedReason != evaluate.NotJudgedNoBot {
+		s.notJudged[f.NotJudgedReason]++
+	}
+	if f.Agent != "" && f.IPCheck == identity.IPNoList && f.ClientIP != "" {
+		if _, ok := s.noList[f.Agent]; ok || len(s.noList) < 10000 {
+			s.noList[f.Agent]++
+		}
+	}
+}
+
+// notices says what the run judged less than it could, and why.
+func notices(m *evaluate.Model, catalog *bots.Catalog, s *Summary) []Notice {
+	var out []Notice
+	site := m.Site()
+	n := func(code string, count int64, format string, a ...any) {
+		out = append(out, Notice{Code: code, Count: count, Message: fmt.Sprintf(format, a...)})
+	}
+	switch {
+	case site.Inferred:
+		what := plural(site.Hostless, "log line names", "log lines name") + " no host"
+		if site.Hostless == 0 {
+			what = plural(int64(site.Versions), "robots.txt file names", "robots.txt files name") + " no site"
+		}
+		n(NoticeSiteInferred, site.Hostless, "%s: judged as %s, the one site the inputs name (pass --site to choose another)",
+			what, site.Authority)
+	case site.Needed() && site.Authority == "" && len(site.Candidates) > 1:
+		n(NoticeSiteAmbiguous, site.Hostless, "the inputs name %d sites (%s): log lines and robots.txt files without a host are not judged; pass --site with the one they belong to",
+			len(site.Candidates), listSome(site.Candidates, 5))
+	}
+	if c := s.notJudged[evaluate.NotJudgedNoHost]; c > 0 {
+		hint := "pass --site https://YOUR-SITE (the site these logs are from)"
+		if ref := s.topReferrer(); ref != "" {
+			hint = "pass --site with the site these logs are from (most of their referrers are " + ref + ": if that is it, --site " + ref + ")"
+		}
+		if site.Versions > 0 {
+			hint += "; the robots.txt versions given name no site either and were not used"
+		}
+		n(evaluate.NotJudgedNoHost, c, "%s: log lines name no host — %s", fetches(c), hint)
+	}
+	if c := s.notJudged[evaluate.NotJudgedNoVersion]; c > 0 {
+		n(evaluate.NotJudgedNoVersion, c, "%s by bots on sites with no known robots.txt version — give --robots FILE[@TIME], --robots-git DIR[:PATH], --robots-dir DIR, or a WARC from 'repaudit robots history URL'", fetches(c))
+	}
+	if c := s.notJudged[evaluate.NotJudgedBeforeFirst]; c > 0 {
+		earliest := ""
+		if t := m.FirstVersion(); !t.IsZero() {
+			earliest = " (earliest " + t.UTC().Format("2006-01-02T15:04:05Z") + ")"
+		}
+		n(evaluate.NotJudgedBeforeFirst, c, "%s before the first known robots.txt version%s — give --robots FILE@TIME, --robots-git DIR[:PATH] or a WARC from 'repaudit robots history URL' that reaches back further", fetches(c), earliest)
+	}
+	if c := s.notJudged[evaluate.NotJudgedUnknownContent]; c > 0 {
+		n(evaluate.NotJudgedUnknownContent, c, "%s under a robots.txt version whose content is unknown (see robots_versions.status_rule: a redirect target or revisited capture not in the inputs)", fetches(c))
+	}
+	if m.AssumedVersions() > 0 {
+		n(NoticeAssumedRange, 0, "%s given without a time: assumed in force for the whole data range — give FILE@TIME, --robots-git or --robots-dir if the file changed",
+			plural(int64(m.AssumedVersions()), "robots.txt version", "robots.txt versions"))
+	}
+	// IP lists, per bot, in the order of most fetches.
+	agents := make([]string, 0, len(s.noList))
+	for a := range s.noList {
+		agents = append(agents, a)
+	}
+	sort.Slice(agents, func(i, j int) bool {
+		if s.noList[agents[i]] != s.noList[agents[j]] {
+			return s.noList[agents[i]] > s.noList[agents[j]]
+		}
+		return agents[i] < agents[j]
+	})
+	var unpublished []string
+	var unpublishedN int64
+	for _, a := range agents {
+		c := s.noList[a]
+		b, ok := catalog.Lookup(a)
+		if !ok {
+			continue // an unknown bot: nobody vouches for it
+		}
+		if b.IPRangesURL != "" {
+			n(NoticeIPListNotGiven, c, "%s publishes IP ranges at %s; none given: %s unchecked, findings attributed to the claimed operator — run 'repaudit ranges fetch --out DIR' and pass --ip-ranges-dir DIR",
+				b.Token, b.IPRangesURL, fetches(c))
+			continue
+		}
+		unpublished = append(unpublished, fmt.Sprintf("%s (%d)", b.Token, c))
+		unpublishedN += c
+	}
+	if len(unpublished) > 0 {
+		n(NoticeIPListNone, unpublishedN, "%s by bots whose operators publish no IP ranges, unverifiable by IP: %s",
+			fetches(unpublishedN), listSome(unpublished, 8))
+	}
+	return out
+}
+
+func fetches(n int64) string { return plural(n, "fetch", "fetches") }
+
+func plural(n int64, one, many string) string {
+	if n == 1 {
+		return "1 " + one
+	}
+	return count(n) + " " + many
+}
+
+// count writes n with thousands separators (1,671).
+func count(n int64) string {
+	s := fmt.Sprint(n)
+	if n < 0 {
+		return s
+	}
+	var b strings.Builder
+	for i, c := range s {
+		if i > 0 && (len(s)-i)%3 == 0 {
+			b.WriteByte(',')
+		}
+		b.WriteRune(c)
+	}
+	return b.String()
+}
+
+func listSome(xs []string, max int) string {
+	if len(xs) <= max {
+		return strings.Join(xs, ", ")
+	}
+	return strings.Join(xs[:max], ", ") + fmt.Sprintf(" and %d more", len(xs)-max)
+}
