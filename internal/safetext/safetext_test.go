@@ -113,3 +113,18 @@ func FuzzEscape(f *testing.F) {
 		}
 	})
 }
+
+func BenchmarkEscape(b *testing.B) {
+	for _, c := range []struct{ name, s string }{
+		{"clean", "Mozilla/5.0 (compatible; GPTBot/1.2; +https://openai.com/gptbot) — /blog/ai-policy"},
+		{"hostile", "Mozilla/5.0 \x1b]0;pwned\x07\x1b[2J (compatible; \u202eGPTBot/1.2)"},
+	} {
+		b.Run(c.name, func(b *testing.B) {
+			b.ReportAllocs()
+			b.SetBytes(int64(len(c.s)))
+			for b.Loop() {
+				_ = Escape(c.s)
+			}
+		})
+	}
+}
