@@ -165,7 +165,11 @@ func runAudit(ctx context.Context, args []string, std stdio) int {
 	}
 	if failProbs.level != "" {
 		if n := failProbs.atOrAbove(sum.ProblemsBySeverity); n > 0 {
-			fmt.Fprintf(std.Stderr, "repaudit audit: %d input problems of severity %s or worse (--fail-on-problems; see problems.parquet)\n", n, failProbs.level)
+			what := "input problems"
+			if n == 1 {
+				what = "input problem"
+			}
+			fmt.Fprintf(std.Stderr, "repaudit audit: %d %s of severity %s or worse (--fail-on-problems; see problems.parquet)\n", n, what, failProbs.level)
 			code = exitFindings
 		}
 	}
