@@ -85,6 +85,9 @@ type Summary struct {
 	// First and Last span the times of the events read (log timestamps,
 	// WARC-Date); the manifest records them as started/finished.
 	First, Last time.Time
+	// ProblemsBySeverity counts the rows of problems.parquet by severity
+	// (event.SevError, SevWarning, SevInfo), for --fail-on-problems.
+	ProblemsBySeverity map[string]int64
 
 	mu        sync.Mutex
 	referrers map[string]int64 // referrer sites of host-less log lines, for the --site hint
@@ -154,10 +157,11 @@ func Run(ctx context.Context, cfg Config) (*Summary, error) {
 func execute(ctx context.Context, cfg Config, w table.Sink) (*Summary, *evaluate.Model, error) {
 	timings := map[string]float64{}
 	phase := func(name string, start time.Time) { timings[name] = time.Since(start).Seconds() }
-	sum := &Summary{Out: cfg.Out, Findings: map[string]int64{}, notJudged: map[string]int64{}, noList: map[string]int64{}, referrers: map[string]int64{}}
+	sum := &Summary{Out: cfg.Out, Findings: map[string]int64{}, notJudged: map[string]int64{}, noList: map[string]int64{}, referrers: map[string]int64{},
+		ProblemsBySeverity: map[string]int64{}}
 	start := time.Now()
 	st := &runState{}
-	paths, err := ingest.Expand(existingInputs(cfg.Inputs, st))
+	paths, skipped, err := ingest.Expand(existingInputs(cfg.Inputs, st))
 	if err != nil {
 		return nil, nil, err
 	}
@@ -170,6 +174,7 @@ func execute(ctx context.Context, cfg Config, w table.Sink) (*Summary, *evaluate
 		catalog = catalog.Merge(c)
 	}
 	ids := identity.NewStore()
+	st.problems = append(st.problems, skipped...) // directory entries Expand did not read
 	if err := loadLocalIdentity(cfg, ids, &st.problems); err != nil {
 		return nil, nil, err
 	}
@@ -194,7 +199,7 @@ func execute(ctx context.Context, cfg Config, w table.Sink) (*Summary, *evaluate
 		if named[filepath.Clean(p)] {
 			continue
 		}
-		f, err := ingest.Sniff(p, cfg.LogFormat)
+		f, err := ingest.SniffContext(ctx, p, cfg.LogFormat)
 		if err == nil && f.Kind == ingest.KindUnknown && !explicit[filepath.Clean(p)] {
 			st.problems = append(st.problems, event.Problem{Source: event.Source{File: p, Offset: -1}, Code: "input-skipped", Severity: event.SevInfo,
 				Message: "found in a directory input but holds nothing repaudit reads (" + f.Note + "); skipped"})
@@ -362,6 +367,14 @@ func execute(ctx context.Context, cfg Config, w table.Sink) (*Summary, *evaluate
 				return nil, nil, err
 			}
 		}
+		if s := fs.stats; fs.err == nil && streamKind(fs.f.Kind) && s.Fetches+s.Captures == 0 {
+			// A log or archive that gives nothing is worth a row: a
+			// scheduled audit can fail on it (--fail-on-problems).
+			if err := writeProblem(event.Problem{Source: event.Source{File: fs.f.Path, Offset: -1}, Code: "input-empty", Severity: event.SevWarning,
+				Message: fmt.Sprintf("no fetch or capture was read from this %s input (%d bytes)", fs.f.Kind, s.Bytes)}); err != nil {
+				return nil, nil, err
+			}
+		}
 		if fs.err != nil {
 			sum.Failed = append(sum.Failed, fs.f.Path)
 			if err := writeProblem(event.Problem{Source: event.Source{File: fs.f.Path, Offset: -1}, Code: "input-unreadable", Severity: event.SevError, Message: fs.err.Error()}); err != nil {
@@ -397,6 +410,11 @@ func execute(ctx context.Context, cfg Config, w table.Sink) (*Summary, *evaluate
 		return sum, model, fmt.Errorf("%w: %s", InputError, strings.Join(sum.Failed, ", "))
 	}
 	return sum, model, nil
+}
+
+// streamKind reports the kinds read as streams of fetches and captures.
+func streamKind(k ingest.Kind) bool {
+	return k == ingest.KindWARC || k == ingest.KindARC || k == ingest.KindLog
 }
 
 func formatTime(t time.Time) string {
@@ -465,6 +483,7 @@ func (c *countingSink) Fetch(f *table.Fetch) error {
 
 func (c *countingSink) Problem(p *table.Problem) error {
 	c.sum.Problems++
+	c.sum.ProblemsBySeverity[p.Severity]++
 	return c.Sink.Problem(p)
 }
 

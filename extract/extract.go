@@ -21,6 +21,11 @@ const (
 type Options struct {
 	MaxHeaderBytes int // limit on the joined field value of each header name; 0 = DefaultMaxHeaderBytes
 	MaxHTMLBytes   int // limit on the HTML prefix scanned for meta tags; 0 = DefaultMaxHTMLBytes
+	// BodyTruncated says the body given is a prefix of a longer payload
+	// (a reader kept only so many bytes, event.Capture.BodyTruncated), so
+	// a head still open at its end may hide meta tags. A body at least
+	// MaxHTMLBytes long is treated as cut whatever this says.
+	BodyTruncated bool
 }
 
 func (o Options) maxHeader() int {

@@ -62,7 +62,13 @@ var rawText = map[string]bool{
 // DiagMetaInBody. Meta tags in a <noscript> in the head count: a crawler
 // that does not run scripts sees them.
 //
-// At most opts.MaxHTMLBytes of body are read.
+// At most opts.MaxHTMLBytes of body are read. When the scan stops before
+// the head has ended — the body reached that limit, or the caller says it
+// was cut (opts.BodyTruncated) — DiagHTMLTruncated says so: a noindex
+// further on is not seen, and the diagnostic keeps that from passing in
+// silence. A body exactly as long as the limit whose <head> is still open
+// at its end counts as cut, since readers cap bodies at that same limit
+// (warc.HTMLBodyLimit).
 func ParseMeta(body []byte, opts Options) ([]Rule, []Diagnostic) {
 	var p headerParser
 	p.via = ViaMeta
@@ -72,8 +78,8 @@ func ParseMeta(body []byte, opts Options) ([]Rule, []Diagnostic) {
 		data = data[:limit]
 	}
 	data = bytes.TrimPrefix(data, []byte("\xef\xbb\xbf"))
-	m := metaScanner{p: &p}
-	m.scan(data, 0, limit, len(body) > limit, false)
+	m := metaScanner{p: &p, seen: min(len(body), limit), maybeCut: len(body) == limit}
+	m.scan(data, 0, limit, len(body) > limit || opts.BodyTruncated, false)
 	return p.rules, p.diags
 }
 
@@ -87,6 +93,11 @@ const (
 type metaScanner struct {
 	p     *headerParser
 	state int
+	seen  int // bytes of the document scanned, for the truncation message
+	// maybeCut: the body is exactly as long as the limit, as a reader's
+	// cap leaves it. An open <head> at its end is then reported as cut
+	// (a complete document rarely ends inside its head).
+	maybeCut bool
 }
 
 // scan tokenizes data, which starts at byte base of the document. nested is true for the content of a <noscript>,
@@ -108,8 +119,8 @@ func (m *metaScanner) scan(data []byte, base, limit int, truncated, nested bool)
 				// Cannot happen while data is no longer than the buffer
 				// limit; reported as a cut if it ever does.
 				m.p.diag(DiagHTMLTruncated, "an HTML token at byte "+strconv.Itoa(offset)+" exceeds the buffer limit; meta scanning stopped", "")
-			case err == io.EOF && truncated && m.state != stateBody:
-				m.p.diag(DiagHTMLTruncated, "the HTML head did not end within the first "+strconv.Itoa(limit)+" bytes; meta tags after them are not seen", "")
+			case err == io.EOF && (truncated && m.state != stateBody || m.maybeCut && m.state == stateHead):
+				m.p.diag(DiagHTMLTruncated, "the HTML head did not end within the first "+strconv.Itoa(m.seen)+" bytes scanned; meta tags after them (a noindex, say) are not seen", "")
 			}
 			return
 		case html.TextToken:

@@ -118,3 +118,48 @@ func TestMetaLimit(t *testing.T) {
 		})
 	}
 }
+
+// TestMetaLimitPrefix: readers keep only the first 64 KiB of an HTML body
+// (warc.HTMLBodyLimit), so ParseMeta usually gets a prefix exactly as long
+// as its limit. A noindex past the cut must not be missed in silence: the
+// head is still open at the end, which is reported.
+func TestMetaLimitPrefix(t *testing.T) {
+	head := "<html><head><title>t</title><script>" + strings.Repeat("var x = 1;\n", 70<<10/11) + "</script>"
+	doc := head + `<meta name="robots" content="noindex"></head><body>x</body></html>`
+	if len(head) <= DefaultMaxHTMLBytes {
+		t.Fatalf("fixture head is %d bytes, want more than %d", len(head), DefaultMaxHTMLBytes)
+	}
+	prefix := []byte(doc[:DefaultMaxHTMLBytes])
+	for _, c := range []struct {
+		name string
+		body []byte
+		opts Options
+	}{
+		{"whole document", []byte(doc), Options{}},
+		{"prefix as long as the limit", prefix, Options{}},
+		{"shorter prefix said to be cut", prefix[:32<<10], Options{BodyTruncated: true}},
+	} {
+		t.Run(c.name, func(t *testing.T) {
+			rules, diags := ParseMeta(c.body, c.opts)
+			if len(rules) != 0 {
+				t.Errorf("got %d rules, want none (the tag is past the scan)", len(rules))
+			}
+			if got := codesOf(diags); !sameStrings(got, []string{DiagHTMLTruncated}) {
+				t.Errorf("diagnostics: got %v, want [%s]", got, DiagHTMLTruncated)
+			}
+		})
+	}
+	t.Run("head ended inside the prefix", func(t *testing.T) {
+		small := `<head><meta name="robots" content="noindex"></head><body>` + strings.Repeat("y", 70<<10)
+		rules, diags := ParseMeta([]byte(small[:DefaultMaxHTMLBytes]), Options{BodyTruncated: true})
+		if len(rules) != 1 || len(diags) != 0 {
+			t.Errorf("got %d rules %v, want 1 rule and no diagnostic", len(rules), codesOf(diags))
+		}
+	})
+	t.Run("short complete head-only document", func(t *testing.T) {
+		_, diags := ParseMeta([]byte(`<head><title>x</title>`), Options{})
+		if len(diags) != 0 {
+			t.Errorf("got %v, want no diagnostic for an uncut document", codesOf(diags))
+		}
+	})
+}

@@ -13,7 +13,7 @@
 //
 // Typical use:
 //
-//	files, err := ingest.Expand(args)
+//	files, skipped, err := ingest.Expand(args) // skipped: problems for directory entries not read
 //	for _, path := range files {
 //		f, err := ingest.Sniff(path, "")
 //		stats, err := ingest.Read(ctx, f, ingest.Options{}, ingest.Handler{

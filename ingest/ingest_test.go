@@ -95,17 +95,17 @@ func TestExpand(t *testing.T) {
 	b := write(t, filepath.Join(dir, "sub"), "b.log", []byte(combinedLine))
 	write(t, filepath.Join(dir, "sub", ".hidden"), "c.log", []byte(combinedLine))
 	write(t, filepath.Join(dir, "sub"), ".d.log", []byte(combinedLine))
-	got, err := Expand([]string{dir, filepath.Join(dir, "*.log")})
-	if err != nil {
-		t.Fatal(err)
+	got, probs, err := Expand([]string{dir, filepath.Join(dir, "*.log")})
+	if err != nil || len(probs) != 0 {
+		t.Fatal(err, probs)
 	}
 	if len(got) != 2 || got[0] != a || got[1] != b {
 		t.Errorf("Expand = %v, want [%s %s] (sorted, deduplicated, hidden skipped)", got, a, b)
 	}
-	if _, err := Expand([]string{filepath.Join(dir, "*.warc")}); err == nil {
+	if _, _, err := Expand([]string{filepath.Join(dir, "*.warc")}); err == nil {
 		t.Error("a glob matching nothing should be an error")
 	}
-	if _, err := Expand([]string{filepath.Join(dir, "missing.log")}); err == nil {
+	if _, _, err := Expand([]string{filepath.Join(dir, "missing.log")}); err == nil {
 		t.Error("a missing file should be an error")
 	}
 }

@@ -4,7 +4,6 @@ import (
 	"context"
 	"fmt"
 	"io"
-	"os"
 	"sort"
 	"sync/atomic"
 	"time"
@@ -87,11 +86,12 @@ func (s *Stats) StatusCodes() []int {
 // IP lists) and listings are not streamed: callers read those whole.
 func Read(ctx context.Context, f File, opts Options, h Handler) (Stats, error) {
 	st := newStats()
-	fh, err := os.Open(f.Path)
+	fh, err := Open(ctx, f.Path) // a FIFO must not block deaf to ctx
 	if err != nil {
 		return st, fmt.Errorf("ingest: %w", err)
 	}
 	defer fh.Close()
+	defer WatchReads(ctx, fh)()
 	var src io.Reader = fh
 	if opts.Digest != nil {
 		src = io.TeeReader(fh, opts.Digest)

@@ -3,14 +3,12 @@ package ingest
 import (
 	"bufio"
 	"bytes"
+	"context"
 	"encoding/json"
 	"errors"
 	"fmt"
 	"io"
-	"io/fs"
 	"os"
-	"path/filepath"
-	"sort"
 	"strings"
 
 	"github.com/repaudit/repaudit/accesslog"
@@ -55,66 +53,6 @@ type File struct {
 	Note        string // why the kind was chosen when it was not obvious
 }
 
-// ErrNoInput is returned by Expand when a pattern matches nothing.
-var ErrNoInput = errors.New("ingest: no such input")
-
-// Expand turns files, directories (walked recursively, hidden entries
-// skipped) and glob patterns into a sorted list of regular files without
-// duplicates. A pattern that matches nothing is an error naming it.
-func Expand(args []string) ([]string, error) {
-	seen := map[string]bool{}
-	var out []string
-	add := func(p string) {
-		if !seen[p] {
-			seen[p] = true
-			out = append(out, p)
-		}
-	}
-	for _, arg := range args {
-		matches := []string{arg}
-		if strings.ContainsAny(arg, "*?[") {
-			m, err := filepath.Glob(arg)
-			if err != nil {
-				return nil, fmt.Errorf("ingest: pattern %q: %w", arg, err)
-			}
-			if len(m) == 0 {
-				return nil, fmt.Errorf("%w: %q matches nothing", ErrNoInput, arg)
-			}
-			matches = m
-		}
-		for _, m := range matches {
-			st, err := os.Stat(m)
-			if err != nil {
-				return nil, fmt.Errorf("%w: %v", ErrNoInput, err)
-			}
-			if !st.IsDir() {
-				add(m)
-				continue
-			}
-			err = filepath.WalkDir(m, func(p string, d fs.DirEntry, err error) error {
-				if err != nil {
-					return err
-				}
-				if p != m && strings.HasPrefix(d.Name(), ".") {
-					if d.IsDir() {
-						return filepath.SkipDir
-					}
-					return nil
-				}
-				if d.Type().IsRegular() {
-					add(p)
-				}
-				return nil
-			})
-			if err != nil {
-				return nil, fmt.Errorf("ingest: walk %s: %w", m, err)
-			}
-		}
-	}
-	sort.Strings(out)
-	return out, nil
-}
-
 const sniffBytes = 256 << 10
 
 // OpenDecompressed opens a file for reading through the one opener of
@@ -147,12 +85,13 @@ func (o *openFile) Close() error {
 
 // head returns up to sniffBytes of the file's content, decompressed
 // through the one opener.
-func head(path string) (data []byte, compression string, size int64, err error) {
-	f, err := os.Open(path)
+func head(ctx context.Context, path string) (data []byte, compression string, size int64, err error) {
+	f, err := Open(ctx, path)
 	if err != nil {
 		return nil, "", 0, err
 	}
 	defer f.Close()
+	defer WatchReads(ctx, f)()
 	st, err := f.Stat()
 	if err != nil {
 		return nil, "", 0, err
@@ -183,7 +122,13 @@ func head(path string) (data []byte, compression string, size int64, err error) 
 // Sniff reads the start of a file and says what it holds. logFormat, when
 // not empty, is used for files that are not archives or JSON documents.
 func Sniff(path string, logFormat accesslog.Format) (File, error) {
-	data, comp, size, err := head(path)
+	return SniffContext(context.Background(), path, logFormat)
+}
+
+// SniffContext is Sniff that gives up when ctx is done (a named pipe
+// without a writer blocks its open; see Open).
+func SniffContext(ctx context.Context, path string, logFormat accesslog.Format) (File, error) {
+	data, comp, size, err := head(ctx, path)
 	f := File{Path: path, Size: size, Compression: comp, Kind: KindUnknown}
 	var ce *decompress.Error
 	if err != nil && (len(data) == 0 || errors.As(err, &ce) && ce.Kind == decompress.KindWindow) {

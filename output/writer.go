@@ -29,8 +29,9 @@ var (
 	// while Options.Force is not set.
 	ErrExists = errors.New("output: directory exists and is not empty (use --force to replace it)")
 	// ErrNotOutputDir reports a directory that Force would replace but
-	// that does not look like a repaudit output directory (it holds files
-	// other than manifest.json and *.parquet): it is never deleted.
+	// that is not a repaudit output directory (it has no manifest.json
+	// written by repaudit, or it holds files other than manifest.json and
+	// *.parquet): it is never deleted.
 	ErrNotOutputDir = errors.New("output: refusing to replace a directory that is not a repaudit output")
 	// ErrClosed reports a write after Commit or Abort.
 	ErrClosed = errors.New("output: writer is closed")
@@ -47,7 +48,9 @@ const maxRowGroupBytes = 256 << 20
 // Options configure Create.
 type Options struct {
 	// Force replaces an existing non-empty output directory, at Commit
-	// only, and only if it looks like a repaudit output directory.
+	// only, and only if it is a repaudit output directory: it holds a
+	// manifest.json whose tool is repaudit, and nothing but that and
+	// *.parquet files.
 	Force bool
 	// RowGroupRows is the number of rows per row group; 0 means
 	// DefaultRowGroupRows.
@@ -164,6 +167,16 @@ func checkTarget(dir string, force bool) error {
 		if e.IsDir() || (n != ManifestName && !strings.HasSuffix(n, ".parquet")) {
 			return fmt.Errorf("%s holds %s: %w", dir, n, ErrNotOutputDir)
 		}
+	}
+	// Parquet files alone do not make a directory ours (a data lake
+	// partition, another tool's export): only a manifest.json that
+	// repaudit wrote does.
+	m, err := ReadManifest(dir)
+	if err != nil {
+		return fmt.Errorf("%s has no repaudit manifest.json (%v): %w", dir, err, ErrNotOutputDir)
+	}
+	if m.Tool != "repaudit" {
+		return fmt.Errorf("%s: manifest.json names tool %q, not repaudit: %w", dir, m.Tool, ErrNotOutputDir)
 	}
 	return nil
 }

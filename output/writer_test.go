@@ -415,6 +415,27 @@ func TestExistingDir(t *testing.T) {
 			t.Errorf("foreign file changed: %q, %v", data, err)
 		}
 	})
+	t.Run("force on parquet files without a manifest refused", func(t *testing.T) {
+		for name, manifest := range map[string]string{
+			"no manifest":      "",
+			"foreign manifest": `{"tool": "sparkexport", "version": "3"}`,
+			"broken manifest":  `{"tool": "repaudit"`,
+		} {
+			t.Run(name, func(t *testing.T) {
+				dir := t.TempDir()
+				os.WriteFile(filepath.Join(dir, "part-0001.parquet"), []byte("PAR1 someone else's data PAR1"), 0o644)
+				if manifest != "" {
+					os.WriteFile(filepath.Join(dir, ManifestName), []byte(manifest), 0o644)
+				}
+				if err := write(t, dir, Options{Force: true}, "a"); !errors.Is(err, ErrNotOutputDir) {
+					t.Fatalf("got %v, want ErrNotOutputDir", err)
+				}
+				if data, err := os.ReadFile(filepath.Join(dir, "part-0001.parquet")); err != nil || !strings.Contains(string(data), "someone else's") {
+					t.Errorf("foreign table changed: %q, %v", data, err)
+				}
+			})
+		}
+	})
 	t.Run("empty accepted", func(t *testing.T) {
 		dir := t.TempDir()
 		if err := write(t, dir, Options{}, "a"); err != nil {

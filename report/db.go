@@ -42,17 +42,39 @@ type DB struct {
 	conn      *dbsql.Conn
 }
 
+// Options configure OpenWith.
+type Options struct {
+	// AllowExternal leaves DuckDB free to read and write any file, attach
+	// databases and install or load extensions (repaudit query
+	// --allow-external). By default the session can read the audit's own
+	// tables and nothing else: no other file, no COPY TO, no INSTALL or
+	// LOAD, no network, and the configuration is locked so a query cannot
+	// turn that back on.
+	AllowExternal bool
+}
+
 // Open opens the audit directory dir with an in-memory DuckDB and registers
 // each table as a view of the same name:
 //
 //	CREATE VIEW fetches AS SELECT * FROM read_parquet('DIR/fetches.parquet')
 //
+// DIR is the absolute path with DuckDB's glob characters (* ? [) escaped,
+// so a directory named out/q* or r[1] reads exactly its own tables, never
+// another directory's; Open checks that each view's pattern matches its
+// one file.
+//
 // It refuses a directory without manifest.json (an incomplete run) or with
 // a newer schema version. The database never loads extensions from the
 // network, the session uses the UTC time zone, and the DuckDB variable
 // as_of holds the manifest's as-of time (NULL when it has none), so the
-// files of package sql run unchanged.
+// files of package sql run unchanged. External access is off (see
+// Options.AllowExternal).
 func Open(ctx context.Context, dir string) (*DB, error) {
+	return OpenWith(ctx, dir, Options{})
+}
+
+// OpenWith is Open with options.
+func OpenWith(ctx context.Context, dir string, opts Options) (*DB, error) {
 	fi, err := os.Stat(dir)
 	if err != nil {
 		return nil, fmt.Errorf("open audit %s: %w", dir, err)
@@ -100,12 +122,34 @@ func Open(ctx context.Context, dir string) (*DB, error) {
 		d.Close()
 		return nil, fmt.Errorf("open duckdb: %w", err)
 	}
+	var allowed []string
 	for _, t := range table.Tables {
 		p := filepath.Join(abs, t.Name+".parquet")
-		q := fmt.Sprintf("CREATE VIEW %s AS SELECT * FROM read_parquet(%s)", t.Name, quote(p))
+		pattern := globEscape(p)
+		if err := d.oneFile(ctx, pattern, p); err != nil {
+			d.Close()
+			return nil, fmt.Errorf("open audit %s: table %s: %w", dir, t.Name, err)
+		}
+		q := fmt.Sprintf("CREATE VIEW %s AS SELECT * FROM read_parquet(%s)", t.Name, quote(pattern))
 		if _, err := d.conn.ExecContext(ctx, q); err != nil {
 			d.Close()
 			return nil, fmt.Errorf("open audit %s: table %s: %w", dir, t.Name, err)
+		}
+		allowed = append(allowed, quote(p), quote(pattern))
+	}
+	if !opts.AllowExternal {
+		// The views bind their files when queried, so the table files
+		// (and the escaped patterns that name them) stay allowed; the
+		// lock comes last so no query can SET external access back on.
+		for _, q := range []string{
+			"SET allowed_paths = [" + strings.Join(allowed, ", ") + "]",
+			"SET enable_external_access = false",
+			"SET lock_configuration = true",
+		} {
+			if _, err := d.conn.ExecContext(ctx, q); err != nil {
+				d.Close()
+				return nil, fmt.Errorf("open audit %s: restrict external access: %w", dir, err)
+			}
 		}
 	}
 	asOf := "CAST(NULL AS TIMESTAMPTZ)"
@@ -117,6 +161,56 @@ func Open(ctx context.Context, dir string) (*DB, error) {
 		return nil, fmt.Errorf("open audit %s: set as_of: %w", dir, err)
 	}
 	return d, nil
+}
+
+// globEscape makes a path a DuckDB glob pattern that matches only itself:
+// each of DuckDB's glob characters *, ? and [ becomes a one-character
+// class ([*], [?], [[]).
+func globEscape(p string) string {
+	if !strings.ContainsAny(p, "*?[") {
+		return p
+	}
+	var b strings.Builder
+	for _, r := range p {
+		switch r {
+		case '*', '?', '[':
+			b.WriteByte('[')
+			b.WriteRune(r)
+			b.WriteByte(']')
+		default:
+			b.WriteRune(r)
+		}
+	}
+	return b.String()
+}
+
+// oneFile checks that DuckDB's glob of pattern finds exactly the file p,
+// so that a change in DuckDB's glob rules fails loudly instead of reading
+// some other audit's tables.
+func (db *DB) oneFile(ctx context.Context, pattern, p string) error {
+	if pattern == p {
+		return nil // no glob characters: DuckDB opens the path as it is
+	}
+	rows, err := db.conn.QueryContext(ctx, "SELECT file FROM glob("+quote(pattern)+")")
+	if err != nil {
+		return err
+	}
+	defer rows.Close()
+	var files []string
+	for rows.Next() {
+		var f string
+		if err := rows.Scan(&f); err != nil {
+			return err
+		}
+		files = append(files, f)
+	}
+	if err := rows.Err(); err != nil {
+		return err
+	}
+	if len(files) != 1 || filepath.Clean(files[0]) != p {
+		return fmt.Errorf("DuckDB pattern %s matches %q, not just %s", pattern, files, p)
+	}
+	return nil
 }
 
 // quote makes s a SQL string literal.

@@ -13,6 +13,8 @@ import (
 	"time"
 	"unicode"
 	"unicode/utf8"
+
+	"github.com/repaudit/repaudit/internal/safetext"
 )
 
 // Cell formatting shared by the writers. Times are UTC; the text and
@@ -217,19 +219,22 @@ func (s *Section) visible() []int {
 	return idx
 }
 
-// clean makes a cell one line of printable text.
+// clean makes a cell one line of printable text: line breaks and tabs
+// become spaces, and every other control character, bidirectional
+// override or invalid byte a visible escape (safetext.Escape), so logged
+// data cannot drive the terminal. Escaping per cell keeps the columns'
+// widths true.
 func clean(s string) string {
-	if !strings.ContainsAny(s, "\n\r\t") && utf8.ValidString(s) {
-		return s
+	if strings.ContainsAny(s, "\n\r\t") {
+		s = strings.Map(func(r rune) rune {
+			switch r {
+			case '\n', '\r', '\t':
+				return ' '
+			}
+			return r
+		}, s)
 	}
-	s = strings.ToValidUTF8(s, "\uFFFD")
-	return strings.Map(func(r rune) rune {
-		switch r {
-		case '\n', '\r', '\t':
-			return ' '
-		}
-		return r
-	}, s)
+	return safetext.Escape(s)
 }
 
 // truncate cuts s to at most n runes, ending in "…" when cut.
@@ -383,9 +388,10 @@ func pick(s []string, idx []int) []string {
 
 // WriteText writes the report as aligned terminal tables that fit in 120
 // columns (long cells are cut with "…"; each table shows at most 50 rows).
-// Times are UTC.
+// Times are UTC. Control characters, bidirectional overrides and invalid
+// bytes in the data are written as visible escapes (package safetext).
 func (r *Report) WriteText(w io.Writer) error {
-	ew := &errWriter{w: w}
+	ew := &errWriter{w: safetext.NewWriter(w)}
 	m := &r.Manifest
 	fmt.Fprintf(ew, "repaudit report — %s %s, schema %d\n", m.Tool, m.Version, m.SchemaVersion)
 	fmt.Fprintf(ew, "as of %s (all times UTC)\n", orNone(m.AsOf))
@@ -504,9 +510,9 @@ func mdEscape(s string) string {
 
 // WriteMarkdown writes the report as GitHub-flavoured Markdown: a header,
 // the summary and one table per section with every column (at most 50 rows
-// each).
+// each). Control characters are escaped as in WriteText.
 func (r *Report) WriteMarkdown(w io.Writer) error {
-	ew := &errWriter{w: w}
+	ew := &errWriter{w: safetext.NewWriter(w)}
 	m := &r.Manifest
 	fmt.Fprintf(ew, "# repaudit report\n\n")
 	fmt.Fprintf(ew, "- Tool: %s %s, schema %d\n", mdEscape(m.Tool), mdEscape(m.Version), m.SchemaVersion)
@@ -568,13 +574,15 @@ func (r *Report) WriteMarkdown(w io.Writer) error {
 // WriteResult writes a query result as an aligned table ("table", fitted
 // to 120 columns), CSV ("csv", RFC 4180, header row first, RFC 3339 times)
 // or JSON ("json", an array of objects keyed by column, in column order).
+// The table escapes control characters as WriteText does; CSV and JSON
+// carry the data as it is (JSON escapes C0 controls itself).
 func WriteResult(w io.Writer, res *Result, format string) error {
 	if format == "" || format == "table" {
 		idx := make([]int, len(res.Columns))
 		for i := range idx {
 			idx[i] = i
 		}
-		ew := &errWriter{w: w}
+		ew := &errWriter{w: safetext.NewWriter(w)}
 		writeTextTable(ew, res.Columns, res.Types, cells(res.Rows, res.Types, idx, -1), textWidth)
 		if res.More > 0 {
 			fmt.Fprintf(ew, "… %d more rows (use --format csv or json for all rows)\n", res.More)
@@ -600,6 +608,22 @@ func WriteResult(w io.Writer, res *Result, format string) error {
 // formats of WriteResult) without holding the result in memory; "table"
 // keeps at most maxQueryTableRows rows and counts the rest.
 func (db *DB) Export(ctx context.Context, w io.Writer, query, format string) error {
+	return db.ExportWith(ctx, w, query, format, ExportOptions{})
+}
+
+// ExportOptions change how Export writes rows.
+type ExportOptions struct {
+	// GuardFormulas prefixes a text cell of CSV output that starts with
+	// =, +, -, @, a tab or a carriage return with a single quote, so that
+	// a spreadsheet shows it as text instead of running it as a formula
+	// (CSV formula injection: logged URLs and User-Agents are chosen by
+	// whoever sent the request). Numbers and times are left alone. Off by
+	// default: the prefix changes the data for every other CSV reader.
+	GuardFormulas bool
+}
+
+// ExportWith is Export with options.
+func (db *DB) ExportWith(ctx context.Context, w io.Writer, query, format string, opts ExportOptions) error {
 	if format == "" || format == "table" {
 		res, err := db.QueryN(ctx, query, maxQueryTableRows)
 		if err != nil {
@@ -610,6 +634,9 @@ func (db *DB) Export(ctx context.Context, w io.Writer, query, format string) err
 	rw, err := newRowWriter(w, format)
 	if err != nil {
 		return err
+	}
+	if c, ok := rw.(*csvRows); ok {
+		c.guard = opts.GuardFormulas
 	}
 	if err := db.each(ctx, query, rw.head, rw.row); err != nil {
 		return err
@@ -642,6 +669,7 @@ type csvRows struct {
 	w     *csv.Writer
 	types []string
 	rec   []string
+	guard bool // ExportOptions.GuardFormulas
 }
 
 func (c *csvRows) head(cols, types []string) error {
@@ -653,6 +681,9 @@ func (c *csvRows) head(cols, types []string) error {
 func (c *csvRows) row(row []any) error {
 	for i, v := range row {
 		c.rec[i] = csvCell(v, c.types[i])
+		if _, text := v.(string); c.guard && text {
+			c.rec[i] = guardFormula(c.rec[i])
+		}
 	}
 	return c.w.Write(c.rec)
 }
@@ -708,4 +739,17 @@ func csvCell(v any, typ string) string {
 		return t.Format(time.RFC3339Nano)
 	}
 	return textCell(v, typ)
+}
+
+// guardFormula prefixes s with a single quote when a spreadsheet would read
+// it as a formula (OWASP's CSV injection list: = + - @ tab CR).
+func guardFormula(s string) string {
+	if s == "" {
+		return s
+	}
+	switch s[0] {
+	case '=', '+', '-', '@', '\t', '\r':
+		return "'" + s
+	}
+	return s
 }

@@ -16,12 +16,12 @@ const (
 	// DefaultReplayRetention is how long after a signature's expires (plus
 	// skew) its first sighting is kept, so that late reuse is still seen.
 	DefaultReplayRetention = time.Hour
-	// maxReplayLifetime caps how long an entry is kept past its first
-	// sighting whatever its expires says (signatures valid for a century
-	// appear in the drafts' own vectors).
-	maxReplayLifetime = 24 * time.Hour
-	maxReplayPath     = 512
+	maxReplayPath          = 512
 )
+
+// never is the eviction time of a sighting whose signature has no expires:
+// it stays until the size cap pushes it out.
+var never = time.Date(9999, 12, 31, 23, 59, 59, 0, time.UTC)
 
 // ReplayDetector finds a signature reused where its signer could not have
 // meant it (an offline advantage: the whole log is at hand): the same
@@ -30,9 +30,13 @@ const (
 // the same path from the same IP inside the window is a retry or a
 // duplicated log line, not a replay.
 //
-// It keeps the first sighting of each signature and nonce, evicting
-// entries once their expires (plus skew and Retention) has passed and the
-// oldest beyond its size. Feed requests in time order. Not safe for
+// It keeps the first sighting of each signature and nonce for as long as
+// the signature is valid: until its expires (plus skew and Retention) has
+// passed, however far away that is (a signature valid for ten years and
+// replayed after a day is still a replay; one without expires is kept
+// indefinitely). Memory is bounded by the size cap alone: beyond it, the
+// sighting due to be evicted soonest goes first, so long-lived signatures
+// outlast short-lived ones. Feed requests in time order. Not safe for
 // concurrent use.
 type ReplayDetector struct {
 	// Skew is the clock allowance for "after expires"; DefaultSkew when
@@ -149,7 +153,7 @@ func (d *ReplayDetector) Observe(r *Request, res Result) (replay bool, reason st
 		}
 		d.insert(&sighting{
 			key: k, time: r.Time, path: path, ip: r.IP, where: r.Where,
-			expires: res.Expires, evictAt: evictAt(r.Time, res.Expires, skew+retention),
+			expires: res.Expires, evictAt: evictAt(res.Expires, skew+retention),
 		})
 	}
 	return false, ""
@@ -165,16 +169,19 @@ func hashKey(kind, s string) [32]byte {
 	return k
 }
 
-// evictAt is when a sighting may be forgotten: after expires plus grace,
-// but never later than maxReplayLifetime after it was seen.
-func evictAt(seen, expires time.Time, grace time.Duration) time.Time {
-	limit := seen.Add(maxReplayLifetime)
+// evictAt is when a sighting may be forgotten: once the signature can no
+// longer be valid, after expires plus grace. The window is as long as the
+// signature's validity, not capped: a cap shorter than the validity would
+// let a replay after the cap pass as a first sighting. Without expires the
+// signature is valid indefinitely and the sighting is never evicted by
+// time (only by the size cap).
+func evictAt(expires time.Time, grace time.Duration) time.Time {
 	if expires.IsZero() {
-		return limit
+		return never
 	}
 	at := expires.Add(grace)
-	if at.After(limit) {
-		return limit
+	if at.After(never) {
+		return never
 	}
 	return at
 }

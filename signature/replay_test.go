@@ -152,3 +152,43 @@ func TestReplayBounded(t *testing.T) {
 		}
 	})
 }
+
+// TestReplayWindowIsValidity: the window lasts as long as the signature is
+// valid. A signature valid for ten years, replayed on another path 25 h
+// after its first sighting, is a replay (it used to be forgotten after
+// 24 h); one without expires is kept until the size cap.
+func TestReplayWindowIsValidity(t *testing.T) {
+	for _, c := range []struct {
+		name  string
+		after time.Duration
+	}{
+		{"25h", 25 * time.Hour},
+		{"400 days", 400 * 24 * time.Hour},
+	} {
+		t.Run(c.name, func(t *testing.T) {
+			v, mk := replayFixture(t, "n-long", 10*365*24*time.Hour)
+			d := NewReplayDetector(0)
+			first := mk(t0.Add(time.Second), "/a", "192.0.2.1")
+			if replay, why := d.Observe(first, v.Verify(first)); replay {
+				t.Fatalf("first sighting reported as replay: %s", why)
+			}
+			late := mk(t0.Add(c.after), "/b", "192.0.2.1")
+			replay, why := d.Observe(late, v.Verify(late))
+			if !replay {
+				t.Fatalf("reuse after %s on another path not reported as a replay", c.after)
+			}
+			if !strings.Contains(why, "different path /b") {
+				t.Errorf("reason %q does not name the path", why)
+			}
+		})
+	}
+	t.Run("no expires", func(t *testing.T) {
+		if got := evictAt(time.Time{}, time.Hour); !got.Equal(never) {
+			t.Errorf("evictAt without expires = %v, want never (%v)", got, never)
+		}
+		far := time.Date(9999, 1, 1, 0, 0, 0, 0, time.UTC)
+		if got := evictAt(far, 24*365*time.Hour); !got.Equal(never) {
+			t.Errorf("evictAt past year 9999 = %v, want clamped to %v", got, never)
+		}
+	})
+}

@@ -22,9 +22,10 @@ directories or globs; each file's kind is detected from its content), judges
 every fetch by the robots.txt the bot saw at the time, and writes Parquet
 tables to DIR atomically. Then run 'repaudit report DIR'.
 
-Exit codes: 0 done; 1 findings present (only with --fail-on-findings);
-2 usage error or unreadable input (tables are still written, and
-problems.parquet says what failed).
+Exit codes: 0 done; 1 findings present (only with --fail-on-findings), or
+input problems of the given severity or worse (only with
+--fail-on-problems[=error|warning|info]); 2 usage error or unreadable input
+(tables are still written, and problems.parquet says what failed).
 
 flags:
 `
@@ -47,6 +48,7 @@ func runAudit(ctx context.Context, args []string, std stdio) int {
 		testKeys    = fs.Bool("allow-test-keys", false, "verify signatures made with the public RFC 9421 test keys normally")
 		maxBytes    = fs.Int("robots-max-bytes", 500*1024, "robots.txt parsing limit in bytes (at least 500 KiB per RFC 9309 §2.5)")
 		failOn      = fs.Bool("fail-on-findings", false, "exit 1 when there are findings")
+		failProbs   severityFlag
 		quiet       = fs.Bool("q", false, "no progress and no summary")
 		botsFiles   multiFlag
 		cards       multiFlag
@@ -60,6 +62,7 @@ func runAudit(ctx context.Context, args []string, std stdio) int {
 		extraHdrs   = fs.String("log-extra-headers", "", "comma-separated `NAMES` of extra quoted fields after the User-Agent in combined/common logs, e.g. Signature,Signature-Input,Signature-Agent")
 		unreachable = fs.Duration("unreachable-after", 30*24*time.Hour, "continuous robots.txt unreachability after which it counts as unavailable (RFC 9309 §2.3.1.4)")
 	)
+	fs.Var(&failProbs, "fail-on-problems", "exit 1 when problems.parquet holds a problem of `SEVERITY` or worse: --fail-on-problems=error|warning|info (bare: warning, which includes an input that yielded nothing)")
 	fs.Var(&botsFiles, "bots", "bot catalog `FILE` to merge over the default (our JSON or ai.robots.txt robots.json); repeatable")
 	fs.Var(&cards, "card", "Signature Agent Card `FILE`, valid for the whole run; repeatable")
 	fs.Var(&jwks, "jwks", "JWK Set `FILE` whose keys are trusted for any Signature-Agent; repeatable")
@@ -95,6 +98,16 @@ func runAudit(ctx context.Context, args []string, std stdio) int {
 	at, err := parseTimeFlag("as-of", *asOf)
 	if err != nil {
 		return fail("%v", err)
+	}
+	// A zero or negative duration would silently become the default in
+	// evaluate.Options; say so instead.
+	for _, d := range []struct {
+		name string
+		v    time.Duration
+	}{{"robots-ttl", *ttl}, {"skew", *skew}, {"unreachable-after", *unreachable}} {
+		if d.v <= 0 {
+			return fail("--%s must be a positive duration (like 90s, 24h), got %s", d.name, d.v)
+		}
 	}
 	if *maxBytes < 500*1024 {
 		return fail("--robots-max-bytes must be at least 512000 (RFC 9309 §2.5)")
@@ -133,7 +146,7 @@ func runAudit(ctx context.Context, args []string, std stdio) int {
 	cfg.Options = map[string]any{}
 	fs.Visit(func(f *flag.Flag) { cfg.Options[f.Name] = f.Value.String() })
 	if !*quiet && isTerminal(std.Stderr) {
-		cfg.Progress = std.Stderr
+		cfg.Progress = rawWriter(std.Stderr)
 	}
 	sum, err := audit.Run(ctx, cfg)
 	if sum == nil {
@@ -146,10 +159,21 @@ func runAudit(ctx context.Context, args []string, std stdio) int {
 		fmt.Fprintf(std.Stderr, "repaudit audit: %v\n", err)
 		return exitUsage
 	}
+	code := exitOK
 	if *failOn && len(sum.Findings) > 0 {
-		return exitFindings
+		code = exitFindings
 	}
-	return exitOK
+	if failProbs.level != "" {
+		if n := failProbs.atOrAbove(sum.ProblemsBySeverity); n > 0 {
+			what := "input problems"
+			if n == 1 {
+				what = "input problem"
+			}
+			fmt.Fprintf(std.Stderr, "repaudit audit: %d %s of severity %s or worse (--fail-on-problems; see problems.parquet)\n", n, what, failProbs.level)
+			code = exitFindings
+		}
+	}
+	return code
 }
 
 func formatNames() string {

@@ -17,6 +17,7 @@ import (
 	"github.com/repaudit/repaudit/accesslog"
 	"github.com/repaudit/repaudit/event"
 	"github.com/repaudit/repaudit/ingest"
+	"github.com/repaudit/repaudit/internal/safetext"
 )
 
 const inspectUsage = `usage: repaudit inspect [--json | --events] [--log-format F] FILE...
@@ -87,10 +88,13 @@ func runInspect(ctx context.Context, args []string, std stdio) int {
 			return exitUsage
 		}
 	}
-	files, err := ingest.Expand(paths)
+	files, skipped, err := ingest.Expand(paths)
 	if err != nil {
 		fmt.Fprintf(std.Stderr, "repaudit inspect: %v\n", err)
 		return exitUsage
+	}
+	for _, p := range skipped {
+		fmt.Fprintf(std.Stderr, "repaudit inspect: %s: %s %s: %s\n", p.Source.File, p.Severity, p.Code, p.Message)
 	}
 	out := bufio.NewWriterSize(std.Stdout, 64<<10)
 	defer out.Flush()
@@ -135,8 +139,9 @@ func runInspect(ctx context.Context, args []string, std stdio) int {
 			Files []*inspectFile `json:"files"`
 		}{results})
 	default:
+		text := safetext.NewWriter(out) // paths, messages and notes quote the inputs
 		for _, r := range results {
-			writeInspectText(out, r)
+			writeInspectText(text, r)
 		}
 	}
 	return code
@@ -144,7 +149,7 @@ func runInspect(ctx context.Context, args []string, std stdio) int {
 
 func inspectOne(ctx context.Context, path string, lf accesslog.Format, emit func(any)) *inspectFile {
 	r := &inspectFile{Path: path, Records: map[string]int64{}, Statuses: map[string]int64{}, Problems: []inspectProblem{}}
-	f, err := ingest.Sniff(path, lf)
+	f, err := ingest.SniffContext(ctx, path, lf)
 	r.Kind, r.Format, r.Compression, r.Size, r.Note = string(f.Kind), f.Format, f.Compression, f.Size, f.Note
 	if err != nil {
 		r.Error = err.Error()

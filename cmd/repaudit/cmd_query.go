@@ -14,7 +14,7 @@ import (
 const maxQueryText = 16 << 20
 
 func queryUsage(w io.Writer, fs *flag.FlagSet) {
-	fmt.Fprintln(w, "usage: repaudit query DIR 'SQL' [--format table|csv|json]")
+	fmt.Fprintln(w, "usage: repaudit query DIR 'SQL' [--format table|csv|json] [--allow-external] [--csv-guard-formulas]")
 	fmt.Fprintln(w)
 	fmt.Fprintln(w, "Run SQL over the audit directory DIR with the embedded DuckDB. Each table is")
 	fmt.Fprintln(w, "a view of the same name: fetches, violations, robots_versions, robots_rules,")
@@ -25,6 +25,12 @@ func queryUsage(w io.Writer, fs *flag.FlagSet) {
 	fmt.Fprintln(w, "Put -- before SQL that itself starts with '-' (a comment).")
 	fmt.Fprintln(w, "csv and json stream every row; table shows at most 10000.")
 	fmt.Fprintln(w)
+	fmt.Fprintln(w, "The SQL can read the audit's tables and nothing else: no other file, no COPY")
+	fmt.Fprintln(w, "TO, no ATTACH, no INSTALL or LOAD, no SET of DuckDB settings. --allow-external")
+	fmt.Fprintln(w, "lifts that: the SQL may then read and write any file you can, so run only")
+	fmt.Fprintln(w, "SQL you trust with it. CSV cells hold logged URLs and User-Agents as sent;")
+	fmt.Fprintln(w, "for a spreadsheet, add --csv-guard-formulas.")
+	fmt.Fprintln(w)
 	fs.PrintDefaults()
 }
 
@@ -32,6 +38,8 @@ func runQuery(ctx context.Context, args []string, std stdio) int {
 	fs := flag.NewFlagSet("query", flag.ContinueOnError)
 	fs.SetOutput(std.Stderr)
 	format := fs.String("format", "table", "output format: table, csv or json")
+	allowExternal := fs.Bool("allow-external", false, "let the SQL read and write any file, attach databases and install or load DuckDB extensions (off: only the audit's tables can be read)")
+	guard := fs.Bool("csv-guard-formulas", false, "with --format csv, prefix text cells starting with = + - @ tab or CR with ' so spreadsheets do not run them as formulas")
 	fs.Usage = func() { queryUsage(std.Stderr, fs) }
 	pos, err := parseInterspersed(fs, args)
 	if errors.Is(err, flag.ErrHelp) {
@@ -64,13 +72,13 @@ func runQuery(ctx context.Context, args []string, std stdio) int {
 		}
 		query = string(data)
 	}
-	db, err := report.Open(ctx, dir)
+	db, err := report.OpenWith(ctx, dir, report.Options{AllowExternal: *allowExternal})
 	if err != nil {
 		fmt.Fprintf(std.Stderr, "repaudit query: %v\n", err)
 		return exitUsage
 	}
 	defer db.Close()
-	if err := db.Export(ctx, std.Stdout, query, *format); err != nil {
+	if err := db.ExportWith(ctx, std.Stdout, query, *format, report.ExportOptions{GuardFormulas: *guard}); err != nil {
 		fmt.Fprintf(std.Stderr, "repaudit query: %s: %v\n", dir, err)
 		return exitUsage
 	}

@@ -9,7 +9,9 @@ import (
 	"os"
 	"path/filepath"
 
+	"github.com/repaudit/repaudit/output"
 	"github.com/repaudit/repaudit/report"
+	"github.com/repaudit/repaudit/table"
 )
 
 // reportFormats maps --format names (and aliases) to writers.
@@ -56,6 +58,12 @@ func runReport(ctx context.Context, args []string, std stdio) int {
 	if !ok {
 		fmt.Fprintf(std.Stderr, "repaudit report: unknown --format %q (want table, md, json or html)\n", *format)
 		return exitUsage
+	}
+	if *out != "" {
+		if err := refuseAuditFile(pos[0], *out); err != nil {
+			fmt.Fprintf(std.Stderr, "repaudit report: %v\n", err)
+			return exitUsage
+		}
 	}
 	db, err := report.Open(ctx, pos[0])
 	if err != nil {
@@ -104,6 +112,26 @@ func writeFileAtomic(name string, write func(io.Writer) error) error {
 	if err != nil {
 		os.Remove(tmp)
 		return fmt.Errorf("write %s: %w", name, err)
+	}
+	return nil
+}
+
+// refuseAuditFile refuses an -o FILE that is one of the audit's own files
+// (a table or manifest.json), by name or through a link: the report would
+// replace the data it was made from.
+func refuseAuditFile(dir, out string) error {
+	ost, err := os.Stat(out)
+	if err != nil {
+		return nil // a new file cannot be one of the audit's
+	}
+	names := []string{output.ManifestName}
+	for _, t := range table.Tables {
+		names = append(names, t.Name+".parquet")
+	}
+	for _, n := range names {
+		if st, err := os.Stat(filepath.Join(dir, n)); err == nil && os.SameFile(st, ost) {
+			return fmt.Errorf("-o %s is the audit's own %s; refusing to overwrite it", out, n)
+		}
 	}
 	return nil
 }

@@ -13,6 +13,7 @@ import (
 	"os"
 	"strconv"
 
+	"github.com/repaudit/repaudit/internal/safetext"
 	"github.com/repaudit/repaudit/robots"
 )
 
@@ -153,7 +154,8 @@ func runRobotsCheck(ctx context.Context, args []string, std stdio) int {
 			verdict = "disallowed"
 			disallowed = true
 		}
-		fmt.Fprintf(w, "%s\t%s\t%s\n", verdict, u, evidence)
+		// Tab-separated: escape each field whole (tabs too).
+		fmt.Fprintf(w, "%s\t%s\t%s\n", verdict, safetext.Escape(u), safetext.Escape(evidence))
 	}
 	if err := w.Flush(); err != nil {
 		fmt.Fprintln(std.Stderr, "repaudit robots check: write:", err)

@@ -17,6 +17,7 @@ import (
 
 	"github.com/repaudit/repaudit/event"
 	"github.com/repaudit/repaudit/identity"
+	"github.com/repaudit/repaudit/internal/safetext"
 	"github.com/repaudit/repaudit/signature"
 )
 
@@ -351,8 +352,10 @@ func cardName(c *identity.Card) string {
 	return c.Source
 }
 
-// writeReadable writes one result as a line for people.
+// writeReadable writes one result as a line for people, with the
+// request's own text (reasons, evidence) escaped for the terminal.
 func writeReadable(w io.Writer, r checkResult) {
+	w = safetext.NewWriter(w)
 	if r.Error != "" {
 		fmt.Fprintf(w, "line %d: error: %s\n", r.Line, r.Error)
 		return

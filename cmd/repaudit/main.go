@@ -6,9 +6,11 @@
 //
 //	0  success
 //	1  the thing asked about was found: findings, only with
-//	   --fail-on-findings (audit); a disallowed URL, only with
-//	   --fail-on-disallowed (robots check); some registry entries could not
-//	   be fetched (cards fetch)
+//	   --fail-on-findings (audit); input problems of a severity or worse,
+//	   only with --fail-on-problems[=SEVERITY] (audit; bare means warning,
+//	   which includes an input that yielded nothing); a disallowed URL,
+//	   only with --fail-on-disallowed (robots check); some registry
+//	   entries could not be fetched (cards fetch)
 //	2  usage error, or input that could not be read (after writing what could)
 package main
 
@@ -20,6 +22,8 @@ import (
 	"os/signal"
 	"sort"
 	"syscall"
+
+	"github.com/repaudit/repaudit/internal/safetext"
 )
 
 // Exit codes.
@@ -104,8 +108,12 @@ func runSub(ctx context.Context, args []string, std stdio, sub string, usage fun
 	return exitUsage
 }
 
-// run is main without the process: it returns the exit code.
+// run is main without the process: it returns the exit code. Everything
+// written to standard error passes through safetext, so a file name, URL
+// or User-Agent quoted in a message cannot drive the terminal; commands
+// escape their text output on standard output the same way.
 func run(ctx context.Context, args []string, std stdio) int {
+	std.Stderr = safetext.NewWriter(std.Stderr)
 	if len(args) == 0 {
 		usage(std.Stderr)
 		return exitUsage
