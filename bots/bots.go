@@ -72,6 +72,10 @@ func (b *Bot) GroupToken() string {
 	return groupToken(b.Token)
 }
 
+// GroupTokenOf returns the product token that selects a robots.txt group
+// for an agent name: the name up to its first space or '/'.
+func GroupTokenOf(name string) string { return groupToken(name) }
+
 func groupToken(name string) string {
 	if i := strings.IndexAny(name, " \t/"); i > 0 {
 		return name[:i]
