@@ -72,6 +72,7 @@ type Summary struct {
 	Unverifiable int64 // bot fetches from sources that cannot show signature headers
 	Failed       []string
 	Timings      map[string]float64
+	Catalog      output.Catalog // the bot catalog used
 	// First and Last span the times of the events read (log timestamps,
 	// WARC-Date); the manifest records them as started/finished.
 	First, Last time.Time
@@ -119,6 +120,7 @@ func Run(ctx context.Context, cfg Config) (*Summary, error) {
 		Options:  cfg.Options,
 		Inputs:   sum.Files,
 		Timings:  sum.Timings,
+		Catalog:  &sum.Catalog,
 		AsOf:     formatTime(model.AsOf()),
 		Started:  formatTime(sum.First),
 		Finished: formatTime(sum.Last),
@@ -152,6 +154,9 @@ func execute(ctx context.Context, cfg Config, w table.Sink) (*Summary, *evaluate
 		}
 		catalog = catalog.Merge(c)
 	}
+	dv := catalog.DataVersions()
+	sum.Catalog = output.Catalog{CrawlerUserAgents: dv.CrawlerUserAgents, AIRobotsTxt: dv.AIRobotsTxt,
+		AIRobotsTxtDate: dv.AIRobotsTxtDate, Bots: catalog.Len(), Files: cfg.Bots}
 	ids := identity.NewStore()
 	var local []event.Problem
 	if err := loadLocalIdentity(cfg, ids, &local); err != nil {

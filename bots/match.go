@@ -52,17 +52,17 @@ func (c *Catalog) IdentifyUA(ua string) Identity {
 		best, at, bestFW, atFW = c.match(ua, ws)
 	}
 	if best != nil {
-		return Identity{Agent: best.bot.Token, Bot: best.bot, Matched: ua[at : at+len(best.lit)]}
+		return Identity{Agent: best.bot.Token, Bot: best.bot, Matched: matchedText(ua[at : at+len(best.lit)])}
 	}
 	g := guessName(ua, ws)
 	if g.name != "" && !g.framework && (bestFW == nil || !strings.EqualFold(g.name, bestFW.bot.Token) && g.start != atFW) {
-		return Identity{Agent: g.name, Matched: g.name}
+		return Identity{Agent: g.name, Matched: g.span(ua)}
 	}
 	if bestFW != nil {
-		return Identity{Agent: bestFW.bot.Token, Bot: bestFW.bot, Matched: ua[atFW : atFW+len(bestFW.lit)], Framework: true}
+		return Identity{Agent: bestFW.bot.Token, Bot: bestFW.bot, Matched: matchedText(ua[atFW : atFW+len(bestFW.lit)]), Framework: true}
 	}
 	if g.name != "" {
-		return Identity{Agent: g.name, Matched: g.name, Framework: true}
+		return Identity{Agent: g.name, Matched: g.span(ua), Framework: true}
 	}
 	return Identity{}
 }
@@ -122,4 +122,10 @@ func startOnly(ua string, i int) bool {
 		}
 	}
 	return true
+}
+
+// matchedText drops the punctuation a crawler-user-agents pattern ends
+// with ("Googlebot/", "Odin;") from the matched text.
+func matchedText(s string) string {
+	return strings.TrimRight(s, " /;:,()")
 }

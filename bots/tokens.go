@@ -623,6 +623,19 @@ type guess struct {
 	name      string
 	framework bool
 	start     int // byte offset of the name in the User-Agent
+	end       int // end of the text that gave the name; 0 means start+len(name)
+}
+
+// span returns the text of ua that gave the name.
+func (g guess) span(ua string) string {
+	end := g.end
+	if end == 0 {
+		end = g.start + len(g.name)
+	}
+	if g.start < 0 || end > len(ua) || g.start > end {
+		return g.name
+	}
+	return ua[g.start:end]
 }
 
 // guessName applies the rules for bots the catalog does not know (see
@@ -649,8 +662,8 @@ func guessName(ua string, ws []word) guess {
 			continue
 		}
 		if isCrawlerWord(w.name) {
-			if n, s := fullName(ua, ws, i); n != "" {
-				return guess{name: n, start: s}
+			if n, s, e := fullName(ua, ws, i); n != "" {
+				return guess{name: n, start: s, end: e}
 			}
 			continue
 		}
@@ -870,7 +883,7 @@ func nonBrowser(ua string, ws []word) guess {
 // "Sogou News Spider/4.0"): the words before it in its element, back to a
 // product with a version, a link or the element's start, at most four
 // words in all. It returns "" when no other word is there.
-func fullName(ua string, ws []word, i int) (string, int) {
+func fullName(ua string, ws []word, i int) (name string, start, end int) {
 	j := i
 	for j > 0 && i-j+1 < maxNameWord {
 		p := &ws[j-1]
@@ -881,7 +894,7 @@ func fullName(ua string, ws []word, i int) (string, int) {
 		j--
 	}
 	if j == i {
-		return "", 0
+		return "", 0, 0
 	}
 	allGeneric := true
 	for k := j; k < i; k++ {
@@ -890,16 +903,16 @@ func fullName(ua string, ws []word, i int) (string, int) {
 		}
 	}
 	if allGeneric {
-		return "", 0
+		return "", 0, 0
 	}
-	start, end := ws[j].nameStart, ws[i].nameStart+len(ws[i].name)
+	start, end = ws[j].nameStart, ws[i].nameStart+len(ws[i].name)
 	if end-start > maxNameLen {
-		return "", 0
+		return "", 0, 0
 	}
 	// Collapse runs of spaces: the name is the words joined by one space.
 	s := ua[start:end]
 	if !strings.Contains(s, "  ") && !strings.ContainsAny(s, "\t+") {
-		return s, start
+		return s, start, end
 	}
 	var sb strings.Builder
 	for k := j; k <= i; k++ {
@@ -908,7 +921,7 @@ func fullName(ua string, ws []word, i int) (string, int) {
 		}
 		sb.WriteString(ws[k].name)
 	}
-	return sb.String(), start
+	return sb.String(), start, end
 }
 
 // BotToken names a bot the catalog does not know from its User-Agent, or
@@ -971,7 +984,7 @@ func Names(ua string) []string {
 			continue
 		}
 		if isCrawlerWord(w.name) {
-			n, _ := fullName(ua, ws, i)
+			n, _, _ := fullName(ua, ws, i)
 			add(n, false)
 			continue
 		}
