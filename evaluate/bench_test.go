@@ -2,8 +2,8 @@ package evaluate
 
 import (
 	"math/rand/v2"
-	"os"
 	"net/netip"
+	"os"
 	"strings"
 	"testing"
 	"time"
