@@ -3,6 +3,7 @@ package bots
 import (
 	"encoding/json"
 	"errors"
+	"sort"
 	"strings"
 	"testing"
 )
@@ -434,5 +435,54 @@ func TestLoadTooLarge(t *testing.T) {
 	r := strings.NewReader(`{"bots": [` + strings.Repeat(" ", MaxCatalogBytes) + `]}`)
 	if _, err := Load(r, "big.json"); !errors.Is(err, ErrFormat) {
 		t.Errorf("got %v, want ErrFormat", err)
+	}
+}
+
+// TestIPRangeLists checks the published lists the catalog carries (issue
+// 9) and the bots each vouches for; repaudit ranges fetch downloads them.
+func TestIPRangeLists(t *testing.T) {
+	lists := Default().IPRangeLists()
+	by := map[string][]string{}
+	for i, l := range lists {
+		if i > 0 && lists[i-1].URL >= l.URL {
+			t.Errorf("not sorted by URL: %q after %q", l.URL, lists[i-1].URL)
+		}
+		if !sort.StringsAreSorted(l.Tokens) || len(l.Tokens) == 0 {
+			t.Errorf("%s: tokens %v not sorted or empty", l.URL, l.Tokens)
+		}
+		by[l.URL] = l.Tokens
+	}
+	g := []string{"https://developers.google.com/static/search/apis/ipranges/", "https://developers.google.com/crawling/ipranges/"}
+	want := map[string]string{
+		"https://www.bing.com/toolbox/bingbot.json":        "bingbot",
+		"https://openai.com/gptbot.json":                   "GPTBot",
+		"https://openai.com/searchbot.json":                "OAI-SearchBot",
+		"https://openai.com/chatgpt-user.json":             "ChatGPT-User",
+		"https://claude.com/crawling/bots.json":            "ClaudeBot",
+		"https://www.perplexity.com/perplexitybot.json":    "PerplexityBot",
+		"https://www.perplexity.com/perplexity-user.json":  "Perplexity-User",
+		"https://search.developer.apple.com/applebot.json": "Applebot",
+		"https://index.commoncrawl.org/ccbot.json":         "CCBot",
+		"https://duckduckgo.com/duckduckbot.json":          "DuckDuckBot",
+		"https://duckduckgo.com/duckassistbot.json":        "DuckAssistBot",
+		"https://mistral.ai/mistralai-user-ips.json":       "MistralAI-User",
+	}
+	for _, p := range g {
+		want[p+"googlebot.json"] = "Googlebot"
+		want[p+"special-crawlers.json"] = "AdsBot-Google"
+		want[p+"user-triggered-fetchers.json"] = "FeedFetcher-Google"
+		want[p+"user-triggered-fetchers-google.json"] = "Google-Site-Verification"
+	}
+	for u, tok := range want {
+		found := false
+		for _, x := range by[u] {
+			found = found || x == tok
+		}
+		if !found {
+			t.Errorf("%s: got tokens %v, want %s among them", u, by[u], tok)
+		}
+	}
+	if b, _ := Default().Lookup("Googlebot"); len(b.IPRangesURLs) != 2 || b.IPRangesURL != b.IPRangesURLs[0] {
+		t.Errorf("Googlebot: IPRangesURL %q, IPRangesURLs %v", b.IPRangesURL, b.IPRangesURLs)
 	}
 }
