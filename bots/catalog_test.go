@@ -1,6 +1,7 @@
 package bots
 
 import (
+	"bytes"
 	"encoding/json"
 	"errors"
 	"sort"
@@ -484,5 +485,30 @@ func TestIPRangeLists(t *testing.T) {
 	}
 	if b, _ := Default().Lookup("Googlebot"); len(b.IPRangesURLs) != 2 || b.IPRangesURL != b.IPRangesURLs[0] {
 		t.Errorf("Googlebot: IPRangesURL %q, IPRangesURLs %v", b.IPRangesURL, b.IPRangesURLs)
+	}
+}
+
+// TestLoadRobotsJSONDuplicates: --bots robots.json accepts the current
+// ai.robots.txt file, whose names repeat in another case or with a version
+// ("meta-externalagent" and "Meta-ExternalAgent", "MistralAI-User/1.0"):
+// one bot each, merged.
+func TestLoadRobotsJSONDuplicates(t *testing.T) {
+	c, err := Load(bytes.NewReader(airJSON), "robots.json")
+	if err != nil {
+		t.Fatalf("Load(robots.json): %v", err)
+	}
+	b, ok := c.Lookup("meta-externalagent")
+	if !ok || b.Operator != "Meta" || b.Category != CategoryAITraining {
+		t.Errorf("meta-externalagent: got %+v", b)
+	}
+	if _, ok := c.Lookup("MistralAI-User/1.0"); ok {
+		t.Error("MistralAI-User/1.0 kept as its own bot, want it merged into MistralAI-User")
+	}
+	if b, ok := c.Lookup("MistralAI-User"); !ok || !b.UserTriggered {
+		t.Errorf("MistralAI-User: got %+v", b)
+	}
+	small := mustLoad(t, "dup.json", `{"A-Bot": {"operator": "Unclear at this time.", "function": "AI Search Crawlers"}, "a-bot": {"operator": "[Alpha](https://alpha.example)"}}`)
+	if b, _ := small.Lookup("A-Bot"); small.Len() != 1 || b.Token != "A-Bot" || b.Operator != "Alpha" || b.Category != CategoryAISearch {
+		t.Errorf("merged duplicate: got %d bots, %+v", small.Len(), b)
 	}
 }

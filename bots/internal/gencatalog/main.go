@@ -80,6 +80,9 @@ func run(ctx context.Context, args []string, stderr io.Writer) error {
 	if err := fs.Parse(args); err != nil {
 		return err
 	}
+	if *robots != "" && *commit == "" {
+		return errors.New("-robots needs -robots-commit (the ai.robots.txt commit it comes from)")
+	}
 	var v Versions
 	if b, err := os.ReadFile(filepath.Join(*out, "versions.json")); err == nil {
 		if err := json.Unmarshal(b, &v); err != nil {
@@ -91,9 +94,6 @@ func run(ctx context.Context, args []string, stderr io.Writer) error {
 		return fmt.Errorf("crawler-user-agents: %w", err)
 	}
 	if *robots != "" {
-		if *commit == "" {
-			return errors.New("-robots needs -robots-commit (the ai.robots.txt commit it comes from)")
-		}
 		if err := copyRobots(*robots, *out); err != nil {
 			return err
 		}
