@@ -82,6 +82,7 @@ type Summary struct {
 	// Notices say what the run judged less than it could, why, and what
 	// to pass to judge it.
 	Notices []Notice
+	Catalog      output.Catalog // the bot catalog used
 	// First and Last span the times of the events read (log timestamps,
 	// WARC-Date); the manifest records them as started/finished.
 	First, Last time.Time
@@ -137,6 +138,7 @@ func Run(ctx context.Context, cfg Config) (*Summary, error) {
 		Options:  cfg.Options,
 		Inputs:   sum.Files,
 		Timings:  sum.Timings,
+		Catalog:  &sum.Catalog,
 		AsOf:     formatTime(model.AsOf()),
 		Started:  formatTime(sum.First),
 		Finished: formatTime(sum.Last),
@@ -173,6 +175,9 @@ func execute(ctx context.Context, cfg Config, w table.Sink) (*Summary, *evaluate
 		}
 		catalog = catalog.Merge(c)
 	}
+	dv := catalog.DataVersions()
+	sum.Catalog = output.Catalog{CrawlerUserAgents: dv.CrawlerUserAgents, AIRobotsTxt: dv.AIRobotsTxt,
+		AIRobotsTxtDate: dv.AIRobotsTxtDate, Bots: catalog.Len(), Files: cfg.Bots}
 	ids := identity.NewStore()
 	st.problems = append(st.problems, skipped...) // directory entries Expand did not read
 	if err := loadLocalIdentity(cfg, ids, &st.problems); err != nil {

@@ -4,6 +4,7 @@ import (
 	"bytes"
 	"context"
 	"fmt"
+	"github.com/repaudit/repaudit/output"
 	"os"
 	"path/filepath"
 	"strings"
@@ -73,6 +74,14 @@ func TestRunSummary(t *testing.T) {
 	}
 	if n != 24 {
 		t.Errorf("findings by kind add up to %d, want 24", n)
+	}
+	// manifest.json records the bot catalog's data versions.
+	m, err := output.ReadManifest(out)
+	if err != nil {
+		t.Fatal(err)
+	}
+	if c := m.Catalog; c == nil || c.CrawlerUserAgents == "" || len(c.AIRobotsTxt) != 40 || c.Bots < 1000 {
+		t.Errorf("manifest catalog = %+v, want the data versions and the bot count", c)
 	}
 	// README.md in the demo directory is skipped with a note, not an error.
 	if len(sum.Failed) != 0 {

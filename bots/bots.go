@@ -1,8 +1,7 @@
 package bots
 
 import (
-	"bytes"
-	_ "embed"
+	"regexp"
 	"sort"
 	"strings"
 )
@@ -16,31 +15,72 @@ const (
 	CategorySearch      = "search"       // classic search engine crawler
 	CategoryArchiver    = "archiver"     // web archive
 	CategorySEO         = "seo"          // SEO and marketing tools
-	CategoryOther       = "other"        // link previews, ads checks, feeds, ...
+	CategoryMonitor     = "monitor"      // uptime, performance and security monitors, scanners
+	CategoryFeed        = "feed"         // feed readers and aggregators
+	CategoryOther       = "other"        // link previews, ads checks, libraries, ...
 )
 
 var categories = map[string]bool{
 	CategoryAITraining: true, CategoryAISearch: true, CategoryAIAssistant: true,
-	CategorySearch: true, CategoryArchiver: true, CategorySEO: true, CategoryOther: true,
+	CategorySearch: true, CategoryArchiver: true, CategorySEO: true,
+	CategoryMonitor: true, CategoryFeed: true, CategoryOther: true,
 }
 
 // Bot is one crawler. Bots returned by a Catalog are shared between
 // goroutines: do not modify them.
 type Bot struct {
-	Token         string   // RFC 9309 product token as the operator documents it (e.g. "GPTBot")
-	Patterns      []string // User-Agent tokens that identify it (default: [Token]); matched as whole tokens; empty when RobotsTxtOnly
-	Operator      string   // who runs it
+	Token string // product token as the operator documents it (e.g. "GPTBot"); may hold spaces ("Kangaroo Bot")
+	// Patterns are the names that identify the bot in a User-Agent
+	// (default [Token]), matched as whole words, case-insensitively, never
+	// inside a link or after "like"; a leading "^" anchors one at the
+	// start of the header. Empty when RobotsTxtOnly.
+	Patterns []string
+	// RobotsToken is the product token robots.txt groups use for the bot
+	// (RFC 9309 §2.2.1); see GroupToken for the default.
+	RobotsToken   string
+	Operator      string   // who runs it; "" when unknown
 	Category      string   // one of the Category* constants; "" when unknown
 	UserTriggered bool     // true for fetchers acting on a user's request (e.g. ChatGPT-User)
+	Framework     bool     // a crawler framework, HTTP library or automation tool: no operator, agent only when nothing else names one
 	URL           string   // documentation URL
-	IPRangesURL   string   // published IP ranges (JAFAR/Google JSON shape) when known
+	IPRangesURL   string   // the first of IPRangesURLs ("" when none)
+	IPRangesURLs  []string // every published IP range list (JAFAR/Google JSON shape) that lists it
+	RDNSSuffixes  []string // host name suffixes its addresses reverse-resolve to (".googlebot.com")
+	WebBotAuth    string   // Web Bot Auth hint: the Signature-Agent it signs with, when documented
 	// RobotsTxtOnly is true for product tokens that exist only in
 	// robots.txt (Google-Extended, Applebot-Extended): no client sends them
 	// in a User-Agent, so Identify never returns them.
 	RobotsTxtOnly bool
-	Notes         string // provenance and caveats, free text
+	Sources       []string // where the entry comes from: "crawler-user-agents", "ai.robots.txt", "overlay", a --bots file
+	Notes         string   // provenance and caveats, free text
 
 	set setFields // which fields the source gave explicitly (for Merge)
+	// verify holds, for crawler-user-agents patterns that are regular
+	// expressions rather than plain names, the expression a User-Agent
+	// must also match.
+	verify map[string]*regexp.Regexp
+}
+
+// GroupToken returns the product token that selects the bot's robots.txt
+// group: RobotsToken when given, else Token up to its first space or '/'
+// ("Kangaroo Bot" is "Kangaroo": robots.txt parsers, ours included, read a
+// "User-agent: Kangaroo Bot" line as the product token "Kangaroo").
+func (b *Bot) GroupToken() string {
+	if b.RobotsToken != "" {
+		return b.RobotsToken
+	}
+	return groupToken(b.Token)
+}
+
+// GroupTokenOf returns the product token that selects a robots.txt group
+// for an agent name: the name up to its first space or '/'.
+func GroupTokenOf(name string) string { return groupToken(name) }
+
+func groupToken(name string) string {
+	if i := strings.IndexAny(name, " \t/"); i > 0 {
+		return name[:i]
+	}
+	return name
 }
 
 // setFields records which fields a source gave explicitly, so that Merge
@@ -51,48 +91,34 @@ const (
 	setPatterns setFields = 1 << iota
 	setUserTriggered
 	setRobotsTxtOnly
+	setFramework
+	setIPRanges
 )
 
 // Catalog is an immutable set of bots, safe for concurrent use.
 type Catalog struct {
 	bots    []*Bot          // sorted by lower-cased token
 	byToken map[string]*Bot // lower-cased token
-	// byPattern indexes the patterns made only of token characters (see
-	// ContainsToken), lower-cased: Identify looks each token of a
-	// User-Agent up in it.
-	byPattern map[string]*Bot
-	maxPat    int // length of the longest pattern in byPattern
-	// firstLast[n] has bit charClass(c) set for the first and the last
-	// character c of every pattern of length n in byPattern (bits 0-31
-	// first, 32-63 last): a cheap filter before the map lookup.
-	firstLast []uint64
-	// multi holds the patterns with other characters ("Sogou web spider"),
-	// checked with ContainsToken.
-	multi []patternRef
+	// byKey indexes every pattern by its first token run, lower-cased:
+	// Identify looks each word of a User-Agent up in it. Patterns under
+	// one key are sorted longest first.
+	byKey    map[string][]*pattern
+	maxKey   int // length of the longest key
+	versions Versions
 }
 
-type patternRef struct {
-	pattern string
-	bot     *Bot
-}
-
-//go:embed catalog.json
-var defaultJSON []byte
-
-// Default returns the embedded catalog (bots/catalog.json). It panics only
-// if the embedded file is broken, which the package tests rule out.
-func Default() *Catalog {
-	c, err := Load(bytes.NewReader(defaultJSON), "bots/catalog.json")
-	if err != nil {
-		panic("bots: embedded catalog: " + err.Error())
-	}
-	return c
+// pattern is one compiled pattern of a bot.
+type pattern struct {
+	lit      string         // compared case-insensitively at a word's start
+	anchored bool           // must start the User-Agent
+	re       *regexp.Regexp // when non-nil the User-Agent must also match it
+	bot      *Bot
 }
 
 // newCatalog indexes bots; later bots with the same token replace earlier
 // ones. Bots are not copied.
 func newCatalog(list []*Bot) *Catalog {
-	c := &Catalog{byToken: make(map[string]*Bot, len(list)), byPattern: make(map[string]*Bot)}
+	c := &Catalog{byToken: make(map[string]*Bot, len(list)), byKey: make(map[string][]*pattern)}
 	for _, b := range list {
 		c.byToken[strings.ToLower(b.Token)] = b
 	}
@@ -108,39 +134,73 @@ func newCatalog(list []*Bot) *Catalog {
 	})
 	// Index in token order so that a pattern shared by two bots goes to the
 	// first, whatever the input order.
-	for _, b := range c.bots {
-		if b.RobotsTxtOnly {
-			continue
-		}
-		for _, p := range b.Patterns {
-			if p == "" {
-				continue
-			}
-			if isTokenRun(p) {
-				k := strings.ToLower(p)
-				if _, dup := c.byPattern[k]; !dup {
-					c.byPattern[k] = b
-					c.maxPat = max(c.maxPat, len(k))
-				}
-				continue
-			}
-			c.multi = append(c.multi, patternRef{p, b})
+	seen := map[string]bool{}
+	// A pattern that is a bot's own token goes to that bot ("AhrefsSiteAudit"
+	// is also a pattern of AhrefsBot in crawler-user-agents); the rest in
+	// token order, so that a pattern shared by two bots goes to the first,
+	// whatever the input order.
+	for _, own := range []bool{true, false} {
+		for _, b := range c.bots {
+			c.index(b, own, seen)
 		}
 	}
-	c.firstLast = make([]uint64, c.maxPat+1)
-	for k := range c.byPattern {
-		c.firstLast[len(k)] |= 1<<charClass(k[0]) | 1<<(32+charClass(k[len(k)-1]))
+	for _, ps := range c.byKey {
+		sort.SliceStable(ps, func(i, j int) bool { return len(ps[i].lit) > len(ps[j].lit) })
 	}
-	// Longest first, so that Identify can stop at the first match.
-	sort.SliceStable(c.multi, func(i, j int) bool { return len(c.multi[i].pattern) > len(c.multi[j].pattern) })
 	return c
+}
+
+// index adds b's patterns to byKey: only the one equal to its token when
+// own, the others otherwise.
+func (c *Catalog) index(b *Bot, own bool, seen map[string]bool) {
+	{
+		if b.RobotsTxtOnly {
+			return
+		}
+		for _, raw := range b.Patterns {
+			if strings.EqualFold(strings.TrimPrefix(raw, "^"), b.Token) != own {
+				continue
+			}
+			p := &pattern{lit: raw, bot: b}
+			if strings.HasPrefix(p.lit, "^") {
+				p.lit, p.anchored = p.lit[1:], true
+			}
+			p.lit = strings.TrimSpace(p.lit)
+			key := firstRun(p.lit)
+			// Generic words never name a bot ("Spider" of ai.robots.txt is
+			// known by Lookup only).
+			if key == "" || p.lit == key && IsGeneric(key) {
+				continue
+			}
+			p.re = b.verify[raw]
+			dk := strings.ToLower(raw)
+			if seen[dk] {
+				continue
+			}
+			seen[dk] = true
+			k := strings.ToLower(key)
+			c.byKey[k] = append(c.byKey[k], p)
+			c.maxKey = max(c.maxKey, len(k))
+		}
+	}
+}
+
+// firstRun returns the first run of token characters of s, which must
+// start it.
+func firstRun(s string) string {
+	i := 0
+	for i < len(s) && isTokenChar(s[i]) {
+		i++
+	}
+	return s[:i]
 }
 
 // Merge returns a new catalog holding c's bots and o's. A bot of o whose
 // token equals one of c's (case-insensitive) overrides it field by field:
-// every field o's source gave (a non-empty string, patterns, or an
-// explicit user_triggered / robots_txt_only) replaces c's, the others keep
-// c's values. This is what --bots FILE does: Default().Merge(loaded).
+// every field o's source gave (a non-empty string, patterns, IP lists, or
+// an explicit user_triggered / robots_txt_only / framework) replaces c's,
+// the others keep c's values. This is what --bots FILE does:
+// Default().Merge(loaded). The result keeps c's data versions.
 func (c *Catalog) Merge(o *Catalog) *Catalog {
 	if o == nil || len(o.bots) == 0 {
 		return c
@@ -158,7 +218,9 @@ func (c *Catalog) Merge(o *Catalog) *Catalog {
 		}
 		list = append(list, overlay(cb, ob))
 	}
-	return newCatalog(list)
+	m := newCatalog(list)
+	m.versions = c.versions
+	return m
 }
 
 // overlay returns a copy of base with the fields top gave.
@@ -167,6 +229,13 @@ func overlay(base, top *Bot) *Bot {
 	m.Token = top.Token
 	if top.set&setPatterns != 0 {
 		m.Patterns = top.Patterns
+		m.verify = top.verify
+	} else if len(top.Patterns) > 0 {
+		// Implicit patterns (the token itself) add to the base's.
+		m.Patterns = appendNew(append([]string(nil), base.Patterns...), top.Patterns...)
+	}
+	if top.RobotsToken != "" {
+		m.RobotsToken = top.RobotsToken
 	}
 	if top.Operator != "" {
 		m.Operator = top.Operator
@@ -177,11 +246,21 @@ func overlay(base, top *Bot) *Bot {
 	if top.set&setUserTriggered != 0 {
 		m.UserTriggered = top.UserTriggered
 	}
+	if top.set&setFramework != 0 {
+		m.Framework = top.Framework
+	}
 	if top.URL != "" {
 		m.URL = top.URL
 	}
-	if top.IPRangesURL != "" {
+	if top.set&setIPRanges != 0 {
+		m.IPRangesURLs = top.IPRangesURLs
 		m.IPRangesURL = top.IPRangesURL
+	}
+	if len(top.RDNSSuffixes) > 0 {
+		m.RDNSSuffixes = top.RDNSSuffixes
+	}
+	if top.WebBotAuth != "" {
+		m.WebBotAuth = top.WebBotAuth
 	}
 	if top.set&setRobotsTxtOnly != 0 {
 		m.RobotsTxtOnly = top.RobotsTxtOnly
@@ -189,11 +268,31 @@ func overlay(base, top *Bot) *Bot {
 	if top.Notes != "" {
 		m.Notes = top.Notes
 	}
+	m.Sources = appendNew(append([]string(nil), base.Sources...), top.Sources...)
 	m.set |= top.set
-	if m.set&setPatterns == 0 && !m.RobotsTxtOnly {
+	if m.set&setPatterns == 0 && !m.RobotsTxtOnly && len(m.Patterns) == 0 {
 		m.Patterns = []string{m.Token}
 	}
+	if m.RobotsTxtOnly {
+		m.Patterns = nil
+	}
+	if m.Framework {
+		m.Operator = ""
+	}
 	return &m
+}
+
+func appendNew(list []string, more ...string) []string {
+	for _, s := range more {
+		found := false
+		for _, t := range list {
+			found = found || t == s
+		}
+		if !found {
+			list = append(list, s)
+		}
+	}
+	return list
 }
 
 // Lookup returns the bot with the product token, compared
@@ -209,58 +308,6 @@ func (c *Catalog) Lookup(token string) (*Bot, bool) {
 	}
 	b, ok := c.byToken[strings.ToLower(token)]
 	return b, ok
-}
-
-// Identify returns the catalog bot one of whose patterns appears in ua as a
-// whole token (see ContainsToken). When several match, the longest pattern
-// wins ("Googlebot-Image" over "Googlebot"), then the one that comes first
-// in ua. Words of URLs ("+https://openai.com/gptbot") and mail addresses
-// ("claudebot@anthropic.com") do not count: a bot's documentation link may
-// name another bot. Only the first 4096 bytes of ua are read. Identify
-// does not allocate.
-func (c *Catalog) Identify(ua string) (*Bot, bool) {
-	if c == nil || ua == "" {
-		return nil, false
-	}
-	if len(ua) > maxUALen {
-		ua = ua[:maxUALen]
-	}
-	var (
-		buf     [64]byte
-		best    *Bot
-		bestLen int
-	)
-	for i := 0; i < len(ua); {
-		if !isTokenChar(ua[i]) {
-			i++
-			continue
-		}
-		j := i
-		for j < len(ua) && isTokenChar(ua[j]) {
-			j++
-		}
-		if j < len(ua) && (ua[j] == '@' || ua[j] == ':' && strings.HasPrefix(ua[j:], "://")) {
-			// A mail address or a URL: its words name no product.
-			i = endOfWord(ua, j)
-			continue
-		}
-		if n := j - i; n > bestLen && n <= c.maxPat && n <= len(buf) &&
-			c.firstLast[n]&(1<<charClass(ua[i])) != 0 && c.firstLast[n]&(1<<(32+charClass(ua[j-1]))) != 0 {
-			if b, ok := c.byPattern[string(lowerInto(buf[:0], ua[i:j]))]; ok {
-				best, bestLen = b, n
-			}
-		}
-		i = j
-	}
-	for _, m := range c.multi {
-		if len(m.pattern) <= bestLen {
-			break
-		}
-		if ContainsToken(ua, m.pattern) {
-			return m.bot, true
-		}
-	}
-	return best, best != nil
 }
 
 // Bots returns every bot, sorted by token (case-insensitive). The slice is
@@ -280,6 +327,48 @@ func (c *Catalog) Len() int {
 	return len(c.bots)
 }
 
+// IPRangeList is one published IP range list and the bots it vouches for.
+type IPRangeList struct {
+	URL    string   // as the operator publishes it (https)
+	Tokens []string // product tokens of the bots whose ranges it lists, sorted
+}
+
+// IPRangeLists returns every list the catalog knows, sorted by URL.
+func (c *Catalog) IPRangeLists() []IPRangeList {
+	if c == nil {
+		return nil
+	}
+	by := map[string][]string{}
+	for _, b := range c.bots {
+		for _, u := range b.IPRangesURLs {
+			by[u] = append(by[u], b.Token)
+		}
+	}
+	out := make([]IPRangeList, 0, len(by))
+	for u, toks := range by {
+		sort.Strings(toks)
+		out = append(out, IPRangeList{URL: u, Tokens: toks})
+	}
+	sort.Slice(out, func(i, j int) bool { return out[i].URL < out[j].URL })
+	return out
+}
+
+// Versions says which maintained data a catalog was built from.
+type Versions struct {
+	CrawlerUserAgents string // npm version of crawler-user-agents
+	AIRobotsTxt       string // ai.robots.txt commit of robots.json
+	AIRobotsTxtDate   string // that commit's time, when known
+}
+
+// DataVersions returns the versions of the maintained data the catalog was
+// built from; zero for a catalog loaded from a file alone.
+func (c *Catalog) DataVersions() Versions {
+	if c == nil {
+		return Versions{}
+	}
+	return c.versions
+}
+
 // lowerInto appends the ASCII lower-case form of s to dst.
 func lowerInto(dst []byte, s string) []byte {
 	for i := 0; i < len(s); i++ {
@@ -290,36 +379,4 @@ func lowerInto(dst []byte, s string) []byte {
 		dst = append(dst, c)
 	}
 	return dst
-}
-
-// charClass maps a token character to 0-31: letters case-insensitively to
-// 0-25, digits to 26, '-' '_' '.' to 27-29.
-func charClass(c byte) uint {
-	switch {
-	case 'a' <= c && c <= 'z':
-		return uint(c - 'a')
-	case 'A' <= c && c <= 'Z':
-		return uint(c - 'A')
-	case '0' <= c && c <= '9':
-		return 26
-	case c == '-':
-		return 27
-	case c == '_':
-		return 28
-	default:
-		return 29
-	}
-}
-
-// endOfWord returns the index of the first space, ';', ',' or ')' at or
-// after i.
-func endOfWord(s string, i int) int {
-	for i < len(s) {
-		switch s[i] {
-		case ' ', '\t', ';', ',', ')':
-			return i
-		}
-		i++
-	}
-	return i
 }

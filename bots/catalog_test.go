@@ -1,7 +1,10 @@
 package bots
 
 import (
+	"bytes"
+	"encoding/json"
 	"errors"
+	"sort"
 	"strings"
 	"testing"
 )
@@ -30,7 +33,8 @@ func TestIdentifyWholeTokens(t *testing.T) {
 		want string
 	}{
 		{"Mozilla/5.0 (compatible; Baiduspider/2.0; +http://www.baidu.com/search/spider.html)", ""},
-		{"Mozilla/5.0 (compatible; Spider/1.0)", "Spider"},
+		// A generic word is never a name, even when a catalog names it.
+		{"Mozilla/5.0 (compatible; Spider/1.0)", ""},
 		{"Mozilla/4.0 (compatible; MSIE 8.0; Windows NT 6.1; Trident/4.0; SLCC2; .NET CLR 2.0.50727)", ""},
 		{"Mozilla/5.0 (compatible; LCC/1.0)", "LCC"},
 		{"Googlebot-Image/1.0", "Googlebot-Image"},
@@ -93,35 +97,44 @@ func TestLookup(t *testing.T) {
 
 func TestDefaultCatalog(t *testing.T) {
 	c := Default()
-	if n := c.Len(); n < 50 {
-		t.Errorf("got %d bots, want at least 50", n)
+	if n := c.Len(); n < 1000 {
+		t.Errorf("got %d bots, want over 1000 (crawler-user-agents, ai.robots.txt and the overlay)", n)
+	}
+	if v := c.DataVersions(); v.CrawlerUserAgents == "" || len(v.AIRobotsTxt) != 40 {
+		t.Errorf("data versions %+v: want an npm version and a 40-hex commit", v)
 	}
 	prev := ""
 	for _, b := range c.Bots() {
-		if !categories[b.Category] {
+		if !categories[b.Category] && b.Category != "" {
 			t.Errorf("%s: category %q is not a known category", b.Token, b.Category)
-		}
-		if b.Operator == "" {
-			t.Errorf("%s: no operator", b.Token)
 		}
 		if b.RobotsTxtOnly != (len(b.Patterns) == 0) {
 			t.Errorf("%s: robots_txt_only %v with %d patterns", b.Token, b.RobotsTxtOnly, len(b.Patterns))
 		}
-		for _, u := range []string{b.URL, b.IPRangesURL} {
-			if u != "" && !strings.HasPrefix(u, "https://") {
-				t.Errorf("%s: URL %q is not https", b.Token, u)
+		if b.Framework && b.Operator != "" {
+			t.Errorf("%s: a framework with operator %q", b.Token, b.Operator)
+		}
+		if IsGeneric(b.Token) && b.Token != "Spider" {
+			t.Errorf("%s: a generic word as a bot's token", b.Token)
+		}
+		for _, u := range b.IPRangesURLs {
+			if !strings.HasPrefix(u, "https://") {
+				t.Errorf("%s: IP range list %q is not https", b.Token, u)
 			}
+		}
+		if len(b.IPRangesURLs) > 0 && b.IPRangesURL != b.IPRangesURLs[0] {
+			t.Errorf("%s: IPRangesURL %q is not the first of %v", b.Token, b.IPRangesURL, b.IPRangesURLs)
 		}
 		if l := strings.ToLower(b.Token); l < prev {
 			t.Errorf("Bots() not sorted: %q after %q", l, prev)
 		} else {
 			prev = l
 		}
-		// Every UA-visible bot identifies itself by its own token.
-		if !b.RobotsTxtOnly {
-			got, ok := c.Identify("Mozilla/5.0 (compatible; " + b.Patterns[0] + "/1.0)")
-			if !ok || got != b {
-				t.Errorf("%s: Identify of its own pattern gave %v", b.Token, got)
+		// A bot's own token, written as crawlers write theirs, names it.
+		if !b.RobotsTxtOnly && !b.Framework && !IsGeneric(b.Token) && b.verify[b.Token] == nil && hasUnanchored(b, b.Token) && !isLink(b.Token) {
+			got, ok := c.Identify("Mozilla/5.0 (compatible; " + b.Token + "/1.0; +https://example.com/bot)")
+			if !ok || !strings.EqualFold(got.Token, b.Token) && !hasPattern(got, b.Token) {
+				t.Errorf("%s: Identify of its own token gave %v", b.Token, got)
 			}
 		}
 	}
@@ -138,6 +151,8 @@ func TestDefaultCatalog(t *testing.T) {
 		"archive.org_bot":    {CategoryArchiver, false},
 		"SemrushBot":         {CategorySEO, false},
 		"meta-externalagent": {CategoryAITraining, false},
+		"ChatGPT Agent":      {CategoryAIAssistant, true},
+		"FeedFetcher-Google": {CategoryFeed, true},
 	}
 	for tok, w := range want {
 		b, ok := c.Lookup(tok)
@@ -155,10 +170,116 @@ func TestDefaultCatalog(t *testing.T) {
 	if b, _ := c.Lookup("GPTBot"); b.IPRangesURL != "https://openai.com/gptbot.json" {
 		t.Errorf("GPTBot: got IP ranges URL %q", b.IPRangesURL)
 	}
+	for _, tok := range []string{"heritrix", "Scrapy", "python-requests", "curl", "Go-http-client", "Nutch"} {
+		if b, ok := c.Lookup(tok); !ok || !b.Framework || b.Operator != "" {
+			t.Errorf("%s: got %+v, want a framework with no operator", tok, b)
+		}
+	}
 }
 
-// robotsJSON is shaped like the ai.robots.txt project's robots.json.
-const robotsJSON = `{
+func hasUnanchored(b *Bot, p string) bool {
+	for _, q := range b.Patterns {
+		if strings.EqualFold(q, p) {
+			return true
+		}
+	}
+	return false
+}
+
+func hasPattern(b *Bot, p string) bool {
+	for _, q := range b.Patterns {
+		if strings.EqualFold(strings.TrimPrefix(q, "^"), p) {
+			return true
+		}
+	}
+	return false
+}
+
+// TestAIRobotsNames checks that every name of the embedded ai.robots.txt
+// robots.json is known by Lookup, and that a User-Agent carrying it names
+// that bot, except the generic word "Spider", which names no bot in a
+// User-Agent (docs/semantics.md).
+func TestAIRobotsNames(t *testing.T) {
+	c := Default()
+	var names map[string]json.RawMessage
+	if err := json.Unmarshal(airJSON, &names); err != nil {
+		t.Fatal(err)
+	}
+	if len(names) < 150 {
+		t.Fatalf("got %d names, want over 150", len(names))
+	}
+	for name := range names {
+		tok := normalName(name)
+		b, ok := c.Lookup(tok)
+		if !ok {
+			t.Errorf("%q: Lookup(%q) finds nothing", name, tok)
+			continue
+		}
+		if b.RobotsTxtOnly {
+			continue
+		}
+		ua := "Mozilla/5.0 (compatible; " + tok + "/1.0; +https://example.com/bot)"
+		id := c.IdentifyUA(ua)
+		if IsGeneric(tok) {
+			if id.Bot == b {
+				t.Errorf("%q: the generic word names the bot in %q", name, ua)
+			}
+			continue
+		}
+		if id.Bot == nil || !strings.EqualFold(id.Bot.Token, tok) && !hasPattern(id.Bot, tok) {
+			t.Errorf("%q: IdentifyUA(%q) = %+v", name, ua, id)
+		}
+	}
+}
+
+// TestMentionsAndGenerics holds the cases of issue 10: a User-Agent that
+// only mentions a bot is not that bot, generic words are never names, a
+// word must stand whole, frameworks never imply an operator.
+func TestMentionsAndGenerics(t *testing.T) {
+	c := Default()
+	tests := []struct {
+		ua, agent, operator string
+	}{
+		{"FreshRSS/1.11.2 (Linux; https://freshrss.org) like Googlebot", "FreshRSS", ""},
+		{"Mozilla/5.0 (compatible;acapbot/0.1;treat like Googlebot)", "acapbot", ""},
+		{"Feedly/1.0 (+http://www.feedly.com/fetcher.html; like FeedFetcher-Google)", "Feedly", ""},
+		{"TelegramBot (like TwitterBot)", "TelegramBot", ""},
+		{"Mozilla/5.0 (compatible; NewsReader/2.0; compatible with Googlebot; +https://example.org)", "NewsReader", ""},
+		{"Mozilla/5.0 (Linux; Android 8.0.0; CUBOT_P20) AppleWebKit/537.36 (KHTML, like Gecko) Chrome/70.0.3538.110 Mobile Safari/537.36", "", ""},
+		{"Mozilla/5.0 (Linux; Android 10; YAL-L21) AppleWebKit/537.36 (KHTML, like Gecko) Chrome/98.0.4758.101 YaSearchBrowser/24.17 Mobile Safari/537.36", "", ""},
+		{"Sogou News Spider/4.0(+http://www.sogou.com/docs/help/webmasters.htm#07)", "Sogou web spider", "Sogou"},
+		{"Mozilla/5.0 (compatible; Kangaroo Bot/1.0)", "Kangaroo Bot", ""},
+		{"Mozilla/5.0 (compatible; SISTRIX Crawler; http://crawler.sistrix.net/)", "SISTRIX Crawler", ""},
+		{"Mozilla/5.0 (compatible; Exabot PyExalead/3.0; +http://www.exabot.com/go/robot)", "ExaBot", ""},
+		{"Arquivo-web-crawler (compatible; heritrix/3.4.0-20200304 +https://arquivo.pt/faq-crawling)", "Arquivo-web-crawler", ""},
+		{"Mozilla/5.0 (compatible; heritrix/3.4.0 +https://example.org/crawler)", "heritrix", ""},
+		{"Mozilla/5.0 (compatible; Google-Safety; +http://www.google.com/bot.html)", "Google-Safety", "Google"},
+		{"YandexMetrika/2.0", "YandexMetrika", ""},
+		{"Mozilla/5.0 (compatible; coccoc/1.0; +http://help.coccoc.com/)", "coccoc", ""},
+		{"PerplexityUser/1.0", "PerplexityUser", "Perplexity"},
+		{"Mozilla/5.0 (compatible; Seekport Crawler; http://seekport.com/)", "Seekport", ""},
+		{"Zealbot 1.0", "Zealbot", ""},
+		{"Mozilla/5.0 (compatible; UnknownCrawler/1.0; +https://example.net)", "UnknownCrawler", ""},
+		{"Mozilla/5.0 (compatible; Some Unknown Spider/2.0; +https://example.net)", "Some Unknown Spider", ""},
+		{"Mozilla/5.0 (compatible; Bot/1.0)", "", ""},
+		{"Mozilla/5.0 AppleWebKit/537.36 (KHTML, like Gecko; compatible; ChatGPT-User/1.0; +https://openai.com/bot)", "ChatGPT-User", "OpenAI"},
+		{"Mozilla/5.0 AppleWebKit/537.36 (KHTML, like Gecko; compatible; DeepSeekBot/1.0)", "DeepSeekBot", "DeepSeek"},
+		{"Mozilla/5.0+(compatible;+Googlebot/2.1;++http://www.google.com/bot.html)", "Googlebot", "Google"},
+	}
+	for _, tt := range tests {
+		id := c.IdentifyUA(tt.ua)
+		op := ""
+		if id.Bot != nil {
+			op = id.Bot.Operator
+		}
+		if !strings.EqualFold(id.Agent, tt.agent) || op != tt.operator {
+			t.Errorf("IdentifyUA(%q): got agent %q operator %q, want %q %q", tt.ua, id.Agent, op, tt.agent, tt.operator)
+		}
+	}
+}
+
+// robotsJSONFixture is shaped like the ai.robots.txt project's robots.json.
+const robotsJSONFixture = `{
   "GPTBot": {
     "operator": "[OpenAI](https://openai.com)",
     "respect": "Yes",
@@ -191,7 +312,7 @@ const robotsJSON = `{
 }`
 
 func TestLoadRobotsJSON(t *testing.T) {
-	c := mustLoad(t, "robots.json", robotsJSON)
+	c := mustLoad(t, "robots.json", robotsJSONFixture)
 	tests := []struct {
 		token, operator, category string
 		user                      bool
@@ -224,7 +345,7 @@ func TestMerge(t *testing.T) {
 	base := Default()
 	// robots.json over the default: new bots are added, known bots keep
 	// what robots.json does not say.
-	m := base.Merge(mustLoad(t, "robots.json", robotsJSON))
+	m := base.Merge(mustLoad(t, "robots.json", robotsJSONFixture))
 	if got, want := m.Len(), base.Len()+3; got != want {
 		t.Errorf("got %d bots, want %d", got, want)
 	}
@@ -240,8 +361,8 @@ func TestMerge(t *testing.T) {
 	over := mustLoad(t, "mine.json", `{"bots": [
 		{"token": "gptbot", "category": "other", "notes": "site policy: treat as other"},
 		{"token": "ChatGPT-User", "user_triggered": false},
-		{"token": "Googlebot", "patterns": ["Googlebot", "Googlebot-Mobile"]},
-		{"token": "MyBot", "operator": "Me", "category": "seo"}
+		{"token": "Googlebot", "patterns": ["Googlebot", "Googlebot-Custom"]},
+		{"token": "MyVeryOwnBot", "operator": "Me", "category": "seo"}
 	]}`)
 	m = base.Merge(over)
 	b, _ = m.Lookup("GPTBot")
@@ -254,18 +375,18 @@ func TestMerge(t *testing.T) {
 	if b, _ := m.Lookup("ChatGPT-User"); b.UserTriggered {
 		t.Error("ChatGPT-User: got user_triggered true, want the explicit false")
 	}
-	if b, ok := m.Identify("Googlebot-Mobile/2.1"); !ok || b.Token != "Googlebot" {
-		t.Errorf("Googlebot-Mobile: got %v", b)
+	if b, ok := m.Identify("Googlebot-Custom/2.1"); !ok || b.Token != "Googlebot" {
+		t.Errorf("Googlebot-Custom: got %v", b)
 	}
-	if _, ok := m.Lookup("MyBot"); !ok {
-		t.Error("MyBot: not added")
+	if _, ok := m.Lookup("MyVeryOwnBot"); !ok {
+		t.Error("MyVeryOwnBot: not added")
 	}
 	// The inputs are unchanged.
 	if b, _ := base.Lookup("GPTBot"); b.Category != CategoryAITraining {
 		t.Errorf("base changed by Merge: GPTBot category %q", b.Category)
 	}
-	if _, ok := base.Lookup("MyBot"); ok {
-		t.Error("base changed by Merge: MyBot present")
+	if _, ok := base.Lookup("MyVeryOwnBot"); ok {
+		t.Error("base changed by Merge: MyVeryOwnBot present")
 	}
 }
 
@@ -315,5 +436,79 @@ func TestLoadTooLarge(t *testing.T) {
 	r := strings.NewReader(`{"bots": [` + strings.Repeat(" ", MaxCatalogBytes) + `]}`)
 	if _, err := Load(r, "big.json"); !errors.Is(err, ErrFormat) {
 		t.Errorf("got %v, want ErrFormat", err)
+	}
+}
+
+// TestIPRangeLists checks the published lists the catalog carries (issue
+// 9) and the bots each vouches for; repaudit ranges fetch downloads them.
+func TestIPRangeLists(t *testing.T) {
+	lists := Default().IPRangeLists()
+	by := map[string][]string{}
+	for i, l := range lists {
+		if i > 0 && lists[i-1].URL >= l.URL {
+			t.Errorf("not sorted by URL: %q after %q", l.URL, lists[i-1].URL)
+		}
+		if !sort.StringsAreSorted(l.Tokens) || len(l.Tokens) == 0 {
+			t.Errorf("%s: tokens %v not sorted or empty", l.URL, l.Tokens)
+		}
+		by[l.URL] = l.Tokens
+	}
+	g := []string{"https://developers.google.com/static/search/apis/ipranges/", "https://developers.google.com/crawling/ipranges/"}
+	want := map[string]string{
+		"https://www.bing.com/toolbox/bingbot.json":        "bingbot",
+		"https://openai.com/gptbot.json":                   "GPTBot",
+		"https://openai.com/searchbot.json":                "OAI-SearchBot",
+		"https://openai.com/chatgpt-user.json":             "ChatGPT-User",
+		"https://claude.com/crawling/bots.json":            "ClaudeBot",
+		"https://www.perplexity.com/perplexitybot.json":    "PerplexityBot",
+		"https://www.perplexity.com/perplexity-user.json":  "Perplexity-User",
+		"https://search.developer.apple.com/applebot.json": "Applebot",
+		"https://index.commoncrawl.org/ccbot.json":         "CCBot",
+		"https://duckduckgo.com/duckduckbot.json":          "DuckDuckBot",
+		"https://duckduckgo.com/duckassistbot.json":        "DuckAssistBot",
+		"https://mistral.ai/mistralai-user-ips.json":       "MistralAI-User",
+	}
+	for _, p := range g {
+		want[p+"googlebot.json"] = "Googlebot"
+		want[p+"special-crawlers.json"] = "AdsBot-Google"
+		want[p+"user-triggered-fetchers.json"] = "FeedFetcher-Google"
+		want[p+"user-triggered-fetchers-google.json"] = "Google-Site-Verification"
+	}
+	for u, tok := range want {
+		found := false
+		for _, x := range by[u] {
+			found = found || x == tok
+		}
+		if !found {
+			t.Errorf("%s: got tokens %v, want %s among them", u, by[u], tok)
+		}
+	}
+	if b, _ := Default().Lookup("Googlebot"); len(b.IPRangesURLs) != 2 || b.IPRangesURL != b.IPRangesURLs[0] {
+		t.Errorf("Googlebot: IPRangesURL %q, IPRangesURLs %v", b.IPRangesURL, b.IPRangesURLs)
+	}
+}
+
+// TestLoadRobotsJSONDuplicates: --bots robots.json accepts the current
+// ai.robots.txt file, whose names repeat in another case or with a version
+// ("meta-externalagent" and "Meta-ExternalAgent", "MistralAI-User/1.0"):
+// one bot each, merged.
+func TestLoadRobotsJSONDuplicates(t *testing.T) {
+	c, err := Load(bytes.NewReader(airJSON), "robots.json")
+	if err != nil {
+		t.Fatalf("Load(robots.json): %v", err)
+	}
+	b, ok := c.Lookup("meta-externalagent")
+	if !ok || b.Operator != "Meta" || b.Category != CategoryAITraining {
+		t.Errorf("meta-externalagent: got %+v", b)
+	}
+	if _, ok := c.Lookup("MistralAI-User/1.0"); ok {
+		t.Error("MistralAI-User/1.0 kept as its own bot, want it merged into MistralAI-User")
+	}
+	if b, ok := c.Lookup("MistralAI-User"); !ok || !b.UserTriggered {
+		t.Errorf("MistralAI-User: got %+v", b)
+	}
+	small := mustLoad(t, "dup.json", `{"A-Bot": {"operator": "Unclear at this time.", "function": "AI Search Crawlers"}, "a-bot": {"operator": "[Alpha](https://alpha.example)"}}`)
+	if b, _ := small.Lookup("A-Bot"); small.Len() != 1 || b.Token != "A-Bot" || b.Operator != "Alpha" || b.Category != CategoryAISearch {
+		t.Errorf("merged duplicate: got %d bots, %+v", small.Len(), b)
 	}
 }

@@ -1,7 +1,7 @@
 // Package bots says who a crawler is: it identifies the bot behind a
-// User-Agent header with a catalog of well-known crawlers (product token,
-// operator, category), and for bots the catalog does not know, picks the
-// likely product token out of the header.
+// User-Agent header with a catalog built from maintained public data
+// (crawler-user-agents, ai.robots.txt) and a small overlay of our own, and
+// names the bots the catalog does not know by their own product token.
 //
 // # Usage
 //
@@ -16,41 +16,99 @@
 //		cat = cat.Merge(extra)
 //	}
 //	for fetch := range fetches {
-//		if b, ok := cat.Identify(fetch.UserAgent); ok {
-//			// b.Token, b.Operator, b.Category, b.UserTriggered
-//		} else if tok := bots.BotToken(fetch.UserAgent); tok != "" {
-//			// a bot the catalog does not know, named by its UA token
-//		} // else a browser: not judged against robots.txt
+//		id := cat.IdentifyUA(fetch.UserAgent)
+//		switch {
+//		case id.Bot != nil: // a catalog bot: id.Bot.Token, .Operator, .Category, .GroupToken()
+//		case id.Agent != "": // a bot the catalog does not know: no operator
+//		default: // a browser: not judged against robots.txt
+//		}
 //	}
 //
-// A Catalog is immutable and safe for concurrent use; Merge returns a new
-// one. Identify tokenizes the header once and looks each token up in a
-// map: it does not allocate.
+// A Catalog is immutable and safe for concurrent use; Default builds the
+// embedded one once and Merge returns a new one. IdentifyUA reads the
+// header once into words on the stack and looks each word up in a map; it
+// does not allocate for ordinary headers. Callers that see the same
+// headers again and again (a log) cache the result per header, as package
+// evaluate does.
 //
-// # Matching
+// # Identification rules
 //
-// A pattern matches a User-Agent only as a whole token (ContainsToken):
-// letters, digits, '-', '_' and '.' are token characters, so "Spider" does
-// not match "Baiduspider", "LCC" does not match "SLCC2" and "Googlebot" does
-// not match "Googlebot-Image/1.0". When several patterns match, the longest
-// wins. Product tokens follow RFC 9309 §2.2.1 and User-Agent syntax RFC
-// 9110 §10.1.5 (see ProductTokens). The choices are listed in docs/semantics.md.
+// docs/semantics.md, "Bot catalog and User-Agent tokens", states them in
+// full; in short: names stand as whole words; a word after "like", "treat
+// like", "compatible with" or "similar to" is a mention and names nothing;
+// words of links and mail addresses name nothing; a generic word (bot,
+// spider, crawler, robot, agent, fetcher, ...) is never a name, the words
+// before it make the full name ("Kangaroo Bot", "Sogou News Spider");
+// a browser's platform comment names a device, not a bot; catalog names
+// come first, then the rules of BotToken for bots the catalog does not
+// know; frameworks (heritrix, Nutch, Scrapy, python-requests, curl, wget,
+// Go-http-client, ...) name the agent only when nothing else does and never
+// have an operator. Product tokens follow RFC 9309 §2.2.1 and User-Agent
+// syntax RFC 9110 §10.1.5 (see ProductTokens); GroupToken gives the token
+// a bot's robots.txt group is selected by.
 //
-// # Catalog file shape
+// # Where the default catalog comes from
 //
-// bots/catalog.json, and files given with --bots, are JSON:
+// Three embedded files, merged in this order (later ones override field by
+// field, see Merge):
+//
+//   - data/crawler-user-agents.json: the crawler-user-agents npm package
+//     (https://github.com/monperrus/crawler-user-agents), MIT licence in
+//     data/crawler-user-agents.LICENSE. About 1,500 crawlers, each a
+//     regular-expression pattern (read as names, see literals in data.go),
+//     example User-Agents ("instances", which the tests measure), a URL and
+//     tags (read as categories and frameworks). It names no operators.
+//   - data/robots.json: ai.robots.txt's robots.json
+//     (https://github.com/ai-robots-txt/ai.robots.txt), MIT licence in
+//     data/ai.robots.txt.LICENSE: AI crawlers and agents with operator,
+//     function and description.
+//   - overlay.json: ours. What those lack: operators and categories from
+//     the operators' own documentation, the product token robots.txt
+//     groups use, published IP range lists, reverse-DNS suffixes, Web Bot
+//     Auth hints, and which entries are frameworks.
+//
+// data/versions.json records the npm version of crawler-user-agents (with
+// its tarball URL and sha512 integrity) and the ai.robots.txt commit (and
+// its date) robots.json comes from. The binary embeds it: DataVersions
+// returns it, "repaudit bots list" prints it and manifest.json records it
+// under "catalog".
+//
+// # Refreshing the data
+//
+// "go generate ./bots/" runs internal/gencatalog, which downloads
+// crawler-user-agents from the npm registry itself (the package metadata
+// names the tarball; its sha512 integrity is checked) and copies
+// robots.json from a local file, since the GitHub host is not reachable
+// from the machines this project is built on:
+//
+//	git -C ai.robots.txt show HEAD:robots.json > /tmp/robots.json
+//	REPAUDIT_ROBOTS_JSON=/tmp/robots.json \
+//	REPAUDIT_ROBOTS_COMMIT=$(git -C ai.robots.txt rev-parse HEAD) \
+//	    go generate ./bots/
+//
+// (-robots, -robots-commit, -robots-date and -version flags of gencatalog
+// do the same.) Without a robots.json path the committed one and its
+// recorded commit are kept. Run the package tests after a refresh:
+// TestRates asserts the identification rates on real headers and
+// TestAIRobotsNames that every robots.json name is known.
+//
+// # Catalog file shape (overlay.json and --bots FILE)
 //
 //	{
 //	  "comment": "any other top-level member is ignored",
 //	  "bots": [
 //	    {
-//	      "token": "GPTBot",                 // required; RFC 9309 product token as documented
-//	      "patterns": ["GPTBot"],            // optional; default [token]; [] for none
+//	      "token": "GPTBot",                 // required; the bot's name as the operator documents it
+//	      "patterns": ["GPTBot"],            // optional; names that identify it in a User-Agent; default [token]; "^" anchors at the start
+//	      "robots_token": "GPTBot",          // optional; the product token robots.txt groups use (default: token up to a space)
 //	      "operator": "OpenAI",
-//	      "category": "ai-training",         // ai-training, ai-search, ai-assistant, search, archiver, seo, other
+//	      "category": "ai-training",         // ai-training, ai-search, ai-assistant, search, archiver, seo, monitor, feed, other
 //	      "user_triggered": false,           // fetches on a user's request
+//	      "framework": false,                // crawler software or HTTP library: never an operator
 //	      "url": "https://...",              // the operator's documentation
-//	      "ip_ranges_url": "https://...",    // published IP ranges (JAFAR / Google JSON shape)
+//	      "ip_ranges_urls": ["https://..."], // published IP range lists (JAFAR / Google JSON shape); "ip_ranges_url" (one) is read too
+//	      "rdns_suffixes": [".googlebot.com"], // host name suffixes its addresses reverse-resolve to
+//	      "web_bot_auth": "https://chatgpt.com", // the Signature-Agent it signs with, when documented
 //	      "robots_txt_only": false,          // a robots.txt token no client sends (Google-Extended)
 //	      "notes": "free text"
 //	    }
@@ -58,21 +116,17 @@
 //	}
 //
 // (JSON has no comments; they are explanations here.) Unknown fields are
-// errors. The ai.robots.txt project's robots.json ({"GPTBot": {"operator":
+// errors. The ai.robots.txt robots.json shape ({"GPTBot": {"operator":
 // ..., "respect": ..., "function": ..., "frequency": ..., "description":
-// ...}}) is accepted too; its category is inferred from "function".
+// ...}}) is accepted too; names differing only in case or by a version are
+// merged, and the category is inferred from "function".
 //
-// # Provenance of the default catalog
+// # IP range lists
 //
-// bots/catalog.json was written for this project from the operators' own
-// public documentation of their crawlers (OpenAI, Anthropic, Google,
-// Microsoft Bing, Apple, Perplexity, Common Crawl, Amazon, Meta,
-// DuckDuckGo, Mistral AI and others), as known in 2025. Categories are this
-// project's reading of what each operator says the crawler is for. IP range
-// URLs are given only for operators known to publish a machine-readable list
-// at that address (Google's googlebot.json, special-crawlers.json and
-// user-triggered-fetchers-google.json, OpenAI's gptbot.json, searchbot.json
-// and chatgpt-user.json, Bing's bingbot.json, Apple's applebot.json). Bot
-// tokens and purposes change: override with --bots FILE. The catalog
-// copies no other project's list.
+// IPRangeLists returns every published list the catalog knows and the bots
+// it vouches for; "repaudit ranges fetch" downloads them. The overlay's
+// lists are the URLs the operators document; operators move them (Google
+// moved its lists from /search/apis/ipranges/ to /crawling/ipranges/ in
+// 2026, and both are listed). Bot.IPRangesURL is the first of a bot's
+// lists.
 package bots

@@ -46,11 +46,16 @@ func (e *LoadError) Unwrap() error { return e.Err }
 type jsonBot struct {
 	Token         string    `json:"token"`
 	Patterns      *[]string `json:"patterns"`
+	RobotsToken   string    `json:"robots_token"`
 	Operator      string    `json:"operator"`
 	Category      string    `json:"category"`
 	UserTriggered *bool     `json:"user_triggered"`
+	Framework     *bool     `json:"framework"`
 	URL           string    `json:"url"`
-	IPRangesURL   string    `json:"ip_ranges_url"`
+	IPRangesURL   string    `json:"ip_ranges_url"` // one list; kept for older files
+	IPRangesURLs  *[]string `json:"ip_ranges_urls"`
+	RDNSSuffixes  []string  `json:"rdns_suffixes"`
+	WebBotAuth    string    `json:"web_bot_auth"`
 	RobotsTxtOnly *bool     `json:"robots_txt_only"`
 	Notes         string    `json:"notes"`
 }
@@ -182,6 +187,7 @@ func (l *loader) load() ([]*Bot, error) {
 	// "bots" (ours) or an object (robots.json).
 	var list []*Bot
 	seen := map[string]int64{}
+	theirIdx := map[string]int{}
 	ours, theirs := false, false
 	for l.dec.More() {
 		keyOff := l.valueStart(l.dec.InputOffset())
@@ -212,9 +218,15 @@ func (l *loader) load() ([]*Bot, error) {
 			if err != nil {
 				return nil, l.errAt(keyOff, err)
 			}
-			if err := checkDup(seen, b.Token, keyOff); err != nil {
-				return nil, l.errAt(keyOff, err)
+			b.Sources = []string{l.name}
+			// robots.json has held names that differ only in case
+			// ("meta-externalagent", "Meta-ExternalAgent") or by a version
+			// ("MistralAI-User/1.0") since 2025: one bot, merged.
+			if i, dup := theirIdx[strings.ToLower(b.Token)]; dup {
+				list[i] = mergeDup(list[i], b)
+				continue
 			}
+			theirIdx[strings.ToLower(b.Token)] = len(list)
 			list = append(list, b)
 		case c != '{' && !theirs:
 			// Other top-level members of our shape ("comment", "version").
@@ -270,6 +282,7 @@ func (l *loader) ourBots(seen map[string]int64) ([]*Bot, error) {
 		if err != nil {
 			return nil, l.errAt(off, err)
 		}
+		b.Sources = []string{l.name}
 		if err := checkDup(seen, b.Token, off); err != nil {
 			return nil, l.errAt(off, err)
 		}
@@ -314,11 +327,54 @@ func fromOurs(e jsonBot) (*Bot, error) {
 	}
 	b := &Bot{
 		Token:       e.Token,
+		RobotsToken: strings.TrimSpace(e.RobotsToken),
 		Operator:    capText(e.Operator),
 		Category:    e.Category,
 		URL:         capText(e.URL),
-		IPRangesURL: capText(e.IPRangesURL),
+		WebBotAuth:  capText(e.WebBotAuth),
 		Notes:       capText(e.Notes),
+	}
+	if b.RobotsToken != "" {
+		if err := checkToken(b.RobotsToken); err != nil {
+			return nil, fmt.Errorf("bot %q: robots_token: %w", e.Token, err)
+		}
+	}
+	var urls []string
+	if u := capText(e.IPRangesURL); u != "" {
+		urls = append(urls, u)
+	}
+	if e.IPRangesURLs != nil {
+		if len(*e.IPRangesURLs) > maxPatterns {
+			return nil, fmt.Errorf("%w: bot %q: more than %d IP range lists", ErrFormat, e.Token, maxPatterns)
+		}
+		for _, u := range *e.IPRangesURLs {
+			urls = appendNew(urls, capText(u))
+		}
+	}
+	if e.IPRangesURLs != nil || e.IPRangesURL != "" {
+		b.set |= setIPRanges
+	}
+	for _, u := range urls {
+		if u == "" {
+			return nil, fmt.Errorf("%w: bot %q: empty IP range list URL", ErrFormat, e.Token)
+		}
+	}
+	if len(urls) > 0 {
+		b.IPRangesURLs, b.IPRangesURL = urls, urls[0]
+	}
+	if len(e.RDNSSuffixes) > maxPatterns {
+		return nil, fmt.Errorf("%w: bot %q: more than %d reverse-DNS suffixes", ErrFormat, e.Token, maxPatterns)
+	}
+	for _, s := range e.RDNSSuffixes {
+		if s = capText(s); s != "" {
+			b.RDNSSuffixes = append(b.RDNSSuffixes, strings.ToLower(s))
+		}
+	}
+	if e.Framework != nil {
+		b.Framework, b.set = *e.Framework, b.set|setFramework
+		if b.Framework {
+			b.Operator = ""
+		}
 	}
 	if e.UserTriggered != nil {
 		b.UserTriggered, b.set = *e.UserTriggered, b.set|setUserTriggered
@@ -350,7 +406,7 @@ func fromOurs(e jsonBot) (*Bot, error) {
 var mdLink = regexp.MustCompile(`^\[([^\]]*)\]\(([^)]*)\)$`)
 
 func fromAIRobots(token string, e aiRobotsBot) (*Bot, error) {
-	token = strings.TrimSpace(token)
+	token = normalName(strings.TrimSpace(token))
 	if err := checkToken(token); err != nil {
 		return nil, err
 	}
@@ -359,7 +415,9 @@ func fromAIRobots(token string, e aiRobotsBot) (*Bot, error) {
 	if m := mdLink.FindStringSubmatch(op); m != nil {
 		op = strings.TrimSpace(m[1])
 	}
-	if isUnknown(op) {
+	// Only a plain name is an operator: robots.json also holds sentences
+	// and URLs there.
+	if isUnknown(op) || len(op) > 60 || strings.Contains(op, "://") || strings.ContainsAny(op, "[]()") {
 		op = ""
 	}
 	b.Operator = op
@@ -405,4 +463,35 @@ func inferCategory(function, description string) (category string, userTriggered
 		category = CategoryAIAssistant
 	}
 	return category, userTriggered
+}
+
+// normalName strips a version from a robots.json name: "iaskspider/2.0" is
+// "iaskspider", "Brightbot 1.0" is "Brightbot".
+func normalName(name string) string {
+	if i := strings.IndexByte(name, '/'); i > 0 {
+		name = name[:i]
+	}
+	if i := strings.LastIndexByte(name, ' '); i > 0 && !hasLetter(name[i+1:]) {
+		name = strings.TrimSpace(name[:i])
+	}
+	return name
+}
+
+// mergeDup merges two robots.json entries for one bot: the first entry's
+// fields win, the second fills the ones it left empty.
+func mergeDup(a, b *Bot) *Bot {
+	m := *a
+	if m.Operator == "" {
+		m.Operator = b.Operator
+	}
+	if m.Category == "" {
+		m.Category = b.Category
+	}
+	if b.UserTriggered {
+		m.UserTriggered, m.set = true, m.set|setUserTriggered
+	}
+	if m.Notes == "" {
+		m.Notes = b.Notes
+	}
+	return &m
 }

@@ -1,36 +1,27 @@
 package bots
 
 import (
-	"bytes"
 	"strings"
 )
 
 // isTokenChar reports whether c belongs to a User-Agent token for matching
-// purposes: letters, digits, '-', '_' and '.'. "/" ends a product name,
+// purposes: letters, digits, '-', '_', '.' and '!' ("Y!J-BRW"). "/" ends a product name,
 // so "Googlebot/2.1" holds the token "Googlebot"; "-" does not, so
 // "Googlebot-Image" is one token and never matches "Googlebot".
 func isTokenChar(c byte) bool {
 	return 'a' <= c && c <= 'z' || 'A' <= c && c <= 'Z' || '0' <= c && c <= '9' ||
-		c == '-' || c == '_' || c == '.'
-}
-
-func isTokenRun(s string) bool {
-	for i := 0; i < len(s); i++ {
-		if !isTokenChar(s[i]) {
-			return false
-		}
-	}
-	return s != ""
+		c == '-' || c == '_' || c == '.' || c == '!'
 }
 
 // ContainsToken reports whether token occurs in ua as a whole token,
 // compared case-insensitively (ASCII): the characters next to the match,
-// if any, are not token characters (letters, digits, '-', '_', '.').
+// if any, are not token characters (letters, digits, '-', '_', '.', '!').
 // "Spider" is not in "Baiduspider/2.0", "LCC" is not in "SLCC2",
 // "Googlebot" is not in "Googlebot-Image/1.0", "bingbot" is in
 // "Mozilla/5.0 (compatible; bingbot/2.0; +http://www.bing.com/bingbot.htm)".
 // A token that starts or ends with a non-token character needs no boundary
-// on that side.
+// on that side. ContainsToken knows nothing of "like X" or links: Identify
+// applies those rules.
 func ContainsToken(ua, token string) bool {
 	n := len(token)
 	if n == 0 || n > len(ua) {
@@ -53,6 +44,9 @@ func ContainsToken(ua, token string) bool {
 }
 
 func equalFoldASCII(a, b string) bool {
+	if len(a) != len(b) {
+		return false
+	}
 	for i := 0; i < len(a); i++ {
 		x, y := a[i], b[i]
 		if 'A' <= x && x <= 'Z' {
@@ -68,10 +62,17 @@ func equalFoldASCII(a, b string) bool {
 	return true
 }
 
-// Bounds on the work ProductTokens does on one header.
+func hasPrefixFold(s, prefix string) bool {
+	return len(s) >= len(prefix) && equalFoldASCII(s[:len(prefix)], prefix)
+}
+
+// Bounds on the work done on one header.
 const (
 	maxUALen    = 4096 // bytes of User-Agent read
-	maxUATokens = 64   // tokens returned
+	maxUATokens = 64   // tokens ProductTokens returns
+	maxWords    = 96   // words the scanner keeps
+	maxNameLen  = 128  // bytes of a name built from several words
+	maxNameWord = 4    // words in a name built around a generic word
 )
 
 // isTchar reports whether c is an RFC 9110 §5.6.2 tchar.
@@ -91,7 +92,8 @@ func isTchar(c byte) bool {
 // a single word ("compatible", "GPTBot/1.2") and otherwise the names of its
 // "name/version" words ("Nexus 5X Build/MMB29P" gives "Build"); URLs, mail
 // addresses and words without a letter are skipped. Only the first 4096
-// bytes are read and at most 64 names returned.
+// bytes are read and at most 64 names returned. ProductTokens is the
+// syntax only; Names applies the identification rules.
 func ProductTokens(ua string) []string {
 	var out []string
 	scanProducts(ua, func(name string) bool {
@@ -156,10 +158,11 @@ func scanProducts(ua string, yield func(string) bool) {
 	}
 }
 
-// isLink reports whether a word is a link ("+https://...", "http://...")
-// or a mail address rather than a product.
+// isLink reports whether a word is a link ("+https://...", "http://...",
+// "www.example.com") or a mail address rather than a product.
 func isLink(w string) bool {
-	return w != "" && (w[0] == '+' || strings.Contains(w, "://") || strings.IndexByte(w, '@') >= 0)
+	return w != "" && (w[0] == '+' || strings.Contains(w, "://") || strings.IndexByte(w, '@') >= 0 ||
+		hasPrefixFold(w, "www.") || hasPrefixFold(w, "http:") || hasPrefixFold(w, "https:"))
 }
 
 // readComment returns the end of the comment starting at ua[start] == '('
@@ -215,8 +218,6 @@ func commentTokens(content string, yield func(string) bool) bool {
 		if el == "" || len(el) >= 4 && strings.EqualFold(el[:4], "www.") {
 			continue
 		}
-		// Links and mail addresses do not count: "archive.org_bot
-		// +http://archive.org/details/archive.org_bot" names one product.
 		words, single := 0, ""
 		forWords(el, func(w string) {
 			if !isLink(w) {
@@ -294,9 +295,134 @@ func hasLetter(s string) bool {
 	return false
 }
 
+func isUASpace(c byte) bool { return c == ' ' || c == '\t' }
+
+// word is one word of a User-Agent as the identification rules see it.
+type word struct {
+	start, end int    // the raw word: ua[start:end]
+	name       string // its leading token run ("Googlebot" of "Googlebot/2.1"); "" for links
+	nameStart  int    // where name starts in ua
+	version    bool   // name is followed by "/"
+	comment    int    // 0 at the top level, else the number of the top-level comment it is in
+	verPart    bool   // the word follows a "/" (a version, or a name given as one: "Agent/AmazonBuyForMe")
+	elem       int    // element number: comments and ';' ',' '(' ')' separate elements
+	elemFirst  bool   // first word of its element
+	link       bool   // a URL, "+http..." link, "www." host or mail address
+	mentioned  bool   // follows "like", "treat like", "compatible with", "similar to"
+	platform   bool   // inside the platform comment of a browser-shaped User-Agent
+	oddFirst   bool   // first word of the first comment of a browser-shaped User-Agent, and not a platform's
+}
+
+func isSep(c byte) bool {
+	switch c {
+	case ' ', '\t', '(', ')', ';', ',':
+		return true
+	}
+	return false
+}
+
+// plusSep reports whether a '+' at ua[i] stands for a space (IIS logs write
+// "Mozilla/5.0+(compatible;+Googlebot/2.1;++http://...)") rather than
+// starting a "+http" link.
+func plusSep(ua string, i int) bool {
+	r := ua[i+1:]
+	return !(hasPrefixFold(r, "http") || hasPrefixFold(r, "www."))
+}
+
+// scanWords splits ua into words, appending them to buf. Only the first
+// maxUALen bytes and maxWords words are read.
+func scanWords(ua string, buf []word) []word {
+	if len(ua) > maxUALen {
+		ua = ua[:maxUALen]
+	}
+	var (
+		depth, comment, elem int
+		newElem              = true
+		prev1, prev2         string // names of the previous words of this element
+		browserFirst         bool   // the first word is a browser's product
+		platformOpen         bool   // inside comment 1 of a browser-shaped UA, not "compatible"
+		first                = true
+	)
+	for i := 0; i < len(ua) && len(buf) < maxWords; {
+		c := ua[i]
+		switch {
+		case c == ' ' || c == '\t' || c == '+' && plusSep(ua, i):
+			i++
+			continue
+		case c == '(' || c == ')' || c == ';' || c == ',':
+			if c == '(' {
+				if depth == 0 {
+					comment++
+					platformOpen = comment == 1 && browserFirst
+				}
+				depth++
+			} else if c == ')' && depth > 0 {
+				depth--
+				if depth == 0 {
+					platformOpen = false
+				}
+			}
+			elem++
+			newElem, prev1, prev2 = true, "", ""
+			i++
+			continue
+		}
+		j := i
+		for j < len(ua) && !isSep(ua[j]) && !(ua[j] == '+' && j > i && plusSep(ua, j)) {
+			j++
+		}
+		w := word{start: i, end: j, elem: elem, elemFirst: newElem}
+		if depth > 0 {
+			w.comment = comment
+		}
+		raw := ua[i:j]
+		w.link = isLink(raw)
+		if !w.link {
+			k := i
+			for k < j && !isTokenChar(ua[k]) {
+				k++
+			}
+			m := k
+			for m < j && isTokenChar(ua[m]) {
+				m++
+			}
+			w.name, w.nameStart = ua[k:m], k
+			w.version = m < j && ua[m] == '/'
+			if w.version {
+				// What follows the '/' is a word of its own.
+				j, w.end = m+1, m
+			}
+			w.mentioned = equalFoldASCII(prev1, "like") ||
+				equalFoldASCII(prev1, "with") && equalFoldASCII(prev2, "compatible") ||
+				equalFoldASCII(prev1, "to") && equalFoldASCII(prev2, "similar")
+		}
+		if first {
+			first = false
+			browserFirst = w.version && isBrowserToken(w.name)
+		}
+		if depth > 0 && comment == 1 && platformOpen {
+			first := depth == 1 && w.start > 0 && ua[w.start-1] == '('
+			switch {
+			case first && equalFoldASCII(w.name, "compatible"):
+				platformOpen = false
+			case first && !isPlatformWord(w.name):
+				// "Mozilla/5.0 (Morningscore/1.0)": no platform there.
+				platformOpen, w.oddFirst = false, !equalFoldASCII(w.name, "compatible")
+			default:
+				w.platform = true
+			}
+		}
+		w.verPart = i > 0 && ua[i-1] == '/'
+		buf = append(buf, w)
+		newElem = false
+		prev2, prev1 = prev1, w.name
+		i = j
+	}
+	return buf
+}
+
 // browserTokens are product names of browsers, engines and platforms
-// (lower-cased). A User-Agent whose first product is one of them is a
-// browser's, or shaped like one.
+// (lower-cased): never a bot's name.
 var browserTokens = map[string]bool{
 	"mozilla": true, "opera": true, "applewebkit": true, "khtml": true, "gecko": true,
 	"like": true, "chrome": true, "chromium": true, "crios": true, "fxios": true,
@@ -307,73 +433,568 @@ var browserTokens = map[string]bool{
 	"x11": true, "u": true, "trident": true, "msie": true, "build": true, "cros": true,
 	"ubuntu": true, "samsungbrowser": true, "yabrowser": true, "ucbrowser": true,
 	"vivaldi": true, "silk": true, "dalvik": true, "presto": true, "wv": true,
+	"cpu": true, "os": true, "mac": true, "intel": true, "nt": true, "rv": true,
+	"electron": true, "webkit": true, "mobile safari": true, "kaios": true,
+	"tizen": true, "smart-tv": true, "smarttv": true, "webview": true,
 }
 
-// toolTokens name headless browsers, automation tools and crawler
-// software whose names say nothing of crawling: in a browser-shaped
-// User-Agent they are what identifies the client.
-var toolTokens = map[string]bool{
-	"headlesschrome": true, "phantomjs": true, "chrome-lighthouse": true,
-	"lighthouse": true, "puppeteer": true, "playwright": true, "slimerjs": true,
-	"heritrix": true, "nutch": true, "zeno": true, "brozzler": true,
-	"browsertrix": true, "warcprox": true, "wget": true, "curl": true,
+// platformWords start the platform comment of browsers and devices
+// (lower-cased), besides the browser tokens.
+var platformWords = map[string]bool{
+	"tablet": true, "tv": true, "playstation": true, "nintendo": true, "bb10": true,
+	"blackberry": true, "web0s": true, "webos": true, "fuchsia": true, "crkey": true,
+	"series40": true, "series60": true, "symbian": true, "symbianos": true,
+	"meego": true, "maemo": true, "hp-tablet": true, "unknown": true, "directfb": true,
+	"sailfish": true, "haiku": true, "freebsd": true, "openbsd": true, "netbsd": true,
+	"sunos": true, "qtembedded": true, "kindle": true, "wayland": true, "j2me": true,
+	"arm": true, "armv7l": true, "aarch64": true, "x86_64": true, "i686": true,
+	"amd64": true, "win32": true, "winnt": true, "x86": true, "nokia": true,
+	"platform": true, "wii": true, "xbox": true, "ps4": true, "ps3": true, "psp": true,
+	"smart": true, "en": true, "en-us": true, "iphone-os": true, "darwin": true,
+	"gnu": true, "solaris": true, "beos": true, "amigaos": true, "riscos": true,
+	"os": true, "linux-gnu": true, "chromeos": true, "mobile-tv": true, "i386": true,
+	"ppc": true, "pc": true,
 }
 
-// crawlerWords are parts of names that crawlers give themselves.
-var crawlerWords = [][]byte{
-	[]byte("bot"), []byte("crawl"), []byte("spider"), []byte("fetch"),
-	[]byte("agent"), []byte("scrap"), []byte("archiv"), []byte("slurp"),
-	[]byte("preview"), []byte("indexer"), []byte("search"), []byte("checker"),
-	[]byte("monitor"), []byte("scanner"), []byte("validator"),
-	[]byte("externalhit"), []byte("-user"),
-}
-
-// BotToken picks the most likely bot product token from a User-Agent, for
-// clients the catalog does not know. It returns the first product name
-// (comments included, see ProductTokens) that looks like a crawler's (it
-// contains bot, crawl, spider, fetch, agent, scrap, archiv, slurp, preview,
-// indexer, search, checker, monitor, scanner, validator, externalhit or
-// -user, case-insensitive) and is not a browser or platform name, or that
-// names a headless browser, automation tool or crawler software
-// (HeadlessChrome, PhantomJS, Lighthouse, heritrix, Zeno, wget, ...). Failing that, a User-Agent whose first product is not a
-// browser's ("python-requests/2.31", "curl/8.0") gives its first product
-// name, and a browser's gives "".
-func BotToken(ua string) string {
-	var (
-		buf   [64]byte
-		first string
-		found string
-	)
-	scanProducts(ua, func(t string) bool {
-		if first == "" {
-			first = t
-		}
-		if len(t) > len(buf) {
+// isPlatformWord reports whether the first word of a browser-shaped
+// User-Agent's first comment names a platform or a device.
+func isPlatformWord(name string) bool {
+	if isBrowserToken(name) {
+		return true
+	}
+	var buf [32]byte
+	if len(name) > len(buf) {
+		return true
+	}
+	l := string(lowerInto(buf[:0], name))
+	if platformWords[l] || strings.HasPrefix(l, "windows") || strings.HasPrefix(l, "linux") || !hasLetter(l) {
+		return true
+	}
+	for _, d := range devicePrefixes {
+		if strings.HasPrefix(l, d) {
 			return true
 		}
-		l := lowerInto(buf[:0], t)
-		if toolTokens[string(l)] {
-			found = t
-			return false
-		}
-		if browserTokens[string(l)] {
-			return true
-		}
-		for _, w := range crawlerWords {
-			if bytes.Contains(l, w) {
-				found = t
-				return false
+	}
+	return false
+}
+
+func isBrowserToken(s string) bool {
+	var buf [32]byte
+	if len(s) > len(buf) {
+		return false
+	}
+	return browserTokens[string(lowerInto(buf[:0], s))]
+}
+
+// genericWords are words no bot is named by alone (lower-cased): "Spider"
+// in "Sogou News Spider/4.0" names nothing; the full name does. The ones
+// marked true are crawler words, around which the full name is built.
+var genericWords = map[string]bool{
+	"bot": true, "bots": true, "spider": true, "spiders": true, "crawler": true,
+	"crawlers": true, "robot": true, "robots": true, "agent": true, "agents": true,
+	"fetcher": true, "fetchers": true, "scraper": true, "scrapers": true,
+	"indexer": true, "crawl": false, "web": false, "www": false, "http": false,
+	"https": false, "internet": false, "search": false, "engine": false, "the": false,
+	"news": false, "client": false, "user": false, "service": false,
+	"unknown": false, "platform": false, "test": false, "mozilla": false,
+}
+
+// isCrawlerWord reports whether name is a generic crawler word (bot,
+// spider, crawler, robot, agent, fetcher, scraper, indexer).
+func isCrawlerWord(name string) bool {
+	var buf [32]byte
+	if len(name) > len(buf) {
+		return false
+	}
+	return genericWords[string(lowerInto(buf[:0], name))]
+}
+
+// IsGeneric reports whether name is a generic word (bot, spider, crawler,
+// robot, agent, fetcher, scraper, indexer, web, search, ...) that never
+// names a bot by itself.
+func IsGeneric(name string) bool {
+	var buf [32]byte
+	if len(name) > len(buf) {
+		return false
+	}
+	_, ok := genericWords[string(lowerInto(buf[:0], name))]
+	return ok
+}
+
+// frameworkTokens are crawler frameworks, HTTP libraries, command-line
+// clients and automation tools (lower-cased): the agent only when no other
+// name is present, and never a sign of an operator. The catalog adds the
+// crawler-user-agents entries tagged http-library or browser-automation,
+// and the ones other entries depend on.
+var frameworkTokens = map[string]bool{
+	"heritrix": true, "nutch": true, "scrapy": true, "python-requests": true,
+	"python-urllib": true, "python-httpx": true, "aiohttp": true, "httpx": true,
+	"curl": true, "libcurl": true, "pycurl": true, "wget": true, "go-http-client": true,
+	"java": true, "okhttp": true, "apache-httpclient": true, "axios": true,
+	"node-fetch": true, "undici": true, "got": true, "libwww-perl": true,
+	"lwp-trivial": true, "guzzlehttp": true, "php": true, "ruby": true,
+	"faraday": true, "httpie": true, "headlesschrome": true, "phantomjs": true,
+	"puppeteer": true, "playwright": true, "selenium": true, "slimerjs": true,
+	"zeno": true, "brozzler": true, "browsertrix": true, "browsertrix-crawler": true,
+	"warcprox": true, "wpull": true, "lightpanda": true, "colly": true,
+	"reqwest": true, "dart": true, "restsharp": true, "winhttp": true,
+	"httpclient": true, "http.rb": true, "mechanize": true,
+	"jakarta": true, "httrack": true, "crawler4j": true, "stormcrawler": true,
+}
+
+func isFramework(name string) bool {
+	var buf [32]byte
+	if len(name) > len(buf) {
+		return false
+	}
+	return frameworkTokens[string(lowerInto(buf[:0], name))]
+}
+
+// crawlerStems are the parts of names that crawlers give themselves. A
+// stem counts only at the end of a name or before '-', '.' or a digit
+// ("Googlebot", "msnbot-media", "trendictionbot0.5", "Bytespider"), never
+// before '_' or a letter ("CUBOT_P20" is a phone, "AgentWeb" a browser).
+var crawlerStems = []string{
+	"bot", "bots", "spider", "crawler", "crawl", "scraper", "fetcher", "fetch",
+	"slurp", "archiver", "indexer", "checker", "monitor", "scanner",
+	"validator", "externalhit", "preview", "agent", "robot", "inspector",
+	"analyzer", "analyser", "detector", "extractor", "finder", "verifier",
+	"research", "diagnostics", "measurement", "prerender", "transcoder",
+	"screenshot", "harvester", "downloader", "collector", "aggregator",
+}
+
+// hasCrawlerStem reports whether name looks like a crawler's: it holds a
+// crawler stem as described at crawlerStems, or ends in "-User" or a
+// CamelCase "User" (Perplexity-User, PerplexityUser).
+func hasCrawlerStem(name string) bool {
+	if len(name) < 3 {
+		return false
+	}
+	if strings.Contains(strings.ToLower(name), "browser") {
+		return false
+	}
+	for _, st := range crawlerStems {
+		for i := 0; i+len(st) <= len(name); i++ {
+			if !equalFoldASCII(name[i:i+len(st)], st) {
+				continue
+			}
+			j := i + len(st)
+			if j == len(name) {
+				return true
+			}
+			switch c := name[j]; {
+			case c == '-' || c == '.' || '0' <= c && c <= '9':
+				return true
 			}
 		}
+	}
+	if n := len(name); n > 5 && strings.HasSuffix(name, "User") && (name[n-5] == '-' || 'a' <= name[n-5] && name[n-5] <= 'z') {
 		return true
-	})
-	if found != "" || first == "" {
-		return found
 	}
-	if len(first) <= len(buf) && browserTokens[string(lowerInto(buf[:0], first))] {
-		return ""
+	if n := len(name); n > 5 && name[n-5] == '-' && equalFoldASCII(name[n-4:], "user") {
+		return true
 	}
-	return first
+	return false
 }
 
-func isUASpace(c byte) bool { return c == ' ' || c == '\t' }
+// goodName reports whether a word's name may name an agent at all.
+func goodName(w *word) bool {
+	return !w.link && !w.mentioned && len(w.name) >= 2 && len(w.name) <= maxTokenLen &&
+		hasLetter(w.name) && !isBrowserToken(w.name)
+}
+
+// hasBrowse reports whether a name says it is a browser ("YaSearchBrowser",
+// "IBrowse").
+func hasBrowse(name string) bool {
+	return indexFold(name, "browse") >= 0
+}
+
+// devicePrefixes start the first product of phones and TVs
+// ("iPhone12Pro", "Nokia6300/2.0", "smarttv_AFTSO001...").
+var devicePrefixes = []string{
+	"iphone", "ipad", "ipod", "smarttv", "docomo", "nokia", "samsung", "sonyericsson",
+	"blackberry", "lg-", "mot-", "htc", "huawei", "zte", "alcatel", "lenovo", "sec-",
+	"sie-", "sharp", "kddi", "softbank", "vodafone", "hbbtv",
+}
+
+// guess is a bot name read from the words of a User-Agent without the
+// catalog.
+type guess struct {
+	name      string
+	framework bool
+	start     int // byte offset of the name in the User-Agent
+	end       int // end of the text that gave the name; 0 means start+len(name)
+}
+
+// span returns the text of ua that gave the name.
+func (g guess) span(ua string) string {
+	end := g.end
+	if end == 0 {
+		end = g.start + len(g.name)
+	}
+	if g.start < 0 || end > len(ua) || g.start > end {
+		return g.name
+	}
+	return ua[g.start:end]
+}
+
+// guessName applies the rules for bots the catalog does not know (see
+// BotToken) to the words of ua.
+func guessName(ua string, ws []word) guess {
+	var fw guess
+	hasLinkOrMail := false
+	for i := range ws {
+		w := &ws[i]
+		if w.link {
+			hasLinkOrMail = true
+			continue
+		}
+		if !goodName(w) {
+			continue
+		}
+		if isFramework(w.name) {
+			if fw.name == "" && (w.version || i == 0) {
+				fw = guess{name: w.name, framework: true, start: w.nameStart}
+			}
+			continue
+		}
+		if w.platform && !w.version {
+			continue
+		}
+		if isCrawlerWord(w.name) {
+			if n, s, e := fullName(ua, ws, i); n != "" {
+				return guess{name: n, start: s, end: e}
+			}
+			continue
+		}
+		if IsGeneric(w.name) {
+			continue
+		}
+		if hasCrawlerStem(w.name) {
+			return guess{name: w.name, start: w.nameStart}
+		}
+	}
+	if g := shapeName(ua, ws); g.name != "" {
+		return g
+	}
+	if hasLinkOrMail {
+		// "(compatible; Name/1.0; +http://...)": a contact link makes a bot
+		// of the first product or one-word element that is not a browser's.
+		for i := range ws {
+			w := &ws[i]
+			if !goodName(w) || w.platform || IsGeneric(w.name) || isFramework(w.name) || w.name != ua[w.nameStart:w.end] && !w.version {
+				continue
+			}
+			single := w.elemFirst && (i+1 == len(ws) || ws[i+1].elem != w.elem || ws[i+1].link)
+			if w.version || single {
+				return guess{name: w.name, start: w.nameStart}
+			}
+		}
+	}
+	if fw.name != "" {
+		return fw
+	}
+	if g := nonBrowser(ua, ws); g.name != "" {
+		return g
+	}
+	if hasLinkOrMail {
+		// No browser sends a link or a mail address: a bot that gives no
+		// other name is named by the host it points to.
+		for i := range ws {
+			if ws[i].link {
+				if h, at := linkHost(ua, &ws[i]); h != "" {
+					return guess{name: h, start: at}
+				}
+			}
+		}
+	}
+	return fw
+}
+
+// linkHost returns the host name of a link or mail address word, without
+// "www.": "+https://www.sitebulb.com/x" gives "sitebulb.com".
+func linkHost(ua string, w *word) (string, int) {
+	s, at := ua[w.start:w.end], w.start
+	if i := strings.Index(s, "://"); i >= 0 {
+		s, at = s[i+3:], at+i+3
+	} else if i := strings.LastIndexByte(s, '@'); i >= 0 {
+		s, at = s[i+1:], at+i+1
+	} else {
+		for len(s) > 0 && !isTokenChar(s[0]) {
+			s, at = s[1:], at+1
+		}
+	}
+	if hasPrefixFold(s, "www.") {
+		s, at = s[4:], at+4
+	}
+	end := 0
+	for end < len(s) && (isTokenChar(s[end]) && s[end] != '!') {
+		end++
+	}
+	h := strings.TrimRight(s[:end], ".-")
+	if strings.IndexByte(h, '.') <= 0 || !hasLetter(h) || len(h) > maxNameLen {
+		return "", 0
+	}
+	return h, at
+}
+
+// shapeName reads a bot's name from where only bots put one: the element
+// right after "compatible" ("Mozilla/5.0 (compatible; Dormouse/1.0)";
+// browsers put "MSIE 9.0" there), an element after "like Gecko" in the
+// same comment ("(KHTML, like Gecko; Google-Assess)"), and the product
+// after a Mozilla/x token in a User-Agent without any comment
+// ("Mozilla/5.0 infrawatch/0.1": every browser has a platform comment).
+func shapeName(ua string, ws []word) guess {
+	noComment := strings.IndexByte(ua, '(') < 0
+	for i := range ws {
+		if equalFoldASCII(ws[i].name, "HbbTV") || equalFoldASCII(ws[i].name, "SmartTV") {
+			return guess{} // TV sets put their platform anywhere
+		}
+	}
+	for i := range ws {
+		w := &ws[i]
+		if !goodName(w) || w.verPart || isFramework(w.name) || IsGeneric(w.name) || familyOf(w.name) {
+			continue
+		}
+		if !w.version && w.name != ua[w.start:w.end] {
+			continue
+		}
+		if w.oddFirst && !hasBrowse(w.name) && (w.version || oneElement(ua, w)) {
+			return guess{name: w.name, start: w.nameStart}
+		}
+		single := w.elemFirst && (i+1 == len(ws) || ws[i+1].elem != w.elem || ws[i+1].link || ws[i+1].verPart && (i+2 == len(ws) || ws[i+2].elem != w.elem))
+		if !single || i == 0 {
+			if noComment && i > 0 && ws[0].version && equalFoldASCII(ws[0].name, "Mozilla") && prevNamed(ws, i) == 0 {
+				return guess{name: w.name, start: w.nameStart}
+			}
+			continue
+		}
+		// The previous element's words.
+		j := i - 1
+		for j >= 0 && ws[j].verPart {
+			j--
+		}
+		if j < 0 || ws[j].elem == w.elem {
+			continue
+		}
+		if equalFoldASCII(ws[j].name, "compatible") && ws[j].elemFirst && ws[j].end == ws[j].start+len("compatible") {
+			return guess{name: w.name, start: w.nameStart}
+		}
+		if equalFoldASCII(ws[j].name, "Gecko") && ws[j].mentioned && !w.platform && w.comment != 0 && w.comment == ws[j].comment && !hasBrowse(w.name) {
+			return guess{name: w.name, start: w.nameStart}
+		}
+	}
+	return guess{}
+}
+
+// oneElement reports whether w is the whole of its comment:
+// "Mozilla/5.0 (Mixnode) AppleWebKit/537.36".
+func oneElement(ua string, w *word) bool {
+	return w.start > 0 && ua[w.start-1] == '(' && w.end < len(ua) && ua[w.end] == ')' &&
+		strings.ToUpper(w.name) != w.name
+}
+
+// prevNamed returns the index of the last word before ws[i] that is not a
+// version part.
+func prevNamed(ws []word, i int) int {
+	j := i - 1
+	for j > 0 && ws[j].verPart {
+		j--
+	}
+	return j
+}
+
+// familyOf reports whether name is a browser family's.
+func familyOf(name string) bool {
+	var buf [32]byte
+	return len(name) <= len(buf) && browserFamilies[string(lowerInto(buf[:0], name))]
+}
+
+// browserFamilies are first products of browsers that are not shaped like
+// Mozilla's (lower-cased).
+var browserFamilies = map[string]bool{
+	"lynx": true, "links": true, "elinks": true, "w3m": true, "netsurf": true,
+	"dillo": true, "icab": true, "konqueror": true, "midori": true, "epiphany": true,
+	"seamonkey": true, "iceweasel": true, "galeon": true, "k-meleon": true,
+	"camino": true, "omniweb": true, "ucweb": true, "uc": true, "openwave": true,
+	"netfront": true, "obigo": true, "blazer": true, "minimo": true, "fennec": true,
+	"maxthon": true, "puffin": true, "teleca": true, "polaris": true, "dolfin": true,
+	"bolt": true, "skyfire": true, "teashark": true, "iron": true, "amaya": true,
+	"arora": true, "qupzilla": true, "falkon": true, "qutebrowser": true,
+	"palemoon": true, "waterfox": true, "brave": true,
+}
+
+// deviceWords are words of phone, TV and console User-Agents that are not
+// Mozilla-shaped ("Nokia6300/2.0 (05.50) Profile/MIDP-2.0
+// Configuration/CLDC-1.1"): with one of them a User-Agent is a device's.
+var deviceWords = []string{
+	"midp", "cldc", "profile", "configuration", "up.browser", "up.link", "browser",
+	"mobile", "android", "iphone", "ipad", "ios", "darwin", "cfnetwork", "symbian",
+	"symbianos", "series60", "series40", "blackberry", "windows", "linux", "mac",
+	"macintosh", "safari", "gecko", "applewebkit", "trident", "presto", "tizen",
+	"kaios", "webos", "bada", "brew", "smarttv", "smart-tv", "hbbtv", "tv", "playstation",
+	"nintendo", "xbox", "vendorid", "java", "j2me", "wap", "opera", "mmp",
+}
+
+// nonBrowser names a client whose User-Agent is not a browser's or a
+// device's: its first product ("Spotify/1.0", "collectd/5.5.1"). A
+// User-Agent that starts with a browser's product, names a known browser
+// family, or holds a device word (MIDP, CLDC, Profile, Mobile, Android,
+// Linux, Windows, ...) is a browser's or device's.
+func nonBrowser(ua string, ws []word) guess {
+	if len(ws) == 0 {
+		return guess{}
+	}
+	w := &ws[0]
+	if w.link || w.name == "" || !hasLetter(w.name) || isBrowserToken(w.name) || len(w.name) < 2 || IsGeneric(w.name) {
+		return guess{}
+	}
+	if !w.version && w.name != ua[w.start:w.end] {
+		return guess{}
+	}
+	var buf [32]byte
+	if len(w.name) <= len(buf) && browserFamilies[string(lowerInto(buf[:0], w.name))] {
+		return guess{}
+	}
+	for _, d := range devicePrefixes {
+		if hasPrefixFold(w.name, d) {
+			return guess{}
+		}
+	}
+	for i := range ws {
+		if hasBrowse(ws[i].name) {
+			return guess{}
+		}
+		n := ws[i].name
+		if len(n) > len(buf) || ws[i].link {
+			continue
+		}
+		l := lowerInto(buf[:0], n)
+		for _, d := range deviceWords {
+			if string(l) == d {
+				return guess{}
+			}
+		}
+	}
+	return guess{name: w.name, start: w.nameStart}
+}
+
+// fullName builds the name around the generic word ws[i] ("Spider" of
+// "Sogou News Spider/4.0"): the words before it in its element, back to a
+// product with a version, a link or the element's start, at most four
+// words in all. It returns "" when no other word is there.
+func fullName(ua string, ws []word, i int) (name string, start, end int) {
+	j := i
+	for j > 0 && i-j+1 < maxNameWord {
+		p := &ws[j-1]
+		if p.elem != ws[i].elem || p.link || p.version || p.verPart || !hasLetter(p.name) || p.mentioned || p.name == "" ||
+			p.name != ua[p.start:p.end] || isBrowserToken(p.name) {
+			break
+		}
+		j--
+	}
+	if j == i {
+		return "", 0, 0
+	}
+	allGeneric := true
+	for k := j; k < i; k++ {
+		if !IsGeneric(ws[k].name) {
+			allGeneric = false
+		}
+	}
+	if allGeneric {
+		return "", 0, 0
+	}
+	start, end = ws[j].nameStart, ws[i].nameStart+len(ws[i].name)
+	if end-start > maxNameLen {
+		return "", 0, 0
+	}
+	// Collapse runs of spaces: the name is the words joined by one space.
+	s := ua[start:end]
+	if !strings.Contains(s, "  ") && !strings.ContainsAny(s, "\t+") {
+		return s, start, end
+	}
+	var sb strings.Builder
+	for k := j; k <= i; k++ {
+		if k > j {
+			sb.WriteByte(' ')
+		}
+		sb.WriteString(ws[k].name)
+	}
+	return sb.String(), start, end
+}
+
+// BotToken names a bot the catalog does not know from its User-Agent, or
+// returns "" for a browser. The rules, in order (docs/semantics.md, "Bot
+// identification"):
+//
+//   - words of links, mail addresses and "www." hosts never count, nor a
+//     word that follows "like", "treat like", "compatible with" or
+//     "similar to" (FreshRSS "like Googlebot" is not Googlebot);
+//   - a name that holds a crawler stem (bot, spider, crawler, fetcher,
+//     scraper, slurp, indexer, checker, monitor, scanner, validator,
+//     preview, agent, "-User", ...) at its end or before '-', '.', a digit
+//     or a capital letter is the agent ("Googlebot", "coccocbot-web");
+//     the stem must stand there, so "CUBOT_P20" is not a bot;
+//   - a bare generic word (bot, spider, crawler, robot, agent, fetcher,
+//     ...) never names a bot: the words before it in its element make the
+//     full name ("Kangaroo Bot", "SISTRIX Crawler", "Sogou News Spider");
+//   - in a User-Agent with a contact link or mail address ("(compatible;
+//     Name/1.0; +http://...)"), the first product or one-word element
+//     that is not a browser's is a bot's name;
+//   - the platform comment of a browser-shaped User-Agent ("Mozilla/5.0
+//     (Linux; Android 8.0.0; CUBOT_P20)") names a device, so only a
+//     "Name/version" word there can name a bot;
+//   - crawler frameworks and HTTP clients (heritrix, Nutch, Scrapy,
+//     python-requests, curl, wget, Go-http-client, HeadlessChrome, ...) are
+//     the agent only when nothing else names one.
+//
+// Only the first 4096 bytes of ua are read.
+func BotToken(ua string) string {
+	var arr [maxWords]word
+	ws := scanWords(ua, arr[:0])
+	return guessName(ua, ws).name
+}
+
+// Names returns the names a User-Agent gives its client, in order, as
+// candidates for robots.txt group selection: every product or one-word
+// comment element that is not a browser's or platform's, generic words
+// replaced by their full names, without links, mail addresses and words
+// that follow "like" (see BotToken). Frameworks come last.
+func Names(ua string) []string {
+	var arr [maxWords]word
+	ws := scanWords(ua, arr[:0])
+	var out, fws []string
+	seen := map[string]bool{}
+	add := func(n string, fw bool) {
+		k := strings.ToLower(n)
+		if n == "" || seen[k] || len(out)+len(fws) >= maxUATokens {
+			return
+		}
+		seen[k] = true
+		if fw {
+			fws = append(fws, n)
+		} else {
+			out = append(out, n)
+		}
+	}
+	for i := range ws {
+		w := &ws[i]
+		if !goodName(w) || w.platform {
+			continue
+		}
+		if isCrawlerWord(w.name) {
+			n, _, _ := fullName(ua, ws, i)
+			add(n, false)
+			continue
+		}
+		if IsGeneric(w.name) {
+			continue
+		}
+		single := w.elemFirst && (i+1 == len(ws) || ws[i+1].elem != w.elem || ws[i+1].link)
+		if w.version || single || hasCrawlerStem(w.name) {
+			add(w.name, isFramework(w.name))
+		}
+	}
+	return append(out, fws...)
+}

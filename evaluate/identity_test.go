@@ -192,3 +192,48 @@ func TestCrawlDelay(t *testing.T) {
 	s.expect(f5, ViewUnchecked, VerdictAllowed, KindCrawlDelayIgnored)
 	s.expect(o, ViewUnchecked, VerdictAllowed)
 }
+
+// Issue 10: a User-Agent that only mentions a bot is not judged as that
+// bot nor blamed on its operator; a generic word never selects a group; a
+// bot named with spaces is judged under its robots.txt group; a device
+// model is not a bot; a bot the catalog does not know has no operator.
+func TestIdentificationRules(t *testing.T) {
+	s := newScenario(t)
+	s.robots(site+"/robots.txt", t0, 200,
+		"User-agent: Googlebot\nDisallow: /g/\n\nUser-agent: Spider\nDisallow: /s/\n\nUser-agent: Kangaroo Bot\nDisallow: /k/\n\n"+
+			"User-agent: CUBOT_P20\nDisallow: /\n\nUser-agent: *\nDisallow: /star/\n")
+	fresh := s.fetch("FreshRSS/1.11.2 (Linux; https://freshrss.org) like Googlebot", site+"/g/feed.xml", hours(1), 200)
+	sogou := s.fetch("Sogou News Spider/4.0(+http://www.sogou.com/docs/help/webmasters.htm#07)", site+"/s/x", hours(1), 200)
+	kangaroo := s.fetch("Mozilla/5.0 (compatible; Kangaroo Bot/1.0)", site+"/k/x", hours(1), 200)
+	phone := s.fetch("Mozilla/5.0 (Linux; Android 8.0.0; CUBOT_P20) AppleWebKit/537.36 (KHTML, like Gecko) Chrome/70.0.3538.110 Mobile Safari/537.36", site+"/x", hours(1), 200)
+	other := s.fetch("Mozilla/5.0 (compatible; Quokka-Harvester/2.0; heritrix/3.4.0 +https://example.org/crawl)", site+"/star/y", hours(1), 200)
+	arquivo := s.fetch("Arquivo-web-crawler (compatible; heritrix/3.4.0-20200304 +https://arquivo.pt/faq-crawling)", site+"/star/x", hours(1), 200)
+	s.run()
+
+	j := s.expect(fresh, ViewUnchecked, VerdictAllowed)
+	if j.Fetch.Agent != "FreshRSS" || j.Fetch.Operator != "" {
+		t.Errorf("FreshRSS: agent %q operator %q", j.Fetch.Agent, j.Fetch.Operator)
+	}
+	j = s.expect(sogou, ViewUnchecked, VerdictAllowed)
+	if j.Fetch.Agent == "Spider" || j.Fetch.MatchedGroup == "Spider" {
+		t.Errorf("Sogou News Spider judged as %q under group %q", j.Fetch.Agent, j.Fetch.MatchedGroup)
+	}
+	j = s.expect(kangaroo, ViewUnchecked, VerdictDisallowed, KindUncheckedDisallowed)
+	if j.Fetch.Agent != "Kangaroo Bot" {
+		t.Errorf("Kangaroo Bot: agent %q", j.Fetch.Agent)
+	}
+	j = s.expect(phone, "", VerdictNotJudged)
+	if j.Fetch.Agent != "" {
+		t.Errorf("CUBOT phone: agent %q, want a browser", j.Fetch.Agent)
+	}
+	j = s.expect(arquivo, ViewUnchecked, VerdictDisallowed, KindUncheckedDisallowed)
+	// crawler-user-agents knows Arquivo's crawler by name, with no
+	// operator; heritrix never makes it the Internet Archive's.
+	if !strings.EqualFold(j.Fetch.Agent, "Arquivo-web-crawler") || j.Fetch.Operator != "" {
+		t.Errorf("Arquivo: agent %q operator %q by %q", j.Fetch.Agent, j.Fetch.Operator, j.Fetch.IdentifiedBy)
+	}
+	j = s.expect(other, ViewUnchecked, VerdictDisallowed, KindUncheckedDisallowed)
+	if j.Fetch.Agent != "Quokka-Harvester" || j.Fetch.Operator != "" || j.Fetch.IdentifiedBy != byUAToken {
+		t.Errorf("unknown heritrix crawler: agent %q operator %q by %q", j.Fetch.Agent, j.Fetch.Operator, j.Fetch.IdentifiedBy)
+	}
+}

@@ -235,7 +235,7 @@ func (m *Model) judge(f *event.Fetch, forced *ident) Judgement {
 	case !named:
 		r = robotsResult{verdict: VerdictNotJudged, code: NotJudgedNoHost, why: "the request names no host and no site is known (pass --site)"}
 	default:
-		r = m.evalRobots(a, id.token, id.lower, f.Target, t)
+		r = m.evalRobots(a, id.groupToken(), id.lower, f.Target, t)
 	}
 	if robots.IsRobotsTxt(f.Target) && r.verdict != VerdictNotJudged {
 		// RFC 9309 §2.3: /robots.txt itself is always allowed.
@@ -264,7 +264,7 @@ func (m *Model) judge(f *event.Fetch, forced *ident) Judgement {
 		ver = a.versionAt(t)
 	}
 	if fl := ver.file(); fl != nil && fl.ACAP != nil && !robots.IsRobotsTxt(f.Target) {
-		av := fl.ACAPCheck(id.token, "crawl", f.Target)
+		av := fl.ACAPCheck(id.groupToken(), "crawl", f.Target)
 		if av.Applies && av.Reason != robots.ACAPReasonConventional {
 			if av.Allowed {
 				row.ACAPCrawl = "allowed"
@@ -277,7 +277,7 @@ func (m *Model) judge(f *event.Fetch, forced *ident) Judgement {
 		}
 	}
 	if fl := ver.file(); fl != nil && r.verdict != VerdictNotJudged {
-		if cd, ok := fl.CrawlDelay(id.token); ok && cd.Seconds > 0 {
+		if cd, ok := fl.CrawlDelay(id.groupToken()); ok && cd.Seconds > 0 {
 			j.crawlDelay, j.delayLine, j.delayVer = cd.Seconds, cd.Line, ver
 		}
 	}

@@ -30,17 +30,18 @@ var ErrNoManifest = errors.New("output: no manifest.json (not a finished repaudi
 // possible, so that two runs over the same inputs write the same manifest
 // apart from Timings.
 type Manifest struct {
-	Tool          string             `json:"tool"`           // "repaudit"
-	Version       string             `json:"version"`        // tool version
-	SchemaVersion int                `json:"schema_version"` // table.SchemaVersion
-	Command       []string           `json:"command"`        // command line arguments
-	Options       map[string]any     `json:"options"`        // effective options
-	Inputs        []Input            `json:"inputs"`         // in the order given
-	Counts        map[string]int64   `json:"counts"`         // rows per table, filled by Commit
-	Timings       map[string]float64 `json:"timings"`        // wall-clock seconds per phase
-	AsOf          string             `json:"as_of"`          // RFC 3339: --as-of, or the latest time seen in the data
-	Started       string             `json:"started"`        // RFC 3339
-	Finished      string             `json:"finished"`       // RFC 3339
+	Tool          string             `json:"tool"`              // "repaudit"
+	Version       string             `json:"version"`           // tool version
+	SchemaVersion int                `json:"schema_version"`    // table.SchemaVersion
+	Command       []string           `json:"command"`           // command line arguments
+	Options       map[string]any     `json:"options"`           // effective options
+	Inputs        []Input            `json:"inputs"`            // in the order given
+	Counts        map[string]int64   `json:"counts"`            // rows per table, filled by Commit
+	Timings       map[string]float64 `json:"timings"`           // wall-clock seconds per phase
+	Catalog       *Catalog           `json:"catalog,omitempty"` // the bot catalog used
+	AsOf          string             `json:"as_of"`             // RFC 3339: --as-of, or the latest time seen in the data
+	Started       string             `json:"started"`           // RFC 3339
+	Finished      string             `json:"finished"`          // RFC 3339
 	// Notices say what the run judged less than it could, why, and what
 	// to pass to judge it (site inferred, fetches not judged by reason,
 	// IP lists not given).
@@ -53,6 +54,17 @@ type Notice struct {
 	Code    string `json:"code"`    // stable: site-inferred, no-host, no-robots-version, ...
 	Count   int64  `json:"count"`   // fetches concerned; 0 when not about fetches
 	Message string `json:"message"` // for a person, with the fix
+}
+
+// Catalog records the bot catalog a run identified clients with: the
+// versions of the maintained data embedded in the binary and the --bots
+// files merged over it.
+type Catalog struct {
+	CrawlerUserAgents string   `json:"crawler_user_agents"`          // npm version of crawler-user-agents
+	AIRobotsTxt       string   `json:"ai_robots_txt_commit"`         // ai.robots.txt commit robots.json comes from
+	AIRobotsTxtDate   string   `json:"ai_robots_txt_date,omitempty"` // that commit's time
+	Bots              int      `json:"bots"`                         // bots in the catalog, --bots files included
+	Files             []string `json:"bots_files,omitempty"`         // --bots files, in the order merged
 }
 
 // Input is one input file of a run.

@@ -230,7 +230,7 @@ func SchemaMarkdown() string {
      Regenerate with: go test ./output -run TestSchemaMarkdown -update -->
 
 ` + "`repaudit audit --out DIR`" + ` writes one Parquet file per table below, plus
-` + "`manifest.json`" + ` (tool version, schema version, inputs with sizes and SHA-256
+` + "`manifest.json`" + ` (tool version, schema version, the bot catalog's data versions, inputs with sizes and SHA-256
 digests, options, row counts, timings). A directory without ` + "`manifest.json`" + `
 is not a finished run. Query the tables with ` + "`repaudit query DIR 'SQL'`" + ` (each
 table is a view of the same name) or any Parquet reader, e.g. in DuckDB:

@@ -10,7 +10,9 @@
 -- Spoofed traffic is counted in the spoofed column but its findings are NOT
 -- attributed here: a client that only pretends to be GPTBot is not GPTBot's
 -- operator. See spoofed.sql. Clients with no bot identity (agent = '') are
--- left out; totals.sql counts them.
+-- left out; totals.sql counts them. A bot with no known operator (one the
+-- catalog does not know, or a framework such as heritrix or curl) shows
+-- "unknown operator".
 --
 -- Views: run against the Parquet files of one audit directory. repaudit query
 -- and repaudit report define them for you; in any other DuckDB:
@@ -62,7 +64,9 @@ finding_labels AS (
 )
 SELECT
     coalesce(f.agent, p.agent)                                  AS agent,
-    coalesce(f.operator, l.operator, '')                        AS operator,
+    -- A bot the catalog does not know has no operator: say so rather than
+    -- leave a blank someone could read as anyone's.
+    coalesce(nullif(coalesce(f.operator, l.operator, ''), ''), 'unknown operator') AS operator,
     coalesce(f.category, l.category, '')                        AS category,
     CASE WHEN coalesce(f.user_triggered, l.user_triggered, false)
          THEN 'user-triggered' ELSE 'crawler' END               AS fetcher,

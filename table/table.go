@@ -16,9 +16,9 @@ const SchemaVersion = 1
 // identity, its robots.txt view and the verdict.
 type Fetch struct {
 	FetchTime        time.Time  `parquet:"fetch_time" doc:"Time of the request, UTC, from the log line or WARC-Date."`
-	Agent            string     `parquet:"agent" doc:"Product token of the bot (e.g. GPTBot); empty for clients with no bot identity (browsers)."`
-	Operator         string     `parquet:"operator" doc:"Operator of the bot per the catalog or card; empty when unknown."`
-	Category         string     `parquet:"category" doc:"Bot category: ai-training, ai-search, ai-assistant, search, archiver, seo, other; empty for non-bots."`
+	Agent            string     `parquet:"agent" doc:"Product token of the bot (e.g. GPTBot), or the full name a bot gives itself when it has spaces (Kangaroo Bot); never a generic word; empty for clients with no bot identity (browsers)."`
+	Operator         string     `parquet:"operator" doc:"Operator of the bot per the catalog or card; empty when unknown (a bot the catalog does not know, or a framework such as heritrix or curl)."`
+	Category         string     `parquet:"category" doc:"Bot category: ai-training, ai-search, ai-assistant, search, archiver, seo, monitor, feed, other; empty for non-bots."`
 	IdentifiedBy     string     `parquet:"identified_by" doc:"How the agent was identified: catalog, robots-group, ua-token, card; empty for non-bots."`
 	Identity         string     `parquet:"identity" doc:"verified (signature or published IP range confirms it), claimed (User-Agent only), spoofed (a check failed); empty for non-bots."`
 	UserTriggered    bool       `parquet:"user_triggered" doc:"True for user-triggered fetchers (ai-assistant category or card trigger=fetcher), which some operators exempt from robots.txt."`

@@ -45,7 +45,7 @@ type command struct {
 	run     func(ctx context.Context, args []string, std stdio) int
 }
 
-// commands is the table of subcommands. "robots", "signature" and "cards"
+// commands is the table of subcommands. "robots", "signature", "cards" and "bots"
 // take a sub-subcommand (check, fetch) as their first argument.
 func commands() map[string]command {
 	return map[string]command{
@@ -56,6 +56,7 @@ func commands() map[string]command {
 		"robots":    {"robots check: judge URLs against a robots.txt file", runRobots},
 		"signature": {"signature check: verify Web Bot Auth signatures of requests", runSignature},
 		"cards":     {"cards fetch: fetch Signature Agent Cards into a WARC (uses the network)", runCards},
+		"bots":      {"bots identify | list: identify User-Agents with the bot catalog, print it", runBots},
 		"version":   {"print the version", runVersion},
 	}
 }

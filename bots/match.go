@@ -1,0 +1,131 @@
+package bots
+
+import "strings"
+
+// Identity is what a User-Agent header says about its client.
+type Identity struct {
+	// Agent is the agent's product token: the catalog bot's Token, or the
+	// name BotToken reads for a bot the catalog does not know; "" for a
+	// browser.
+	Agent string
+	// Bot is the catalog entry; nil for a bot the catalog does not know
+	// (whose operator is then unknown) and for a browser.
+	Bot *Bot
+	// Matched is the text of the User-Agent that named the agent.
+	Matched string
+	// Framework is true when the agent is a crawler framework, HTTP
+	// library or automation tool (no other name was present).
+	Framework bool
+}
+
+// Identify returns the catalog bot a User-Agent names, as IdentifyUA
+// decides; false when IdentifyUA finds none (a browser, or a bot the
+// catalog does not know). Identify does not allocate.
+func (c *Catalog) Identify(ua string) (*Bot, bool) {
+	id := c.IdentifyUA(ua)
+	return id.Bot, id.Bot != nil
+}
+
+// IdentifyUA says who a User-Agent header names (docs/semantics.md, "Bot
+// identification"). In order:
+//
+//  1. a catalog bot one of whose patterns stands in ua as whole words,
+//     outside links and mail addresses and not after "like", "treat
+//     like", "compatible with" or "similar to"; when several match, the
+//     longest pattern wins, then the first in ua; frameworks only when no
+//     other bot matches;
+//  2. else a bot the catalog does not know, named by BotToken's rules;
+//  3. else a catalog framework, then a framework BotToken knows.
+//
+// A User-Agent with none of these is a browser's: the zero Identity. Only
+// the first 4096 bytes of ua are read. IdentifyUA does not allocate for
+// headers whose names are single words.
+func (c *Catalog) IdentifyUA(ua string) Identity {
+	if ua == "" {
+		return Identity{}
+	}
+	var arr [maxWords]word
+	ws := scanWords(ua, arr[:0])
+	var best, bestFW *pattern
+	var at, atFW int
+	if c != nil {
+		best, at, bestFW, atFW = c.match(ua, ws)
+	}
+	if best != nil {
+		return Identity{Agent: best.bot.Token, Bot: best.bot, Matched: matchedText(ua[at : at+len(best.lit)])}
+	}
+	g := guessName(ua, ws)
+	if g.name != "" && !g.framework && (bestFW == nil || !strings.EqualFold(g.name, bestFW.bot.Token) && g.start != atFW) {
+		return Identity{Agent: g.name, Matched: g.span(ua)}
+	}
+	if bestFW != nil {
+		return Identity{Agent: bestFW.bot.Token, Bot: bestFW.bot, Matched: matchedText(ua[atFW : atFW+len(bestFW.lit)]), Framework: true}
+	}
+	if g.name != "" {
+		return Identity{Agent: g.name, Matched: g.span(ua), Framework: true}
+	}
+	return Identity{}
+}
+
+// match finds the best pattern match among non-framework bots and among
+// frameworks.
+func (c *Catalog) match(ua string, ws []word) (best *pattern, at int, fw *pattern, atFW int) {
+	if len(ua) > maxUALen {
+		ua = ua[:maxUALen]
+	}
+	var buf [64]byte
+	for i := range ws {
+		w := &ws[i]
+		n := len(w.name)
+		if w.link || w.mentioned || n == 0 || n > c.maxKey || n > len(buf) {
+			continue
+		}
+		ps := c.byKey[string(lowerInto(buf[:0], w.name))]
+		for _, p := range ps {
+			if p.anchored && (i != 0 || w.nameStart != w.start || !startOnly(ua, w.start)) {
+				continue
+			}
+			s := w.nameStart
+			if !hasPrefixFold(ua[s:], p.lit) {
+				continue
+			}
+			if e := s + len(p.lit); e < len(ua) && isTokenChar(p.lit[len(p.lit)-1]) && isTokenChar(ua[e]) {
+				continue
+			}
+			if p.re != nil && !p.re.MatchString(ua) {
+				continue
+			}
+			// A device model in a browser's platform comment ("Linux;
+			// Android 5.1; DART KZ07") and a library's name without a
+			// version ("UCWEB/2.0 (Java; U; MIDP-2.0)") name no bot.
+			if w.platform && !w.version && !hasCrawlerStem(w.name) || p.bot.Framework && !w.version && i != 0 {
+				continue
+			}
+			if p.bot.Framework {
+				if fw == nil || len(p.lit) > len(fw.lit) {
+					fw, atFW = p, s
+				}
+			} else if best == nil || len(p.lit) > len(best.lit) {
+				best, at = p, s
+			}
+			break // longest first: the rest are shorter
+		}
+	}
+	return best, at, fw, atFW
+}
+
+// startOnly reports whether only white space comes before ua[i].
+func startOnly(ua string, i int) bool {
+	for j := 0; j < i; j++ {
+		if !isUASpace(ua[j]) {
+			return false
+		}
+	}
+	return true
+}
+
+// matchedText drops the punctuation a crawler-user-agents pattern ends
+// with ("Googlebot/", "Odin;") from the matched text.
+func matchedText(s string) string {
+	return strings.TrimRight(s, " /;:,()")
+}

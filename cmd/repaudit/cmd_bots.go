@@ -1,0 +1,324 @@
+package main
+
+import (
+	"bufio"
+	"bytes"
+	"context"
+	"encoding/json"
+	"errors"
+	"flag"
+	"fmt"
+	"io"
+	"os"
+	"strings"
+	"text/tabwriter"
+
+	"github.com/repaudit/repaudit/bots"
+)
+
+// maxBotsLine caps one input line of "bots identify"; longer lines are
+// reported and skipped.
+const maxBotsLine = 1 << 20
+
+// runBots dispatches "repaudit bots <sub>".
+func runBots(ctx context.Context, args []string, std stdio) int {
+	if len(args) > 0 {
+		switch args[0] {
+		case "identify":
+			return runBotsIdentify(ctx, args[1:], std)
+		case "list":
+			return runBotsList(ctx, args[1:], std)
+		}
+		if isHelp(args[0]) {
+			botsUsage(std.Stdout)
+			return exitOK
+		}
+	}
+	botsUsage(std.Stderr)
+	return exitUsage
+}
+
+func botsUsage(w io.Writer) {
+	fmt.Fprintln(w, `usage: repaudit bots identify [--bots FILE]... < user-agents
+       repaudit bots list [--bots FILE]... [--json]
+
+identify reads User-Agent headers from stdin, one a line, or JSON lines
+(a JSON string, or an object with a "user_agent" member), and writes one
+JSON line per input line, in order:
+  {"user_agent": "...", "agent": "GPTBot", "operator": "OpenAI",
+   "category": "ai-training", "identified_by": "catalog", "matched": "GPTBot"}
+identified_by is "catalog" (a catalog bot), "ua-token" (a bot the catalog
+does not know, named by its own product token; operator "") or "" (a
+browser: agent ""). The rules are in docs/semantics.md, "Bot
+identification".
+
+list prints the catalog (the embedded data, with --bots files merged over
+it) and the versions of the maintained data it was built from.
+
+--bots FILE merges a catalog file over the default (our JSON shape or
+ai.robots.txt's robots.json), as audit --bots does; repeatable.
+
+Exit status: 0 done; 2 usage error, unreadable --bots file, or (after all
+output) an unusable input line.`)
+}
+
+// loadBotsCatalog returns the default catalog with files merged over it.
+func loadBotsCatalog(files []string) (*bots.Catalog, error) {
+	c := bots.Default()
+	for _, path := range files {
+		f, err := os.Open(path)
+		if err != nil {
+			return nil, err
+		}
+		extra, err := bots.Load(f, path)
+		f.Close()
+		if err != nil {
+			return nil, err
+		}
+		c = c.Merge(extra)
+	}
+	return c, nil
+}
+
+func parseBotsFlags(name string, args []string, stderr io.Writer, json *bool) ([]string, error) {
+	var files multiFlag
+	fs := flag.NewFlagSet(name, flag.ContinueOnError)
+	fs.SetOutput(stderr)
+	fs.Usage = func() {
+		botsUsage(stderr)
+		fmt.Fprintln(stderr, "\nflags:")
+		fs.PrintDefaults()
+	}
+	fs.Var(&files, "bots", "bot catalog `FILE` to merge over the default; repeatable")
+	if json != nil {
+		fs.BoolVar(json, "json", false, "print one JSON document instead of a table")
+	}
+	if err := fs.Parse(args); err != nil {
+		return nil, err
+	}
+	if fs.NArg() > 0 {
+		return nil, fmt.Errorf("unexpected argument %q", fs.Arg(0))
+	}
+	return files, nil
+}
+
+// identifyResult is one output line of "bots identify".
+type identifyResult struct {
+	UserAgent    string `json:"user_agent"`
+	Agent        string `json:"agent"`
+	Operator     string `json:"operator"`
+	Category     string `json:"category"`
+	IdentifiedBy string `json:"identified_by"`
+	Matched      string `json:"matched"`
+	Error        string `json:"error,omitempty"`
+}
+
+// identify fills a result the way the audit identifies a fetch's client
+// from its User-Agent alone (no robots.txt groups or cards here).
+func identify(c *bots.Catalog, ua string) identifyResult {
+	r := identifyResult{UserAgent: ua}
+	id := c.IdentifyUA(ua)
+	r.Agent, r.Matched = id.Agent, id.Matched
+	switch {
+	case id.Bot != nil:
+		r.Operator, r.Category, r.IdentifiedBy = id.Bot.Operator, id.Bot.Category, "catalog"
+	case id.Agent != "":
+		r.Category, r.IdentifiedBy = bots.CategoryOther, "ua-token"
+	}
+	return r
+}
+
+func runBotsIdentify(ctx context.Context, args []string, std stdio) int {
+	files, err := parseBotsFlags("bots identify", args, std.Stderr, nil)
+	if errors.Is(err, flag.ErrHelp) {
+		return exitOK
+	}
+	if err != nil {
+		fmt.Fprintln(std.Stderr, "repaudit bots identify:", err)
+		return exitUsage
+	}
+	c, err := loadBotsCatalog(files)
+	if err != nil {
+		fmt.Fprintln(std.Stderr, "repaudit bots identify:", err)
+		return exitUsage
+	}
+	in := std.Stdin
+	if in == nil {
+		in = strings.NewReader("")
+	}
+	out := bufio.NewWriter(std.Stdout)
+	defer out.Flush()
+	enc := json.NewEncoder(out)
+	enc.SetEscapeHTML(false)
+	br := bufio.NewReaderSize(in, 64<<10)
+	bad := 0
+	for line := 1; ; line++ {
+		if ctx.Err() != nil {
+			fmt.Fprintln(std.Stderr, "repaudit bots identify:", ctx.Err())
+			return exitUsage
+		}
+		raw, tooLong, err := readLine(br, maxBotsLine)
+		if err == io.EOF {
+			break
+		}
+		if err != nil {
+			fmt.Fprintf(std.Stderr, "repaudit bots identify: stdin:%d: %v\n", line, err)
+			return exitUsage
+		}
+		var r identifyResult
+		ua, perr := lineUA(raw)
+		switch {
+		case tooLong:
+			perr = fmt.Errorf("line longer than %d bytes", maxBotsLine)
+			fallthrough
+		case perr != nil:
+			bad++
+			fmt.Fprintf(std.Stderr, "repaudit bots identify: stdin:%d: %v\n", line, perr)
+			r.Error = perr.Error()
+		default:
+			r = identify(c, ua)
+		}
+		if err := enc.Encode(r); err != nil {
+			fmt.Fprintln(std.Stderr, "repaudit bots identify:", err)
+			return exitUsage
+		}
+	}
+	if bad > 0 {
+		return exitUsage
+	}
+	return exitOK
+}
+
+// lineUA reads the User-Agent of one input line: plain text, a JSON
+// string, or a JSON object with "user_agent" (also "ua" or "userAgent").
+func lineUA(raw []byte) (string, error) {
+	t := bytes.TrimSpace(raw)
+	if len(t) == 0 || (t[0] != '{' && t[0] != '"') {
+		return string(raw), nil
+	}
+	if t[0] == '"' {
+		var s string
+		if err := json.Unmarshal(t, &s); err != nil {
+			return "", fmt.Errorf("bad JSON string: %w", err)
+		}
+		return s, nil
+	}
+	var obj map[string]json.RawMessage
+	if err := json.Unmarshal(t, &obj); err != nil {
+		return "", fmt.Errorf("bad JSON object: %w", err)
+	}
+	for _, k := range []string{"user_agent", "ua", "userAgent"} {
+		if v, ok := obj[k]; ok {
+			var s string
+			if err := json.Unmarshal(v, &s); err != nil {
+				return "", fmt.Errorf("member %q is not a string", k)
+			}
+			return s, nil
+		}
+	}
+	return "", errors.New(`JSON object without a "user_agent" member`)
+}
+
+// listedBot is one bot of "bots list --json".
+type listedBot struct {
+	Token         string   `json:"token"`
+	RobotsToken   string   `json:"robots_token"`
+	Operator      string   `json:"operator"`
+	Category      string   `json:"category"`
+	UserTriggered bool     `json:"user_triggered,omitempty"`
+	Framework     bool     `json:"framework,omitempty"`
+	RobotsTxtOnly bool     `json:"robots_txt_only,omitempty"`
+	Patterns      []string `json:"patterns,omitempty"`
+	IPRangesURLs  []string `json:"ip_ranges_urls,omitempty"`
+	RDNSSuffixes  []string `json:"rdns_suffixes,omitempty"`
+	WebBotAuth    string   `json:"web_bot_auth,omitempty"`
+	URL           string   `json:"url,omitempty"`
+	Sources       []string `json:"sources"`
+}
+
+// catalogVersions is the "data" member of "bots list --json" and of
+// manifest.json's catalog.
+type catalogVersions struct {
+	CrawlerUserAgents string   `json:"crawler_user_agents"`
+	AIRobotsTxt       string   `json:"ai_robots_txt_commit"`
+	AIRobotsTxtDate   string   `json:"ai_robots_txt_date,omitempty"`
+	Files             []string `json:"bots_files,omitempty"`
+}
+
+func runBotsList(_ context.Context, args []string, std stdio) int {
+	var asJSON bool
+	files, err := parseBotsFlags("bots list", args, std.Stderr, &asJSON)
+	if errors.Is(err, flag.ErrHelp) {
+		return exitOK
+	}
+	if err != nil {
+		fmt.Fprintln(std.Stderr, "repaudit bots list:", err)
+		return exitUsage
+	}
+	c, err := loadBotsCatalog(files)
+	if err != nil {
+		fmt.Fprintln(std.Stderr, "repaudit bots list:", err)
+		return exitUsage
+	}
+	v := c.DataVersions()
+	cv := catalogVersions{CrawlerUserAgents: v.CrawlerUserAgents, AIRobotsTxt: v.AIRobotsTxt, AIRobotsTxtDate: v.AIRobotsTxtDate, Files: files}
+	if asJSON {
+		doc := struct {
+			Data catalogVersions `json:"data"`
+			Bots []listedBot     `json:"bots"`
+		}{Data: cv}
+		for _, b := range c.Bots() {
+			doc.Bots = append(doc.Bots, listedBot{
+				Token: b.Token, RobotsToken: b.GroupToken(), Operator: b.Operator, Category: b.Category,
+				UserTriggered: b.UserTriggered, Framework: b.Framework, RobotsTxtOnly: b.RobotsTxtOnly,
+				Patterns: b.Patterns, IPRangesURLs: b.IPRangesURLs, RDNSSuffixes: b.RDNSSuffixes,
+				WebBotAuth: b.WebBotAuth, URL: b.URL, Sources: b.Sources,
+			})
+		}
+		enc := json.NewEncoder(std.Stdout)
+		enc.SetEscapeHTML(false)
+		enc.SetIndent("", "  ")
+		if err := enc.Encode(doc); err != nil {
+			fmt.Fprintln(std.Stderr, "repaudit bots list:", err)
+			return exitUsage
+		}
+		return exitOK
+	}
+	w := bufio.NewWriter(std.Stdout)
+	defer w.Flush()
+	fmt.Fprintf(w, "# crawler-user-agents %s (npm); ai.robots.txt robots.json at commit %s", cv.CrawlerUserAgents, cv.AIRobotsTxt)
+	if cv.AIRobotsTxtDate != "" {
+		fmt.Fprintf(w, " (%s)", cv.AIRobotsTxtDate)
+	}
+	fmt.Fprintln(w)
+	for _, f := range files {
+		fmt.Fprintf(w, "# merged: %s\n", f)
+	}
+	fmt.Fprintf(w, "# %d bots\n", c.Len())
+	tw := tabwriter.NewWriter(w, 0, 8, 2, ' ', 0)
+	fmt.Fprintln(tw, "TOKEN\tROBOTS TOKEN\tOPERATOR\tCATEGORY\tFLAGS\tIP LISTS")
+	for _, b := range c.Bots() {
+		var flags []string
+		if b.UserTriggered {
+			flags = append(flags, "user-triggered")
+		}
+		if b.Framework {
+			flags = append(flags, "framework")
+		}
+		if b.RobotsTxtOnly {
+			flags = append(flags, "robots-txt-only")
+		}
+		op := b.Operator
+		if op == "" {
+			op = "-"
+		}
+		fmt.Fprintf(tw, "%s\t%s\t%s\t%s\t%s\t%d\n", oneLine(b.Token), oneLine(b.GroupToken()), oneLine(op), b.Category, strings.Join(flags, ","), len(b.IPRangesURLs))
+	}
+	tw.Flush()
+	return exitOK
+}
+
+// oneLine keeps a catalog string from breaking the table.
+func oneLine(s string) string {
+	return strings.NewReplacer("\t", " ", "\n", " ", "\r", " ").Replace(s)
+}

@@ -1,0 +1,114 @@
+package main
+
+import (
+	"bytes"
+	"context"
+	"encoding/json"
+	"os"
+	"path/filepath"
+	"strings"
+	"testing"
+)
+
+func runBotsCmd(t *testing.T, stdin string, args ...string) (code int, stdout, stderr string) {
+	t.Helper()
+	var out, errb bytes.Buffer
+	code = run(context.Background(), append([]string{"bots"}, args...), stdio{Stdin: strings.NewReader(stdin), Stdout: &out, Stderr: &errb})
+	return code, out.String(), errb.String()
+}
+
+func TestBotsIdentify(t *testing.T) {
+	in := strings.Join([]string{
+		"Mozilla/5.0 AppleWebKit/537.36 (KHTML, like Gecko; compatible; GPTBot/1.2; +https://openai.com/gptbot)",
+		"FreshRSS/1.11.2 (Linux; https://freshrss.org) like Googlebot",
+		`{"user_agent": "Mozilla/5.0 (compatible; Some Unknown Spider/2.0; +https://example.net)"}`,
+		`"Mozilla/5.0 (Windows NT 10.0; Win64; x64) AppleWebKit/537.36 (KHTML, like Gecko) Chrome/124.0 Safari/537.36"`,
+		`{"ua": 5}`,
+		"Mozilla/5.0 (compatible; heritrix/3.4.0 +https://example.org/crawler)",
+	}, "\n")
+	code, out, errs := runBotsCmd(t, in, "identify")
+	if code != exitUsage {
+		t.Errorf("exit %d, want %d (one unusable line)", code, exitUsage)
+	}
+	if !strings.Contains(errs, "stdin:5:") {
+		t.Errorf("stderr %q does not name line 5", errs)
+	}
+	want := []identifyResult{
+		{Agent: "GPTBot", Operator: "OpenAI", Category: "ai-training", IdentifiedBy: "catalog", Matched: "GPTBot"},
+		{Agent: "FreshRSS", Category: "feed", IdentifiedBy: "catalog", Matched: "FreshRSS"},
+		{Agent: "Some Unknown Spider", Category: "other", IdentifiedBy: "ua-token", Matched: "Some Unknown Spider"},
+		{},
+		{Error: `member "ua" is not a string`},
+		{Agent: "heritrix", Category: "archiver", IdentifiedBy: "catalog", Matched: "heritrix"},
+	}
+	lines := strings.Split(strings.TrimSpace(out), "\n")
+	if len(lines) != len(want) {
+		t.Fatalf("got %d lines, want %d:\n%s", len(lines), len(want), out)
+	}
+	for i, l := range lines {
+		var got identifyResult
+		if err := json.Unmarshal([]byte(l), &got); err != nil {
+			t.Fatalf("line %d: %v", i+1, err)
+		}
+		got.UserAgent = ""
+		if got != want[i] {
+			t.Errorf("line %d: got %+v, want %+v", i+1, got, want[i])
+		}
+	}
+}
+
+func TestBotsList(t *testing.T) {
+	code, out, errs := runBotsCmd(t, "", "list")
+	if code != exitOK {
+		t.Fatalf("exit %d: %s", code, errs)
+	}
+	if !strings.HasPrefix(out, "# crawler-user-agents ") || !strings.Contains(out, "ai.robots.txt robots.json at commit ") {
+		t.Errorf("list does not start with the data versions:\n%.300s", out)
+	}
+	if !strings.Contains(out, "\nGPTBot ") {
+		t.Error("list has no GPTBot row")
+	}
+	extra := filepath.Join(t.TempDir(), "mine.json")
+	if err := os.WriteFile(extra, []byte(`{"bots": [{"token": "MyVeryOwnBot", "operator": "Me", "category": "seo"}]}`), 0o644); err != nil {
+		t.Fatal(err)
+	}
+	code, out, errs = runBotsCmd(t, "", "list", "--json", "--bots", extra)
+	if code != exitOK {
+		t.Fatalf("exit %d: %s", code, errs)
+	}
+	var doc struct {
+		Data catalogVersions `json:"data"`
+		Bots []listedBot     `json:"bots"`
+	}
+	if err := json.Unmarshal([]byte(out), &doc); err != nil {
+		t.Fatal(err)
+	}
+	if doc.Data.CrawlerUserAgents == "" || len(doc.Data.AIRobotsTxt) != 40 || len(doc.Data.Files) != 1 {
+		t.Errorf("data: got %+v", doc.Data)
+	}
+	found := false
+	for _, b := range doc.Bots {
+		found = found || b.Token == "MyVeryOwnBot" && b.Operator == "Me"
+	}
+	if !found {
+		t.Error("the --bots file's bot is not listed")
+	}
+	if code, _, _ := runBotsCmd(t, "", "list", "--bots", filepath.Join(t.TempDir(), "missing.json")); code != exitUsage {
+		t.Errorf("missing --bots file: exit %d, want %d", code, exitUsage)
+	}
+	if code, _, _ := runBotsCmd(t, "", "nonsense"); code != exitUsage {
+		t.Errorf("unknown subcommand: exit %d, want %d", code, exitUsage)
+	}
+}
+
+func FuzzLineUA(f *testing.F) {
+	for _, s := range []string{"curl/8.0", `"x"`, `{"user_agent": "y"}`, `{"ua": 1}`, `{`, `"\u0000"`, ""} {
+		f.Add([]byte(s))
+	}
+	f.Fuzz(func(t *testing.T, b []byte) {
+		ua, err := lineUA(b)
+		if err != nil && ua != "" {
+			t.Fatalf("lineUA(%q) gave %q and an error", b, ua)
+		}
+	})
+}
