@@ -82,7 +82,7 @@ type Summary struct {
 	// Notices say what the run judged less than it could, why, and what
 	// to pass to judge it.
 	Notices []Notice
-	Catalog      output.Catalog // the bot catalog used
+	Catalog output.Catalog // the bot catalog used
 	// First and Last span the times of the events read (log timestamps,
 	// WARC-Date); the manifest records them as started/finished.
 	First, Last time.Time
