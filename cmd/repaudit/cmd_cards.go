@@ -2,7 +2,6 @@ package main
 
 import (
 	"context"
-	"crypto/tls"
 	"errors"
 	"flag"
 	"fmt"
@@ -80,21 +79,6 @@ type cardsFetchOptions struct {
 	maxBytes     byteSize
 }
 
-// cardsFetchHooks lets tests reach the network layer without globals: the
-// TLS configuration (trust roots of an httptest.NewTLSServer) and the clock
-// that stamps WARC-Date. Tests put it in the context with
-// withCardsFetchHooks; production code never does.
-type cardsFetchHooks struct {
-	tlsConfig *tls.Config
-	now       func() time.Time
-}
-
-type cardsFetchHooksKey struct{}
-
-func withCardsFetchHooks(ctx context.Context, h *cardsFetchHooks) context.Context {
-	return context.WithValue(ctx, cardsFetchHooksKey{}, h)
-}
-
 func runCardsFetch(ctx context.Context, args []string, std stdio) int {
 	o := cardsFetchOptions{timeout: defaultCardsTimeout, maxBytes: defaultCardsMaxBytes}
 	fs := flag.NewFlagSet("cards fetch", flag.ContinueOnError)
@@ -157,15 +141,8 @@ func runCardsFetch(ctx context.Context, args []string, std stdio) int {
 		}
 	}
 
-	hooks, _ := ctx.Value(cardsFetchHooksKey{}).(*cardsFetchHooks)
-	if hooks == nil {
-		hooks = &cardsFetchHooks{}
-	}
+	hooks := netHooksFrom(ctx)
 	now := hooks.now
-	if now == nil {
-		// The one legitimate wall clock in repaudit: WARC-Date of a live fetch.
-		now = time.Now
-	}
 	ua := "repaudit/" + version + " (cards fetch)"
 	cf := &cardsFetcher{
 		opts: o,

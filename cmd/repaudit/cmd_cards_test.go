@@ -83,7 +83,7 @@ func cardsTestServer(t *testing.T) (*httptest.Server, string) {
 // cardsTestContext injects the server's trust roots and a fixed clock.
 func cardsTestContext(srv *httptest.Server, at time.Time) context.Context {
 	tc := srv.Client().Transport.(*http.Transport).TLSClientConfig
-	return withCardsFetchHooks(context.Background(), &cardsFetchHooks{
+	return withNetHooks(context.Background(), &netHooks{
 		tlsConfig: tc,
 		now:       func() time.Time { return at },
 	})

@@ -8,7 +8,8 @@
 //	1  the thing asked about was found: findings, only with
 //	   --fail-on-findings (audit); a disallowed URL, only with
 //	   --fail-on-disallowed (robots check); some registry entries could not
-//	   be fetched (cards fetch)
+//	   be fetched (cards fetch); some lists could not be fetched (ranges
+//	   fetch); some captures could not be fetched (robots history)
 //	2  usage error, or input that could not be read (after writing what could)
 package main
 
@@ -41,17 +42,19 @@ type command struct {
 	run     func(ctx context.Context, args []string, std stdio) int
 }
 
-// commands is the table of subcommands. "robots", "signature" and "cards"
-// take a sub-subcommand (check, fetch) as their first argument.
+// commands is the table of subcommands. "robots", "signature", "cards" and
+// "ranges" take a sub-subcommand (check, history, fetch) as their first
+// argument.
 func commands() map[string]command {
 	return map[string]command{
 		"audit":     {"read archives and logs, judge every fetch, write Parquet tables", runAudit},
 		"report":    {"summarize an audit directory (table, md, json, html)", runReport},
 		"query":     {"run SQL over an audit directory with the embedded DuckDB", runQuery},
 		"inspect":   {"show what repaudit reads from WARC and log files", runInspect},
-		"robots":    {"robots check: judge URLs against a robots.txt file", runRobots},
+		"robots":    {"robots check: judge URLs against a robots.txt file; robots history: a site's past robots.txt from the Wayback Machine (uses the network)", runRobots},
 		"signature": {"signature check: verify Web Bot Auth signatures of requests", runSignature},
 		"cards":     {"cards fetch: fetch Signature Agent Cards into a WARC (uses the network)", runCards},
+		"ranges":    {"ranges fetch: download every bot IP range list the catalog knows (uses the network)", runRanges},
 		"version":   {"print the version", runVersion},
 	}
 }
