@@ -42,6 +42,7 @@ type Config struct {
 	Cards           []string            // --card files, valid for the whole run
 	JWKS            []string            // --jwks files: trusted keys
 	IPRanges        map[string][]string // --ip-ranges TOKEN=FILE
+	IPRangesDirs    []string            // --ip-ranges-dir: IP list files tied to bots by name (audit/ipranges.go)
 	Index           []string            // --index listings
 	Snippets        []string            // --snippets listings
 	Eval            evaluate.Options
@@ -154,7 +155,7 @@ func execute(ctx context.Context, cfg Config, w table.Sink) (*Summary, *evaluate
 	}
 	ids := identity.NewStore()
 	var local []event.Problem
-	if err := loadLocalIdentity(cfg, ids, &local); err != nil {
+	if err := loadLocalIdentity(cfg, catalog, ids, &local); err != nil {
 		return nil, nil, err
 	}
 
@@ -250,7 +251,7 @@ func execute(ctx context.Context, cfg Config, w table.Sink) (*Summary, *evaluate
 				fs.sha = hex.EncodeToString(digest.Sum(nil))
 			}
 		case ingest.KindCard, ingest.KindJWKS, ingest.KindIPList:
-			fs.err = loadDocument(fs.f, ids, keep)
+			fs.err = loadDocument(fs.f, catalog, ids, keep)
 			prog.done.Add(fs.f.Size)
 		case ingest.KindListing:
 			fs.err = readListing(fs.f.Path, builder.AddIndexEntry, &fs.problems)

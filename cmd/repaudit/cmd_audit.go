@@ -52,6 +52,7 @@ func runAudit(ctx context.Context, args []string, std stdio) int {
 		cards       multiFlag
 		jwks        multiFlag
 		ipRanges    multiFlag
+		ipDirs      multiFlag
 		index       multiFlag
 		snippets    multiFlag
 		extraHdrs   = fs.String("log-extra-headers", "", "comma-separated `NAMES` of extra quoted fields after the User-Agent in combined/common logs, e.g. Signature,Signature-Input,Signature-Agent")
@@ -61,6 +62,7 @@ func runAudit(ctx context.Context, args []string, std stdio) int {
 	fs.Var(&cards, "card", "Signature Agent Card `FILE`, valid for the whole run; repeatable")
 	fs.Var(&jwks, "jwks", "JWK Set `FILE` whose keys are trusted for any Signature-Agent; repeatable")
 	fs.Var(&ipRanges, "ip-ranges", "published IP ranges `TOKEN=FILE` (JAFAR/Google/OpenAI JSON); repeatable, several snapshots form a timeline")
+	fs.Var(&ipDirs, "ip-ranges-dir", "`DIR` of IP range lists as 'repaudit ranges fetch' writes them (or named as published, e.g. googlebot.json); repeatable")
 	fs.Var(&index, "index", "index listing `FILE` (URLs, CDX, CDXJ or CSV url[,time][,agent]); repeatable")
 	fs.Var(&snippets, "snippets", "snippet listing `FILE`, same shapes as --index; repeatable")
 	inputs, err := parseInterspersed(fs, args)
@@ -101,6 +103,18 @@ func runAudit(ctx context.Context, args []string, std stdio) int {
 		}
 		ranges[tok] = append(ranges[tok], file)
 	}
+	if len(ranges) > 0 {
+		catalog, err := loadBotCatalog(botsFiles)
+		if err != nil {
+			return fail("%v", err)
+		}
+		for _, r := range ipRanges {
+			tok, _, _ := strings.Cut(r, "=")
+			if _, ok := catalog.Lookup(tok); !ok {
+				return fail("--ip-ranges %s: the catalog knows no bot %q%s (add it with --bots FILE if it is missing)", r, tok, didYouMean(tok, catalog))
+			}
+		}
+	}
 	authority := ""
 	if *site != "" {
 		if authority, err = siteAuthority(*site); err != nil {
@@ -115,7 +129,7 @@ func runAudit(ctx context.Context, args []string, std stdio) int {
 	}
 	cfg := audit.Config{
 		Inputs: inputs, Out: *out, Force: *force, Jobs: *jobs, LogFormat: lf, LogExtraHeaders: extra,
-		Bots: botsFiles, Cards: cards, JWKS: jwks, IPRanges: ranges, Index: index, Snippets: snippets,
+		Bots: botsFiles, Cards: cards, JWKS: jwks, IPRanges: ranges, IPRangesDirs: ipDirs, Index: index, Snippets: snippets,
 		Eval: evaluate.Options{
 			AsOf: at, RobotsTTL: *ttl, UnreachableAfter: *unreachable, Skew: *skew, AllowTestKeys: *testKeys,
 			RobotsMaxBytes: *maxBytes, ArchiveAgent: *archAgent, IndexAgent: *indexAgent, DefaultAuthority: authority,

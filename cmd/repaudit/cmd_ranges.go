@@ -9,6 +9,7 @@ import (
 	"net/url"
 	"os"
 	"path/filepath"
+	"sort"
 	"strings"
 	"time"
 
@@ -231,4 +232,69 @@ func loadBotCatalog(files []string) (*bots.Catalog, error) {
 		c = c.Merge(o)
 	}
 	return c, nil
+}
+
+// didYouMean names the catalog tokens close to tok: the same but for case,
+// a case-insensitive prefix either way, or within edit distance 2 (at
+// most five, closest first), as "; did you mean A or B?", or "".
+func didYouMean(tok string, catalog *bots.Catalog) string {
+	type cand struct {
+		token string
+		dist  int
+	}
+	lt := strings.ToLower(tok)
+	var cs []cand
+	for _, b := range catalog.Bots() {
+		lb := strings.ToLower(b.Token)
+		d := editDistance(lt, lb)
+		switch {
+		case d <= 2:
+		case len(lt) >= 3 && (strings.HasPrefix(lb, lt) || strings.HasPrefix(lt, lb)):
+			d = 3
+		default:
+			continue
+		}
+		cs = append(cs, cand{b.Token, d})
+	}
+	sort.SliceStable(cs, func(i, j int) bool {
+		if cs[i].dist != cs[j].dist {
+			return cs[i].dist < cs[j].dist
+		}
+		return cs[i].token < cs[j].token
+	})
+	if len(cs) == 0 {
+		return ""
+	}
+	var names []string
+	for i, c := range cs {
+		if i == 5 {
+			break
+		}
+		names = append(names, c.token)
+	}
+	if len(names) == 1 {
+		return "; did you mean " + names[0] + "?"
+	}
+	return "; did you mean " + strings.Join(names[:len(names)-1], ", ") + " or " + names[len(names)-1] + "?"
+}
+
+// editDistance is the Levenshtein distance between a and b, in bytes.
+func editDistance(a, b string) int {
+	prev := make([]int, len(b)+1)
+	cur := make([]int, len(b)+1)
+	for j := range prev {
+		prev[j] = j
+	}
+	for i := 1; i <= len(a); i++ {
+		cur[0] = i
+		for j := 1; j <= len(b); j++ {
+			cost := 1
+			if a[i-1] == b[j-1] {
+				cost = 0
+			}
+			cur[j] = min(prev[j]+1, cur[j-1]+1, prev[j-1]+cost)
+		}
+		prev, cur = cur, prev
+	}
+	return prev[len(b)]
 }
