@@ -172,3 +172,38 @@ func TestRangesFetchUsage(t *testing.T) {
 		})
 	}
 }
+
+// TestRangesFetchFeedsAudit: what ranges fetch writes, audit
+// --ip-ranges-dir reads: a fake Googlebot outside the fetched ranges is
+// spoofed, the real one verified.
+func TestRangesFetchFeedsAudit(t *testing.T) {
+	srv, _ := rangesMirror(t)
+	ctx := withNetHooks(context.Background(), &netHooks{
+		tlsConfig: srv.Client().Transport.(*http.Transport).TLSClientConfig,
+		now:       func() time.Time { return time.Date(2026, 11, 23, 18, 45, 0, 0, time.UTC) },
+	})
+	dir := t.TempDir()
+	ranges := filepath.Join(dir, "ranges")
+	if code := run(ctx, []string{"ranges", "fetch", "--out", ranges, "--mirror", srv.URL, "--allow-private", "--delay", "0s"},
+		stdio{Stdin: strings.NewReader(""), Stdout: io.Discard, Stderr: io.Discard}); code != exitFindings {
+		t.Fatalf("ranges fetch: exit %d", code)
+	}
+	ua := `"Mozilla/5.0 (compatible; Googlebot/2.1; +http://www.google.com/bot.html)"`
+	// After the lists' creationTime (2026-11-20): how a list covers earlier
+	// fetches is identity's timeline rule, not this command's.
+	log := `66.249.64.5 - - [22/Nov/2026:10:00:00 +0000] "GET /a HTTP/1.1" 200 10 "-" ` + ua + "\n" +
+		`185.220.101.1 - - [22/Nov/2026:10:00:01 +0000] "GET /b HTTP/1.1" 200 10 "-" ` + ua + "\n"
+	logPath := filepath.Join(dir, "access.log")
+	os.WriteFile(logPath, []byte(log), 0o644)
+	out := filepath.Join(dir, "out")
+	if code, _, stderr := runCmd(t, "audit", logPath, "--ip-ranges-dir", ranges, "--site", "https://example.com", "--out", out, "-q"); code != exitOK {
+		t.Fatalf("audit: exit %d; stderr:\n%s", code, stderr)
+	}
+	code, stdout, stderr := runCmd(t, "query", out, "select client_ip, ip_check, identity from fetches order by fetch_time", "--format", "csv")
+	if code != exitOK {
+		t.Fatalf("query: exit %d; stderr:\n%s", code, stderr)
+	}
+	if want := "client_ip,ip_check,identity\n66.249.64.5,in_range,verified\n185.220.101.1,not_in_range,spoofed\n"; stdout != want {
+		t.Errorf("fetches:\n%s\nwant:\n%s", stdout, want)
+	}
+}

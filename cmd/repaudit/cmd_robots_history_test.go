@@ -260,3 +260,37 @@ func TestRobotsHistoryUsage(t *testing.T) {
 		})
 	}
 }
+
+// TestRobotsHistoryFeedsAudit: the WARC robots history writes is read by
+// the audit like any capture of the site's robots.txt: each version is in
+// force from its capture time, with its status.
+func TestRobotsHistoryFeedsAudit(t *testing.T) {
+	ws := newWaybackServer(t, historyCDX, 200)
+	var delays []time.Duration
+	dir := t.TempDir()
+	hist := filepath.Join(dir, "history.warc.gz")
+	var se bytes.Buffer
+	if code := run(ws.ctx(time.Date(2026, 11, 23, 19, 0, 0, 0, time.UTC), &delays),
+		[]string{"robots", "history", "example.com", "--out", hist, "--wayback", ws.URL, "--allow-private", "--delay", "0s"},
+		stdio{Stdin: strings.NewReader(""), Stdout: io.Discard, Stderr: &se}); code != exitFindings {
+		t.Fatalf("robots history: exit %d; stderr:\n%s", code, se.String())
+	}
+	gpt := `"Mozilla/5.0 AppleWebKit/537.36 (KHTML, like Gecko); compatible; GPTBot/1.2; +https://openai.com/gptbot"`
+	log := `20.171.206.10 - - [01/Mar/2020:10:00:00 +0000] "GET /private/a HTTP/1.1" 200 10 "-" ` + gpt + "\n" +
+		`20.171.206.10 - - [01/Mar/2021:10:00:00 +0000] "GET /b HTTP/1.1" 200 10 "-" ` + gpt + "\n" +
+		`20.171.206.10 - - [01/Aug/2022:10:00:00 +0000] "GET /c HTTP/1.1" 200 10 "-" ` + gpt + "\n"
+	logPath := filepath.Join(dir, "access.log")
+	os.WriteFile(logPath, []byte(log), 0o644)
+	out := filepath.Join(dir, "out")
+	if code, _, stderr := runCmd(t, "audit", hist, logPath, "--site", "https://example.com", "--out", out, "-q"); code != exitOK {
+		t.Fatalf("audit: exit %d; stderr:\n%s", code, stderr)
+	}
+	code, stdout, stderr := runCmd(t, "query", out, "select url_path, robots_verdict, matched_rule from fetches order by fetch_time", "--format", "csv")
+	if code != exitOK {
+		t.Fatalf("query: exit %d; stderr:\n%s", code, stderr)
+	}
+	want := "url_path,robots_verdict,matched_rule\n/private/a,disallowed,Disallow: /private\n/b,disallowed,Disallow: /\n/c,allowed,\n"
+	if stdout != want {
+		t.Errorf("fetches:\n%s\nwant:\n%s", stdout, want)
+	}
+}
