@@ -18,8 +18,8 @@ import (
 
 // Problem codes of IP list files that cannot be tied to a bot.
 const (
-	codeIPListUnmapped = "iplist-unmapped" // warning: the file name names no catalog list; the file is not used
-	codeIPListNotList  = "iplist-unreadable"
+	codeIPListUnmapped   = "iplist-unmapped"   // warning: the file name names no catalog list; the file is not used
+	codeIPListUnreadable = "iplist-unreadable" // error: the file does not read as an IP list; not used
 )
 
 // ipListOwner is what an IP list file was published for.
@@ -99,12 +99,12 @@ func loadIPListFile(p string, lists []bots.IPRangeList, ids *identity.Store, kee
 	}
 	data, err := readDoc(p)
 	if err != nil {
-		keep(event.Problem{Source: src, Code: codeIPListNotList, Severity: event.SevError, Message: err.Error()})
+		keep(event.Problem{Source: src, Code: codeIPListUnreadable, Severity: event.SevError, Message: err.Error()})
 		return
 	}
 	l, ps, err := identity.ParseIPList(data, p)
 	if err != nil {
-		keep(event.Problem{Source: src, Code: codeIPListNotList, Severity: event.SevError, Message: err.Error() + "; skipped"})
+		keep(event.Problem{Source: src, Code: codeIPListUnreadable, Severity: event.SevError, Message: err.Error() + "; skipped"})
 		return
 	}
 	for _, q := range ps {

@@ -108,9 +108,6 @@ func New(o Options) *Client {
 	}}
 }
 
-// Options returns the client's options with defaults filled in.
-func (c *Client) Options() Options { return c.opts }
-
 // Response is one exchange as it went over the wire, ready to be
 // recorded: the request as sent, the status line and header as received,
 // and the body (cut at MaxBytes).

@@ -431,7 +431,10 @@ func (cf *cardsFetcher) get(ctx context.Context, rawURL, accept string) (*fetche
 	cf.seen[rawURL] = r
 	resp, err := cf.client.Get(ctx, rawURL, accept)
 	if err != nil {
-		r.refused = describeFetchError(err)
+		r.refused = describeNetError(err)
+		if errors.Is(err, netfetch.ErrNotHTTPS) {
+			r.refused = "not an https URL (registry-03: the URI scheme MUST be https)"
+		}
 		return r, nil
 	}
 	x := &warc.Exchange{
@@ -447,18 +450,6 @@ func (cf *cardsFetcher) get(ctx context.Context, rawURL, accept string) (*fetche
 		r.refused = fmt.Sprintf("body larger than --max-bytes %d", cf.opts.maxBytes)
 	}
 	return r, nil
-}
-
-// describeFetchError says why nothing was received, naming the flag that
-// would allow a refused address.
-func describeFetchError(err error) string {
-	switch {
-	case errors.Is(err, netfetch.ErrNonPublicAddress):
-		return err.Error() + " (use --allow-private to allow it)"
-	case errors.Is(err, netfetch.ErrNotHTTPS):
-		return "not an https URL (registry-03: the URI scheme MUST be https)"
-	}
-	return err.Error()
 }
 
 // originURL returns "https://host[:port]" of an https URL, or "".

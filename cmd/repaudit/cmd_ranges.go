@@ -169,10 +169,7 @@ func fetchRangeList(ctx context.Context, client *netfetch.Client, now func() tim
 	}
 	resp, err := client.Get(ctx, from, "application/json")
 	if err != nil {
-		if errors.Is(err, netfetch.ErrNonPublicAddress) {
-			return "", fmt.Errorf("%w (use --allow-private to allow it)", err)
-		}
-		return "", err
+		return "", errors.New(describeNetError(err))
 	}
 	if !resp.OK() {
 		if resp.Truncated == "length" {

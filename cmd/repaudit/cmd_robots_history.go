@@ -380,12 +380,3 @@ func sameHost(caps []wayback.Capture, host string) ([]wayback.Capture, string) {
 	}
 	return keep, strings.Join(parts, ", ")
 }
-
-// describeNetError says why nothing was received, naming the flag that
-// would allow a refused address.
-func describeNetError(err error) string {
-	if errors.Is(err, netfetch.ErrNonPublicAddress) {
-		return err.Error() + " (use --allow-private to allow it)"
-	}
-	return err.Error()
-}

@@ -3,7 +3,10 @@ package main
 import (
 	"context"
 	"crypto/tls"
+	"errors"
 	"time"
+
+	"github.com/repaudit/repaudit/netfetch"
 )
 
 // netHooks lets tests reach the network layer of the commands that fetch
@@ -53,4 +56,13 @@ func sleepCtx(ctx context.Context, d time.Duration) error {
 	case <-t.C:
 		return nil
 	}
+}
+
+// describeNetError says why nothing was received, naming the flag that
+// would allow a refused address.
+func describeNetError(err error) string {
+	if errors.Is(err, netfetch.ErrNonPublicAddress) {
+		return err.Error() + " (use --allow-private to allow it)"
+	}
+	return err.Error()
 }
