@@ -30,13 +30,13 @@ type Query struct {
 
 // At returns the query URL under base (e.g. "https://web.archive.org"):
 //
-//	BASE/cdx/search/cdx?url=U&output=json&fl=timestamp,original,statuscode,digest&collapse=digest[&from=F][&to=T]
+//	BASE/cdx/search/cdx?url=U&output=json&fl=timestamp,original,statuscode,digest&collapse=digest&gzip=false[&from=F][&to=T]
 func (q Query) At(base string) string {
 	var b strings.Builder
 	b.WriteString(strings.TrimSuffix(base, "/"))
 	b.WriteString("/cdx/search/cdx?url=")
 	b.WriteString(url.QueryEscape(q.URL))
-	b.WriteString("&output=json&fl=" + Fields + "&collapse=digest")
+	b.WriteString("&output=json&fl=" + Fields + "&collapse=digest&gzip=false")
 	if q.From != "" {
 		b.WriteString("&from=" + url.QueryEscape(q.From))
 	}

@@ -10,7 +10,7 @@ import (
 
 func TestQuery(t *testing.T) {
 	q := Query{URL: "example.com/robots.txt", From: "2020", To: "20251231235959"}
-	want := "https://web.archive.org/cdx/search/cdx?url=example.com%2Frobots.txt&output=json&fl=timestamp,original,statuscode,digest&collapse=digest&from=2020&to=20251231235959"
+	want := "https://web.archive.org/cdx/search/cdx?url=example.com%2Frobots.txt&output=json&fl=timestamp,original,statuscode,digest&collapse=digest&gzip=false&from=2020&to=20251231235959"
 	if got := q.At("https://web.archive.org/"); got != want {
 		t.Errorf("At = %q\nwant %q", got, want)
 	}

@@ -23,7 +23,7 @@ func Example() {
 	}
 	fmt.Println(len(notes), "rows skipped")
 	// Output:
-	// https://web.archive.org/cdx/search/cdx?url=example.com%2Frobots.txt&output=json&fl=timestamp,original,statuscode,digest&collapse=digest&from=2020
+	// https://web.archive.org/cdx/search/cdx?url=example.com%2Frobots.txt&output=json&fl=timestamp,original,statuscode,digest&collapse=digest&gzip=false&from=2020
 	// 2020-01-01 200 https://web.archive.org/web/20200101000000id_/https://example.com/robots.txt
 	// 2021-06-01 503 https://web.archive.org/web/20210601000000id_/http://example.com:80/robots.txt
 	// 0 rows skipped

@@ -132,7 +132,7 @@ func TestRobotsHistory(t *testing.T) {
 	if code != exitFindings {
 		t.Fatalf("exit = %d, want %d (one replay fails, one row has no status); stderr:\n%s", code, exitFindings, stderr)
 	}
-	wantQuery := "/cdx/search/cdx?url=example.com%2Frobots.txt&output=json&fl=timestamp,original,statuscode,digest&collapse=digest&from=20200101&to=20241231"
+	wantQuery := "/cdx/search/cdx?url=example.com%2Frobots.txt&output=json&fl=timestamp,original,statuscode,digest&collapse=digest&gzip=false&from=20200101&to=20241231"
 	if len(ws.requests) == 0 || ws.requests[0] != wantQuery {
 		t.Errorf("first request %q, want %q", ws.requests, wantQuery)
 	}
