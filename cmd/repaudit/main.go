@@ -51,7 +51,7 @@ func commands() map[string]command {
 		"report":    {"summarize an audit directory (table, md, json, html)", runReport},
 		"query":     {"run SQL over an audit directory with the embedded DuckDB", runQuery},
 		"inspect":   {"show what repaudit reads from WARC and log files", runInspect},
-		"robots":    {"robots check: judge URLs against a robots.txt file; robots history: a site's past robots.txt from the Wayback Machine (uses the network)", runRobots},
+		"robots":    {"robots check: judge URLs against a robots.txt; robots history: a site's past robots.txt from the Wayback Machine (network)", runRobots},
 		"signature": {"signature check: verify Web Bot Auth signatures of requests", runSignature},
 		"cards":     {"cards fetch: fetch Signature Agent Cards into a WARC (uses the network)", runCards},
 		"ranges":    {"ranges fetch: download every bot IP range list the catalog knows (uses the network)", runRanges},
