@@ -43,6 +43,7 @@ type Config struct {
 	Cards           []string            // --card files, valid for the whole run
 	JWKS            []string            // --jwks files: trusted keys
 	IPRanges        map[string][]string // --ip-ranges TOKEN=FILE
+	IPRangesDirs    []string            // --ip-ranges-dir: IP list files tied to bots by name (audit/ipranges.go)
 	Index           []string            // --index listings
 	Snippets        []string            // --snippets listings
 	// Robots, RobotsGit and RobotsDir are robots.txt versions as the site
@@ -180,7 +181,7 @@ func execute(ctx context.Context, cfg Config, w table.Sink) (*Summary, *evaluate
 		AIRobotsTxtDate: dv.AIRobotsTxtDate, Bots: catalog.Len(), Files: cfg.Bots}
 	ids := identity.NewStore()
 	st.problems = append(st.problems, skipped...) // directory entries Expand did not read
-	if err := loadLocalIdentity(cfg, ids, &st.problems); err != nil {
+	if err := loadLocalIdentity(cfg, catalog, ids, &st.problems); err != nil {
 		return nil, nil, err
 	}
 
@@ -294,7 +295,7 @@ func execute(ctx context.Context, cfg Config, w table.Sink) (*Summary, *evaluate
 			}
 			prog.done.Add(fs.f.Size)
 		case ingest.KindCard, ingest.KindJWKS, ingest.KindIPList:
-			fs.err = loadDocument(fs.f, ids, keep)
+			fs.err = loadDocument(fs.f, catalog, ids, keep)
 			prog.done.Add(fs.f.Size)
 		case ingest.KindListing:
 			fs.err = readListing(fs.f.Path, builder.AddIndexEntry, &fs.problems)

@@ -54,8 +54,9 @@ func identityProblem(p identity.Problem, at event.Source) event.Problem {
 }
 
 // loadLocalIdentity reads --card, --jwks and --ip-ranges files: they are
-// valid for the whole run (added at the zero time).
-func loadLocalIdentity(cfg Config, ids *identity.Store, problems *[]event.Problem) error {
+// valid for the whole run (added at the zero time); and --ip-ranges-dir
+// directories (see loadIPRangesDirs).
+func loadLocalIdentity(cfg Config, catalog *bots.Catalog, ids *identity.Store, problems *[]event.Problem) error {
 	keep := func(ps []identity.Problem, file string) {
 		for _, p := range ps {
 			*problems = append(*problems, identityProblem(p, event.Source{File: file, Offset: -1}))
@@ -99,11 +100,16 @@ func loadLocalIdentity(cfg Config, ids *identity.Store, problems *[]event.Proble
 			ids.AddIPList(token, l, l.CreationTime)
 		}
 	}
-	return nil
+	return loadIPRangesDirs(cfg.IPRangesDirs, catalog, ids, problems)
 }
 
-// loadDocument adds a card, key set or IP list found among the inputs.
-func loadDocument(f ingest.File, ids *identity.Store, keep func(event.Problem)) error {
+// loadDocument adds a card, key set or IP list found among the inputs. An
+// IP list is tied to its bots by its file name, as in --ip-ranges-dir.
+func loadDocument(f ingest.File, catalog *bots.Catalog, ids *identity.Store, keep func(event.Problem)) error {
+	if f.Kind == ingest.KindIPList {
+		loadIPListFile(f.Path, catalog.IPRangeLists(), ids, keep)
+		return nil
+	}
 	data, err := readDoc(f.Path)
 	if err != nil {
 		return err
@@ -131,9 +137,6 @@ func loadDocument(f ingest.File, ids *identity.Store, keep func(event.Problem)) 
 		ids.AddTrustedKeys(keys)
 		keep(event.Problem{Source: src, Code: "input-jwks-trusted", Severity: event.SevInfo,
 			Message: fmt.Sprintf("key set given as an input: its %d keys are trusted for any Signature-Agent (as --jwks)", len(keys))})
-	case ingest.KindIPList:
-		keep(event.Problem{Source: src, Code: "input-iplist-owner", Severity: event.SevWarning,
-			Message: "an IP range list needs an owner: pass it as --ip-ranges TOKEN=" + f.Path + "; ignored"})
 	}
 	return nil
 }

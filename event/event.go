@@ -156,6 +156,11 @@ type Capture struct {
 	// the original capture found in the same input.
 	Profile  string
 	Resolved bool
+	// SourceURI is the WARC-Source-URI of the record: where the writer
+	// got the payload when that is not the target URI itself (for
+	// example the Wayback Machine capture 'repaudit robots history'
+	// copied); "" when absent.
+	SourceURI string
 	// WARCHeader holds every WARC header of the record, including Common
 	// Crawl's X-Crawler-* fields, in order.
 	WARCHeader Header

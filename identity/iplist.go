@@ -1,6 +1,7 @@
 package identity
 
 import (
+	"bytes"
 	"encoding/json"
 	"fmt"
 	"net/netip"
@@ -32,10 +33,17 @@ type ipPrefixEntry struct {
 // Prefix entries may also be bare CIDR strings. CreationTime is UTC and
 // zero when absent or unreadable; a time without a zone is read as UTC.
 // A bad prefix is a Problem and is skipped; a prefix with host bits set is
-// masked and reported.
+// masked and reported. Zero-width spaces (U+200B), which Bing's
+// bingbot.json has carried since 2022 between JSON tokens and inside
+// prefix strings, are removed before parsing and reported once.
 func ParseIPList(data []byte, source string) (*IPList, []Problem, error) {
 	if len(data) > MaxIPListBytes {
 		return nil, nil, fmt.Errorf("%w: %d bytes, limit %d", ErrTooLarge, len(data), MaxIPListBytes)
+	}
+	var probs []Problem
+	if n := bytes.Count(data, zeroWidthSpace); n > 0 {
+		data = bytes.ReplaceAll(data, zeroWidthSpace, nil)
+		probs = append(probs, Problem{source, "iplist-zero-width-space", fmt.Sprintf("%d zero-width spaces (U+200B) removed before reading", n)})
 	}
 	var doc ipListDoc
 	if err := json.Unmarshal(trimBOM(data), &doc); err != nil {
@@ -49,7 +57,6 @@ func ParseIPList(data []byte, source string) (*IPList, []Problem, error) {
 		return nil, nil, fmt.Errorf("%w: \"prefixes\" is not an array", ErrNotIPList)
 	}
 	l := &IPList{Source: source}
-	var probs []Problem
 	if doc.CreationTime != nil {
 		t, err := parseCreationTime(*doc.CreationTime)
 		if err != nil {
@@ -104,6 +111,9 @@ func ParseIPList(data []byte, source string) (*IPList, []Problem, error) {
 	}
 	return l, probs, nil
 }
+
+// zeroWidthSpace is U+200B in UTF-8.
+var zeroWidthSpace = []byte("\u200b")
 
 // parseCIDR parses a CIDR prefix; a bare address is a host prefix.
 // IPv4-mapped IPv6 prefixes are turned into IPv4 ones.

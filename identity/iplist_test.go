@@ -42,6 +42,13 @@ func TestParseIPList(t *testing.T) {
 			wantPfx:  "132.196.86.0/24 20.171.206.0/24 52.230.152.0/24",
 		},
 		{
+			name:      "Bing shape: zero-width spaces between tokens and inside prefixes",
+			doc:       sample(t, "iplist_bing_shape.json", ""),
+			wantTime:  "2026-02-11T10:00:00Z",
+			wantPfx:   "157.55.39.0/24 207.46.13.0/24 40.77.167.0/24 13.66.139.0/24 13.66.144.0/24 52.167.144.0/24 13.67.10.16/28 40.77.188.0/22 65.55.210.0/24 199.30.24.0/23",
+			wantProbs: "iplist-zero-width-space",
+		},
+		{
 			name:    "no creationTime, bare strings and a host address",
 			doc:     []byte(`{"prefixes":["10.0.0.0/8","2001:db8::1",{"ipv4Prefix":"192.0.2.0/24"}]}`),
 			wantPfx: "10.0.0.0/8 2001:db8::1/128 192.0.2.0/24",

@@ -18,8 +18,13 @@ import (
 //     "expected-user-agent" or "ips_uri" at top level;
 //   - jwks: a "keys" array whose members carry "kty", or a single JWK;
 //   - iplist: a "prefixes" array with ipv4Prefix/ipv6Prefix members.
+//
+// Zero-width spaces (U+200B) are ignored, as ParseIPList ignores them.
 func CaptureKind(url, contentType string, body []byte) string {
 	b := bytes.TrimLeft(trimBOM(body), " \t\r\n")
+	if bytes.Contains(b, zeroWidthSpace) {
+		b = bytes.TrimLeft(bytes.ReplaceAll(b, zeroWidthSpace, nil), " \t\r\n")
+	}
 	if len(b) == 0 || b[0] != '{' || len(b) > MaxIPListBytes {
 		return ""
 	}

@@ -20,6 +20,7 @@ func TestCaptureKind(t *testing.T) {
 		{"single JWK", "https://example.com/k.json", "", []byte(`{"kty":"OKP","crv":"Ed25519","x":"` + b1EdX + `"}`), KindJWKS},
 		{"JAFAR", "https://example.com/ips.json", "", sample(t, "jafar_example_1_basic.json", ""), KindIPList},
 		{"Google shape", "https://developers.google.com/x.json", "", sample(t, "iplist_google_shape.json", "example"), KindIPList},
+		{"Bing shape with zero-width spaces", "https://www.bing.com/toolbox/bingbot.json", "", sample(t, "iplist_bing_shape.json", ""), KindIPList},
 		{"OAuth token response", "https://example.com/token", "", []byte(`{"client_id":"abc","access_token":"x"}`), ""},
 		{"unrelated keys", "https://example.com/api", "", []byte(`{"keys":["a","b"],"kty":1}`), ""},
 		{"unrelated prefixes", "https://example.com/api", "", []byte(`{"prefixes":["a"]}`), ""},

@@ -68,6 +68,7 @@ func TestSniff(t *testing.T) {
 		{"card.json", []byte(`{"client_id":"https://bot.example/card","client_name":"Bot","jwks_uri":"https://bot.example/jwks","web_bot_auth":{"rfc9309-product-token":"Bot"}}`), KindCard, "", "none"},
 		{"keys.json", []byte(`{"keys":[{"kty":"OKP","crv":"Ed25519","x":"JrQLj5P_89iXES9-vFgrIy29clF9CC_oPPsw3c5D0bs"}]}`), KindJWKS, "", "none"},
 		{"ranges.json", []byte(`{"creationTime":"2025-03-01T00:00:00Z","prefixes":[{"ipv4Prefix":"66.249.64.0/19"}]}`), KindIPList, "", "none"},
+		{"bingbot.json", []byte("{\n\u200b  \"creationTime\": \"2025-03-01T00:00:00\",\n  \"prefixes\": [\n\u200b    {\"ipv4Prefix\": \"157.55.39.0/24\u200b\"}\n  ]\n}\n"), KindIPList, "", "none"},
 		{"index.csv", []byte("url,time\nhttps://example.com/a,2025-03-01\n"), KindListing, "csv", "none"},
 		{"notes.txt", []byte("These are some notes,\nnot a log.\n"), KindUnknown, "", "none"},
 		{"empty", nil, KindUnknown, "", "none"},

@@ -191,7 +191,9 @@ func SniffContext(ctx context.Context, path string, logFormat accesslog.Format) 
 func documentKind(data []byte) Kind {
 	// A JSON-lines log has one complete object on its first line; a
 	// document is one value spanning the sample (or the whole file).
-	dec := json.NewDecoder(bytes.NewReader(data))
+	// Bing's bingbot.json carries U+200B between tokens (see
+	// identity.ParseIPList).
+	dec := json.NewDecoder(bytes.NewReader(bytes.ReplaceAll(data, []byte("\u200b"), nil)))
 	var v any
 	if err := dec.Decode(&v); err != nil {
 		return ""

@@ -98,6 +98,18 @@
 // WARC-Refers-To or by payload digest and URI; it may be shared by readers
 // of several files.
 //
+// # Writing
+//
+// Writer writes WARC/1.1 records, one gzip member each (WARC 1.1 Annex
+// D.2), with the header fields the caller gives in order and the
+// Content-Length it computes; WriteWarcinfo, WriteExchange (request and
+// response paired by WARC-Concurrent-To, or a response alone) and
+// WriteResource build the usual records with SHA-256 digests. Record IDs
+// come from WriterOptions.NewID (random UUIDs by default; the demo
+// generator passes a counter so its files are reproducible). The
+// repaudit commands that fetch ("cards fetch", "robots history") and the
+// demo generator all write through it.
+//
 // # Why not gowarc
 //
 // The module requires github.com/nlnwa/gowarc, and this package's tests

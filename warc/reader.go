@@ -651,7 +651,7 @@ func (r *Reader) recordSource(startB boundary, startOK bool, start, blockEnd, en
 type warcFields struct {
 	typ, id, date, uri, contentType, contentLength string
 	refersTo, refersToURI, refersToDate            string
-	payloadDigest, truncated, profile              string
+	payloadDigest, truncated, profile, sourceURI   string
 	concurrent                                     []string
 	hasLength, hasDate                             bool
 }
@@ -690,8 +690,11 @@ func (w *warcFields) extract(h event.Header) {
 				w.truncated = v
 			}
 		case 15:
-			if strings.EqualFold(n, "WARC-Target-URI") {
+			switch {
+			case strings.EqualFold(n, "WARC-Target-URI"):
 				w.uri = stripAngle(v)
+			case strings.EqualFold(n, "WARC-Source-URI"):
+				w.sourceURI = stripAngle(v)
 			}
 		case 18:
 			if strings.EqualFold(n, "WARC-Concurrent-To") {
@@ -815,6 +818,7 @@ func (r *Reader) parseWARC() (*item, error) {
 			PayloadDigest: w.payloadDigest,
 			WARCTruncated: w.truncated,
 			Profile:       w.profile,
+			SourceURI:     w.sourceURI,
 			WARCHeader:    hdr,
 		}
 		if w.refersToDate != "" {

@@ -54,6 +54,7 @@ func runAudit(ctx context.Context, args []string, std stdio) int {
 		cards       multiFlag
 		jwks        multiFlag
 		ipRanges    multiFlag
+		ipDirs      multiFlag
 		index       multiFlag
 		snippets    multiFlag
 		robotsFiles multiFlag
@@ -67,6 +68,7 @@ func runAudit(ctx context.Context, args []string, std stdio) int {
 	fs.Var(&cards, "card", "Signature Agent Card `FILE`, valid for the whole run; repeatable")
 	fs.Var(&jwks, "jwks", "JWK Set `FILE` whose keys are trusted for any Signature-Agent; repeatable")
 	fs.Var(&ipRanges, "ip-ranges", "published IP ranges `TOKEN=FILE` (JAFAR/Google/OpenAI JSON); repeatable, several snapshots form a timeline")
+	fs.Var(&ipDirs, "ip-ranges-dir", "`DIR` of IP range lists as 'repaudit ranges fetch' writes them (or named as published, e.g. googlebot.json); repeatable")
 	fs.Var(&index, "index", "index listing `FILE` (URLs, CDX, CDXJ or CSV url[,time][,agent]); repeatable")
 	fs.Var(&snippets, "snippets", "snippet listing `FILE`, same shapes as --index; repeatable")
 	fs.Var(&robotsFiles, "robots", "the site's robots.txt `FILE[@TIME]`, served from TIME (RFC 3339 or YYYY-MM-DD) until the next version; without @TIME, in force for the whole data range; repeatable")
@@ -120,6 +122,18 @@ func runAudit(ctx context.Context, args []string, std stdio) int {
 		}
 		ranges[tok] = append(ranges[tok], file)
 	}
+	if len(ranges) > 0 {
+		catalog, err := loadBotCatalog(botsFiles)
+		if err != nil {
+			return fail("%v", err)
+		}
+		for _, r := range ipRanges {
+			tok, _, _ := strings.Cut(r, "=")
+			if _, ok := catalog.Lookup(tok); !ok {
+				return fail("--ip-ranges %s: the catalog knows no bot %q%s (add it with --bots FILE if it is missing)", r, tok, didYouMean(tok, catalog))
+			}
+		}
+	}
 	authority := ""
 	if *site != "" {
 		if authority, err = siteAuthority(*site); err != nil {
@@ -134,7 +148,7 @@ func runAudit(ctx context.Context, args []string, std stdio) int {
 	}
 	cfg := audit.Config{
 		Inputs: inputs, Out: *out, Force: *force, Jobs: *jobs, LogFormat: lf, LogExtraHeaders: extra,
-		Bots: botsFiles, Cards: cards, JWKS: jwks, IPRanges: ranges, Index: index, Snippets: snippets,
+		Bots: botsFiles, Cards: cards, JWKS: jwks, IPRanges: ranges, IPRangesDirs: ipDirs, Index: index, Snippets: snippets,
 		Robots: robotsFiles, RobotsGit: robotsGit, RobotsDir: robotsDirs,
 		Eval: evaluate.Options{
 			AsOf: at, RobotsTTL: *ttl, UnreachableAfter: *unreachable, Skew: *skew, AllowTestKeys: *testKeys,

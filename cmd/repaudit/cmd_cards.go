@@ -1,27 +1,22 @@
 package main
 
 import (
-	"bufio"
-	"bytes"
 	"context"
-	"crypto/tls"
 	"errors"
 	"flag"
 	"fmt"
 	"io"
-	"net"
-	"net/http"
-	"net/http/httptrace"
-	"net/netip"
 	"net/url"
 	"os"
 	"path/filepath"
 	"strconv"
 	"strings"
-	"syscall"
 	"time"
 
+	"github.com/repaudit/repaudit/event"
 	"github.com/repaudit/repaudit/identity"
+	"github.com/repaudit/repaudit/netfetch"
+	"github.com/repaudit/repaudit/warc"
 )
 
 // Limits of "cards fetch".
@@ -44,17 +39,13 @@ const (
 	acceptIPList    = "application/json"
 )
 
-// errNonPublicAddress is returned by the dialer for addresses that are not
-// public unicast (see isPublicAddr) when --allow-private is not given.
-var errNonPublicAddress = errors.New("refusing non-public address")
-
 // runCards dispatches "repaudit cards <sub>".
 func runCards(ctx context.Context, args []string, std stdio) int {
 	return runSub(ctx, args, std, "fetch", cardsUsage, runCardsFetch)
 }
 
 func cardsUsage(w io.Writer) {
-	fmt.Fprintln(w, "usage: repaudit cards fetch --registry FILE --out FILE.warc.gz [--allow-private] [--timeout 10s] [--max-bytes 1MiB]")
+	fmt.Fprintln(w, "usage: repaudit cards fetch --registry FILE --out FILE.warc.gz [--force] [--allow-private] [--timeout 10s] [--max-bytes 1MiB]")
 	fmt.Fprintln(w)
 	fmt.Fprintln(w, "Resolves a Signature Agent registry (draft-meunier-webbotauth-registry-03):")
 	fmt.Fprintln(w, "one https or data: URL a line, '#' comments. For each card it fetches the card,")
@@ -62,7 +53,8 @@ func cardsUsage(w io.Writer) {
 	fmt.Fprintln(w, "/.well-known/http-message-signatures-directory) and its ips_uri, and writes")
 	fmt.Fprintln(w, "every exchange to a gzip-per-record WARC/1.1 file for 'repaudit audit' to use")
 	fmt.Fprintln(w, "as of its capture time. data: entries are inline cards (recorded as resource")
-	fmt.Fprintln(w, "records, not fetched). This is the only repaudit command that uses the network.")
+	fmt.Fprintln(w, "records, not fetched). Like 'ranges fetch' and 'robots history', it uses the")
+	fmt.Fprintln(w, "network; 'audit' never does.")
 	fmt.Fprintln(w)
 	fmt.Fprintln(w, "Rules (registry-03 §Client ID): https only, GET only, only 200 is accepted,")
 	fmt.Fprintln(w, "redirects are not followed, a card's client_id must equal the URL it was")
@@ -70,7 +62,8 @@ func cardsUsage(w io.Writer) {
 	fmt.Fprintln(w, "unspecified, documentation, ...) are refused at connect time unless")
 	fmt.Fprintln(w, "--allow-private. Refused responses are still recorded in the WARC as evidence.")
 	fmt.Fprintln(w)
-	fmt.Fprintln(w, "A report line per entry goes to stderr. The output is written atomically.")
+	fmt.Fprintln(w, "A report line per entry goes to stderr. The output is written atomically; an")
+	fmt.Fprintln(w, "existing file is refused unless --force.")
 	fmt.Fprintln(w, "Exit status: 0 every entry fetched and valid; 1 some entries failed (the WARC")
 	fmt.Fprintln(w, "still holds what was fetched); 2 usage error, unreadable registry, unwritable")
 	fmt.Fprintln(w, "output, or interrupted (no output written).")
@@ -80,24 +73,10 @@ func cardsUsage(w io.Writer) {
 type cardsFetchOptions struct {
 	registry     string
 	out          string
+	force        bool
 	allowPrivate bool
 	timeout      time.Duration
 	maxBytes     byteSize
-}
-
-// cardsFetchHooks lets tests reach the network layer without globals: the
-// TLS configuration (trust roots of an httptest.NewTLSServer) and the clock
-// that stamps WARC-Date. Tests put it in the context with
-// withCardsFetchHooks; production code never does.
-type cardsFetchHooks struct {
-	tlsConfig *tls.Config
-	now       func() time.Time
-}
-
-type cardsFetchHooksKey struct{}
-
-func withCardsFetchHooks(ctx context.Context, h *cardsFetchHooks) context.Context {
-	return context.WithValue(ctx, cardsFetchHooksKey{}, h)
 }
 
 func runCardsFetch(ctx context.Context, args []string, std stdio) int {
@@ -111,6 +90,7 @@ func runCardsFetch(ctx context.Context, args []string, std stdio) int {
 	}
 	fs.StringVar(&o.registry, "registry", "", "registry `FILE` (\"-\" for stdin)")
 	fs.StringVar(&o.out, "out", "", "output WARC `FILE` (gzip per record, e.g. cards.warc.gz)")
+	fs.BoolVar(&o.force, "force", false, "replace an existing output file")
 	fs.BoolVar(&o.allowPrivate, "allow-private", false, "allow non-public addresses (tests, intranet registries)")
 	fs.DurationVar(&o.timeout, "timeout", defaultCardsTimeout, "time limit for each exchange, connect to last body byte")
 	fs.Var(&o.maxBytes, "max-bytes", "size `limit` of each response body (e.g. 1MiB, 512KiB, 100000)")
@@ -135,6 +115,11 @@ func runCardsFetch(ctx context.Context, args []string, std stdio) int {
 		return exitUsage
 	}
 
+	if err := checkNewOutput(o.out, o.force); err != nil {
+		fmt.Fprintf(std.Stderr, "repaudit cards fetch: %v\n", err)
+		return exitUsage
+	}
+
 	var reg io.Reader
 	regName := o.registry
 	if o.registry == "-" {
@@ -156,20 +141,17 @@ func runCardsFetch(ctx context.Context, args []string, std stdio) int {
 		}
 	}
 
-	hooks, _ := ctx.Value(cardsFetchHooksKey{}).(*cardsFetchHooks)
-	if hooks == nil {
-		hooks = &cardsFetchHooks{}
-	}
+	hooks := netHooksFrom(ctx)
 	now := hooks.now
-	if now == nil {
-		// The one legitimate wall clock in repaudit: WARC-Date of a live fetch.
-		now = time.Now
-	}
+	ua := "repaudit/" + version + " (cards fetch)"
 	cf := &cardsFetcher{
-		opts:   o,
-		client: newCardsClient(o, hooks.tlsConfig),
+		opts: o,
+		client: netfetch.New(netfetch.Options{
+			Timeout: o.timeout, MaxBytes: int64(o.maxBytes), AllowPrivate: o.allowPrivate,
+			TLSConfig: hooks.tlsConfig, UserAgent: ua,
+		}),
 		now:    now,
-		ua:     "repaudit/" + version + " (cards fetch)",
+		ua:     ua,
 		seen:   map[string]*fetched{},
 		report: std.Stderr,
 	}
@@ -180,7 +162,7 @@ func runCardsFetch(ctx context.Context, args []string, std stdio) int {
 	}
 	total := len(entries) + len(regProblems)
 	fmt.Fprintf(std.Stderr, "cards fetch: %d entries: %d ok, %d failed; %d WARC records written to %s\n",
-		total, total-failed, failed, cf.ww.records, o.out)
+		total, total-failed, failed, cf.ww.Records(), o.out)
 	if failed > 0 {
 		return exitFindings
 	}
@@ -216,91 +198,6 @@ func (b *byteSize) Set(s string) error {
 	return nil
 }
 
-// newCardsClient builds the HTTP client of "cards fetch": HTTP/1.1 over
-// TLS, no proxy (a proxy would hide the address we must check), no
-// redirects followed, no transparent decompression, and a dialer that
-// checks the address actually dialed, after DNS resolution, so that DNS
-// rebinding cannot reach a private address.
-func newCardsClient(o cardsFetchOptions, tlsConfig *tls.Config) *http.Client {
-	dialer := &net.Dialer{
-		Timeout: o.timeout,
-		Control: func(network, address string, _ syscall.RawConn) error {
-			if o.allowPrivate {
-				return nil
-			}
-			ap, err := netip.ParseAddrPort(address)
-			if err != nil {
-				return fmt.Errorf("%w: %s", errNonPublicAddress, address)
-			}
-			if !isPublicAddr(ap.Addr()) {
-				return fmt.Errorf("%w: %s", errNonPublicAddress, ap.Addr())
-			}
-			return nil
-		},
-	}
-	tc := &tls.Config{MinVersion: tls.VersionTLS12}
-	if tlsConfig != nil {
-		tc = tlsConfig.Clone()
-	}
-	tr := &http.Transport{
-		Proxy:                  nil,
-		DialContext:            dialer.DialContext,
-		TLSClientConfig:        tc,
-		TLSHandshakeTimeout:    o.timeout,
-		ResponseHeaderTimeout:  o.timeout,
-		MaxResponseHeaderBytes: 64 << 10,
-		DisableCompression:     true,
-		ForceAttemptHTTP2:      false,
-		MaxIdleConnsPerHost:    2,
-	}
-	return &http.Client{
-		Transport: tr,
-		// registry-03 §Client ID: "MUST NOT follow HTTP redirects".
-		CheckRedirect: func(*http.Request, []*http.Request) error { return http.ErrUseLastResponse },
-	}
-}
-
-// nonPublic lists special-purpose ranges (IANA IPv4/IPv6 Special-Purpose
-// Address Registries) that netip's predicates do not already cover.
-var nonPublic = func() []netip.Prefix {
-	var ps []netip.Prefix
-	for _, s := range []string{
-		"0.0.0.0/8", "100.64.0.0/10", "192.0.0.0/24", "192.0.2.0/24", "192.88.99.0/24",
-		"198.18.0.0/15", "198.51.100.0/24", "203.0.113.0/24", "240.0.0.0/4",
-		"64:ff9b:1::/48", "100::/64", "2001::/23", "2001:db8::/32", "3fff::/20", "5f00::/16", "fec0::/10",
-	} {
-		ps = append(ps, netip.MustParsePrefix(s))
-	}
-	return ps
-}()
-
-// isPublicAddr reports whether a is a public unicast address: not
-// private, loopback, link-local, multicast, unspecified, shared (CGNAT),
-// documentation, benchmarking or reserved. IPv4 embedded in IPv4-mapped,
-// NAT64 (64:ff9b::/96) and 6to4 (2002::/16) addresses is checked too.
-func isPublicAddr(a netip.Addr) bool {
-	a = a.Unmap().WithZone("")
-	if !a.IsValid() || !a.IsGlobalUnicast() || a.IsPrivate() || a.IsLoopback() ||
-		a.IsLinkLocalUnicast() || a.IsMulticast() || a.IsUnspecified() {
-		return false
-	}
-	for _, p := range nonPublic {
-		if p.Contains(a) {
-			return false
-		}
-	}
-	if a.Is6() {
-		b := a.As16()
-		switch {
-		case netip.MustParsePrefix("64:ff9b::/96").Contains(a):
-			return isPublicAddr(netip.AddrFrom4([4]byte(b[12:16])))
-		case netip.MustParsePrefix("2002::/16").Contains(a):
-			return isPublicAddr(netip.AddrFrom4([4]byte(b[2:6])))
-		}
-	}
-	return true
-}
-
 // fetched is the outcome of one GET.
 type fetched struct {
 	url         string
@@ -317,10 +214,10 @@ type fetched struct {
 // cardsFetcher resolves one registry into one WARC file.
 type cardsFetcher struct {
 	opts   cardsFetchOptions
-	client *http.Client
+	client *netfetch.Client
 	now    func() time.Time
 	ua     string
-	ww     *warcWriter
+	ww     *warc.Writer
 	seen   map[string]*fetched // each URL is fetched once per run
 	report io.Writer
 }
@@ -329,30 +226,19 @@ type cardsFetcher struct {
 // atomically. It returns the number of failed entries; the error is for
 // the output file or an interruption (then nothing is written).
 func (cf *cardsFetcher) run(ctx context.Context, regName string, entries []identity.RegistryEntry, probs []identity.Problem) (failed int, err error) {
-	dir, base := filepath.Split(cf.opts.out)
-	if dir == "" {
-		dir = "."
-	}
-	tmp, err := os.CreateTemp(dir, "."+base+".*.tmp")
+	out, err := createAtomic(cf.opts.out)
 	if err != nil {
-		return 0, fmt.Errorf("create output: %w", err)
+		return 0, err
 	}
-	committed := false
-	defer func() {
-		if !committed {
-			tmp.Close()
-			os.Remove(tmp.Name())
-		}
-	}()
-	bw := bufio.NewWriter(tmp)
-	cf.ww = &warcWriter{w: bw}
-	if err := cf.ww.writeWarcinfo(cf.now(), base, []warcField{
-		{"software", "repaudit/" + version},
-		{"format", "WARC File Format 1.1"},
-		{"conformsTo", "https://iipc.github.io/warc-specifications/specifications/warc-format/warc-1.1/"},
-		{"description", "Signature Agent Cards, key directories and IP lists fetched by 'repaudit cards fetch'"},
-		{"registry", regName},
-		{"http-header-user-agent", cf.ua},
+	defer out.Abort()
+	cf.ww = warc.NewWriter(out, warc.WriterOptions{})
+	if _, err := cf.ww.WriteWarcinfo(cf.now(), filepath.Base(cf.opts.out), event.Header{
+		{Name: "software", Value: "repaudit/" + version},
+		{Name: "format", Value: "WARC File Format 1.1"},
+		{Name: "conformsTo", Value: "https://iipc.github.io/warc-specifications/specifications/warc-format/warc-1.1/"},
+		{Name: "description", Value: "Signature Agent Cards, key directories and IP lists fetched by 'repaudit cards fetch'"},
+		{Name: "registry", Value: regName},
+		{Name: "http-header-user-agent", Value: cf.ua},
 	}); err != nil {
 		return 0, err
 	}
@@ -383,22 +269,9 @@ func (cf *cardsFetcher) run(ctx context.Context, regName string, entries []ident
 		return failed, fmt.Errorf("interrupted: %w", err)
 	}
 
-	if err := bw.Flush(); err != nil {
-		return failed, fmt.Errorf("write output: %w", err)
+	if err := out.Commit(); err != nil {
+		return failed, err
 	}
-	if err := tmp.Chmod(0o644); err != nil {
-		return failed, fmt.Errorf("write output: %w", err)
-	}
-	if err := tmp.Sync(); err != nil {
-		return failed, fmt.Errorf("write output: %w", err)
-	}
-	if err := tmp.Close(); err != nil {
-		return failed, fmt.Errorf("write output: %w", err)
-	}
-	if err := os.Rename(tmp.Name(), cf.opts.out); err != nil {
-		return failed, fmt.Errorf("write output: %w", err)
-	}
-	committed = true
 	return failed, nil
 }
 
@@ -415,7 +288,7 @@ func (cf *cardsFetcher) entry(ctx context.Context, loc string, e identity.Regist
 	var card *identity.Card
 	var probs []identity.Problem
 	if e.Inline != nil {
-		if err := cf.ww.writeResource(e.URL, dataMediaType(e.URL), cf.now(), e.Inline); err != nil {
+		if err := cf.ww.WriteResource(e.URL, dataMediaType(e.URL), cf.now(), e.Inline); err != nil {
 			return false, err
 		}
 		c, p, perr := identity.ParseCard(e.Inline, loc)
@@ -556,105 +429,27 @@ func (cf *cardsFetcher) get(ctx context.Context, rawURL, accept string) (*fetche
 	}
 	r := &fetched{url: rawURL}
 	cf.seen[rawURL] = r
-	u, err := url.Parse(rawURL)
-	switch {
-	case err != nil || u.Host == "":
-		r.refused = "not a URL"
-		return r, nil
-	case u.Scheme != "https":
-		r.refused = "not an https URL (registry-03: the URI scheme MUST be https)"
-		return r, nil
-	case u.User != nil:
-		r.refused = "URL with userinfo"
-		return r, nil
-	}
-
-	ctx, cancel := context.WithTimeout(ctx, cf.opts.timeout)
-	defer cancel()
-	var remote string
-	ctx = httptrace.WithClientTrace(ctx, &httptrace.ClientTrace{
-		GotConn: func(info httptrace.GotConnInfo) {
-			if ap, err := netip.ParseAddrPort(info.Conn.RemoteAddr().String()); err == nil {
-				remote = ap.Addr().Unmap().String()
-			}
-		},
-	})
-	req, err := http.NewRequestWithContext(ctx, http.MethodGet, rawURL, nil)
+	resp, err := cf.client.Get(ctx, rawURL, accept)
 	if err != nil {
-		r.refused = err.Error()
+		r.refused = describeNetError(err)
+		if errors.Is(err, netfetch.ErrNotHTTPS) {
+			r.refused = "not an https URL (registry-03: the URI scheme MUST be https)"
+		}
 		return r, nil
 	}
-	req.Header.Set("User-Agent", cf.ua)
-	req.Header.Set("Accept", accept)
-	req.Header.Set("Accept-Encoding", "identity")
-	var reqBytes bytes.Buffer
-	if err := req.Clone(context.Background()).Write(&reqBytes); err != nil {
-		r.refused = err.Error()
-		return r, nil
+	x := &warc.Exchange{
+		URL: rawURL, Time: cf.now(), IP: resp.RemoteIP, Request: resp.Request,
+		ResponseHead: resp.ResponseHead, Body: resp.Body, Truncated: resp.Truncated,
 	}
-
-	resp, err := cf.client.Do(req)
-	if err != nil {
-		r.refused = describeFetchError(err, cf.opts.timeout)
-		return r, nil
-	}
-	defer resp.Body.Close()
-	max := int64(cf.opts.maxBytes)
-	body, rerr := io.ReadAll(io.LimitReader(resp.Body, max+1))
-	x := &exchange{url: rawURL, at: cf.now(), ip: remote, request: reqBytes.Bytes()}
-	switch {
-	case int64(len(body)) > max:
-		body = body[:max]
-		x.truncation = "length"
-		r.refused = fmt.Sprintf("body larger than --max-bytes %d", max)
-	case rerr != nil && (errors.Is(rerr, context.DeadlineExceeded) || isTimeout(rerr)):
-		x.truncation = "time"
-		r.refused = fmt.Sprintf("timed out after %s reading the body", cf.opts.timeout)
-	case rerr != nil:
-		x.truncation = "disconnect"
-		r.refused = "body read: " + rerr.Error()
-	}
-	var head bytes.Buffer
-	fmt.Fprintf(&head, "%s %s\r\n", resp.Proto, resp.Status)
-	_ = resp.Header.Write(&head) // Transfer-Encoding is already removed: the body is de-chunked
-	head.WriteString("\r\n")
-	x.respHead, x.body = head.Bytes(), body
-	if err := cf.ww.writeExchange(x); err != nil {
+	if err := cf.ww.WriteExchange(x); err != nil {
 		return nil, err
 	}
-
-	r.status, r.contentType, r.body = resp.StatusCode, resp.Header.Get("Content-Type"), body
-	if r.refused != "" {
-		return r, nil
-	}
-	switch {
-	case resp.StatusCode >= 300 && resp.StatusCode < 400:
-		r.refused = fmt.Sprintf("status %s: redirects are not followed (Location: %q)", resp.Status, resp.Header.Get("Location"))
-	case resp.StatusCode != http.StatusOK:
-		r.refused = fmt.Sprintf("status %s: only 200 is accepted", resp.Status)
-	case resp.Header.Get("Content-Encoding") != "" && !strings.EqualFold(resp.Header.Get("Content-Encoding"), "identity"):
-		r.refused = fmt.Sprintf("content-encoding %q was not asked for", resp.Header.Get("Content-Encoding"))
+	r.status, r.contentType, r.body = resp.Status, resp.ContentType, resp.Body
+	r.refused = resp.Refused
+	if resp.Truncated == "length" {
+		r.refused = fmt.Sprintf("body larger than --max-bytes %d", cf.opts.maxBytes)
 	}
 	return r, nil
-}
-
-func describeFetchError(err error, timeout time.Duration) string {
-	switch {
-	case errors.Is(err, errNonPublicAddress):
-		var s string
-		if i := strings.Index(err.Error(), errNonPublicAddress.Error()); i >= 0 {
-			s = err.Error()[i:]
-		}
-		return s + " (use --allow-private to allow it)"
-	case errors.Is(err, context.DeadlineExceeded) || isTimeout(err):
-		return fmt.Sprintf("timed out after %s", timeout)
-	}
-	return err.Error()
-}
-
-func isTimeout(err error) bool {
-	var ne net.Error
-	return errors.As(err, &ne) && ne.Timeout()
 }
 
 // originURL returns "https://host[:port]" of an https URL, or "".

@@ -83,7 +83,7 @@ func cardsTestServer(t *testing.T) (*httptest.Server, string) {
 // cardsTestContext injects the server's trust roots and a fixed clock.
 func cardsTestContext(srv *httptest.Server, at time.Time) context.Context {
 	tc := srv.Client().Transport.(*http.Transport).TLSClientConfig
-	return withCardsFetchHooks(context.Background(), &cardsFetchHooks{
+	return withNetHooks(context.Background(), &netHooks{
 		tlsConfig: tc,
 		now:       func() time.Time { return at },
 	})
@@ -357,39 +357,29 @@ func TestCardsFetchInterrupted(t *testing.T) {
 	}
 }
 
-func TestIsPublicAddr(t *testing.T) {
-	tests := []struct {
-		addr string
-		want bool
-	}{
-		{"93.184.215.14", true},
-		{"2606:4700::1111", true},
-		{"127.0.0.1", false},
-		{"::1", false},
-		{"10.1.2.3", false},
-		{"172.16.0.1", false},
-		{"192.168.1.1", false},
-		{"169.254.169.254", false},
-		{"fe80::1", false},
-		{"fc00::1", false},
-		{"0.0.0.0", false},
-		{"::", false},
-		{"100.64.0.1", false},
-		{"192.0.2.1", false},
-		{"198.18.0.1", false},
-		{"224.0.0.1", false},
-		{"255.255.255.255", false},
-		{"::ffff:127.0.0.1", false},
-		{"::ffff:8.8.8.8", true},
-		{"64:ff9b::a00:1", false}, // NAT64 of 10.0.0.1
-		{"64:ff9b::808:808", true},
-		{"2002:7f00:1::", false}, // 6to4 of 127.0.0.1
-		{"2001:db8::1", false},
+func TestCardsFetchRefusesExistingOutput(t *testing.T) {
+	srv, _ := cardsTestServer(t)
+	ctx := cardsTestContext(srv, time.Date(2025, 9, 1, 12, 0, 0, 0, time.UTC))
+	dir := t.TempDir()
+	reg := filepath.Join(dir, "registry.txt")
+	out := filepath.Join(dir, "cards.warc.gz")
+	os.WriteFile(reg, []byte(srv.URL+"/card\n"), 0o644)
+	os.WriteFile(out, []byte("keep me"), 0o644)
+	var se bytes.Buffer
+	std := stdio{Stdin: strings.NewReader(""), Stdout: io.Discard, Stderr: &se}
+	if code := run(ctx, []string{"cards", "fetch", "--registry", reg, "--out", out, "--allow-private"}, std); code != exitUsage ||
+		!strings.Contains(se.String(), "exists (use --force to replace it)") {
+		t.Errorf("existing output: exit %d, stderr %q; want %d and a hint at --force", code, se.String(), exitUsage)
 	}
-	for _, tt := range tests {
-		if got := isPublicAddr(netip.MustParseAddr(tt.addr)); got != tt.want {
-			t.Errorf("isPublicAddr(%s) = %v, want %v", tt.addr, got, tt.want)
-		}
+	if b, _ := os.ReadFile(out); string(b) != "keep me" {
+		t.Errorf("existing output was changed without --force")
+	}
+	se.Reset()
+	if code := run(ctx, []string{"cards", "fetch", "--registry", reg, "--out", out, "--allow-private", "--force"}, std); code != exitOK {
+		t.Fatalf("--force: exit %d; stderr:\n%s", code, se.String())
+	}
+	if recs := readWARC(t, out); len(recs) < 3 {
+		t.Errorf("--force wrote %d records", len(recs))
 	}
 }
 

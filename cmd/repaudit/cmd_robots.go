@@ -30,6 +30,9 @@ const robotsCacheSize = 16
 
 // runRobots dispatches "repaudit robots <sub>".
 func runRobots(ctx context.Context, args []string, std stdio) int {
+	if len(args) > 0 && args[0] == "history" {
+		return runRobotsHistory(ctx, args[1:], std)
+	}
 	return runSub(ctx, args, std, "check", robotsUsage, runRobotsCheck)
 }
 
@@ -55,7 +58,11 @@ line, in order:
 or {"error": "..."} for a line that could not be used.
 
 Exit status: 0 done; 1 some URL disallowed and --fail-on-disallowed given;
-2 usage error, unreadable file, or (after all output) an unusable input line.`)
+2 usage error, unreadable file, or (after all output) an unusable input line.
+
+       repaudit robots history URL [--from DATE] [--to DATE] --out FILE.warc.gz
+writes the site's past robots.txt files from the Wayback Machine to a WARC
+(uses the network); 'repaudit robots history -h' says more.`)
 }
 
 // robotsCheckOptions are the validated flags of "robots check".

@@ -10,7 +10,9 @@
 //	   only with --fail-on-problems[=SEVERITY] (audit; bare means warning,
 //	   which includes an input that yielded nothing); a disallowed URL,
 //	   only with --fail-on-disallowed (robots check); some registry
-//	   entries could not be fetched (cards fetch)
+//	   entries could not be fetched (cards fetch); some lists could not be
+//	   fetched (ranges fetch); some captures could not be fetched (robots
+//	   history)
 //	2  usage error, or input that could not be read (after writing what could)
 package main
 
@@ -45,18 +47,20 @@ type command struct {
 	run     func(ctx context.Context, args []string, std stdio) int
 }
 
-// commands is the table of subcommands. "robots", "signature", "cards" and "bots"
-// take a sub-subcommand (check, fetch) as their first argument.
+// commands is the table of subcommands. "robots", "signature", "cards",
+// "ranges" and "bots" take a sub-subcommand (check, history, fetch,
+// identify, list) as their first argument.
 func commands() map[string]command {
 	return map[string]command{
 		"audit":     {"read archives and logs, judge every fetch, write Parquet tables", runAudit},
 		"report":    {"summarize an audit directory (table, md, json, html)", runReport},
 		"query":     {"run SQL over an audit directory with the embedded DuckDB", runQuery},
 		"inspect":   {"show what repaudit reads from WARC and log files", runInspect},
-		"robots":    {"robots check: judge URLs against a robots.txt file", runRobots},
+		"robots":    {"robots check: judge URLs against a robots.txt; robots history: a site's past robots.txt from the Wayback Machine (network)", runRobots},
 		"signature": {"signature check: verify Web Bot Auth signatures of requests", runSignature},
 		"cards":     {"cards fetch: fetch Signature Agent Cards into a WARC (uses the network)", runCards},
 		"bots":      {"bots identify | list: identify User-Agents with the bot catalog, print it", runBots},
+		"ranges":    {"ranges fetch: download every bot IP range list the catalog knows (uses the network)", runRanges},
 		"version":   {"print the version", runVersion},
 	}
 }

@@ -152,7 +152,7 @@ func jsonResponse(body string) []byte {
 // few pages with directives, and the identity documents it relies on.
 func siteWARC() ([]byte, error) {
 	var buf bytes.Buffer
-	w := &warcWriter{w: &buf, name: "site"}
+	w := newWARCWriter(&buf, "site")
 	if err := w.warcinfo(ts("2025-03-01T00:00:00Z"), "software: repaudit demo generator\r\nformat: WARC File Format 1.1\r\ndescription: robots.txt history, pages and identity documents of www.example.com\r\n"); err != nil {
 		return nil, err
 	}
@@ -231,7 +231,7 @@ const archiverUA = "Mozilla/5.0 (compatible; ExampleArchiver/1.0; +https://archi
 // crawlWARC is an archive's own crawl of the site, with request records.
 func crawlWARC() ([]byte, error) {
 	var buf bytes.Buffer
-	w := &warcWriter{w: &buf, name: "crawl"}
+	w := newWARCWriter(&buf, "crawl")
 	if err := w.warcinfo(ts("2025-03-02T01:00:00Z"), "software: repaudit demo generator\r\nformat: WARC File Format 1.1\r\ndescription: ExampleArchiver crawl of www.example.com\r\n"); err != nil {
 		return nil, err
 	}

@@ -2,79 +2,77 @@ package demo
 
 import (
 	"bytes"
-	"crypto/sha1"
 	"crypto/sha256"
-	"encoding/base32"
 	"fmt"
 	"io"
 	"time"
 
 	"github.com/klauspost/compress/gzip"
+
+	"github.com/repaudit/repaudit/event"
+	"github.com/repaudit/repaudit/warc"
 )
 
-// warcWriter writes WARC/1.1 records, one gzip member each, with record IDs
+// warcWriter writes the demo's records through warc.Writer, with record IDs
 // derived from a counter so the demo files are byte-for-byte reproducible.
 type warcWriter struct {
-	w    io.Writer
+	ww   *warc.Writer
 	name string
 	n    int
 }
 
-func (ww *warcWriter) id() string {
-	ww.n++
-	h := sha256.Sum256([]byte(fmt.Sprintf("%s#%d", ww.name, ww.n)))
-	return fmt.Sprintf("<urn:uuid:%x-%x-%x-%x-%x>", h[0:4], h[4:6], h[6:8], h[8:10], h[10:16])
+func newWARCWriter(w io.Writer, name string) *warcWriter {
+	d := &warcWriter{name: name}
+	d.ww = warc.NewWriter(w, warc.WriterOptions{Level: gzip.BestCompression, NewID: d.id})
+	return d
 }
 
-type field struct{ name, value string }
+func (d *warcWriter) id() string {
+	d.n++
+	h := sha256.Sum256([]byte(fmt.Sprintf("%s#%d", d.name, d.n)))
+	return warc.FormatRecordID([16]byte(h[:16]))
+}
 
-func (ww *warcWriter) record(typ, uri string, at time.Time, contentType string, block []byte, extra ...field) (string, error) {
-	id := ww.id()
-	var hdr bytes.Buffer
-	fmt.Fprintf(&hdr, "WARC/1.1\r\nWARC-Type: %s\r\nWARC-Record-ID: %s\r\nWARC-Date: %s\r\n", typ, id, at.UTC().Format(time.RFC3339))
+func (d *warcWriter) record(typ, uri string, at time.Time, contentType string, block []byte, extra ...event.Field) (string, error) {
+	id := d.id()
+	h := event.Header{
+		{Name: "WARC-Type", Value: typ},
+		{Name: "WARC-Record-ID", Value: id},
+		{Name: "WARC-Date", Value: at.UTC().Format(time.RFC3339)},
+	}
 	if uri != "" {
-		fmt.Fprintf(&hdr, "WARC-Target-URI: %s\r\n", uri)
+		h = append(h, event.Field{Name: "WARC-Target-URI", Value: uri})
 	}
-	for _, f := range extra {
-		fmt.Fprintf(&hdr, "%s: %s\r\n", f.name, f.value)
-	}
+	h = append(h, extra...)
 	if typ == "response" || typ == "resource" {
 		payload := block
 		if i := bytes.Index(block, []byte("\r\n\r\n")); i >= 0 && typ == "response" {
 			payload = block[i+4:]
 		}
-		sum := sha1.Sum(payload)
-		fmt.Fprintf(&hdr, "WARC-Payload-Digest: sha1:%s\r\n", base32.StdEncoding.EncodeToString(sum[:]))
+		h = append(h, event.Field{Name: "WARC-Payload-Digest", Value: warc.DigestSHA1(payload)})
 	}
-	fmt.Fprintf(&hdr, "Content-Type: %s\r\nContent-Length: %d\r\n\r\n", contentType, len(block))
-	zw, err := gzip.NewWriterLevel(ww.w, gzip.BestCompression)
-	if err != nil {
-		return "", err
-	}
-	zw.Write(hdr.Bytes())
-	zw.Write(block)
-	zw.Write([]byte("\r\n\r\n"))
-	return id, zw.Close()
+	h = append(h, event.Field{Name: "Content-Type", Value: contentType})
+	return id, d.ww.WriteRecord(h, block)
 }
 
-func (ww *warcWriter) warcinfo(at time.Time, text string) error {
-	_, err := ww.record("warcinfo", "", at, "application/warc-fields", []byte(text))
+func (d *warcWriter) warcinfo(at time.Time, text string) error {
+	_, err := d.record("warcinfo", "", at, "application/warc-fields", []byte(text))
 	return err
 }
 
 // exchange writes a request record and its response record, paired by
 // WARC-Concurrent-To.
-func (ww *warcWriter) exchange(uri string, at time.Time, request, response []byte) error {
-	reqID, err := ww.record("request", uri, at, "application/http;msgtype=request", request)
+func (d *warcWriter) exchange(uri string, at time.Time, request, response []byte) error {
+	reqID, err := d.record("request", uri, at, "application/http;msgtype=request", request)
 	if err != nil {
 		return err
 	}
-	_, err = ww.record("response", uri, at, "application/http;msgtype=response", response, field{"WARC-Concurrent-To", reqID})
+	_, err = d.record("response", uri, at, "application/http;msgtype=response", response, event.Field{Name: "WARC-Concurrent-To", Value: reqID})
 	return err
 }
 
-func (ww *warcWriter) response(uri string, at time.Time, response []byte) error {
-	_, err := ww.record("response", uri, at, "application/http;msgtype=response", response)
+func (d *warcWriter) response(uri string, at time.Time, response []byte) error {
+	_, err := d.record("response", uri, at, "application/http;msgtype=response", response)
 	return err
 }
 

@@ -1,0 +1,135 @@
+package audit
+
+import (
+	"context"
+	"os"
+	"path/filepath"
+	"strings"
+	"testing"
+	"time"
+
+	"github.com/repaudit/repaudit/bots"
+	"github.com/repaudit/repaudit/evaluate"
+	"github.com/repaudit/repaudit/identity"
+	"github.com/repaudit/repaudit/table"
+)
+
+const (
+	googlebotURL = "https://developers.google.com/static/search/apis/ipranges/googlebot.json"
+	bingbotURL   = "https://www.bing.com/toolbox/bingbot.json"
+)
+
+func TestMapIPListFile(t *testing.T) {
+	lists := []bots.IPRangeList{
+		{URL: googlebotURL, Tokens: []string{"Googlebot", "Googlebot-Image"}},
+		{URL: "https://developers.google.com/static/crawling/ipranges/googlebot.json", Tokens: []string{"Googlebot", "Googlebot-Image"}},
+		{URL: bingbotURL, Tokens: []string{"bingbot"}},
+		{URL: "https://a.example/bots.json", Tokens: []string{"ABot"}},
+		{URL: "https://b.example/bots.json", Tokens: []string{"BBot"}},
+	}
+	at := time.Date(2026, 11, 23, 18, 45, 0, 0, time.UTC)
+	dated, _ := identity.IPListFileName(bingbotURL, at)
+	unknown, _ := identity.IPListFileName("https://c.example/ips.json", at)
+	tests := []struct {
+		name, url, why string
+		fetched        time.Time
+	}{
+		{"dir/" + dated, bingbotURL, "", at},
+		{"bingbot.json", bingbotURL, "", time.Time{}},
+		{"dir/googlebot.json", googlebotURL, "", time.Time{}}, // two URLs, same bots
+		{"bots.json", "", "several lists for different bots", time.Time{}},
+		{"my-ranges.json", "", "its name is not one the catalog's IP lists are published under (bingbot.json, bots.json, googlebot.json)", time.Time{}},
+		{unknown, "", "named for https://c.example/ips.json, which no bot in the catalog publishes", time.Time{}},
+	}
+	for _, tt := range tests {
+		o, why := mapIPListFile(tt.name, lists)
+		if o.URL != tt.url || !o.Fetched.Equal(tt.fetched) || (tt.why == "") != (why == "") || !strings.Contains(why, tt.why) {
+			t.Errorf("mapIPListFile(%q) = %+v, %q; want %s at %v, %q", tt.name, o, why, tt.url, tt.fetched, tt.why)
+		}
+		if why != "" && !strings.Contains(why, "--ip-ranges TOKEN="+tt.name) {
+			t.Errorf("mapIPListFile(%q): %q does not say what to do", tt.name, why)
+		}
+	}
+}
+
+// googlebotLog has real Googlebot fetches (66.249.64.5, 66.249.66.9) and a
+// fake one from a Tor exit (185.220.101.1), on 5 and 12 March 2025.
+const googlebotLog = `66.249.64.5 - - [05/Mar/2025:10:00:00 +0000] "GET /a HTTP/1.1" 200 100 "-" "Mozilla/5.0 (compatible; Googlebot/2.1; +http://www.google.com/bot.html)"
+185.220.101.1 - - [05/Mar/2025:10:00:01 +0000] "GET /b HTTP/1.1" 200 100 "-" "Mozilla/5.0 (compatible; Googlebot/2.1; +http://www.google.com/bot.html)"
+66.249.64.5 - - [12/Mar/2025:10:00:00 +0000] "GET /c HTTP/1.1" 200 100 "-" "Mozilla/5.0 (compatible; Googlebot/2.1; +http://www.google.com/bot.html)"
+66.249.66.9 - - [12/Mar/2025:10:00:01 +0000] "GET /d HTTP/1.1" 200 100 "-" "Mozilla/5.0 (compatible; Googlebot/2.1; +http://www.google.com/bot.html)"
+`
+
+func writeList(t *testing.T, dir, name, created, prefix string) {
+	t.Helper()
+	doc := `{"creationTime":"` + created + `","prefixes":[{"ipv4Prefix":"` + prefix + `"}]}`
+	if err := os.WriteFile(filepath.Join(dir, name), []byte(doc), 0o644); err != nil {
+		t.Fatal(err)
+	}
+}
+
+// TestIPRangesDir: dated snapshots of googlebot.json in a directory form a
+// timeline (the 1 March list covers 5 March, the 10 March list 12 March),
+// a file named for no catalog list is a problem row and the run goes on,
+// and the same directory given as an input is read the same way.
+func TestIPRangesDir(t *testing.T) {
+	tmp := t.TempDir()
+	dir := filepath.Join(tmp, "ranges")
+	os.Mkdir(dir, 0o755)
+	n1, _ := identity.IPListFileName(googlebotURL, time.Date(2025, 3, 1, 0, 0, 0, 0, time.UTC))
+	n2, _ := identity.IPListFileName(googlebotURL, time.Date(2025, 3, 10, 0, 0, 0, 0, time.UTC))
+	writeList(t, dir, n1, "2025-03-01T00:00:00.000000", "66.249.64.0/27")
+	writeList(t, dir, n2, "2025-03-10T00:00:00.000000", "66.249.66.0/27")
+	writeList(t, dir, "my-ranges.json", "2025-03-01T00:00:00Z", "10.0.0.0/8")
+	logPath := filepath.Join(tmp, "access.log")
+	os.WriteFile(logPath, []byte(googlebotLog), 0o644)
+
+	for _, asInput := range []bool{false, true} {
+		cfg := Config{Inputs: []string{logPath}, Out: filepath.Join(tmp, "out"), Jobs: 2,
+			Eval: evaluate.Options{DefaultAuthority: "https://www.example.com", RobotsTTL: 24 * time.Hour}}
+		if asInput {
+			cfg.Inputs = append(cfg.Inputs, dir)
+		} else {
+			cfg.IPRangesDirs = []string{dir}
+		}
+		col := &table.Collector{}
+		if err := runInto(context.Background(), cfg, col); err != nil {
+			t.Fatalf("as input %v: %v", asInput, err)
+		}
+		var got []string
+		for _, f := range col.Fetches {
+			got = append(got, f.URLPath+":"+f.IPCheck+":"+f.Identity)
+		}
+		want := "/a:in_range:verified /b:not_in_range:spoofed /c:not_in_range:spoofed /d:in_range:verified"
+		if strings.Join(got, " ") != want {
+			t.Errorf("as input %v: fetches %q, want %q", asInput, strings.Join(got, " "), want)
+		}
+		var unmapped int
+		for _, p := range col.Problems {
+			if p.Code == codeIPListUnmapped {
+				unmapped++
+				if !strings.HasSuffix(p.SourceFile, "my-ranges.json") || !strings.Contains(p.Message, "--ip-ranges TOKEN=") {
+					t.Errorf("as input %v: problem %+v", asInput, p)
+				}
+			}
+		}
+		if unmapped != 1 {
+			t.Errorf("as input %v: %d iplist-unmapped problems, want 1: %+v", asInput, unmapped, col.Problems)
+		}
+		for _, v := range col.Violations {
+			if v.Kind == "ip_not_published" && !strings.Contains(v.Evidence, googlebotURL) {
+				t.Errorf("as input %v: evidence %q does not name the list", asInput, v.Evidence)
+			}
+		}
+	}
+
+	if err := runInto(context.Background(), Config{Inputs: []string{logPath}, Out: filepath.Join(tmp, "o2"), IPRangesDirs: []string{filepath.Join(tmp, "none")}}, &table.Collector{}); err == nil {
+		t.Error("a missing --ip-ranges-dir is not an error")
+	}
+	empty := filepath.Join(tmp, "empty")
+	os.Mkdir(empty, 0o755)
+	if err := runInto(context.Background(), Config{Inputs: []string{logPath}, Out: filepath.Join(tmp, "o3"), IPRangesDirs: []string{empty}}, &table.Collector{}); err == nil ||
+		!strings.Contains(err.Error(), "ranges fetch") {
+		t.Errorf("an empty --ip-ranges-dir: err %v, want a hint at ranges fetch", err)
+	}
+}

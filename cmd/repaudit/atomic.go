@@ -1,0 +1,81 @@
+package main
+
+import (
+	"bufio"
+	"errors"
+	"fmt"
+	"io"
+	"io/fs"
+	"os"
+	"path/filepath"
+)
+
+// errOutputExists is returned by checkNewOutput for an existing file when
+// --force was not given.
+var errOutputExists = errors.New("exists (use --force to replace it)")
+
+// checkNewOutput refuses an existing output file unless force. It runs
+// before any network work, so nothing is fetched for an output that
+// cannot be written.
+func checkNewOutput(path string, force bool) error {
+	st, err := os.Stat(path)
+	switch {
+	case errors.Is(err, fs.ErrNotExist):
+		return nil
+	case err != nil:
+		return err
+	case st.IsDir():
+		return fmt.Errorf("%s is a directory", path)
+	case !force:
+		return fmt.Errorf("%s %w", path, errOutputExists)
+	}
+	return nil
+}
+
+// atomicFile is an output file written under a temporary hidden name in
+// the same directory and renamed into place by Commit, so that a run that
+// dies leaves no half-written file under the final name (and no file that
+// an audit of the directory would read: hidden names are skipped).
+type atomicFile struct {
+	path string
+	tmp  *os.File
+	*bufio.Writer
+	done bool
+}
+
+func createAtomic(path string) (*atomicFile, error) {
+	dir, base := filepath.Split(path)
+	if dir == "" {
+		dir = "."
+	}
+	tmp, err := os.CreateTemp(dir, "."+base+".*.tmp")
+	if err != nil {
+		return nil, fmt.Errorf("create output: %w", err)
+	}
+	return &atomicFile{path: path, tmp: tmp, Writer: bufio.NewWriter(tmp)}, nil
+}
+
+// Commit flushes, syncs and renames the file into place.
+func (a *atomicFile) Commit() error {
+	for _, step := range []func() error{a.Flush, func() error { return a.tmp.Chmod(0o644) }, a.tmp.Sync, a.tmp.Close} {
+		if err := step(); err != nil {
+			return fmt.Errorf("write output: %w", err)
+		}
+	}
+	if err := os.Rename(a.tmp.Name(), a.path); err != nil {
+		return fmt.Errorf("write output: %w", err)
+	}
+	a.done = true
+	return nil
+}
+
+// Abort removes the temporary file unless Commit succeeded; it is safe to
+// defer.
+func (a *atomicFile) Abort() {
+	if !a.done {
+		a.tmp.Close()
+		os.Remove(a.tmp.Name())
+	}
+}
+
+var _ io.Writer = (*atomicFile)(nil)

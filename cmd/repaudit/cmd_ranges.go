@@ -1,0 +1,297 @@
+package main
+
+import (
+	"context"
+	"errors"
+	"flag"
+	"fmt"
+	"io"
+	"net/url"
+	"os"
+	"path/filepath"
+	"sort"
+	"strings"
+	"time"
+
+	"github.com/repaudit/repaudit/bots"
+	"github.com/repaudit/repaudit/identity"
+	"github.com/repaudit/repaudit/netfetch"
+)
+
+// Limits of "ranges fetch".
+const (
+	defaultRangesTimeout  = 30 * time.Second
+	defaultRangesMaxBytes = 8 << 20
+	defaultRangesDelay    = 250 * time.Millisecond
+)
+
+// runRanges dispatches "repaudit ranges <sub>".
+func runRanges(ctx context.Context, args []string, std stdio) int {
+	return runSub(ctx, args, std, "fetch", rangesUsage, runRangesFetch)
+}
+
+func rangesUsage(w io.Writer) {
+	io.WriteString(w, `usage: repaudit ranges fetch --out DIR [--force] [--bots FILE]... [--allow-private]
+                             [--timeout 30s] [--max-bytes 8MiB] [--delay 250ms] [--mirror URL]
+
+Downloads every published IP range list the bot catalog knows (Googlebot's,
+bingbot's, GPTBot's, ...) into DIR, one file per list, named by the list's
+URL and the fetch time (UTC), for 'repaudit audit --ip-ranges-dir DIR':
+
+  www.bing.com_toolbox_bingbot.json.2026-11-23T184500Z.json
+
+("/" becomes "_", other bytes than letters, digits, "." and "-" become %XX;
+see docs/semantics.md). Run it again later and the new files join the old
+ones: the audit reads the snapshots of one list as a timeline. Each file
+holds the body exactly as served; only a 200 response that reads as an IP
+range list is written, so DIR holds nothing else the audit could misread.
+
+Network rules as for 'cards fetch': https only, GET only, only 200 is
+accepted, redirects are not followed, size and time limits per list, and
+non-public addresses are refused unless --allow-private. Lists are fetched
+one after another, --delay apart. --mirror URL fetches each list from
+URL/HOST/PATH instead of the operator's host (a local mirror); the file
+name still names the operator's URL.
+
+A report line per list goes to stderr. Exit status: 0 every list written;
+1 some lists failed (the others are written); 2 usage error, unwritable
+DIR, or interrupted (lists already written stay).
+`)
+}
+
+type rangesFetchOptions struct {
+	out          string
+	force        bool
+	allowPrivate bool
+	timeout      time.Duration
+	maxBytes     byteSize
+	delay        time.Duration
+	mirror       string
+	bots         multiFlag
+}
+
+func runRangesFetch(ctx context.Context, args []string, std stdio) int {
+	o := rangesFetchOptions{maxBytes: defaultRangesMaxBytes}
+	fs := flag.NewFlagSet("ranges fetch", flag.ContinueOnError)
+	fs.SetOutput(std.Stderr)
+	fs.Usage = func() {
+		rangesUsage(std.Stderr)
+		fmt.Fprintln(std.Stderr)
+		fs.PrintDefaults()
+	}
+	fs.StringVar(&o.out, "out", "", "output `DIR` (created if missing; existing files are kept)")
+	fs.BoolVar(&o.force, "force", false, "replace a file of the same name (same list, same second)")
+	fs.BoolVar(&o.allowPrivate, "allow-private", false, "allow non-public addresses (tests, intranet mirrors)")
+	fs.DurationVar(&o.timeout, "timeout", defaultRangesTimeout, "time limit for each list, connect to last body byte")
+	fs.Var(&o.maxBytes, "max-bytes", "size `limit` of each list (e.g. 8MiB)")
+	fs.DurationVar(&o.delay, "delay", defaultRangesDelay, "pause between two requests")
+	fs.StringVar(&o.mirror, "mirror", "", "fetch each list from `URL`/HOST/PATH instead of the operator's host")
+	fs.Var(&o.bots, "bots", "bot catalog `FILE` to merge over the default (adds or changes list URLs); repeatable")
+	fail := func(format string, a ...any) int {
+		fmt.Fprintf(std.Stderr, "repaudit ranges fetch: "+format+"\n", a...)
+		return exitUsage
+	}
+	if err := fs.Parse(args); err != nil {
+		if errors.Is(err, flag.ErrHelp) {
+			return exitOK
+		}
+		return exitUsage
+	}
+	switch {
+	case fs.NArg() > 0:
+		return fail("unexpected argument %q", fs.Arg(0))
+	case o.out == "":
+		return fail("--out is required")
+	case o.timeout <= 0:
+		return fail("--timeout must be positive")
+	case o.delay < 0:
+		return fail("--delay must not be negative")
+	}
+	if o.mirror != "" {
+		u, err := url.Parse(o.mirror)
+		if err != nil || u.Scheme != "https" || u.Host == "" || u.RawQuery != "" {
+			return fail("--mirror wants an https URL without a query, got %q", o.mirror)
+		}
+	}
+	catalog, err := loadBotCatalog(o.bots)
+	if err != nil {
+		return fail("%v", err)
+	}
+	if err := os.MkdirAll(o.out, 0o755); err != nil {
+		return fail("%v", err)
+	}
+
+	hooks := netHooksFrom(ctx)
+	client := netfetch.New(netfetch.Options{
+		Timeout: o.timeout, MaxBytes: int64(o.maxBytes), AllowPrivate: o.allowPrivate,
+		TLSConfig: hooks.tlsConfig, UserAgent: "repaudit/" + version + " (ranges fetch)",
+	})
+	lists := catalog.IPRangeLists()
+	written, failed := 0, 0
+	for i, l := range lists {
+		if i > 0 {
+			if err := hooks.sleep(ctx, o.delay); err != nil {
+				return fail("interrupted: %v (%d lists written)", err, written)
+			}
+		}
+		if err := ctx.Err(); err != nil {
+			return fail("interrupted: %v (%d lists written)", err, written)
+		}
+		msg, err := fetchRangeList(ctx, client, hooks.now, o, l)
+		if err != nil {
+			if ctx.Err() != nil {
+				return fail("interrupted: %v (%d lists written)", ctx.Err(), written)
+			}
+			failed++
+			fmt.Fprintf(std.Stderr, "%s: refused: %v\n", l.URL, err)
+			continue
+		}
+		written++
+		fmt.Fprintf(std.Stderr, "%s: %s\n", l.URL, msg)
+	}
+	fmt.Fprintf(std.Stderr, "ranges fetch: %d lists: %d written, %d failed; in %s\n", len(lists), written, failed, o.out)
+	if failed > 0 {
+		return exitFindings
+	}
+	return exitOK
+}
+
+// fetchRangeList fetches one list and writes it under its file name. The
+// error says why nothing was written.
+func fetchRangeList(ctx context.Context, client *netfetch.Client, now func() time.Time, o rangesFetchOptions, l bots.IPRangeList) (string, error) {
+	from := l.URL
+	if o.mirror != "" {
+		u, err := url.Parse(l.URL)
+		if err != nil {
+			return "", err
+		}
+		from = strings.TrimSuffix(o.mirror, "/") + "/" + u.Host + u.EscapedPath()
+	}
+	resp, err := client.Get(ctx, from, "application/json")
+	if err != nil {
+		return "", errors.New(describeNetError(err))
+	}
+	if !resp.OK() {
+		if resp.Truncated == "length" {
+			return "", fmt.Errorf("body larger than --max-bytes %d", o.maxBytes)
+		}
+		return "", errors.New(resp.Refused)
+	}
+	at := now().UTC().Truncate(time.Second)
+	list, probs, err := identity.ParseIPList(resp.Body, l.URL)
+	if err != nil {
+		return "", fmt.Errorf("200, but %v", err)
+	}
+	name, err := identity.IPListFileName(l.URL, at)
+	if err != nil {
+		return "", err
+	}
+	path := filepath.Join(o.out, name)
+	if err := checkNewOutput(path, o.force); err != nil {
+		return "", err
+	}
+	f, err := createAtomic(path)
+	if err != nil {
+		return "", err
+	}
+	defer f.Abort()
+	if _, err := f.Write(resp.Body); err != nil {
+		return "", fmt.Errorf("write output: %w", err)
+	}
+	if err := f.Commit(); err != nil {
+		return "", err
+	}
+	created := "no creationTime"
+	if !list.CreationTime.IsZero() {
+		created = "creationTime " + list.CreationTime.Format(time.RFC3339)
+	}
+	note := ""
+	if len(probs) > 0 {
+		note = fmt.Sprintf(", %d note(s): %s", len(probs), probs[0].Message)
+	}
+	return fmt.Sprintf("200, %d prefixes (%s), for %s%s -> %s", len(list.Prefixes), created, strings.Join(l.Tokens, ", "), note, name), nil
+}
+
+// loadBotCatalog returns the default catalog with --bots files merged
+// over it.
+func loadBotCatalog(files []string) (*bots.Catalog, error) {
+	c := bots.Default()
+	for _, p := range files {
+		f, err := os.Open(p)
+		if err != nil {
+			return nil, fmt.Errorf("--bots: %w", err)
+		}
+		o, err := bots.Load(f, p)
+		f.Close()
+		if err != nil {
+			return nil, fmt.Errorf("--bots: %w", err)
+		}
+		c = c.Merge(o)
+	}
+	return c, nil
+}
+
+// didYouMean names the catalog tokens close to tok: the same but for case,
+// a case-insensitive prefix either way, or within edit distance 2 (at
+// most five, closest first), as "; did you mean A or B?", or "".
+func didYouMean(tok string, catalog *bots.Catalog) string {
+	type cand struct {
+		token string
+		dist  int
+	}
+	lt := strings.ToLower(tok)
+	var cs []cand
+	for _, b := range catalog.Bots() {
+		lb := strings.ToLower(b.Token)
+		d := editDistance(lt, lb)
+		switch {
+		case d <= 2:
+		case len(lt) >= 3 && (strings.HasPrefix(lb, lt) || strings.HasPrefix(lt, lb)):
+			d = 3
+		default:
+			continue
+		}
+		cs = append(cs, cand{b.Token, d})
+	}
+	sort.SliceStable(cs, func(i, j int) bool {
+		if cs[i].dist != cs[j].dist {
+			return cs[i].dist < cs[j].dist
+		}
+		return cs[i].token < cs[j].token
+	})
+	if len(cs) == 0 {
+		return ""
+	}
+	var names []string
+	for i, c := range cs {
+		if i == 5 {
+			break
+		}
+		names = append(names, c.token)
+	}
+	if len(names) == 1 {
+		return "; did you mean " + names[0] + "?"
+	}
+	return "; did you mean " + strings.Join(names[:len(names)-1], ", ") + " or " + names[len(names)-1] + "?"
+}
+
+// editDistance is the Levenshtein distance between a and b, in bytes.
+func editDistance(a, b string) int {
+	prev := make([]int, len(b)+1)
+	cur := make([]int, len(b)+1)
+	for j := range prev {
+		prev[j] = j
+	}
+	for i := 1; i <= len(a); i++ {
+		cur[0] = i
+		for j := 1; j <= len(b); j++ {
+			cost := 1
+			if a[i-1] == b[j-1] {
+				cost = 0
+			}
+			cur[j] = min(prev[j]+1, cur[j-1]+1, prev[j-1]+cost)
+		}
+		prev, cur = cur, prev
+	}
+	return prev[len(b)]
+}

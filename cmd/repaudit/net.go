@@ -1,0 +1,68 @@
+package main
+
+import (
+	"context"
+	"crypto/tls"
+	"errors"
+	"time"
+
+	"github.com/repaudit/repaudit/netfetch"
+)
+
+// netHooks lets tests reach the network layer of the commands that fetch
+// ("cards fetch", "ranges fetch", "robots history") without globals: the
+// TLS configuration (trust roots of an httptest.NewTLSServer) and the
+// clock that stamps what was fetched. Tests put it in the context with
+// withNetHooks; production code never does.
+type netHooks struct {
+	tlsConfig *tls.Config
+	now       func() time.Time
+	// sleep waits between requests (tests record the delays instead).
+	sleep func(context.Context, time.Duration) error
+}
+
+type netHooksKey struct{}
+
+func withNetHooks(ctx context.Context, h *netHooks) context.Context {
+	return context.WithValue(ctx, netHooksKey{}, h)
+}
+
+// netHooksFrom returns the hooks in ctx with defaults filled in.
+func netHooksFrom(ctx context.Context) netHooks {
+	var h netHooks
+	if p, _ := ctx.Value(netHooksKey{}).(*netHooks); p != nil {
+		h = *p
+	}
+	if h.now == nil {
+		// The one legitimate wall clock in repaudit: the time of a live fetch.
+		h.now = time.Now
+	}
+	if h.sleep == nil {
+		h.sleep = sleepCtx
+	}
+	return h
+}
+
+// sleepCtx waits for d or until ctx is done.
+func sleepCtx(ctx context.Context, d time.Duration) error {
+	if d <= 0 {
+		return ctx.Err()
+	}
+	t := time.NewTimer(d)
+	defer t.Stop()
+	select {
+	case <-ctx.Done():
+		return ctx.Err()
+	case <-t.C:
+		return nil
+	}
+}
+
+// describeNetError says why nothing was received, naming the flag that
+// would allow a refused address.
+func describeNetError(err error) string {
+	if errors.Is(err, netfetch.ErrNonPublicAddress) {
+		return err.Error() + " (use --allow-private to allow it)"
+	}
+	return err.Error()
+}
