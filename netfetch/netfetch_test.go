@@ -40,16 +40,21 @@ func testServer(t *testing.T) *httptest.Server {
 		case <-time.After(5 * time.Second):
 		}
 	})
+	// The slow body ignores the request's context: the client's time
+	// limit alone must end the read (under load, a handler that returned
+	// on cancellation could finish the body before the client noticed).
+	stop := make(chan struct{})
 	mux.HandleFunc("/slowbody", func(w http.ResponseWriter, r *http.Request) {
 		io.WriteString(w, "start")
 		w.(http.Flusher).Flush()
 		select {
-		case <-r.Context().Done():
+		case <-stop:
 		case <-time.After(5 * time.Second):
 		}
 	})
 	srv := httptest.NewTLSServer(mux)
 	t.Cleanup(srv.Close)
+	t.Cleanup(func() { close(stop) }) // runs first: lets the handler return
 	return srv
 }
 
