@@ -16,8 +16,9 @@ import (
 // ignored. The accept date has milliseconds and no zone: it is the proxy's
 // local time, read as UTC and said once per file (CodeLocalTime). Fields
 // a custom log-format inserts between backend/server and the timers are
-// skipped. Captured headers are not mapped: their names are in the
-// proxy's configuration, not in the log. Lines that are not HTTP request
+// skipped. Captured request headers ({a|b}) are mapped only when
+// Options.ExtraHeaders names them, in capture order: the log does not name
+// them (the names are in the proxy's configuration). Lines that are not HTTP request
 // logs (proxy start messages, TCP logs, TLS handshake failures) are
 // reported (CodeNotRequest), not judged.
 
@@ -131,6 +132,15 @@ func parseHAProxy(r *Reader, s string) bool {
 	if q < 0 {
 		return r.notRequest("HAProxy line without a request", s)
 	}
+	if len(r.extra) > 0 {
+		// The first {...} before the request holds the captured request
+		// headers, in the order the configuration captures them.
+		if b := strings.IndexByte(m[i:i+q], '{'); b >= 0 {
+			if e := strings.IndexByte(m[i+b:i+q], '}'); e > 0 {
+				r.haproxyCaptured(m[i+b+1 : i+b+e])
+			}
+		}
+	}
 	req, esc, _, ok := quoted(m, i+q)
 	if !ok {
 		return r.fail(CodeUnparsedLine, "request has no closing quote", s)
@@ -144,6 +154,52 @@ func parseHAProxy(r *Reader, s string) bool {
 	r.setRequest(f, req, s)
 	f.Status = r.parseStatus(status, s)
 	f.Bytes = r.parseBytes(strings.TrimPrefix(bytes, "+"), s)
-	addHeader(f, "Host", f.Host)
+	addMissingHeader(f, "Host", f.Host)
 	return true
+}
+
+// haproxyCaptured maps the captured request headers "a|b|c" to the names
+// given in Options.ExtraHeaders, in order. HAProxy writes '#', '"', '{',
+// '|', '}' and control bytes of a captured value as '#' and two hex
+// digits; those are decoded.
+func (r *Reader) haproxyCaptured(v string) {
+	f := &r.fetch
+	for _, name := range r.extra {
+		val, rest, _ := strings.Cut(v, "|")
+		v = rest
+		if isSignatureField(name) {
+			f.SignatureRecorded = true
+		}
+		if val = haproxyUnescape(val); val == "" {
+			continue
+		}
+		addHeader(f, name, val)
+		switch {
+		case strings.EqualFold(name, "User-Agent"):
+			f.UserAgent = val
+		case strings.EqualFold(name, "Referer"):
+			f.Referer = val
+		case strings.EqualFold(name, "Host") && f.Host == "":
+			f.Host, f.Scheme = normHost(val, f.Scheme)
+		}
+	}
+}
+
+func haproxyUnescape(s string) string {
+	i := strings.IndexByte(s, '#')
+	if i < 0 {
+		return s
+	}
+	var b strings.Builder
+	b.Grow(len(s))
+	b.WriteString(s[:i])
+	for ; i < len(s); i++ {
+		if c := s[i]; c == '#' && i+2 < len(s) && isHex(s[i+1]) && isHex(s[i+2]) {
+			b.WriteByte(unhex(s[i+1])<<4 | unhex(s[i+2]))
+			i += 2
+		} else {
+			b.WriteByte(c)
+		}
+	}
+	return b.String()
 }
