@@ -12,7 +12,8 @@ import (
 //	200 11394 - - ---- 2/1/0/0/0 0/0 {captured request headers}
 //	{captured response headers} "GET /path HTTP/1.1"
 //
-// The syslog prefix (RFC 3164 timestamp, host, tag[pid]:) is optional and
+// The syslog prefix (RFC 3164 timestamp, host, tag[pid]:, or the RFC 5424
+// header HAProxy writes with "log-format rfc5424") is optional and
 // ignored. The accept date has milliseconds and no zone: it is the proxy's
 // local time, read as UTC and said once per file (CodeLocalTime). Fields
 // a custom log-format inserts between backend/server and the timers are
@@ -30,6 +31,20 @@ func haproxyMessage(s string) string {
 		if n, _ := token(s, len(c)); strings.HasPrefix(n, "[") {
 			return s
 		}
+	}
+	if t, i := token(s, 0); strings.HasPrefix(t, "<") && strings.HasSuffix(t, ">1") {
+		// RFC 5424: <PRI>1 TIMESTAMP HOSTNAME APP-NAME PROCID MSGID SD MSG.
+		for range 5 {
+			_, i = token(s, i)
+		}
+		i = skipSpace(s, i)
+		if i < len(s) && s[i] == '[' {
+			if e := strings.Index(s[i:], "] "); e >= 0 {
+				return s[i+e+2:]
+			}
+		}
+		_, i = token(s, i)
+		return s[skipSpace(s, i):]
 	}
 	head := s[:min(len(s), 256)]
 	if k := strings.Index(head, "]: "); k >= 0 {
