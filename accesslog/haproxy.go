@@ -77,10 +77,23 @@ func haproxyTime(s string) (t time.Time, ok bool) {
 	if len(s) < 20 {
 		return t, false
 	}
-	base, ok := parseCLFTime(s[:20] + " +0000")
+	if s[2] != '/' || s[6] != '/' || s[11] != ':' || s[14] != ':' || s[17] != ':' {
+		return t, false
+	}
+	day, ok1 := num2(s[0:2])
+	mon := monthNum(s[3:6])
+	year, ok2 := num4(s[7:11])
+	hh, ok3 := num2(s[12:14])
+	mm, ok4 := num2(s[15:17])
+	ss, ok5 := num2(s[18:20])
+	if !(ok1 && ok2 && ok3 && ok4 && ok5) || mon == 0 {
+		return t, false
+	}
+	sec, ok := civilSeconds(year, mon, day, hh, mm, ss)
 	if !ok {
 		return t, false
 	}
+	base := time.Unix(sec, 0).UTC()
 	nsec := 0
 	if rest := s[20:]; rest != "" {
 		if rest[0] != '.' || len(rest) == 1 || len(rest) > 10 {
@@ -102,13 +115,15 @@ func haproxyTime(s string) (t time.Time, ok bool) {
 // slash-separated integers, each possibly -1 ("TR/Tw/Tc/Tr/Ta").
 func isTimers(tok string) bool {
 	parts := 0
-	for _, p := range strings.Split(tok, "/") {
-		p = strings.TrimPrefix(p, "-")
-		p = strings.TrimPrefix(p, "+")
+	for tok != "" {
+		p, rest, _ := strings.Cut(tok, "/")
+		if p = strings.TrimPrefix(strings.TrimPrefix(p, "-"), "+"); p == "" {
+			return false
+		}
 		if _, ok := atoi(p, 1<<40); !ok {
 			return false
 		}
-		parts++
+		parts, tok = parts+1, rest
 	}
 	return parts == 5
 }
