@@ -58,6 +58,21 @@ func benchInput(f Format) string {
 		case W3C:
 			fmt.Fprintf(&b, "2024-05-01 %02d:%02d:%02d 10.0.0.5 GET /articles/%d page=1 443 - %s %s - 200 0 0 15",
 				hh, mm, ss, i, ip, strings.ReplaceAll(ua, " ", "+"))
+		case ELBClassic:
+			fmt.Fprintf(&b, `2024-05-01T%02d:%02d:%02d.186641Z my-loadbalancer %s:2817 10.0.0.1:80 0.000086 0.001048 0.001337 200 200 0 %d "GET https://www.example.com:443%s HTTP/1.1" "%s" ECDHE-RSA-AES128-GCM-SHA256 TLSv1.2`,
+				hh, mm, ss, ip, 1000+i, path, ua)
+		case S3:
+			fmt.Fprintf(&b, `79a59df900b949e55d96a1e698fbacedfd6e09d98eacf8f8d5218e7cd47ef2be www.example.com [01/May/2024:%02d:%02d:%02d +0000] %s - 3E57427F3EXAMPLE WEBSITE.GET.OBJECT articles "GET %s HTTP/1.1" 200 - %d %d 70 10 "-" "%s" - s9lzHYrFp76ZVxRcpX9+5cjAnEH2ROuNkd2BHfIa6UkFVdtjf5mKR3/eTPFvsiP/XV/VLi31234= SigV4 ECDHE-RSA-AES128-GCM-SHA256 AuthHeader www.example.com TLSv1.2`,
+				hh, mm, ss, ip, path, 1000+i, 1000+i, ua)
+		case HAProxy:
+			fmt.Fprintf(&b, `May  1 %02d:%02d:%02d lb1 haproxy[1234]: %s:51234 [01/May/2024:%02d:%02d:%02d.%03d] https-in~ web/web1 0/0/1/12/13 200 %d - - ---- 12/12/0/0/0 0/0 "GET %s HTTP/1.1"`,
+				hh, mm, ss, ip, hh, mm, ss, i%1000, 1000+i, path)
+		case TraefikJSON:
+			fmt.Fprintf(&b, `{"ClientAddr":"%s:51234","ClientHost":"%s","ClientPort":"51234","ClientUsername":"-","DownstreamContentSize":%d,"DownstreamStatus":200,"Duration":1234567,"OriginContentSize":%d,"OriginDuration":1200000,"OriginStatus":200,"Overhead":34567,"RequestAddr":"www.example.com","RequestContentSize":0,"RequestCount":%d,"RequestHost":"www.example.com","RequestMethod":"GET","RequestPath":"%s","RequestPort":"-","RequestProtocol":"HTTP/2.0","RequestScheme":"https","RetryAttempts":0,"RouterName":"web@docker","ServiceName":"web@docker","StartUTC":"2024-05-01T%02d:%02d:%02d.123456789Z","entryPointName":"websecure","level":"info","msg":"","request_User-Agent":"%s","time":"2024-05-01T%02d:%02d:%02dZ"}`,
+				ip, ip, 1000+i, 1000+i, i, path, hh, mm, ss, ua, hh, mm, ss)
+		case MatomoJSON:
+			fmt.Fprintf(&b, `{"ip": "%s","host": "www.example.com","path": "%s","status": "200","referrer": "https://www.example.com/","user_agent": "%s","length": %d,"generation_time_milli": 0.012,"date": "2024-05-01T%02d:%02d:%02d+00:00"}`,
+				ip, path, ua, 1000+i, hh, mm, ss)
 		}
 		b.WriteByte('\n')
 	}
@@ -87,8 +102,10 @@ func BenchmarkReader(b *testing.B) {
 					}
 					lines++
 				}
-				if p := r.Problems(); len(p) > 0 {
-					b.Fatalf("problems: %v", p[0])
+				for _, p := range r.Problems() {
+					if p.Code != CodeLocalTime { // HAProxy says once that its times have no zone
+						b.Fatalf("problem: %v", p)
+					}
 				}
 			}
 			b.ReportMetric(float64(lines)/b.Elapsed().Seconds(), "lines/s")

@@ -101,3 +101,29 @@ func TestW3CVariants(t *testing.T) {
 		t.Errorf("date-local: fetches %d problems %v", len(fs), probs)
 	}
 }
+
+// TestHAProxyCaptured: captured request headers are mapped when
+// ExtraHeaders names them (the log does not), with HAProxy's #XX escapes
+// decoded.
+func TestHAProxyCaptured(t *testing.T) {
+	line := `Feb 25 16:19:49 h haproxy[7]: 192.0.2.1:53332 [25/Feb/2019:16:19:48.143] fe~ be/s 0/0/7/1457/1487 200 11394 - - ---- 2/1/0/0/0 0/0 {www.example.com|Mozilla/5.0 (compatible; GPTBot/1.2#7C x)} {} "GET /a HTTP/1.1"` + "\n"
+	_, fs, _ := readAll(t, line, Options{Format: HAProxy, ExtraHeaders: []string{"Host", "User-Agent"}})
+	if len(fs) != 1 || fs[0].Host != "www.example.com" || fs[0].UserAgent != "Mozilla/5.0 (compatible; GPTBot/1.2| x)" || fs[0].Header.Get("User-Agent") != fs[0].UserAgent {
+		t.Errorf("fetches %+v", fs)
+	}
+	_, fs, _ = readAll(t, line, Options{Format: HAProxy})
+	if len(fs) != 1 || fs[0].UserAgent != "" || fs[0].Host != "" {
+		t.Errorf("without names: %+v, want no header mapped", fs)
+	}
+}
+
+func TestHAProxySyslogPrefixes(t *testing.T) {
+	msg := `192.0.2.1:53332 [25/Feb/2019:16:19:48.143] fe~ be/s 0/0/7/1457/1487 200 11394 - - ---- 2/1/0/0/0 0/0 "GET /a HTTP/1.1"`
+	for _, prefix := range []string{"", "Feb 25 16:19:49 h haproxy[7]: ", "<134>Feb 25 16:19:49 haproxy[7]: ",
+		"<134>1 2019-02-25T16:19:49.000Z h haproxy 7 - - ", `<134>1 2019-02-25T16:19:49Z h haproxy 7 - [x@1 a="b c"] `} {
+		_, fs, probs := readAll(t, prefix+msg+"\n", Options{})
+		if len(fs) != 1 || fs[0].Target != "/a" || fs[0].ClientIP.String() != "192.0.2.1" {
+			t.Errorf("prefix %q: fetches %+v problems %v", prefix, fs, probs)
+		}
+	}
+}

@@ -12,12 +12,14 @@ import (
 //	200 11394 - - ---- 2/1/0/0/0 0/0 {captured request headers}
 //	{captured response headers} "GET /path HTTP/1.1"
 //
-// The syslog prefix (RFC 3164 timestamp, host, tag[pid]:) is optional and
+// The syslog prefix (RFC 3164 timestamp, host, tag[pid]:, or the RFC 5424
+// header HAProxy writes with "log-format rfc5424") is optional and
 // ignored. The accept date has milliseconds and no zone: it is the proxy's
 // local time, read as UTC and said once per file (CodeLocalTime). Fields
 // a custom log-format inserts between backend/server and the timers are
-// skipped. Captured headers are not mapped: their names are in the
-// proxy's configuration, not in the log. Lines that are not HTTP request
+// skipped. Captured request headers ({a|b}) are mapped only when
+// Options.ExtraHeaders names them, in capture order: the log does not name
+// them (the names are in the proxy's configuration). Lines that are not HTTP request
 // logs (proxy start messages, TCP logs, TLS handshake failures) are
 // reported (CodeNotRequest), not judged.
 
@@ -29,6 +31,20 @@ func haproxyMessage(s string) string {
 		if n, _ := token(s, len(c)); strings.HasPrefix(n, "[") {
 			return s
 		}
+	}
+	if t, i := token(s, 0); strings.HasPrefix(t, "<") && strings.HasSuffix(t, ">1") {
+		// RFC 5424: <PRI>1 TIMESTAMP HOSTNAME APP-NAME PROCID MSGID SD MSG.
+		for range 5 {
+			_, i = token(s, i)
+		}
+		i = skipSpace(s, i)
+		if i < len(s) && s[i] == '[' {
+			if e := strings.Index(s[i:], "] "); e >= 0 {
+				return s[i+e+2:]
+			}
+		}
+		_, i = token(s, i)
+		return s[skipSpace(s, i):]
 	}
 	head := s[:min(len(s), 256)]
 	if k := strings.Index(head, "]: "); k >= 0 {
@@ -61,10 +77,23 @@ func haproxyTime(s string) (t time.Time, ok bool) {
 	if len(s) < 20 {
 		return t, false
 	}
-	base, ok := parseCLFTime(s[:20] + " +0000")
+	if s[2] != '/' || s[6] != '/' || s[11] != ':' || s[14] != ':' || s[17] != ':' {
+		return t, false
+	}
+	day, ok1 := num2(s[0:2])
+	mon := monthNum(s[3:6])
+	year, ok2 := num4(s[7:11])
+	hh, ok3 := num2(s[12:14])
+	mm, ok4 := num2(s[15:17])
+	ss, ok5 := num2(s[18:20])
+	if !(ok1 && ok2 && ok3 && ok4 && ok5) || mon == 0 {
+		return t, false
+	}
+	sec, ok := civilSeconds(year, mon, day, hh, mm, ss)
 	if !ok {
 		return t, false
 	}
+	base := time.Unix(sec, 0).UTC()
 	nsec := 0
 	if rest := s[20:]; rest != "" {
 		if rest[0] != '.' || len(rest) == 1 || len(rest) > 10 {
@@ -86,13 +115,15 @@ func haproxyTime(s string) (t time.Time, ok bool) {
 // slash-separated integers, each possibly -1 ("TR/Tw/Tc/Tr/Ta").
 func isTimers(tok string) bool {
 	parts := 0
-	for _, p := range strings.Split(tok, "/") {
-		p = strings.TrimPrefix(p, "-")
-		p = strings.TrimPrefix(p, "+")
+	for tok != "" {
+		p, rest, _ := strings.Cut(tok, "/")
+		if p = strings.TrimPrefix(strings.TrimPrefix(p, "-"), "+"); p == "" {
+			return false
+		}
 		if _, ok := atoi(p, 1<<40); !ok {
 			return false
 		}
-		parts++
+		parts, tok = parts+1, rest
 	}
 	return parts == 5
 }
@@ -131,6 +162,15 @@ func parseHAProxy(r *Reader, s string) bool {
 	if q < 0 {
 		return r.notRequest("HAProxy line without a request", s)
 	}
+	if len(r.extra) > 0 {
+		// The first {...} before the request holds the captured request
+		// headers, in the order the configuration captures them.
+		if b := strings.IndexByte(m[i:i+q], '{'); b >= 0 {
+			if e := strings.IndexByte(m[i+b:i+q], '}'); e > 0 {
+				r.haproxyCaptured(m[i+b+1 : i+b+e])
+			}
+		}
+	}
 	req, esc, _, ok := quoted(m, i+q)
 	if !ok {
 		return r.fail(CodeUnparsedLine, "request has no closing quote", s)
@@ -144,6 +184,52 @@ func parseHAProxy(r *Reader, s string) bool {
 	r.setRequest(f, req, s)
 	f.Status = r.parseStatus(status, s)
 	f.Bytes = r.parseBytes(strings.TrimPrefix(bytes, "+"), s)
-	addHeader(f, "Host", f.Host)
+	addMissingHeader(f, "Host", f.Host)
 	return true
+}
+
+// haproxyCaptured maps the captured request headers "a|b|c" to the names
+// given in Options.ExtraHeaders, in order. HAProxy writes '#', '"', '{',
+// '|', '}' and control bytes of a captured value as '#' and two hex
+// digits; those are decoded.
+func (r *Reader) haproxyCaptured(v string) {
+	f := &r.fetch
+	for _, name := range r.extra {
+		val, rest, _ := strings.Cut(v, "|")
+		v = rest
+		if isSignatureField(name) {
+			f.SignatureRecorded = true
+		}
+		if val = haproxyUnescape(val); val == "" {
+			continue
+		}
+		addHeader(f, name, val)
+		switch {
+		case strings.EqualFold(name, "User-Agent"):
+			f.UserAgent = val
+		case strings.EqualFold(name, "Referer"):
+			f.Referer = val
+		case strings.EqualFold(name, "Host") && f.Host == "":
+			f.Host, f.Scheme = normHost(val, f.Scheme)
+		}
+	}
+}
+
+func haproxyUnescape(s string) string {
+	i := strings.IndexByte(s, '#')
+	if i < 0 {
+		return s
+	}
+	var b strings.Builder
+	b.Grow(len(s))
+	b.WriteString(s[:i])
+	for ; i < len(s); i++ {
+		if c := s[i]; c == '#' && i+2 < len(s) && isHex(s[i+1]) && isHex(s[i+2]) {
+			b.WriteByte(unhex(s[i+1])<<4 | unhex(s[i+2]))
+			i += 2
+		} else {
+			b.WriteByte(c)
+		}
+	}
+	return b.String()
 }

@@ -59,7 +59,9 @@ type Options struct {
 	// "Signature-Agent"} for an nginx log_format ending in
 	// "$http_signature" "$http_signature_input" "$http_signature_agent".
 	// Naming Signature or Signature-Input here makes those lines
-	// SignatureRecorded. Other formats ignore it: they name their fields.
+	// SignatureRecorded. For HAProxy logs it names the captured request
+	// headers ("{a|b|c}"), in capture order, for example {"Host",
+	// "User-Agent"}. Other formats ignore it: they name their fields.
 	ExtraHeaders []string
 }
 

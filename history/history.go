@@ -11,6 +11,7 @@ import (
 	"strings"
 	"time"
 
+	"github.com/repaudit/repaudit/internal/decompress"
 	"github.com/repaudit/repaudit/robots"
 )
 
@@ -127,7 +128,14 @@ func readCapped(path string) ([]byte, error) {
 		return nil, err
 	}
 	defer f.Close()
-	body, err := io.ReadAll(io.LimitReader(f, MaxFile))
+	// Through the one opener of every input: a robots.txt.gz is read
+	// decompressed, as sniffing saw it.
+	dr, err := decompress.NewReader(f)
+	if err != nil {
+		return nil, fmt.Errorf("%s: %w", path, err)
+	}
+	defer dr.Close()
+	body, err := io.ReadAll(io.LimitReader(dr, MaxFile))
 	if err != nil {
 		return nil, fmt.Errorf("read %s: %w", path, err)
 	}

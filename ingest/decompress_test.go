@@ -4,6 +4,7 @@ import (
 	"bytes"
 	"context"
 	"io"
+	"path/filepath"
 	"strings"
 	"testing"
 
@@ -101,5 +102,27 @@ func TestBzip2WARC(t *testing.T) {
 	st, err := Read(context.Background(), f, Options{}, Handler{})
 	if err != nil || st.Captures != 2 || st.RobotsCaptures != 1 || st.Format != "bzip2" {
 		t.Errorf("Read = %+v, %v; want 2 captures (one robots.txt)", st, err)
+	}
+}
+
+// TestSniffRealLogs: every real access log fixture (accesslog/testdata/real,
+// cited in its README) is sniffed as a log, whatever its compression, and
+// read through Read.
+func TestSniffRealLogs(t *testing.T) {
+	paths, err := filepath.Glob("../accesslog/testdata/real/*.log*")
+	if err != nil || len(paths) < 15 {
+		t.Fatalf("found %d fixtures (%v), want at least 15", len(paths), err)
+	}
+	for _, p := range paths {
+		t.Run(filepath.Base(p), func(t *testing.T) {
+			f, err := Sniff(p, "")
+			if err != nil || f.Kind != KindLog {
+				t.Fatalf("Sniff = %+v, %v; want a log", f, err)
+			}
+			st, err := Read(context.Background(), f, Options{}, Handler{})
+			if err != nil || st.Fetches == 0 || st.Format != f.Format {
+				t.Errorf("Read = %d fetches, format %q, %v (sniffed %q)", st.Fetches, st.Format, err, f.Format)
+			}
+		})
 	}
 }
