@@ -25,6 +25,9 @@ const (
 )
 
 func parseALB(r *Reader, s string) bool {
+	if t, _ := token(s, 0); !isALBType(t) && isELBLine(s) {
+		return parseELB(r, s) // "--log-format elb" on a classic ELB log
+	}
 	f := &r.fetch
 	var fields [albFieldsWanted]string
 	n := 0

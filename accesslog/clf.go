@@ -1,6 +1,7 @@
 package accesslog
 
 import (
+	"net/netip"
 	"strings"
 )
 
@@ -17,24 +18,122 @@ import (
 func parseCLF(r *Reader, s string) bool   { return r.parseCLFLine(s, false) }
 func parseVhost(r *Reader, s string) bool { return r.parseCLFLine(s, true) }
 
+// maxGroups bounds the fields read before the [time] field.
+const maxGroups = 8
+
+// timeOpen returns the index of the '[' that opens the time field: the
+// first '[' after a space or tab (an IPv6 client is never bracketed in
+// these formats, and a user name with spaces stays before it), or -1.
+func timeOpen(s string) int {
+	for i := 1; i < len(s); i++ {
+		if s[i] == '[' && (s[i-1] == ' ' || s[i-1] == '\t') {
+			return i
+		}
+	}
+	return -1
+}
+
+// span is a field's [start, end) in the line.
+type span struct{ start, end int }
+
+// splitGroups cuts the fields before the time into groups: a quoted
+// string is one group, and tokens joined by commas ("10.0.0.2, 10.0.0.1")
+// are one group, as nginx writes $http_x_forwarded_for. It fills out and
+// returns the number of groups (which may exceed len(out): later ones are
+// counted, not kept).
+func splitGroups(s string, out []span) int {
+	n, i := 0, 0
+	for {
+		i = skipSpace(s, i)
+		if i >= len(s) {
+			return n
+		}
+		start := i
+		for {
+			if s[i] == '"' {
+				if j := strings.IndexByte(s[i+1:], '"'); j >= 0 {
+					i += j + 2
+				} else {
+					i = len(s)
+				}
+			} else {
+				for i < len(s) && s[i] != ' ' && s[i] != '\t' && (i == start || s[i] != '"') {
+					i++
+				}
+			}
+			// A token ending in ',' or followed by one continues the group.
+			j := skipSpace(s, i)
+			if j >= len(s) {
+				break
+			}
+			if s[i-1] == ',' {
+				i = j
+				continue
+			}
+			if s[j] == ',' {
+				if i = skipSpace(s, j+1); i < len(s) {
+					continue
+				}
+			}
+			break
+		}
+		if n < len(out) {
+			out[n] = span{start, i}
+		}
+		n++
+	}
+}
+
+// chainEnd returns the index of the last group of the client field that
+// starts at groups[first]: following groups that are IP addresses join it
+// (nginx's "$http_x_forwarded_for $remote_addr") as long as the two
+// groups %l and %u remain after them.
+func chainEnd(s string, groups []span, first int) int {
+	last := first
+	for k := first + 1; k <= len(groups)-3; k++ {
+		if !parseIP(s[groups[k].start:groups[k].end]).IsValid() {
+			break
+		}
+		last = k
+	}
+	return last
+}
+
+// clientChain reads a client field (one group or several): the first
+// address is the client, and when there are several the whole chain is
+// returned too, comma-and-space separated.
+func clientChain(field string) (netip.Addr, string) {
+	if strings.IndexByte(field, ',') < 0 && strings.IndexByte(field, ' ') < 0 && strings.IndexByte(field, '"') < 0 {
+		return parseIP(field), "" // the common case: one address, no allocation
+	}
+	addrs := strings.FieldsFunc(field, func(c rune) bool { return c == ',' || c == ' ' || c == '\t' || c == '"' })
+	switch len(addrs) {
+	case 0:
+		return netip.Addr{}, ""
+	case 1:
+		return parseIP(addrs[0]), ""
+	}
+	return parseIP(addrs[0]), strings.Join(addrs, ", ")
+}
+
 func (r *Reader) parseCLFLine(s string, vhost bool) bool {
 	f := &r.fetch
-	i := 0
-	var vh string
-	if vhost {
-		vh, i = token(s, 0)
-	}
-	h, i := token(s, i)
-	if h == "" {
-		return r.fail(CodeUnparsedLine, "no client address", s)
-	}
-	// %l and %u: skip to the bracketed time. Searching for '[' tolerates a
-	// user name with spaces.
-	open := strings.IndexByte(s[i:], '[')
+	open := timeOpen(s)
 	if open < 0 {
+		if h, _ := token(s, 0); h == "" {
+			return r.fail(CodeUnparsedLine, "no client address", s)
+		}
 		return r.fail(CodeUnparsedLine, "no [time] field", s)
 	}
-	open += i
+	var groups [maxGroups]span
+	n := splitGroups(s[:open], groups[:])
+	first := 0
+	if vhost {
+		first = 1
+	}
+	if n <= first {
+		return r.fail(CodeUnparsedLine, "no client address", s)
+	}
 	closeIdx := strings.IndexByte(s[open:], ']')
 	if closeIdx < 0 {
 		return r.fail(CodeUnparsedLine, "no [time] field", s)
@@ -45,12 +144,13 @@ func (r *Reader) parseCLFLine(s string, vhost bool) bool {
 		return r.fail(CodeBadTime, "time is not [dd/Mon/yyyy:hh:mm:ss +zzzz]", s)
 	}
 	f.Time = t
-	f.ClientIP = parseIP(h)
+	last := chainEnd(s, groups[:min(n, maxGroups)], first)
+	f.ClientIP, f.ForwardedFor = clientChain(s[groups[first].start:groups[last].end])
 	if vhost {
-		f.Host, f.Scheme = normHost(vh, "")
+		f.Host, f.Scheme = normHost(s[groups[0].start:groups[0].end], "")
 	}
 
-	i = skipSpace(s, closeIdx+1)
+	i := skipSpace(s, closeIdx+1)
 	if i >= len(s) || s[i] != '"' {
 		return r.fail(CodeUnparsedLine, "request line is not quoted", s)
 	}

@@ -68,7 +68,64 @@ func classifyLine(s string) Format {
 			}
 		}
 	}
+	switch {
+	case isELBLine(s):
+		return ELBClassic
+	case isS3Line(s):
+		return S3
+	case isHAProxyLine(s):
+		return HAProxy
+	}
 	return classifyCLF(s)
+}
+
+// Closest names the format most sample lines look like, loosely: lines
+// that classify exactly count first; otherwise a line counts for the
+// format whose outline it has (a JSON object, a "#Fields:" directive, a
+// bracketed time and a quoted request) even when its fields do not read.
+// It returns "" when no line has the outline of any format.
+func Closest(lines [][]byte) (Format, int) {
+	votes := make(map[Format]int)
+	for _, l := range lines {
+		l = bytes.TrimSpace(l)
+		if len(l) == 0 {
+			continue
+		}
+		s := string(l)
+		f := Format("")
+		if s[0] != '#' {
+			f = classifyLine(s)
+		}
+		if f == "" {
+			f = outline(s)
+		}
+		if f != "" {
+			votes[f]++
+		}
+	}
+	best, bestN := Format(""), 0
+	for _, f := range allFormats {
+		if votes[f] > bestN {
+			best, bestN = f, votes[f]
+		}
+	}
+	return best, bestN
+}
+
+// outline guesses a format from the rough shape of a line.
+func outline(s string) Format {
+	switch {
+	case strings.HasPrefix(s, "{"):
+		return NginxJSON
+	case hasPrefixFold(s, "#Fields:"):
+		return W3C
+	case strings.Contains(s, "[") && strings.Contains(s, "]") && strings.Count(s, `"`) >= 2:
+		if isHAProxyLine(s) || strings.Contains(s, "haproxy[") {
+			return HAProxy
+		}
+		return Combined
+	}
+	return ""
 }
 
 func isALBType(t string) bool {
@@ -80,20 +137,32 @@ func isALBType(t string) bool {
 }
 
 // classifyCLF recognises "%h %l %u [time] "request" status bytes", with an
-// optional leading virtual host and optional quoted referer and user
-// agent.
+// optional leading virtual host, a client field that may be an
+// X-Forwarded-For list, and optional quoted referer and user agent.
 func classifyCLF(s string) Format {
-	i, toks := 0, 0
-	for toks < 5 {
-		i = skipSpace(s, i)
-		if i >= len(s) || s[i] == '[' {
-			break
-		}
-		_, i = token(s, i)
-		toks++
-	}
-	if i >= len(s) || s[i] != '[' || (toks != 3 && toks != 4) {
+	i := timeOpen(s)
+	if i < 0 {
 		return ""
+	}
+	var g [maxGroups]span
+	n := splitGroups(s[:i], g[:])
+	if n < 3 || n > maxGroups {
+		return ""
+	}
+	// Three groups: client, %l, %u. More: a virtual host first (a plain
+	// token), or a client field of several groups (an X-Forwarded-For
+	// list, quoted or with commas, then the remote address).
+	vhost := false
+	if n > 3 {
+		g0 := s[g[0].start:g[0].end]
+		vhost = g0[0] != '"' && strings.IndexByte(g0, ',') < 0
+		first := 0
+		if vhost {
+			first = 1
+		}
+		if chainEnd(s, g[:n], first) != n-3 {
+			return ""
+		}
 	}
 	end := strings.IndexByte(s[i:], ']')
 	if end < 0 {
@@ -118,7 +187,7 @@ func classifyCLF(s string) Format {
 	if _, ok := atoi(size, 1<<62); !ok && size != "-" {
 		return ""
 	}
-	if toks == 4 {
+	if vhost {
 		return VhostCombined
 	}
 	i = skipSpace(s, i)
@@ -130,7 +199,7 @@ func classifyCLF(s string) Format {
 
 // classifyJSON names a JSON format by the keys of the object.
 func classifyJSON(s string) Format {
-	var nginx, caddy, cloudflare, fastly int
+	var nginx, caddy, cloudflare, fastly, traefik, matomo int
 	hasRequestObj := false
 	it := iterJSON(s, 0, '{')
 	for {
@@ -148,6 +217,11 @@ func classifyJSON(s string) Format {
 			if v.kind == jsonObject {
 				hasRequestObj = true
 			}
+		case "ClientHost", "ClientAddr", "RequestMethod", "RequestPath", "RequestHost", "DownstreamStatus",
+			"DownstreamContentSize", "StartUTC", "StartLocal", "RouterName", "entryPointName", "OriginStatus":
+			traefik++
+		case "ip", "path", "user_agent", "referrer", "length", "date", "idsite", "generation_time_milli":
+			matomo++
 		case "client_ip", "response_status", "request_user_agent", "response_body_size",
 			"request_referer", "fastly_server", "response_reason", "is_tls":
 			fastly++
@@ -165,6 +239,10 @@ func classifyJSON(s string) Format {
 		return CaddyJSON
 	}
 	switch {
+	case traefik >= 3:
+		return TraefikJSON
+	case matomo >= 4 && nginx == 0:
+		return MatomoJSON
 	case cloudflare >= 2 && cloudflare >= nginx && cloudflare >= fastly:
 		return CloudflareJSON
 	case nginx >= 2 && nginx >= fastly:

@@ -1,14 +1,27 @@
 // Package accesslog reads web server and CDN access logs as a stream of
 // event.Fetch values, one per request line, for the audit to judge.
 //
-// Formats: Apache/nginx combined, common and vhost_combined; nginx JSON
-// (keys named after nginx variables); Caddy JSON; AWS CloudFront standard
-// logs; AWS Application Load Balancer; Cloudflare Logpush http_requests;
-// Fastly JSON; IIS/W3C extended. Input may be plain, gzip (also
-// multi-member, as logrotate and CDNs write it) or bzip2; compression is
-// detected from magic bytes, the format from the first lines (see Detect)
-// unless Options.Format names it. docs/semantics.md in this directory says
-// which field of each format lands in which Fetch field.
+// Formats: Apache/nginx combined, common and vhost_combined (also with an
+// X-Forwarded-For list as the client field: Fetch.ClientIP is its first
+// address, Fetch.ForwardedFor the chain); nginx JSON (keys named after
+// nginx variables) and the JSON shape Matomo recommends; Caddy and Traefik
+// JSON; AWS CloudFront standard logs, Application and Classic Load
+// Balancer logs and S3 server access logs; HAProxy HTTP logs (with their
+// syslog prefix); Cloudflare Logpush http_requests; Fastly JSON; IIS/W3C
+// extended (also quoted values as IIS Advanced Logging and Incapsula write
+// them, space-aligned columns as Oracle Web Cache writes them, date-local
+// and time-local). Input may be plain, gzip (also multi-member, as
+// logrotate and CDNs write it), bzip2 or zstd, detected from magic bytes by
+// the one opener of every repaudit input (internal/decompress); the format
+// is detected from the first lines (see Detect) unless Options.Format names
+// it. docs/semantics.md says which field of each format lands in which
+// Fetch field.
+//
+// Lines that record no request (a TCP connection in an ELB log, a proxy
+// event in an HAProxy log) are skipped with an info Problem
+// (CodeNotRequest); a file of which no line could be read ends with a
+// CodeNothingRead problem naming the format its lines came closest to
+// (see Closest).
 //
 // # Usage
 //

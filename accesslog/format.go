@@ -22,7 +22,12 @@ const (
 	ALB            Format = "alb"             // AWS Application Load Balancer
 	CloudflareJSON Format = "cloudflare-json" // Cloudflare Logpush http_requests
 	FastlyJSON     Format = "fastly-json"     // Fastly JSON logging endpoint, common shapes
-	W3C            Format = "w3c"             // IIS / W3C extended (#Fields:, space-separated)
+	W3C            Format = "w3c"             // IIS / W3C extended (#Fields:, space-separated, quoted or aligned)
+	ELBClassic     Format = "elb-classic"     // AWS Classic Load Balancer
+	S3             Format = "s3"              // Amazon S3 server access logs
+	HAProxy        Format = "haproxy"         // HAProxy HTTP logs (option httplog), with or without a syslog prefix
+	TraefikJSON    Format = "traefik-json"    // Traefik access log, JSON format
+	MatomoJSON     Format = "matomo-json"     // the nginx JSON shape Matomo's log analytics recommends
 )
 
 // ErrUnknownFormat is returned (wrapped, naming the file) when the format
@@ -30,7 +35,7 @@ const (
 var ErrUnknownFormat = errors.New("accesslog: unknown log format")
 
 var allFormats = []Format{Combined, Common, VhostCombined, NginxJSON, CaddyJSON,
-	CloudFront, ALB, CloudflareJSON, FastlyJSON, W3C}
+	CloudFront, ALB, CloudflareJSON, FastlyJSON, W3C, ELBClassic, S3, HAProxy, TraefikJSON, MatomoJSON}
 
 // Formats returns every supported format, in a fixed order.
 func Formats() []Format {
@@ -40,7 +45,8 @@ func Formats() []Format {
 // ParseFormat maps a user-supplied name to a Format. Matching ignores case
 // and treats '_' and '-' alike ("vhost-combined", "NGINX_JSON"); a few
 // common aliases are accepted: "clf" (common), "iis" (w3c), "elb" (alb),
-// "nginx" (combined), "apache" (combined).
+// "classic-elb" (elb-classic), "traefik" (traefik-json), "matomo"
+// (matomo-json), "nginx" (combined), "apache" (combined).
 func ParseFormat(s string) (Format, error) {
 	n := strings.ToLower(strings.TrimSpace(s))
 	n = strings.ReplaceAll(n, "_", "-")
@@ -55,7 +61,17 @@ func ParseFormat(s string) (Format, error) {
 	case "iis", "w3c-extended":
 		return W3C, nil
 	case "elb", "aws-alb":
+		// "elb" names ALB for compatibility; its parser reads classic
+		// ELB lines too.
 		return ALB, nil
+	case "classic-elb", "aws-elb":
+		return ELBClassic, nil
+	case "aws-s3", "s3-access":
+		return S3, nil
+	case "traefik":
+		return TraefikJSON, nil
+	case "matomo":
+		return MatomoJSON, nil
 	case "nginx", "apache":
 		return Combined, nil
 	case "caddy":

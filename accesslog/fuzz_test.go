@@ -3,6 +3,7 @@ package accesslog
 import (
 	"bytes"
 	"io"
+	"os"
 	"strings"
 	"testing"
 	"time"
@@ -62,6 +63,11 @@ func FuzzReaderText(f *testing.F) {
 	text := []Format{"", Combined, Common, VhostCombined, ALB, W3C, CloudFront}
 	fuzzSeeds(f, Combined, Common, VhostCombined, ALB, W3C, CloudFront)
 	f.Add([]byte(`1.2.3.4 - - [01/May/2024:12:00:00 +0000] "GET http://[::1 HTTP/1.1" 200 1 "\x" "\\`), uint8(1))
+	// X-Forwarded-For client lists, quoted and aligned W3C values.
+	f.Add([]byte(`"10.0.0.2, 10.0.0.1" 10.2.1.185 - - [01/May/2024:12:00:00 +0000] "GET / HTTP/1.1" 200 1 "-" "x"`+"\n"), uint8(1))
+	f.Add([]byte(`h.example 10.0.0.2, , 10.0.0.1 - - [01/May/2024:12:00:00 +0000] "GET / HTTP/1.1" 200 1`+"\n"), uint8(3))
+	f.Add([]byte("#GMT-Offset: -0800\n#Fields:  date-local  time-local c-ip cs-uri\n\"2024-01-01\" \"00:00:00\"   \"1.2.3.4\" \"a\"\"b/c\n"), uint8(5))
+	addRealSeeds(f, "beats-nginx-test.log", "beats-nginx-test-with-host.log", "matomo-iis_custom.log", "matomo-incapsula_w3c.log", "lnav-w3c-oracle-webcache.log")
 	f.Fuzz(func(t *testing.T, data []byte, pick uint8) {
 		fuzzRead(t, data, text[int(pick)%len(text)])
 	})
@@ -69,12 +75,34 @@ func FuzzReaderText(f *testing.F) {
 
 // FuzzReaderJSON covers the JSON-lines formats.
 func FuzzReaderJSON(f *testing.F) {
-	jsonFormats := []Format{"", NginxJSON, CaddyJSON, CloudflareJSON, FastlyJSON}
-	fuzzSeeds(f, NginxJSON, CaddyJSON, CloudflareJSON, FastlyJSON)
+	jsonFormats := []Format{"", NginxJSON, CaddyJSON, CloudflareJSON, FastlyJSON, TraefikJSON, MatomoJSON}
+	fuzzSeeds(f, NginxJSON, CaddyJSON, CloudflareJSON, FastlyJSON, TraefikJSON, MatomoJSON)
+	addRealSeeds(f, "matomo-nginx_json.log", "matomo-traefik_json.log")
 	f.Add([]byte(`{"request":{"headers":{"A":["x",1,{"y":[]}]}},"ts":"2024-05-01T00:00:00Z","logger":"x"}`), uint8(2))
 	f.Fuzz(func(t *testing.T, data []byte, pick uint8) {
 		fuzzRead(t, data, jsonFormats[int(pick)%len(jsonFormats)])
 	})
+}
+
+// FuzzReaderProxy covers the load balancer, storage and proxy formats:
+// classic ELB, S3 server access logs and HAProxy.
+func FuzzReaderProxy(f *testing.F) {
+	formats := []Format{"", ELBClassic, S3, HAProxy}
+	fuzzSeeds(f, ELBClassic, S3, HAProxy)
+	addRealSeeds(f, "matomo-elb.log", "beats-s3-server-access.log", "lnav-haproxy.log", "beats-haproxy.log")
+	f.Add([]byte(`Jan  1 00:00:00 h haproxy[1]: 1.2.3.4:1 [01/Jan/2024:00:00:00.1] a b/c -1/-1/-1/-1/0 400 0 - - CR-- 1/1/0/0/0 0/0 "<BADREQ>"`+"\n"), uint8(3))
+	f.Fuzz(func(t *testing.T, data []byte, pick uint8) {
+		fuzzRead(t, data, formats[int(pick)%len(formats)])
+	})
+}
+
+// addRealSeeds adds real fixtures (testdata/real) as seeds.
+func addRealSeeds(f *testing.F, names ...string) {
+	for _, n := range names {
+		if b, err := os.ReadFile("testdata/real/" + n); err == nil {
+			f.Add(b, uint8(0))
+		}
+	}
 }
 
 // FuzzJSONUnquote checks the string decoder against malformed escapes.

@@ -3,7 +3,6 @@ package accesslog
 import (
 	"bufio"
 	"bytes"
-	"compress/bzip2"
 	"errors"
 	"fmt"
 	"io"
@@ -11,9 +10,8 @@ import (
 	"strconv"
 	"strings"
 
-	"github.com/klauspost/compress/gzip"
-
 	"github.com/repaudit/repaudit/event"
+	"github.com/repaudit/repaudit/internal/decompress"
 )
 
 // DefaultMaxLine is the longest line read when Options.MaxLine is 0. Longer
@@ -32,15 +30,19 @@ var utf8BOM = []byte("\xef\xbb\xbf")
 
 // Problem codes. They are stable: users count and filter on them.
 const (
-	CodeUnparsedLine    = "log-unparsed-line"    // error: the line was skipped
-	CodeLineTooLong     = "log-line-too-long"    // error: the line exceeded MaxLine and was skipped
-	CodeBadTime         = "log-bad-time"         // error: the time is missing or unreadable; line skipped
-	CodeBadRequest      = "log-bad-request"      // warning: request line malformed, kept with what could be read
-	CodeBadField        = "log-bad-field"        // warning: a field (status, bytes, ...) unreadable, kept as unknown
-	CodeTruncated       = "log-truncated"        // error: compressed input ends early; lines before the cut were returned
-	CodeCorrupt         = "log-corrupt"          // error: compressed input is corrupt; lines before were returned
-	CodeNoFields        = "log-no-fields"        // info: W3C data before any #Fields directive; the default field list is used
-	CodeProblemsDropped = "log-problems-dropped" // warning: too many problems between two Problems calls; some were not kept
+	CodeUnparsedLine     = "log-unparsed-line"     // error: the line was skipped
+	CodeLineTooLong      = "log-line-too-long"     // error: the line exceeded MaxLine and was skipped
+	CodeBadTime          = "log-bad-time"          // error: the time is missing or unreadable; line skipped
+	CodeBadRequest       = "log-bad-request"       // warning: request line malformed, kept with what could be read
+	CodeBadField         = "log-bad-field"         // warning: a field (status, bytes, ...) unreadable, kept as unknown
+	CodeTruncated        = "log-truncated"         // error: compressed input ends early; lines before the cut were returned
+	CodeCorrupt          = "log-corrupt"           // error: compressed input is corrupt; lines before were returned
+	CodeCompressionLimit = "log-compression-limit" // error: a zstd frame needs a window over the limit; lines before were returned
+	CodeNoFields         = "log-no-fields"         // info: W3C data before any #Fields directive; the default field list is used
+	CodeProblemsDropped  = "log-problems-dropped"  // warning: too many problems between two Problems calls; some were not kept
+	CodeNotRequest       = "log-not-request"       // info: a line of the log that records no HTTP request (TCP connection, proxy event, S3 batch operation); skipped
+	CodeLocalTime        = "log-local-time"        // info: the format writes local time without a zone; read as UTC (once per file)
+	CodeNothingRead      = "log-nothing-read"      // error: no line of the file could be read; the message names the format the lines came closest to
 )
 
 // Options configure a Reader. The zero value auto-detects the format.
@@ -69,10 +71,9 @@ type Reader struct {
 	maxLine int
 	extra   []string
 
-	cr         *countingReader
-	raw        *bufio.Reader // over cr: compressed bytes when compressed
-	br         *bufio.Reader // decompressed lines
-	compressed string        // "gzip", "bzip2" or ""
+	dr         *decompress.Reader // the one opener: gzip, bzip2, zstd or plain
+	br         *bufio.Reader      // decompressed lines
+	compressed string             // "gzip", "bzip2", "zstd" or ""
 
 	line     int64
 	long     []byte
@@ -81,6 +82,9 @@ type Reader struct {
 	problems []event.Problem
 	dropped  int64
 	skipped  int64
+	fetches  int64
+	told     bool     // CodeLocalTime reported
+	bad      []string // a sample of skipped lines, to name the closest format
 	err      error
 
 	parse func(r *Reader, line string) bool
@@ -92,8 +96,9 @@ type Reader struct {
 }
 
 // NewReader returns a Reader for r. name is the file name used in every
-// Source and Problem. Gzip (also multi-member) and bzip2 input is
-// decompressed transparently, detected by magic bytes. When opts.Format is
+// Source and Problem. Gzip (also multi-member), bzip2 and zstd input is
+// decompressed transparently (package internal/decompress, the one opener
+// of every input), detected by magic bytes. When opts.Format is
 // "" the format is detected from the first lines; an error wrapping
 // ErrUnknownFormat, naming the file, is returned when detection is unsure.
 // Input that holds no line at all (an empty rotated log) is not an error:
@@ -118,23 +123,15 @@ func NewReader(r io.Reader, name string, opts Options) (*Reader, error) {
 		}
 		rd.format = f
 	}
-	rd.cr = &countingReader{r: r}
-	rd.raw = bufio.NewReaderSize(rd.cr, 64<<10)
-	magic, _ := rd.raw.Peek(4)
-	switch {
-	case len(magic) >= 2 && magic[0] == 0x1f && magic[1] == 0x8b:
-		zr, err := gzip.NewReader(rd.raw)
-		if err != nil {
-			return nil, fmt.Errorf("%s: gzip header: %w", name, err)
-		}
-		rd.compressed = "gzip"
-		rd.br = bufio.NewReaderSize(&stickyReader{r: zr}, sampleBytes)
-	case len(magic) == 4 && string(magic[:3]) == "BZh" && magic[3] >= '1' && magic[3] <= '9':
-		rd.compressed = "bzip2"
-		rd.br = bufio.NewReaderSize(&stickyReader{r: bzip2.NewReader(rd.raw)}, sampleBytes)
-	default:
-		rd.br = bufio.NewReaderSize(&stickyReader{r: rd.raw}, sampleBytes)
+	dr, err := decompress.NewReader(r)
+	if err != nil {
+		return nil, fmt.Errorf("%s: %w", name, err)
 	}
+	rd.dr = dr
+	if c := dr.Compression(); c != decompress.None {
+		rd.compressed = c
+	}
+	rd.br = bufio.NewReaderSize(&stickyReader{r: dr}, sampleBytes)
 	if rd.format == "" {
 		sample, _ := rd.br.Peek(sampleBytes)
 		lines := sampleSplit(sample, len(sample) < sampleBytes)
@@ -144,8 +141,12 @@ func NewReader(r io.Reader, name string, opts Options) (*Reader, error) {
 		}
 		f, ok := Detect(lines)
 		if !ok {
-			return nil, fmt.Errorf("%s: %w: no format fits a clear majority of the first %d lines; name one (%s)",
-				name, ErrUnknownFormat, len(lines), formatList())
+			closest := "they look like no known format"
+			if c, n := Closest(lines); c != "" {
+				closest = fmt.Sprintf("closest: %s (%d of %d lines)", c, n, len(lines))
+			}
+			return nil, fmt.Errorf("%s: %w: no format fits a clear majority of the first %d lines (%s); name one (%s)",
+				name, ErrUnknownFormat, len(lines), closest, formatList())
 		}
 		rd.format = f
 	}
@@ -197,6 +198,16 @@ func parserFor(f Format) func(*Reader, string) bool {
 		return parseW3C
 	case ALB:
 		return parseALB
+	case ELBClassic:
+		return parseELB
+	case S3:
+		return parseS3
+	case HAProxy:
+		return parseHAProxy
+	case TraefikJSON:
+		return parseTraefik
+	case MatomoJSON:
+		return parseMatomoJSON
 	}
 	return parseNothing
 }
@@ -217,7 +228,7 @@ func (r *Reader) Skipped() int64 { return r.skipped }
 // BytesRead returns how many bytes of the input as stored (compressed, for
 // compressed input) have been consumed, for progress reporting. It runs
 // ahead of the lines returned by up to a buffer's worth.
-func (r *Reader) BytesRead() int64 { return r.cr.n - int64(r.raw.Buffered()) }
+func (r *Reader) BytesRead() int64 { return r.dr.Stored() }
 
 // Problems returns the problems found since the last call and forgets them.
 // Each has Source{File, Line, Offset: -1} and one of the Code* codes.
@@ -275,6 +286,7 @@ func (r *Reader) Next() (*event.Fetch, error) {
 				r.line++
 			}
 			r.err = r.endErr(err, len(b) > 0 || tooLong)
+			r.nothingRead()
 			return nil, r.err
 		}
 		r.line++
@@ -306,11 +318,19 @@ func (r *Reader) Next() (*event.Fetch, error) {
 			Format: string(r.format),
 			Source: r.source(r.line),
 		}
-		ok := r.parse(r, string(b))
+		var ok bool
+		if b[0] == '#' && r.format != W3C && r.format != CloudFront {
+			// No format but W3C's starts a line with '#': a comment
+			// (test files and hand-edited logs have them).
+			ok = r.notRequest("comment line", string(b))
+		} else {
+			ok = r.parse(r, string(b))
+		}
 		if cap(f.Header) <= maxHeaderCap {
 			r.hdr = f.Header
 		}
 		if ok {
+			r.fetches++
 			return f, nil
 		}
 	}
@@ -365,12 +385,16 @@ func (r *Reader) endErr(err error, partial bool) error {
 	if err == io.EOF {
 		return io.EOF
 	}
-	if r.compressed != "" && (r.cr.err == nil || r.cr.err == io.EOF) {
-		code, what := CodeCorrupt, "corrupt"
-		if errors.Is(err, io.ErrUnexpectedEOF) {
-			code, what = CodeTruncated, "cut short"
+	var ce *decompress.Error
+	if errors.As(err, &ce) {
+		code := CodeCorrupt
+		switch ce.Kind {
+		case decompress.KindTruncated:
+			code = CodeTruncated
+		case decompress.KindWindow:
+			code = CodeCompressionLimit
 		}
-		msg := r.compressed + " input " + what + " (" + err.Error() + ")"
+		msg := ce.Error()
 		if partial {
 			msg += "; partial line " + strconv.FormatInt(r.line, 10) + " dropped"
 		}
@@ -403,8 +427,47 @@ func (r *Reader) report(sev, code, msg, line string) {
 // fail reports a line as unusable and returns false, for parsers.
 func (r *Reader) fail(code, msg, line string) bool {
 	r.skipped++
+	if len(r.bad) < sampleLines {
+		r.bad = append(r.bad, line[:min(len(line), 4096)])
+	}
 	r.report(event.SevError, code, msg, line)
 	return false
+}
+
+// notRequest reports a line that is well formed for the format but records
+// no HTTP request (a TCP connection, a proxy event), and returns false.
+func (r *Reader) notRequest(why, line string) bool {
+	r.skipped++
+	r.report(event.SevInfo, CodeNotRequest, why+"; skipped", line)
+	return false
+}
+
+// localTime says once per file that times are local without a zone.
+func (r *Reader) localTime(why string) {
+	if r.told {
+		return
+	}
+	r.told = true
+	r.report(event.SevInfo, CodeLocalTime, why+"; times are read as UTC", "")
+}
+
+// nothingRead, at the end of input, reports a file of which no line could
+// be read, naming the format its skipped lines came closest to.
+func (r *Reader) nothingRead() {
+	if r.fetches > 0 || len(r.bad) == 0 || r.err != io.EOF {
+		return
+	}
+	lines := make([][]byte, len(r.bad))
+	for i, l := range r.bad {
+		lines[i] = []byte(l)
+	}
+	msg := fmt.Sprintf("none of the %d lines could be read as %s", r.line, r.format)
+	if c, n := Closest(lines); c != "" && c != r.format {
+		msg += fmt.Sprintf("; they come closest to %s (%d of the %d lines sampled)", c, n, len(lines))
+	} else if c == "" {
+		msg += "; they look like no known format"
+	}
+	r.problems = append(r.problems, event.Problem{Source: r.source(max(r.line, 1)), Code: CodeNothingRead, Severity: event.SevError, Message: msg})
 }
 
 // warn reports a line read leniently.
@@ -426,23 +489,6 @@ func isBlank(b []byte) bool {
 		}
 	}
 	return true
-}
-
-// countingReader counts bytes read from the input as stored and remembers
-// the first error it returned.
-type countingReader struct {
-	r   io.Reader
-	n   int64
-	err error
-}
-
-func (c *countingReader) Read(p []byte) (int, error) {
-	n, err := c.r.Read(p)
-	c.n += int64(n)
-	if err != nil && c.err == nil {
-		c.err = err
-	}
-	return n, err
 }
 
 // stickyReader returns its first error forever, so that an error seen

@@ -2,6 +2,7 @@ package accesslog
 
 import (
 	"strings"
+	"time"
 
 	"github.com/repaudit/repaudit/event"
 )
@@ -38,6 +39,14 @@ type w3cState struct {
 	vals    []string
 	haveSig bool // the columns include Signature or Signature-Input
 	told    bool // the default-field problem was reported
+	// local is set when the date and time columns are date-local and
+	// time-local (IIS Advanced Logging): server time, no zone.
+	local bool
+	// offset is the #GMT-Offset directive in seconds east of UTC (Oracle
+	// Web Cache writes local times and says their offset); hasOffset
+	// tells whether one was given.
+	offset    int
+	hasOffset bool
 }
 
 // Default columns when data comes before any #Fields directive.
@@ -48,7 +57,13 @@ const (
 
 // setFields reads the column names of a #Fields directive.
 func (st *w3cState) setFields(list string, cloudFront bool) {
-	st.roles, st.names, st.haveSig = st.roles[:0], st.names[:0], false
+	st.roles, st.names, st.haveSig, st.local = st.roles[:0], st.names[:0], false, false
+	hasUTC := false
+	for _, name := range strings.Fields(list) {
+		if l := strings.ToLower(name); l == "date" || l == "time" {
+			hasUTC = true
+		}
+	}
 	for _, name := range strings.Fields(list) {
 		role, hdr := roleNone, ""
 		switch lower := strings.ToLower(name); lower {
@@ -56,6 +71,14 @@ func (st *w3cState) setFields(list string, cloudFront bool) {
 			role = roleDate
 		case "time":
 			role = roleTime
+		case "date-local", "time-local":
+			// Used only when the file has no UTC date and time columns.
+			if !hasUTC {
+				role, st.local = roleDate, true
+				if lower == "time-local" {
+					role = roleTime
+				}
+			}
 		case "c-ip":
 			role = roleClientIP
 		case "cs-method":
@@ -68,7 +91,7 @@ func (st *w3cState) setFields(list string, cloudFront bool) {
 			role = roleURI
 		case "sc-status":
 			role = roleStatus
-		case "sc-bytes":
+		case "sc-bytes", "bytes":
 			role = roleBytes
 		case "cs-host", "x-host-header":
 			role, hdr = roleHost, "Host"
@@ -76,11 +99,14 @@ func (st *w3cState) setFields(list string, cloudFront bool) {
 			role = roleProtocol
 		case "s-port":
 			role = roleServerPort
-		case "x-forwarded-for":
+		case "x-forwarded-for", "s-xff":
 			role, hdr = roleHeader, "X-Forwarded-For"
 		default:
 			if strings.HasPrefix(lower, "cs(") && strings.HasSuffix(lower, ")") && len(name) > 4 {
 				role, hdr = roleHeader, name[3:len(name)-1]
+				if strings.EqualFold(hdr, "referrer") {
+					hdr = "Referer" // Incapsula and Oracle spell it as in English
+				}
 				if strings.EqualFold(hdr, "host") {
 					role = roleHost
 					if cloudFront {
@@ -100,9 +126,14 @@ func (st *w3cState) setFields(list string, cloudFront bool) {
 func parseW3C(r *Reader, s string) bool {
 	st := &r.w3c
 	cloudFront := r.format == CloudFront
+	if t := strings.TrimLeft(s, " "); t != "" && t[0] == '#' {
+		s = t // a directive indented by a hand edit or an exporter
+	}
 	if s[0] == '#' {
 		if rest, ok := cutPrefixFold(s, "#Fields:"); ok {
 			st.setFields(rest, cloudFront)
+		} else if rest, ok := cutPrefixFold(s, "#GMT-Offset:"); ok {
+			st.offset, st.hasOffset = zoneOffset(strings.TrimSpace(rest))
 		}
 		return false
 	}
@@ -121,7 +152,23 @@ func parseW3C(r *Reader, s string) bool {
 	if strings.IndexByte(s, '\t') >= 0 {
 		sep = '\t'
 	}
-	vals := st.vals[:0]
+	vals := splitSep(s, sep, st.vals[:0], len(st.roles))
+	if sep == ' ' && (len(vals) != len(st.roles) || s[0] == '"') {
+		// Quoted values (IIS Advanced Logging, Incapsula) or columns
+		// aligned with runs of spaces (Oracle Web Cache). A plain IIS
+		// line that splits right keeps its quotes: a logged
+		// Signature-Agent value is a quoted string itself.
+		vals = splitW3C(s, vals[:0], len(st.roles))
+	}
+	st.vals = vals
+	if len(vals) != len(st.roles) {
+		return r.fail(CodeUnparsedLine, "values do not match the #Fields columns", s)
+	}
+	return r.w3cRow(s, vals)
+}
+
+// splitSep cuts a line at every sep; it stops after more than n values.
+func splitSep(s string, sep byte, vals []string, n int) []string {
 	for rest := s; ; {
 		j := strings.IndexByte(rest, sep)
 		if j < 0 {
@@ -130,15 +177,59 @@ func parseW3C(r *Reader, s string) bool {
 		}
 		vals = append(vals, rest[:j])
 		rest = rest[j+1:]
-		if len(vals) > len(st.roles) {
+		if len(vals) > n {
 			break
 		}
 	}
-	st.vals = vals
-	if len(vals) != len(st.roles) {
-		return r.fail(CodeUnparsedLine, "values do not match the #Fields columns", s)
-	}
+	return vals
+}
 
+// splitW3C cuts a line into values separated by runs of spaces, where a
+// value may be double-quoted with "" standing for a quote inside (the
+// W3C working draft's string syntax). It stops after more than n values.
+func splitW3C(s string, vals []string, n int) []string {
+	i := 0
+	for len(vals) <= n {
+		for i < len(s) && s[i] == ' ' {
+			i++
+		}
+		if i >= len(s) {
+			break
+		}
+		if s[i] != '"' {
+			j := i
+			for j < len(s) && s[j] != ' ' {
+				j++
+			}
+			vals = append(vals, s[i:j])
+			i = j
+			continue
+		}
+		j, esc := i+1, false
+		for j < len(s) {
+			if s[j] == '"' {
+				if j+1 < len(s) && s[j+1] == '"' {
+					esc, j = true, j+2
+					continue
+				}
+				break
+			}
+			j++
+		}
+		v := s[i+1 : min(j, len(s))]
+		if esc {
+			v = strings.ReplaceAll(v, `""`, `"`)
+		}
+		vals = append(vals, v)
+		i = j + 1
+	}
+	return vals
+}
+
+// w3cRow fills the fetch from the values of one data line.
+func (r *Reader) w3cRow(s string, vals []string) bool {
+	st := &r.w3c
+	cloudFront := r.format == CloudFront
 	f := &r.fetch
 	f.SignatureRecorded = st.haveSig
 	var date, clock, stem, query, uri, status, bytes, host, distHost, port string
@@ -192,6 +283,12 @@ func parseW3C(r *Reader, s string) bool {
 	if !ok {
 		return r.fail(CodeBadTime, "date and time are not yyyy-mm-dd hh:mm:ss", s)
 	}
+	switch {
+	case st.hasOffset:
+		t = t.Add(-time.Duration(st.offset) * time.Second)
+	case st.local:
+		r.localTime("date-local and time-local are the server's local time and the file gives no #GMT-Offset")
+	}
 	f.Time = t
 	if f.Scheme == "" {
 		switch port {
@@ -212,7 +309,19 @@ func parseW3C(r *Reader, s string) bool {
 			f.Target = stem + "?" + query
 		}
 	case !absent(uri):
+		if uri[0] != '/' && !hasPrefixFold(uri, "http://") && !hasPrefixFold(uri, "https://") {
+			// "www.example.com/page.php" (Incapsula): host and path.
+			if k := strings.IndexByte(uri, '/'); k > 0 {
+				if absent(host) && f.Host == "" {
+					f.Host, f.Scheme = normHost(uri[:k], f.Scheme)
+				}
+				uri = uri[k:]
+			}
+		}
 		r.setTarget(f, uri)
+		if !absent(query) && strings.IndexByte(f.Target, '?') < 0 {
+			f.Target += "?" + query
+		}
 	default:
 		r.warn(CodeBadRequest, "no cs-uri-stem", s)
 	}

@@ -30,7 +30,7 @@ func loadCatalog(path string) (*bots.Catalog, error) {
 // readDoc reads a small JSON document with a size cap.
 func readDoc(path string) ([]byte, error) {
 	const maxDoc = 16 << 20
-	f, err := os.Open(path)
+	f, _, err := ingest.OpenDecompressed(path)
 	if err != nil {
 		return nil, err
 	}
@@ -141,7 +141,7 @@ func loadDocument(f ingest.File, ids *identity.Store, keep func(event.Problem)) 
 type evaluateEntry = evaluate.ListingEntry
 
 func readListing(path string, add func(e evaluateEntry), problems *[]event.Problem) error {
-	f, err := os.Open(path)
+	f, _, err := ingest.OpenDecompressed(path)
 	if err != nil {
 		return fmt.Errorf("listing: %w", err)
 	}

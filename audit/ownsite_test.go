@@ -337,3 +337,36 @@ func TestMissingAndDuplicateInputs(t *testing.T) {
 		t.Errorf("problems: %+v", col.Problems)
 	}
 }
+
+// TestSiteVersionsAreNotArchiveFetches: a site version from git or a
+// dated snapshot says what the site served; it must not become the
+// archive crawler's own robots.txt fetch (only WARC captures are).
+func TestSiteVersionsAreNotArchiveFetches(t *testing.T) {
+	snap := t.TempDir()
+	if err := os.WriteFile(filepath.Join(snap, "robots-2025-03-20T01:00:30Z.txt"), []byte("User-agent: *\nDisallow: /nothing-here/\n"), 0o644); err != nil {
+		t.Fatal(err)
+	}
+	cfg := demoConfig(filepath.Join(t.TempDir(), "out"), 2)
+	cfg.RobotsDir = []string{snap}
+	col := &table.Collector{}
+	if _, _, err := execute(context.Background(), cfg, col); err != nil {
+		t.Fatal(err)
+	}
+	var dirVersions, warcFetches int
+	for _, v := range col.RobotsVersions {
+		if v.Source == "dir" {
+			dirVersions++
+		}
+	}
+	for _, f := range col.Fetches {
+		if f.SourceFormat == "warc" {
+			warcFetches++
+		}
+		if f.RobotsViewTime != nil && f.RobotsViewTime.Format(time.RFC3339) == "2025-03-20T01:00:30Z" {
+			t.Errorf("%s by %s: view set by the snapshot, as if the crawler had fetched it", f.URL, f.Agent)
+		}
+	}
+	if dirVersions != 1 || warcFetches == 0 {
+		t.Fatalf("dir versions %d, warc fetches %d: the test does not exercise an archive crawler", dirVersions, warcFetches)
+	}
+}

@@ -130,6 +130,7 @@ func (m *Model) judge(f *event.Fetch, forced *ident) Judgement {
 	if f.ClientIP.IsValid() {
 		row.ClientIP = f.ClientIP.String()
 	}
+	row.ForwardedFor = f.ForwardedFor
 
 	a, named := m.authorityFor(f.Scheme, f.Host)
 	host := f.Host

@@ -322,3 +322,8 @@ func (m *Model) AssumedVersions() int {
 	}
 	return n
 }
+
+// archived reports whether the version is a capture in the input WARCs
+// themselves: only those are the archive crawler's own robots.txt
+// fetches.
+func (d *rdoc) archived() bool { return d.origin == "" || d.origin == OriginWARC }

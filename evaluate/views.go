@@ -109,8 +109,8 @@ func (m *Model) buildViews(b *Builder) {
 	if m.archiveAgent != "" {
 		for _, a := range m.authList {
 			for _, v := range a.versions {
-				if v.segment {
-					continue
+				if v.segment || !v.doc.archived() {
+					continue // a git commit or a Wayback capture is not the archive crawler's fetch
 				}
 				st := v.doc.status
 				if st == 0 && v.doc.recordType == "resource" {

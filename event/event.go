@@ -80,16 +80,21 @@ const (
 // Fetch is one client request, seen in an access log line or a WARC request
 // record.
 type Fetch struct {
-	Time      time.Time  // UTC
-	ClientIP  netip.Addr // invalid (zero) when the source does not say
-	Method    string     // as sent; "" when unknown
-	Scheme    string     // "http" or "https"; "" when the source does not say
-	Host      string     // authority as requested, lower-cased, default port removed; "" when unknown
-	Target    string     // request-target as sent: raw path and query ("/a?b")
-	Status    int        // status the server answered; 0 when unknown
-	Bytes     int64      // response body bytes; -1 when unknown
-	UserAgent string
-	Referer   string
+	Time     time.Time  // UTC
+	ClientIP netip.Addr // invalid (zero) when the source does not say
+	// ForwardedFor is the X-Forwarded-For chain when the log's client
+	// field holds several addresses ("203.0.113.9, 10.0.0.1"), written
+	// as a comma-and-space separated list; ClientIP is then its first
+	// address. "" when the source logs one client address.
+	ForwardedFor string
+	Method       string // as sent; "" when unknown
+	Scheme       string // "http" or "https"; "" when the source does not say
+	Host         string // authority as requested, lower-cased, default port removed; "" when unknown
+	Target       string // request-target as sent: raw path and query ("/a?b")
+	Status       int    // status the server answered; 0 when unknown
+	Bytes        int64  // response body bytes; -1 when unknown
+	UserAgent    string
+	Referer      string
 	// Header holds every request header the source recorded, in order,
 	// including User-Agent and Signature, Signature-Input, Signature-Agent
 	// when present.

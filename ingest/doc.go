@@ -3,9 +3,13 @@
 // from its content (never from its name alone), and drives the WARC, ARC
 // and access log readers with one loop that counts what was read.
 //
-// Kinds: WARC and ARC archives (plain, gzip, zstd), access logs (any format
-// package accesslog detects), Signature Agent Cards, JWK Sets / key
-// directories, published IP range lists, and index listings.
+// Kinds: WARC and ARC archives, access logs (any format package accesslog
+// detects), Signature Agent Cards, JWK Sets / key directories, published IP
+// range lists, and index listings. Any of them may be plain, gzip (also
+// multi-member), bzip2 or zstd: Sniff, Read and OpenDecompressed all go
+// through one opener (internal/decompress), so no file is skipped or read
+// raw because of its compression. OpenDecompressed is what callers use to
+// read a listing or a document whole.
 //
 // Typical use:
 //

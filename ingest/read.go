@@ -8,8 +8,6 @@ import (
 	"sync/atomic"
 	"time"
 
-	"github.com/klauspost/compress/zstd"
-
 	"github.com/repaudit/repaudit/accesslog"
 	"github.com/repaudit/repaudit/event"
 	"github.com/repaudit/repaudit/robots"
@@ -189,19 +187,9 @@ func readWARC(ctx context.Context, fh io.Reader, f File, opts Options, h Handler
 }
 
 func readLog(ctx context.Context, fh io.Reader, f File, opts Options, h Handler, st *Stats, problem func(event.Problem), advance func(int64)) error {
-	var src io.Reader = fh
-	var zr *zstd.Decoder
-	if f.Compression == "zstd" {
-		// The access log reader knows gzip and bzip2; zstd is unwrapped here.
-		// Progress then counts decompressed bytes against the stored size,
-		// so it is approximate.
-		var err error
-		if zr, err = zstd.NewReader(fh, zstd.WithDecoderConcurrency(1)); err != nil {
-			return fmt.Errorf("ingest: %s: zstd: %w", f.Path, err)
-		}
-		defer zr.Close()
-		src = zr
-	}
+	// The access log reader opens compressed input itself, through the
+	// same opener as Sniff, so that progress counts stored bytes.
+	src := fh
 	var format accesslog.Format
 	if f.Format != "" {
 		lf, err := accesslog.ParseFormat(f.Format)

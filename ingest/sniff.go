@@ -5,15 +5,15 @@ import (
 	"bytes"
 	"context"
 	"encoding/json"
+	"errors"
 	"fmt"
 	"io"
+	"os"
 	"strings"
-
-	"github.com/klauspost/compress/gzip"
-	"github.com/klauspost/compress/zstd"
 
 	"github.com/repaudit/repaudit/accesslog"
 	"github.com/repaudit/repaudit/identity"
+	"github.com/repaudit/repaudit/internal/decompress"
 	"github.com/repaudit/repaudit/listing"
 	"github.com/repaudit/repaudit/robots"
 )
@@ -49,14 +49,42 @@ type File struct {
 	Size        int64
 	Kind        Kind
 	Format      string // log format, listing shape; "" for archives and documents
-	Compression string // "gzip", "zstd" or "none" as sniffed
+	Compression string // "gzip", "bzip2", "zstd" or "none" as sniffed
 	Note        string // why the kind was chosen when it was not obvious
 }
 
 const sniffBytes = 256 << 10
 
-// head returns up to sniffBytes of the file's content, decompressed when
-// it starts with a gzip or zstd frame.
+// OpenDecompressed opens a file for reading through the one opener of
+// every input (package internal/decompress): gzip (also multi-member), bzip2 and zstd
+// are decompressed, detected by their magic bytes; anything else is read
+// as stored. compression is "gzip", "bzip2", "zstd" or "none". Closing
+// the result closes the file.
+func OpenDecompressed(path string) (rc io.ReadCloser, compression string, err error) {
+	f, err := os.Open(path)
+	if err != nil {
+		return nil, "", err
+	}
+	dr, err := decompress.NewReader(f)
+	if err != nil {
+		f.Close()
+		return nil, "", fmt.Errorf("%s: %w", path, err)
+	}
+	return &openFile{Reader: dr, f: f}, dr.Compression(), nil
+}
+
+type openFile struct {
+	*decompress.Reader
+	f *os.File
+}
+
+func (o *openFile) Close() error {
+	o.Reader.Close()
+	return o.f.Close()
+}
+
+// head returns up to sniffBytes of the file's content, decompressed
+// through the one opener. It gives up when ctx is done (see Open).
 func head(ctx context.Context, path string) (data []byte, compression string, size int64, err error) {
 	f, err := Open(ctx, path)
 	if err != nil {
@@ -69,29 +97,22 @@ func head(ctx context.Context, path string) (data []byte, compression string, si
 		return nil, "", 0, err
 	}
 	br := bufio.NewReaderSize(f, 64<<10)
-	magic, _ := br.Peek(4)
-	var r io.Reader = br
-	compression = "none"
-	switch {
-	case len(magic) >= 2 && magic[0] == 0x1f && magic[1] == 0x8b:
-		zr, err := gzip.NewReader(br)
-		if err != nil {
-			return nil, "gzip", st.Size(), fmt.Errorf("gzip header: %w", err)
-		}
-		defer zr.Close()
-		r, compression = zr, "gzip"
-	case len(magic) == 4 && (bytes.Equal(magic, []byte{0x28, 0xb5, 0x2f, 0xfd}) || (magic[0]&0xf0 == 0x50 && magic[1] == 0x2a && magic[2] == 0x4d && magic[3] == 0x18)):
-		zr, err := zstd.NewReader(br, zstd.WithDecoderConcurrency(1))
-		if err != nil {
-			return nil, "zstd", st.Size(), fmt.Errorf("zstd: %w", err)
-		}
-		defer zr.Close()
-		r, compression = zr, "zstd"
+	magic, _ := br.Peek(8)
+	dr, err := decompress.NewReader(br)
+	if err != nil {
+		return nil, decompress.Detect(magic), st.Size(), err
 	}
-	data, err = io.ReadAll(io.LimitReader(r, sniffBytes))
-	if err != nil && len(data) == 0 && compression == "zstd" {
-		// A WARC zstd file may start with a dictionary frame our plain
-		// decoder cannot use; the WARC reader knows how.
+	defer dr.Close()
+	compression = dr.Compression()
+	data, err = io.ReadAll(io.LimitReader(dr, sniffBytes))
+	var ce *decompress.Error
+	if errors.As(err, &ce) && ce.Kind == decompress.KindWindow {
+		// Never guess what a file holds from what it does not show.
+		return data, compression, st.Size(), err
+	}
+	if err != nil && len(data) == 0 && decompress.IsZstdDictionaryFrame(magic) {
+		// A .warc.zst file starts with its dictionary frame, which a
+		// plain decoder cannot use; the WARC reader knows how.
 		return []byte("WARC/"), compression, st.Size(), nil
 	}
 	// A truncated or corrupt stream still leaves a usable head.
@@ -109,7 +130,9 @@ func Sniff(path string, logFormat accesslog.Format) (File, error) {
 func SniffContext(ctx context.Context, path string, logFormat accesslog.Format) (File, error) {
 	data, comp, size, err := head(ctx, path)
 	f := File{Path: path, Size: size, Compression: comp, Kind: KindUnknown}
-	if err != nil && len(data) == 0 {
+	var ce *decompress.Error
+	if err != nil && (len(data) == 0 || errors.As(err, &ce) && ce.Kind == decompress.KindWindow) {
+		f.Note = err.Error()
 		return f, fmt.Errorf("ingest: %s: %w", path, err)
 	}
 	data = bytes.TrimPrefix(data, []byte("\xef\xbb\xbf"))
@@ -158,6 +181,9 @@ func SniffContext(ctx context.Context, path string, logFormat accesslog.Format) 
 		return f, nil
 	}
 	f.Note = "not a WARC, ARC, known log format, robots.txt, card, key set, IP list or listing"
+	if lf, n := accesslog.Closest(lines); lf != "" {
+		f.Note += fmt.Sprintf("; its lines come closest to the %s log format (%d of %d lines sampled; name it with --log-format to read it as such)", lf, n, len(lines))
+	}
 	return f, nil
 }
 

@@ -24,4 +24,8 @@
 //		...
 //	}
 //	problems := r.Problems()
+//
+// The Reader reads text: a compressed listing (index.csv.gz, .bz2, .zst)
+// is decompressed by the caller through the one opener of every input,
+// ingest.OpenDecompressed, as the audit does for --index and --snippets.
 package listing

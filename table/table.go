@@ -22,7 +22,8 @@ type Fetch struct {
 	IdentifiedBy     string     `parquet:"identified_by" doc:"How the agent was identified: catalog, robots-group, ua-token, card; empty for non-bots."`
 	Identity         string     `parquet:"identity" doc:"verified (signature or published IP range confirms it), claimed (User-Agent only), spoofed (a check failed); empty for non-bots."`
 	UserTriggered    bool       `parquet:"user_triggered" doc:"True for user-triggered fetchers (ai-assistant category or card trigger=fetcher), which some operators exempt from robots.txt."`
-	ClientIP         string     `parquet:"client_ip" doc:"Client IP address as logged; empty when unknown."`
+	ClientIP         string     `parquet:"client_ip" doc:"Client IP address as logged; empty when unknown. When the log's client field is an X-Forwarded-For list, its first address."`
+	ForwardedFor     string     `parquet:"forwarded_for" doc:"The whole X-Forwarded-For chain when the log's client field lists several addresses (nginx/Apache with a forwarded-for client field), comma-and-space separated, first address first; empty otherwise."`
 	Method           string     `parquet:"method" doc:"HTTP method."`
 	URL              string     `parquet:"url" doc:"Absolute URL of the request."`
 	URLHostName      string     `parquet:"url_host_name" doc:"Host name of the URL, lower-case, without port."`

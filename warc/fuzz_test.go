@@ -4,6 +4,7 @@ import (
 	"bytes"
 	"fmt"
 	"io"
+	"os"
 	"testing"
 )
 
@@ -24,6 +25,10 @@ func FuzzReader(f *testing.F) {
 	f.Add(wrec{typ: "response", cl: "-", block: "HTTP/1.1 200 OK\r\n\r\n"}.bytes(), uint8(0))
 	f.Add([]byte("WARC/1.0\r\nContent-Length: 99999999999\r\n\r\n"), uint8(1))
 	f.Add(zstdFrame(join(sampleRecords()...)), uint8(0))
+	if bz, err := os.ReadFile("testdata/two-records.warc.bz2"); err == nil {
+		f.Add(bz, uint8(0))
+	}
+	f.Add(bytes.Replace(sampleRecords()[0], []byte("2024-05-01T12:00:00Z"), []byte("2024-05-01T12:00"), 1), uint8(0))
 	f.Fuzz(func(t *testing.T, data []byte, mode uint8) {
 		input := data
 		switch mode % 3 {

@@ -140,10 +140,34 @@ func trimID(s string) string {
 // or finer precision; earlier drafts and some writers use lower precision,
 // 14-digit ARC timestamps or HTTP dates). It returns the time in UTC.
 func parseDate(s string) (time.Time, bool) {
+	t, ok, _ := parseWARCDate(s)
+	return t, ok
+}
+
+// parseWARCDate is parseDate that also says whether the value was exact:
+// false for an ISO 8601 value without seconds or without a time zone
+// (WARC 1.1 §5.4 asks for YYYY-MM-DDThh:mm:ssZ), read as the start of the
+// minute (or day) in UTC.
+func parseWARCDate(s string) (time.Time, bool, bool) {
 	s = strings.TrimSpace(s)
 	if t, ok := parseISO(s); ok {
-		return t, true
+		return t, true, isoExact(s)
 	}
+	t, ok := parseOtherDate(s)
+	return t, ok, true
+}
+
+// isoExact reports whether an ISO 8601 value parseISO accepted has
+// seconds and a zone: "YYYY-MM-DDThh:mm:ss" then Z or ±hh:mm.
+func isoExact(s string) bool {
+	if len(s) < 20 || s[16] != ':' {
+		return false
+	}
+	last := s[len(s)-1]
+	return last == 'Z' || last == 'z' || len(s) >= 25 && (s[len(s)-6] == '+' || s[len(s)-6] == '-')
+}
+
+func parseOtherDate(s string) (time.Time, bool) {
 	if t, ok := parseDigits(s); ok {
 		return t, true
 	}

@@ -12,6 +12,8 @@ import (
 	"github.com/klauspost/compress/gzip"
 	"github.com/klauspost/compress/zlib"
 	"github.com/klauspost/compress/zstd"
+
+	"github.com/repaudit/repaudit/internal/decompress"
 )
 
 // MaxBodyLimit caps what an Options.BodyLimit function may ask for.
@@ -374,7 +376,7 @@ func (d *decoders) decoder(src io.Reader, c string) (io.Reader, string, string) 
 			return notEncoded()
 		}
 		if d.zd == nil {
-			zd, err := zstd.NewReader(nil, zstd.WithDecoderConcurrency(1), zstd.WithDecoderMaxWindow(maxZstdWindow), zstd.WithDecoderMaxMemory(1<<40))
+			zd, err := zstd.NewReader(nil, decompress.ZstdOptions()...)
 			if err != nil {
 				return d.pbuf, CodeDecode, fmt.Sprintf("zstd content coding: %v; body left encoded", err)
 			}

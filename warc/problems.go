@@ -19,6 +19,7 @@ const (
 	CodeTrailingGarbage    = "warc-trailing-garbage"    // error: stored bytes that are not a gzip member / zstd frame
 	CodeGzipChecksum       = "warc-gzip-checksum"       // warning: a gzip member's CRC or size does not match (data kept)
 	CodeZstdDictionary     = "warc-zstd-dictionary"     // error: the .warc.zst dictionary frame is unusable
+	CodeZstdWindow         = "warc-zstd-window"         // error: a zstd frame needs a window over the limit (internal/decompress); skipped
 	CodeSharedMember       = "warc-shared-gzip-member"  // info: records share compression members; their offsets count decompressed bytes
 	CodeProblemsDropped    = "warc-problems-dropped"    // warning: more problems than the reader keeps between Problems calls
 
@@ -29,6 +30,7 @@ const (
 	CodeHeaderTooLong    = "warc-header-too-long"        // error: WARC header block over the limit, record skipped
 	CodeHeaderLine       = "warc-header-line"            // warning: WARC header line without a colon, ignored
 	CodeBadDate          = "warc-bad-date"               // warning: WARC-Date missing or unparseable
+	CodeImpreciseDate    = "warc-imprecise-date"         // warning: WARC-Date without seconds or zone; the message says the time used
 	CodeMissingType      = "warc-missing-type"           // warning: record without WARC-Type
 	CodeMissingNewlines  = "warc-missing-newlines"       // info: record not followed by the two CRLF of WARC 1.1 §4
 	CodeARCHeader        = "warc-arc-bad-header"         // error: ARC record header line unparseable, skipped

@@ -15,6 +15,7 @@ import (
 	"time"
 
 	"github.com/repaudit/repaudit/event"
+	"github.com/repaudit/repaudit/internal/decompress"
 )
 
 // Sentinel errors.
@@ -64,7 +65,8 @@ type Reader struct {
 
 	raw    *countReader
 	rawBuf *bufio.Reader
-	ms     *memberStream // nil when the input is not compressed
+	ms     *memberStream // nil when the input is not compressed or bzip2
+	whole  *wholeStream  // bzip2: one stream without members
 	br     *bufio.Reader // decompressed bytes
 	kind   compressionKind
 
@@ -93,6 +95,10 @@ type Reader struct {
 type item struct {
 	rec *Record
 	buf []byte // body buffer owned by the item
+	// headDone is set once the record's headers (WARC, and HTTP when the
+	// block holds an HTTP message) were read completely: a record cut
+	// after that point is kept (see keepCut).
+	headDone bool
 	pairInfo
 }
 
@@ -121,15 +127,27 @@ func NewReader(r io.Reader, name string, opts Options) (*Reader, error) {
 	if err != nil && err != io.EOF {
 		return nil, rd.ioErr(err)
 	}
-	switch {
-	case len(magic) >= 2 && magic[0] == 0x1f && magic[1] == 0x8b:
+	switch decompress.Detect(magic) {
+	case decompress.Gzip:
 		rd.kind = kindGzip
-	case len(magic) == 4 && (isZstdMagic(magic) || isSkippableMagic(magic)):
+	case decompress.Zstd:
 		rd.kind = kindZstd
+	case decompress.Bzip2:
+		rd.kind = kindBzip2
 	}
-	if rd.kind == kindNone {
+	switch rd.kind {
+	case kindNone:
 		rd.br = rd.rawBuf
-	} else {
+	case kindBzip2:
+		// bzip2 has no member boundaries a record could align with: the
+		// whole file is one stream, read through the common opener.
+		dr, err := decompress.NewReader(rd.rawBuf)
+		if err != nil {
+			return nil, rd.ioErr(err)
+		}
+		rd.whole = &wholeStream{dr: dr, report: rd.reportStored}
+		rd.br = bufio.NewReaderSize(rd.whole, streamBufferSize)
+	default:
 		rd.ms = newMemberStream(rd.kind, rd.rawBuf, rd.raw, rd.reportStored)
 		rd.br = bufio.NewReaderSize(rd.ms, streamBufferSize)
 	}
@@ -364,6 +382,8 @@ func (r *Reader) Compression() string {
 		return "gzip-multi-record-members"
 	case kindZstd:
 		return "zstd"
+	case kindBzip2:
+		return "bzip2"
 	}
 	return "none"
 }
@@ -374,6 +394,9 @@ func (r *Reader) BytesRead() int64 {
 	if r.ms != nil {
 		return r.ms.stored()
 	}
+	if r.whole != nil {
+		return r.raw.n - int64(r.rawBuf.Buffered())
+	}
 	return r.pos()
 }
 
@@ -381,6 +404,9 @@ func (r *Reader) BytesRead() int64 {
 func (r *Reader) pos() int64 {
 	if r.ms != nil {
 		return r.ms.u - int64(r.br.Buffered())
+	}
+	if r.whole != nil {
+		return r.whole.u - int64(r.br.Buffered())
 	}
 	return r.raw.n - int64(r.br.Buffered())
 }
@@ -597,6 +623,13 @@ func (r *Reader) takeBuf() []byte {
 // stored offsets; others decompressed offsets.
 func (r *Reader) recordSource(startB boundary, startOK bool, start, blockEnd, end int64) (event.Source, bool) {
 	src := event.Source{File: r.name, Offset: start, Length: end - start}
+	if r.whole != nil {
+		if !r.shared {
+			r.shared = true
+			r.report(start, CodeSharedMember, SevInfo, "bzip2 compression has no per-record members: Source offsets and lengths count decompressed bytes")
+		}
+		return src, true
+	}
 	if r.ms == nil {
 		return src, false
 	}
@@ -754,8 +787,12 @@ func (r *Reader) parseWARC() (*item, error) {
 			it.concurrent[i] = trimID(c)
 		}
 	}
-	t, ok := parseDate(w.date)
+	t, ok, exact := parseWARCDate(w.date)
 	switch {
+	case ok && !exact && rec.Type != "":
+		// WARC 1.1 §5.4: WARC-Date is YYYY-MM-DDThh:mm:ssZ (W3C-ISO8601).
+		r.report(start, CodeImpreciseDate, SevWarning, fmt.Sprintf("record %s has WARC-Date %q without seconds or time zone; read as %s",
+			orDash(w.id), clip(w.date, 40), t.Format(time.RFC3339Nano)))
 	case ok || rec.Type == "":
 	case w.date == "":
 		r.report(start, CodeBadDate, SevWarning, fmt.Sprintf("record %s has no WARC-Date", orDash(w.id)))
@@ -803,6 +840,9 @@ func (r *Reader) endRecord(it *item, readErr error, startB boundary, startOK boo
 	err = readErr
 	if err == nil {
 		err = r.blk.discard(r.trimBounds)
+	}
+	if err != nil && it != nil && it.headDone && isCutErr(err) {
+		return r.keepCut(it, err, startB, startOK, start), false, r.fail(err, -1)
 	}
 	if err != nil {
 		return nil, false, r.fail(err, start)
@@ -891,11 +931,13 @@ func (r *Reader) readRequest(it *item, w *warcFields, t time.Time, start int64) 
 	}
 	it.rec.Fetch = f
 	it.req = true
+	it.headDone = r.blk.n == 0
 	if r.blk.n > 0 {
 		h, _, err := r.readHTTPHead(true, start)
 		if err != nil {
 			return err
 		}
+		it.headDone = true
 		if h.ok {
 			f.Method = h.method
 			f.Target = originForm(h.target)
@@ -950,6 +992,7 @@ func (r *Reader) readMessage(it *item, c *event.Capture, isHTTP bool, fallbackCT
 			return err
 		}
 		tooLong = long
+		it.headDone = true
 		c.Proto, c.Status, c.Header = h.proto, h.status, h.header
 		if !h.ok {
 			r.report(start, CodeHTTPStatusLine, SevWarning, fmt.Sprintf("unparseable HTTP status line %q", clip(h.proto, 40)))
@@ -957,8 +1000,11 @@ func (r *Reader) readMessage(it *item, c *event.Capture, isHTTP bool, fallbackCT
 		c.ContentType = mediaType(c.Header.Get("Content-Type"))
 		r.te = codings(c.Header, "Transfer-Encoding", r.te)
 		r.ce = codings(c.Header, "Content-Encoding", r.ce)
-	} else if fallbackCT != "application/http" && fallbackCT != "message/http" {
-		c.ContentType = fallbackCT
+	} else {
+		it.headDone = true // no HTTP header: the WARC header is all there is
+		if fallbackCT != "application/http" && fallbackCT != "message/http" {
+			c.ContentType = fallbackCT
+		}
 	}
 	it.status = c.Status
 	n := r.blk.n
@@ -973,6 +1019,12 @@ func (r *Reader) readMessage(it *item, c *event.Capture, isHTTP bool, fallbackCT
 	res := r.dec.readPayload(&r.blk, r.takeBuf(), limit, r.te, r.ce)
 	it.buf = res.body
 	if r.blk.err != nil {
+		// Keep what was read before the cut: endRecord decides whether
+		// the record is kept (its headers were complete).
+		if len(res.body) > 0 {
+			c.Body = res.body
+		}
+		c.BodyTruncated = true
 		return r.blk.err
 	}
 	if len(res.body) > 0 {
@@ -987,4 +1039,37 @@ func (r *Reader) readMessage(it *item, c *event.Capture, isHTTP bool, fallbackCT
 		r.report(start, res.code, sev, res.msg)
 	}
 	return nil
+}
+
+// isCutErr reports whether err means the input ended (or was cut) inside
+// the block being read.
+func isCutErr(err error) bool {
+	return err == io.EOF || err == io.ErrUnexpectedEOF || err == errCut
+}
+
+// keepCut completes a record whose block was cut after its headers: the
+// headers are evidence (a capture's status and directives, a request's
+// User-Agent), so the record is kept, its body marked truncated, and a
+// problem says it was cut. This is common at the end of .warc.gz.open
+// files still being written.
+func (r *Reader) keepCut(it *item, err error, startB boundary, startOK bool, start int64) *item {
+	end := r.pos()
+	rec := it.rec
+	rec.Source, rec.Decompressed = event.Source{File: r.name, Offset: start, Length: end - start}, r.ms != nil || r.whole != nil
+	where := ""
+	if err == errCut && r.ms != nil {
+		if startOK {
+			rec.Source = event.Source{File: r.name, Offset: startB.last, Length: r.ms.cutAt - startB.last}
+			rec.Decompressed = false
+		}
+		where = fmt.Sprintf(" (input ends inside the %s member at stored offset %d)", r.ms.kindName(), r.ms.start)
+		r.cutReported = true
+	}
+	if c := rec.Capture; c != nil {
+		c.BodyTruncated = true
+	}
+	r.report(start, CodeTruncated, SevError, fmt.Sprintf("%s record %s cut after its headers%s: kept with the %d block bytes before the cut",
+		orDash(rec.Type), orDash(it.id), where, end-start))
+	r.finish(it)
+	return it
 }

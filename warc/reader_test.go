@@ -299,7 +299,6 @@ func TestOldVersionsAndDates(t *testing.T) {
 		{"WARC/0.18", "2008-04-30T20:48:25.123456Z", time.Date(2008, 4, 30, 20, 48, 25, 123456000, time.UTC)},
 		{"WARC/1.0", "2008-04-30T22:48:25+02:00", time.Date(2008, 4, 30, 20, 48, 25, 0, time.UTC)},
 		{"WARC/1.1", "20080430204825", time.Date(2008, 4, 30, 20, 48, 25, 0, time.UTC)},
-		{"WARC/1.1", "2008-04-30", time.Date(2008, 4, 30, 0, 0, 0, 0, time.UTC)},
 	}
 	for _, tt := range tests {
 		t.Run(tt.version+" "+tt.date, func(t *testing.T) {
@@ -456,7 +455,9 @@ func TestLimits(t *testing.T) {
 	}{
 		{"WARC header too long", join(longWARC, good), []string{"<urn:uuid:resp-2>"}, []string{CodeHeaderTooLong}},
 		{"HTTP header too long", join(longHTTP, good), []string{"<urn:uuid:resp-1>", "<urn:uuid:resp-2>"}, []string{CodeHTTPHeaderLong}},
-		{"Content-Length past the end", join(good, wrec{typ: "response", id: "<urn:uuid:cut>", cl: "5000", block: "HTTP/1.1 200 OK\r\n\r\n"}.bytes()), []string{"<urn:uuid:resp-2>"}, []string{CodeTruncated}},
+		// The cut record's WARC and HTTP headers are complete: it is kept.
+		{"Content-Length past the end", join(good, wrec{typ: "response", id: "<urn:uuid:cut>", cl: "5000", block: "HTTP/1.1 200 OK\r\n\r\n"}.bytes()), []string{"<urn:uuid:resp-2>", "<urn:uuid:cut>"}, []string{CodeTruncated}},
+		{"cut inside the HTTP header", join(good, bytes.TrimSuffix(wrec{typ: "response", id: "<urn:uuid:cut>", cl: "5000", block: "HTTP/1.1 200 OK\r\nX-A: b"}.bytes(), []byte("\r\n\r\n"))), []string{"<urn:uuid:resp-2>"}, []string{CodeTruncated}},
 	}
 	for _, tt := range tests {
 		t.Run(tt.name, func(t *testing.T) {

@@ -10,6 +10,8 @@ import (
 
 	"github.com/klauspost/compress/gzip"
 	"github.com/klauspost/compress/zstd"
+
+	"github.com/repaudit/repaudit/internal/decompress"
 )
 
 // Internal stream errors. The member stream turns the decoder's many
@@ -26,7 +28,6 @@ var (
 
 // Limits on what outside bytes may make the stream allocate.
 const (
-	maxZstdWindow   = 128 << 20 // zstd CLI's default --long limit
 	maxZstdDict     = 8 << 20
 	maxBoundaries   = 8192
 	rawBufferSize   = 256 << 10
@@ -39,6 +40,7 @@ const (
 	kindNone compressionKind = iota
 	kindGzip
 	kindZstd
+	kindBzip2 // whole-file stream through internal/decompress
 )
 
 // countReader counts the bytes its reader delivered and makes its errors
@@ -82,18 +84,21 @@ type memberStream struct {
 	cnt  *countReader  // under src
 	u    int64         // decompressed bytes produced
 
-	gz      *gzip.Reader
-	zd      *zstd.Decoder
-	zframe  frameLimiter
-	in      bool       // inside a member
-	dec     io.Reader  // the current member's decoder
-	start   int64      // stored offset of the current member
-	members int64      // members that produced at least one byte
-	bounds  []boundary // pending boundaries, oldest first
-	err     error      // terminal: io.EOF, errCut or an I/O error
-	cutAt   int64      // stored offset where input ended inside a member
-	report  func(code, sev string, stored int64, msg string)
-	skipped bool // a corrupt region is being skipped (report once)
+	gz     *gzip.Reader
+	zd     *zstd.Decoder
+	zframe frameLimiter
+	// frameWindow is the window the current zstd frame asks for (0 when
+	// its header has no window descriptor), for the limit's message.
+	frameWindow uint64
+	in          bool       // inside a member
+	dec         io.Reader  // the current member's decoder
+	start       int64      // stored offset of the current member
+	members     int64      // members that produced at least one byte
+	bounds      []boundary // pending boundaries, oldest first
+	err         error      // terminal: io.EOF, errCut or an I/O error
+	cutAt       int64      // stored offset where input ended inside a member
+	report      func(code, sev string, stored int64, msg string)
+	skipped     bool // a corrupt region is being skipped (report once)
 	// pendingSkip makes errSkipped sticky until the parser calls ack, so
 	// that no buffered reader above can swallow it.
 	pendingSkip bool
@@ -229,6 +234,15 @@ func (m *memberStream) Read(p []byte) (int, error) {
 		case isIOError(err):
 			m.err = err
 			return n, nil
+		case decompress.IsZstdWindowError(err):
+			m.in = false
+			m.report(CodeZstdWindow, SevError, m.start, (&decompress.Error{Compression: decompress.Zstd, Kind: decompress.KindWindow,
+				Err: err, Window: m.frameWindow}).Error()+"; its records are skipped")
+			m.skipped = true
+			m.resume()
+			if n > 0 {
+				return n, nil
+			}
 		default:
 			// Corrupt member: look for the next member header.
 			m.in = false
@@ -472,12 +486,15 @@ func isSkippableMagic(b []byte) bool {
 // startZstd opens the zstd frame at stored offset at.
 func (m *memberStream) startZstd(at int64) (bool, error) {
 	if m.zd == nil {
-		zd, err := zstd.NewReader(nil, zstd.WithDecoderConcurrency(1),
-			zstd.WithDecoderMaxWindow(maxZstdWindow), zstd.WithDecoderMaxMemory(1<<40))
+		zd, err := zstd.NewReader(nil, decompress.ZstdOptions()...)
 		if err != nil {
 			return false, fmt.Errorf("zstd: %w", err)
 		}
 		m.zd = zd
+	}
+	m.frameWindow = 0
+	if hdr, err := m.src.Peek(6); err == nil {
+		m.frameWindow = decompress.ZstdWindow(hdr)
 	}
 	m.zframe = frameLimiter{src: m.src}
 	if err := m.zd.Reset(&m.zframe); err != nil {
@@ -536,14 +553,14 @@ func (m *memberStream) skipFrame(at int64) error {
 			return nil
 		}
 	}
-	opts := []zstd.DOption{zstd.WithDecoderConcurrency(1), zstd.WithDecoderMaxWindow(maxZstdWindow), zstd.WithDecoderMaxMemory(1 << 40)}
+	var dopt zstd.DOption
 	if len(dict) >= 8 && binary.LittleEndian.Uint32(dict) == 0xEC30A437 {
-		opts = append(opts, zstd.WithDecoderDicts(dict))
+		dopt = zstd.WithDecoderDicts(dict)
 	} else {
 		// A raw content dictionary; frames name it by ID 0 or not at all.
-		opts = append(opts, zstd.WithDecoderDictRaw(0, dict))
+		dopt = zstd.WithDecoderDictRaw(0, dict)
 	}
-	zd, err := zstd.NewReader(nil, opts...)
+	zd, err := zstd.NewReader(nil, decompress.ZstdOptions(dopt)...)
 	if err != nil {
 		m.report(CodeZstdDictionary, SevError, at, fmt.Sprintf("unusable zstd dictionary: %v", err))
 		return nil
@@ -557,4 +574,39 @@ func (m *memberStream) close() {
 	if m.zd != nil {
 		m.zd.Close()
 	}
+}
+
+// wholeStream reads a compressed stream without members (bzip2) through
+// the common opener. A cut or corrupt stream is reported once, at the
+// stored offset reached, and then ends like a clean end: the record in
+// progress is reported by the parser as cut.
+type wholeStream struct {
+	dr     *decompress.Reader
+	u      int64
+	report func(code, sev string, stored int64, msg string)
+	done   bool
+}
+
+func (w *wholeStream) Read(p []byte) (int, error) {
+	if w.done {
+		return 0, io.EOF
+	}
+	n, err := w.dr.Read(p)
+	w.u += int64(n)
+	var ce *decompress.Error
+	if errors.As(err, &ce) {
+		w.done = true
+		code := CodeCorruptCompression
+		if ce.Kind == decompress.KindTruncated {
+			code = CodeTruncated
+		}
+		w.report(code, SevError, w.dr.Stored(), ce.Error())
+		err = io.EOF
+		if n > 0 {
+			err = nil
+		}
+	} else if err != nil && err != io.EOF {
+		err = &ioError{err}
+	}
+	return n, err
 }
