@@ -15,7 +15,7 @@
 //
 //	files, skipped, err := ingest.Expand(args) // skipped: problems for directory entries not read
 //	for _, path := range files {
-//		f, err := ingest.Sniff(path, "")
+//		f, err := ingest.SniffContext(ctx, path, "")
 //		stats, err := ingest.Read(ctx, f, ingest.Options{}, ingest.Handler{
 //			Fetch:   func(ft *event.Fetch) error { ... },   // valid during the call only
 //			Capture: func(c *event.Capture) error { ... }, // valid during the call only
@@ -26,4 +26,8 @@
 // Read never stops at a bad line or record: those become Problems. It
 // returns an error only when the file cannot be read further (I/O error,
 // unknown format), after delivering everything read before that point.
+//
+// Inputs are opened with Open, which gives up when ctx is done: a named
+// pipe nobody writes to blocks its open(2), and must not hang the run deaf
+// to Ctrl-C. WatchReads does the same for a read waiting on a pipe.
 package ingest

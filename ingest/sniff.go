@@ -84,7 +84,7 @@ func (o *openFile) Close() error {
 }
 
 // head returns up to sniffBytes of the file's content, decompressed
-// through the one opener.
+// through the one opener. It gives up when ctx is done (see Open).
 func head(ctx context.Context, path string) (data []byte, compression string, size int64, err error) {
 	f, err := Open(ctx, path)
 	if err != nil {
