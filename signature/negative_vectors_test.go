@@ -141,3 +141,13 @@ func TestNegativeVectors(t *testing.T) {
 		}
 	}
 }
+
+// TestRequestFromFetchBody: a WARC request's kept body reaches the
+// Content-Digest check, and WARC requests are whole requests.
+func TestRequestFromFetchBody(t *testing.T) {
+	f := &event.Fetch{Origin: event.OriginWARC, Body: []byte("x"), Host: "example.com"}
+	r := RequestFromFetch(f)
+	if string(r.Body) != "x" || !r.HeadersComplete || r.Authority != "example.com" {
+		t.Errorf("got body %q complete %v authority %q", r.Body, r.HeadersComplete, r.Authority)
+	}
+}

@@ -871,6 +871,6 @@ func RequestFromFetch(f *event.Fetch) *Request {
 	return &Request{
 		Time: f.Time, Method: f.Method, Scheme: f.Scheme, Authority: a, Target: f.Target,
 		IP: f.ClientIP, Header: f.Header, HeadersComplete: f.Origin == event.OriginWARC,
-		Where: f.Source.String(),
+		Body: f.Body, Where: f.Source.String(),
 	}
 }
