@@ -158,6 +158,7 @@ func (m *Model) judge(f *event.Fetch, forced *ident) Judgement {
 		req := &signature.Request{
 			Time: t, Method: f.Method, Scheme: f.Scheme, Target: f.Target, IP: f.ClientIP,
 			Header: f.Header, HeadersComplete: f.Origin == event.OriginWARC, Where: f.Source.String(),
+			Body: f.Body, // WARC request records with Content-Digest (RFC 9530 check)
 		}
 		if req.Header.Get("Host") == "" {
 			req.Authority = f.Host
@@ -166,6 +167,7 @@ func (m *Model) judge(f *event.Fetch, forced *ident) Judgement {
 		res = &r
 		j.Signature = res
 		cp := *req
+		cp.Body = nil // replay detection does not need it
 		cp.Header = cloneHeader(f.Header)
 		cp.Target = strings.Clone(f.Target)
 		j.sigReq = &cp

@@ -104,6 +104,11 @@ type Fetch struct {
 	// sent them (WARC request records; logs whose format carries those
 	// fields). When false, absence of a signature proves nothing.
 	SignatureRecorded bool
+	// Body is the request body, kept only to check a covered
+	// Content-Digest: WARC request records that carry Content-Digest,
+	// with the chunked transfer coding removed and any content coding
+	// kept, when whole and at most warc.MaxRequestBody. nil when not kept.
+	Body []byte
 	// CDNVerifiedBot is a CDN's own bot verification label when the log
 	// carries one (Cloudflare VerifiedBotCategory); "" otherwise.
 	CDNVerifiedBot string

@@ -153,3 +153,61 @@ func BenchmarkACAPCheck(b *testing.B) {
 	}
 	cputime.Report(b, start, 0)
 }
+
+// worstRobots is the adversarial file of issue 11: a "*" group filled to
+// the parsing limit with "Disallow: /*aaaa…ab" rules (64 'a's), none of
+// which matches a long run of 'a's.
+func worstRobots() []byte {
+	var b strings.Builder
+	b.WriteString("User-agent: *\n")
+	rule := "Disallow: /*" + strings.Repeat("a", 64) + "b\n"
+	for b.Len()+len(rule) < DefaultMaxBytes {
+		b.WriteString(rule)
+	}
+	return []byte(b.String())
+}
+
+// worstURL is a 100 KB URL of 'a's.
+var worstURL = "/" + strings.Repeat("a", 100_000)
+
+// BenchmarkCheckWorstCase checks the 100 KB URL against the worst file: the
+// matcher's work must not grow with rules × URL length.
+func BenchmarkCheckWorstCase(b *testing.B) {
+	f := Parse(worstRobots(), Options{})
+	b.ReportMetric(float64(len(f.Groups[0].Rules)), "rules")
+	f.Check("bot", worstURL) // builds the group's index once
+	b.ReportAllocs()
+	start := cputime.Process()
+	for b.Loop() {
+		if f.Check("bot", worstURL).Reason != ReasonNoMatchingRule {
+			b.Fatal("a rule matched")
+		}
+	}
+	cputime.Report(b, start, 0)
+}
+
+// BenchmarkCheckWorstDistinct is the harder file for the index: rules
+// "/*a…a*b" with every run length from 1 up, so that at each position of
+// the URL of 'a's as many segments end as there are distinct lengths.
+func BenchmarkCheckWorstDistinct(b *testing.B) {
+	var sb strings.Builder
+	sb.WriteString("User-agent: *\n")
+	for k := 1; ; k++ {
+		rule := "Disallow: /*" + strings.Repeat("a", k) + "*b\n"
+		if sb.Len()+len(rule) >= DefaultMaxBytes {
+			break
+		}
+		sb.WriteString(rule)
+	}
+	f := Parse([]byte(sb.String()), Options{})
+	b.ReportMetric(float64(len(f.Groups[0].Rules)), "rules")
+	f.Check("bot", worstURL)
+	b.ReportAllocs()
+	start := cputime.Process()
+	for b.Loop() {
+		if f.Check("bot", worstURL).Reason != ReasonNoMatchingRule {
+			b.Fatal("a rule matched")
+		}
+	}
+	cputime.Report(b, start, 0)
+}

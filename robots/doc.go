@@ -22,6 +22,12 @@
 // to their merged group through a map built at parse time, and the URL is
 // normalized once per call into a stack buffer.
 //
+// The work of one check is bounded: each rule is a greedy left-to-right
+// scan, and a group whose wildcard rules × URL length is large is matched
+// in one Aho–Corasick pass over the URL for all its rules (wild.go), so a
+// 500 KiB file of wildcard rules against a 100 KB URL costs milliseconds,
+// not rules × URL length.
+//
 // # What is implemented
 //
 //   - RFC 9309 §2.1 and §2.2.1: groups, merged duplicate groups,
@@ -31,6 +37,10 @@
 //     a tie, /robots.txt always allowed, rules outside groups ignored,
 //     percent-encoding normalized on both sides (see canon.go).
 //   - §2.2.3: '*' and a final '$'; "%2A" and "%24" match literal '*'/'$'.
+//   - Google's reading where RFC 9309 is silent: a cut UTF-8 byte order
+//     mark is skipped, "User-agent: Googlebot*" names Googlebot. Where it
+//     differs from Google's parser on purpose, docs/semantics.md lists it
+//     ("Conformance with Google's robots.txt tests").
 //   - §2.2.4: sitemap, crawl-delay and known non-standard records; common
 //     misspellings of keys, as diagnostics.
 //   - §2.5: a parsing limit (Options.MaxBytes, default 500 KiB); content

@@ -16,6 +16,9 @@ var fuzzSeeds = []string{
 	"ACAP-qualified-usage:\nq present-snippet max-length=3-words\nACAP-crawler: *\nACAP-allow-(q): /a\nx=y\n",
 	"ACAP-resource-set: s *.gif /a/\nACAP-crawler: b\nACAP-usage-purpose: n*\nACAP-disallow-index: the-acap:resource-set:s\nACAP-request-take-down: /z\n",
 	"disallow: /x\n\n\n#\r\r\n:\n::\n%%%\nuser-agent:\n",
+	"\xEF\xBBUser-agent: barbot*\nDisallow: /AnyValue\n",
+	"\xEFuser-agent: Mediapartners-Google**\nuser-agent: **\nuser-agent: */1\ndisallow: /\n",
+	"\xEF\x11\xBFUser-Agent: foo\nAllow: /AnyValue\n",
 }
 
 // FuzzParse checks that any byte sequence parses without panicking, that

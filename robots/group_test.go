@@ -278,3 +278,39 @@ func wantCodes(t *testing.T, f *File, want map[int]string) {
 		}
 	}
 }
+
+// TestTrailingStarUserAgent: "User-agent: barbot*" (real files write
+// "Googlebot*" and "Mediapartners-Google*") names the bot before the star;
+// "*" alone or starred is still the "*" group.
+func TestTrailingStarUserAgent(t *testing.T) {
+	body := "User-agent: *\nAllow: /\n\nUser-agent: barbot*\nDisallow: /b/\n\nUser-agent: Mediapartners-Google*\nDisallow: /m/\n\nUser-agent: Googlebot**\nDisallow: /g/\n"
+	f := Parse([]byte(body), Options{})
+	for _, c := range []struct {
+		agent, url string
+		allowed    bool
+	}{
+		{"barbot", "/b/x", false},
+		{"BarBot", "/b/x", false},
+		{"barbot", "/m/x", true},
+		{"Mediapartners-Google", "/m/x", false},
+		{"Googlebot", "/g/x", false},
+		{"otherbot", "/b/x", true},
+	} {
+		if got := f.Check(c.agent, c.url).Allowed; got != c.allowed {
+			t.Errorf("%s %s: allowed=%v, want %v", c.agent, c.url, got, c.allowed)
+		}
+	}
+	found := false
+	for _, d := range f.Diagnostics {
+		if d.Code == DiagUserAgentVersion && d.Line == 4 {
+			found = true
+		}
+	}
+	if !found {
+		t.Errorf("no %s diagnostic for line 4: %+v", DiagUserAgentVersion, f.Diagnostics)
+	}
+	g := Parse([]byte("User-agent: **\nDisallow: /\n"), Options{})
+	if g.Check("anybot", "/x").Allowed {
+		t.Error(`"User-agent: **" is not the "*" group`)
+	}
+}

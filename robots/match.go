@@ -32,6 +32,9 @@ type tokenEntry struct {
 // The first one that matches decides.
 type compiledGroup struct {
 	rules []compiledRule
+	// wild is set when the group has wildcard rules: with many of them
+	// and a long URL, they are matched all at once (wild.go).
+	wild *lazyWild
 }
 
 type compiledRule struct {
@@ -130,6 +133,15 @@ func compileGroups(f *File, skip map[int]bool) []compiledGroup {
 			return 0
 		})
 		out[gi] = compiledGroup{rules: rs}
+		n := 0
+		for i := range rs {
+			if rs[i].pat.rest != nil {
+				n++
+			}
+		}
+		if n > 0 {
+			out[gi].wild = &lazyWild{wild: n}
+		}
 	}
 	return out
 }
@@ -179,7 +191,14 @@ func (m *matcher) entry(agent string) *tokenEntry {
 func best(groups []compiledGroup, e *tokenEntry, u []byte) *compiledRule {
 	var win *compiledRule
 	for _, gi := range e.groups {
-		rs := groups[gi].rules
+		g := &groups[gi]
+		rs := g.rules
+		if g.wild != nil && g.wild.wild*len(u) > wildThreshold {
+			if r := g.wild.get(g).first(rs, u); r != nil && (win == nil || better(r, win)) {
+				win = r
+			}
+			continue
+		}
 		for i := range rs {
 			r := &rs[i]
 			if win != nil && !better(r, win) {

@@ -175,9 +175,17 @@ func parse(body []byte, opts Options) *File {
 	default:
 		text = string(data)
 	}
-	bom := strings.HasPrefix(text, "\uFEFF")
-	if bom {
-		text = text[len("\uFEFF"):]
+	// A UTF-8 byte order mark is skipped, and so is a cut one (EF BB, or
+	// EF alone), as Google's parser does: a file that starts with one
+	// would otherwise lose its first line to an unknown key.
+	bom := false
+	const bomBytes = "\xEF\xBB\xBF"
+	for i := 0; i < len(bomBytes) && i < len(text) && text[i] == bomBytes[i]; i++ {
+		bom = true
+		if i == len(bomBytes)-1 || i+1 == len(text) || text[i+1] != bomBytes[i+1] {
+			text = text[i+1:]
+			break
+		}
 	}
 	if utf16Note {
 		f.Diagnostics = append(f.Diagnostics, Diagnostic{Line: 1, Code: DiagUTF16,
@@ -416,14 +424,24 @@ func splitWS(s string) (key, value string, ok bool) {
 
 // productToken reduces a user-agent value to its product token: the part
 // before the first '/' or whitespace ("Googlebot/2.1" is "Googlebot",
-// "Mozilla/5.0 (compatible; Foo)" is "Mozilla"). See docs/semantics.md.
+// "Mozilla/5.0 (compatible; Foo)" is "Mozilla"), without trailing '*'s
+// ("Googlebot*" and "Mediapartners-Google*" name the bot before the star).
+// "*" alone stays "*". See docs/semantics.md.
 func productToken(v string) (tok string, trimmed bool) {
+	tok = v
 	for i := 0; i < len(v); i++ {
 		if v[i] == '/' || isWS(v[i]) {
-			return v[:i], true
+			tok, trimmed = v[:i], true
+			break
 		}
 	}
-	return v, false
+	for len(tok) > 1 && tok[len(tok)-1] == '*' {
+		tok, trimmed = tok[:len(tok)-1], true
+	}
+	if strings.Trim(tok, "*") == "" && tok != "" {
+		tok = "*"
+	}
+	return tok, trimmed
 }
 
 // validTokenChars reports whether tok uses only the characters of the RFC

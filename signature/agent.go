@@ -111,6 +111,30 @@ func untypedShape(v string) string {
 	return ShapeJWKSURL
 }
 
+// directoryType reports whether the member names a key directory: typed
+// type=directory, or untyped (draft-meunier-webbotauth-httpsig-protocol-02
+// §5.5: the type defaults to directory). data: members are inline
+// directories and are never looked up.
+func (m *agentMember) directoryType() bool {
+	return (m.typ == "" || m.typ == "directory") && !m.isData()
+}
+
+// isOrigin reports whether a directory member's value is the ASCII
+// serialization of an origin (RFC 6454 §6.2), as draft -02 §5.5 requires:
+// a scheme and host, no user information, query or fragment, and no path
+// but "/" (which the draft lets a verifier accept) or the well-known
+// directory path itself (registry-03's reference to the same directory).
+func (m *agentMember) isOrigin() bool {
+	u, err := url.Parse(m.value)
+	if err != nil || u.Scheme == "" || u.Host == "" || u.User != nil || u.Opaque != "" {
+		return false
+	}
+	if u.RawQuery != "" || u.ForceQuery || u.Fragment != "" || strings.Contains(m.value, "#") {
+		return false
+	}
+	return u.Path == "" || u.Path == "/" || u.Path == DirectoryPath
+}
+
 // isData reports whether the member carries an inline directory.
 func (m *agentMember) isData() bool {
 	return len(m.value) >= 5 && strings.EqualFold(m.value[:5], "data:")

@@ -89,7 +89,7 @@ type message struct {
 	req  *Request
 	resp *Response
 	// complete says the source recorded every header the client sent, so a
-	// covered field that is absent was not sent (component-missing) rather
+	// covered field that is absent was not sent (missing-component) rather
 	// than not recorded (component-unrecorded).
 	complete bool
 }
@@ -128,7 +128,7 @@ func (m *message) value(c *component, q quirks) (string, *baseError) {
 	if c.params != nil {
 		for _, k := range c.params.Names() {
 			if !allowedParams[k] {
-				return "", &baseError{ReasonUnparseable, "component " + c.ident + " has unknown parameter " + strconv.Quote(k)}
+				return "", &baseError{ReasonInputUnreadable, "component " + c.ident + " has unknown parameter " + strconv.Quote(k)}
 			}
 		}
 	}
@@ -140,17 +140,17 @@ func (m *message) value(c *component, q quirks) (string, *baseError) {
 	fromReq := m.resp == nil || c.flag("req")
 	if c.flag("req") && m.resp == nil {
 		// RFC 9421 §2.4: ;req only appears in response signatures.
-		return "", &baseError{ReasonUnparseable, "component " + c.ident + " uses ;req in a request signature"}
+		return "", &baseError{ReasonInputUnreadable, "component " + c.ident + " uses ;req in a request signature"}
 	}
 	if strings.HasPrefix(c.name, "@") {
 		return m.derived(c, fromReq, q)
 	}
 	if c.name != strings.ToLower(c.name) || c.name == "" {
 		// RFC 9421 §2.1: field names are lower-cased in component identifiers.
-		return "", &baseError{ReasonUnparseable, "component " + c.ident + " is not a lower-case field name"}
+		return "", &baseError{ReasonInputUnreadable, "component " + c.ident + " is not a lower-case field name"}
 	}
 	if _, ok := c.param("name"); ok {
-		return "", &baseError{ReasonUnparseable, "component " + c.ident + ": ;name applies only to @query-param"}
+		return "", &baseError{ReasonInputUnreadable, "component " + c.ident + ": ;name applies only to @query-param"}
 	}
 	h := m.req.Header
 	if !fromReq {
@@ -165,7 +165,7 @@ func (m *message) field(h event.Header, c *component, q quirks) (string, *baseEr
 	if len(lines) == 0 {
 		reason := ReasonComponentUnrecorded
 		if m.complete || (m.resp != nil && !c.flag("req")) {
-			reason = ReasonComponentMissing
+			reason = ReasonMissingComponent
 		}
 		if c.name == "signature-agent" {
 			reason = ReasonAgentMemberMissing
@@ -174,13 +174,13 @@ func (m *message) field(h event.Header, c *component, q quirks) (string, *baseEr
 	}
 	key, hasKey := c.stringParam("key")
 	if _, ok := c.param("key"); ok && !hasKey {
-		return "", &baseError{ReasonUnparseable, "component " + c.ident + ": ;key is not a string"}
+		return "", &baseError{ReasonInputUnreadable, "component " + c.ident + ": ;key is not a string"}
 	}
 	sf := c.flag("sf")
 	if c.flag("bs") {
 		// RFC 9421 §2.1.3: bs is incompatible with sf and key.
 		if sf || hasKey {
-			return "", &baseError{ReasonUnparseable, "component " + c.ident + " combines ;bs with ;sf or ;key"}
+			return "", &baseError{ReasonInputUnreadable, "component " + c.ident + " combines ;bs with ;sf or ;key"}
 		}
 		var b strings.Builder
 		for i, l := range lines {
@@ -197,11 +197,11 @@ func (m *message) field(h event.Header, c *component, q quirks) (string, *baseEr
 		// RFC 9421 §2.1.2: parse as a Dictionary, serialize the member.
 		d, err := httpsfv.UnmarshalDictionary(lines)
 		if err != nil {
-			return "", &baseError{ReasonUnparseable, "field " + strconv.Quote(c.name) + " is not a Dictionary: " + err.Error()}
+			return "", &baseError{malformedReason(c.name), "field " + strconv.Quote(c.name) + " is not a Dictionary: " + err.Error()}
 		}
 		mem, ok := d.Get(key)
 		if !ok {
-			reason := ReasonComponentMissing
+			reason := ReasonMissingComponent
 			if c.name == "signature-agent" {
 				reason = ReasonAgentMemberMissing
 			}
@@ -216,14 +216,14 @@ func (m *message) field(h event.Header, c *component, q quirks) (string, *baseEr
 		}
 		s, err := httpsfv.Marshal(mem)
 		if err != nil {
-			return "", &baseError{ReasonUnparseable, "field " + strconv.Quote(c.name) + " member " + strconv.Quote(key) + ": " + err.Error()}
+			return "", &baseError{malformedReason(c.name), "field " + strconv.Quote(c.name) + " member " + strconv.Quote(key) + ": " + err.Error()}
 		}
 		return s, nil
 	}
 	if sf {
 		s, err := reserialize(lines)
 		if err != nil {
-			return "", &baseError{ReasonUnparseable, "field " + strconv.Quote(c.name) + " is not a structured field: " + err.Error()}
+			return "", &baseError{malformedReason(c.name), "field " + strconv.Quote(c.name) + " is not a structured field: " + err.Error()}
 		}
 		return s, nil
 	}
@@ -263,16 +263,16 @@ func reserialize(lines []string) (string, error) {
 func (m *message) derived(c *component, fromReq bool, q quirks) (string, *baseError) {
 	for _, k := range []string{"sf", "key", "bs"} {
 		if _, ok := c.param(k); ok {
-			return "", &baseError{ReasonUnparseable, "derived component " + c.ident + " has field parameter ;" + k}
+			return "", &baseError{ReasonInputUnreadable, "derived component " + c.ident + " has field parameter ;" + k}
 		}
 	}
 	if _, ok := c.param("name"); ok && c.name != "@query-param" {
-		return "", &baseError{ReasonUnparseable, "component " + c.ident + ": ;name applies only to @query-param"}
+		return "", &baseError{ReasonInputUnreadable, "component " + c.ident + ": ;name applies only to @query-param"}
 	}
 	if c.name == "@status" {
 		// §2.2.9: responses only, never with ;req.
 		if m.resp == nil || fromReq {
-			return "", &baseError{ReasonUnparseable, `"@status" is only defined for responses`}
+			return "", &baseError{ReasonInputUnreadable, `"@status" is only defined for responses`}
 		}
 		if m.resp.Status < 100 || m.resp.Status > 999 {
 			return "", &baseError{ReasonComponentUnrecorded, "response status unknown"}
@@ -280,7 +280,7 @@ func (m *message) derived(c *component, fromReq bool, q quirks) (string, *baseEr
 		return strconv.Itoa(m.resp.Status), nil
 	}
 	if !fromReq {
-		return "", &baseError{ReasonUnparseable, "request component " + c.ident + " in a response signature without ;req"}
+		return "", &baseError{ReasonInputUnreadable, "request component " + c.ident + " in a response signature without ;req"}
 	}
 	r := m.req
 	unrecorded := func(what string) (string, *baseError) {
@@ -339,15 +339,15 @@ func (m *message) derived(c *component, fromReq bool, q quirks) (string, *baseEr
 		}
 		name, ok := c.stringParam("name")
 		if !ok {
-			return "", &baseError{ReasonUnparseable, `"@query-param" without a string ;name`}
+			return "", &baseError{ReasonInputUnreadable, `"@query-param" without a string ;name`}
 		}
 		_, query, _ := splitTarget(r.Target)
 		return queryParam(query, name)
 	case "@signature-params":
 		// §2.3: never listed among the covered components.
-		return "", &baseError{ReasonUnparseable, `"@signature-params" listed as a covered component`}
+		return "", &baseError{ReasonInputUnreadable, `"@signature-params" listed as a covered component`}
 	default:
-		return "", &baseError{ReasonUnparseable, "unknown derived component " + c.ident}
+		return "", &baseError{ReasonInputUnreadable, "unknown derived component " + c.ident}
 	}
 }
 
@@ -408,12 +408,12 @@ func queryParam(query, name string) (string, *baseError) {
 	}
 	switch found {
 	case 0:
-		return "", &baseError{ReasonComponentMissing, "query parameter " + strconv.Quote(name) + " is absent"}
+		return "", &baseError{ReasonMissingComponent, "query parameter " + strconv.Quote(name) + " is absent"}
 	case 1:
 		return val, nil
 	default:
 		// §2.2.8: a name that occurs more than once cannot be signed.
-		return "", &baseError{ReasonUnparseable, "query parameter " + strconv.Quote(name) + " occurs more than once"}
+		return "", &baseError{ReasonMissingComponent, "query parameter " + strconv.Quote(name) + " occurs more than once"}
 	}
 }
 
@@ -448,4 +448,14 @@ func normalizeAuthority(a, scheme string) string {
 		}
 	}
 	return a
+}
+
+// malformedReason is the reason for a covered field whose value cannot be
+// read as the component asks: RFC 9421 §2.5 treats a malformed value like
+// an absent one, except that an unreadable Signature-Agent has its own name.
+func malformedReason(name string) string {
+	if name == "signature-agent" {
+		return ReasonAgentUnparsable
+	}
+	return ReasonMissingComponent
 }

@@ -24,26 +24,34 @@
 // A Verifier is safe for concurrent use; a ReplayDetector is not. Header
 // values must already be unescaped (nginx writes " as \x22 and Apache as
 // \" by default; a log reader that leaves those in turns a good signature
-// into "unparseable").
+// into "signature-input-unreadable").
 //
 // # The steps of Verify
 //
 //  1. No Signature and no Signature-Input: Unsigned. One without the
-//     other: Invalid, missing-fields.
+//     other: Invalid, signature-value-unreadable (no Signature) or
+//     signature-input-unreadable (no Signature-Input).
 //  2. Parse both as Structured Field Dictionaries (RFC 9651 §3.2) over all
 //     their field lines joined with ", " (RFC 9421 §4.1, §4.2). Failure:
-//     unparseable.
+//     signature-input-unreadable or signature-value-unreadable; a label
+//     with no Signature byte sequence is signature-value-unreadable.
 //  3. Keep the signatures whose tag parameter is "web-bot-auth". Others are
 //     noted in the evidence; a request with only others is Invalid,
 //     foreign-tag. Untagged signatures are judged (and fail missing-fields)
 //     only when there is no tagged one. With several, the best verdict wins.
 //  4. Profile checks: created, expires, keyid and tag present
 //     (missing-fields); no component listed twice (duplicate-component, RFC
-//     9421 §2.5); @authority or @target-uri covered (target-not-covered);
-//     alg absent or one of §3.3's public-key algorithms matching the key,
-//     never HMAC (forbidden-alg); Signature-Agent, when present, covered
-//     and the covered member present (signature-agent-member-missing), with
-//     an https (or data:) URL (non-https-agent).
+//     9421 §2.5; the base is then never built); @authority or @target-uri
+//     covered (target-not-covered); alg absent or one of §3.3's public-key
+//     algorithms matching the key, never HMAC (forbidden-alg).
+//     Signature-Agent, whatever the source of the key: present
+//     (signature-agent-absent, a gap: draft -02 §5.2.1), readable
+//     (signature-agent-unparsable), covered and the covered member present
+//     (signature-agent-member-missing), one member attributable to the
+//     signature when the whole field is covered (the member named after
+//     the label, else signature-agent-ambiguous-member), an https (or
+//     data:) URL (signature-agent-not-https), and a directory member a
+//     bare origin (signature-agent-not-origin, a gap: draft -02 §5.5).
 //  5. Signature-Agent, in any of its four shapes: a legacy sf-String
 //     covered as the bare "signature-agent" (its value includes the
 //     quotes); a Dictionary member covered as "signature-agent";key="k"
@@ -60,7 +68,7 @@
 //     and re-serializes a Dictionary member, so an sf-String keeps its
 //     quotes; ;sf re-serializes; ;bs wraps each line as a byte sequence).
 //     A covered field the source did not record is component-unrecorded
-//     (Unverified) for logs and component-missing (Invalid) for WARC
+//     (Unverified) for logs and missing-component (Invalid) for WARC
 //     records, whose headers are complete (Request.HeadersComplete).
 //  7. The key: keyid is the RFC 7638 JWK thumbprint, matched against
 //     identity.Key.Thumbprint (computed, never the published kid), in the
@@ -76,18 +84,21 @@
 //     dictionary member unquoted in the base, an empty @path, a
 //     non-canonical @signature-params): then canonicalization-mismatch,
 //     "buggy signer" in the evidence, still Invalid.
-//  9. Content-Digest (RFC 9530), when covered, is checked against
-//     Request.Body when the body was archived (content-digest-mismatch),
-//     else noted (content-digest-unchecked).
+//  9. Content-Digest (RFC 9530), when covered and present, is checked
+//     against Request.Body when the body was given or archived
+//     (content-digest-mismatch), else noted (content-digest-unchecked).
 //  10. The window at T with Options.Skew (default 60s): created > T+skew is
 //     clock-ahead, expires < T−skew is expired. Window failures are
 //     reported with the crypto result (Result.CryptoOK, and the evidence
 //     says the signature verified).
 //
-// Any failure makes the verdict Invalid; otherwise a gap (no key, a
+// Any failure makes the verdict Invalid; otherwise a gap (no
+// Signature-Agent, a directory member that is not an origin, no key, a
 // component not recorded, a self-asserted key, an unknown time) makes it
 // Unverified; otherwise it is Verified. Result.Evidence is one line a person
-// can check by hand. docs/semantics.md records the choices the drafts leave open.
+// can check by hand. reasons.go defines every reason and docs/semantics.md
+// ("Signature reasons") documents them; it also records the choices the
+// drafts leave open.
 //
 // # Signed key directories
 //

@@ -15,43 +15,60 @@ const (
 
 // Reasons. Failures make a verdict Invalid, gaps make it Unverified, and
 // notes never change it. Result.Reasons lists them in the order below.
+//
+// Where a reason names the same failure as the public Web Bot Auth negative
+// vector set (ParallaxGrain/webbotauth-negative-vectors, see
+// testdata/README.md), it has that set's name. This list is the one place
+// reasons are defined; docs/semantics.md ("Signature reasons") explains each,
+// and a test keeps the two in step.
 const (
 	// Failures (verdict Invalid).
-	ReasonUnparseable              = "unparseable"                    // Signature, Signature-Input or Signature-Agent is not a valid structured field, or a component cannot be built
-	ReasonMissingFields            = "missing-fields"                 // one of Signature/Signature-Input without the other; created, expires, keyid or tag missing
-	ReasonForeignTag               = "foreign-tag"                    // only signatures whose tag is not web-bot-auth
-	ReasonDuplicateComponent       = "duplicate-component"            // a covered component listed twice (RFC 9421 §2.5)
-	ReasonTargetNotCovered         = "target-not-covered"             // neither @authority nor @target-uri covered
-	ReasonAgentMemberMissing       = "signature-agent-member-missing" // Signature-Agent present but not covered, or the covered member absent
-	ReasonNonHTTPSAgent            = "non-https-agent"                // the covered Signature-Agent member is not an https (or data:) URL
-	ReasonForbiddenAlg             = "forbidden-alg"                  // alg unknown, HMAC, or not the key's algorithm
-	ReasonComponentMissing         = "component-missing"              // a covered component is absent from a message whose headers were recorded in full
-	ReasonTestKey                  = "test-key"                       // keyid is a public RFC 9421 test key (Options.AllowTestKeys off)
-	ReasonKeyUnknown               = "key-unknown"                    // the agent's key snapshot at T has no key with this thumbprint valid at T
-	ReasonBadSignature             = "bad-signature"                  // the signature does not verify over the base
-	ReasonCanonicalizationMismatch = "canonicalization-mismatch"      // verifies only under a known signer quirk (buggy signer)
-	ReasonContentDigestMismatch    = "content-digest-mismatch"        // covered Content-Digest does not match the archived body
-	ReasonExpired                  = "expired"                        // expires < T − skew
-	ReasonClockAhead               = "clock-ahead"                    // created > T + skew
+	ReasonInputUnreadable          = "signature-input-unreadable"       // Signature-Input is not a Dictionary of inner lists, is too long, or a covered component identifier is malformed (RFC 9421 §4.1, §2.5); also Signature without Signature-Input
+	ReasonValueUnreadable          = "signature-value-unreadable"       // Signature is not a Dictionary, has no member for the label, or the member is not a byte sequence (RFC 9421 §4.2, §4)
+	ReasonMissingFields            = "missing-fields"                   // created, expires, keyid or tag missing or mistyped
+	ReasonForeignTag               = "foreign-tag"                      // only signatures whose tag is not web-bot-auth
+	ReasonDuplicateComponent       = "duplicate-component"              // a covered component listed twice (RFC 9421 §2.5)
+	ReasonTargetNotCovered         = "target-not-covered"               // neither @authority nor @target-uri covered
+	ReasonAgentUnparsable          = "signature-agent-unparsable"       // Signature-Agent is not a structured field (or is too long)
+	ReasonAgentAmbiguous           = "signature-agent-ambiguous-member" // the whole Signature-Agent is covered, it has several members and none is named after the label
+	ReasonAgentMemberMissing       = "signature-agent-member-missing"   // Signature-Agent present but not covered, or the covered member absent
+	ReasonAgentNotHTTPS            = "signature-agent-not-https"        // the covered Signature-Agent member is not an https (or data:) URL
+	ReasonForbiddenAlg             = "forbidden-alg"                    // alg unknown, HMAC, or not the key's algorithm
+	ReasonMissingComponent         = "missing-component"                // a covered component is absent from a message whose headers were recorded in full, or its value is malformed (RFC 9421 §2.5)
+	ReasonTestKey                  = "test-key"                         // keyid is a public RFC 9421 test key (Options.AllowTestKeys off)
+	ReasonKeyUnknown               = "key-unknown"                      // the agent's key snapshot at T has no key with this thumbprint valid at T
+	ReasonBadSignature             = "bad-signature"                    // the signature does not verify over the base
+	ReasonCanonicalizationMismatch = "canonicalization-mismatch"        // verifies only under a known signer quirk (buggy signer)
+	ReasonContentDigestMismatch    = "content-digest-mismatch"          // covered Content-Digest does not match the archived body
+	ReasonExpired                  = "expired"                          // expires < T − skew
+	ReasonClockAhead               = "clock-ahead"                      // created > T + skew
 
 	// Gaps (verdict Unverified unless a failure is present).
-	ReasonNoKeySnapshot       = "no-key-snapshot"      // no key material for the agent at T
-	ReasonComponentUnrecorded = "component-unrecorded" // a covered component the source does not record (e.g. a header the log format leaves out)
-	ReasonSelfAssertedKey     = "self-asserted-key"    // the only key is inline in a data: Signature-Agent: proves possession, not identity
-	ReasonTimeUnknown         = "time-unknown"         // the request has no time: neither the window nor the key snapshot can be placed
+	ReasonAgentAbsent         = "signature-agent-absent"     // no Signature-Agent: nothing names where the key is published, whatever key verified it
+	ReasonAgentNotOrigin      = "signature-agent-not-origin" // a directory-type member that is not a bare https origin is ignored (no JWK Set known at that URL either)
+	ReasonNoKeySnapshot       = "no-key-snapshot"            // no key material for the agent at T
+	ReasonComponentUnrecorded = "component-unrecorded"       // a covered component the source does not record (e.g. a header the log format leaves out)
+	ReasonSelfAssertedKey     = "self-asserted-key"          // the only key is inline in a data: Signature-Agent: proves possession, not identity
+	ReasonTimeUnknown         = "time-unknown"               // the request has no time: neither the window nor the key snapshot can be placed
 
 	// Notes (verdict unchanged).
 	ReasonContentDigestUnchecked = "content-digest-unchecked" // Content-Digest covered but no body archived
 )
 
+// reasonOrder is every reason, in the order Result.Reasons lists them.
 var reasonOrder = []string{
-	ReasonUnparseable, ReasonMissingFields, ReasonForeignTag, ReasonDuplicateComponent,
-	ReasonTargetNotCovered, ReasonAgentMemberMissing, ReasonNonHTTPSAgent, ReasonForbiddenAlg,
-	ReasonComponentMissing, ReasonTestKey, ReasonKeyUnknown, ReasonBadSignature,
+	ReasonInputUnreadable, ReasonValueUnreadable, ReasonMissingFields, ReasonForeignTag, ReasonDuplicateComponent,
+	ReasonTargetNotCovered, ReasonAgentUnparsable, ReasonAgentAmbiguous, ReasonAgentMemberMissing, ReasonAgentNotHTTPS,
+	ReasonForbiddenAlg, ReasonMissingComponent, ReasonTestKey, ReasonKeyUnknown, ReasonBadSignature,
 	ReasonCanonicalizationMismatch, ReasonContentDigestMismatch, ReasonExpired, ReasonClockAhead,
-	ReasonNoKeySnapshot, ReasonComponentUnrecorded, ReasonSelfAssertedKey, ReasonTimeUnknown,
+	ReasonAgentAbsent, ReasonAgentNotOrigin, ReasonNoKeySnapshot, ReasonComponentUnrecorded, ReasonSelfAssertedKey,
+	ReasonTimeUnknown,
 	ReasonContentDigestUnchecked,
 }
+
+// Reasons returns every reason constant, in the order Result.Reasons lists
+// them.
+func Reasons() []string { return slices.Clone(reasonOrder) }
 
 const (
 	classFailure = iota + 1
@@ -60,7 +77,7 @@ const (
 )
 
 var reasonClass = map[string]int{
-	ReasonNoKeySnapshot: classGap, ReasonComponentUnrecorded: classGap, ReasonSelfAssertedKey: classGap,
+	ReasonAgentAbsent: classGap, ReasonAgentNotOrigin: classGap, ReasonNoKeySnapshot: classGap, ReasonComponentUnrecorded: classGap, ReasonSelfAssertedKey: classGap,
 	ReasonTimeUnknown: classGap, ReasonContentDigestUnchecked: classNote,
 }
 

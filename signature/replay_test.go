@@ -85,8 +85,8 @@ func TestReplayNonce(t *testing.T) {
 		{"/a", t0, false},
 		{"/b", t0.Add(time.Second), true},
 	} {
-		in, sig := signed(t, k, "sig1", []line{{`"@authority"`, "example.com"}, {`"@path"`, c.path}}, wbaParams(k, c.created, c.created.Add(time.Minute), "same-nonce"))
-		r := req(hdr("Signature-Input", in, "Signature", sig))
+		in, sig := signed(t, k, "sig1", []line{{`"@authority"`, "example.com"}, {`"@path"`, c.path}, {`"signature-agent"`, `"` + botURL + `"`}}, wbaParams(k, c.created, c.created.Add(time.Minute), "same-nonce"))
+		r := req(hdr("Signature-Agent", `"`+botURL+`"`, "Signature-Input", in, "Signature", sig))
 		r.Target, r.Time = c.path, c.created
 		res := v.Verify(r)
 		if res.Verdict != Verified {

@@ -36,11 +36,11 @@ func (v *Verifier) VerifyDirectory(req *Request, resp *Response, keys []identity
 	}
 	inDict, err := httpsfv.UnmarshalDictionary(inLines)
 	if err != nil {
-		return []Result{failed(ReasonUnparseable, "Signature-Input is not a Dictionary: "+err.Error())}
+		return []Result{failed(ReasonInputUnreadable, "Signature-Input is not a Dictionary: "+err.Error())}
 	}
 	sigDict, err := httpsfv.UnmarshalDictionary(sigLines)
 	if err != nil {
-		return []Result{failed(ReasonUnparseable, "Signature is not a Dictionary: "+err.Error())}
+		return []Result{failed(ReasonValueUnreadable, "Signature is not a Dictionary: "+err.Error())}
 	}
 	m := &message{req: req, resp: resp, complete: true}
 	var out []Result
@@ -79,11 +79,11 @@ func (v *Verifier) verifyDirectoryOne(m *message, label string, il httpsfv.Inner
 		}
 	}
 	if sig == nil {
-		j.fail(ReasonMissingFields, "no Signature byte sequence for "+label)
+		j.fail(ReasonValueUnreadable, "no Signature byte sequence for "+label)
 	}
 	comps, dup, problem := parseComponents(il)
 	if problem != "" {
-		j.fail(ReasonUnparseable, problem)
+		j.fail(ReasonInputUnreadable, problem)
 	}
 	if dup != "" {
 		j.fail(ReasonDuplicateComponent, "component "+dup+" covered twice")
@@ -101,7 +101,7 @@ func (v *Verifier) verifyDirectoryOne(m *message, label string, il httpsfv.Inner
 	params, err := httpsfv.Marshal(il)
 	base := ""
 	if err != nil {
-		j.fail(ReasonUnparseable, "signature parameters do not serialize: "+err.Error())
+		j.fail(ReasonInputUnreadable, "signature parameters do not serialize: "+err.Error())
 	} else if problem == "" {
 		var berr *baseError
 		base, berr = buildBase(m, comps, params, quirks{})

@@ -160,22 +160,26 @@ func (v *Verifier) Verify(r *Request) Result {
 		return Result{Verdict: Unsigned}
 	}
 	if len(inLines) == 0 || len(sigLines) == 0 {
-		missing, present := "Signature-Input", "Signature"
+		// RFC 9421 §4: each field must carry the same labels; one
+		// without the other has every label unpaired.
 		if len(sigLines) == 0 {
-			missing, present = present, missing
+			return failed(ReasonValueUnreadable, "Signature-Input present without Signature")
 		}
-		return failed(ReasonMissingFields, present+" present without "+missing)
+		return failed(ReasonInputUnreadable, "Signature present without Signature-Input")
 	}
-	if joinedLen(inLines) > maxSigField || joinedLen(sigLines) > maxSigField {
-		return failed(ReasonUnparseable, "Signature or Signature-Input longer than "+strconv.Itoa(maxSigField)+" bytes")
+	if joinedLen(inLines) > maxSigField {
+		return failed(ReasonInputUnreadable, "Signature-Input longer than "+strconv.Itoa(maxSigField)+" bytes")
+	}
+	if joinedLen(sigLines) > maxSigField {
+		return failed(ReasonValueUnreadable, "Signature longer than "+strconv.Itoa(maxSigField)+" bytes")
 	}
 	inDict, err := httpsfv.UnmarshalDictionary(inLines)
 	if err != nil {
-		return failed(ReasonUnparseable, "Signature-Input is not a Dictionary: "+err.Error())
+		return failed(ReasonInputUnreadable, "Signature-Input is not a Dictionary: "+err.Error())
 	}
 	sigDict, err := httpsfv.UnmarshalDictionary(sigLines)
 	if err != nil {
-		return failed(ReasonUnparseable, "Signature is not a Dictionary: "+err.Error())
+		return failed(ReasonValueUnreadable, "Signature is not a Dictionary: "+err.Error())
 	}
 
 	// RFC 9421 §3.2 step 1-2 with the Web Bot Auth profile: only
@@ -210,7 +214,7 @@ func (v *Verifier) Verify(r *Request) Result {
 			res.Label, _, _ = strings.Cut(foreign[0], " ")
 			return res
 		}
-		return failed(ReasonUnparseable, "Signature-Input members are not inner lists: "+strings.Join(malformed, ", "))
+		return failed(ReasonInputUnreadable, "Signature-Input members are not inner lists: "+strings.Join(malformed, ", "))
 	}
 	if len(candidates) > maxLabels {
 		candidates = candidates[:maxLabels]
@@ -381,11 +385,11 @@ func (v *Verifier) verifyOne(m *message, label string, il httpsfv.InnerList, raw
 	// The signature bytes (RFC 9421 §4.2).
 	var sig []byte
 	if mem, ok := sigDict.Get(label); !ok {
-		j.fail(ReasonMissingFields, "no Signature member "+label)
+		j.fail(ReasonValueUnreadable, "no Signature member "+label)
 	} else if it, ok := mem.(httpsfv.Item); !ok {
-		j.fail(ReasonUnparseable, "Signature member "+label+" is not a byte sequence")
+		j.fail(ReasonValueUnreadable, "Signature member "+label+" is not a byte sequence")
 	} else if b, ok := it.Value.([]byte); !ok {
-		j.fail(ReasonUnparseable, "Signature member "+label+" is not a byte sequence")
+		j.fail(ReasonValueUnreadable, "Signature member "+label+" is not a byte sequence")
 	} else {
 		sig = b
 		j.res.signature = b
@@ -393,7 +397,7 @@ func (v *Verifier) verifyOne(m *message, label string, il httpsfv.InnerList, raw
 
 	comps, dup, problem := parseComponents(il)
 	if problem != "" {
-		j.fail(ReasonUnparseable, problem)
+		j.fail(ReasonInputUnreadable, problem)
 	}
 	if dup != "" {
 		j.fail(ReasonDuplicateComponent, "component "+dup+" covered twice")
@@ -407,15 +411,16 @@ func (v *Verifier) verifyOne(m *message, label string, il httpsfv.InnerList, raw
 		j.fail(ReasonTargetNotCovered, "neither @authority nor @target-uri covered")
 	}
 
-	members := v.coveredMembers(j, comps, agent)
+	members := v.coveredMembers(j, label, comps, agent, r.Time)
 
 	// The signature base (RFC 9421 §2.5).
 	params, err := httpsfv.Marshal(il)
 	base := ""
 	var berr *baseError
 	if err != nil {
-		j.fail(ReasonUnparseable, "signature parameters do not serialize: "+err.Error())
-	} else if problem == "" {
+		j.fail(ReasonInputUnreadable, "signature parameters do not serialize: "+err.Error())
+	} else if problem == "" && dup == "" {
+		// RFC 9421 §2.5: a base with a component twice is never built.
 		base, berr = buildBase(m, comps, params, quirks{})
 		if berr != nil {
 			j.fail(berr.reason, berr.detail)
@@ -439,7 +444,7 @@ func (v *Verifier) verifyOne(m *message, label string, il httpsfv.InnerList, raw
 	}
 
 	// Content-Digest (RFC 9530): covered, but is the body archived?
-	if coversAny(comps, "content-digest") {
+	if coversAny(comps, "content-digest") && r.Header.Has("Content-Digest") {
 		switch {
 		case r.Body == nil:
 			j.fail(ReasonContentDigestUnchecked, "Content-Digest covered, body not archived")
@@ -484,8 +489,10 @@ func coversAny(comps []component, names ...string) bool {
 
 // coveredMembers applies the Signature-Agent profile rules and returns the
 // members the signature covers (all members, for evidence only, when none
-// is covered).
-func (v *Verifier) coveredMembers(j *judgement, comps []component, agent agentField) []agentMember {
+// is covered). The rules hold whatever the source of the key: a key from
+// the trust store or a card does not excuse a missing or unusable
+// Signature-Agent.
+func (v *Verifier) coveredMembers(j *judgement, label string, comps []component, agent agentField, t time.Time) []agentMember {
 	var agentComps []*component
 	for i := range comps {
 		if comps[i].name == "signature-agent" {
@@ -495,11 +502,15 @@ func (v *Verifier) coveredMembers(j *judgement, comps []component, agent agentFi
 	if !agent.present {
 		if len(agentComps) > 0 {
 			j.fail(ReasonAgentMemberMissing, "signature-agent covered but the field is absent")
+		} else {
+			// draft-meunier-webbotauth-httpsig-protocol-02 §5.2.1: "A
+			// signed request MUST carry the Signature-Agent header".
+			j.fail(ReasonAgentAbsent, "no Signature-Agent: nothing names where the key is published")
 		}
 		return nil
 	}
 	if agent.err != "" {
-		j.fail(ReasonUnparseable, agent.err)
+		j.fail(ReasonAgentUnparsable, agent.err)
 		return nil
 	}
 	var members []agentMember
@@ -510,8 +521,25 @@ func (v *Verifier) coveredMembers(j *judgement, comps []component, agent agentFi
 	for _, c := range agentComps {
 		key, hasKey := c.stringParam("key")
 		if !hasKey {
-			// Bare "signature-agent" covers the whole field.
-			members = append(members, agent.members...)
+			// Bare "signature-agent" covers the whole field. With several
+			// members, only the one named after the label is this
+			// signature's: a verifier MUST NOT attribute a signature to a
+			// member it does not cover (draft -02 §5.2.2).
+			if agent.legacy || len(agent.members) == 1 {
+				members = append(members, agent.members...)
+				continue
+			}
+			found := false
+			for _, am := range agent.members {
+				if am.key == label {
+					members = append(members, am)
+					found = true
+				}
+			}
+			if !found {
+				j.fail(ReasonAgentAmbiguous, "covered "+c.ident+" has "+strconv.Itoa(len(agent.members))+
+					" members, none named "+strconv.Quote(label)+" and no key parameter")
+			}
 			continue
 		}
 		if agent.legacy {
@@ -529,16 +557,46 @@ func (v *Verifier) coveredMembers(j *judgement, comps []component, agent agentFi
 			j.fail(ReasonAgentMemberMissing, "covered "+c.ident+" but Signature-Agent has no member "+strconv.Quote(key))
 		}
 	}
+	kept := members[:0:0]
 	for i := range members {
-		am := &members[i]
+		am := members[i]
+		if !am.httpsOK() {
+			j.fail(ReasonAgentNotHTTPS, "Signature-Agent member "+strconv.Quote(capString(am.value, maxEvidenceURL))+" is not an https URL")
+		}
+		if am.directoryType() && !am.isOrigin() {
+			// An untyped member with a path is a JWK Set URL in the WG's
+			// newest text: taken so when a JWK Set is known there at T.
+			// Otherwise it is a directory member that is not an origin,
+			// which a verifier MUST ignore (draft -02 §5.5).
+			if am.typ == "" && v.knownRef(am.value, t) {
+				am.shape = ShapeJWKSURL
+			} else {
+				if am.shape == ShapeJWKSURL {
+					am.shape = ShapeDictionary
+				}
+				if j.res.AgentShape == "" {
+					j.res.AgentShape = am.shape
+				}
+				j.fail(ReasonAgentNotOrigin, "directory-type Signature-Agent member "+
+					strconv.Quote(capString(am.value, maxEvidenceURL))+" is not a bare origin: ignored")
+				continue
+			}
+		}
 		if j.res.AgentShape == "" {
 			j.res.AgentShape = am.shape
 		}
-		if !am.httpsOK() {
-			j.fail(ReasonNonHTTPSAgent, "Signature-Agent member "+strconv.Quote(capString(am.value, maxEvidenceURL))+" is not an https URL")
-		}
+		kept = append(kept, am)
 	}
-	return members
+	return kept
+}
+
+// knownRef reports whether the KeySource holds a key snapshot under ref at t.
+func (v *Verifier) knownRef(ref string, t time.Time) bool {
+	if v.keys == nil {
+		return false
+	}
+	_, known := v.keys.Keys(ref, t)
+	return known
 }
 
 // lookupKey finds the key named by keyid as published for the covered
@@ -658,6 +716,11 @@ func (v *Verifier) lookupKey(j *judgement, r *Request, keyid string, members []a
 		j.fail(ReasonKeyUnknown, "the agent's key snapshot at T has no key "+keyid)
 	case outside:
 		j.fail(ReasonKeyUnknown, "trusted key "+keyid+" is not valid (nbf/exp) at T")
+	case j.rs.has(ReasonAgentAbsent) || j.rs.has(ReasonAgentAmbiguous) || j.rs.has(ReasonAgentMemberMissing) ||
+		j.rs.has(ReasonAgentUnparsable) || j.rs.has(ReasonAgentNotOrigin):
+		// The Signature-Agent problem already says why no key could be
+		// looked up; no-key-snapshot would name its consequence twice.
+		j.notes = append(j.notes, "no key material at T")
 	default:
 		j.fail(ReasonNoKeySnapshot, "no key material for the agent at T")
 	}
@@ -808,6 +871,6 @@ func RequestFromFetch(f *event.Fetch) *Request {
 	return &Request{
 		Time: f.Time, Method: f.Method, Scheme: f.Scheme, Authority: a, Target: f.Target,
 		IP: f.ClientIP, Header: f.Header, HeadersComplete: f.Origin == event.OriginWARC,
-		Where: f.Source.String(),
+		Body: f.Body, Where: f.Source.String(),
 	}
 }

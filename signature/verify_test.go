@@ -52,8 +52,16 @@ func (f *fixture) legacyReq(t *testing.T, k *testKey) *Request {
 	return f.agentReq(t, k, `"`+botURL+`"`, `"signature-agent"`, `"`+botURL+`"`)
 }
 
-// authorityOnly signs only @authority, with params p.
+// authorityOnly signs @authority and the Signature-Agent member named
+// after the label (sig1="https://bot.example"), with params p: the
+// smallest request the profile accepts.
 func authorityOnly(t *testing.T, k *testKey, p string, extra ...string) *Request {
+	in, sig := signed(t, k, "sig1", []line{{`"@authority"`, "example.com"}, {`"signature-agent";key="sig1"`, `"` + botURL + `"`}}, p)
+	return req(append(hdr("User-Agent", "ExampleBot/1.0", "Signature-Agent", `sig1="`+botURL+`"`, "Signature-Input", in, "Signature", sig), hdr(extra...)...))
+}
+
+// bareAuthority signs only @authority and sends no Signature-Agent.
+func bareAuthority(t *testing.T, k *testKey, p string, extra ...string) *Request {
 	in, sig := signed(t, k, "sig1", []line{{`"@authority"`, "example.com"}}, p)
 	return req(append(hdr("User-Agent", "ExampleBot/1.0", "Signature-Input", in, "Signature", sig), hdr(extra...)...))
 }
@@ -144,39 +152,70 @@ func TestVerifyGenerated(t *testing.T) {
 				r.Authority = "evil.example"
 				return r, std(newMemSource())
 			}},
-		{name: "no Signature-Agent, trusted store", verdict: Verified, agent: TrustedStore, shape: "none",
+		{name: "no Signature-Agent, trusted store", verdict: Unverified, reasons: []string{ReasonAgentAbsent}, crypto: "ok", agent: TrustedStore, shape: "none",
 			build: func(t *testing.T, f *fixture) (*Request, *Verifier) {
 				s := newMemSource()
 				s.trusted = []identity.Key{f.ed.key}
-				return authorityOnly(t, f.ed, f.params(f.ed)), std(s)
+				return bareAuthority(t, f.ed, f.params(f.ed)), std(s)
 			}},
-		{name: "no Signature-Agent, card claimed by User-Agent", verdict: Verified, agent: botURL + "/card",
+		{name: "no Signature-Agent, card claimed by User-Agent", verdict: Unverified, reasons: []string{ReasonAgentAbsent}, crypto: "ok", agent: botURL + "/card",
 			build: func(t *testing.T, f *fixture) (*Request, *Verifier) {
 				s := srcWith(botURL+"/card", f.ed.key)
 				s.cards = []*identity.Card{{ClientID: botURL + "/card", ExpectedUserAgent: []string{"ExampleBot/"}}}
-				return authorityOnly(t, f.ed, f.params(f.ed)), std(cardSource{s})
+				return bareAuthority(t, f.ed, f.params(f.ed)), std(cardSource{s})
 			}},
-		{name: "no Signature-Agent, claimed local card without client_id", verdict: Verified, agent: "local-card.json",
+		{name: "no Signature-Agent, claimed local card without client_id", verdict: Unverified, reasons: []string{ReasonAgentAbsent}, crypto: "ok", agent: "local-card.json",
 			build: func(t *testing.T, f *fixture) (*Request, *Verifier) {
 				s := newMemSource()
 				s.cards = []*identity.Card{{Source: "local-card.json", ExpectedUserAgent: []string{"ExampleBot/"}, JWKS: []identity.Key{f.ed.key}}}
-				return authorityOnly(t, f.ed, f.params(f.ed)), std(cardSource{s})
+				return bareAuthority(t, f.ed, f.params(f.ed)), std(cardSource{s})
 			}},
-		{name: "no Signature-Agent, claimed card is invalid", verdict: Unverified, reasons: []string{ReasonNoKeySnapshot},
+		{name: "no Signature-Agent, claimed card is invalid", verdict: Unverified, reasons: []string{ReasonAgentAbsent},
 			build: func(t *testing.T, f *fixture) (*Request, *Verifier) {
 				s := newMemSource()
 				s.cards = []*identity.Card{{ClientID: botURL + "/card", Invalid: "jwks-and-jwks-uri", ExpectedUserAgent: []string{"ExampleBot/"}, JWKS: []identity.Key{f.ed.key}}}
-				return authorityOnly(t, f.ed, f.params(f.ed)), std(cardSource{s})
+				return bareAuthority(t, f.ed, f.params(f.ed)), std(cardSource{s})
 			}},
-		{name: "no Signature-Agent, claimed card lacks the key", verdict: Invalid, reasons: []string{ReasonKeyUnknown}, agent: botURL + "/card",
+		{name: "no Signature-Agent, claimed card lacks the key", verdict: Invalid, reasons: []string{ReasonKeyUnknown, ReasonAgentAbsent}, agent: botURL + "/card",
 			build: func(t *testing.T, f *fixture) (*Request, *Verifier) {
 				s := srcWith(botURL+"/card", f.other.key)
 				s.cards = []*identity.Card{{ClientID: botURL + "/card", ExpectedUserAgent: []string{"ExampleBot/"}}}
-				return authorityOnly(t, f.ed, f.params(f.ed)), std(cardSource{s})
+				return bareAuthority(t, f.ed, f.params(f.ed)), std(cardSource{s})
 			}},
-		{name: "no Signature-Agent, no keys", verdict: Unverified, reasons: []string{ReasonNoKeySnapshot},
+		{name: "no Signature-Agent, no keys", verdict: Unverified, reasons: []string{ReasonAgentAbsent},
 			build: func(t *testing.T, f *fixture) (*Request, *Verifier) {
-				return authorityOnly(t, f.ed, f.params(f.ed)), std(newMemSource())
+				return bareAuthority(t, f.ed, f.params(f.ed)), std(newMemSource())
+			}},
+		{name: "whole field covered, member named after the label", verdict: Verified, agent: botURL,
+			build: func(t *testing.T, f *fixture) (*Request, *Verifier) {
+				field := `other="https://other.example", sig1="` + botURL + `"`
+				return f.agentReq(t, f.ed, field, `"signature-agent"`, field), std(srcWith(botURL, f.ed.key))
+			}},
+		{name: "whole field covered, several members, none the label's", verdict: Invalid, reasons: []string{ReasonAgentAmbiguous}, crypto: "ok",
+			build: func(t *testing.T, f *fixture) (*Request, *Verifier) {
+				field := `a="https://other.example", b="` + botURL + `"`
+				s := srcWith(botURL, f.ed.key)
+				s.trusted = []identity.Key{f.ed.key}
+				return f.agentReq(t, f.ed, field, `"signature-agent"`, field), std(s)
+			}},
+		{name: "untyped member with a path, no JWK Set known there, trusted key", verdict: Unverified, reasons: []string{ReasonAgentNotOrigin}, crypto: "ok", shape: ShapeDictionary,
+			build: func(t *testing.T, f *fixture) (*Request, *Verifier) {
+				u := botURL + "/keys"
+				s := newMemSource()
+				s.trusted = []identity.Key{f.ed.key}
+				return f.agentReq(t, f.ed, `sig1="`+u+`"`, `"signature-agent";key="sig1"`, `"`+u+`"`), std(s)
+			}},
+		{name: "typed directory with a path", verdict: Unverified, reasons: []string{ReasonAgentNotOrigin}, crypto: "ok",
+			build: func(t *testing.T, f *fixture) (*Request, *Verifier) {
+				u := botURL + "/keys"
+				s := srcWith(u, f.ed.key)
+				s.trusted = []identity.Key{f.ed.key}
+				return f.agentReq(t, f.ed, `a="`+u+`";type=directory`, `"signature-agent";key="a"`, `"`+u+`";type=directory`), std(s)
+			}},
+		{name: "directory origin with a query", verdict: Unverified, reasons: []string{ReasonAgentNotOrigin},
+			build: func(t *testing.T, f *fixture) (*Request, *Verifier) {
+				u := botURL + "/?k=1"
+				return f.agentReq(t, f.ed, `a="`+u+`"`, `"signature-agent";key="a"`, `"`+u+`"`), std(srcWith(botURL, f.ed.key))
 			}},
 		{name: "nil KeySource", verdict: Unverified, reasons: []string{ReasonNoKeySnapshot},
 			build: func(t *testing.T, f *fixture) (*Request, *Verifier) {
@@ -188,15 +227,15 @@ func TestVerifyGenerated(t *testing.T) {
 			build: func(t *testing.T, f *fixture) (*Request, *Verifier) {
 				return req(hdr("User-Agent", "ExampleBot/1.0")), std(newMemSource())
 			}},
-		{name: "Signature without Signature-Input", verdict: Invalid, reasons: []string{ReasonMissingFields},
+		{name: "Signature without Signature-Input", verdict: Invalid, reasons: []string{ReasonInputUnreadable},
 			build: func(t *testing.T, f *fixture) (*Request, *Verifier) {
 				return req(hdr("Signature", "sig1=:AAAA:")), std(newMemSource())
 			}},
-		{name: "Signature-Input without Signature", verdict: Invalid, reasons: []string{ReasonMissingFields},
+		{name: "Signature-Input without Signature", verdict: Invalid, reasons: []string{ReasonValueUnreadable},
 			build: func(t *testing.T, f *fixture) (*Request, *Verifier) {
 				return req(hdr("Signature-Input", `sig1=("@authority");created=1`)), std(newMemSource())
 			}},
-		{name: "no Signature member for the label", verdict: Invalid, reasons: []string{ReasonMissingFields},
+		{name: "no Signature member for the label", verdict: Invalid, reasons: []string{ReasonValueUnreadable},
 			build: func(t *testing.T, f *fixture) (*Request, *Verifier) {
 				r := f.legacyReq(t, f.ed)
 				r.Header[3].Value = strings.Replace(r.Header[3].Value, "sig1=", "sig9=", 1)
@@ -235,29 +274,29 @@ func TestVerifyGenerated(t *testing.T) {
 				return req(hdr("Signature-Agent", `"`+botURL+`"`, "Signature-Input", in1, "Signature-Input", in2, "Signature", sig1+", "+strings.TrimPrefix(sig2, " "))),
 					std(srcWith(botURL, f.ed.key))
 			}},
-		{name: "unparseable Signature-Input", verdict: Invalid, reasons: []string{ReasonUnparseable},
+		{name: "unparseable Signature-Input", verdict: Invalid, reasons: []string{ReasonInputUnreadable},
 			build: func(t *testing.T, f *fixture) (*Request, *Verifier) {
 				return req(hdr("Signature-Input", `sig1=(("`, "Signature", "sig1=:AAAA:")), std(newMemSource())
 			}},
-		{name: "nginx \\x22 left escaped in Signature-Input", verdict: Invalid, reasons: []string{ReasonUnparseable},
+		{name: "nginx \\x22 left escaped in Signature-Input", verdict: Invalid, reasons: []string{ReasonInputUnreadable},
 			build: func(t *testing.T, f *fixture) (*Request, *Verifier) {
 				r := f.legacyReq(t, f.ed)
 				r.Header[2].Value = strings.ReplaceAll(r.Header[2].Value, `"`, `\x22`)
 				return r, std(srcWith(botURL, f.ed.key))
 			}},
-		{name: "nginx \\x22 left escaped in Signature-Agent", verdict: Invalid, reasons: []string{ReasonUnparseable, ReasonNoKeySnapshot},
+		{name: "nginx \\x22 left escaped in Signature-Agent", verdict: Invalid, reasons: []string{ReasonAgentUnparsable},
 			build: func(t *testing.T, f *fixture) (*Request, *Verifier) {
 				r := f.legacyReq(t, f.ed)
 				r.Header[1].Value = strings.ReplaceAll(r.Header[1].Value, `"`, `\x22`)
 				return r, std(srcWith(botURL, f.ed.key))
 			}},
-		{name: "Signature not a byte sequence", verdict: Invalid, reasons: []string{ReasonUnparseable},
+		{name: "Signature not a byte sequence", verdict: Invalid, reasons: []string{ReasonValueUnreadable},
 			build: func(t *testing.T, f *fixture) (*Request, *Verifier) {
 				r := f.legacyReq(t, f.ed)
 				r.Header[3].Value = `sig1="not bytes"`
 				return r, std(srcWith(botURL, f.ed.key))
 			}},
-		{name: "duplicate component", verdict: Invalid, reasons: []string{ReasonDuplicateComponent}, crypto: "ok",
+		{name: "duplicate component", verdict: Invalid, reasons: []string{ReasonDuplicateComponent}, crypto: "fail", // RFC 9421 §2.5: the base is never built
 			build: func(t *testing.T, f *fixture) (*Request, *Verifier) {
 				in, sig := signed(t, f.ed, "sig1", []line{{`"@authority"`, "example.com"}, {`"@authority"`, "example.com"}, {`"signature-agent"`, `"` + botURL + `"`}}, f.params(f.ed))
 				return req(hdr("Signature-Agent", `"`+botURL+`"`, "Signature-Input", in, "Signature", sig)), std(srcWith(botURL, f.ed.key))
@@ -274,21 +313,21 @@ func TestVerifyGenerated(t *testing.T) {
 			}},
 		{name: "Signature-Agent present but not covered", verdict: Invalid, reasons: []string{ReasonAgentMemberMissing}, crypto: "ok",
 			build: func(t *testing.T, f *fixture) (*Request, *Verifier) {
-				return authorityOnly(t, f.ed, f.params(f.ed), "Signature-Agent", `"`+botURL+`"`), std(srcWith(botURL, f.ed.key))
+				return bareAuthority(t, f.ed, f.params(f.ed), "Signature-Agent", `"`+botURL+`"`), std(srcWith(botURL, f.ed.key))
 			}},
-		{name: "covered member absent from Signature-Agent", verdict: Invalid, reasons: []string{ReasonAgentMemberMissing, ReasonNoKeySnapshot},
+		{name: "covered member absent from Signature-Agent", verdict: Invalid, reasons: []string{ReasonAgentMemberMissing},
 			build: func(t *testing.T, f *fixture) (*Request, *Verifier) {
 				r := f.agentReq(t, f.ed, `agent2="`+botURL+`"`, `"signature-agent";key="agent2"`, `"`+botURL+`"`)
 				r.Header[1].Value = `agent3="` + botURL + `"`
 				return r, std(srcWith(botURL, f.ed.key))
 			}},
-		{name: "signature-agent covered, field absent", verdict: Invalid, reasons: []string{ReasonAgentMemberMissing, ReasonNoKeySnapshot},
+		{name: "signature-agent covered, field absent", verdict: Invalid, reasons: []string{ReasonAgentMemberMissing},
 			build: func(t *testing.T, f *fixture) (*Request, *Verifier) {
 				r := f.legacyReq(t, f.ed)
 				r.Header = slices.Delete(r.Header, 1, 2)
 				return r, std(srcWith(botURL, f.ed.key))
 			}},
-		{name: "non-https agent", verdict: Invalid, reasons: []string{ReasonNonHTTPSAgent}, crypto: "ok",
+		{name: "non-https agent", verdict: Invalid, reasons: []string{ReasonAgentNotHTTPS}, crypto: "ok",
 			build: func(t *testing.T, f *fixture) (*Request, *Verifier) {
 				u := "http://bot.example"
 				return f.agentReq(t, f.ed, `"`+u+`"`, `"signature-agent"`, `"`+u+`"`), std(srcWith(u, f.ed.key))
@@ -397,7 +436,7 @@ func TestVerifyGenerated(t *testing.T) {
 			build: func(t *testing.T, f *fixture) (*Request, *Verifier) {
 				return acceptReq(t, f, false)
 			}},
-		{name: "covered header absent from a complete WARC request", verdict: Invalid, reasons: []string{ReasonComponentMissing},
+		{name: "covered header absent from a complete WARC request", verdict: Invalid, reasons: []string{ReasonMissingComponent},
 			build: func(t *testing.T, f *fixture) (*Request, *Verifier) {
 				return acceptReq(t, f, true)
 			}},
@@ -497,10 +536,10 @@ func authorityOnlyTrusted(t *testing.T, f *fixture, created, expires time.Time) 
 func digestReq(t *testing.T, f *fixture, body string) (*Request, *Verifier) {
 	h := sha256.Sum256([]byte(body))
 	cd := "sha-256=:" + base64.StdEncoding.EncodeToString(h[:]) + ":"
-	in, sig := signed(t, f.ed, "sig1", []line{{`"@authority"`, "example.com"}, {`"content-digest"`, cd}}, f.params(f.ed))
+	in, sig := signed(t, f.ed, "sig1", []line{{`"@authority"`, "example.com"}, {`"content-digest"`, cd}, {`"signature-agent"`, `"` + botURL + `"`}}, f.params(f.ed))
 	s := newMemSource()
 	s.trusted = []identity.Key{f.ed.key}
-	r := req(hdr("Content-Digest", cd, "Signature-Input", in, "Signature", sig))
+	r := req(hdr("Content-Digest", cd, "Signature-Agent", `"`+botURL+`"`, "Signature-Input", in, "Signature", sig))
 	r.Method = "POST"
 	return r, NewVerifier(s, Options{})
 }
@@ -508,10 +547,10 @@ func digestReq(t *testing.T, f *fixture, body string) (*Request, *Verifier) {
 // acceptReq signs a request covering Accept, then drops Accept as a log
 // format that does not record it would.
 func acceptReq(t *testing.T, f *fixture, complete bool) (*Request, *Verifier) {
-	in, sig := signed(t, f.ed, "sig1", []line{{`"@authority"`, "example.com"}, {`"accept"`, "text/html"}}, f.params(f.ed))
+	in, sig := signed(t, f.ed, "sig1", []line{{`"@authority"`, "example.com"}, {`"accept"`, "text/html"}, {`"signature-agent"`, `"` + botURL + `"`}}, f.params(f.ed))
 	s := newMemSource()
 	s.trusted = []identity.Key{f.ed.key}
-	r := req(hdr("Signature-Input", in, "Signature", sig))
+	r := req(hdr("Signature-Agent", `"`+botURL+`"`, "Signature-Input", in, "Signature", sig))
 	r.HeadersComplete = complete
 	return r, NewVerifier(s, Options{})
 }

@@ -17,6 +17,7 @@ func FuzzReader(f *testing.F) {
 		f.Add(r, uint8(0))
 	}
 	f.Add(join(sampleRecords()...), uint8(1))
+	f.Add(reqRec(1, "https://e.com/s", httpResponse("POST /s HTTP/1.1", "3\r\nhel\r\n0\r\n\r\n", "Host: e.com", "Content-Digest: sha-256=:x:", "Transfer-Encoding: chunked")).bytes(), uint8(0))
 	f.Add(join(sampleRecords()...), uint8(2))
 	f.Add(respRec(1, "http://e.com/", httpResponse("HTTP/1.1 200 OK", "5\r\nhello\r\n0\r\n\r\n", "Transfer-Encoding: chunked", "Content-Type: text/html")).bytes(), uint8(0))
 	f.Add(respRec(1, "http://e.com/", httpResponse("HTTP/1.1 200 OK", string(gzipMember([]byte("hello"))), "Content-Encoding: gzip", "Content-Type: text/html")).bytes(), uint8(1))

@@ -946,6 +946,9 @@ func (r *Reader) readRequest(it *item, w *warcFields, t time.Time, start int64) 
 			f.Method = h.method
 			f.Target = originForm(h.target)
 			f.Header = h.header
+			if err := r.readRequestBody(it, f, start); err != nil {
+				return err
+			}
 		} else if isHTTPContentType(w.contentType) || scheme == "http" || scheme == "https" {
 			r.report(start, CodeHTTPStatusLine, SevWarning, "request record block has no parseable HTTP request line")
 		}
@@ -963,6 +966,38 @@ func (r *Reader) readRequest(it *item, w *warcFields, t time.Time, start int64) 
 	}
 	f.UserAgent = f.Header.Get("User-Agent")
 	f.Referer = f.Header.Get("Referer")
+	return nil
+}
+
+// MaxRequestBody caps the request body kept for a Content-Digest check.
+const MaxRequestBody = 1 << 20
+
+// readRequestBody keeps the body of a request that carries Content-Digest,
+// so that a signature covering the digest can be checked against it (RFC
+// 9530: the digest is over the content, so a chunked transfer coding is
+// removed and a content coding kept). A body longer than MaxRequestBody,
+// cut, or not decodable is not kept: the digest then stays unchecked.
+func (r *Reader) readRequestBody(it *item, f *event.Fetch, start int64) error {
+	if !f.Header.Has("Content-Digest") {
+		return nil
+	}
+	if r.blk.n == 0 {
+		f.Body = []byte{}
+		return nil
+	}
+	r.te = codings(f.Header, "Transfer-Encoding", r.te)
+	res := r.dec.readPayload(&r.blk, r.takeBuf(), MaxRequestBody, r.te, nil)
+	it.buf = res.body
+	if r.blk.err != nil {
+		return r.blk.err
+	}
+	if res.truncated || res.code != "" && res.code != CodeNotChunked {
+		return nil
+	}
+	f.Body = bytes.Clone(res.body)
+	if f.Body == nil {
+		f.Body = []byte{}
+	}
 	return nil
 }
 

@@ -4,6 +4,7 @@ import (
 	"bufio"
 	"bytes"
 	"context"
+	"encoding/base64"
 	"encoding/json"
 	"errors"
 	"flag"
@@ -37,7 +38,11 @@ func signatureUsage(w io.Writer) {
 	fmt.Fprintln(w, "object a line:")
 	fmt.Fprintln(w, `  {"time": "2025-06-01T12:00:00Z", "method": "GET", "scheme": "https",`)
 	fmt.Fprintln(w, `   "authority": "example.com", "path": "/x?y", "ip": "192.0.2.1",`)
-	fmt.Fprintln(w, `   "headers": {"Signature-Input": ["sig1=..."], "Signature": ["sig1=:...:"]}}`)
+	fmt.Fprintln(w, `   "headers": {"Signature-Input": ["sig1=..."], "Signature": ["sig1=:...:"]},`)
+	fmt.Fprintln(w, `   "headers_complete": false, "body_b64": "aGVsbG8="}`)
+	fmt.Fprintln(w, "headers_complete (optional) says every request header is listed, so a covered")
+	fmt.Fprintln(w, "header that is absent was not sent; body_b64 (optional) is the request body,")
+	fmt.Fprintln(w, "checked against a covered Content-Digest.")
 	fmt.Fprintln(w, "and writes one result a line, in order. Keys in --jwks files are trusted for")
 	fmt.Fprintln(w, "any agent; --card files add Signature Agent Cards (their inline keys, and the")
 	fmt.Fprintln(w, "User-Agent patterns that make a request a claimant). Requests are judged at")
@@ -166,6 +171,10 @@ type checkRequest struct {
 	// HeadersComplete says every request header is present (as in a WARC
 	// request record), so a covered header that is absent was not sent.
 	HeadersComplete bool `json:"headers_complete"`
+	// BodyB64 is the request body, base64 (RFC 4648 §4, padding
+	// optional), checked against a covered Content-Digest. Absent: the
+	// digest is noted unchecked.
+	BodyB64 *string `json:"body_b64"`
 }
 
 // checkResult is one output line.
@@ -297,6 +306,17 @@ func parseCheckRequest(line []byte) (*signature.Request, error) {
 			return nil, fmt.Errorf("time %q is not RFC 3339", in.Time)
 		}
 		r.Time = t.UTC()
+	}
+	if in.BodyB64 != nil {
+		b64 := strings.TrimRight(strings.TrimSpace(*in.BodyB64), "=")
+		body, err := base64.RawStdEncoding.DecodeString(b64)
+		if err != nil {
+			return nil, fmt.Errorf("body_b64 is not base64: %w", err)
+		}
+		if body == nil {
+			body = []byte{} // an empty body given is still a body
+		}
+		r.Body = body
 	}
 	if in.IP != "" {
 		ip, err := netip.ParseAddr(in.IP)

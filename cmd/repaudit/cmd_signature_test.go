@@ -4,6 +4,7 @@ import (
 	"bytes"
 	"context"
 	"crypto/ed25519"
+	"crypto/sha256"
 	"encoding/base64"
 	"encoding/json"
 	"os"
@@ -57,19 +58,29 @@ func newSigFixture(t *testing.T) *sigFixture {
 
 var sigT0 = time.Date(2025, 6, 1, 12, 0, 0, 0, time.UTC)
 
+// sigTestAgent is the Signature-Agent origin of the fixture's requests;
+// no key snapshot is ever known for it, so keys come from --jwks or cards.
+const sigTestAgent = "https://bot.example"
+
 // line returns one input JSON line for a request to path from ip, signed
-// over @authority (and the Signature-Agent member, when agent is set) with
-// the window [sigT0, sigT0+1m].
+// over @authority and the Signature-Agent member a with the window
+// [sigT0, sigT0+1m]. agent "" is sigTestAgent (a directory origin), "none"
+// sends no Signature-Agent, anything else is a type=cimd member.
 func (f *sigFixture) line(t *testing.T, path, ip, agent string) string {
 	t.Helper()
 	comps := `"@authority"`
 	base := "\"@authority\": example.com\n"
 	headers := map[string]any{"User-Agent": []string{sigTestUA}}
-	if agent != "" {
+	switch agent {
+	case "none":
+	case "":
 		comps += ` "signature-agent";key="a"`
-		base += `"signature-agent";key="a": "` + agent + "\"\n"
+		base += `"signature-agent";key="a": "` + sigTestAgent + "\"\n"
+		headers["Signature-Agent"] = `a="` + sigTestAgent + `"`
+	default:
+		comps += ` "signature-agent";key="a"`
+		base += `"signature-agent";key="a": "` + agent + `";type=cimd` + "\n"
 		headers["Signature-Agent"] = `a="` + agent + `";type=cimd`
-		base = strings.Replace(base, `"`+agent+`"`, `"`+agent+`";type=cimd`, 1)
 	}
 	params := "(" + comps + ");created=" + strconv.FormatInt(sigT0.Unix(), 10) + ";expires=" +
 		strconv.FormatInt(sigT0.Add(time.Minute).Unix(), 10) + ";keyid=\"" + f.keyid + "\";tag=\"web-bot-auth\""
@@ -136,8 +147,20 @@ func TestSignatureCheck(t *testing.T) {
 			[]map[string]any{{"verdict": "verified", "agent": "trusted-store", "keyid": f.keyid}}},
 		{"no keys at all", []string{"--jsonl"}, []string{f.line(t, "/a", "192.0.2.1", "")}, exitOK,
 			[]map[string]any{{"verdict": "unverified", "reasons": "no-key-snapshot"}}},
-		{"card keys via User-Agent claim", []string{"--card", f.cardFile, "--jsonl"}, []string{f.line(t, "/a", "192.0.2.1", "")}, exitOK,
-			[]map[string]any{{"verdict": "verified", "agent": sigTestCardID, "claimed": sigTestCardID}}},
+		{"card keys via User-Agent claim, no Signature-Agent", []string{"--card", f.cardFile, "--jsonl"}, []string{f.line(t, "/a", "192.0.2.1", "none")}, exitOK,
+			[]map[string]any{{"verdict": "unverified", "reasons": "signature-agent-absent", "agent": sigTestCardID, "claimed": sigTestCardID}}},
+		{"trusted key, no Signature-Agent", []string{"--jwks", f.jwksFile, "--jsonl"}, []string{f.line(t, "/a", "192.0.2.1", "none")}, exitOK,
+			[]map[string]any{{"verdict": "unverified", "reasons": "signature-agent-absent", "agent": "trusted-store"}}},
+		{"body_b64 matches Content-Digest", []string{"--jwks", f.jwksFile, "--jsonl"}, []string{f.digestLine(t, "hello", "hello", true)}, exitOK,
+			[]map[string]any{{"verdict": "verified"}}},
+		{"body_b64 does not match Content-Digest", []string{"--jwks", f.jwksFile, "--jsonl"}, []string{f.digestLine(t, "hello", "HELLO", true)}, exitOK,
+			[]map[string]any{{"verdict": "invalid", "reasons": "content-digest-mismatch"}}},
+		{"no body_b64: Content-Digest unchecked", []string{"--jwks", f.jwksFile, "--jsonl"}, []string{f.digestLine(t, "hello", "", false)}, exitOK,
+			[]map[string]any{{"verdict": "verified", "reasons": "content-digest-unchecked"}}},
+		{"body_b64 not base64", []string{"--jwks", f.jwksFile, "--jsonl"}, []string{strings.Replace(f.digestLine(t, "hello", "hello", true), `"body_b64":"aGVsbG8="`, `"body_b64":"*not*"`, 1)}, exitUsage,
+			[]map[string]any{{"verdict": nil}}},
+		{"headers_complete: covered header absent", []string{"--jwks", f.jwksFile, "--jsonl"}, []string{f.completeLine(t)}, exitOK,
+			[]map[string]any{{"verdict": "invalid", "reasons": "missing-component"}}},
 		{"card keys via Signature-Agent type=cimd", []string{"--card", f.cardFile, "--jsonl"}, []string{f.line(t, "/a", "192.0.2.1", sigTestCardID)}, exitOK,
 			[]map[string]any{{"verdict": "verified", "agent": sigTestCardID, "agent_shape": "typed"}}},
 		{"unsigned claimant", []string{"--card", f.cardFile, "--jsonl"}, []string{unsigned}, exitOK,
@@ -188,6 +211,50 @@ func TestSignatureCheck(t *testing.T) {
 	}
 }
 
+// signedLine signs components (identifier, value) pairs plus the fixture's
+// Signature-Agent member and returns the input object, ready for more
+// fields.
+func (f *sigFixture) signedLine(t *testing.T, headers map[string]any, comps [][2]string) map[string]any {
+	t.Helper()
+	comps = append(comps, [2]string{`"signature-agent";key="a"`, `"` + sigTestAgent + `"`})
+	headers["Signature-Agent"] = `a="` + sigTestAgent + `"`
+	var ids []string
+	base := ""
+	for _, c := range comps {
+		ids = append(ids, c[0])
+		base += c[0] + ": " + c[1] + "\n"
+	}
+	params := "(" + strings.Join(ids, " ") + ");created=" + strconv.FormatInt(sigT0.Unix(), 10) + ";expires=" +
+		strconv.FormatInt(sigT0.Add(time.Minute).Unix(), 10) + ";keyid=\"" + f.keyid + "\";tag=\"web-bot-auth\""
+	base += `"@signature-params": ` + params
+	headers["Signature-Input"] = "sig1=" + params
+	headers["Signature"] = "sig1=:" + base64.StdEncoding.EncodeToString(ed25519.Sign(f.priv, []byte(base))) + ":"
+	return map[string]any{"time": sigT0.Add(10 * time.Second).Format(time.RFC3339), "method": "POST", "scheme": "https",
+		"authority": "example.com", "path": "/submit", "headers": headers}
+}
+
+// digestLine is a POST covering Content-Digest of digestOf, with body as
+// body_b64 when withBody.
+func (f *sigFixture) digestLine(t *testing.T, digestOf, body string, withBody bool) string {
+	t.Helper()
+	sum := sha256.Sum256([]byte(digestOf))
+	cd := "sha-256=:" + base64.StdEncoding.EncodeToString(sum[:]) + ":"
+	m := f.signedLine(t, map[string]any{"Content-Digest": cd}, [][2]string{{`"@authority"`, "example.com"}, {`"content-digest"`, cd}})
+	if withBody {
+		m["body_b64"] = base64.StdEncoding.EncodeToString([]byte(body))
+	}
+	return jsonLine(t, m)
+}
+
+// completeLine covers Accept and leaves it out of a request marked
+// headers_complete.
+func (f *sigFixture) completeLine(t *testing.T) string {
+	t.Helper()
+	m := f.signedLine(t, map[string]any{}, [][2]string{{`"@authority"`, "example.com"}, {`"accept"`, "text/html"}})
+	m["headers_complete"] = true
+	return jsonLine(t, m)
+}
+
 // lateLine is a request 90 s after created: 30 s past expires.
 func lateLine(t *testing.T, f *sigFixture) string {
 	var m map[string]any
@@ -198,7 +265,8 @@ func lateLine(t *testing.T, f *sigFixture) string {
 	return jsonLine(t, m)
 }
 
-// vectorLine is the draft's Ed25519 request vector without Signature-Agent.
+// vectorLine is a drafts' Ed25519 request vector that carries
+// Signature-Agent and verifies.
 func vectorLine(t *testing.T) string {
 	data, err := os.ReadFile("../../signature/testdata/web_bot_auth_draft_request_vectors.json")
 	if err != nil {
@@ -209,17 +277,19 @@ func vectorLine(t *testing.T) string {
 		SignatureAgent *string `json:"signature_agent"`
 		SignatureInput string  `json:"signature_input"`
 		Signature      string  `json:"signature"`
+		Verifies       bool    `json:"verifies"`
 	}
 	if err := json.Unmarshal(data, &vs); err != nil {
 		t.Fatal(err)
 	}
 	for _, v := range vs {
-		if v.Key == "ed25519" && v.SignatureAgent == nil {
+		if v.Key == "ed25519" && v.Verifies && v.SignatureAgent != nil {
 			return jsonLine(t, map[string]any{"time": "2025-01-01T00:00:30Z", "method": "GET", "authority": "example.com",
-				"path": "/path/to/resource", "headers": map[string]any{"Signature-Input": []string{v.SignatureInput}, "Signature": []string{v.Signature}}})
+				"path": "/path/to/resource", "headers": map[string]any{"Signature-Agent": *v.SignatureAgent,
+					"Signature-Input": []string{v.SignatureInput}, "Signature": []string{v.Signature}}})
 		}
 	}
-	t.Fatal("no ed25519 vector without Signature-Agent")
+	t.Fatal("no verifying ed25519 vector with Signature-Agent")
 	return ""
 }
 
@@ -250,7 +320,7 @@ func TestSignatureCheckUsage(t *testing.T) {
 func TestSignatureCheckReadable(t *testing.T) {
 	f := newSigFixture(t)
 	var so, se bytes.Buffer
-	in := f.line(t, "/a", "192.0.2.1", "") + "\n{bad\n"
+	in := f.line(t, "/a", "192.0.2.1", sigTestCardID) + "\n{bad\n"
 	code := run(context.Background(), []string{"signature", "check", "--card", f.cardFile}, stdio{Stdin: strings.NewReader(in), Stdout: &so, Stderr: &se})
 	if code != exitUsage {
 		t.Errorf("got exit %d, want %d", code, exitUsage)
