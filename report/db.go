@@ -40,6 +40,7 @@ type DB struct {
 	connector *duckdb.Connector
 	db        *dbsql.DB
 	conn      *dbsql.Conn
+	width     int // terminal table width for Export; 0 is the default
 }
 
 // Open opens the audit directory dir with an in-memory DuckDB and registers
@@ -129,6 +130,10 @@ func (db *DB) Dir() string { return db.dir }
 
 // Manifest returns the directory's manifest.json.
 func (db *DB) Manifest() *output.Manifest { return db.manifest }
+
+// SetTextWidth sets the width in columns of the terminal tables Export
+// writes; n <= 0 restores the default of 120.
+func (db *DB) SetTextWidth(n int) { db.width = n }
 
 // Close releases the database.
 func (db *DB) Close() error {

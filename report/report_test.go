@@ -271,11 +271,20 @@ func TestBuild(t *testing.T) {
 	if row := find(rows(t, r, "crawlers"), "agent", ""); row != nil {
 		t.Error("clients without a bot identity listed as a bot")
 	}
-	for _, want := range []string{"4 bot fetches came from sources that cannot show signature headers",
-		"7 findings: 4 attributed to bots, 3 by spoofed clients", "7 fetches: 6 by 3 bots, 1 by other clients"} {
+	for _, want := range []string{"7 findings: 4 attributed to bots, 3 by spoofed clients", "7 fetches: 6 by 3 bots, 1 by other clients"} {
 		if !strings.Contains(strings.Join(r.summaryLines(), "\n"), want) {
 			t.Errorf("summary lacks %q: %v", want, r.summaryLines())
 		}
+	}
+	// The unverifiable count is said in the signature section, with why,
+	// not among the headline lines.
+	const unverifiable = "4 bot fetches came from sources that cannot show signature headers"
+	if strings.Contains(strings.Join(r.summaryLines(), "\n"), unverifiable) {
+		t.Errorf("summary still says %q: %v", unverifiable, r.summaryLines())
+	}
+	if rm := r.Section("signatures").Remarks; len(rm) != 1 || !strings.HasPrefix(rm[0], unverifiable) ||
+		!strings.Contains(rm[0], "Signature-Input") {
+		t.Errorf("signatures remarks: got %q, want one starting %q that names the headers", rm, unverifiable)
 	}
 }
 
