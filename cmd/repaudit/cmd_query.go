@@ -23,7 +23,8 @@ func queryUsage(w io.Writer, fs *flag.FlagSet) {
 	fmt.Fprintln(w, "SQL '-' reads the query from standard input, e.g.")
 	fmt.Fprintln(w, "  repaudit query DIR - < sql/bots.sql")
 	fmt.Fprintln(w, "Put -- before SQL that itself starts with '-' (a comment).")
-	fmt.Fprintln(w, "csv and json stream every row; table shows at most 10000.")
+	fmt.Fprintln(w, "csv and json stream every row; table shows at most 10000, fitted to COLUMNS")
+	fmt.Fprintln(w, "(or the terminal's width, else 120).")
 	fmt.Fprintln(w)
 	fs.PrintDefaults()
 }
@@ -70,6 +71,7 @@ func runQuery(ctx context.Context, args []string, std stdio) int {
 		return exitUsage
 	}
 	defer db.Close()
+	db.SetTextWidth(textWidth(std, std.Stdout))
 	if err := db.Export(ctx, std.Stdout, query, *format); err != nil {
 		fmt.Fprintf(std.Stderr, "repaudit query: %s: %v\n", dir, err)
 		return exitUsage
