@@ -198,7 +198,9 @@ func trafficChart(days, totals *Section, zone string) *chart {
 		if bytes {
 			n = cellInt(r, bi)
 		}
-		vals = append(vals, dayValue{d, name, n})
+		if n > 0 { // a bot whose sources give no size is not drawn at 0
+			vals = append(vals, dayValue{d, name, n})
+		}
 	}
 	what := "requests"
 	if bytes {
@@ -321,7 +323,7 @@ func stackedDays(vals []dayValue, bytes bool) *dayChart {
 		}
 		maxN = max(maxN, t)
 	}
-	const right, top, plotH, bottom, width = 10.0, 10.0, 220.0, 40.0, 860.0
+	const right, top, plotH, bottom, width = 30.0, 10.0, 220.0, 40.0, 860.0
 	left := 50.0 // room for the y labels
 	ymax := niceMax(float64(maxN))
 	if bytes {
@@ -355,7 +357,7 @@ func stackedDays(vals []dayValue, bytes bool) *dayChart {
 			}
 			h := float64(n) / ymax * plotH
 			y -= h
-			name := "other"
+			name := "other bots"
 			if si < maxSeries {
 				name = agents[si]
 			}
@@ -373,7 +375,7 @@ func stackedDays(vals []dayValue, bytes bool) *dayChart {
 	}
 	for i, a := range agents {
 		if i == maxSeries {
-			c.Legend = append(c.Legend, legendItem{palette[maxSeries%len(palette)], "other"})
+			c.Legend = append(c.Legend, legendItem{palette[maxSeries%len(palette)], "other bots"})
 			break
 		}
 		c.Legend = append(c.Legend, legendItem{palette[i], a})

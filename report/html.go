@@ -6,6 +6,7 @@ import (
 	"html/template"
 	"io"
 	"time"
+	"unicode/utf8"
 )
 
 //go:embed report.html.tmpl
@@ -43,8 +44,13 @@ type htmlCol struct {
 
 type htmlCell struct {
 	Text  string
-	Class string // num (right-aligned), time (no wrap) or empty
+	Class string // num (right-aligned), time or short (no wrap), or empty
 }
+
+// shortCell is the longest text a table cell keeps on one line: names,
+// categories and sizes stay whole ("ai-training", "25.7 KiB") and the table
+// scrolls sideways instead; longer text (evidence, lists) wraps.
+const shortCell = 32
 
 // cellClass is the CSS class of a cell of a column of type typ.
 func cellClass(typ string) string {
@@ -93,7 +99,12 @@ func (r *Report) WriteHTML(w io.Writer) error {
 		for _, row := range s.Rows[:n] {
 			cells := make([]htmlCell, len(row))
 			for j, v := range row {
-				cells[j] = htmlCell{textCell(v, s.Types[j]), cellClass(s.Types[j])}
+				text := textCell(v, s.Types[j])
+				class := cellClass(s.Types[j])
+				if class == "" && utf8.RuneCountInString(text) <= shortCell {
+					class = "short"
+				}
+				cells[j] = htmlCell{text, class}
 			}
 			hs.Rows = append(hs.Rows, cells)
 		}
