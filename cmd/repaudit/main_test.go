@@ -230,3 +230,47 @@ func TestReportWrapsToColumns(t *testing.T) {
 		t.Errorf("COLUMNS=60: %q not wrapped", line)
 	}
 }
+
+// TestAuditDemoSizeAndReferrer: the combined log's %b and Referer reach
+// fetches.parquet; WARC request records, which give no size, get -1.
+func TestAuditDemoSizeAndReferrer(t *testing.T) {
+	out := auditDemo(t)
+	code, got, stderr := runMain(t, nil, "query", out, "--format", "csv",
+		"SELECT source_format, min(response_bytes), max(response_bytes), count(*) FILTER (WHERE referrer <> '') AS referred, "+
+			"max(referrer) FROM fetches GROUP BY 1 ORDER BY 1")
+	if code != exitOK {
+		t.Fatalf("query: exit %d: %s", code, stderr)
+	}
+	want := "source_format,min(response_bytes),max(response_bytes),referred,max(referrer)\n" +
+		"combined,812,5120,1,https://search.example/\n" +
+		"nginx-json,0,5120,0,\n" +
+		"warc,-1,-1,0,\n" +
+		"warc-capture,-1,-1,0,\n"
+	if got != want {
+		t.Errorf("got\n%s\nwant\n%s", got, want)
+	}
+}
+
+// FuzzEditDistance checks the distance is a metric-like count on any
+// bytes: symmetric, zero only for equal strings, at most the longer length.
+func FuzzEditDistance(f *testing.F) {
+	f.Add("audti", "audit")
+	f.Add("", "x")
+	f.Add("\xff\xfe", "ab")
+	f.Fuzz(func(t *testing.T, a, b string) {
+		if len(a) > 200 || len(b) > 200 {
+			return
+		}
+		d := editDistance(a, b)
+		if d != editDistance(b, a) {
+			t.Fatalf("not symmetric: %q %q", a, b)
+		}
+		if (d == 0) != (a == b) && utf8.ValidString(a) && utf8.ValidString(b) {
+			t.Fatalf("distance %d for %q %q", d, a, b)
+		}
+		if la, lb := utf8.RuneCountInString(a), utf8.RuneCountInString(b); d > max(la, lb) || d < max(la, lb)-min(la, lb) {
+			t.Fatalf("distance %d out of bounds for %q (%d) %q (%d)", d, a, la, b, lb)
+		}
+		suggest(a, []string{b, "audit", "report"})
+	})
+}
