@@ -23,7 +23,7 @@ func trafficRows(t *testing.T, r *Report, id string) []trafficRow {
 	var out []trafficRow
 	for _, m := range rows(t, r, id) {
 		tr := trafficRow{traffic: m["traffic"].(string), agent: m["agent"].(string), operator: m["operator"].(string),
-			requests: m["requests"].(int64), withoutSize: m["requests_without_size"].(int64), bytes: -1}
+			requests: m["requests"].(int64), withoutSize: m["unsized"].(int64), bytes: -1}
 		if d, ok := m["day"].(time.Time); ok {
 			tr.day = d.Format(time.DateOnly)
 		}
@@ -77,10 +77,10 @@ func TestTraffic(t *testing.T) {
 		t.Errorf("traffic_per_day:\ngot  %v\nwant %v", got, wantDays)
 	}
 	// Shares: of all known bytes, and of the day's.
-	if row := find(rows(t, r, "traffic_by_bot"), "agent", ""); row == nil || row["share_of_bytes"] != 65.8 {
+	if row := find(rows(t, r, "traffic_by_bot"), "agent", ""); row == nil || row["pct_bytes"] != 65.8 {
 		t.Errorf("other clients' share of all bytes: got %v, want 65.8", row)
 	}
-	if row := find(rows(t, r, "traffic_per_day"), "agent", "ClaudeBot"); row == nil || row["share_of_bytes"] != 1.5 {
+	if row := find(rows(t, r, "traffic_per_day"), "agent", "ClaudeBot"); row == nil || row["pct_bytes"] != 1.5 {
 		t.Errorf("ClaudeBot's share of 2025-03-02: got %v, want 1.5", row)
 	}
 }

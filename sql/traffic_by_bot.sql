@@ -16,11 +16,11 @@
 --   SET VARIABLE time_zone = 'Europe/Berlin';
 --
 -- bytes sums fetches.response_bytes where the source gave a size (the log's
--- %b, %O, body_bytes_sent, sc-bytes, ...); requests_without_size counts the
--- requests whose source did not (WARC request records, '-' in a log). bytes is
--- NULL when no request of the row had a size. size is bytes in binary units
--- (KiB, MiB). share_of_bytes is the row's percentage of all known bytes of its
--- period (the whole range, or that day), other clients included.
+-- %b, %O, body_bytes_sent, sc-bytes, ...); unsized counts the requests whose
+-- source did not (WARC request records, '-' in a log). bytes is NULL when no
+-- request of the row had a size. size is bytes in binary units (KiB, MiB).
+-- pct_bytes is the row's percentage of all known bytes of its period (the
+-- whole range, or that day), other clients included.
 --
 -- Views: run against the Parquet files of one audit directory. repaudit query
 -- and repaudit report define them for you; in any other DuckDB:
@@ -60,7 +60,7 @@ g AS (
         agent,
         count(*)                                                         AS requests,
         CAST(sum(response_bytes) FILTER (WHERE response_bytes >= 0) AS BIGINT) AS bytes,
-        count(*) FILTER (WHERE response_bytes < 0)                       AS requests_without_size
+        count(*) FILTER (WHERE response_bytes < 0)                       AS unsized
     FROM f
     GROUP BY GROUPING SETS ((traffic, agent), (day, traffic, agent))
 )
@@ -74,8 +74,8 @@ SELECT
     g.requests,
     g.bytes,
     format_bytes(g.bytes)                                                AS size,
-    g.requests_without_size,
-    round(100.0 * g.bytes / nullif(sum(g.bytes) OVER (PARTITION BY g.period, g.day), 0), 1) AS share_of_bytes
+    g.unsized,
+    round(100.0 * g.bytes / nullif(sum(g.bytes) OVER (PARTITION BY g.period, g.day), 0), 1) AS pct_bytes
 FROM g
 LEFT JOIN labels l ON g.traffic = 'bot' AND l.agent = g.agent
 ORDER BY
