@@ -269,7 +269,7 @@ type dayChart struct {
 
 // stackedDays draws stacked bars of values per day (or per several days
 // when the range is long, at most 120 bars), one colour per series in order
-// of their totals, the series past maxSeries summed as "other". With bytes
+// of their totals, the series past maxSeries summed as "other bots". With bytes
 // the values are byte counts, labelled in binary units.
 func stackedDays(vals []dayValue, bytes bool) *dayChart {
 	format := func(n float64) string { return fmt.Sprint(n) }

@@ -202,6 +202,7 @@ func (db *DB) BuildWith(ctx context.Context, opts Options) (*Report, error) {
 		if col < 0 {
 			return nil, fmt.Errorf("report: %s.sql has no column %s", sp.query, sp.split.column)
 		}
+		first := len(r.Sections)
 		for _, part := range sp.split.parts {
 			s := base
 			s.ID, s.Title, s.Note = part.id, part.title, zoneNote(part.note, loc)
@@ -215,6 +216,18 @@ func (db *DB) BuildWith(ctx context.Context, opts Options) (*Report, error) {
 				s.dropColumns(part.drop)
 			}
 			r.Sections = append(r.Sections, s)
+		}
+		// A split query orders its rows by the split column in part order,
+		// so the rows past the cap belong to the last part that has rows or
+		// to parts after it: parts before it are complete.
+		parts := r.Sections[first:]
+		for i := range parts {
+			for _, later := range parts[i+1:] {
+				if len(later.Rows) > 0 {
+					parts[i].More = 0
+					break
+				}
+			}
 		}
 	}
 	if n := r.total("unverifiable"); n > 0 {

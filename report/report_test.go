@@ -482,6 +482,39 @@ func TestExport(t *testing.T) {
 	}
 }
 
+// TestSplitSectionCap: rows past the cap of a split query are counted
+// for the part they can belong to, not for the complete parts before it.
+func TestSplitSectionCap(t *testing.T) {
+	c := &table.Collector{}
+	at := ts("2025-03-01T00:00:00Z")
+	// 5001 bots on two days: 5001 total rows, then 10002 day rows.
+	for i := range 5001 {
+		for d := range 2 {
+			c.Fetches = append(c.Fetches, table.Fetch{FetchTime: at.AddDate(0, 0, d), Agent: fmt.Sprintf("Bot%05d", i),
+				Identity: "claimed", URL: "https://example.com/", URLHostName: "example.com", URLPath: "/",
+				ResponseBytes: 100, WARCRecordOffset: -1})
+		}
+	}
+	dir := writeAudit(t, c, &output.Manifest{})
+	db, err := Open(context.Background(), dir)
+	if err != nil {
+		t.Fatal(err)
+	}
+	defer db.Close()
+	r, err := db.Build(context.Background())
+	if err != nil {
+		t.Fatal(err)
+	}
+	total, days := r.Section("traffic_by_bot"), r.Section("traffic_per_day")
+	if len(total.Rows) != 5001 || total.More != 0 {
+		t.Errorf("traffic_by_bot: got %d rows and %d more, want 5001 and 0", len(total.Rows), total.More)
+	}
+	if len(days.Rows) != maxSectionRows-5001 || days.More != 5001+10002-maxSectionRows {
+		t.Errorf("traffic_per_day: got %d rows and %d more, want %d and %d", len(days.Rows), days.More,
+			maxSectionRows-5001, 5001+10002-maxSectionRows)
+	}
+}
+
 // TestSectionCap: a section keeps at most maxSectionRows rows and counts
 // the rest; the text report says how many it did not show.
 func TestSectionCap(t *testing.T) {
