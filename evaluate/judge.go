@@ -118,7 +118,9 @@ func (m *Model) judge(f *event.Fetch, forced *ident) Judgement {
 	row.URL = f.URL()
 	row.URLPath = f.Target
 	row.FetchStatus = int32(f.Status)
+	row.ResponseBytes = f.Bytes
 	row.UserAgent = f.UserAgent
+	row.Referrer = f.Referer
 	row.SourceFormat = f.Format
 	row.SourceFile = f.Source.File
 	row.SourceLine = f.Source.Line

@@ -21,6 +21,7 @@ type chart struct {
 	Rects  []shape
 	Texts  []label
 	Lines  []line
+	Ticks  []line // marks on an axis (robots.txt version changes)
 	Legend []legendItem
 }
 
@@ -142,26 +143,149 @@ func kindsChart(s *Section) *chart {
 const maxSeries = 8
 
 // overTimeChart is a stacked bar chart of findings per bot per day (or per
-// several days when the range is long).
-func overTimeChart(s *Section) *chart {
+// several days when the range is long); days are of the zone named zone.
+func overTimeChart(s *Section, zone string) *chart {
 	if s == nil || len(s.Rows) == 0 {
 		return nil
 	}
 	di, ai, ni := s.Col("day"), s.Col("agent"), s.Col("findings")
-	totals := make(map[string]int64)
-	var first, last time.Time
+	var vals []dayValue
 	for _, r := range s.Rows {
+		if d, ok := cellTime(r, di); ok {
+			vals = append(vals, dayValue{d, cellStr(r, ai), cellInt(r, ni)})
+		}
+	}
+	c := stackedDays(vals, false)
+	if c == nil {
+		return nil
+	}
+	c.ID, c.Title = "chart-over-time", "Findings per bot over time"
+	c.Desc = fmt.Sprintf("Stacked bars: findings per %s (%s) from %s to %s, one colour per bot.",
+		c.unit, zone, c.first.Format(time.DateOnly), c.last.Format(time.DateOnly))
+	return c.chart
+}
+
+// trafficChart is a stacked bar chart of response bytes per bot per day
+// from the traffic_per_day section (requests when no source gave a size).
+// Spoofed clients are series of their own, "<token> (spoofed)"; clients
+// that are not bots are not drawn, their totals (from the traffic_by_bot
+// section) are in the caption.
+func trafficChart(days, totals *Section, zone string) *chart {
+	if days == nil || len(days.Rows) == 0 {
+		return nil
+	}
+	di, ti, ai := days.Col("day"), days.Col("traffic"), days.Col("agent")
+	bi, qi := days.Col("bytes"), days.Col("requests")
+	bytes := false
+	for _, r := range days.Rows {
+		if t := cellStr(r, ti); t != "other" && cellInt(r, bi) > 0 {
+			bytes = true
+			break
+		}
+	}
+	var vals []dayValue
+	for _, r := range days.Rows {
 		d, ok := cellTime(r, di)
-		if !ok {
+		traffic := cellStr(r, ti)
+		if !ok || traffic == "other" {
 			continue
 		}
-		if first.IsZero() || d.Before(first) {
-			first = d
+		name := cellStr(r, ai)
+		if traffic == "spoofed" {
+			name += " (spoofed)"
 		}
-		if d.After(last) {
-			last = d
+		n := cellInt(r, qi)
+		if bytes {
+			n = cellInt(r, bi)
 		}
-		totals[cellStr(r, ai)] += cellInt(r, ni)
+		if n > 0 { // a bot whose sources give no size is not drawn at 0
+			vals = append(vals, dayValue{d, name, n})
+		}
+	}
+	what := "requests"
+	if bytes {
+		what = "response bytes"
+	}
+	c := stackedDays(vals, bytes)
+	if c == nil {
+		return nil
+	}
+	c.ID, c.Title = "chart-traffic", "Traffic per bot over time"
+	c.Desc = fmt.Sprintf("Stacked bars: %s per %s (%s) from %s to %s, one colour per bot; spoofed clients are their own series.",
+		what, c.unit, zone, c.first.Format(time.DateOnly), c.last.Format(time.DateOnly))
+	if totals != nil {
+		ti, qi, si := totals.Col("traffic"), totals.Col("requests"), totals.Col("size")
+		for _, r := range totals.Rows {
+			if cellStr(r, ti) == "other" {
+				c.Desc += fmt.Sprintf(" Not drawn: clients that are not bots, %s", plural(cellInt(r, qi), "request", "requests"))
+				if size := cellStr(r, si); size != "" {
+					c.Desc += ", " + size
+				}
+				c.Desc += "."
+			}
+		}
+	}
+	return c.chart
+}
+
+// binaryBytes writes a byte count in binary units, as DuckDB's
+// format_bytes does for the tables.
+func binaryBytes(n float64) string {
+	units := []string{"bytes", "KiB", "MiB", "GiB", "TiB", "PiB"}
+	u := 0
+	for n >= 1024 && u < len(units)-1 {
+		n /= 1024
+		u++
+	}
+	if u == 0 {
+		return fmt.Sprintf("%d bytes", int64(n))
+	}
+	return fmt.Sprintf("%.1f %s", n, units[u])
+}
+
+// niceBytes rounds a positive byte maximum up to 1, 2 or 5 times a power
+// of ten of a binary unit, so the axis reads 50 KiB, not 51200.
+func niceBytes(v float64) float64 {
+	u := 1.0
+	for v/u >= 1000 && u < 1<<50 {
+		u *= 1024
+	}
+	return niceMax(v/u) * u
+}
+
+// dayValue is one value of one series on one day.
+type dayValue struct {
+	day    time.Time
+	series string
+	n      int64
+}
+
+// dayChart is a stacked day chart before its title and caption are set.
+type dayChart struct {
+	*chart
+	first, last time.Time
+	unit        string // "day" or "N days"
+}
+
+// stackedDays draws stacked bars of values per day (or per several days
+// when the range is long, at most 120 bars), one colour per series in order
+// of their totals, the series past maxSeries summed as "other bots". With bytes
+// the values are byte counts, labelled in binary units.
+func stackedDays(vals []dayValue, bytes bool) *dayChart {
+	format := func(n float64) string { return fmt.Sprint(n) }
+	if bytes {
+		format = binaryBytes
+	}
+	totals := make(map[string]int64)
+	var first, last time.Time
+	for _, v := range vals {
+		if first.IsZero() || v.day.Before(first) {
+			first = v.day
+		}
+		if v.day.After(last) {
+			last = v.day
+		}
+		totals[v.series] += v.n
 	}
 	if first.IsZero() {
 		return nil
@@ -179,7 +303,7 @@ func overTimeChart(s *Section) *chart {
 		}
 		return strings.Compare(a, b)
 	})
-	series := make(map[string]int) // agent -> palette index, or maxSeries for other
+	series := make(map[string]int) // series -> palette index, or maxSeries for other
 	for i, a := range agents {
 		series[a] = min(i, maxSeries)
 	}
@@ -187,13 +311,9 @@ func overTimeChart(s *Section) *chart {
 	bucket := max(1, (days+119)/120) // at most 120 bars
 	nb := (days + bucket - 1) / bucket
 	stacks := make([][maxSeries + 1]int64, nb)
-	for _, r := range s.Rows {
-		d, ok := cellTime(r, di)
-		if !ok {
-			continue
-		}
-		b := int(d.Sub(first).Hours()/24) / bucket
-		stacks[b][series[cellStr(r, ai)]] += cellInt(r, ni)
+	for _, v := range vals {
+		b := int(v.day.Sub(first).Hours()/24) / bucket
+		stacks[b][series[v.series]] += v.n
 	}
 	var maxN int64
 	for _, st := range stacks {
@@ -203,25 +323,27 @@ func overTimeChart(s *Section) *chart {
 		}
 		maxN = max(maxN, t)
 	}
-	const left, right, top, plotH, bottom, plotW = 50.0, 10.0, 10.0, 220.0, 40.0, 800.0
+	const right, top, plotH, bottom, width = 30.0, 10.0, 220.0, 40.0, 860.0
+	left := 50.0 // room for the y labels
 	ymax := niceMax(float64(maxN))
-	c := &chart{ID: "chart-over-time", Title: "Findings per bot over time",
-		W: left + plotW + right, H: top + plotH + bottom}
+	if bytes {
+		left, ymax = 76, niceBytes(float64(maxN))
+	}
+	plotW := width - left - right
+	c := &chart{W: left + plotW + right, H: top + plotH + bottom}
 	unit := "day"
 	if bucket > 1 {
 		unit = fmt.Sprintf("%d days", bucket)
 	}
-	c.Desc = fmt.Sprintf("Stacked bars: findings per %s (UTC) from %s to %s, one colour per bot.",
-		unit, first.Format(time.DateOnly), last.Format(time.DateOnly))
 	// Axes and y ticks.
 	c.Lines = append(c.Lines, line{left, top, left, top + plotH}, line{left, top + plotH, left + plotW, top + plotH})
 	ticks := []float64{0, 1}
-	if math.Mod(ymax, 2) == 0 {
+	if bytes || math.Mod(ymax, 2) == 0 {
 		ticks = []float64{0, 0.5, 1}
 	}
 	for _, f := range ticks {
 		y := top + plotH - f*plotH
-		c.Texts = append(c.Texts, label{X: left - 6, Y: y + 4, Text: fmt.Sprint(ymax * f), Anchor: "end", Class: "axis"})
+		c.Texts = append(c.Texts, label{X: left - 6, Y: y + 4, Text: strings.Replace(format(ymax*f), ".0 ", " ", 1), Anchor: "end", Class: "axis"})
 	}
 	slot := plotW / float64(nb)
 	bw := min(slot, 50) // a few days should not make slabs
@@ -235,12 +357,12 @@ func overTimeChart(s *Section) *chart {
 			}
 			h := float64(n) / ymax * plotH
 			y -= h
-			name := "other"
+			name := "other bots"
 			if si < maxSeries {
 				name = agents[si]
 			}
 			c.Rects = append(c.Rects, shape{X: x + bw*0.1, Y: y, W: bw * 0.8, H: h, Fill: palette[si%len(palette)],
-				Class: "bar day", Title: fmt.Sprintf("%s %s: %d", day, name, n)})
+				Class: "bar day", Title: fmt.Sprintf("%s %s: %s", day, name, format(float64(n)))})
 		}
 	}
 	for _, b := range []int{0, nb / 2, nb - 1} {
@@ -253,23 +375,24 @@ func overTimeChart(s *Section) *chart {
 	}
 	for i, a := range agents {
 		if i == maxSeries {
-			c.Legend = append(c.Legend, legendItem{palette[maxSeries%len(palette)], "other"})
+			c.Legend = append(c.Legend, legendItem{palette[maxSeries%len(palette)], "other bots"})
 			break
 		}
 		c.Legend = append(c.Legend, legendItem{palette[i], a})
 	}
-	return c
+	return &dayChart{chart: c, first: first, last: last, unit: unit}
 }
 
 // maxLanes caps the authorities drawn on the robots.txt timeline.
 const maxLanes = 40
 
 // timelineChart draws every robots.txt version as a bar over its validity
-// interval, one lane per authority, coloured by effect. The axis runs from
-// the first version to the last version change or lastFetch, whichever is
-// later, plus a margin; the latest version of each authority runs to the
-// end of the axis.
-func timelineChart(s *Section, lastFetch time.Time) *chart {
+// interval, one lane per authority, coloured by effect, with a tick on the
+// axis at each version change. The axis runs from the first version or
+// firstFetch, whichever is earlier, to the last version change or
+// lastFetch, whichever is later: where the data ends. The latest version of
+// each authority runs to the end of the axis.
+func timelineChart(s *Section, firstFetch, lastFetch time.Time) *chart {
 	if s == nil || len(s.Rows) == 0 {
 		return nil
 	}
@@ -305,10 +428,12 @@ func timelineChart(s *Section, lastFetch time.Time) *chart {
 	if lastFetch.After(end) {
 		end = lastFetch
 	}
+	if !firstFetch.IsZero() && firstFetch.Before(start) {
+		start = firstFetch
+	}
 	if !end.After(start) {
 		end = start.Add(24 * time.Hour)
 	}
-	end = end.Add(end.Sub(start) / 20)
 	const labelW, plotW, laneH, top, bottom = 240.0, 600.0, 22.0, 10.0, 30.0
 	span := end.Sub(start).Seconds()
 	xOf := func(t time.Time) float64 { return labelW + plotW*t.Sub(start).Seconds()/span }
@@ -316,6 +441,7 @@ func timelineChart(s *Section, lastFetch time.Time) *chart {
 		Desc: fmt.Sprintf("One lane per authority; each bar is a robots.txt version over its validity interval, from %s to %s, coloured by effect.",
 			start.Format(time.DateOnly), end.Format(time.DateOnly)),
 		W: labelW + plotW + 20, H: top + laneH*float64(len(lanes)) + bottom}
+	c.Desc += " Ticks on the axis mark version changes."
 	for i, a := range lanes {
 		c.Texts = append(c.Texts, label{X: labelW - 8, Y: top + laneH*float64(i) + laneH/2 + 4, Text: shorten(a, 34), Anchor: "end"})
 	}
@@ -334,6 +460,10 @@ func timelineChart(s *Section, lastFetch time.Time) *chart {
 			until = end
 		}
 		x0, x1 := xOf(from), xOf(until)
+		if x1-x0 < 2 { // too short to see: 2 px, inside the axis
+			x0 = min(x0, labelW+plotW-2)
+			x1 = x0 + 2
+		}
 		effect := cellStr(r, ei)
 		fill := effectColors[effect]
 		if fill == "" {
@@ -343,13 +473,24 @@ func timelineChart(s *Section, lastFetch time.Time) *chart {
 		if open {
 			untilText = "latest"
 		}
-		c.Rects = append(c.Rects, shape{X: x0, Y: top + laneH*float64(l) + 3, W: max(x1-x0, 2), H: laneH - 6,
+		c.Rects = append(c.Rects, shape{X: x0, Y: top + laneH*float64(l) + 3, W: x1 - x0, H: laneH - 6,
 			Fill: fill, Class: "bar version " + effect,
 			Title: fmt.Sprintf("%s %s (status %d) %s – %s [%s]", cellStr(r, ai), effect, cellInt(r, sti),
 				from.Format(time.DateTime), untilText, cellStr(r, vi))})
 	}
 	y := top + laneH*float64(len(lanes))
 	c.Lines = append(c.Lines, line{labelW, y, labelW + plotW, y})
+	changes := make(map[time.Time]bool)
+	for _, r := range s.Rows {
+		if _, ok := lane[cellStr(r, ai)]; !ok {
+			continue
+		}
+		if from, ok := cellTime(r, fi); ok && !changes[from] {
+			changes[from] = true
+			x := xOf(from)
+			c.Ticks = append(c.Ticks, line{x, y, x, y + 6})
+		}
+	}
 	c.Texts = append(c.Texts,
 		label{X: labelW, Y: y + 18, Text: start.Format(time.DateOnly), Anchor: "start", Class: "axis"},
 		label{X: labelW + plotW, Y: y + 18, Text: end.Format(time.DateOnly), Anchor: "end", Class: "axis"})

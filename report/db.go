@@ -40,10 +40,11 @@ type DB struct {
 	connector *duckdb.Connector
 	db        *dbsql.DB
 	conn      *dbsql.Conn
+	width     int // terminal table width for Export; 0 is the default
 }
 
-// Options configure OpenWith.
-type Options struct {
+// OpenOptions configure OpenWith.
+type OpenOptions struct {
 	// AllowExternal leaves DuckDB free to read and write any file, attach
 	// databases and install or load extensions (repaudit query
 	// --allow-external). By default the session can read the audit's own
@@ -70,11 +71,11 @@ type Options struct {
 // files of package sql run unchanged. External access is off (see
 // Options.AllowExternal).
 func Open(ctx context.Context, dir string) (*DB, error) {
-	return OpenWith(ctx, dir, Options{})
+	return OpenWith(ctx, dir, OpenOptions{})
 }
 
 // OpenWith is Open with options.
-func OpenWith(ctx context.Context, dir string, opts Options) (*DB, error) {
+func OpenWith(ctx context.Context, dir string, opts OpenOptions) (*DB, error) {
 	fi, err := os.Stat(dir)
 	if err != nil {
 		return nil, fmt.Errorf("open audit %s: %w", dir, err)
@@ -223,6 +224,10 @@ func (db *DB) Dir() string { return db.dir }
 
 // Manifest returns the directory's manifest.json.
 func (db *DB) Manifest() *output.Manifest { return db.manifest }
+
+// SetTextWidth sets the width in columns of the terminal tables Export
+// writes; n <= 0 restores the default of 120.
+func (db *DB) SetTextWidth(n int) { db.width = n }
 
 // Close releases the database.
 func (db *DB) Close() error {

@@ -14,15 +14,26 @@
 //	r, err := db.Build(ctx)  // runs the queries of package sql
 //	err = r.WriteText(os.Stdout) // or WriteMarkdown, WriteJSON, WriteHTML
 //
+//	berlin, _ := time.LoadLocation("Europe/Berlin")
+//	r, err = db.BuildWith(ctx, report.Options{Location: berlin})
+//	r.Width = 100 // terminal columns for WriteText
+//
 // The report's content lives in the .sql files of package sql, one query
 // per section, so a researcher can rerun any number of the report by hand.
 // Build only assembles them: the header from the manifest, the totals, then
 // findings by kind, per-bot tables (crawlers and user-triggered fetchers
 // apart), spoofed traffic (kept apart: never attributed to the operator
-// whose bot was impersonated), identity checks, signature outcomes,
-// unverifiable fetches, top offending paths, findings per day, the
-// robots.txt timeline, retention actions due as of the manifest's as_of,
-// and input problems.
+// whose bot was impersonated), traffic by bot (requests and response bytes
+// per bot, over the whole range and per day, spoofed clients and clients
+// that are not bots apart), identity checks, signature outcomes (with the
+// count of fetches whose source cannot show a signature), unverifiable
+// fetches, top offending paths, findings per day, the robots.txt timeline,
+// retention actions due as of the manifest's as_of, and input problems.
+//
+// Times are UTC unless Options.Location names a zone: then the DuckDB
+// variable time_zone holds it while the queries run (per-day queries count
+// that zone's days) and every timestamp in the report is shown in it. The
+// tables themselves never change.
 //
 // Every session runs with TimeZone UTC and with extension auto-install and
 // auto-load off, so no query reaches the network; the parquet, json and
@@ -31,9 +42,10 @@
 // wall-clock timings from the manifest are not part of any format.
 //
 // WriteHTML makes one self-contained page: inline CSS, inline SVG charts
-// drawn in Go (findings by kind, findings per bot over time, robots.txt
-// versions per authority coloured by effect), no script, every value
-// escaped by html/template.
+// drawn in Go (findings by kind, findings per bot over time, traffic per
+// bot over time, robots.txt versions per authority coloured by effect, with
+// a tick at each version change), tables in containers that scroll
+// sideways, no script, every value escaped by html/template.
 //
 // DuckDB is linked through cgo; this package and package output are the
 // only ones that depend on Arrow or DuckDB.

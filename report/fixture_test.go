@@ -44,33 +44,33 @@ func fixture() *table.Collector {
 		c.Fetches = append(c.Fetches, f)
 	}
 	fetch(table.Fetch{FetchTime: ts("2025-03-01T09:00:00Z"), Agent: "GPTBot", Operator: "OpenAI", Category: "ai-training",
-		IdentifiedBy: "catalog", Identity: "verified", ClientIP: "192.0.2.10", URLPath: "/private/a", FetchStatus: 200,
+		IdentifiedBy: "catalog", Identity: "verified", ClientIP: "192.0.2.10", URLPath: "/private/a", FetchStatus: 200, ResponseBytes: 10240, Referrer: "https://example.com/",
 		UserAgent: "Mozilla/5.0 (compatible; GPTBot/1.2)", RobotsView: "fresh", RobotsViewTime: tsp("2025-03-01T08:00:00Z"),
 		RobotsViewStatus: 200, RobotsVerdict: "disallowed", RobotsVersionID: "example.com@20250228T100000Z-ab12",
 		MatchedGroup: "gptbot", MatchedRule: "Disallow: /private/", MatchedLine: 3, IPCheck: "in_range", Findings: 1, SourceLine: 1})
 	fetch(table.Fetch{FetchTime: ts("2025-03-01T10:00:00Z"), Agent: "GPTBot", Operator: "OpenAI", Category: "ai-training",
-		IdentifiedBy: "catalog", Identity: "claimed", ClientIP: "192.0.2.11", URLPath: "/public", FetchStatus: 200,
+		IdentifiedBy: "catalog", Identity: "claimed", ClientIP: "192.0.2.11", URLPath: "/public", FetchStatus: 200, ResponseBytes: 2048,
 		UserAgent: "Mozilla/5.0 (compatible; GPTBot/1.2)", RobotsView: "fresh", RobotsViewTime: tsp("2025-03-01T08:00:00Z"),
 		RobotsViewStatus: 200, RobotsVerdict: "allowed", RobotsVersionID: "example.com@20250228T100000Z-ab12", IPCheck: "no_list", SourceLine: 2})
 	fetch(table.Fetch{FetchTime: ts("2025-03-02T11:00:00Z"), Agent: "GPTBot", Operator: "OpenAI", Category: "ai-training",
-		IdentifiedBy: "catalog", Identity: "spoofed", ClientIP: "203.0.113.9", URLPath: "/private/b", FetchStatus: 200,
+		IdentifiedBy: "catalog", Identity: "spoofed", ClientIP: "203.0.113.9", URLPath: "/private/b", FetchStatus: 200, ResponseBytes: 524288,
 		UserAgent: "GPTBot", RobotsView: "unchecked", RobotsVerdict: "disallowed", IPCheck: "not_in_range", Findings: 2, SourceLine: 3})
 	fetch(table.Fetch{FetchTime: ts("2025-03-02T12:00:00Z"), Agent: "ClaudeBot", Operator: "Anthropic", Category: "ai-training",
-		IdentifiedBy: "catalog", Identity: "claimed", ClientIP: "198.51.100.7", URLPath: "/private/a", FetchStatus: 200,
+		IdentifiedBy: "catalog", Identity: "claimed", ClientIP: "198.51.100.7", URLPath: "/private/a", FetchStatus: 200, ResponseBytes: 8192,
 		UserAgent: "ClaudeBot/1.0", RobotsView: "fresh", RobotsViewTime: tsp("2025-03-02T11:30:00Z"), RobotsViewStatus: 503,
 		RobotsVerdict: "unreachable", RobotsVersionID: "example.com@20250302T100000Z-cd34", Findings: 1, SourceLine: 4})
 	fetch(table.Fetch{FetchTime: ts("2025-03-02T13:00:00Z"), Agent: "ChatGPT-User", Operator: "OpenAI", Category: "ai-assistant",
 		IdentifiedBy: "card", Identity: "verified", UserTriggered: true, ClientIP: "192.0.2.20", URLPath: "/private/c",
-		FetchStatus: 200, UserAgent: "ChatGPT-User/1.0", RobotsView: "unchecked", RobotsVerdict: "disallowed",
+		FetchStatus: 200, ResponseBytes: -1, UserAgent: "ChatGPT-User/1.0", RobotsView: "unchecked", RobotsVerdict: "disallowed",
 		Signature: "verified", SignatureKeyID: "poqkLGiymh_W0uP6PZFw-dvez3QJT5SolqXBCW38r0U",
 		SignatureAgent: "https://chatgpt.com", SourceFile: "edge.jsonl", SourceFormat: "nginx-json", SourceLine: 1,
 		WARCRecordOffset: -1, Findings: 1})
 	fetch(table.Fetch{FetchTime: ts("2025-03-02T14:00:00Z"), Agent: "ClaudeBot", Operator: "Anthropic", Category: "ai-training",
-		IdentifiedBy: "catalog", Identity: "spoofed", ClientIP: "203.0.113.50", URLPath: "/x", FetchStatus: 200,
+		IdentifiedBy: "catalog", Identity: "spoofed", ClientIP: "203.0.113.50", URLPath: "/x", FetchStatus: 200, ResponseBytes: -1,
 		UserAgent: "ClaudeBot/1.0", RobotsView: "fresh", RobotsVerdict: "allowed", Signature: "invalid",
 		SignatureReasons: "bad-signature", SignatureKeyID: "k1", SourceFile: "edge.jsonl", SourceFormat: "nginx-json",
 		SourceLine: 2, WARCRecordOffset: -1, Findings: 1})
-	fetch(table.Fetch{FetchTime: ts("2025-03-01T15:00:00Z"), ClientIP: "198.51.100.99", URLPath: "/", FetchStatus: 200,
+	fetch(table.Fetch{FetchTime: ts("2025-03-01T15:00:00Z"), ClientIP: "198.51.100.99", URLPath: "/", FetchStatus: 200, ResponseBytes: 1048576, Referrer: "https://search.example/?q=x",
 		UserAgent: "Mozilla/5.0 (X11; Linux x86_64) Firefox/135.0", RobotsVerdict: "not_judged", Signature: "", SourceLine: 5})
 
 	viol := func(v table.Violation) {

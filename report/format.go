@@ -138,7 +138,7 @@ func sectionObject(s *Section) object {
 	}
 	return object{
 		{"id", s.ID}, {"title", s.Title}, {"note", s.Note}, {"query", s.Query + ".sql"},
-		{"columns", nonNil(s.Columns)}, {"rows", rows}, {"more_rows", s.More},
+		{"remarks", nonNil(s.Remarks)}, {"columns", nonNil(s.Columns)}, {"rows", rows}, {"more_rows", s.More},
 	}
 }
 
@@ -153,8 +153,8 @@ func nonNil(s []string) []string {
 // header fields, inputs, counts in table order, totals, then the sections
 // in report order with their rows as objects keyed by column. Every row of
 // every section is included up to 10000 per section (more_rows counts the
-// rest). Wall-clock timings are left out so the output
-// depends only on the audit's data.
+// rest). Times are RFC 3339 in the report's zone (time_zone). Wall-clock
+// timings are left out so the output depends only on the audit's data.
 func (r *Report) WriteJSON(w io.Writer) error {
 	m := &r.Manifest
 	inputs := make([]object, len(m.Inputs))
@@ -176,7 +176,8 @@ func (r *Report) WriteJSON(w io.Writer) error {
 	}
 	top := object{
 		{"tool", m.Tool}, {"version", m.Version}, {"schema_version", m.SchemaVersion},
-		{"as_of", m.AsOf}, {"started", m.Started}, {"finished", m.Finished},
+		{"as_of", r.manifestTime(m.AsOf)}, {"started", r.manifestTime(m.Started)}, {"finished", r.manifestTime(m.Finished)},
+		{"time_zone", r.zone()},
 		{"command", nonNil(m.Command)}, {"inputs", inputs}, {"counts", counts},
 		{"summary", r.summaryLines()}, {"totals", totals}, {"sections", sections},
 	}
@@ -193,13 +194,23 @@ func (r *Report) WriteJSON(w io.Writer) error {
 // are counted and the full data is in JSON or `repaudit query`.
 const maxTableRows = 50
 
-// Text layout: a table is fitted to textWidth columns by shrinking its
-// widest columns, never below minColWidth; cells that do not fit end in "…".
+// Text layout: a table is fitted to textWidth columns (or Report.Width) by
+// shrinking its widest columns, never below minColWidth; cells that do not
+// fit end in "…". Notes wrap at noteWidth or the table width if narrower.
 const (
 	textWidth   = 120
 	minColWidth = 8
 	colGap      = 2
+	noteWidth   = 100
 )
+
+// width is the width of the report's terminal tables.
+func (r *Report) width() int {
+	if r.Width > 0 {
+		return r.Width
+	}
+	return textWidth
+}
 
 // visible returns the column indexes a terminal shows.
 func (s *Section) visible() []int {
@@ -386,17 +397,20 @@ func pick(s []string, idx []int) []string {
 	return out
 }
 
-// WriteText writes the report as aligned terminal tables that fit in 120
-// columns (long cells are cut with "…"; each table shows at most 50 rows).
-// Times are UTC. Control characters, bidirectional overrides and invalid
-// bytes in the data are written as visible escapes (package safetext).
+// WriteText writes the report as aligned terminal tables that fit in
+// Report.Width columns, 120 by default (long cells are cut with "…"; each
+// table shows at most 50 rows). Times are in the report's zone. Control
+// characters, bidirectional overrides and invalid bytes in the data are
+// written as visible escapes (package safetext).
 func (r *Report) WriteText(w io.Writer) error {
 	ew := &errWriter{w: safetext.NewWriter(w)}
 	m := &r.Manifest
+	width := r.width()
+	nw := min(noteWidth, width)
 	fmt.Fprintf(ew, "repaudit report — %s %s, schema %d\n", m.Tool, m.Version, m.SchemaVersion)
-	fmt.Fprintf(ew, "as of %s (all times UTC)\n", orNone(m.AsOf))
+	fmt.Fprintf(ew, "as of %s (all times %s)\n", orNone(r.manifestTime(m.AsOf)), r.zone())
 	if m.Started != "" || m.Finished != "" {
-		fmt.Fprintf(ew, "data from %s to %s\n", orNone(m.Started), orNone(m.Finished))
+		fmt.Fprintf(ew, "data from %s to %s\n", orNone(r.manifestTime(m.Started)), orNone(r.manifestTime(m.Finished)))
 	}
 	fmt.Fprintln(ew)
 	if len(m.Inputs) > 0 {
@@ -407,29 +421,32 @@ func (r *Report) WriteText(w io.Writer) error {
 				strconv.FormatInt(in.Records, 10), strconv.FormatInt(in.Problems, 10)}
 		}
 		writeTextTable(ew, []string{"path", "kind", "format", "bytes", "records", "problems"},
-			[]string{"", "", "", "BIGINT", "BIGINT", "BIGINT"}, rows, textWidth)
+			[]string{"", "", "", "BIGINT", "BIGINT", "BIGINT"}, rows, width)
 		fmt.Fprintln(ew)
 	}
 	var counts []string
 	for _, c := range r.countsInOrder() {
 		counts = append(counts, fmt.Sprintf("%s %d", c.Name, c.N))
 	}
-	fmt.Fprintf(ew, "Rows: %s\n\n", strings.Join(counts, ", "))
+	fmt.Fprintf(ew, "%s\n\n", wrap("Rows: "+strings.Join(counts, ", "), width))
 	for _, l := range r.summaryLines() {
-		fmt.Fprintln(ew, l)
+		fmt.Fprintln(ew, wrap(l, width))
 	}
 	for i := range r.Sections {
 		s := &r.Sections[i]
 		fmt.Fprintf(ew, "\n%s\n%s\n", s.Title, strings.Repeat("=", utf8.RuneCountInString(s.Title)))
 		if s.Note != "" {
-			fmt.Fprintln(ew, wrap(s.Note, 100))
+			fmt.Fprintln(ew, wrap(s.Note, nw))
+		}
+		for _, l := range s.Remarks {
+			fmt.Fprintln(ew, wrap(l, nw))
 		}
 		if len(s.Rows) == 0 {
 			fmt.Fprintln(ew, "(none)")
 			continue
 		}
 		idx := s.visible()
-		writeTextTable(ew, pick(s.Columns, idx), pick(s.Types, idx), cells(s.Rows, s.Types, idx, maxTableRows), textWidth)
+		writeTextTable(ew, pick(s.Columns, idx), pick(s.Types, idx), cells(s.Rows, s.Types, idx, maxTableRows), width)
 		if n := int64(len(s.Rows)-maxTableRows) + s.More; n > 0 {
 			fmt.Fprintf(ew, "… %d more rows (all rows: --format json, or repaudit query with sql/%s.sql)\n", n, s.Query)
 		}
@@ -516,9 +533,9 @@ func (r *Report) WriteMarkdown(w io.Writer) error {
 	m := &r.Manifest
 	fmt.Fprintf(ew, "# repaudit report\n\n")
 	fmt.Fprintf(ew, "- Tool: %s %s, schema %d\n", mdEscape(m.Tool), mdEscape(m.Version), m.SchemaVersion)
-	fmt.Fprintf(ew, "- As of: %s (all times UTC)\n", mdEscape(orNone(m.AsOf)))
+	fmt.Fprintf(ew, "- As of: %s (all times %s)\n", mdEscape(orNone(r.manifestTime(m.AsOf))), mdEscape(r.zone()))
 	if m.Started != "" || m.Finished != "" {
-		fmt.Fprintf(ew, "- Data from %s to %s\n", mdEscape(orNone(m.Started)), mdEscape(orNone(m.Finished)))
+		fmt.Fprintf(ew, "- Data from %s to %s\n", mdEscape(orNone(r.manifestTime(m.Started))), mdEscape(orNone(r.manifestTime(m.Finished))))
 	}
 	var counts []string
 	for _, c := range r.countsInOrder() {
@@ -541,6 +558,9 @@ func (r *Report) WriteMarkdown(w io.Writer) error {
 		fmt.Fprintf(ew, "\n## %s\n\n", mdEscape(s.Title))
 		if s.Note != "" {
 			fmt.Fprintf(ew, "%s\n\n", mdEscape(s.Note))
+		}
+		for _, l := range s.Remarks {
+			fmt.Fprintf(ew, "%s\n\n", mdEscape(l))
 		}
 		if len(s.Rows) == 0 {
 			fmt.Fprintf(ew, "None.\n")
@@ -577,13 +597,17 @@ func (r *Report) WriteMarkdown(w io.Writer) error {
 // The table escapes control characters as WriteText does; CSV and JSON
 // carry the data as it is (JSON escapes C0 controls itself).
 func WriteResult(w io.Writer, res *Result, format string) error {
+	return writeResult(w, res, format, textWidth)
+}
+
+func writeResult(w io.Writer, res *Result, format string, width int) error {
 	if format == "" || format == "table" {
 		idx := make([]int, len(res.Columns))
 		for i := range idx {
 			idx[i] = i
 		}
 		ew := &errWriter{w: safetext.NewWriter(w)}
-		writeTextTable(ew, res.Columns, res.Types, cells(res.Rows, res.Types, idx, -1), textWidth)
+		writeTextTable(ew, res.Columns, res.Types, cells(res.Rows, res.Types, idx, -1), width)
 		if res.More > 0 {
 			fmt.Fprintf(ew, "… %d more rows (use --format csv or json for all rows)\n", res.More)
 		}
@@ -606,7 +630,8 @@ func WriteResult(w io.Writer, res *Result, format string) error {
 
 // Export runs a query and streams its rows to w as "csv" or "json" (the
 // formats of WriteResult) without holding the result in memory; "table"
-// keeps at most maxQueryTableRows rows and counts the rest.
+// keeps at most maxQueryTableRows rows and counts the rest, fitted to the
+// width SetTextWidth gave (120 columns by default).
 func (db *DB) Export(ctx context.Context, w io.Writer, query, format string) error {
 	return db.ExportWith(ctx, w, query, format, ExportOptions{})
 }
@@ -629,7 +654,11 @@ func (db *DB) ExportWith(ctx context.Context, w io.Writer, query, format string,
 		if err != nil {
 			return err
 		}
-		return WriteResult(w, res, format)
+		width := db.width
+		if width <= 0 {
+			width = textWidth
+		}
+		return writeResult(w, res, format, width)
 	}
 	rw, err := newRowWriter(w, format)
 	if err != nil {

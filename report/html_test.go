@@ -50,15 +50,27 @@ func checkDOM(t *testing.T, page string) {
 	}
 	var (
 		rects   = make(map[string][]string) // chart id -> rect titles
+		ticks   = make(map[string]int)      // chart id -> tick lines
 		svgs    = make(map[string]bool)
+		bare    []string // tables not inside a scroll container
 		scripts int
 		imgs    int
 		cells   = make(map[string][][]string) // section id -> rows of cell text
 	)
-	var walk func(n *html.Node, chart, section string)
-	walk = func(n *html.Node, chart, section string) {
+	var walk func(n *html.Node, chart, section string, scroll bool)
+	walk = func(n *html.Node, chart, section string, scroll bool) {
 		if n.Type == html.ElementNode {
 			switch n.Data {
+			case "div":
+				scroll = scroll || attr(n, "class") == "scroll"
+			case "table":
+				if !scroll {
+					bare = append(bare, section)
+				}
+			case "line":
+				if attr(n, "class") == "tick" {
+					ticks[chart]++
+				}
 			case "figure":
 				chart = attr(n, "id")
 			case "section":
@@ -90,14 +102,22 @@ func checkDOM(t *testing.T, page string) {
 			}
 		}
 		for c := n.FirstChild; c != nil; c = c.NextSibling {
-			walk(c, chart, section)
+			walk(c, chart, section, scroll)
 		}
 	}
-	walk(doc, "", "")
+	walk(doc, "", "", false)
+	if len(bare) > 0 {
+		t.Errorf("tables outside a scroll container in sections %q", bare)
+	}
+	// One tick per version change: three versions on two authorities,
+	// each starting at its own time.
+	if ticks["chart-robots"] != 3 {
+		t.Errorf("robots timeline: got %d ticks, want 3", ticks["chart-robots"])
+	}
 	if scripts != 0 || imgs != 0 {
 		t.Errorf("got %d scripts and %d images, want none", scripts, imgs)
 	}
-	for _, id := range []string{"chart-kinds", "chart-over-time", "chart-robots"} {
+	for _, id := range []string{"chart-kinds", "chart-over-time", "chart-traffic", "chart-robots"} {
 		if !svgs[id] {
 			t.Errorf("chart %s missing", id)
 		}
@@ -105,6 +125,9 @@ func checkDOM(t *testing.T, page string) {
 	wantRects := map[string][]string{
 		"chart-kinds":     {"disallowed_fetch: 2 attributed", "ip_not_published: 1 spoofed"},
 		"chart-over-time": {"2025-03-01 GPTBot: 1", "2025-03-02 GPTBot (spoofed): 2"},
+		// Bytes per bot per day; the spoofed GPTBot is its own series and
+		// the browser's 1 MiB is not drawn.
+		"chart-traffic": {"2025-03-01 GPTBot: 12.0 KiB", "2025-03-02 GPTBot (spoofed): 512.0 KiB", "2025-03-02 ClaudeBot: 8.0 KiB"},
 		"chart-robots": {"https://example.com disallow_all (status 503) 2025-03-02 10:00:00 – latest [example.com@20250302T100000Z-cd34]",
 			"https://news.example.org allow_all (status 404) 2025-02-27 00:00:00 – latest [news.example.org@20250227T000000Z-ef56]"},
 	}
@@ -122,6 +145,10 @@ func checkDOM(t *testing.T, page string) {
 	if n := len(rects["chart-robots"]); n != 3 {
 		t.Errorf("robots timeline: got %d bars, want 3", n)
 	}
+	if n := len(rects["chart-traffic"]); n != 3 {
+		t.Errorf("traffic chart: got %d bars (%q), want 3", n, rects["chart-traffic"])
+	}
+
 	row := func(section, first string) []string {
 		for _, r := range cells[section] {
 			if len(r) > 0 && r[0] == first {
@@ -136,6 +163,9 @@ func checkDOM(t *testing.T, page string) {
 	}
 	if r := row("spoofed", "GPTBot"); r != nil && r[3] != "2" {
 		t.Errorf("spoofed GPTBot findings: got %q", r)
+	}
+	if r := row("traffic_by_bot", "spoofed"); r != nil && (r[1] != "GPTBot" || r[2] != "") {
+		t.Errorf("traffic_by_bot spoofed row: got %q, want GPTBot without operator", r)
 	}
 	if r := row("retention_due", "delete"); r != nil && r[2] != "due" {
 		t.Errorf("retention delete row: got %q", r)

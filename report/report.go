@@ -4,6 +4,8 @@ import (
 	"context"
 	"fmt"
 	"slices"
+	"strings"
+	"time"
 
 	"github.com/repaudit/repaudit/output"
 	sqlfiles "github.com/repaudit/repaudit/sql"
@@ -16,6 +18,12 @@ type Report struct {
 	Manifest output.Manifest
 	Totals   Section // one row, from totals.sql
 	Sections []Section
+	// Location is the zone the report's times and days are shown in (the
+	// tables themselves stay UTC); Build sets it from Options, UTC when none.
+	Location *time.Location
+	// Width is the width of the terminal tables of WriteText in columns;
+	// 0 means 120. Callers set it from the terminal (COLUMNS).
+	Width int
 }
 
 // Section is one table of the report.
@@ -32,6 +40,9 @@ type Section struct {
 	// TextColumns are the columns shown in a terminal table (all when nil),
 	// so the text report stays readable in 80-120 columns.
 	TextColumns []string
+	// Remarks are sentences computed from the data, shown under the note
+	// (e.g. how many fetches could not show a signature).
+	Remarks []string
 }
 
 // Section returns the section with the given id, or nil.
@@ -65,7 +76,14 @@ type sectionSpec struct {
 
 type splitSpec struct {
 	column string
-	parts  []struct{ value, id, title, note string }
+	parts  []splitPart
+}
+
+// splitPart is one section cut from a split query: the rows whose column
+// has value, without the columns in drop (constant or empty in this part).
+type splitPart struct {
+	value, id, title, note string
+	drop                   []string
 }
 
 // sectionSpecs is the report's content, in order.
@@ -75,17 +93,27 @@ var sectionSpecs = []sectionSpec{
 		textCols: []string{"kind", "severity", "findings", "attributed", "spoofed", "agents", "hosts", "last_seen"}},
 	{query: "bots",
 		textCols: []string{"agent", "operator", "fetches", "verified", "claimed", "spoofed", "findings", "findings_by_kind", "last_robots_check"},
-		split: &splitSpec{column: "fetcher", parts: []struct{ value, id, title, note string }{
+		split: &splitSpec{column: "fetcher", parts: []splitPart{
 			{"crawler", "crawlers", "Crawlers",
-				"Per bot: fetches by identity (verified, claimed; spoofed fetches are counted but their findings are not attributed), findings by kind, last robots.txt check."},
+				"Per bot: fetches by identity (verified, claimed; spoofed fetches are counted but their findings are not attributed), findings by kind, last robots.txt check.", nil},
 			{"user-triggered", "user_fetchers", "User-triggered fetchers",
-				"Fetchers acting for a person (ai-assistant category or card trigger=fetcher); some operators exempt them from robots.txt."},
+				"Fetchers acting for a person (ai-assistant category or card trigger=fetcher); some operators exempt them from robots.txt.", nil},
 		}}},
 	{id: "crawler_vs_user", title: "Crawlers and user-triggered fetchers", query: "user_triggered",
 		note: "Findings exclude spoofed clients."},
 	{id: "spoofed", title: "Spoofed traffic", query: "spoofed",
 		note:     "Clients that claimed a bot's identity and failed a signature or IP-range check. Their findings are kept here, not blamed on the bot's operator.",
 		textCols: []string{"claimed_agent", "fetches", "client_ips", "findings", "findings_by_kind", "last_seen"}},
+	{query: "traffic_by_bot",
+		textCols: []string{"day", "traffic", "agent", "operator", "category", "requests", "size", "unsized", "pct_bytes"},
+		split: &splitSpec{column: "period", parts: []splitPart{
+			{"total", "traffic_by_bot", "Traffic by bot",
+				"Requests and response bytes per bot over the whole range. spoofed: clients that failed a bot's identity check, by claimed token, never counted for the bot or its operator; other: clients that are not bots, for scale. Bytes as the logs give them; unsized: requests whose source gave no size (WARC records, '-' in a log); pct_bytes: percentage of all known bytes.",
+				[]string{"period", "day"}},
+			{"day", "traffic_per_day", "Traffic by bot per day",
+				"The same per {tz} day; pct_bytes is the percentage of that day's known bytes.",
+				[]string{"period"}},
+		}}},
 	{id: "impersonation", title: "Identity checks", query: "impersonation",
 		note: "Per claimed bot: identity outcome, published IP range check, signature verdicts, identity findings. Bots with nothing to check are not listed.",
 		textCols: []string{"agent", "verified", "claimed", "spoofed", "ip_not_in_range", "sig_invalid",
@@ -98,7 +126,7 @@ var sectionSpecs = []sectionSpec{
 	{id: "top_paths", title: "Top offending paths", query: "top_paths",
 		textCols: []string{"url_host_name", "url_path", "findings", "spoofed", "agents", "kinds"}},
 	{id: "findings_over_time", title: "Findings per bot per day", query: "findings_over_time",
-		note: "UTC days. Spoofed clients are their own series."},
+		note: "{tz} days. Spoofed clients are their own series."},
 	{id: "robots_timeline", title: "robots.txt versions", query: "robots_timeline",
 		note:     "effect: rules (2xx), allow_all (4xx, too many redirects), disallow_all (5xx, unreachable); valid_until empty for the latest version.",
 		textCols: []string{"authority", "valid_from", "valid_until", "fetch_status", "effect", "status_rule", "rules"}},
@@ -115,10 +143,32 @@ var sectionSpecs = []sectionSpec{
 // small; Section.More counts the rest, which `repaudit query` can list.
 const maxSectionRows = 10000
 
-// Build runs the report queries of package sql and assembles the Report.
-// The as-of time for retention_due.sql is the as_of variable Open set from
-// the manifest.
+// Options say how Build shapes a report.
+type Options struct {
+	// Location is the zone report times are shown in and per-day sections
+	// count days in; nil means UTC. The tables are not changed.
+	Location *time.Location
+}
+
+// Build runs the report queries of package sql and assembles the Report,
+// with times in UTC. The as-of time for retention_due.sql is the as_of
+// variable Open set from the manifest.
 func (db *DB) Build(ctx context.Context) (*Report, error) {
+	return db.BuildWith(ctx, Options{})
+}
+
+// BuildWith is Build with options. With a Location, the DuckDB variable
+// time_zone holds its name while the queries run, so per-day queries count
+// that zone's days, and every timestamp of the report is converted to it
+// (DATE values are already days of the zone and stay as they are).
+func (db *DB) BuildWith(ctx context.Context, opts Options) (*Report, error) {
+	loc := opts.Location
+	if loc == nil {
+		loc = time.UTC
+	}
+	if err := db.setTimeZone(ctx, loc); err != nil {
+		return nil, err
+	}
 	run := func(name string) (*Result, error) {
 		q := sqlfiles.Query(name)
 		if q == "" {
@@ -130,7 +180,7 @@ func (db *DB) Build(ctx context.Context) (*Report, error) {
 		}
 		return res, nil
 	}
-	r := &Report{Manifest: *db.manifest}
+	r := &Report{Manifest: *db.manifest, Location: loc}
 	totals, err := run("totals")
 	if err != nil {
 		return nil, err
@@ -141,7 +191,7 @@ func (db *DB) Build(ctx context.Context) (*Report, error) {
 		if err != nil {
 			return nil, err
 		}
-		base := Section{ID: sp.id, Title: sp.title, Note: sp.note, Query: sp.query,
+		base := Section{ID: sp.id, Title: sp.title, Note: zoneNote(sp.note, loc), Query: sp.query,
 			Columns: res.Columns, Types: res.Types, TextColumns: sp.textCols, More: res.More}
 		if sp.split == nil {
 			base.Rows = res.Rows
@@ -152,19 +202,137 @@ func (db *DB) Build(ctx context.Context) (*Report, error) {
 		if col < 0 {
 			return nil, fmt.Errorf("report: %s.sql has no column %s", sp.query, sp.split.column)
 		}
+		first := len(r.Sections)
 		for _, part := range sp.split.parts {
 			s := base
-			s.ID, s.Title, s.Note = part.id, part.title, part.note
+			s.ID, s.Title, s.Note = part.id, part.title, zoneNote(part.note, loc)
 			s.Rows = nil
 			for _, row := range res.Rows {
 				if v, _ := row[col].(string); v == part.value {
 					s.Rows = append(s.Rows, row)
 				}
 			}
+			if len(part.drop) > 0 {
+				s.dropColumns(part.drop)
+			}
 			r.Sections = append(r.Sections, s)
+		}
+		// A split query orders its rows by the split column in part order,
+		// so the rows past the cap belong to the last part that has rows or
+		// to parts after it: parts before it are complete.
+		parts := r.Sections[first:]
+		for i := range parts {
+			for _, later := range parts[i+1:] {
+				if len(later.Rows) > 0 {
+					parts[i].More = 0
+					break
+				}
+			}
+		}
+	}
+	if n := r.total("unverifiable"); n > 0 {
+		if s := r.Section("signatures"); s != nil {
+			s.Remarks = append(s.Remarks, fmt.Sprintf("%s came from sources that cannot show signature headers: unverifiable, not violations. "+
+				"Those sources (a combined log, for one) do not record Signature, Signature-Input or Signature-Agent, "+
+				"so a missing signature proves nothing there.", plural(n, "bot fetch", "bot fetches")))
+		}
+	}
+	if loc != time.UTC {
+		localize(r.Totals.Rows, r.Totals.Types, loc)
+		for i := range r.Sections {
+			localize(r.Sections[i].Rows, r.Sections[i].Types, loc)
 		}
 	}
 	return r, nil
+}
+
+// setTimeZone sets the DuckDB variable time_zone that per-day queries read,
+// after checking DuckDB's time zone data knows the name.
+func (db *DB) setTimeZone(ctx context.Context, loc *time.Location) error {
+	name := quote(loc.String())
+	if _, err := db.conn.ExecContext(ctx, "SELECT timezone("+name+", TIMESTAMPTZ '2000-01-01 00:00:00+00')"); err != nil {
+		return fmt.Errorf("report: time zone %s: %w", loc, err)
+	}
+	if _, err := db.conn.ExecContext(ctx, "SET VARIABLE time_zone = "+name); err != nil {
+		return fmt.Errorf("report: set time_zone: %w", err)
+	}
+	return nil
+}
+
+// zoneNote puts the zone's name into a note's {tz}.
+func zoneNote(note string, loc *time.Location) string {
+	return strings.ReplaceAll(note, "{tz}", loc.String())
+}
+
+// localize converts the timestamps of rows to loc in place. DATE columns
+// are left alone: the queries already made them days of the zone.
+func localize(rows [][]any, types []string, loc *time.Location) {
+	var conv func(v any) any
+	conv = func(v any) any {
+		switch x := v.(type) {
+		case time.Time:
+			return x.In(loc)
+		case []any:
+			for i := range x {
+				x[i] = conv(x[i])
+			}
+		case map[string]any:
+			for k, e := range x {
+				x[k] = conv(e)
+			}
+		}
+		return v
+	}
+	for _, row := range rows {
+		for i, v := range row {
+			if !isDate(types[i]) {
+				row[i] = conv(v)
+			}
+		}
+	}
+}
+
+// dropColumns removes the named columns from the section.
+func (s *Section) dropColumns(names []string) {
+	var keep []int
+	for i, c := range s.Columns {
+		if !slices.Contains(names, c) {
+			keep = append(keep, i)
+		}
+	}
+	cols, types := make([]string, len(keep)), make([]string, len(keep))
+	for j, i := range keep {
+		cols[j], types[j] = s.Columns[i], s.Types[i]
+	}
+	rows := make([][]any, len(s.Rows))
+	for r, row := range s.Rows {
+		rows[r] = make([]any, len(keep))
+		for j, i := range keep {
+			rows[r][j] = row[i]
+		}
+	}
+	s.Columns, s.Types, s.Rows = cols, types, rows
+}
+
+// zone is the name of the report's time zone.
+func (r *Report) zone() string {
+	if r.Location == nil {
+		return "UTC"
+	}
+	return r.Location.String()
+}
+
+// manifestTime shows one of the manifest's RFC 3339 times in the report's
+// zone; other text is returned as it is.
+func (r *Report) manifestTime(s string) string {
+	if r.Location == nil || r.Location == time.UTC {
+		return s
+	}
+	t, err := time.Parse(time.RFC3339Nano, s)
+	if err != nil {
+		return s
+	}
+	return t.In(r.Location).Format(time.RFC3339Nano)
 }
 
 // total returns a named value of the totals row as int64 (0 when absent).
@@ -195,10 +363,6 @@ func (r *Report) summaryLines() []string {
 			plural(r.total("findings"), "finding", "findings"), r.total("attributed_findings"), r.total("spoofed_findings")),
 		fmt.Sprintf("%s on %s.", plural(r.total("robots_versions"), "robots.txt version", "robots.txt versions"),
 			plural(r.total("authorities"), "authority", "authorities")),
-	}
-	if n := r.total("unverifiable"); n > 0 {
-		lines = append(lines, fmt.Sprintf("%s came from sources that cannot show signature headers: unverifiable, not violations.",
-			plural(n, "bot fetch", "bot fetches")))
 	}
 	if n := r.total("problems"); n > 0 {
 		lines = append(lines, fmt.Sprintf("%s (see Input problems).", plural(n, "input problem", "input problems")))

@@ -271,11 +271,20 @@ func TestBuild(t *testing.T) {
 	if row := find(rows(t, r, "crawlers"), "agent", ""); row != nil {
 		t.Error("clients without a bot identity listed as a bot")
 	}
-	for _, want := range []string{"4 bot fetches came from sources that cannot show signature headers",
-		"7 findings: 4 attributed to bots, 3 by spoofed clients", "7 fetches: 6 by 3 bots, 1 by other clients"} {
+	for _, want := range []string{"7 findings: 4 attributed to bots, 3 by spoofed clients", "7 fetches: 6 by 3 bots, 1 by other clients"} {
 		if !strings.Contains(strings.Join(r.summaryLines(), "\n"), want) {
 			t.Errorf("summary lacks %q: %v", want, r.summaryLines())
 		}
+	}
+	// The unverifiable count is said in the signature section, with why,
+	// not among the headline lines.
+	const unverifiable = "4 bot fetches came from sources that cannot show signature headers"
+	if strings.Contains(strings.Join(r.summaryLines(), "\n"), unverifiable) {
+		t.Errorf("summary still says %q: %v", unverifiable, r.summaryLines())
+	}
+	if rm := r.Section("signatures").Remarks; len(rm) != 1 || !strings.HasPrefix(rm[0], unverifiable) ||
+		!strings.Contains(rm[0], "Signature-Input") {
+		t.Errorf("signatures remarks: got %q, want one starting %q that names the headers", rm, unverifiable)
 	}
 }
 
@@ -470,6 +479,39 @@ func TestExport(t *testing.T) {
 	}
 	if err := db.Export(ctx, &bytes.Buffer{}, "SELECT 1", "xml"); err == nil {
 		t.Error("unknown format: got nil error")
+	}
+}
+
+// TestSplitSectionCap: rows past the cap of a split query are counted
+// for the part they can belong to, not for the complete parts before it.
+func TestSplitSectionCap(t *testing.T) {
+	c := &table.Collector{}
+	at := ts("2025-03-01T00:00:00Z")
+	// 5001 bots on two days: 5001 total rows, then 10002 day rows.
+	for i := range 5001 {
+		for d := range 2 {
+			c.Fetches = append(c.Fetches, table.Fetch{FetchTime: at.AddDate(0, 0, d), Agent: fmt.Sprintf("Bot%05d", i),
+				Identity: "claimed", URL: "https://example.com/", URLHostName: "example.com", URLPath: "/",
+				ResponseBytes: 100, WARCRecordOffset: -1})
+		}
+	}
+	dir := writeAudit(t, c, &output.Manifest{})
+	db, err := Open(context.Background(), dir)
+	if err != nil {
+		t.Fatal(err)
+	}
+	defer db.Close()
+	r, err := db.Build(context.Background())
+	if err != nil {
+		t.Fatal(err)
+	}
+	total, days := r.Section("traffic_by_bot"), r.Section("traffic_per_day")
+	if len(total.Rows) != 5001 || total.More != 0 {
+		t.Errorf("traffic_by_bot: got %d rows and %d more, want 5001 and 0", len(total.Rows), total.More)
+	}
+	if len(days.Rows) != maxSectionRows-5001 || days.More != 5001+10002-maxSectionRows {
+		t.Errorf("traffic_per_day: got %d rows and %d more, want %d and %d", len(days.Rows), days.More,
+			maxSectionRows-5001, 5001+10002-maxSectionRows)
 	}
 }
 

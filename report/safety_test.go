@@ -94,7 +94,7 @@ func TestExternalAccess(t *testing.T) {
 		t.Errorf("views after the refusals: %v, %v", res, err)
 	}
 
-	open, err := OpenWith(ctx, dir, Options{AllowExternal: true})
+	open, err := OpenWith(ctx, dir, OpenOptions{AllowExternal: true})
 	if err != nil {
 		t.Fatal(err)
 	}

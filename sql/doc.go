@@ -10,6 +10,11 @@
 //
 //	SET VARIABLE as_of = TIMESTAMPTZ '2025-01-01 00:00:00+00';
 //
+// The per-day queries (findings_over_time.sql, traffic_by_bot.sql) count
+// calendar days in the zone of the variable time_zone, UTC when unset:
+//
+//	SET VARIABLE time_zone = 'Europe/Berlin';
+//
 // Go code reads the files with Query:
 //
 //	rows, err := db.QueryContext(ctx, sql.Query("bots"))

@@ -1,4 +1,8 @@
--- findings_over_time.sql — findings per bot per day (UTC).
+-- findings_over_time.sql — findings per bot per day.
+--
+-- Days are calendar days in the zone held by the DuckDB variable time_zone,
+-- UTC when it is not set (repaudit report --tz sets it):
+--   SET VARIABLE time_zone = 'Europe/Berlin';
 --
 -- Spoofed findings are a series of their own, labelled "<agent> (spoofed)",
 -- so they are never added to the real bot's line. Findings without a time
@@ -16,7 +20,7 @@
 -- Times are TIMESTAMP WITH TIME ZONE; run SET TimeZone = 'UTC'; to see them in UTC.
 
 SELECT
-    CAST(timezone('UTC', fetch_time) AS DATE)                   AS day,
+    CAST(timezone(coalesce(getvariable('time_zone'), 'UTC'), fetch_time) AS DATE) AS day,
     CASE WHEN identity = 'spoofed' THEN agent || ' (spoofed)'
          WHEN agent = '' THEN '(no agent)'
          ELSE agent END                                       AS agent,

@@ -9,7 +9,7 @@ import (
 var wantQueries = []string{
 	"bots", "spoofed", "findings_by_kind", "findings_over_time", "top_paths",
 	"robots_timeline", "impersonation", "signatures", "retention_due",
-	"problems", "user_triggered", "unverifiable", "totals",
+	"problems", "user_triggered", "unverifiable", "totals", "traffic_by_bot",
 }
 
 func TestQueries(t *testing.T) {

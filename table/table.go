@@ -29,7 +29,9 @@ type Fetch struct {
 	URLHostName      string     `parquet:"url_host_name" doc:"Host name of the URL, lower-case, without port."`
 	URLPath          string     `parquet:"url_path" doc:"Path and query of the URL as requested."`
 	FetchStatus      int32      `parquet:"fetch_status" doc:"HTTP status the server answered; 0 when unknown."`
+	ResponseBytes    int64      `parquet:"response_bytes" doc:"Response size in bytes as the log gives it (%b, %O, body_bytes_sent, sc-bytes, ...: body or whole response, as the log's format defines it); -1 when the source does not say, as for WARC request records and '-' in a log."`
 	UserAgent        string     `parquet:"user_agent" doc:"User-Agent header as sent."`
+	Referrer         string     `parquet:"referrer" doc:"Referer header as sent or logged; empty when absent or logged as '-'."`
 	RobotsView       string     `parquet:"robots_view" doc:"The bot's robots.txt view: fresh, stale, unchecked (never fetched robots.txt: judged against the grace window), none (no known robots.txt version); empty when not judged."`
 	RobotsViewTime   *time.Time `parquet:"robots_view_time" doc:"When the bot last fetched robots.txt on this authority before this request; null when it never did."`
 	RobotsViewStatus int32      `parquet:"robots_view_status" doc:"HTTP status the bot got for that robots.txt fetch; 0 when unknown or never fetched."`

@@ -94,7 +94,7 @@ func runCardsFetch(ctx context.Context, args []string, std stdio) int {
 	fs.BoolVar(&o.allowPrivate, "allow-private", false, "allow non-public addresses (tests, intranet registries)")
 	fs.DurationVar(&o.timeout, "timeout", defaultCardsTimeout, "time limit for each exchange, connect to last body byte")
 	fs.Var(&o.maxBytes, "max-bytes", "size `limit` of each response body (e.g. 1MiB, 512KiB, 100000)")
-	if err := fs.Parse(args); err != nil {
+	if err := parseFlags(fs, args); err != nil {
 		if errors.Is(err, flag.ErrHelp) {
 			return exitOK
 		}

@@ -23,7 +23,8 @@ func queryUsage(w io.Writer, fs *flag.FlagSet) {
 	fmt.Fprintln(w, "SQL '-' reads the query from standard input, e.g.")
 	fmt.Fprintln(w, "  repaudit query DIR - < sql/bots.sql")
 	fmt.Fprintln(w, "Put -- before SQL that itself starts with '-' (a comment).")
-	fmt.Fprintln(w, "csv and json stream every row; table shows at most 10000.")
+	fmt.Fprintln(w, "csv and json stream every row; table shows at most 10000, fitted to COLUMNS")
+	fmt.Fprintln(w, "(or the terminal's width, else 120).")
 	fmt.Fprintln(w)
 	fmt.Fprintln(w, "The SQL can read the audit's tables and nothing else: no other file, no COPY")
 	fmt.Fprintln(w, "TO, no ATTACH, no INSTALL or LOAD, no SET of DuckDB settings. --allow-external")
@@ -72,12 +73,13 @@ func runQuery(ctx context.Context, args []string, std stdio) int {
 		}
 		query = string(data)
 	}
-	db, err := report.OpenWith(ctx, dir, report.Options{AllowExternal: *allowExternal})
+	db, err := report.OpenWith(ctx, dir, report.OpenOptions{AllowExternal: *allowExternal})
 	if err != nil {
 		fmt.Fprintf(std.Stderr, "repaudit query: %v\n", err)
 		return exitUsage
 	}
 	defer db.Close()
+	db.SetTextWidth(textWidth(std, std.Stdout))
 	if err := db.ExportWith(ctx, std.Stdout, query, *format, report.ExportOptions{GuardFormulas: *guard}); err != nil {
 		fmt.Fprintf(std.Stderr, "repaudit query: %s: %v\n", dir, err)
 		return exitUsage

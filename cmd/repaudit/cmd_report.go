@@ -8,6 +8,7 @@ import (
 	"io"
 	"os"
 	"path/filepath"
+	"time"
 
 	"github.com/repaudit/repaudit/output"
 	"github.com/repaudit/repaudit/report"
@@ -25,13 +26,14 @@ var reportFormats = map[string]func(*report.Report, io.Writer) error{
 }
 
 func reportUsage(w io.Writer, fs *flag.FlagSet) {
-	fmt.Fprintln(w, "usage: repaudit report DIR [--format table|md|json|html] [-o FILE]")
+	fmt.Fprintln(w, "usage: repaudit report DIR [--format table|md|json|html] [-o FILE] [--tz ZONE]")
 	fmt.Fprintln(w)
 	fmt.Fprintln(w, "Summarize the audit directory DIR (written by repaudit audit --out DIR):")
 	fmt.Fprintln(w, "per bot fetches, findings by kind and last robots.txt check; spoofed traffic")
 	fmt.Fprintln(w, "apart; top offending paths; identity and signature outcomes; robots.txt")
 	fmt.Fprintln(w, "timeline; retention actions due; input problems. The queries behind it are")
-	fmt.Fprintln(w, "the files in sql/. html is one self-contained page with charts.")
+	fmt.Fprintln(w, "the files in sql/. html is one self-contained page with charts. Times are")
+	fmt.Fprintln(w, "UTC unless --tz names a zone; terminal tables fit COLUMNS (or the terminal).")
 	fmt.Fprintln(w)
 	fs.PrintDefaults()
 }
@@ -41,6 +43,7 @@ func runReport(ctx context.Context, args []string, std stdio) int {
 	fs.SetOutput(std.Stderr)
 	format := fs.String("format", "table", "output format: table, md, json or html")
 	out := fs.String("o", "", "write the report to `FILE` instead of standard output")
+	tz := fs.String("tz", "", "show times and count days in the IANA time `ZONE`, e.g. Europe/Berlin (tables stay UTC)")
 	fs.Usage = func() { reportUsage(std.Stderr, fs) }
 	pos, err := parseInterspersed(fs, args)
 	if errors.Is(err, flag.ErrHelp) {
@@ -65,29 +68,51 @@ func runReport(ctx context.Context, args []string, std stdio) int {
 			return exitUsage
 		}
 	}
+	var opts report.Options
+	if *tz != "" {
+		if opts.Location, err = loadZone(*tz); err != nil {
+			fmt.Fprintf(std.Stderr, "repaudit report: --tz: %v\n", err)
+			return exitUsage
+		}
+	}
 	db, err := report.Open(ctx, pos[0])
 	if err != nil {
 		fmt.Fprintf(std.Stderr, "repaudit report: %v\n", err)
 		return exitUsage
 	}
 	defer db.Close()
-	r, err := db.Build(ctx)
+	r, err := db.BuildWith(ctx, opts)
 	if err != nil {
 		fmt.Fprintf(std.Stderr, "repaudit report: %v\n", err)
 		return exitUsage
 	}
 	if *out == "" {
+		r.Width = textWidth(std, std.Stdout)
 		if err := write(r, std.Stdout); err != nil {
 			fmt.Fprintf(std.Stderr, "repaudit report: %v\n", err)
 			return exitUsage
 		}
 		return exitOK
 	}
+	r.Width = textWidth(std, nil)
 	if err := writeFileAtomic(*out, func(w io.Writer) error { return write(r, w) }); err != nil {
 		fmt.Fprintf(std.Stderr, "repaudit report: %v\n", err)
 		return exitUsage
 	}
 	return exitOK
+}
+
+// loadZone reads --tz: an IANA zone name such as Europe/Berlin or UTC, from
+// the system's zone database or the copy built into the binary.
+func loadZone(name string) (*time.Location, error) {
+	if name == "Local" {
+		return nil, fmt.Errorf("want a zone name like Europe/Berlin, not %q", name)
+	}
+	loc, err := time.LoadLocation(name)
+	if err != nil {
+		return nil, fmt.Errorf("unknown time zone %q (want an IANA name like Europe/Berlin or UTC)", name)
+	}
+	return loc, nil
 }
 
 // writeFileAtomic writes name through a temporary file in the same

@@ -72,7 +72,7 @@ func runSignatureCheck(ctx context.Context, args []string, std stdio) int {
 	fs.DurationVar(&o.skew, "skew", signature.DefaultSkew, "clock allowance for created/expires")
 	fs.BoolVar(&o.allowTestKeys, "allow-test-keys", false, "let the public RFC 9421 test keys verify")
 	fs.BoolVar(&o.jsonl, "jsonl", false, "write JSON lines (otherwise one readable line per request)")
-	if err := fs.Parse(args); err != nil {
+	if err := parseFlags(fs, args); err != nil {
 		if errors.Is(err, flag.ErrHelp) {
 			return exitOK
 		}

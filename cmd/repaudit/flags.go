@@ -5,8 +5,11 @@ import (
 	"fmt"
 	"io"
 	"os"
+	"slices"
+	"strconv"
 	"strings"
 	"time"
+	"unicode/utf8"
 
 	"golang.org/x/term"
 )
@@ -23,7 +26,7 @@ func (m *multiFlag) Set(v string) error { *m = append(*m, v); return nil }
 func parseInterspersed(fs *flag.FlagSet, args []string) ([]string, error) {
 	var pos []string
 	for {
-		if err := fs.Parse(args); err != nil {
+		if err := parseFlags(fs, args); err != nil {
 			return nil, err
 		}
 		rest := fs.Args()
@@ -36,6 +39,97 @@ func parseInterspersed(fs *flag.FlagSet, args []string) ([]string, error) {
 		pos = append(pos, rest[0])
 		args = rest[1:]
 	}
+}
+
+// parseFlags is fs.Parse that, for a flag fs does not define, says which
+// defined flag was probably meant ("did you mean --site?") between the flag
+// package's error line and the usage.
+func parseFlags(fs *flag.FlagSet, args []string) error {
+	usage := fs.Usage
+	asked := false
+	fs.Usage = func() { asked = true }
+	err := fs.Parse(args)
+	fs.Usage = usage
+	if err != nil {
+		if name, ok := strings.CutPrefix(err.Error(), "flag provided but not defined: -"); ok {
+			var names []string
+			fs.VisitAll(func(f *flag.Flag) { names = append(names, f.Name) })
+			if s := suggest(name, names); s != "" {
+				fmt.Fprintf(fs.Output(), "did you mean %s?\n", flagDisplay(s))
+			}
+		}
+	}
+	if asked {
+		if usage != nil {
+			usage()
+		} else {
+			fmt.Fprintf(fs.Output(), "Usage of %s:\n", fs.Name())
+			fs.PrintDefaults()
+		}
+	}
+	return err
+}
+
+// flagDisplay writes a flag name as the README does: --name, or -x for a
+// one-letter flag.
+func flagDisplay(name string) string {
+	if utf8.RuneCountInString(name) == 1 {
+		return "-" + name
+	}
+	return "--" + name
+}
+
+// editDistance is the optimal string alignment distance between a and b:
+// the fewest insertions, deletions, substitutions and swaps of two adjacent
+// runes that turn one into the other, so "audti" is one edit from "audit".
+func editDistance(a, b string) int {
+	ra, rb := []rune(a), []rune(b)
+	// d[i][j] is the distance between ra[:i] and rb[:j].
+	d := make([][]int, len(ra)+1)
+	for i := range d {
+		d[i] = make([]int, len(rb)+1)
+		d[i][0] = i
+	}
+	for j := range d[0] {
+		d[0][j] = j
+	}
+	for i := 1; i <= len(ra); i++ {
+		for j := 1; j <= len(rb); j++ {
+			cost := 1
+			if ra[i-1] == rb[j-1] {
+				cost = 0
+			}
+			d[i][j] = min(d[i-1][j]+1, d[i][j-1]+1, d[i-1][j-1]+cost)
+			if i > 1 && j > 1 && ra[i-1] == rb[j-2] && ra[i-2] == rb[j-1] {
+				d[i][j] = min(d[i][j], d[i-2][j-2]+1)
+			}
+		}
+	}
+	return d[len(ra)][len(rb)]
+}
+
+// suggest returns the candidate nearest to s (ignoring case) when it is
+// close enough to be a typo of it: one edit for words of up to four runes,
+// two for longer ones, and fewer edits than the candidate has runes. Ties
+// go to the candidate first in sorted order; "" when none is close.
+func suggest(s string, candidates []string) string {
+	if len(s) > 64 { // not a typo of a command or flag name
+		return ""
+	}
+	limit := 1
+	if utf8.RuneCountInString(s) > 4 {
+		limit = 2
+	}
+	sorted := slices.Clone(candidates)
+	slices.Sort(sorted)
+	best, bestD := "", limit+1
+	for _, c := range sorted {
+		d := editDistance(strings.ToLower(s), strings.ToLower(c))
+		if d < bestD && d < utf8.RuneCountInString(c) {
+			best, bestD = c, d
+		}
+	}
+	return best
 }
 
 // parseTimeFlag reads --as-of style times: RFC 3339 or a date (UTC).
@@ -103,4 +197,21 @@ func (s *severityFlag) atOrAbove(bySeverity map[string]int64) int64 {
 		}
 	}
 	return n
+}
+
+// textWidth is the width text tables are fitted to: COLUMNS when it is set
+// to a plausible width, else the width of the terminal w is, else 0 (the
+// writer's default of 120 columns).
+func textWidth(std stdio, w io.Writer) int {
+	if std.Getenv != nil {
+		if n, err := strconv.Atoi(strings.TrimSpace(std.Getenv("COLUMNS"))); err == nil && n >= 20 && n <= 10000 {
+			return n
+		}
+	}
+	if f, ok := w.(*os.File); ok && term.IsTerminal(int(f.Fd())) {
+		if n, _, err := term.GetSize(int(f.Fd())); err == nil && n >= 20 {
+			return n
+		}
+	}
+	return 0
 }

@@ -22,10 +22,15 @@ import (
 	"io"
 	"os"
 	"os/signal"
+	"slices"
 	"sort"
 	"syscall"
 
 	"github.com/repaudit/repaudit/internal/safetext"
+	// The time zone database, so report --tz works on systems without
+	// /usr/share/zoneinfo (containers, Windows); about 450 KB next to the
+	// DuckDB library. time.LoadLocation still prefers the system's copy.
+	_ "time/tzdata"
 )
 
 // Exit codes.
@@ -40,6 +45,9 @@ type stdio struct {
 	Stdin  io.Reader
 	Stdout io.Writer
 	Stderr io.Writer
+	// Getenv reads the environment (os.Getenv); nil reads nothing, so
+	// tests do not depend on the shell they run in.
+	Getenv func(string) string
 }
 
 type command struct {
@@ -68,7 +76,15 @@ func commands() map[string]command {
 // version is set at build time with -ldflags "-X main.version=...".
 var version = "0.1.0-dev"
 
-func runVersion(_ context.Context, _ []string, std stdio) int {
+func runVersion(_ context.Context, args []string, std stdio) int {
+	if len(args) > 0 {
+		if isHelp(args[0]) {
+			fmt.Fprintln(std.Stdout, "usage: repaudit version (or repaudit --version): print the version")
+			return exitOK
+		}
+		fmt.Fprintf(std.Stderr, "repaudit version: unexpected argument %q\n", args[0])
+		return exitUsage
+	}
 	fmt.Fprintln(std.Stdout, "repaudit", version)
 	return exitOK
 }
@@ -87,7 +103,8 @@ func usage(w io.Writer) {
 		fmt.Fprintf(w, "  %-10s %s\n", n, cmds[n].summary)
 	}
 	fmt.Fprintln(w)
-	fmt.Fprintln(w, "Run 'repaudit <command> -h' for a command's flags.")
+	fmt.Fprintln(w, "Run 'repaudit help <command>' or 'repaudit <command> -h' for a command's flags;")
+	fmt.Fprintln(w, "'repaudit --version' prints the version.")
 	fmt.Fprintln(w, "Exit codes: 0 ok, 1 findings (only when asked), 2 usage or input error.")
 }
 
@@ -123,22 +140,46 @@ func run(ctx context.Context, args []string, std stdio) int {
 		usage(std.Stderr)
 		return exitUsage
 	}
-	if isHelp(args[0]) {
+	switch {
+	case args[0] == "--version" || args[0] == "-version":
+		return runVersion(ctx, args[1:], std)
+	case args[0] == "help" && len(args) > 1 && !isHelp(args[1]):
+		// "help CMD [SUB]" is "CMD [SUB] -h", its usage on standard output.
+		if _, ok := commands()[args[1]]; !ok {
+			return unknownCommand(args[1], std)
+		}
+		help := append(slices.Clone(args[1:]), "-h")
+		return run(ctx, help, stdio{Stdin: std.Stdin, Stdout: std.Stdout, Stderr: std.Stdout, Getenv: std.Getenv})
+	case isHelp(args[0]):
 		usage(std.Stdout)
 		return exitOK
 	}
 	cmd, ok := commands()[args[0]]
 	if !ok {
-		fmt.Fprintf(std.Stderr, "repaudit: unknown command %q\n", args[0])
-		usage(std.Stderr)
-		return exitUsage
+		return unknownCommand(args[0], std)
 	}
 	return cmd.run(ctx, args[1:], std)
 }
 
+// unknownCommand says name is not a command, and which one was probably
+// meant.
+func unknownCommand(name string, std stdio) int {
+	names := make([]string, 0, len(commands()))
+	for n := range commands() {
+		names = append(names, n)
+	}
+	if s := suggest(name, names); s != "" {
+		fmt.Fprintf(std.Stderr, "repaudit: unknown command %q; did you mean %s?\n", name, s)
+	} else {
+		fmt.Fprintf(std.Stderr, "repaudit: unknown command %q\n", name)
+	}
+	usage(std.Stderr)
+	return exitUsage
+}
+
 func main() {
 	ctx, stop := signal.NotifyContext(context.Background(), os.Interrupt, syscall.SIGTERM)
-	code := run(ctx, os.Args[1:], stdio{Stdin: os.Stdin, Stdout: os.Stdout, Stderr: os.Stderr})
+	code := run(ctx, os.Args[1:], stdio{Stdin: os.Stdin, Stdout: os.Stdout, Stderr: os.Stderr, Getenv: os.Getenv})
 	stop()
 	os.Exit(code)
 }
