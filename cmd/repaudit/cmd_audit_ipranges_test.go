@@ -37,7 +37,7 @@ func TestAuditIPRangesUnknownToken(t *testing.T) {
 	}
 }
 
-func TestDidYouMean(t *testing.T) {
+func TestDidYouMeanToken(t *testing.T) {
 	c := bots.Default()
 	tests := []struct{ in, want string }{
 		{"googlebot", "; did you mean Googlebot"}, // case only: distance 0

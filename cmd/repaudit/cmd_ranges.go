@@ -274,4 +274,3 @@ func didYouMean(tok string, catalog *bots.Catalog) string {
 	}
 	return "; did you mean " + strings.Join(names[:len(names)-1], ", ") + " or " + names[len(names)-1] + "?"
 }
-
