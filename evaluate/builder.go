@@ -281,6 +281,11 @@ func (b *Builder) newDoc(c *event.Capture, auth, hostport, target string, isRobo
 	for _, ct := range c.ConcurrentTo {
 		d.conc = append(d.conc, strings.Clone(ct))
 	}
+	if isWayback(c.SourceURI) {
+		// Saved by `repaudit robots history`: the Wayback Machine's capture,
+		// not the input archive crawler's own fetch.
+		d.origin, d.originRef = OriginWayback, strings.Clone(c.SourceURI)
+	}
 	if c.Status >= 300 && c.Status < 400 {
 		if loc := c.Header.Get("Location"); loc != "" {
 			d.location = resolveLocation(c.URL, loc)

@@ -327,3 +327,19 @@ func (m *Model) AssumedVersions() int {
 // themselves: only those are the archive crawler's own robots.txt
 // fetches.
 func (d *rdoc) archived() bool { return d.origin == "" || d.origin == OriginWARC }
+
+// isWayback reports whether a WARC-Source-URI names a Wayback Machine
+// replay ("…/web/20250301000000id_/https://…"), as `repaudit robots
+// history` writes it.
+func isWayback(src string) bool {
+	i := strings.Index(src, "/web/")
+	if i < 0 {
+		return false
+	}
+	ts := src[i+len("/web/"):]
+	n := 0
+	for n < len(ts) && ts[n] >= '0' && ts[n] <= '9' {
+		n++
+	}
+	return n >= 4 && n <= 14 && strings.HasPrefix(ts[n:], "id_/")
+}

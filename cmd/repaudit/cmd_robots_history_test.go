@@ -293,4 +293,13 @@ func TestRobotsHistoryFeedsAudit(t *testing.T) {
 	if stdout != want {
 		t.Errorf("fetches:\n%s\nwant:\n%s", stdout, want)
 	}
+	// Each version says it came from the Wayback Machine, and where.
+	code, stdout, stderr = runCmd(t, "query", out, "select distinct source, source_ref like '"+ws.URL+"/web/%id_/%' as ref from robots_versions", "--format", "csv")
+	if code != exitOK || stdout != "source,ref\nwayback,true\n" {
+		t.Errorf("robots_versions sources: exit %d\n%s%s", code, stdout, stderr)
+	}
+	code, stdout, _ = runCmd(t, "query", out, "select evidence from violations where url_path = '/b'", "--format", "csv")
+	if code != exitOK || !strings.Contains(stdout, "by the Wayback Machine ("+ws.URL+"/web/") {
+		t.Errorf("evidence does not name the Wayback capture:\n%s", stdout)
+	}
 }
