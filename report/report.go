@@ -367,6 +367,11 @@ func (r *Report) summaryLines() []string {
 	if n := r.total("problems"); n > 0 {
 		lines = append(lines, fmt.Sprintf("%s (see Input problems).", plural(n, "input problem", "input problems")))
 	}
+	// What the audit judged less than it could, and the fix (manifest
+	// notices): a run that judged nothing must say why here too.
+	for _, n := range r.Manifest.Notices {
+		lines = append(lines, "Judged less than it could: "+n.Message)
+	}
 	return lines
 }
 
