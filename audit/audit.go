@@ -231,6 +231,7 @@ func execute(ctx context.Context, cfg Config, w table.Sink) (*Summary, *evaluate
 		}
 	}
 	readSiteVersions(cfg, builder, st)
+	recordSideInputs(cfg, st)
 
 	// Pass 1.
 	start = time.Now()

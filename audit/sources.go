@@ -9,6 +9,7 @@ import (
 	"io/fs"
 	"os"
 	"path/filepath"
+	"sort"
 	"strings"
 
 	"github.com/repaudit/repaudit/evaluate"
@@ -177,3 +178,52 @@ func dropDuplicates(files []*fileState, st *runState) []*fileState {
 }
 
 var _ = io.EOF
+
+// recordSideInputs lists in the manifest the files given with flags
+// besides the streamed inputs (catalogs, cards, key sets, IP lists,
+// listings), with size and SHA-256, so a run says exactly what it was
+// told. A file that cannot be read here was already reported where it is
+// used.
+func recordSideInputs(cfg Config, st *runState) {
+	add := func(kind string, paths ...string) {
+		for _, p := range paths {
+			fi, err := os.Stat(p)
+			if err != nil || !fi.Mode().IsRegular() {
+				continue
+			}
+			d, err := fileSHA256(p)
+			if err != nil {
+				continue
+			}
+			in := output.Input{Path: p, Size: fi.Size(), SHA256: d, Kind: kind, Records: 1}
+			if kind == "index" || kind == "snippets" {
+				in.Records = 0 // counted as entries in the tables, not here
+			}
+			st.input(in)
+		}
+	}
+	add("bots", cfg.Bots...)
+	add("card", cfg.Cards...)
+	add("jwks", cfg.JWKS...)
+	tokens := make([]string, 0, len(cfg.IPRanges))
+	for tok := range cfg.IPRanges {
+		tokens = append(tokens, tok)
+	}
+	sort.Strings(tokens)
+	for _, tok := range tokens {
+		add("ip-ranges", cfg.IPRanges[tok]...)
+	}
+	for _, dir := range cfg.IPRangesDirs {
+		entries, err := os.ReadDir(dir)
+		if err != nil {
+			continue
+		}
+		for _, e := range entries {
+			if !strings.HasPrefix(e.Name(), ".") {
+				add("ip-ranges", filepath.Join(dir, e.Name()))
+			}
+		}
+	}
+	add("index", cfg.Index...)
+	add("snippets", cfg.Snippets...)
+}
