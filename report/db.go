@@ -13,7 +13,7 @@ import (
 	"strings"
 	"time"
 
-	"github.com/marcboeker/go-duckdb/v2"
+	"github.com/duckdb/duckdb-go/v2"
 
 	"github.com/repaudit/repaudit/output"
 	"github.com/repaudit/repaudit/table"
