@@ -51,7 +51,7 @@ type DB struct {
 // a newer schema version. The database never loads extensions from the
 // network, the session uses the UTC time zone, and the DuckDB variable
 // as_of holds the manifest's as-of time (NULL when it has none), so the
-// files of package sql run unchanged.
+// files of package queries run unchanged.
 func Open(ctx context.Context, dir string) (*DB, error) {
 	fi, err := os.Stat(dir)
 	if err != nil {

@@ -11,10 +11,10 @@
 //	res, err := db.Query(ctx, "SELECT agent, count(*) FROM violations GROUP BY agent")
 //	err = report.WriteResult(os.Stdout, res, "table") // or csv, json
 //
-//	r, err := db.Build(ctx)  // runs the queries of package sql
+//	r, err := db.Build(ctx)  // runs the queries of package queries
 //	err = r.WriteText(os.Stdout) // or WriteMarkdown, WriteJSON, WriteHTML
 //
-// The report's content lives in the .sql files of package sql, one query
+// The report's content lives in the .sql files of package queries, one query
 // per section, so a researcher can rerun any number of the report by hand.
 // Build only assembles them: the header from the manifest, the totals, then
 // findings by kind, per-bot tables (crawlers and user-triggered fetchers

@@ -425,7 +425,7 @@ func (r *Report) WriteText(w io.Writer) error {
 		idx := s.visible()
 		writeTextTable(ew, pick(s.Columns, idx), pick(s.Types, idx), cells(s.Rows, s.Types, idx, maxTableRows), textWidth)
 		if n := int64(len(s.Rows)-maxTableRows) + s.More; n > 0 {
-			fmt.Fprintf(ew, "… %d more rows (all rows: --format json, or repaudit query with sql/%s.sql)\n", n, s.Query)
+			fmt.Fprintf(ew, "… %d more rows (all rows: --format json, or repaudit query with queries/%s.sql)\n", n, s.Query)
 		}
 	}
 	return ew.err
@@ -559,7 +559,7 @@ func (r *Report) WriteMarkdown(w io.Writer) error {
 			fmt.Fprintf(ew, "%s|\n", b.String())
 		}
 		if more := int64(len(s.Rows)-n) + s.More; more > 0 {
-			fmt.Fprintf(ew, "\n%d more rows: see `--format json` or run `sql/%s.sql` with `repaudit query`.\n", more, s.Query)
+			fmt.Fprintf(ew, "\n%d more rows: see `--format json` or run `queries/%s.sql` with `repaudit query`.\n", more, s.Query)
 		}
 	}
 	return ew.err

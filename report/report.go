@@ -6,7 +6,7 @@ import (
 	"slices"
 
 	"github.com/repaudit/repaudit/output"
-	sqlfiles "github.com/repaudit/repaudit/sql"
+	"github.com/repaudit/repaudit/queries"
 	"github.com/repaudit/repaudit/table"
 )
 
@@ -23,7 +23,7 @@ type Section struct {
 	ID      string // stable identifier, used as JSON id and HTML anchor
 	Title   string
 	Note    string   // one or two sentences shown under the title
-	Query   string   // the sql/ file it came from
+	Query   string   // the queries/ file it came from
 	Columns []string // column names
 	Types   []string // DuckDB type names
 	Rows    [][]any  // normalized values (see Result)
@@ -115,12 +115,12 @@ var sectionSpecs = []sectionSpec{
 // small; Section.More counts the rest, which `repaudit query` can list.
 const maxSectionRows = 10000
 
-// Build runs the report queries of package sql and assembles the Report.
+// Build runs the report queries of package queries and assembles the Report.
 // The as-of time for retention_due.sql is the as_of variable Open set from
 // the manifest.
 func (db *DB) Build(ctx context.Context) (*Report, error) {
 	run := func(name string) (*Result, error) {
-		q := sqlfiles.Query(name)
+		q := queries.Query(name)
 		if q == "" {
 			return nil, fmt.Errorf("report: no query %s", name)
 		}

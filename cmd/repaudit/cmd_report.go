@@ -29,7 +29,7 @@ func reportUsage(w io.Writer, fs *flag.FlagSet) {
 	fmt.Fprintln(w, "per bot fetches, findings by kind and last robots.txt check; spoofed traffic")
 	fmt.Fprintln(w, "apart; top offending paths; identity and signature outcomes; robots.txt")
 	fmt.Fprintln(w, "timeline; retention actions due; input problems. The queries behind it are")
-	fmt.Fprintln(w, "the files in sql/. html is one self-contained page with charts.")
+	fmt.Fprintln(w, "the files in queries/. html is one self-contained page with charts.")
 	fmt.Fprintln(w)
 	fs.PrintDefaults()
 }
