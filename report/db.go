@@ -1,3 +1,8 @@
+//go:build cgo
+
+// This file holds everything that needs DuckDB, which is linked through
+// cgo; a build with CGO_ENABLED=0 leaves it out (see doc.go).
+
 package report
 
 import (
@@ -6,6 +11,7 @@ import (
 	"database/sql/driver"
 	"errors"
 	"fmt"
+	"io"
 	"io/fs"
 	"math/big"
 	"os"
@@ -16,18 +22,8 @@ import (
 	"github.com/duckdb/duckdb-go/v2"
 
 	"github.com/repaudit/repaudit/output"
+	"github.com/repaudit/repaudit/queries"
 	"github.com/repaudit/repaudit/table"
-)
-
-// Sentinel errors.
-var (
-	// ErrIncomplete reports a directory without manifest.json: a run that
-	// did not finish (or not an audit directory). It wraps
-	// output.ErrNoManifest.
-	ErrIncomplete = fmt.Errorf("report: incomplete audit directory: %w", output.ErrNoManifest)
-	// ErrNewerSchema reports tables written by a newer repaudit whose
-	// schema this version does not know.
-	ErrNewerSchema = errors.New("report: audit directory has a newer schema version")
 )
 
 // DB is an audit directory opened in an in-memory DuckDB, with one view per
@@ -143,18 +139,6 @@ func (db *DB) Close() error {
 		err = cerr
 	}
 	return err
-}
-
-// Result is the outcome of a query: column names and DuckDB type names,
-// and the rows. Values are normalized to nil, bool, int64, float64, string,
-// time.Time (timestamps in UTC; DATE columns at midnight UTC), []byte, or
-// for nested types []any and map[string]any.
-type Result struct {
-	Columns []string
-	Types   []string
-	Rows    [][]any
-	// More counts rows left out by a row limit (QueryN); 0 otherwise.
-	More int64
 }
 
 // Query runs a query and returns all its rows.
@@ -292,3 +276,85 @@ func normalize(v any) any {
 		return fmt.Sprint(x)
 	}
 }
+
+// maxSectionRows caps the rows Build keeps per section, so a report over a
+// crawl-sized audit (a robots.txt timeline of millions of versions) stays
+// small; Section.More counts the rest, which `repaudit query` can list.
+const maxSectionRows = 10000
+
+// Build runs the report queries of package queries and assembles the Report.
+// The as-of time for retention_due.sql is the as_of variable Open set from
+// the manifest.
+func (db *DB) Build(ctx context.Context) (*Report, error) {
+	run := func(name string) (*Result, error) {
+		q := queries.Query(name)
+		if q == "" {
+			return nil, fmt.Errorf("report: no query %s", name)
+		}
+		res, err := db.QueryN(ctx, q, maxSectionRows)
+		if err != nil {
+			return nil, fmt.Errorf("report %s: %s.sql: %w", db.dir, name, err)
+		}
+		return res, nil
+	}
+	r := &Report{Manifest: *db.manifest}
+	totals, err := run("totals")
+	if err != nil {
+		return nil, err
+	}
+	r.Totals = Section{ID: "totals", Title: "Totals", Query: "totals", Columns: totals.Columns, Types: totals.Types, Rows: totals.Rows}
+	for _, sp := range sectionSpecs {
+		res, err := run(sp.query)
+		if err != nil {
+			return nil, err
+		}
+		base := Section{ID: sp.id, Title: sp.title, Note: sp.note, Query: sp.query,
+			Columns: res.Columns, Types: res.Types, TextColumns: sp.textCols, More: res.More}
+		if sp.split == nil {
+			base.Rows = res.Rows
+			r.Sections = append(r.Sections, base)
+			continue
+		}
+		col := base.Col(sp.split.column)
+		if col < 0 {
+			return nil, fmt.Errorf("report: %s.sql has no column %s", sp.query, sp.split.column)
+		}
+		for _, part := range sp.split.parts {
+			s := base
+			s.ID, s.Title, s.Note = part.id, part.title, part.note
+			s.Rows = nil
+			for _, row := range res.Rows {
+				if v, _ := row[col].(string); v == part.value {
+					s.Rows = append(s.Rows, row)
+				}
+			}
+			r.Sections = append(r.Sections, s)
+		}
+	}
+	return r, nil
+}
+
+// Export runs a query and streams its rows to w as "csv" or "json" (the
+// formats of WriteResult) without holding the result in memory; "table"
+// keeps at most maxQueryTableRows rows and counts the rest.
+func (db *DB) Export(ctx context.Context, w io.Writer, query, format string) error {
+	if format == "" || format == "table" {
+		res, err := db.QueryN(ctx, query, maxQueryTableRows)
+		if err != nil {
+			return err
+		}
+		return WriteResult(w, res, format)
+	}
+	rw, err := newRowWriter(w, format)
+	if err != nil {
+		return err
+	}
+	if err := db.each(ctx, query, rw.head, rw.row); err != nil {
+		return err
+	}
+	return rw.end()
+}
+
+// maxQueryTableRows caps a terminal table of `repaudit query`: aligning
+// columns needs every row in memory.
+const maxQueryTableRows = 10000

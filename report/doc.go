@@ -36,5 +36,9 @@
 // escaped by html/template.
 //
 // DuckDB is linked through cgo; this package and package output are the
-// only ones that depend on Arrow or DuckDB.
+// only ones that depend on Arrow or DuckDB. Everything that needs DuckDB
+// (DB, Open, Build, Export) is in files built only with cgo: a
+// CGO_ENABLED=0 build keeps the Report and Result types and their writers
+// but has no way to open an audit directory, and `repaudit report` and
+// `repaudit query` in such a binary say how to get a build that has them.
 package report

@@ -2,7 +2,6 @@ package report
 
 import (
 	"bytes"
-	"context"
 	"encoding/csv"
 	"encoding/json"
 	"fmt"
@@ -595,31 +594,6 @@ func WriteResult(w io.Writer, res *Result, format string) error {
 	}
 	return rw.end()
 }
-
-// Export runs a query and streams its rows to w as "csv" or "json" (the
-// formats of WriteResult) without holding the result in memory; "table"
-// keeps at most maxQueryTableRows rows and counts the rest.
-func (db *DB) Export(ctx context.Context, w io.Writer, query, format string) error {
-	if format == "" || format == "table" {
-		res, err := db.QueryN(ctx, query, maxQueryTableRows)
-		if err != nil {
-			return err
-		}
-		return WriteResult(w, res, format)
-	}
-	rw, err := newRowWriter(w, format)
-	if err != nil {
-		return err
-	}
-	if err := db.each(ctx, query, rw.head, rw.row); err != nil {
-		return err
-	}
-	return rw.end()
-}
-
-// maxQueryTableRows caps a terminal table of `repaudit query`: aligning
-// columns needs every row in memory.
-const maxQueryTableRows = 10000
 
 // rowWriter streams rows in one format.
 type rowWriter interface {

@@ -1,12 +1,10 @@
 package report
 
 import (
-	"context"
 	"fmt"
 	"slices"
 
 	"github.com/repaudit/repaudit/output"
-	"github.com/repaudit/repaudit/queries"
 	"github.com/repaudit/repaudit/table"
 )
 
@@ -108,63 +106,6 @@ var sectionSpecs = []sectionSpec{
 	{id: "problems", title: "Input problems", query: "problems",
 		note:     "Input lines and records that could not be used or were read leniently; the example is the first occurrence.",
 		textCols: []string{"code", "severity", "problems", "files", "example_location", "example_message"}},
-}
-
-// maxSectionRows caps the rows Build keeps per section, so a report over a
-// crawl-sized audit (a robots.txt timeline of millions of versions) stays
-// small; Section.More counts the rest, which `repaudit query` can list.
-const maxSectionRows = 10000
-
-// Build runs the report queries of package queries and assembles the Report.
-// The as-of time for retention_due.sql is the as_of variable Open set from
-// the manifest.
-func (db *DB) Build(ctx context.Context) (*Report, error) {
-	run := func(name string) (*Result, error) {
-		q := queries.Query(name)
-		if q == "" {
-			return nil, fmt.Errorf("report: no query %s", name)
-		}
-		res, err := db.QueryN(ctx, q, maxSectionRows)
-		if err != nil {
-			return nil, fmt.Errorf("report %s: %s.sql: %w", db.dir, name, err)
-		}
-		return res, nil
-	}
-	r := &Report{Manifest: *db.manifest}
-	totals, err := run("totals")
-	if err != nil {
-		return nil, err
-	}
-	r.Totals = Section{ID: "totals", Title: "Totals", Query: "totals", Columns: totals.Columns, Types: totals.Types, Rows: totals.Rows}
-	for _, sp := range sectionSpecs {
-		res, err := run(sp.query)
-		if err != nil {
-			return nil, err
-		}
-		base := Section{ID: sp.id, Title: sp.title, Note: sp.note, Query: sp.query,
-			Columns: res.Columns, Types: res.Types, TextColumns: sp.textCols, More: res.More}
-		if sp.split == nil {
-			base.Rows = res.Rows
-			r.Sections = append(r.Sections, base)
-			continue
-		}
-		col := base.Col(sp.split.column)
-		if col < 0 {
-			return nil, fmt.Errorf("report: %s.sql has no column %s", sp.query, sp.split.column)
-		}
-		for _, part := range sp.split.parts {
-			s := base
-			s.ID, s.Title, s.Note = part.id, part.title, part.note
-			s.Rows = nil
-			for _, row := range res.Rows {
-				if v, _ := row[col].(string); v == part.value {
-					s.Rows = append(s.Rows, row)
-				}
-			}
-			r.Sections = append(r.Sections, s)
-		}
-	}
-	return r, nil
 }
 
 // total returns a named value of the totals row as int64 (0 when absent).

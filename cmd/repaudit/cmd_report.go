@@ -1,3 +1,5 @@
+//go:build cgo
+
 package main
 
 import (
@@ -11,6 +13,10 @@ import (
 
 	"github.com/repaudit/repaudit/report"
 )
+
+// withoutDuckDB is what a build without cgo adds to the summaries of
+// report and query (see cmd_nocgo.go); this build has DuckDB.
+const withoutDuckDB = ""
 
 // reportFormats maps --format names (and aliases) to writers.
 var reportFormats = map[string]func(*report.Report, io.Writer) error{
