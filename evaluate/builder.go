@@ -43,7 +43,6 @@ type Builder struct {
 	index      []ListingEntry
 	snippets   []ListingEntry
 	maxTime    time.Time
-	problems   []event.Problem
 	nCaptures  int64
 	nFetches   int64
 	nRobotsReq int64
