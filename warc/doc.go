@@ -125,7 +125,13 @@
 //     reports it and skips it, since where its block ends is unknown;
 //   - a file clipped inside its last record's block: gowarc returns the
 //     clipped record; this reader reports warc-truncated and keeps only
-//     complete records.
+//     complete records;
+//   - the HTTP header of a response: gowarc parses it with
+//     net/http.ReadResponse and keeps no header at all when that fails,
+//     so "HTTP/2 200", a line without a colon, "Content-Length: -1" or
+//     "X-Robots-Tag : noindex" lose the X-Robots-Tag this reader keeps
+//     (TestHTTPHeadersVsGowarc; with WithNoValidation gowarc does not
+//     parse the HTTP header at all).
 //
 // Speed is no reason either: with validation off gowarc spends about as
 // much CPU per byte as this reader does while it also parses HTTP headers

@@ -156,3 +156,61 @@ func TestAgreesWithGowarc(t *testing.T) {
 		})
 	}
 }
+
+// TestHTTPHeadersVsGowarc compares the X-Robots-Tag each reader finds in
+// the HTTP header of a response record. gowarc parses the header with
+// net/http.ReadResponse and keeps no header at all when that fails, so
+// for every case below it loses the directive; this reader keeps it (the
+// tolerance is specified in TestHTTPHeaderTolerance).
+func TestHTTPHeadersVsGowarc(t *testing.T) {
+	tests := []struct {
+		name   string
+		block  string
+		gowarc string // X-Robots-Tag as gowarc reports it
+	}{
+		{"HTTP/1.1, well formed", httpResponse("HTTP/1.1 200 OK", "x", "X-Robots-Tag: noindex"), "noindex"},
+		{"HTTP/2 status line", httpResponse("HTTP/2 200", "x", "X-Robots-Tag: noindex"), ""},
+		{"a header line without a colon", httpResponse("HTTP/1.1 200 OK", "x", "X-Robots-Tag: noindex", "garbage line"), ""},
+		{"Content-Length: -1", httpResponse("HTTP/1.1 200 OK", "x", "X-Robots-Tag: noindex", "Content-Length: -1"), ""},
+		{"a space before the colon", httpResponse("HTTP/1.1 200 OK", "x", "X-Robots-Tag : noindex"), ""},
+	}
+	for _, tt := range tests {
+		t.Run(tt.name, func(t *testing.T) {
+			data := respRec(1, "http://e.com/a", tt.block).bytes()
+			var got string
+			func() {
+				defer func() {
+					if p := recover(); p != nil {
+						t.Fatalf("gowarc panics: %v", p)
+					}
+				}()
+				// WithNoValidation would skip parsing the block: ignore
+				// every error instead.
+				wf, err := gowarc.NewWarcFileReaderFromStream(bytes.NewReader(data), 0,
+					gowarc.WithSyntaxErrorPolicy(gowarc.ErrIgnore), gowarc.WithSpecViolationPolicy(gowarc.ErrIgnore),
+					gowarc.WithUnknownRecordTypePolicy(gowarc.ErrIgnore), gowarc.WithBlockErrorPolicy(gowarc.ErrIgnore))
+				if err != nil {
+					t.Fatal(err)
+				}
+				rec, _, _, err := wf.Next()
+				if err != nil {
+					t.Fatalf("gowarc: %v", err)
+				}
+				defer rec.Close()
+				if b, ok := rec.Block().(gowarc.HttpResponseBlock); ok && b.HttpHeader() != nil {
+					got = b.HttpHeader().Get("X-Robots-Tag")
+				}
+			}()
+			if got != tt.gowarc {
+				t.Errorf("gowarc now reads X-Robots-Tag %q, recorded %q: update the case and warc/doc.go", got, tt.gowarc)
+			}
+			_, recs, _ := readAll(t, data, Options{})
+			if len(recs) != 1 || recs[0].Capture == nil {
+				t.Fatalf("this reader read %d records", len(recs))
+			}
+			if x := recs[0].Capture.Header.Get("X-Robots-Tag"); x != "noindex" {
+				t.Errorf("this reader reads X-Robots-Tag %q, want noindex", x)
+			}
+		})
+	}
+}
