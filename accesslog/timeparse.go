@@ -256,6 +256,9 @@ func civilSeconds(y, m, d, hh, mm, ss int) (int64, bool) {
 		yy--
 	}
 	era := yy / 400
+	if yy < 0 {
+		era = (yy - 399) / 400 // floor division: January and February of year 0
+	}
 	yoe := yy - era*400
 	mp := (m + 9) % 12
 	doy := (153*mp+2)/5 + d - 1

@@ -235,9 +235,8 @@ func execute(ctx context.Context, cfg Config, w table.Sink) (*Summary, *evaluate
 
 	// Pass 1.
 	start = time.Now()
-	prog := newProgress(cfg.Progress, "reading", total)
 	var events atomic.Int64
-	prog.events = &events
+	prog := newProgress(cfg.Progress, "reading", total, &events)
 	parallel(cfg.Jobs, len(files), func(i int) {
 		fs := files[i]
 		if fs.err != nil {
@@ -331,8 +330,7 @@ func execute(ctx context.Context, cfg Config, w table.Sink) (*Summary, *evaluate
 		}
 	}
 	events.Store(0)
-	prog = newProgress(cfg.Progress, "judging", total2)
-	prog.events = &events
+	prog = newProgress(cfg.Progress, "judging", total2, &events)
 	counter := &countingSink{Sink: w, sum: sum}
 	err = judgeAll(ctx, cfg.Jobs, model, sources, cfg.LogExtraHeaders, counter, &prog.done, &events)
 	prog.stop()

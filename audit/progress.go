@@ -21,8 +21,11 @@ type progress struct {
 	start  time.Time
 }
 
-func newProgress(w io.Writer, label string, total int64) *progress {
-	p := &progress{w: w, label: label, total: total, quit: make(chan struct{}), start: time.Now()}
+// newProgress starts the status line. events, which may be nil, counts the
+// events read; it is set here, before the printing goroutine starts, as
+// every field that goroutine reads without a lock.
+func newProgress(w io.Writer, label string, total int64, events *atomic.Int64) *progress {
+	p := &progress{w: w, label: label, total: total, events: events, quit: make(chan struct{}), start: time.Now()}
 	if w == nil {
 		return p
 	}

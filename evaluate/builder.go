@@ -47,7 +47,6 @@ type Builder struct {
 	siteDocs   []*rdoc           // robots.txt versions as the site keeps them (AddSiteVersion)
 	seenHosts  map[string]string // host[:port] named by fetches -> scheme ("" unknown), for site inference
 	hostless   int64             // fetches whose source names no host
-	problems   []event.Problem
 	nCaptures  int64
 	nFetches   int64
 	nRobotsReq int64

@@ -1,3 +1,8 @@
+//go:build cgo
+
+// This file holds everything that needs DuckDB, which is linked through
+// cgo; a build with CGO_ENABLED=0 leaves it out (see doc.go).
+
 package report
 
 import (
@@ -6,6 +11,7 @@ import (
 	"database/sql/driver"
 	"errors"
 	"fmt"
+	"io"
 	"io/fs"
 	"math/big"
 	"os"
@@ -13,21 +19,11 @@ import (
 	"strings"
 	"time"
 
-	"github.com/marcboeker/go-duckdb/v2"
+	"github.com/duckdb/duckdb-go/v2"
 
 	"github.com/repaudit/repaudit/output"
+	"github.com/repaudit/repaudit/queries"
 	"github.com/repaudit/repaudit/table"
-)
-
-// Sentinel errors.
-var (
-	// ErrIncomplete reports a directory without manifest.json: a run that
-	// did not finish (or not an audit directory). It wraps
-	// output.ErrNoManifest.
-	ErrIncomplete = fmt.Errorf("report: incomplete audit directory: %w", output.ErrNoManifest)
-	// ErrNewerSchema reports tables written by a newer repaudit whose
-	// schema this version does not know.
-	ErrNewerSchema = errors.New("report: audit directory has a newer schema version")
 )
 
 // DB is an audit directory opened in an in-memory DuckDB, with one view per
@@ -68,8 +64,8 @@ type OpenOptions struct {
 // a newer schema version. The database never loads extensions from the
 // network, the session uses the UTC time zone, and the DuckDB variable
 // as_of holds the manifest's as-of time (NULL when it has none), so the
-// files of package sql run unchanged. External access is off (see
-// Options.AllowExternal).
+// files of package queries run unchanged. External access is off (see
+// OpenOptions.AllowExternal).
 func Open(ctx context.Context, dir string) (*DB, error) {
 	return OpenWith(ctx, dir, OpenOptions{})
 }
@@ -244,18 +240,6 @@ func (db *DB) Close() error {
 	return err
 }
 
-// Result is the outcome of a query: column names and DuckDB type names,
-// and the rows. Values are normalized to nil, bool, int64, float64, string,
-// time.Time (timestamps in UTC; DATE columns at midnight UTC), []byte, or
-// for nested types []any and map[string]any.
-type Result struct {
-	Columns []string
-	Types   []string
-	Rows    [][]any
-	// More counts rows left out by a row limit (QueryN); 0 otherwise.
-	More int64
-}
-
 // Query runs a query and returns all its rows.
 func (db *DB) Query(ctx context.Context, query string) (*Result, error) {
 	return db.QueryN(ctx, query, -1)
@@ -391,3 +375,155 @@ func normalize(v any) any {
 		return fmt.Sprint(x)
 	}
 }
+
+// maxSectionRows caps the rows Build keeps per section, so a report over a
+// crawl-sized audit (a robots.txt timeline of millions of versions) stays
+// small; Section.More counts the rest, which `repaudit query` can list.
+const maxSectionRows = 10000
+
+// Build runs the report queries of package queries and assembles the Report,
+// with times in UTC. The as-of time for retention_due.sql is the as_of
+// variable Open set from the manifest.
+func (db *DB) Build(ctx context.Context) (*Report, error) {
+	return db.BuildWith(ctx, Options{})
+}
+
+// BuildWith is Build with options. With a Location, the DuckDB variable
+// time_zone holds its name while the queries run, so per-day queries count
+// that zone's days, and every timestamp of the report is converted to it
+// (DATE values are already days of the zone and stay as they are).
+func (db *DB) BuildWith(ctx context.Context, opts Options) (*Report, error) {
+	loc := opts.Location
+	if loc == nil {
+		loc = time.UTC
+	}
+	if err := db.setTimeZone(ctx, loc); err != nil {
+		return nil, err
+	}
+	run := func(name string) (*Result, error) {
+		q := queries.Query(name)
+		if q == "" {
+			return nil, fmt.Errorf("report: no query %s", name)
+		}
+		res, err := db.QueryN(ctx, q, maxSectionRows)
+		if err != nil {
+			return nil, fmt.Errorf("report %s: %s.sql: %w", db.dir, name, err)
+		}
+		return res, nil
+	}
+	r := &Report{Manifest: *db.manifest, Location: loc}
+	totals, err := run("totals")
+	if err != nil {
+		return nil, err
+	}
+	r.Totals = Section{ID: "totals", Title: "Totals", Query: "totals", Columns: totals.Columns, Types: totals.Types, Rows: totals.Rows}
+	for _, sp := range sectionSpecs {
+		res, err := run(sp.query)
+		if err != nil {
+			return nil, err
+		}
+		base := Section{ID: sp.id, Title: sp.title, Note: zoneNote(sp.note, loc), Query: sp.query,
+			Columns: res.Columns, Types: res.Types, TextColumns: sp.textCols, More: res.More}
+		if sp.split == nil {
+			base.Rows = res.Rows
+			r.Sections = append(r.Sections, base)
+			continue
+		}
+		col := base.Col(sp.split.column)
+		if col < 0 {
+			return nil, fmt.Errorf("report: %s.sql has no column %s", sp.query, sp.split.column)
+		}
+		first := len(r.Sections)
+		for _, part := range sp.split.parts {
+			s := base
+			s.ID, s.Title, s.Note = part.id, part.title, zoneNote(part.note, loc)
+			s.Rows = nil
+			for _, row := range res.Rows {
+				if v, _ := row[col].(string); v == part.value {
+					s.Rows = append(s.Rows, row)
+				}
+			}
+			if len(part.drop) > 0 {
+				s.dropColumns(part.drop)
+			}
+			r.Sections = append(r.Sections, s)
+		}
+		// A split query orders its rows by the split column in part order,
+		// so the rows past the cap belong to the last part that has rows or
+		// to parts after it: parts before it are complete.
+		parts := r.Sections[first:]
+		for i := range parts {
+			for _, later := range parts[i+1:] {
+				if len(later.Rows) > 0 {
+					parts[i].More = 0
+					break
+				}
+			}
+		}
+	}
+	if n := r.total("unverifiable"); n > 0 {
+		if s := r.Section("signatures"); s != nil {
+			s.Remarks = append(s.Remarks, fmt.Sprintf("%s came from sources that cannot show signature headers: unverifiable, not violations. "+
+				"Those sources (a combined log, for one) do not record Signature, Signature-Input or Signature-Agent, "+
+				"so a missing signature proves nothing there.", plural(n, "bot fetch", "bot fetches")))
+		}
+	}
+	if loc != time.UTC {
+		localize(r.Totals.Rows, r.Totals.Types, loc)
+		for i := range r.Sections {
+			localize(r.Sections[i].Rows, r.Sections[i].Types, loc)
+		}
+	}
+	return r, nil
+}
+
+// setTimeZone sets the DuckDB variable time_zone that per-day queries read,
+// after checking DuckDB's time zone data knows the name.
+func (db *DB) setTimeZone(ctx context.Context, loc *time.Location) error {
+	name := quote(loc.String())
+	if _, err := db.conn.ExecContext(ctx, "SELECT timezone("+name+", TIMESTAMPTZ '2000-01-01 00:00:00+00')"); err != nil {
+		return fmt.Errorf("report: time zone %s: %w", loc, err)
+	}
+	if _, err := db.conn.ExecContext(ctx, "SET VARIABLE time_zone = "+name); err != nil {
+		return fmt.Errorf("report: set time_zone: %w", err)
+	}
+	return nil
+}
+
+// Export runs a query and streams its rows to w as "csv" or "json" (the
+// formats of WriteResult) without holding the result in memory; "table"
+// keeps at most maxQueryTableRows rows and counts the rest, fitted to the
+// width SetTextWidth gave (120 columns by default).
+func (db *DB) Export(ctx context.Context, w io.Writer, query, format string) error {
+	return db.ExportWith(ctx, w, query, format, ExportOptions{})
+}
+
+// ExportWith is Export with options.
+func (db *DB) ExportWith(ctx context.Context, w io.Writer, query, format string, opts ExportOptions) error {
+	if format == "" || format == "table" {
+		res, err := db.QueryN(ctx, query, maxQueryTableRows)
+		if err != nil {
+			return err
+		}
+		width := db.width
+		if width <= 0 {
+			width = textWidth
+		}
+		return writeResult(w, res, format, width)
+	}
+	rw, err := newRowWriter(w, format)
+	if err != nil {
+		return err
+	}
+	if c, ok := rw.(*csvRows); ok {
+		c.guard = opts.GuardFormulas
+	}
+	if err := db.each(ctx, query, rw.head, rw.row); err != nil {
+		return err
+	}
+	return rw.end()
+}
+
+// maxQueryTableRows caps a terminal table of `repaudit query`: aligning
+// columns needs every row in memory.
+const maxQueryTableRows = 10000

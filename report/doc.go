@@ -11,14 +11,14 @@
 //	res, err := db.Query(ctx, "SELECT agent, count(*) FROM violations GROUP BY agent")
 //	err = report.WriteResult(os.Stdout, res, "table") // or csv, json
 //
-//	r, err := db.Build(ctx)  // runs the queries of package sql
+//	r, err := db.Build(ctx)  // runs the queries of package queries
 //	err = r.WriteText(os.Stdout) // or WriteMarkdown, WriteJSON, WriteHTML
 //
 //	berlin, _ := time.LoadLocation("Europe/Berlin")
 //	r, err = db.BuildWith(ctx, report.Options{Location: berlin})
 //	r.Width = 100 // terminal columns for WriteText
 //
-// The report's content lives in the .sql files of package sql, one query
+// The report's content lives in the .sql files of package queries, one query
 // per section, so a researcher can rerun any number of the report by hand.
 // Build only assembles them: the header from the manifest, the totals, then
 // findings by kind, per-bot tables (crawlers and user-triggered fetchers
@@ -48,5 +48,9 @@
 // sideways, no script, every value escaped by html/template.
 //
 // DuckDB is linked through cgo; this package and package output are the
-// only ones that depend on Arrow or DuckDB.
+// only ones that depend on Arrow or DuckDB. Everything that needs DuckDB
+// (DB, Open, Build, Export) is in files built only with cgo: a
+// CGO_ENABLED=0 build keeps the Report and Result types and their writers
+// but has no way to open an audit directory, and `repaudit report` and
+// `repaudit query` in such a binary say how to get a build that has them.
 package report

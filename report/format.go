@@ -2,7 +2,6 @@ package report
 
 import (
 	"bytes"
-	"context"
 	"encoding/csv"
 	"encoding/json"
 	"fmt"
@@ -448,7 +447,7 @@ func (r *Report) WriteText(w io.Writer) error {
 		idx := s.visible()
 		writeTextTable(ew, pick(s.Columns, idx), pick(s.Types, idx), cells(s.Rows, s.Types, idx, maxTableRows), width)
 		if n := int64(len(s.Rows)-maxTableRows) + s.More; n > 0 {
-			fmt.Fprintf(ew, "… %d more rows (all rows: --format json, or repaudit query with sql/%s.sql)\n", n, s.Query)
+			fmt.Fprintf(ew, "… %d more rows (all rows: --format json, or repaudit query with queries/%s.sql)\n", n, s.Query)
 		}
 	}
 	return ew.err
@@ -585,7 +584,7 @@ func (r *Report) WriteMarkdown(w io.Writer) error {
 			fmt.Fprintf(ew, "%s|\n", b.String())
 		}
 		if more := int64(len(s.Rows)-n) + s.More; more > 0 {
-			fmt.Fprintf(ew, "\n%d more rows: see `--format json` or run `sql/%s.sql` with `repaudit query`.\n", more, s.Query)
+			fmt.Fprintf(ew, "\n%d more rows: see `--format json` or run `queries/%s.sql` with `repaudit query`.\n", more, s.Query)
 		}
 	}
 	return ew.err
@@ -628,14 +627,6 @@ func writeResult(w io.Writer, res *Result, format string, width int) error {
 	return rw.end()
 }
 
-// Export runs a query and streams its rows to w as "csv" or "json" (the
-// formats of WriteResult) without holding the result in memory; "table"
-// keeps at most maxQueryTableRows rows and counts the rest, fitted to the
-// width SetTextWidth gave (120 columns by default).
-func (db *DB) Export(ctx context.Context, w io.Writer, query, format string) error {
-	return db.ExportWith(ctx, w, query, format, ExportOptions{})
-}
-
 // ExportOptions change how Export writes rows.
 type ExportOptions struct {
 	// GuardFormulas prefixes a text cell of CSV output that starts with
@@ -646,36 +637,6 @@ type ExportOptions struct {
 	// default: the prefix changes the data for every other CSV reader.
 	GuardFormulas bool
 }
-
-// ExportWith is Export with options.
-func (db *DB) ExportWith(ctx context.Context, w io.Writer, query, format string, opts ExportOptions) error {
-	if format == "" || format == "table" {
-		res, err := db.QueryN(ctx, query, maxQueryTableRows)
-		if err != nil {
-			return err
-		}
-		width := db.width
-		if width <= 0 {
-			width = textWidth
-		}
-		return writeResult(w, res, format, width)
-	}
-	rw, err := newRowWriter(w, format)
-	if err != nil {
-		return err
-	}
-	if c, ok := rw.(*csvRows); ok {
-		c.guard = opts.GuardFormulas
-	}
-	if err := db.each(ctx, query, rw.head, rw.row); err != nil {
-		return err
-	}
-	return rw.end()
-}
-
-// maxQueryTableRows caps a terminal table of `repaudit query`: aligning
-// columns needs every row in memory.
-const maxQueryTableRows = 10000
 
 // rowWriter streams rows in one format.
 type rowWriter interface {

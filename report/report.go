@@ -1,14 +1,12 @@
 package report
 
 import (
-	"context"
 	"fmt"
 	"slices"
 	"strings"
 	"time"
 
 	"github.com/repaudit/repaudit/output"
-	sqlfiles "github.com/repaudit/repaudit/sql"
 	"github.com/repaudit/repaudit/table"
 )
 
@@ -31,7 +29,7 @@ type Section struct {
 	ID      string // stable identifier, used as JSON id and HTML anchor
 	Title   string
 	Note    string   // one or two sentences shown under the title
-	Query   string   // the sql/ file it came from
+	Query   string   // the queries/ file it came from
 	Columns []string // column names
 	Types   []string // DuckDB type names
 	Rows    [][]any  // normalized values (see Result)
@@ -138,125 +136,11 @@ var sectionSpecs = []sectionSpec{
 		textCols: []string{"code", "severity", "problems", "files", "example_location", "example_message"}},
 }
 
-// maxSectionRows caps the rows Build keeps per section, so a report over a
-// crawl-sized audit (a robots.txt timeline of millions of versions) stays
-// small; Section.More counts the rest, which `repaudit query` can list.
-const maxSectionRows = 10000
-
 // Options say how Build shapes a report.
 type Options struct {
 	// Location is the zone report times are shown in and per-day sections
 	// count days in; nil means UTC. The tables are not changed.
 	Location *time.Location
-}
-
-// Build runs the report queries of package sql and assembles the Report,
-// with times in UTC. The as-of time for retention_due.sql is the as_of
-// variable Open set from the manifest.
-func (db *DB) Build(ctx context.Context) (*Report, error) {
-	return db.BuildWith(ctx, Options{})
-}
-
-// BuildWith is Build with options. With a Location, the DuckDB variable
-// time_zone holds its name while the queries run, so per-day queries count
-// that zone's days, and every timestamp of the report is converted to it
-// (DATE values are already days of the zone and stay as they are).
-func (db *DB) BuildWith(ctx context.Context, opts Options) (*Report, error) {
-	loc := opts.Location
-	if loc == nil {
-		loc = time.UTC
-	}
-	if err := db.setTimeZone(ctx, loc); err != nil {
-		return nil, err
-	}
-	run := func(name string) (*Result, error) {
-		q := sqlfiles.Query(name)
-		if q == "" {
-			return nil, fmt.Errorf("report: no query %s", name)
-		}
-		res, err := db.QueryN(ctx, q, maxSectionRows)
-		if err != nil {
-			return nil, fmt.Errorf("report %s: %s.sql: %w", db.dir, name, err)
-		}
-		return res, nil
-	}
-	r := &Report{Manifest: *db.manifest, Location: loc}
-	totals, err := run("totals")
-	if err != nil {
-		return nil, err
-	}
-	r.Totals = Section{ID: "totals", Title: "Totals", Query: "totals", Columns: totals.Columns, Types: totals.Types, Rows: totals.Rows}
-	for _, sp := range sectionSpecs {
-		res, err := run(sp.query)
-		if err != nil {
-			return nil, err
-		}
-		base := Section{ID: sp.id, Title: sp.title, Note: zoneNote(sp.note, loc), Query: sp.query,
-			Columns: res.Columns, Types: res.Types, TextColumns: sp.textCols, More: res.More}
-		if sp.split == nil {
-			base.Rows = res.Rows
-			r.Sections = append(r.Sections, base)
-			continue
-		}
-		col := base.Col(sp.split.column)
-		if col < 0 {
-			return nil, fmt.Errorf("report: %s.sql has no column %s", sp.query, sp.split.column)
-		}
-		first := len(r.Sections)
-		for _, part := range sp.split.parts {
-			s := base
-			s.ID, s.Title, s.Note = part.id, part.title, zoneNote(part.note, loc)
-			s.Rows = nil
-			for _, row := range res.Rows {
-				if v, _ := row[col].(string); v == part.value {
-					s.Rows = append(s.Rows, row)
-				}
-			}
-			if len(part.drop) > 0 {
-				s.dropColumns(part.drop)
-			}
-			r.Sections = append(r.Sections, s)
-		}
-		// A split query orders its rows by the split column in part order,
-		// so the rows past the cap belong to the last part that has rows or
-		// to parts after it: parts before it are complete.
-		parts := r.Sections[first:]
-		for i := range parts {
-			for _, later := range parts[i+1:] {
-				if len(later.Rows) > 0 {
-					parts[i].More = 0
-					break
-				}
-			}
-		}
-	}
-	if n := r.total("unverifiable"); n > 0 {
-		if s := r.Section("signatures"); s != nil {
-			s.Remarks = append(s.Remarks, fmt.Sprintf("%s came from sources that cannot show signature headers: unverifiable, not violations. "+
-				"Those sources (a combined log, for one) do not record Signature, Signature-Input or Signature-Agent, "+
-				"so a missing signature proves nothing there.", plural(n, "bot fetch", "bot fetches")))
-		}
-	}
-	if loc != time.UTC {
-		localize(r.Totals.Rows, r.Totals.Types, loc)
-		for i := range r.Sections {
-			localize(r.Sections[i].Rows, r.Sections[i].Types, loc)
-		}
-	}
-	return r, nil
-}
-
-// setTimeZone sets the DuckDB variable time_zone that per-day queries read,
-// after checking DuckDB's time zone data knows the name.
-func (db *DB) setTimeZone(ctx context.Context, loc *time.Location) error {
-	name := quote(loc.String())
-	if _, err := db.conn.ExecContext(ctx, "SELECT timezone("+name+", TIMESTAMPTZ '2000-01-01 00:00:00+00')"); err != nil {
-		return fmt.Errorf("report: time zone %s: %w", loc, err)
-	}
-	if _, err := db.conn.ExecContext(ctx, "SET VARIABLE time_zone = "+name); err != nil {
-		return fmt.Errorf("report: set time_zone: %w", err)
-	}
-	return nil
 }
 
 // zoneNote puts the zone's name into a note's {tz}.
@@ -334,6 +218,7 @@ func (r *Report) manifestTime(s string) string {
 	}
 	return t.In(r.Location).Format(time.RFC3339Nano)
 }
+
 
 // total returns a named value of the totals row as int64 (0 when absent).
 func (r *Report) total(name string) int64 {

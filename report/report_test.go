@@ -1,3 +1,5 @@
+//go:build cgo
+
 package report
 
 import (
@@ -15,7 +17,7 @@ import (
 	"unicode/utf8"
 
 	"github.com/repaudit/repaudit/output"
-	sqlfiles "github.com/repaudit/repaudit/sql"
+	"github.com/repaudit/repaudit/queries"
 	"github.com/repaudit/repaudit/table"
 )
 
@@ -136,12 +138,12 @@ func TestViews(t *testing.T) {
 	}
 }
 
-// TestAllQueriesRun runs every file of package sql against the fixture.
+// TestAllQueriesRun runs every file of package queries against the fixture.
 func TestAllQueriesRun(t *testing.T) {
 	db, _ := openFixture(t)
 	ctx := context.Background()
-	for _, name := range sqlfiles.Names() {
-		rows, err := db.conn.QueryContext(ctx, sqlfiles.Query(name))
+	for _, name := range queries.Names() {
+		rows, err := db.conn.QueryContext(ctx, queries.Query(name))
 		if err != nil {
 			t.Errorf("%s.sql: %v", name, err)
 			continue

@@ -114,10 +114,12 @@ func newECKey(t testing.TB) *testKey {
 		}
 	})
 	pub := ecPriv.PublicKey
-	x := make([]byte, 32)
-	y := make([]byte, 32)
-	pub.X.FillBytes(x)
-	pub.Y.FillBytes(y)
+	// Bytes is the uncompressed point 0x04 || X || Y (SEC 1 §2.3.3).
+	b, err := pub.Bytes()
+	if err != nil {
+		t.Fatal(err)
+	}
+	x, y := b[1:33], b[33:65]
 	jwk := map[string]string{"kty": "EC", "crv": "P-256", "x": b64u(x), "y": b64u(y)}
 	k := &testKey{priv: ecPriv, alg: AlgECDSAP256, jwk: jwk}
 	k.key = identity.Key{Thumbprint: thumbprintJWK(t, jwk), KeyType: "EC", Curve: "P-256", Public: &pub, Source: "test ec"}

@@ -112,23 +112,43 @@
 //
 // # Why not gowarc
 //
-// The module requires github.com/nlnwa/gowarc, and this package's tests
-// use it as a cross-check (TestAgreesWithGowarc) and a speed reference
-// (BenchmarkGowarcLenient), but the reader parses WARC headers itself. A
-// WARC header block is simple (version line, "Name: value" lines, empty
-// line, Content-Length bytes of block), and gowarc v1.6.0 could not be
-// made to meet this package's contract: it silently returns only the first
-// record of a gzip member holding several; a record without
-// Content-Length or with an unknown digest algorithm leaves it in a state
-// where the next call panics; its net/http-based HTTP parsing drops the
-// whole header (X-Robots-Tag included) on "HTTP/2 200", a line without a
-// colon or "Content-Length: -1", and drops "X-Robots-Tag : noindex"; it
-// hides compressed member boundaries, so exact stored offsets of records in
-// shared members are not available; it may buffer blocks in temporary
-// files; and it is not faster (with validation off it spends about as
-// much CPU per byte as this reader does while parsing HTTP headers and
-// decoding bodies; with validation on, far more). Reading member by member
-// with klauspost/compress and parsing the few header lines directly keeps
-// ingest within about 10% of the CPU cost of gunzip alone
-// (BenchmarkIngest against BenchmarkGunzip, cpu-MB/s).
+// The module requires github.com/nlnwa/gowarc (v1.6.0), and this package's
+// tests use it as a differential check (TestAgreesWithGowarc) and a speed
+// reference (BenchmarkGowarcLenient), but the reader parses WARC headers
+// itself. A WARC header block is simple (version line, "Name: value"
+// lines, empty line, Content-Length bytes of block). On well-formed files,
+// uncompressed or gzip per record, both readers report the same records
+// with the same stored offsets. Where they differ, gowarc (read leniently,
+// WithNoValidation) does not meet this package's contract; each of these
+// is a case of TestAgreesWithGowarc, so a gowarc upgrade that changes one
+// shows up there:
+//
+//   - several records in one gzip member (whole-file gzip included): gowarc
+//     returns the first record of each member and silently loses the rest;
+//     this reader returns them all (with a warc-shared-gzip-member
+//     problem, since their stored offsets cannot be addressed);
+//   - zstd-compressed WARC and ARC files: gowarc returns no record and no
+//     error; this reader reads both;
+//   - header lines ending in "\r\r\n": gowarc fails at the first record
+//     ("missing End of WARC-Fields marker"); this reader reads them;
+//   - an unknown WARC-Block-Digest algorithm stops gowarc even with
+//     validation off ("unsupported digest algorithm");
+//   - a record without Content-Length: gowarc returns it; this reader
+//     reports it and skips it, since where its block ends is unknown;
+//   - a file clipped inside its last record's block: gowarc returns the
+//     clipped record; this reader reports warc-truncated and keeps only
+//     complete records;
+//   - the HTTP header of a response: gowarc parses it with
+//     net/http.ReadResponse and keeps no header at all when that fails,
+//     so "HTTP/2 200", a line without a colon, "Content-Length: -1" or
+//     "X-Robots-Tag : noindex" lose the X-Robots-Tag this reader keeps
+//     (TestHTTPHeadersVsGowarc; with WithNoValidation gowarc does not
+//     parse the HTTP header at all).
+//
+// Speed is no reason either: with validation off gowarc spends about as
+// much CPU per byte as this reader does while it also parses HTTP headers
+// and decodes bodies (BenchmarkGowarcLenient against BenchmarkIngest).
+// Reading member by member with klauspost/compress and parsing the few
+// header lines directly keeps ingest within about 10% of the CPU cost of
+// gunzip alone (BenchmarkIngest against BenchmarkGunzip, cpu-MB/s).
 package warc

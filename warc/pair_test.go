@@ -72,10 +72,7 @@ func TestPairing(t *testing.T) {
 				t.Errorf("request statuses = %v, want %v", statuses, tt.want)
 			}
 			// Records stay in file order.
-			var order []string
-			for _, id := range recordIDs(got) {
-				order = append(order, id)
-			}
+			order := recordIDs(got)
 			var want []string
 			for _, line := range strings.Split(string(tt.data), "\n") {
 				if v, ok := strings.CutPrefix(line, "WARC-Record-ID: "); ok {

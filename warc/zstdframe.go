@@ -18,11 +18,10 @@ var (
 // walking the frame header and the block headers (§3.1.1.2): block sizes
 // are stored, so no decoding is needed.
 type frameLimiter struct {
-	src     *bufio.Reader
-	started bool
-	remain  int64 // bytes of the current piece still to pass
-	state   int
-	check   bool // frame has a content checksum
+	src    *bufio.Reader
+	remain int64 // bytes of the current piece still to pass
+	state  int
+	check  bool // frame has a content checksum
 }
 
 const (

@@ -1,9 +1,12 @@
+//go:build cgo
+
 package main
 
 import (
+	"bufio"
 	"bytes"
 	"context"
-	"flag"
+	"fmt"
 	"os"
 	"os/exec"
 	"path/filepath"
@@ -18,55 +21,6 @@ import (
 	"github.com/repaudit/repaudit/report"
 	"github.com/repaudit/repaudit/table"
 )
-
-var updateGolden = flag.Bool("update", false, "rewrite golden files in testdata/")
-
-// TestMain lets a test run the command in a child process (for the kill
-// test): with REPAUDIT_TEST_MAIN set, the test binary is repaudit.
-func TestMain(m *testing.M) {
-	if os.Getenv("REPAUDIT_TEST_MAIN") == "1" {
-		os.Exit(run(context.Background(), os.Args[1:], stdio{Stdin: os.Stdin, Stdout: os.Stdout, Stderr: os.Stderr}))
-	}
-	os.Exit(m.Run())
-}
-
-const demo = "../../testdata/demo"
-
-func demoArgs(out string, extra ...string) []string {
-	args := []string{"audit", demo,
-		"--index", demo + "/index.csv", "--snippets", demo + "/snippets.csv",
-		"--index-agent", "googlebot", "--site", "https://www.example.com",
-		"--as-of", "2025-06-01", "--out", out}
-	return append(args, extra...)
-}
-
-func runCmd(t *testing.T, args ...string) (code int, stdout, stderr string) {
-	t.Helper()
-	var o, e bytes.Buffer
-	code = run(context.Background(), args, stdio{Stdin: strings.NewReader(""), Stdout: &o, Stderr: &e})
-	return code, o.String(), e.String()
-}
-
-// auditDemo runs the demo audit once per test binary.
-var demoOut string
-
-func auditDemo(t *testing.T) string {
-	t.Helper()
-	if demoOut != "" {
-		return demoOut
-	}
-	dir, err := os.MkdirTemp("", "repaudit-demo-test")
-	if err != nil {
-		t.Fatal(err)
-	}
-	out := filepath.Join(dir, "out")
-	code, _, stderr := runCmd(t, demoArgs(out)...)
-	if code != exitOK {
-		t.Fatalf("audit exit %d, stderr:\n%s", code, stderr)
-	}
-	demoOut = out
-	return out
-}
 
 // TestAuditDemoFindings pins every finding of the demo (see
 // testdata/demo/README.md for the story behind each).
@@ -264,47 +218,82 @@ func TestAuditExitCodes(t *testing.T) {
 }
 
 // TestAuditKilledLeavesNothingComplete kills a real audit process while it
-// writes, then checks that no table that looks complete is left behind.
+// writes row groups, then checks that no table that looks complete is left
+// behind. The log is big enough (600,000 fetches with distinct paths, so
+// each 131,072-row group of fetches.parquet is megabytes) that the first
+// row group reaches the disk long before the run ends; the test waits for
+// that (a .parquet file in the .partial directory with bytes in it) and
+// fails, rather than skips, if the run ends first.
 func TestAuditKilledLeavesNothingComplete(t *testing.T) {
 	if testing.Short() {
 		t.Skip("writes a large log")
 	}
 	tmp := t.TempDir()
 	logPath := filepath.Join(tmp, "big.log")
-	var b strings.Builder
-	start := time.Date(2025, 3, 1, 0, 0, 0, 0, time.UTC)
-	for i := 0; i < 400000; i++ {
-		ts := start.Add(time.Duration(i) * time.Second).Format("02/Jan/2006:15:04:05 -0700")
-		b.WriteString(`192.0.2.7 - - [` + ts + `] "GET /page/` + strings.Repeat("x", i%7) + ` HTTP/1.1" 200 512 "-" "Mozilla/5.0 (compatible; GPTBot/1.2; +https://openai.com/gptbot)"` + "\n")
+	lf, err := os.Create(logPath)
+	if err != nil {
+		t.Fatal(err)
 	}
-	os.WriteFile(logPath, []byte(b.String()), 0o644)
+	bw := bufio.NewWriterSize(lf, 1<<20)
+	start := time.Date(2025, 3, 1, 0, 0, 0, 0, time.UTC)
+	const lines = 600000
+	for i := range lines {
+		ts := start.Add(time.Duration(i) * time.Second).Format("02/Jan/2006:15:04:05 -0700")
+		// A path no other line has: a hash of i, so the column does not
+		// compress away.
+		fmt.Fprintf(bw, "192.0.2.7 - - [%s] \"GET /page/%016x HTTP/1.1\" 200 512 \"-\" \"Mozilla/5.0 (compatible; GPTBot/1.2; +https://openai.com/gptbot)\"\n",
+			ts, uint64(i)*0x9E3779B97F4A7C15)
+	}
+	if err := bw.Flush(); err != nil {
+		t.Fatal(err)
+	}
+	if err := lf.Close(); err != nil {
+		t.Fatal(err)
+	}
 	out := filepath.Join(tmp, "out")
 	cmd := exec.Command(os.Args[0], "audit", logPath, "--site", "https://www.example.com", "--out", out, "-j", "1")
 	cmd.Env = append(os.Environ(), "REPAUDIT_TEST_MAIN=1")
 	if err := cmd.Start(); err != nil {
 		t.Fatal(err)
 	}
-	// Wait until the run has started writing (its temporary directory
-	// appears), then kill it without warning.
-	deadline := time.Now().Add(60 * time.Second)
+	done := make(chan error, 1)
+	go func() { done <- cmd.Wait() }()
+	// Wait until a row group is on disk, then kill the run without warning.
+	var written string
+	deadline := time.After(5 * time.Minute)
+wait:
 	for {
-		m, _ := filepath.Glob(out + "*")
-		if len(m) > 0 || time.Now().After(deadline) {
-			break
+		select {
+		case err := <-done:
+			t.Fatalf("the run ended (%v) before a row group was written: make the log bigger", err)
+		case <-deadline:
+			cmd.Process.Kill()
+			<-done
+			t.Fatal("no row group written within 5 minutes")
+		case <-time.After(2 * time.Millisecond):
 		}
-		time.Sleep(5 * time.Millisecond)
+		files, _ := filepath.Glob(filepath.Join(out+".partial-*", "*.parquet"))
+		for _, f := range files {
+			if fi, err := os.Stat(f); err == nil && fi.Size() > 0 {
+				written = f
+				break wait
+			}
+		}
 	}
-	cmd.Process.Signal(syscall.SIGKILL)
-	cmd.Wait()
+	if err := cmd.Process.Signal(syscall.SIGKILL); err != nil {
+		t.Fatalf("kill: %v", err)
+	}
+	<-done
 	if _, err := os.Stat(out); err == nil {
-		if _, err := os.Stat(filepath.Join(out, "manifest.json")); err == nil {
-			t.Skip("the run finished before it could be killed; nothing to check")
-		}
-		t.Fatalf("killed run left %s in place without a manifest", out)
+		t.Fatalf("killed run left %s in place", out)
 	}
-	// Whatever is left is under a temporary name and has no manifest.
+	// What is left is under a temporary name, has no manifest, and holds
+	// the part-written table.
 	left, _ := filepath.Glob(out + "*")
 	sort.Strings(left)
+	if len(left) != 1 || left[0] != filepath.Dir(written) {
+		t.Errorf("killed run left %v, want only %s", left, filepath.Dir(written))
+	}
 	for _, l := range left {
 		if !strings.Contains(filepath.Base(l), "partial") {
 			t.Errorf("killed run left %s, which is not marked partial", l)
@@ -313,9 +302,14 @@ func TestAuditKilledLeavesNothingComplete(t *testing.T) {
 			t.Errorf("killed run left a manifest in %s", l)
 		}
 	}
-	// And report refuses it.
-	if code, _, _ := runCmd(t, "report", out); code != exitUsage {
-		t.Errorf("report on a killed run's directory: exit %d, want %d", code, exitUsage)
+	if fi, err := os.Stat(written); err != nil || fi.Size() == 0 {
+		t.Errorf("%s: %v, size %v: the kill came before any row group reached the disk", written, err, fi)
+	}
+	// And report refuses the directory, under either name.
+	for _, dir := range []string{out, filepath.Dir(written)} {
+		if code, _, _ := runCmd(t, "report", dir); code != exitUsage {
+			t.Errorf("report on a killed run's directory %s: exit %d, want %d", dir, code, exitUsage)
+		}
 	}
 }
 
@@ -331,5 +325,59 @@ func TestAuditCanceled(t *testing.T) {
 	}
 	if m, _ := filepath.Glob(out + "*"); len(m) != 0 {
 		t.Errorf("canceled audit left %v", m)
+	}
+}
+
+// TestFindingsDocQueries keeps docs/findings.md honest: every finding kind
+// of the demo has a section, and every SQL block runs against the demo and
+// returns rows.
+func TestFindingsDocQueries(t *testing.T) {
+	doc, err := os.ReadFile("../../docs/findings.md")
+	if err != nil {
+		t.Fatal(err)
+	}
+	text := string(doc)
+	db, err := report.Open(context.Background(), auditDemo(t))
+	if err != nil {
+		t.Fatal(err)
+	}
+	defer db.Close()
+	kinds, err := db.Query(context.Background(), "select distinct kind from violations order by kind")
+	if err != nil {
+		t.Fatal(err)
+	}
+	for _, row := range kinds.Rows {
+		if k := row[0].(string); !strings.Contains(text, "\n### `"+k+"`") && !strings.Contains(text, "and `"+k+"`") {
+			t.Errorf("docs/findings.md has no section for %s", k)
+		}
+	}
+	n := 0
+	for rest := text; ; {
+		_, after, ok := strings.Cut(rest, "```sql\n")
+		if !ok {
+			break
+		}
+		block, tail, ok := strings.Cut(after, "```")
+		if !ok {
+			t.Fatal("unterminated sql block")
+		}
+		rest = tail
+		for q := range strings.SplitSeq(block, ";") {
+			if strings.TrimSpace(q) == "" {
+				continue
+			}
+			n++
+			res, err := db.Query(context.Background(), q)
+			if err != nil {
+				t.Errorf("query %d fails: %v\n%s", n, err, q)
+				continue
+			}
+			if len(res.Rows) == 0 {
+				t.Errorf("query %d returns no rows on the demo:\n%s", n, q)
+			}
+		}
+	}
+	if n < 10 {
+		t.Errorf("found %d queries in docs/findings.md", n)
 	}
 }

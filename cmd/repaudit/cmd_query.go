@@ -1,3 +1,5 @@
+//go:build cgo
+
 package main
 
 import (
@@ -21,7 +23,7 @@ func queryUsage(w io.Writer, fs *flag.FlagSet) {
 	fmt.Fprintln(w, "directives, retention, problems (columns: docs/schema.md). Times are UTC; the")
 	fmt.Fprintln(w, "variable as_of holds the audit's as-of time (getvariable('as_of')).")
 	fmt.Fprintln(w, "SQL '-' reads the query from standard input, e.g.")
-	fmt.Fprintln(w, "  repaudit query DIR - < sql/bots.sql")
+	fmt.Fprintln(w, "  repaudit query DIR - < queries/bots.sql")
 	fmt.Fprintln(w, "Put -- before SQL that itself starts with '-' (a comment).")
 	fmt.Fprintln(w, "csv and json stream every row; table shows at most 10000, fitted to COLUMNS")
 	fmt.Fprintln(w, "(or the terminal's width, else 120).")

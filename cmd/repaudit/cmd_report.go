@@ -1,3 +1,5 @@
+//go:build cgo
+
 package main
 
 import (
@@ -14,6 +16,10 @@ import (
 	"github.com/repaudit/repaudit/report"
 	"github.com/repaudit/repaudit/table"
 )
+
+// withoutDuckDB is what a build without cgo adds to the summaries of
+// report and query (see cmd_nocgo.go); this build has DuckDB.
+const withoutDuckDB = ""
 
 // reportFormats maps --format names (and aliases) to writers.
 var reportFormats = map[string]func(*report.Report, io.Writer) error{
@@ -32,7 +38,7 @@ func reportUsage(w io.Writer, fs *flag.FlagSet) {
 	fmt.Fprintln(w, "per bot fetches, findings by kind and last robots.txt check; spoofed traffic")
 	fmt.Fprintln(w, "apart; top offending paths; identity and signature outcomes; robots.txt")
 	fmt.Fprintln(w, "timeline; retention actions due; input problems. The queries behind it are")
-	fmt.Fprintln(w, "the files in sql/. html is one self-contained page with charts. Times are")
+	fmt.Fprintln(w, "the files in queries/. html is one self-contained page with charts. Times are")
 	fmt.Fprintln(w, "UTC unless --tz names a zone; terminal tables fit COLUMNS (or the terminal).")
 	fmt.Fprintln(w)
 	fs.PrintDefaults()

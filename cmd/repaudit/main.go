@@ -61,8 +61,8 @@ type command struct {
 func commands() map[string]command {
 	return map[string]command{
 		"audit":     {"read archives and logs, judge every fetch, write Parquet tables", runAudit},
-		"report":    {"summarize an audit directory (table, md, json, html)", runReport},
-		"query":     {"run SQL over an audit directory with the embedded DuckDB", runQuery},
+		"report":    {"summarize an audit directory (table, md, json, html)" + withoutDuckDB, runReport},
+		"query":     {"run SQL over an audit directory with the embedded DuckDB" + withoutDuckDB, runQuery},
 		"inspect":   {"show what repaudit reads from WARC and log files", runInspect},
 		"robots":    {"robots check: judge URLs against a robots.txt; robots history: a site's past robots.txt from the Wayback Machine (network)", runRobots},
 		"signature": {"signature check: verify Web Bot Auth signatures of requests", runSignature},

@@ -1,4 +1,4 @@
-// Package sql holds the queries behind repaudit report as plain,
+// Package queries holds the queries behind repaudit report as plain,
 // commented .sql files that researchers can read, copy and run in any
 // DuckDB (or adapt to another engine) over the Parquet files of an audit.
 //
@@ -17,7 +17,8 @@
 //
 // Go code reads the files with Query:
 //
-//	rows, err := db.QueryContext(ctx, sql.Query("bots"))
+//	rows, err := db.QueryContext(ctx, queries.Query("bots"))
 //
-// The package embeds text only; it does not link a database.
-package sql
+// The package embeds text only; it does not link a database. It is named
+// queries, not sql, so it does not shadow database/sql where both are used.
+package queries
