@@ -119,6 +119,8 @@ type RobotsVersion struct {
 	Source            string     `parquet:"source" doc:"Where the version came from: warc (a capture in an input WARC), wayback (a Wayback Machine capture saved by repaudit robots history), file (--robots FILE[@TIME] or a robots.txt among the inputs), git (a commit, --robots-git), dir (a dated snapshot, --robots-dir)."`
 	SourceRef         string     `parquet:"source_ref" doc:"What to open to check it: the file, REPO@COMMIT:PATH for git, the snapshot file, the Wayback URL; empty for WARC captures (see warc_filename)."`
 	AssumedWholeRange bool       `parquet:"assumed_whole_range" doc:"True when the version was given without a time and is assumed in force for the whole data range (from the earliest time in the data)."`
+	Captures          int32      `parquet:"captures" doc:"Captures of robots.txt the version stands for: its own and the identical consecutive captures of the authority collapsed into it (same status rule, effect, status, redirect and content digest); 1 when none. A 30-day segment repeats its version's count."`
+	LastCaptureTime   time.Time  `parquet:"last_capture_time" doc:"Time of the last capture the version stands for (fetch_time when captures is 1)."`
 }
 
 // RobotsRule is one row of robots_rules.parquet: one line of one robots.txt
