@@ -145,6 +145,9 @@ func Run(ctx context.Context, cfg Config) (*Summary, error) {
 		Finished: formatTime(sum.Last),
 		Notices:  sum.Notices,
 	}
+	for _, c := range model.ArchiveCrawlers() {
+		m.ArchiveCrawlers = append(m.ArchiveCrawlers, output.ArchiveCrawler{File: c.File, Agent: c.Agent, DerivedFrom: c.From})
+	}
 	if cerr := w.Commit(m); cerr != nil {
 		return nil, fmt.Errorf("audit: commit: %w", cerr)
 	}
@@ -277,7 +280,8 @@ func execute(ctx context.Context, cfg Config, w table.Sink) (*Summary, *evaluate
 					builder.AddCapture(c)
 					return nil
 				},
-				Problem: keep,
+				Warcinfo: builder.AddWarcinfo,
+				Problem:  keep,
 			})
 			if fs.err == nil {
 				fs.sha = hex.EncodeToString(digest.Sum(nil))

@@ -35,11 +35,13 @@ type Builder struct {
 	docs       []*rdoc   // robots-like captures (every /robots.txt, and redirect-target candidates)
 	captures   []*capRec // every archived capture, compact
 	dirSets    map[string]*dirSet
-	files      map[string]string // interned source file names
-	rfetches   []*rfetch         // robots.txt fetches from logs and WARC request records
-	warcUAs    map[string]int    // User-Agent of WARC request records -> count
-	reqIDs     map[string]bool   // WARC-Record-IDs of request records
-	reqConc    map[string]bool   // WARC-Concurrent-To values of request records
+	files      map[string]string         // interned source file names
+	rfetches   []*rfetch                 // robots.txt fetches from logs and WARC request records
+	warcUAs    map[string]int            // User-Agent of WARC request records -> count
+	fileUAs    map[string]map[string]int // WARC file -> User-Agent of its request records -> count
+	infos      map[string]warcinfo       // WARC file -> what its first warcinfo record names
+	reqIDs     map[string]bool           // WARC-Record-IDs of request records
+	reqConc    map[string]bool           // WARC-Concurrent-To values of request records
 	index      []ListingEntry
 	snippets   []ListingEntry
 	maxTime    time.Time
@@ -68,6 +70,8 @@ func NewBuilder(opts Options, catalog *bots.Catalog, ids *identity.Store) *Build
 		dirSets: make(map[string]*dirSet),
 		files:   make(map[string]string),
 		warcUAs: make(map[string]int),
+		fileUAs: make(map[string]map[string]int),
+		infos:   make(map[string]warcinfo),
 		reqIDs:  make(map[string]bool),
 		reqConc: make(map[string]bool),
 	}
@@ -407,6 +411,17 @@ func (b *Builder) AddFetch(f *event.Fetch) {
 		} else {
 			b.warcUAs[strings.Clone(f.UserAgent)] = 1
 		}
+		file := b.intern(f.Source.File)
+		uas := b.fileUAs[file]
+		if uas == nil {
+			uas = make(map[string]int)
+			b.fileUAs[file] = uas
+		}
+		if n, ok := uas[f.UserAgent]; ok {
+			uas[f.UserAgent] = n + 1
+		} else {
+			uas[strings.Clone(f.UserAgent)] = 1
+		}
 		if f.RecordID != "" {
 			b.reqIDs[strings.Clone(f.RecordID)] = true
 		}
@@ -418,6 +433,33 @@ func (b *Builder) AddFetch(f *event.Fetch) {
 		rf.src.File = b.intern(rf.src.File)
 		b.rfetches = append(b.rfetches, rf)
 		b.nRobotsReq++
+	}
+}
+
+// warcinfo is what a WARC file's warcinfo record says about its crawler.
+type warcinfo struct {
+	userAgent string // http-header-user-agent
+	software  string
+}
+
+// AddWarcinfo adds the fields of a warcinfo record (WARC 1.1 §6.2) of the
+// WARC file src.File. Its http-header-user-agent, else its software, names
+// the file's crawler when no request record does; the first record of a
+// file that names either is kept.
+func (b *Builder) AddWarcinfo(src event.Source, info event.Header) {
+	w := warcinfo{
+		userAgent: strings.TrimSpace(info.Get("http-header-user-agent")),
+		software:  strings.TrimSpace(info.Get("software")),
+	}
+	if w.userAgent == "" && w.software == "" {
+		return
+	}
+	w.userAgent, w.software = strings.Clone(w.userAgent), strings.Clone(w.software)
+	b.mu.Lock()
+	defer b.mu.Unlock()
+	file := b.intern(src.File)
+	if _, ok := b.infos[file]; !ok {
+		b.infos[file] = w
 	}
 }
 

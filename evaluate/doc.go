@@ -13,12 +13,14 @@
 //
 //	b := evaluate.NewBuilder(opts, bots.Default(), ids)
 //	for each WARC record:  b.AddCapture(capture)   // robots.txt versions, directives, archived records
+//	for each warcinfo:     b.AddWarcinfo(src, info) // names its file's crawler
 //	for each fetch:        b.AddFetch(fetch)       // only /robots.txt fetches and WARC request records are kept
 //	for each listing line: b.AddIndexEntry(entry)  // or AddSnippetEntry
 //	model := b.Build()
 //
 // The Builder keeps what a verdict needs and nothing that grows with the
-// logs: one version per robots.txt capture (parsed rules, never the body),
+// logs: one version per robots.txt capture, identical consecutive
+// captures collapsed into one (parsed rules, never the body),
 // each bot's own robots.txt fetches per authority, a compact summary of
 // every other capture (URL, time, status, record location and a pointer to
 // a deduplicated directive set), and the listing entries.

@@ -245,7 +245,13 @@ func (m *Model) judge(f *event.Fetch, forced *ident) Judgement {
 		// RFC 9309 §2.3: /robots.txt itself is always allowed.
 		r.verdict, r.kind = VerdictAllowed, ""
 	}
-	archive := m.archiveLower != "" && id.lower == m.archiveLower && f.Origin == event.OriginWARC
+	// A capture taken by its own file's crawler (each archive crawler is
+	// judged on its own: docs/semantics.md, "Archive crawlers").
+	archive := false
+	if f.Origin == event.OriginWARC {
+		cr := m.crawlerOf(f.Source.File)
+		archive = cr.lower != "" && id.lower == cr.lower
+	}
 	if archive && r.kind != "" && r.kind != KindPossibleViolation {
 		r.kind = KindCapturedWhileDisallowed
 	}

@@ -26,9 +26,11 @@ type Model struct {
 	authList  []*authority          // sorted by key
 	docsByURL map[string][]*rdoc
 
-	archiveAgent        string // product token of the archive crawler; "" when unknown
+	archiveAgent        string // product token of the run-wide archive crawler; "" when unknown
 	archiveLower        string
 	archiveAgentDerived bool
+	runCrawler          *crawler            // the option, or the run-wide most frequent bot token
+	crawlers            map[string]*crawler // WARC file -> its crawler
 
 	captures   []*capRec            // sorted by url, time, source
 	capsByURL  map[string][]*capRec // sorted by time, source
@@ -171,7 +173,7 @@ func (b *Builder) Build() *Model {
 	m.settleSite(b)
 	m.buildTimelines(m.placeSiteDocs(b))
 	m.buildCaptures(b)
-	m.pickArchiveAgent(b)
+	m.pickArchiveAgents(b)
 	m.buildViews(b)
 	if m.defHost != "" {
 		m.defAuth, _ = m.authorityFor(m.defScheme, m.defHost)
@@ -274,19 +276,37 @@ func (m *Model) buildCaptures(b *Builder) {
 	}
 }
 
-// pickArchiveAgent settles the archive crawler's product token: the
-// option, else the most frequent bot token among WARC request records.
-func (m *Model) pickArchiveAgent(b *Builder) {
-	if m.opts.ArchiveAgent != "" {
-		m.archiveAgent = m.opts.ArchiveAgent
-		if bot, ok := m.catalog.Lookup(m.archiveAgent); ok {
-			m.archiveAgent = bot.Token
-		}
-		m.archiveLower = strings.ToLower(m.archiveAgent)
-		return
-	}
+// Where a WARC file's crawler comes from (manifest archive_crawlers
+// derived_from).
+const (
+	CrawlerFromOption           = "option"              // --archive-agent, for every file
+	CrawlerFromRequests         = "request-records"     // the most frequent bot token among the file's request records
+	CrawlerFromWarcinfoUA       = "warcinfo-user-agent" // its warcinfo record's http-header-user-agent
+	CrawlerFromWarcinfoSoftware = "warcinfo-software"   // its warcinfo record's software
+	CrawlerFromRun              = "run-request-records" // the most frequent bot token among every file's request records
+)
+
+// crawler is the archive crawler of one WARC file: the bot whose own
+// robots.txt fetches its robots.txt captures are, and whose fetches its
+// other captures are (docs/semantics.md, "Archive crawlers").
+type crawler struct {
+	token, lower string // product token; "" when unknown
+	from         string // CrawlerFrom*
+	aid          ident  // its identity, for captures judged as its fetches
+}
+
+// ArchiveCrawler names the crawler of one WARC file.
+type ArchiveCrawler struct {
+	File  string
+	Agent string // product token
+	From  string // CrawlerFrom*
+}
+
+// mostFrequentBot returns the most frequent bot product token among
+// User-Agents counted in uas (ties: the smallest token).
+func (m *Model) mostFrequentBot(uas map[string]int) string {
 	counts := make(map[string]int)
-	for ua, n := range b.warcUAs {
+	for ua, n := range uas {
 		id := m.identifyUA(ua, nil, time.Time{})
 		if id.token != "" {
 			counts[id.token] += n
@@ -298,13 +318,116 @@ func (m *Model) pickArchiveAgent(b *Builder) {
 			best, bestN = tok, n
 		}
 	}
-	m.archiveAgent, m.archiveLower, m.archiveAgentDerived = best, strings.ToLower(best), best != ""
+	return best
 }
 
-// ArchiveAgent returns the archive crawler's product token and whether it
-// was derived from WARC request records (rather than given).
+// catalogToken returns the product token of the bot a warcinfo field
+// names (a User-Agent, or software such as "Heritrix/3.4.0
+// http://crawler.archive.org") when the catalog knows it, else "".
+func (m *Model) catalogToken(s string) string {
+	if s == "" {
+		return ""
+	}
+	if id := m.identifyUA(s, nil, time.Time{}); id.by == byCatalog {
+		return id.token
+	}
+	return ""
+}
+
+// pickArchiveAgents settles each WARC file's crawler (issue: each archive
+// crawler is judged on its own): the option for every file; else the most
+// frequent bot token among the file's own request records; else its
+// warcinfo record's http-header-user-agent, else its software, when the
+// bot catalog knows it; else the run-wide most frequent bot token among
+// request records.
+func (m *Model) pickArchiveAgents(b *Builder) {
+	m.crawlers = make(map[string]*crawler)
+	mk := func(tok, from string) *crawler {
+		if bot, ok := m.catalog.Lookup(tok); ok && from == CrawlerFromOption {
+			tok = bot.Token
+		}
+		c := &crawler{token: tok, lower: strings.ToLower(tok), from: from}
+		if tok != "" {
+			c.aid = m.identOf(tok)
+		}
+		return c
+	}
+	if m.opts.ArchiveAgent != "" {
+		m.runCrawler = mk(m.opts.ArchiveAgent, CrawlerFromOption)
+	} else {
+		m.runCrawler = mk(m.mostFrequentBot(b.warcUAs), CrawlerFromRun)
+	}
+	m.archiveAgent, m.archiveLower = m.runCrawler.token, m.runCrawler.lower
+	m.archiveAgentDerived = m.opts.ArchiveAgent == "" && m.archiveAgent != ""
+	files := make(map[string]bool)
+	for _, c := range b.captures {
+		files[c.src.File] = true
+	}
+	for f := range b.fileUAs {
+		files[f] = true
+	}
+	for f := range b.infos {
+		files[f] = true
+	}
+	for f := range files {
+		if m.opts.ArchiveAgent != "" {
+			m.crawlers[f] = m.runCrawler
+			continue
+		}
+		if tok := m.mostFrequentBot(b.fileUAs[f]); tok != "" {
+			m.crawlers[f] = mk(tok, CrawlerFromRequests)
+			continue
+		}
+		if info, ok := b.infos[f]; ok {
+			// Only a crawler the catalog knows: tools that write WARCs
+			// of what others captured (repaudit robots history, a demo
+			// generator, warcprox) name themselves here too.
+			if tok := m.catalogToken(info.userAgent); tok != "" {
+				m.crawlers[f] = mk(tok, CrawlerFromWarcinfoUA)
+				continue
+			}
+			if tok := m.catalogToken(info.software); tok != "" {
+				m.crawlers[f] = mk(tok, CrawlerFromWarcinfoSoftware)
+				continue
+			}
+		}
+		m.crawlers[f] = m.runCrawler
+	}
+}
+
+// crawlerOf returns the crawler of the WARC file file (the run-wide one
+// for a file the model has not seen). Never nil.
+func (m *Model) crawlerOf(file string) *crawler {
+	if c := m.crawlers[file]; c != nil {
+		return c
+	}
+	return m.runCrawler
+}
+
+// ArchiveAgent returns the run-wide archive crawler's product token (the
+// option, or the most frequent bot token among every WARC file's request
+// records) and whether it was derived rather than given. Each file's own
+// crawler is in ArchiveCrawlers.
 func (m *Model) ArchiveAgent() (token string, derived bool) {
 	return m.archiveAgent, m.archiveAgentDerived
+}
+
+// ArchiveCrawlers returns the crawler of every WARC file with captures or
+// request records, sorted by file.
+func (m *Model) ArchiveCrawlers() []ArchiveCrawler {
+	out := make([]ArchiveCrawler, 0, len(m.crawlers))
+	for f, c := range m.crawlers {
+		if f == "" {
+			continue
+		}
+		from := c.from
+		if c.token == "" {
+			from = ""
+		}
+		out = append(out, ArchiveCrawler{File: f, Agent: c.token, From: from})
+	}
+	slices.SortFunc(out, func(x, y ArchiveCrawler) int { return strings.Compare(x.File, y.File) })
+	return out
 }
 
 // AsOf returns the time retention and latest directives are judged at.

@@ -10,10 +10,11 @@ import (
 type ModelSummary struct {
 	AsOf                time.Time
 	ArchiveAgent        string
-	ArchiveAgentDerived bool // derived from WARC request records rather than given
-	Authorities         int  // authorities with at least one robots.txt version
-	RobotsVersions      int  // versions, including 30-day unavailable segments
-	BotViews            int  // (authority, bot) pairs with robots.txt fetches of their own
+	ArchiveAgentDerived bool             // derived from WARC request records rather than given
+	ArchiveAgents       []ArchiveCrawler // each WARC file's crawler, sorted by file
+	Authorities         int              // authorities with at least one robots.txt version
+	RobotsVersions      int              // versions, including 30-day unavailable segments
+	BotViews            int              // (authority, bot) pairs with robots.txt fetches of their own
 	RobotsFetches       int64
 	Fetches             int64 // fetches seen in pass 1
 	Captures            int64 // HTTP captures seen in pass 1
@@ -37,7 +38,8 @@ func (m *Model) Summary() ModelSummary {
 	s := ModelSummary{
 		AsOf: m.opts.AsOf, ArchiveAgent: m.archiveAgent, ArchiveAgentDerived: m.archiveAgentDerived,
 		RobotsFetches: m.nRobotsReq, Fetches: m.nFetches, Captures: m.nCaptures,
-		IndexEntries: len(m.index), SnippetEntries: len(m.snippets), Problems: len(m.problems),
+		ArchiveAgents: m.ArchiveCrawlers(),
+		IndexEntries:  len(m.index), SnippetEntries: len(m.snippets), Problems: len(m.problems),
 	}
 	sets := map[*dirSet]bool{}
 	for _, c := range m.captures {

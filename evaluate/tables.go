@@ -101,6 +101,7 @@ func (m *Model) writeVersions(sink table.Sink) error {
 				WARCFilename: d.src.File, WARCRecordOffset: d.src.Offset, WARCRecordLength: d.src.Length,
 				WARCRecordID: d.recordID, Source: d.originName(), SourceRef: d.originRef,
 				AssumedWholeRange: d.assumed,
+				Captures:          int32(1 + len(v.captures)), LastCaptureTime: v.lastCapture(),
 			}
 			if !d.inWARC() {
 				row.WARCFilename, row.WARCRecordOffset, row.WARCRecordLength = "", -1, 0
@@ -225,33 +226,30 @@ func captureParts(c *capRec) (scheme, hostport, target string) {
 	return auth[:strings.Index(auth, ":")], hp, tg
 }
 
-func (m *Model) archiveIdent() ident {
+// identOf is the identity of an archive crawler named by its product
+// token: its catalog entry when there is one, else an archiver.
+func (m *Model) identOf(token string) ident {
 	var id ident
-	if b, ok := m.catalog.Lookup(m.archiveAgent); ok {
+	lower := strings.ToLower(token)
+	if b, ok := m.catalog.Lookup(token); ok {
 		id.fromBot(b, byCatalog)
 	} else {
-		id.token, id.lower, id.category, id.by = m.archiveAgent, m.archiveLower, "archiver", byUAToken
+		id.token, id.lower, id.category, id.by = token, lower, "archiver", byUAToken
 	}
-	id.token, id.lower = m.archiveAgent, m.archiveLower
+	id.token, id.lower = token, lower
 	return id
 }
 
 // writeArchive writes one retention row per archived record, the archive
 // findings, and the fetches judged from captures without a paired request.
 func (m *Model) writeArchive(sink table.Sink, counts *archiveCounts) error {
-	acapAgent := m.archiveAgent
-	if acapAgent == "" {
-		acapAgent = "*"
-	}
-	var aid ident
-	if m.archiveAgent != "" {
-		aid = m.archiveIdent()
-	}
 	for _, c := range m.captures {
 		scheme, hp, target := captureParts(c)
 		a, _ := m.authorityFor(scheme, hp)
+		cr := m.crawlerOf(c.src.File) // each capture is its own file's crawler's fetch
+		aid := cr.aid
 		var j *Judgement
-		if m.archiveAgent != "" && (c.recordType == "response" || c.recordType == "revisit") {
+		if cr.token != "" && (c.recordType == "response" || c.recordType == "revisit") {
 			f := event.Fetch{
 				Time: c.time, Method: "GET", Scheme: scheme, Host: hp, Target: target, Status: int(c.status),
 				Bytes: -1, Origin: event.OriginWARC, Format: "warc-capture", RecordID: c.recordID, Source: c.src,
@@ -272,7 +270,7 @@ func (m *Model) writeArchive(sink table.Sink, counts *archiveCounts) error {
 				}
 			}
 		}
-		row, findings := m.retention(c, a, target, acapAgent, j)
+		row, findings := m.retention(c, a, target, cr, j)
 		counts.retention[row.Action]++
 		if err := sink.Retention(&row); err != nil {
 			return err
@@ -289,10 +287,14 @@ func (m *Model) writeArchive(sink table.Sink, counts *archiveCounts) error {
 
 // retention decides what an archive may do with capture c as of AsOf
 // (docs/semantics.md, "Retention").
-func (m *Model) retention(c *capRec, a *authority, target, agent string, j *Judgement) (table.Retention, []table.Violation) {
+func (m *Model) retention(c *capRec, a *authority, target string, cr *crawler, j *Judgement) (table.Retention, []table.Violation) {
 	asOf := m.opts.AsOf
+	agent := cr.token // the group a take-down request names
+	if agent == "" {
+		agent = "*"
+	}
 	row := table.Retention{
-		URL: c.rawURL, FetchTime: c.time, Agent: m.archiveAgent, RecordType: c.recordType,
+		URL: c.rawURL, FetchTime: c.time, Agent: cr.token, RecordType: c.recordType,
 		FetchStatus: c.status, WARCFilename: c.src.File, WARCRecordOffset: c.src.Offset,
 		WARCRecordLength: c.src.Length, WARCRecordID: c.recordID,
 	}
@@ -302,12 +304,12 @@ func (m *Model) retention(c *capRec, a *authority, target, agent string, j *Judg
 	var findings []table.Violation
 	finding := func(kind, directive, evidence string, due time.Time) {
 		v := table.Violation{
-			Kind: kind, Severity: Severity(kind), FetchTime: c.time, Agent: m.archiveAgent,
+			Kind: kind, Severity: Severity(kind), FetchTime: c.time, Agent: cr.token,
 			URL: c.rawURL, URLHostName: row.URLHostName, URLPath: target, Evidence: evidence,
 			Directive: directive, RobotsWARCOffset: -1, SourceFile: c.src.File,
 			WARCRecordOffset: c.src.Offset, WARCRecordLength: c.src.Length,
 		}
-		if b, ok := m.catalog.Lookup(m.archiveAgent); ok && m.archiveAgent != "" {
+		if b, ok := m.catalog.Lookup(cr.token); ok && cr.token != "" {
 			v.Operator, v.Category = b.Operator, b.Category
 		}
 		if !due.IsZero() {
@@ -411,7 +413,7 @@ func (m *Model) retention(c *capRec, a *authority, target, agent string, j *Judg
 	}
 	// The capture's own directives.
 	if c.dir != nil {
-		eff := c.dir.d.For(dirToken(m.archiveAgent))
+		eff := c.dir.d.For(dirToken(cr.token))
 		if r, ok := eff.UnavailableAfter(); ok {
 			ev := r.Evidence + " (" + r.Via + ") on " + where + ": unavailable after " + fmtTime(r.Time)
 			if r.Time.After(asOf) {

@@ -67,6 +67,40 @@ type version struct {
 	segment      bool      // the part past UnreachableAfter of an unreachable version
 	unreach      bool      // the capture itself was unreachable (5xx or no response), before the 30-day rule
 	desc         string    // evidence description, set by Build (describeVersion)
+	// captures are the later captures identical to doc (same status rule,
+	// effect, status, redirect and content) that directly followed it and
+	// were collapsed into this version, in time order. Each is still its
+	// crawler's own robots.txt fetch (buildViews).
+	captures []*rdoc
+}
+
+// lastCapture returns the time of the version's last capture.
+func (v *version) lastCapture() time.Time {
+	if n := len(v.captures); n > 0 {
+		return v.captures[n-1].time
+	}
+	return v.doc.time
+}
+
+// sameVersion reports whether version v, resolved, repeats version p: the
+// same status rule, effect, status, redirect and content digest, from the
+// same kind of source. v then adds nothing to the timeline.
+func sameVersion(p, v *version) bool {
+	if p.segment || v.segment || p.statusRule != v.statusRule || p.effect != v.effect ||
+		p.redirect != v.redirect || p.hops != v.hops || p.unreach != v.unreach {
+		return false
+	}
+	pd, vd := p.doc, v.doc
+	if pd.status != vd.status || pd.origin != vd.origin || pd.assumed != vd.assumed || pd.recordType != vd.recordType {
+		return false
+	}
+	switch {
+	case p.content == nil && v.content == nil:
+		return true
+	case p.content == nil || v.content == nil:
+		return false
+	}
+	return p.content.digest == v.content.digest && p.content.truncated == v.content.truncated
 }
 
 // authority is the robots.txt state of one scheme://host[:port].
@@ -224,8 +258,16 @@ func (m *Model) buildTimelines(docs []*rdoc) {
 		m.addAuthority(a)
 		ids := make(map[string]int)
 		var prev *version
+		kept := a.versions[:0]
 		for _, v := range a.versions {
 			m.resolveVersion(v, prev)
+			if prev != nil && sameVersion(prev, v) {
+				// Identical consecutive captures are one version
+				// (docs/semantics.md, "The robots.txt timeline").
+				prev.captures = append(prev.captures, v.doc)
+				continue
+			}
+			kept = append(kept, v)
 			v.id = a.idPrefix + "@" + v.from.Format(time.RFC3339Nano) + "#" + v.doc.idDigest
 			if n := ids[v.id]; n > 0 {
 				ids[v.id] = n + 1
@@ -235,6 +277,8 @@ func (m *Model) buildTimelines(docs []*rdoc) {
 			}
 			prev = v
 		}
+		clear(a.versions[len(kept):])
+		a.versions = kept
 		for i, v := range a.versions {
 			if i+1 < len(a.versions) {
 				v.until = a.versions[i+1].from
@@ -403,7 +447,7 @@ func (m *Model) applyUnreachable(vs []*version) []*version {
 			out = append(out, v)
 		case v.until.IsZero() || p.Before(v.until):
 			seg := &version{
-				id: v.id + "+unavailable", auth: v.auth, doc: v.doc, from: p, until: v.until,
+				id: v.id + "+unavailable", auth: v.auth, doc: v.doc, captures: v.captures, from: p, until: v.until,
 				effect: effAllowAll, statusRule: ruleUnreachable30d, redirect: v.redirect, hops: v.hops,
 				unreachSince: runStart, segment: true, unreach: true,
 			}

@@ -106,18 +106,34 @@ func (m *Model) buildViews(b *Builder) {
 		m.viewFor(a, id.token).entries = append(m.viewFor(a, id.token).entries,
 			viewEntry{time: rf.time, status: rf.status, src: rf.src})
 	}
-	if m.archiveAgent != "" {
-		for _, a := range m.authList {
-			for _, v := range a.versions {
-				if v.segment || !v.doc.archived() {
-					continue // a git commit or a Wayback capture is not the archive crawler's fetch
+	for _, a := range m.authList {
+		for _, v := range a.versions {
+			if v.segment || !v.doc.archived() {
+				continue // a git commit or a Wayback capture is not the archive crawler's fetch
+			}
+			// One entry per capture, collapsed ones included: the
+			// crawler fetched robots.txt each time. Each capture is
+			// the fetch of its own file's crawler.
+			for i := -1; i < len(v.captures); i++ {
+				d, in := v.doc, v
+				if i >= 0 {
+					d = v.captures[i]
+					// A later capture may lie past the 30-day point of
+					// an unreachable version: its segment is in force.
+					if at := a.versionAt(d.time); at != nil && at.doc == v.doc {
+						in = at
+					}
 				}
-				st := v.doc.status
-				if st == 0 && v.doc.recordType == "resource" {
+				cr := m.crawlerOf(d.src.File)
+				if cr.token == "" {
+					continue
+				}
+				st := d.status
+				if st == 0 && d.recordType == "resource" {
 					st = 200
 				}
-				bv := m.viewFor(a, m.archiveAgent)
-				bv.entries = append(bv.entries, viewEntry{time: v.doc.time, status: st, src: v.doc.src, capture: v.doc, content: v, ver: v})
+				bv := m.viewFor(a, cr.token)
+				bv.entries = append(bv.entries, viewEntry{time: d.time, status: st, src: d.src, capture: d, content: in, ver: in})
 			}
 		}
 	}

@@ -40,6 +40,10 @@ type Handler struct {
 	Fetch   func(*event.Fetch) error
 	Capture func(*event.Capture) error
 	Problem func(event.Problem)
+	// Warcinfo receives the fields of each warcinfo record whose block is
+	// application/warc-fields (software, http-header-user-agent, ...),
+	// with the record's source. The fields stay valid after the call.
+	Warcinfo func(src event.Source, info event.Header)
 }
 
 // Stats describe what was read from one file.
@@ -163,6 +167,9 @@ func readWARC(ctx context.Context, fh io.Reader, f File, opts Options, h Handler
 			return fmt.Errorf("ingest: %s: %w", f.Path, err)
 		}
 		st.Records[rec.Type]++
+		if rec.Info != nil && h.Warcinfo != nil {
+			h.Warcinfo(rec.Source, rec.Info)
+		}
 		if ft := rec.Fetch; ft != nil {
 			if err := st.fetch(ft, h); err != nil {
 				return err

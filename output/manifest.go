@@ -46,6 +46,20 @@ type Manifest struct {
 	// to pass to judge it (site inferred, fetches not judged by reason,
 	// IP lists not given).
 	Notices []Notice `json:"notices,omitempty"`
+	// ArchiveCrawlers names the crawler each input WARC file's captures
+	// are attributed to, sorted by file.
+	ArchiveCrawlers []ArchiveCrawler `json:"archive_crawlers,omitempty"`
+}
+
+// ArchiveCrawler is the crawler of one input WARC file: whose robots.txt
+// fetches its robots.txt captures are and whose fetches its captures are.
+type ArchiveCrawler struct {
+	File  string `json:"file"`
+	Agent string `json:"agent"` // product token; "" when no crawler could be named
+	// DerivedFrom says how: option (--archive-agent), request-records (the
+	// file's own request records), warcinfo-user-agent, warcinfo-software,
+	// run-request-records (every file's request records), or "" (unknown).
+	DerivedFrom string `json:"derived_from"`
 }
 
 // Notice is one thing a run judged less than it could, or judged on an

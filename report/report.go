@@ -2,6 +2,7 @@ package report
 
 import (
 	"fmt"
+	"path/filepath"
 	"slices"
 	"strings"
 	"time"
@@ -249,6 +250,9 @@ func (r *Report) summaryLines() []string {
 		fmt.Sprintf("%s on %s.", plural(r.total("robots_versions"), "robots.txt version", "robots.txt versions"),
 			plural(r.total("authorities"), "authority", "authorities")),
 	}
+	if l := archiveCrawlersLine(r.Manifest.ArchiveCrawlers); l != "" {
+		lines = append(lines, l)
+	}
 	if n := r.total("problems"); n > 0 {
 		lines = append(lines, fmt.Sprintf("%s (see Input problems).", plural(n, "input problem", "input problems")))
 	}
@@ -258,6 +262,36 @@ func (r *Report) summaryLines() []string {
 		lines = append(lines, "Judged less than it could: "+n.Message)
 	}
 	return lines
+}
+
+// archiveCrawlersLine names the crawler each WARC file is attributed to:
+// "Archive crawler: heritrix (a.warc.gz, b.warc.gz)." or, with several,
+// "Archive crawlers: heritrix (a.warc.gz); wpull (b.warc.gz).". Files
+// whose crawler is unknown are left out; "" when none is known.
+func archiveCrawlersLine(cs []output.ArchiveCrawler) string {
+	var agents []string
+	files := make(map[string][]string)
+	for _, c := range cs {
+		if c.Agent == "" {
+			continue
+		}
+		if _, ok := files[c.Agent]; !ok {
+			agents = append(agents, c.Agent)
+		}
+		files[c.Agent] = append(files[c.Agent], filepath.Base(c.File))
+	}
+	if len(agents) == 0 {
+		return ""
+	}
+	parts := make([]string, len(agents))
+	for i, a := range agents {
+		parts[i] = a + " (" + strings.Join(files[a], ", ") + ")"
+	}
+	label := "Archive crawler: "
+	if len(agents) > 1 {
+		label = "Archive crawlers: "
+	}
+	return label + strings.Join(parts, "; ") + "."
 }
 
 // tableCount is the row count of one table.

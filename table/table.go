@@ -100,7 +100,7 @@ type RobotsVersion struct {
 	URL               string     `parquet:"url" doc:"URL captured (the robots.txt URL)."`
 	FetchTime         time.Time  `parquet:"fetch_time" doc:"Capture time (WARC-Date)."`
 	ValidFrom         time.Time  `parquet:"valid_from" doc:"Start of the validity interval: the capture time, or for a row whose status_rule is unreachable-30d-unavailable, the moment continuous unreachability passed --unreachable-after."`
-	ValidUntil        *time.Time `parquet:"valid_until" doc:"End of the validity interval (next capture of the same authority); null for the latest."`
+	ValidUntil        *time.Time `parquet:"valid_until" doc:"End of the validity interval (the next capture of the same authority that is a different version: identical consecutive captures are collapsed, see captures); null for the latest."`
 	FetchStatus       int32      `parquet:"fetch_status" doc:"HTTP status of the capture."`
 	Effect            string     `parquet:"effect" doc:"rules (2xx parsed, or the rules of a redirect target), allow_all (4xx unavailable, more than five redirects, a redirect loop, or unreachable longer than --unreachable-after), disallow_all (5xx or no response: unreachable), unknown (content not in the inputs; never produces a finding)."`
 	StatusRule        string     `parquet:"status_rule" doc:"Which RFC 9309 §2.3.1 rule applied: success, redirect, too-many-redirects, redirect-loop, unavailable, unreachable, unreachable-30d-unavailable, not-modified (a 304: the previous content); unknown content: redirect-target-missing, redirect-no-location, unparseable-response, unexpected-status, revisit-unresolved."`
@@ -119,6 +119,8 @@ type RobotsVersion struct {
 	Source            string     `parquet:"source" doc:"Where the version came from: warc (a capture in an input WARC), wayback (a Wayback Machine capture saved by repaudit robots history), file (--robots FILE[@TIME] or a robots.txt among the inputs), git (a commit, --robots-git), dir (a dated snapshot, --robots-dir)."`
 	SourceRef         string     `parquet:"source_ref" doc:"What to open to check it: the file, REPO@COMMIT:PATH for git, the snapshot file, the Wayback URL; empty for WARC captures (see warc_filename)."`
 	AssumedWholeRange bool       `parquet:"assumed_whole_range" doc:"True when the version was given without a time and is assumed in force for the whole data range (from the earliest time in the data)."`
+	Captures          int32      `parquet:"captures" doc:"Captures of robots.txt the version stands for: its own and the identical consecutive captures of the authority collapsed into it (same status rule, effect, status, redirect and content digest); 1 when none. A 30-day segment repeats its version's count."`
+	LastCaptureTime   time.Time  `parquet:"last_capture_time" doc:"Time of the last capture the version stands for (fetch_time when captures is 1)."`
 }
 
 // RobotsRule is one row of robots_rules.parquet: one line of one robots.txt

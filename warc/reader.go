@@ -45,6 +45,11 @@ type Record struct {
 	Version string
 	Fetch   *event.Fetch   // set for request records
 	Capture *event.Capture // set for response, resource, revisit, metadata records
+	// Info holds the fields of a warcinfo record whose block is
+	// application/warc-fields (WARC 1.1 §6.2: software, operator,
+	// http-header-user-agent, ...), read from its first MaxInfoBlock
+	// bytes. Nil for other records.
+	Info event.Header
 	// WARCHeader holds every WARC header field of the record in order (for
 	// captures the same slice as Capture.WARCHeader). Nil for ARC records.
 	WARCHeader event.Header
@@ -804,6 +809,12 @@ func (r *Reader) parseWARC() (*item, error) {
 	}
 	r.blk.reset(r.br, cl)
 	switch rec.Type {
+	case "warcinfo":
+		if strings.Contains(strings.ToLower(w.contentType), "warc-fields") {
+			p, _ := r.blk.peek(MaxInfoBlock) // a short block ends in endRecord's error
+			fields, _ := parseFields(string(p), nil)
+			rec.Info = fields
+		}
 	case "request":
 		err = r.readRequest(it, &w, t, start)
 	case "response", "revisit", "resource", "metadata":
@@ -968,6 +979,9 @@ func (r *Reader) readRequest(it *item, w *warcFields, t time.Time, start int64) 
 	f.Referer = f.Header.Get("Referer")
 	return nil
 }
+
+// MaxInfoBlock caps the bytes of a warcinfo block read for Record.Info.
+const MaxInfoBlock = 64 << 10
 
 // MaxRequestBody caps the request body kept for a Content-Digest check.
 const MaxRequestBody = 1 << 20

@@ -74,6 +74,14 @@ func TestWriterRoundTrip(t *testing.T) {
 	if info.Type != "warcinfo" || info.WARCHeader.Get("WARC-Filename") != "x.warc.gz" {
 		t.Errorf("warcinfo: %+v", info.WARCHeader)
 	}
+	if info.Info.Get("software") != "test" || len(info.Info) != 1 {
+		t.Errorf("warcinfo fields: %+v, want software: test", info.Info)
+	}
+	for _, r := range got[1:] {
+		if r.Info != nil {
+			t.Errorf("%s record has warcinfo fields %+v", r.Type, r.Info)
+		}
+	}
 	if req.Fetch == nil || req.Fetch.Status != 200 || req.Fetch.Target != "/robots.txt" {
 		t.Errorf("request: %+v", req.Fetch)
 	}

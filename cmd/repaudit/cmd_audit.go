@@ -40,7 +40,7 @@ func runAudit(ctx context.Context, args []string, std stdio) int {
 		jobs        = fs.Int("j", 0, "parallel workers (default: all cores)")
 		logFormat   = fs.String("log-format", "", "log format for every log input instead of detection: "+formatNames())
 		indexAgent  = fs.String("index-agent", "", "product `TOKEN` whose directives --index/--snippets listings are judged under (default: global rules only)")
-		archAgent   = fs.String("archive-agent", "", "product `TOKEN` of the archive's own crawler (default: from the User-Agent of WARC request records)")
+		archAgent   = fs.String("archive-agent", "", "product `TOKEN` of the crawler of every input WARC (default: per file, from its request records' User-Agent or its warcinfo record)")
 		asOf        = fs.String("as-of", "", "judge retention as of this `TIME` (RFC 3339 or YYYY-MM-DD; default: the latest time in the data)")
 		ttl         = fs.Duration("robots-ttl", 24*time.Hour, "robots.txt cache lifetime (RFC 9309 §2.4); older views are stale")
 		skew        = fs.Duration("skew", 60*time.Second, "allowed clock skew for signature created/expires")
