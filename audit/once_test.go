@@ -228,3 +228,31 @@ func TestNewestFirstTooLarge(t *testing.T) {
 		t.Errorf("no log-newest-first warning naming tac: %+v", col.Problems)
 	}
 }
+
+// TestStdinCancel: a standard input nobody writes to does not hang the
+// run once ctx is done.
+func TestStdinCancel(t *testing.T) {
+	r, w, err := os.Pipe()
+	if err != nil {
+		t.Fatal(err)
+	}
+	defer w.Close()
+	defer r.Close()
+	cfg := onceConfig(filepath.Join(t.TempDir(), "out"), StdinName)
+	cfg.Stdin = r
+	ctx, cancel := context.WithTimeout(context.Background(), 100*time.Millisecond)
+	defer cancel()
+	done := make(chan error, 1)
+	go func() {
+		_, _, err := execute(ctx, cfg, &table.Collector{})
+		done <- err
+	}()
+	select {
+	case err := <-done:
+		if !errors.Is(err, context.DeadlineExceeded) {
+			t.Errorf("err = %v, want the context's error", err)
+		}
+	case <-time.After(10 * time.Second):
+		t.Fatal("audit of a silent stdin did not stop when ctx was done")
+	}
+}
