@@ -102,3 +102,17 @@ func TestLyingContentLengthWholeFile(t *testing.T) {
 		t.Errorf("records %v problems %v, want the liar kept as cut (%s)", recordIDs(got), codes(probs), CodeTruncated)
 	}
 }
+
+// TestLyingContentLengthZstd: the same with one zstd frame per record.
+func TestLyingContentLengthZstd(t *testing.T) {
+	liar := respRec(0, "https://www.example.com/liar", httpResponse("HTTP/1.1 200 OK", "short"))
+	liar.cl = "99999999999"
+	parts := [][]byte{zstdFrame(liar.bytes())}
+	for i := 1; i <= 100; i++ {
+		parts = append(parts, zstdFrame(respRec(i, fmt.Sprintf("https://www.example.com/%d", i), httpResponse("HTTP/1.1 200 OK", "ok")).bytes()))
+	}
+	_, got, probs := readAll(t, join(parts...), Options{})
+	if len(got) != 101 || !hasCode(probs, CodeLengthPastMember) {
+		t.Errorf("%d records, problems %v; want 101 and %s", len(got), codes(probs), CodeLengthPastMember)
+	}
+}
