@@ -59,6 +59,9 @@ type Config struct {
 	Version string
 	Command []string
 	Options map[string]any
+	// Stdin is read for the input "-" (StdinName); nil makes "-" a
+	// failed input.
+	Stdin io.Reader
 	// MaxProblemsPerFile caps the problems kept per input (and code); the
 	// rest are counted in one summary problem. 0 = 10000.
 	MaxProblemsPerFile int
@@ -104,6 +107,14 @@ type fileState struct {
 	problems []event.Problem
 	dropped  map[string]int64
 	sha      string
+	// read1 is the number of stored bytes pass 1 read (and hashed into
+	// sha); pass 2 reads exactly those bytes and checks them (pass2).
+	read1 int64
+	// window is the reorder window of pass 2 for this file: reorderWindow,
+	// or the whole file for a log written newest first (see
+	// newestFirst).
+	window int
+	pass2  pass2Check
 }
 
 // Run performs the audit. It returns InputError (wrapped) when an input
@@ -167,10 +178,26 @@ func execute(ctx context.Context, cfg Config, w table.Sink) (*Summary, *evaluate
 		ProblemsBySeverity: map[string]int64{}}
 	start := time.Now()
 	st := &runState{}
-	paths, skipped, err := ingest.Expand(existingInputs(cfg.Inputs, st))
+	// "-" is standard input: Expand does not know it, and like every input
+	// that cannot be read twice it is spooled once (spool.go).
+	var named0 []string
+	stdin := false
+	for _, a := range cfg.Inputs {
+		if a == StdinName {
+			stdin = true
+			continue
+		}
+		named0 = append(named0, a)
+	}
+	paths, skipped, err := ingest.Expand(existingInputs(named0, st))
 	if err != nil {
 		return nil, nil, err
 	}
+	if stdin {
+		paths = append(paths, StdinName)
+	}
+	sp := newSpool(cfg.Out)
+	defer sp.remove()
 	catalog := bots.Default()
 	for _, p := range cfg.Bots {
 		c, err := loadCatalog(p)
@@ -196,7 +223,7 @@ func execute(ctx context.Context, cfg Config, w table.Sink) (*Summary, *evaluate
 	for _, p := range append(append([]string(nil), cfg.Index...), cfg.Snippets...) {
 		named[filepath.Clean(p)] = true
 	}
-	explicit := map[string]bool{}
+	explicit := map[string]bool{StdinName: true}
 	for _, a := range cfg.Inputs {
 		if st, err := os.Stat(a); err == nil && !st.IsDir() {
 			explicit[filepath.Clean(a)] = true
@@ -208,13 +235,28 @@ func execute(ctx context.Context, cfg Config, w table.Sink) (*Summary, *evaluate
 		if named[filepath.Clean(p)] {
 			continue
 		}
-		f, err := ingest.SniffContext(ctx, p, cfg.LogFormat)
+		var f ingest.File
+		var sha string
+		if needsSpool(p) {
+			e, serr := sp.add(ctx, p, cfg.Stdin)
+			if serr != nil {
+				if ctx.Err() != nil {
+					return nil, nil, ctx.Err()
+				}
+				files = append(files, &fileState{f: ingest.File{Path: p, Kind: ingest.KindUnknown}, err: serr})
+				continue
+			}
+			f, err = ingest.SniffContext(ctx, e.path, cfg.LogFormat)
+			f.Path, f.Spool, sha = p, e.path, e.sha
+		} else {
+			f, err = ingest.SniffContext(ctx, p, cfg.LogFormat)
+		}
 		if err == nil && f.Kind == ingest.KindUnknown && !explicit[filepath.Clean(p)] {
 			st.problems = append(st.problems, event.Problem{Source: event.Source{File: p, Offset: -1}, Code: "input-skipped", Severity: event.SevInfo,
 				Message: "found in a directory input but holds nothing repaudit reads (" + f.Note + "); skipped"})
 			continue
 		}
-		files = append(files, &fileState{f: f, err: err})
+		files = append(files, &fileState{f: f, err: err, sha: sha})
 	}
 	files = dropDuplicates(files, st)
 	for _, fs := range files {
@@ -247,6 +289,7 @@ func execute(ctx context.Context, cfg Config, w table.Sink) (*Summary, *evaluate
 		}
 		fs.dropped = map[string]int64{}
 		keep := func(p event.Problem) {
+			p = renameSource(fs, p)
 			if int64(len(fs.problems)) < int64(cfg.MaxProblemsPerFile) {
 				fs.problems = append(fs.problems, p)
 			} else {
@@ -256,7 +299,7 @@ func execute(ctx context.Context, cfg Config, w table.Sink) (*Summary, *evaluate
 		switch fs.f.Kind {
 		case ingest.KindWARC, ingest.KindARC, ingest.KindLog:
 			resolver := warc.NewResolver(32 << 20)
-			digest := sha256.New()
+			digest := newCountingHash()
 			var hosts hostSet
 			fs.stats, fs.err = ingest.Read(ctx, fs.f, ingest.Options{Progress: &prog.done, Resolver: resolver, Digest: digest, LogExtraHeaders: cfg.LogExtraHeaders}, ingest.Handler{
 				Fetch: func(ft *event.Fetch) error {
@@ -284,7 +327,10 @@ func execute(ctx context.Context, cfg Config, w table.Sink) (*Summary, *evaluate
 				Problem:  keep,
 			})
 			if fs.err == nil {
-				fs.sha = hex.EncodeToString(digest.Sum(nil))
+				// The digest and size describe exactly the bytes read,
+				// which pass 2 reads again and checks (judge.go).
+				fs.sha, fs.read1 = digest.hex(), digest.n
+				fs.f.Size = digest.n
 			}
 			builder.NoteHosts(hosts.list, hosts.hostless)
 			sum.mergeReferrers(&hosts)
@@ -293,16 +339,21 @@ func execute(ctx context.Context, cfg Config, w table.Sink) (*Summary, *evaluate
 			// A robots.txt among the inputs: one version of the site's file,
 			// in force for the whole data range.
 			var v history.Version
-			if v, fs.err = history.ReadFile(fs.f.Path, time.Time{}); fs.err == nil {
+			if v, fs.err = history.ReadFile(fs.f.ReadPath(), time.Time{}); fs.err == nil {
 				builder.AddSiteVersion(siteVersion(v))
 				fs.stats.Records = map[string]int64{"robots.txt": 1}
 			}
 			prog.done.Add(fs.f.Size)
 		case ingest.KindCard, ingest.KindJWKS, ingest.KindIPList:
-			fs.err = loadDocument(fs.f, catalog, ids, keep)
+			rf := fs.f
+			rf.Path = rf.ReadPath() // problems are renamed by keep
+			fs.err = loadDocument(rf, catalog, ids, keep)
 			prog.done.Add(fs.f.Size)
 		case ingest.KindListing:
-			fs.err = readListing(fs.f.Path, builder.AddIndexEntry, &fs.problems)
+			fs.err = readListing(fs.f.ReadPath(), builder.AddIndexEntry, &fs.problems)
+			for i := range fs.problems {
+				fs.problems[i] = renameSource(fs, fs.problems[i])
+			}
 			prog.done.Add(fs.f.Size)
 		default:
 			fs.err = fmt.Errorf("%s: cannot tell what this file holds (%s); name its kind with a flag", fs.f.Path, fs.f.Note)
@@ -310,7 +361,7 @@ func execute(ctx context.Context, cfg Config, w table.Sink) (*Summary, *evaluate
 		}
 		if fs.err == nil && fs.sha == "" {
 			// Documents and listings are small; streams were hashed as read.
-			fs.sha, fs.err = fileSHA256(fs.f.Path)
+			fs.sha, fs.err = fileSHA256(fs.f.ReadPath())
 		}
 	})
 	prog.stop()
@@ -324,11 +375,15 @@ func execute(ctx context.Context, cfg Config, w table.Sink) (*Summary, *evaluate
 	phase("build", start)
 
 	// Pass 2.
+	if beforePass2 != nil {
+		beforePass2()
+	}
 	start = time.Now()
 	var sources []*fileState
 	var total2 int64
 	for _, fs := range files {
 		if fs.err == nil && fs.stats.Fetches > 0 {
+			fs.window = newestFirst(fs)
 			sources = append(sources, fs)
 			total2 += fs.f.Size
 		}
@@ -340,6 +395,9 @@ func execute(ctx context.Context, cfg Config, w table.Sink) (*Summary, *evaluate
 	prog.stop()
 	if err != nil {
 		return nil, nil, err
+	}
+	for _, fs := range sources {
+		checkPass2(fs)
 	}
 	phase("pass2", start)
 
@@ -389,6 +447,8 @@ func execute(ctx context.Context, cfg Config, w table.Sink) (*Summary, *evaluate
 			if err := writeProblem(event.Problem{Source: event.Source{File: fs.f.Path, Offset: -1}, Code: "input-unreadable", Severity: event.SevError, Message: fs.err.Error()}); err != nil {
 				return nil, nil, err
 			}
+		} else if fs.pass2.failed {
+			sum.Failed = append(sum.Failed, fs.f.Path)
 		}
 	}
 	for _, fs := range files {
@@ -420,6 +480,10 @@ func execute(ctx context.Context, cfg Config, w table.Sink) (*Summary, *evaluate
 	}
 	return sum, model, nil
 }
+
+// beforePass2, when set (tests only), runs between the passes: that is
+// where a rotated or rewritten file changes under the audit.
+var beforePass2 func()
 
 // streamKind reports the kinds read as streams of fetches and captures.
 func streamKind(k ingest.Kind) bool {

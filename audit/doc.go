@@ -17,6 +17,15 @@
 //     batches, and the results are written in the merged order, so the
 //     output is the same whatever the number of cores. Crawl-delay and
 //     signature replay, which need order, are tracked sequentially there.
+//     Pass 2 reads exactly the bytes pass 1 read and hashed, and checks
+//     them as it goes: a file rotated or rewritten between the passes is
+//     an input-changed error and a failed input (pass2.go). A log written
+//     newest first is sorted whole when small, else reported.
+//
+// Inputs that cannot be read twice (standard input "-", pipes, process
+// substitution, devices) are copied once to a spool beside the output
+// before they are sniffed (spool.go); both passes read the copy, and the
+// manifest names the input as given.
 //
 // Tables go through output.Writer, which makes them appear atomically.
 package audit

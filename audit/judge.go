@@ -80,11 +80,17 @@ func copyFetch(f *event.Fetch) *event.Fetch {
 	return &c
 }
 
-func startStream(ctx context.Context, idx int, fs *fileState, extra []string, progress *atomic.Int64) *stream {
+func startStream(ctx context.Context, idx int, fs *fileState, extra []string, progress *atomic.Int64, wg *sync.WaitGroup) *stream {
 	s := &stream{idx: idx, ch: make(chan []*item, 4)}
+	window := fs.window
+	if window <= 0 {
+		window = reorderWindow
+	}
+	wg.Add(1)
 	go func() {
+		defer wg.Done()
 		defer close(s.ch)
-		var window itemHeap
+		var held itemHeap
 		var batch []*item
 		var seq int64
 		send := func() bool {
@@ -97,12 +103,16 @@ func startStream(ctx context.Context, idx int, fs *fileState, extra []string, pr
 			}
 		}
 		noBodies := func(string, string, int) int { return 0 }
-		_, err := ingest.Read(ctx, fs.f, ingest.Options{BodyLimit: noBodies, Progress: progress, LogExtraHeaders: extra}, ingest.Handler{
+		// Read exactly the bytes pass 1 read, hashing them as they go, so
+		// that checkPass2 can tell whether the file changed since.
+		digest := newCountingHash()
+		st, err := ingest.Read(ctx, fs.f, ingest.Options{BodyLimit: noBodies, Progress: progress, LogExtraHeaders: extra,
+			Limit: fs.read1, Digest: digest}, ingest.Handler{
 			Fetch: func(f *event.Fetch) error {
 				seq++
-				heap.Push(&window, &item{f: copyFetch(f), file: idx, seq: seq})
-				if window.Len() > reorderWindow {
-					batch = append(batch, heap.Pop(&window).(*item))
+				heap.Push(&held, &item{f: copyFetch(f), file: idx, seq: seq})
+				if held.Len() > window {
+					batch = append(batch, heap.Pop(&held).(*item))
 					if len(batch) == streamBatch && !send() {
 						return ctx.Err()
 					}
@@ -110,8 +120,9 @@ func startStream(ctx context.Context, idx int, fs *fileState, extra []string, pr
 				return nil
 			},
 		})
-		for window.Len() > 0 {
-			batch = append(batch, heap.Pop(&window).(*item))
+		fs.pass2 = pass2Check{done: ctx.Err() == nil, bytes: digest.n, sha: digest.hex(), fetches: st.Fetches, err: err}
+		for held.Len() > 0 {
+			batch = append(batch, heap.Pop(&held).(*item))
 			if len(batch) == streamBatch && !send() {
 				break
 			}
@@ -152,6 +163,8 @@ func judgeAll(ctx context.Context, jobs int, model *evaluate.Model, sources []*f
 	tasks := make(chan *task, jobs*2)
 	done := make(chan *task, jobs*2)
 	var streams []*stream
+	var streamsWG sync.WaitGroup // fileState.pass2 is read once they end
+	defer func() { cancel(); streamsWG.Wait() }()
 	mergeErr := make(chan error, 1)
 
 	go func() { // merger
@@ -160,7 +173,7 @@ func judgeAll(ctx context.Context, jobs int, model *evaluate.Model, sources []*f
 		bySource := make([]*stream, len(sources)) // an item's stream is bySource[item.file]
 		pending := 0
 		activate := func() {
-			s := startStream(ctx, order[pending], sources[order[pending]], extra, progress)
+			s := startStream(ctx, order[pending], sources[order[pending]], extra, progress, &streamsWG)
 			streams = append(streams, s)
 			bySource[s.idx] = s
 			pending++

@@ -151,7 +151,11 @@ func dropDuplicates(files []*fileState, st *runState) []*fileState {
 		}
 		first := make(map[string]string) // digest -> first path
 		for _, f := range group {
-			d, err := fileSHA256(f.f.Path)
+			d := f.sha // spooled: hashed when copied
+			var err error
+			if d == "" {
+				d, err = fileSHA256(f.f.ReadPath())
+			}
 			if err != nil {
 				continue // read errors surface when the file is read
 			}

@@ -30,4 +30,9 @@
 // Inputs are opened with Open, which gives up when ctx is done: a named
 // pipe nobody writes to blocks its open(2), and must not hang the run deaf
 // to Ctrl-C. WatchReads does the same for a read waiting on a pipe.
+//
+// A File whose Spool is set is read from that copy while records and
+// problems carry its Path (the name the user gave). Options.Limit reads
+// only the first bytes of a file, so a second pass reads exactly what the
+// first pass read (and hashed through Options.Digest).
 package ingest

@@ -32,6 +32,10 @@ type Options struct {
 	// combined/common/vhost logs (e.g. Signature, Signature-Input,
 	// Signature-Agent), passed to the access log reader.
 	LogExtraHeaders []string
+	// Limit, when > 0, reads at most this many stored bytes: a second
+	// pass reads exactly the bytes the first pass saw, even if the file
+	// has grown since (a log still being written).
+	Limit int64
 }
 
 // Handler receives what Read finds. Fetch and Capture values are valid
@@ -58,6 +62,11 @@ type Stats struct {
 	First, Last    time.Time // time range of the events read
 	Format         string    // detected log format or WARC compression
 	Bytes          int64     // stored bytes consumed
+	// Ascending and Descending count adjacent fetches whose times go
+	// forward and backward (equal times count in neither): a log written
+	// newest first has mostly Descending pairs.
+	Ascending, Descending int64
+	prev                  time.Time
 }
 
 func newStats() Stats {
@@ -90,15 +99,18 @@ func (s *Stats) StatusCodes() []int {
 // IP lists) and listings are not streamed: callers read those whole.
 func Read(ctx context.Context, f File, opts Options, h Handler) (Stats, error) {
 	st := newStats()
-	fh, err := Open(ctx, f.Path) // a FIFO must not block deaf to ctx
+	fh, err := Open(ctx, f.ReadPath()) // a FIFO must not block deaf to ctx
 	if err != nil {
 		return st, fmt.Errorf("ingest: %w", err)
 	}
 	defer fh.Close()
 	defer WatchReads(ctx, fh)()
 	var src io.Reader = fh
+	if opts.Limit > 0 {
+		src = io.LimitReader(src, opts.Limit)
+	}
 	if opts.Digest != nil {
-		src = io.TeeReader(fh, opts.Digest)
+		src = io.TeeReader(src, opts.Digest)
 	}
 	problem := func(p event.Problem) {
 		st.Problems[p.Code]++
@@ -245,6 +257,17 @@ func readLog(ctx context.Context, fh io.Reader, f File, opts Options, h Handler,
 func (s *Stats) fetch(ft *event.Fetch, h Handler) error {
 	s.Fetches++
 	s.see(ft.Time)
+	if !ft.Time.IsZero() {
+		if !s.prev.IsZero() {
+			switch ft.Time.Compare(s.prev) {
+			case 1:
+				s.Ascending++
+			case -1:
+				s.Descending++
+			}
+		}
+		s.prev = ft.Time
+	}
 	if ft.Status != 0 {
 		s.Statuses[ft.Status]++
 	}

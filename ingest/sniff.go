@@ -45,7 +45,11 @@ func ParseKind(s string) (Kind, error) {
 
 // File is one input file and what it was found to hold.
 type File struct {
-	Path        string
+	Path string // the name given by the user: records and problems carry it
+	// Spool, when set, is a copy of the input that Read reads instead of
+	// Path: an input that cannot be read twice (standard input, a pipe)
+	// is copied once, and Path keeps the name the user gave.
+	Spool       string
 	Size        int64
 	Kind        Kind
 	Format      string // log format, listing shape; "" for archives and documents
@@ -54,6 +58,14 @@ type File struct {
 }
 
 const sniffBytes = 256 << 10
+
+// ReadPath is the file to read: Spool when set, else Path.
+func (f File) ReadPath() string {
+	if f.Spool != "" {
+		return f.Spool
+	}
+	return f.Path
+}
 
 // OpenDecompressed opens a file for reading through the one opener of
 // every input (package internal/decompress): gzip (also multi-member), bzip2 and zstd

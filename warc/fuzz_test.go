@@ -26,6 +26,11 @@ func FuzzReader(f *testing.F) {
 	f.Add(wrec{typ: "response", cl: "-", block: "HTTP/1.1 200 OK\r\n\r\n"}.bytes(), uint8(0))
 	f.Add([]byte("WARC/1.0\r\nContent-Length: 99999999999\r\n\r\n"), uint8(1))
 	f.Add(zstdFrame(join(sampleRecords()...)), uint8(0))
+	// A lying Content-Length in a record of its own member, then a record
+	// in the next (mode 2 splits the input into two members).
+	lie := respRec(1, "http://e.com/", httpResponse("HTTP/1.1 200 OK", "x"))
+	lie.cl = "99999999999"
+	f.Add(join(lie.bytes(), lie.bytes()), uint8(2))
 	if bz, err := os.ReadFile("testdata/two-records.warc.bz2"); err == nil {
 		f.Add(bz, uint8(0))
 	}

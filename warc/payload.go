@@ -26,6 +26,28 @@ type blockReader struct {
 	br  *bufio.Reader
 	n   int64
 	err error // first error of br, io.EOF included
+	// stop, when set, says how many of the next max bytes still belong
+	// to the block (Reader.memberLimit): a record in a compression member
+	// of its own ends with that member, whatever its Content-Length says.
+	// When it says 0, the block ends early with errMemberEnd.
+	stop func(max int) int
+}
+
+// errMemberEnd means a record's block ran past the end of its own
+// compression member into a member that starts a record.
+var errMemberEnd = errors.New("warc: block runs past its compression member")
+
+// room returns how many of the next want bytes may be read, setting
+// errMemberEnd when none may.
+func (b *blockReader) room(want int) int {
+	if b.stop == nil || want == 0 {
+		return want
+	}
+	k := b.stop(want)
+	if k == 0 {
+		b.err = errMemberEnd
+	}
+	return k
 }
 
 func (b *blockReader) reset(br *bufio.Reader, n int64) {
@@ -41,6 +63,10 @@ func (b *blockReader) Read(p []byte) (int, error) {
 	}
 	if int64(len(p)) > b.n {
 		p = p[:b.n]
+	}
+	p = p[:b.room(len(p))]
+	if len(p) == 0 {
+		return 0, b.err
 	}
 	k, err := b.br.Read(p)
 	b.n -= int64(k)
@@ -60,6 +86,12 @@ func (b *blockReader) peek(n int) ([]byte, error) {
 	if int64(n) > b.n {
 		n = int(b.n)
 	}
+	if b.err == nil {
+		n = b.room(n)
+	}
+	if b.err == errMemberEnd {
+		return nil, b.err
+	}
 	p, err := b.br.Peek(n)
 	if err != nil && b.err == nil && len(p) < n {
 		b.err = err
@@ -74,7 +106,11 @@ func (b *blockReader) discard(step func()) error {
 		if b.err != nil {
 			return b.err
 		}
-		k, err := b.br.Discard(int(min(b.n, int64(b.br.Size()))))
+		want := b.room(int(min(b.n, int64(b.br.Size()))))
+		if b.err != nil {
+			return b.err
+		}
+		k, err := b.br.Discard(want)
 		b.n -= int64(k)
 		step()
 		if err != nil {

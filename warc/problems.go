@@ -34,6 +34,7 @@ const (
 	CodeMissingType      = "warc-missing-type"           // warning: record without WARC-Type
 	CodeMissingNewlines  = "warc-missing-newlines"       // info: record not followed by the two CRLF of WARC 1.1 §4
 	CodeARCHeader        = "warc-arc-bad-header"         // error: ARC record header line unparseable, skipped
+	CodeLengthPastMember = "warc-length-past-member"     // error: Content-Length runs past the record's own gzip member / zstd frame; kept up to it, reading goes on at the next
 
 	// HTTP and payload level.
 	CodeHTTPStatusLine = "warc-http-status-line"       // warning: block declared HTTP but has no parseable status/request line

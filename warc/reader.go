@@ -808,6 +808,9 @@ func (r *Reader) parseWARC() (*item, error) {
 		r.report(start, CodeBadDate, SevWarning, fmt.Sprintf("record %s has WARC-Date %q", orDash(w.id), clip(w.date, 40)))
 	}
 	r.blk.reset(r.br, cl)
+	if r.ms != nil && startOK {
+		r.blk.stop = r.memberLimit
+	}
 	switch rec.Type {
 	case "warcinfo":
 		if strings.Contains(strings.ToLower(w.contentType), "warc-fields") {
@@ -855,6 +858,9 @@ func (r *Reader) endRecord(it *item, readErr error, startB boundary, startOK boo
 	err = readErr
 	if err == nil {
 		err = r.blk.discard(r.trimBounds)
+	}
+	if err == errMemberEnd {
+		return r.keepPastMember(it, startB, startOK, start), false, nil
 	}
 	if err != nil && it != nil && it.headDone && isCutErr(err) {
 		return r.keepCut(it, err, startB, startOK, start), false, r.fail(err, -1)
@@ -904,10 +910,24 @@ func orDash(s string) string {
 // and consumes it. tooLong reports that it exceeded maxHTTPHeader (the
 // fields after the limit are lost and the body is not read).
 func (r *Reader) readHTTPHead(request bool, start int64) (h httpHead, tooLong bool, err error) {
-	hb, found, err := r.peekHeader(maxHTTPHeader, r.blk.n)
+	avail := r.blk.n
+	inMember := false // the record's member ends before its declared block
+	if r.blk.stop != nil {
+		if k, ok, _ := r.recordMember(maxHTTPHeader); ok && int64(k) < avail {
+			avail, inMember = int64(k), true
+		}
+	}
+	hb, found, err := r.peekHeader(maxHTTPHeader, avail)
 	if !found {
 		if err != nil {
 			return h, false, err
+		}
+		if inMember && int64(len(hb)) == avail && avail < maxHTTPHeader {
+			// The HTTP header is cut by the end of the record's member.
+			r.br.Discard(len(hb))
+			r.blk.n -= int64(len(hb))
+			r.blk.err = errMemberEnd
+			return h, false, errMemberEnd
 		}
 		if int64(len(hb)) < r.blk.n {
 			tooLong = true
@@ -1092,6 +1112,73 @@ func (r *Reader) readMessage(it *item, c *event.Capture, isHTTP bool, fallbackCT
 		r.report(start, res.code, sev, res.msg)
 	}
 	return nil
+}
+
+// memberLimit returns how many of the next max decompressed bytes come
+// before the start of a compression member that begins with "WARC/": a
+// record that sits in a member of its own (WARC 1.1 Annex D.2) cannot
+// run into the next record's member, so a Content-Length that says
+// otherwise lies (or the record was cut when written) and must not
+// swallow the records that follow.
+func (r *Reader) memberLimit(max int) int {
+	n, found, peeked := r.recordMember(max)
+	switch {
+	case found:
+		return min(n, max)
+	case peeked < min(max+8, r.br.Size()):
+		return max // the input ends within: let the read meet and report it
+	}
+	return min(peeked, max)
+}
+
+// recordMember looks in the next max bytes for the start of a compression
+// member that begins with "WARC/", and returns its distance from the read
+// position. peeked is the number of bytes looked at (fewer than max near
+// the end of the input).
+func (r *Reader) recordMember(max int) (n int, found bool, peeked int) {
+	// Peek a little further, to see a version line at a boundary; every
+	// boundary within the peeked bytes is then known to r.ms.
+	b, _ := r.br.Peek(min(max+8, r.br.Size()))
+	pos := r.pos()
+	for _, bd := range r.ms.bounds {
+		i := bd.u - pos
+		if i < 0 {
+			continue
+		}
+		if i >= int64(len(b)) {
+			break
+		}
+		if bytes.HasPrefix(b[i:], []byte("WARC/")) {
+			return int(i), true, len(b)
+		}
+	}
+	return 0, false, len(b)
+}
+
+// keepPastMember ends a record whose block ran past the end of its own
+// compression member (see memberLimit): it is reported with its offset,
+// kept with the bytes its member holds when its headers were complete,
+// and reading goes on with the next member's record.
+func (r *Reader) keepPastMember(it *item, startB boundary, startOK bool, start int64) *item {
+	end := r.pos()
+	next, _ := r.ms.memberAt(end)
+	msg := fmt.Sprintf("its Content-Length runs %d bytes past the end of its own %s member (%d bytes from the record start); the next member starts a record: reading goes on there, at stored offset %d",
+		r.blk.n, r.ms.kindName(), end-start, next.first)
+	if it == nil || !it.headDone {
+		r.report(start, CodeLengthPastMember, SevError, msg+"; this record's headers are incomplete: skipped")
+		return nil
+	}
+	rec := it.rec
+	rec.Source, rec.Decompressed = event.Source{File: r.name, Offset: start, Length: end - start}, true
+	if startOK {
+		rec.Source, rec.Decompressed = event.Source{File: r.name, Offset: startB.last, Length: next.first - startB.last}, false
+	}
+	if c := rec.Capture; c != nil {
+		c.BodyTruncated = true
+	}
+	r.report(start, CodeLengthPastMember, SevError, fmt.Sprintf("%s record %s: %s", orDash(rec.Type), orDash(it.id), msg))
+	r.finish(it)
+	return it
 }
 
 // isCutErr reports whether err means the input ended (or was cut) inside

@@ -156,6 +156,7 @@ func runAudit(ctx context.Context, args []string, std stdio) int {
 		},
 		Version: version,
 		Command: append([]string{"repaudit", "audit"}, args...),
+		Stdin:   std.Stdin, // for the input "-"
 	}
 	cfg.Options = map[string]any{}
 	fs.Visit(func(f *flag.Flag) { cfg.Options[f.Name] = f.Value.String() })
