@@ -47,6 +47,9 @@ type DB struct {
 //
 //	CREATE VIEW fetches AS SELECT * FROM read_parquet('DIR/fetches.parquet')
 //
+// A table may also be a directory of part files, DIR/fetches/*.parquet,
+// as the Beam pipeline (beam/) writes them; the view then reads them all.
+//
 // It refuses a directory without manifest.json (an incomplete run) or with
 // a newer schema version. The database never loads extensions from the
 // network, the session uses the UTC time zone, and the DuckDB variable
@@ -75,14 +78,16 @@ func Open(ctx context.Context, dir string) (*DB, error) {
 	if err != nil {
 		return nil, fmt.Errorf("open audit %s: %w", dir, err)
 	}
+	paths := make(map[string]string, len(table.Tables))
 	for _, t := range table.Tables {
-		p := filepath.Join(abs, t.Name+".parquet")
-		if _, err := os.Stat(p); err != nil {
+		p, err := tableFiles(abs, t.Name)
+		if err != nil {
 			if errors.Is(err, fs.ErrNotExist) {
 				return nil, fmt.Errorf("open audit %s: table %s missing: %w", dir, t.Name, err)
 			}
 			return nil, fmt.Errorf("open audit %s: %w", dir, err)
 		}
+		paths[t.Name] = p
 	}
 	// Extension auto-install would reach the network; parquet, json and
 	// icu are linked in.
@@ -101,8 +106,7 @@ func Open(ctx context.Context, dir string) (*DB, error) {
 		return nil, fmt.Errorf("open duckdb: %w", err)
 	}
 	for _, t := range table.Tables {
-		p := filepath.Join(abs, t.Name+".parquet")
-		q := fmt.Sprintf("CREATE VIEW %s AS SELECT * FROM read_parquet(%s)", t.Name, quote(p))
+		q := fmt.Sprintf("CREATE VIEW %s AS SELECT * FROM read_parquet(%s)", t.Name, quote(paths[t.Name]))
 		if _, err := d.conn.ExecContext(ctx, q); err != nil {
 			d.Close()
 			return nil, fmt.Errorf("open audit %s: table %s: %w", dir, t.Name, err)
@@ -291,4 +295,19 @@ func normalize(v any) any {
 	default:
 		return fmt.Sprint(x)
 	}
+}
+
+// tableFiles returns what read_parquet reads for a table: DIR/NAME.parquet,
+// or else the pattern DIR/NAME/*.parquet of a directory of part files.
+func tableFiles(abs, name string) (string, error) {
+	p := filepath.Join(abs, name+".parquet")
+	_, err := os.Stat(p)
+	if !errors.Is(err, fs.ErrNotExist) {
+		return p, err
+	}
+	parts, gerr := filepath.Glob(filepath.Join(abs, name, "*.parquet"))
+	if gerr != nil || len(parts) == 0 {
+		return "", err
+	}
+	return filepath.Join(abs, name, "*.parquet"), nil
 }
