@@ -232,3 +232,10 @@ func (b *Builder) BuildPartition(key string, s Shared) *Model {
 	})
 	return m
 }
+
+// NeedsHeader reports whether Judge reads a fetch's Header: only for a
+// signed request (Signature or Signature-Input present, Web Bot Auth).
+// A pipeline may drop every other fetch's Header before shipping it.
+func NeedsHeader(f *event.Fetch) bool {
+	return f.Header.Has("Signature") || f.Header.Has("Signature-Input")
+}

@@ -258,3 +258,20 @@ func TestRedirectTarget(t *testing.T) {
 		}
 	}
 }
+
+func TestNeedsHeader(t *testing.T) {
+	for _, tc := range []struct {
+		h    event.Header
+		want bool
+	}{
+		{nil, false},
+		{event.Header{{Name: "User-Agent", Value: "x"}}, false},
+		{event.Header{{Name: "signature", Value: "sig1=:AA==:"}}, true},
+		{event.Header{{Name: "Signature-Input", Value: `sig1=("@authority")`}}, true},
+		{event.Header{{Name: "Signature-Agent", Value: `"https://a.example"`}}, false},
+	} {
+		if got := NeedsHeader(&event.Fetch{Header: tc.h}); got != tc.want {
+			t.Errorf("NeedsHeader(%v) = %v, want %v", tc.h, got, tc.want)
+		}
+	}
+}

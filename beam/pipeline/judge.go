@@ -149,34 +149,40 @@ func (fn *judgeFn) evaluate(job partitionJob, sink *partWriter) error {
 	b := evaluate.NewBuilder(fn.Cfg.Eval, fn.world.catalog, fn.world.ids)
 	var fetches []*record
 	targets := map[event.Source]bool{}
-	for i, v := range job.values {
-		r, err := decodeRecord(v)
+	for i, batch := range job.values {
+		err := eachRecord(batch, func(v []byte) error {
+			r, err := decodeRecord(v)
+			if err != nil {
+				return fmt.Errorf("partition %q: %w", key, err)
+			}
+			switch r.Kind {
+			case kindCapture:
+				if k, _ := evaluate.CapturePartition(r.Capture); k == key {
+					b.AddCapture(r.Capture)
+				} else if !targets[r.Capture.Source] {
+					// A redirect target may arrive from several rounds.
+					targets[r.Capture.Source] = true
+					b.AddRedirectTarget(r.Capture)
+				}
+			case kindFetch:
+				if r.Model {
+					b.AddFetch(r.Fetch)
+				}
+				r.Fetch.Time = r.Fetch.Time.UTC()
+				fetches = append(fetches, r)
+			case kindIndex:
+				b.AddIndexEntry(*r.Entry)
+			case kindSnippet:
+				b.AddSnippetEntry(*r.Entry)
+			default:
+				return fmt.Errorf("partition %q: unknown record kind %q", key, r.Kind)
+			}
+			return nil
+		})
 		if err != nil {
-			return fmt.Errorf("partition %q: %w", key, err)
+			return err
 		}
 		job.values[i] = nil
-		switch r.Kind {
-		case kindCapture:
-			if k, _ := evaluate.CapturePartition(r.Capture); k == key {
-				b.AddCapture(r.Capture)
-			} else if !targets[r.Capture.Source] {
-				// A redirect target may arrive from several rounds.
-				targets[r.Capture.Source] = true
-				b.AddRedirectTarget(r.Capture)
-			}
-		case kindFetch:
-			if r.Model {
-				b.AddFetch(r.Fetch)
-			}
-			r.Fetch.Time = r.Fetch.Time.UTC()
-			fetches = append(fetches, r)
-		case kindIndex:
-			b.AddIndexEntry(*r.Entry)
-		case kindSnippet:
-			b.AddSnippetEntry(*r.Entry)
-		default:
-			return fmt.Errorf("partition %q: unknown record kind %q", key, r.Kind)
-		}
 	}
 	m := b.BuildPartition(key, fn.world.shared)
 	// audit.Run judges fetches merged by time, then input order, then

@@ -24,7 +24,7 @@ import (
 // readFn reads one input file (an element is a JSON fileRef) the way pass 1
 // of audit.Run does, and sends on what each later stage needs:
 //
-//   - events: KV<partition, record> — captures, fetches, listing entries
+//   - events: KV<partition, batch of records> — captures, fetches, listing entries
 //   - docs: KV<URL key, record> — robots-like captures, for redirects
 //   - requests: KV<URL key, partition> — a robots.txt redirect to another partition
 //   - shared: evaluate.Shared of the file (JSON)
@@ -77,6 +77,8 @@ func (fn *readFn) ProcessElement(ctx context.Context, elem string,
 		}
 	}
 	var shared evaluate.Shared
+	events := newBatcher(emitEvent)
+	defer events.flush() // also after an error: what was read is judged
 
 	if ref.Role != "" {
 		// A listing named with --index or --snippets: audit.Run reads it
@@ -88,7 +90,7 @@ func (fn *readFn) ProcessElement(ctx context.Context, elem string,
 		probs, err := audit.ReadListing(local, func(e evaluate.ListingEntry) {
 			rename(&e.Source)
 			shared.NoteEntry(e)
-			emitEvent(evaluate.ListingPartition(e), encode(&record{Kind: kind, Entry: &e}))
+			events.add(evaluate.ListingPartition(e), encode(&record{Kind: kind, Entry: &e}))
 		})
 		if err != nil {
 			return fmt.Errorf("--%s %s: %w", ref.Role, ref.Path, err)
@@ -124,8 +126,14 @@ func (fn *readFn) ProcessElement(ctx context.Context, elem string,
 					if model {
 						shared.NoteFetch(ft)
 					}
-					emitEvent(evaluate.FetchPartition(ft, cfg.Eval.DefaultAuthority),
-						encode(&record{Kind: kindFetch, Model: model, File: ref.Idx, Seq: seq, Fetch: ft}))
+					out := ft
+					if !evaluate.NeedsHeader(ft) {
+						cp := *ft       // the reader reuses ft
+						cp.Header = nil // read only for signed requests
+						out = &cp
+					}
+					events.add(evaluate.FetchPartition(ft, cfg.Eval.DefaultAuthority),
+						encode(&record{Kind: kindFetch, Model: model, File: ref.Idx, Seq: seq, Fetch: out}))
 					return nil
 				},
 				Capture: func(c *event.Capture) error {
@@ -150,7 +158,7 @@ func (fn *readFn) ProcessElement(ctx context.Context, elem string,
 						cc.Body = nil
 					}
 					rec := encode(&record{Kind: kindCapture, Capture: &cc})
-					emitEvent(key, rec)
+					events.add(key, rec)
 					if evaluate.RobotsLike(c) {
 						emitDoc(evaluate.URLKey(c.URL), rec)
 						if t, ok := evaluate.RedirectTarget(c); ok && evaluate.URLPartition(t) != key {
@@ -174,7 +182,7 @@ func (fn *readFn) ProcessElement(ctx context.Context, elem string,
 			probs, err = audit.ReadListing(local, func(e evaluate.ListingEntry) {
 				rename(&e.Source)
 				shared.NoteEntry(e)
-				emitEvent(evaluate.ListingPartition(e), encode(&record{Kind: kindIndex, Entry: &e}))
+				events.add(evaluate.ListingPartition(e), encode(&record{Kind: kindIndex, Entry: &e}))
 			})
 			for _, p := range probs {
 				rename(&p.Source)

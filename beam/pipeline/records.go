@@ -1,7 +1,9 @@
 package pipeline
 
 import (
+	"encoding/binary"
 	"encoding/json"
+	"errors"
 	"fmt"
 	"time"
 
@@ -38,6 +40,70 @@ func encode(v any) []byte {
 		panic(fmt.Sprintf("pipeline: encode %T: %v", v, err))
 	}
 	return b
+}
+
+// Events travel in batches: one element holds many records of one
+// partition, each preceded by its length (uvarint), so that the runner
+// moves thousands of elements instead of millions.
+const (
+	batchRecords = 512     // records per batch and partition
+	batchPending = 1 << 16 // records a reader holds before it sends every batch
+)
+
+func appendRecord(batch, rec []byte) []byte {
+	batch = binary.AppendUvarint(batch, uint64(len(rec)))
+	return append(batch, rec...)
+}
+
+// eachRecord calls fn with every record of a batch.
+func eachRecord(batch []byte, fn func(rec []byte) error) error {
+	for len(batch) > 0 {
+		n, k := binary.Uvarint(batch)
+		if k <= 0 || n > uint64(len(batch)-k) {
+			return errors.New("decode event batch: bad record length")
+		}
+		if err := fn(batch[k : k+int(n)]); err != nil {
+			return err
+		}
+		batch = batch[k+int(n):]
+	}
+	return nil
+}
+
+// batcher groups a reader's records by partition.
+type batcher struct {
+	emit    func(string, []byte)
+	pending map[string][]byte
+	counts  map[string]int
+	total   int
+}
+
+func newBatcher(emit func(string, []byte)) *batcher {
+	return &batcher{emit: emit, pending: map[string][]byte{}, counts: map[string]int{}}
+}
+
+func (b *batcher) add(key string, rec []byte) {
+	b.pending[key] = appendRecord(b.pending[key], rec)
+	b.counts[key]++
+	b.total++
+	if b.counts[key] >= batchRecords {
+		b.emit(key, b.pending[key])
+		delete(b.pending, key)
+		b.total -= b.counts[key]
+		delete(b.counts, key)
+	}
+	if b.total >= batchPending {
+		b.flush()
+	}
+}
+
+func (b *batcher) flush() {
+	for key, batch := range b.pending {
+		b.emit(key, batch)
+	}
+	clear(b.pending)
+	clear(b.counts)
+	b.total = 0
 }
 
 func decodeRecord(b []byte) (*record, error) {
