@@ -58,7 +58,9 @@ type OpenOptions struct {
 // DIR is the absolute path with DuckDB's glob characters (* ? [) escaped,
 // so a directory named out/q* or r[1] reads exactly its own tables, never
 // another directory's; Open checks that each view's pattern matches its
-// one file.
+// one file. A table may also be a directory of part files,
+// DIR/fetches/*.parquet, as the Beam pipeline (beam/) writes them; the
+// view then reads each part, each named exactly.
 //
 // It refuses a directory without manifest.json (an incomplete run) or with
 // a newer schema version. The database never loads extensions from the
@@ -94,14 +96,16 @@ func OpenWith(ctx context.Context, dir string, opts OpenOptions) (*DB, error) {
 	if err != nil {
 		return nil, fmt.Errorf("open audit %s: %w", dir, err)
 	}
+	paths := make(map[string][]string, len(table.Tables))
 	for _, t := range table.Tables {
-		p := filepath.Join(abs, t.Name+".parquet")
-		if _, err := os.Stat(p); err != nil {
+		p, err := tableFiles(abs, t.Name)
+		if err != nil {
 			if errors.Is(err, fs.ErrNotExist) {
 				return nil, fmt.Errorf("open audit %s: table %s missing: %w", dir, t.Name, err)
 			}
 			return nil, fmt.Errorf("open audit %s: %w", dir, err)
 		}
+		paths[t.Name] = p
 	}
 	// Extension auto-install would reach the network; parquet, json and
 	// icu are linked in.
@@ -121,18 +125,21 @@ func OpenWith(ctx context.Context, dir string, opts OpenOptions) (*DB, error) {
 	}
 	var allowed []string
 	for _, t := range table.Tables {
-		p := filepath.Join(abs, t.Name+".parquet")
-		pattern := globEscape(p)
-		if err := d.oneFile(ctx, pattern, p); err != nil {
-			d.Close()
-			return nil, fmt.Errorf("open audit %s: table %s: %w", dir, t.Name, err)
+		var patterns []string
+		for _, p := range paths[t.Name] {
+			pattern := globEscape(p)
+			if err := d.oneFile(ctx, pattern, p); err != nil {
+				d.Close()
+				return nil, fmt.Errorf("open audit %s: table %s: %w", dir, t.Name, err)
+			}
+			patterns = append(patterns, quote(pattern))
+			allowed = append(allowed, quote(p), quote(pattern))
 		}
-		q := fmt.Sprintf("CREATE VIEW %s AS SELECT * FROM read_parquet(%s)", t.Name, quote(pattern))
+		q := fmt.Sprintf("CREATE VIEW %s AS SELECT * FROM read_parquet([%s])", t.Name, strings.Join(patterns, ", "))
 		if _, err := d.conn.ExecContext(ctx, q); err != nil {
 			d.Close()
 			return nil, fmt.Errorf("open audit %s: table %s: %w", dir, t.Name, err)
 		}
-		allowed = append(allowed, quote(p), quote(pattern))
 	}
 	if !opts.AllowExternal {
 		// The views bind their files when queried, so the table files
@@ -527,3 +534,29 @@ func (db *DB) ExportWith(ctx context.Context, w io.Writer, query, format string,
 // maxQueryTableRows caps a terminal table of `repaudit query`: aligning
 // columns needs every row in memory.
 const maxQueryTableRows = 10000
+
+// tableFiles returns the files read_parquet reads for a table:
+// DIR/NAME.parquet, or else the part files DIR/NAME/*.parquet of a
+// directory the Beam pipeline (beam/) wrote, sorted. Each is named
+// exactly (escaped, checked and allowed one by one), never by a pattern.
+func tableFiles(abs, name string) ([]string, error) {
+	p := filepath.Join(abs, name+".parquet")
+	_, err := os.Stat(p)
+	if !errors.Is(err, fs.ErrNotExist) {
+		return []string{p}, err
+	}
+	entries, derr := os.ReadDir(filepath.Join(abs, name))
+	if derr != nil {
+		return nil, err
+	}
+	var parts []string
+	for _, e := range entries {
+		if e.Type().IsRegular() && strings.HasSuffix(e.Name(), ".parquet") && !strings.HasPrefix(e.Name(), ".") {
+			parts = append(parts, filepath.Join(abs, name, e.Name()))
+		}
+	}
+	if len(parts) == 0 {
+		return nil, err
+	}
+	return parts, nil
+}

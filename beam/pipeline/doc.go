@@ -1,0 +1,48 @@
+// Package pipeline runs repaudit's audit as an Apache Beam pipeline, so
+// that one evaluation scales past one machine: in process on the Prism
+// runner, or on Flink, Spark and Google Cloud Dataflow through the
+// portable runner. It writes the same rows as `repaudit audit` (the same
+// packages decide every verdict), as Parquet part files that DuckDB and
+// `repaudit report` / `repaudit query` read as one table each.
+//
+// # Shape
+//
+//	files ──read (one element per file)──┬─ events keyed by host[:port] ─────────┐
+//	                                     ├─ robots-like captures keyed by URL ─┐  │
+//	                                     ├─ redirect requests (URL ← partition)┤  │
+//	                                     │      five rounds of CoGroupByKey ───┴─→│ (targets of robots.txt redirects)
+//	                                     ├─ shared facts (latest time, archive UAs) ─── side input
+//	                                     ├─ captured cards, key sets, IP lists ──────── side input
+//	                                     ├─ problems ─→ part files
+//	                                     └─ file summaries ──────────────────────────── finalize
+//	GroupByKey(host[:port]) → per partition: evaluate.Builder → BuildPartition →
+//	    judge its fetches in time order (Judge, Tracker) → WriteTables → part files
+//	finalize: move the part files into DIR/<table>/part-NNNNN.parquet, write manifest.json last
+//
+// A partition is a host[:port] (both schemes, because a request without a
+// scheme picks one from the timelines of its host). Everything a verdict
+// needs is in the partition, except facts that are the same for all: the
+// bot catalog and --card/--jwks/--ip-ranges files (loaded by every worker),
+// cards, key sets and IP lists captured in WARCs and the latest time and
+// WARC request User-Agents (side inputs), and the captures a robots.txt
+// redirect leads to on another host (joined by URL, one round per hop).
+//
+// # Memory
+//
+// GroupByKey hands a partition's values over in no order. The worker keeps
+// the partition's model (robots.txt versions, bots' own robots.txt fetches,
+// compact capture summaries, listing entries) and its fetches, each a
+// compact event of a few hundred bytes, sorts the fetches by (time, input
+// file, position in the file) — the order `audit` merges them in — and
+// judges them. So a worker needs memory for the largest host's fetches:
+// about 0.5 KB × fetches of that host (1 GB for 2M fetches of one host).
+// See beam/README.md for keying a hot host by (host, agent).
+//
+// # Part files
+//
+// Each bundle of the read and evaluate stages writes its rows through
+// output.Writer (the same schema as `audit`) into one part file per table,
+// under DIR/.beam-tmp/; the finalize step, which runs once all parts are
+// written, moves the parts of finished bundles into DIR/<table>/ and
+// writes DIR/manifest.json last. Parts of retried bundles are never moved.
+package pipeline

@@ -1,0 +1,255 @@
+package pipeline
+
+import (
+	"context"
+	"encoding/json"
+	"fmt"
+	"os"
+	"path/filepath"
+	"sort"
+	"time"
+
+	"github.com/repaudit/repaudit/evaluate"
+	"github.com/repaudit/repaudit/output"
+	"github.com/repaudit/repaudit/table"
+)
+
+type tableProblem = table.Problem
+
+// finalizeFn runs once (its main input is one impulse), after every part
+// file exists (its side inputs are complete only then). It moves the parts
+// into DIR/<table>/part-NNNNN.parquet, writes an empty part for a table
+// no bundle wrote, and writes manifest.json last. A local output appears
+// whole by one rename; on a remote filesystem manifest.json, written last,
+// marks a finished run.
+type finalizeFn struct {
+	Cfg   Config `json:"cfg"`
+	Start int64  `json:"start"` // launch time, Unix nanoseconds, for the timings
+}
+
+func (fn *finalizeFn) ProcessElement(ctx context.Context, _ []byte, partsSI, filesSI, sharedSI func(*[]byte) bool) error {
+	cfg := &fn.Cfg
+	var parts []partInfo
+	var files []fileInfo
+	var shared evaluate.Shared
+	var b []byte
+	for partsSI(&b) {
+		var p partInfo
+		if err := json.Unmarshal(b, &p); err != nil {
+			return fmt.Errorf("finalize: %w", err)
+		}
+		parts = append(parts, p)
+	}
+	for filesSI(&b) {
+		var f fileInfo
+		if err := json.Unmarshal(b, &f); err != nil {
+			return fmt.Errorf("finalize: %w", err)
+		}
+		files = append(files, f)
+	}
+	for sharedSI(&b) {
+		var s evaluate.Shared
+		if err := json.Unmarshal(b, &s); err != nil {
+			return fmt.Errorf("finalize: %w", err)
+		}
+		shared.Merge(s)
+	}
+	// A fixed order: the part names do not depend on bundle timing.
+	sort.Slice(parts, func(i, j int) bool {
+		if parts[i].Table != parts[j].Table {
+			return parts[i].Table < parts[j].Table
+		}
+		return parts[i].Path < parts[j].Path
+	})
+	sort.Slice(files, func(i, j int) bool { return files[i].Idx < files[j].Idx })
+
+	dest := cfg.Out
+	local := !hasScheme(cfg.Out)
+	if local {
+		parent := filepath.Dir(filepath.Clean(cfg.Out))
+		if err := os.MkdirAll(parent, 0o755); err != nil {
+			return err
+		}
+		d, err := os.MkdirTemp(parent, filepath.Base(cfg.Out)+".partial-")
+		if err != nil {
+			return err
+		}
+		dest = d
+		defer os.RemoveAll(d) // gone after the rename; cleans up after a failure
+	}
+	counts := map[string]int64{}
+	n := map[string]int{}
+	for _, p := range parts {
+		dst := joinPath(dest, p.Table, fmt.Sprintf("part-%05d.parquet", n[p.Table]))
+		n[p.Table]++
+		if err := move(ctx, p.Path, dst); err != nil {
+			return fmt.Errorf("finalize: %w", err)
+		}
+		counts[p.Table] += p.Rows
+	}
+	// Every table has at least one part, so that readers find its schema.
+	var missing []string
+	for _, t := range table.Tables {
+		if n[t.Name] == 0 {
+			missing = append(missing, t.Name)
+		}
+		if _, ok := counts[t.Name]; !ok {
+			counts[t.Name] = 0
+		}
+	}
+	if len(missing) > 0 {
+		if err := writeEmptyParts(ctx, dest, missing); err != nil {
+			return fmt.Errorf("finalize: %w", err)
+		}
+	}
+
+	asOf := cfg.Eval.AsOf
+	if asOf.IsZero() {
+		asOf = shared.Latest // what Build takes for a zero Options.AsOf
+	}
+	m := &output.Manifest{
+		Tool: "repaudit", Version: cfg.Version, SchemaVersion: table.SchemaVersion, Command: cfg.Command,
+		Options: map[string]any{}, Counts: counts, AsOf: formatTime(asOf),
+		Timings: map[string]float64{"pipeline": time.Since(time.Unix(0, fn.Start)).Seconds()},
+	}
+	for k, v := range cfg.Options {
+		m.Options[k] = v
+	}
+	var first, last time.Time
+	for _, f := range files {
+		if f.Listed {
+			m.Inputs = append(m.Inputs, f.Input)
+		}
+		if !f.First.IsZero() && (first.IsZero() || f.First.Before(first)) {
+			first = f.First
+		}
+		if f.Last.After(last) {
+			last = f.Last
+		}
+	}
+	m.Started, m.Finished = formatTime(first), formatTime(last)
+	data, err := json.MarshalIndent(m, "", "  ")
+	if err != nil {
+		return err
+	}
+	data = append(data, '\n')
+	if err := writeFile(ctx, joinPath(dest, output.ManifestName), data); err != nil {
+		return fmt.Errorf("finalize: %w", err)
+	}
+	if local {
+		if err := swapInto(dest, cfg.Out, cfg.Force); err != nil {
+			return fmt.Errorf("finalize: %w", err)
+		}
+	}
+	removePath(ctx, tmpDir(cfg.Out))
+	return nil
+}
+
+func formatTime(t time.Time) string {
+	if t.IsZero() {
+		return ""
+	}
+	return t.UTC().Format(time.RFC3339)
+}
+
+// move moves a part file (rename where both are local, else copy).
+func move(ctx context.Context, src, dst string) error {
+	if !hasScheme(src) && !hasScheme(dst) {
+		if err := os.MkdirAll(filepath.Dir(dst), 0o755); err != nil {
+			return err
+		}
+		if err := os.Rename(src, dst); err == nil {
+			return nil
+		}
+	}
+	local, cleanup, err := fetchLocal(ctx, src)
+	if err != nil {
+		return err
+	}
+	defer cleanup()
+	f, err := os.Open(local)
+	if err != nil {
+		return err
+	}
+	defer f.Close()
+	if err := copyTo(ctx, f, dst); err != nil {
+		return err
+	}
+	if hasScheme(src) {
+		removePath(ctx, src)
+	} else {
+		os.Remove(src)
+	}
+	return nil
+}
+
+func writeFile(ctx context.Context, dst string, data []byte) error {
+	if !hasScheme(dst) {
+		return os.WriteFile(dst, data, 0o644)
+	}
+	f, err := os.CreateTemp("", "repaudit-beam-file-")
+	if err != nil {
+		return err
+	}
+	defer os.Remove(f.Name())
+	defer f.Close()
+	if _, err := f.Write(data); err != nil {
+		return err
+	}
+	if _, err := f.Seek(0, 0); err != nil {
+		return err
+	}
+	return copyTo(ctx, f, dst)
+}
+
+// writeEmptyParts writes a part without rows for each named table.
+func writeEmptyParts(ctx context.Context, dest string, names []string) error {
+	base, err := os.MkdirTemp("", "repaudit-beam-empty-")
+	if err != nil {
+		return err
+	}
+	defer os.RemoveAll(base)
+	w, err := output.Create(filepath.Join(base, "t"), output.Options{})
+	if err != nil {
+		return err
+	}
+	if err := w.Commit(nil); err != nil {
+		return err
+	}
+	for _, n := range names {
+		if err := publish(ctx, filepath.Join(base, "t", n+".parquet"), joinPath(dest, n, "part-00000.parquet")); err != nil {
+			return err
+		}
+	}
+	return nil
+}
+
+// swapInto moves the finished directory tmp to dir, replacing an old
+// output only with force (checked again: the target may have changed).
+func swapInto(tmp, dir string, force bool) error {
+	if err := checkLocalTarget(dir, force); err != nil {
+		return err
+	}
+	var old string
+	if _, err := os.Lstat(dir); err == nil {
+		o, err := os.MkdirTemp(filepath.Dir(filepath.Clean(dir)), filepath.Base(dir)+".old-")
+		if err != nil {
+			return err
+		}
+		os.Remove(o)
+		if err := os.Rename(dir, o); err != nil {
+			return err
+		}
+		old = o
+	}
+	if err := os.Rename(tmp, dir); err != nil {
+		if old != "" {
+			os.Rename(old, dir)
+		}
+		return err
+	}
+	if old != "" {
+		return os.RemoveAll(old)
+	}
+	return nil
+}

@@ -1,0 +1,292 @@
+package pipeline
+
+import (
+	"cmp"
+	"context"
+	"encoding/json"
+	"errors"
+	"fmt"
+	"runtime"
+	"slices"
+	"sync"
+
+	"github.com/repaudit/repaudit/audit"
+	"github.com/repaudit/repaudit/bots"
+	"github.com/repaudit/repaudit/evaluate"
+	"github.com/repaudit/repaudit/event"
+	"github.com/repaudit/repaudit/identity"
+	"github.com/repaudit/repaudit/ingest"
+)
+
+// world is what every partition shares: the catalog, the identity store
+// and the facts of all inputs. A DoFn instance loads it once from its side
+// inputs (the same for every element of a batch run in the global window).
+type world struct {
+	catalog *bots.Catalog
+	ids     *identity.Store
+	shared  evaluate.Shared
+}
+
+func loadWorld(ctx context.Context, cfg *Config, sharedSI, identitySI func(*[]byte) bool) (*world, error) {
+	w := &world{}
+	var err error
+	if w.catalog, err = audit.LoadCatalog(cfg.Bots); err != nil {
+		return nil, err
+	}
+	w.ids = identity.NewStore()
+	// Their problems were written once, by the launcher's read of them.
+	if _, err := audit.LoadLocalIdentity(audit.Config{Cards: cfg.Cards, JWKS: cfg.JWKS, IPRanges: cfg.IPRanges}, w.ids); err != nil {
+		return nil, err
+	}
+	var b []byte
+	for identitySI(&b) {
+		var d identityDoc
+		if err := json.Unmarshal(b, &d); err != nil {
+			return nil, fmt.Errorf("decode identity document: %w", err)
+		}
+		if d.Path == "" {
+			w.ids.AddCapture(d.URL, d.Body, d.Time, d.Where)
+			continue
+		}
+		local, cleanup, err := fetchLocal(ctx, d.Path)
+		if err != nil {
+			return nil, err
+		}
+		err = audit.LoadDocument(ingest.File{Path: local, Kind: ingest.Kind(d.Kind)}, w.ids, func(event.Problem) {})
+		cleanup()
+		if err != nil {
+			return nil, err
+		}
+	}
+	for sharedSI(&b) {
+		var s evaluate.Shared
+		if err := json.Unmarshal(b, &s); err != nil {
+			return nil, fmt.Errorf("decode shared facts: %w", err)
+		}
+		w.shared.Merge(s)
+	}
+	return w, nil
+}
+
+// judgeFn evaluates partitions (an element is a host[:port] and its
+// events, in no order) and writes their rows into part files. Within a
+// bundle, Cfg.Workers goroutines evaluate partitions side by side, each
+// into its own part files; at most Workers more partitions wait in memory.
+type judgeFn struct {
+	Cfg Config `json:"cfg"`
+
+	world *world
+	work  chan partitionJob
+	wg    sync.WaitGroup
+	mu    sync.Mutex
+	errs  []error
+	sinks []*partWriter
+}
+
+type partitionJob struct {
+	key    string
+	values [][]byte
+}
+
+// StartBundle and FinishBundle take the side inputs too: the SDK wants
+// every method of a DoFn with side inputs to name them.
+func (fn *judgeFn) StartBundle(ctx context.Context, sharedSI, identitySI func(*[]byte) bool, emitPart func([]byte)) error {
+	if fn.world == nil {
+		w, err := loadWorld(ctx, &fn.Cfg, sharedSI, identitySI)
+		if err != nil {
+			return err
+		}
+		fn.world = w
+	}
+	n := fn.Cfg.Workers
+	if n <= 0 {
+		n = runtime.GOMAXPROCS(0)
+	}
+	fn.work = make(chan partitionJob, n)
+	fn.errs, fn.sinks = nil, nil
+	for range n {
+		s, err := newPartWriter(fn.Cfg.Out)
+		if err != nil {
+			return err
+		}
+		fn.sinks = append(fn.sinks, s)
+		fn.wg.Add(1)
+		go func() {
+			defer fn.wg.Done()
+			for job := range fn.work {
+				if err := fn.evaluate(job, s); err != nil {
+					fn.mu.Lock()
+					fn.errs = append(fn.errs, err)
+					fn.mu.Unlock()
+				}
+			}
+		}()
+	}
+	return nil
+}
+
+func (fn *judgeFn) ProcessElement(ctx context.Context, key string, values func(*[]byte) bool,
+	sharedSI, identitySI func(*[]byte) bool, emitPart func([]byte)) error {
+	job := partitionJob{key: key}
+	var v []byte
+	for values(&v) {
+		job.values = append(job.values, v)
+		v = nil
+	}
+	fn.mu.Lock()
+	err := errors.Join(fn.errs...)
+	fn.mu.Unlock()
+	if err != nil {
+		return err
+	}
+	fn.work <- job
+	return nil
+}
+
+// evaluate is pass 1 and pass 2 of audit.Run for one partition.
+func (fn *judgeFn) evaluate(job partitionJob, sink *partWriter) error {
+	key := job.key
+	b := evaluate.NewBuilder(fn.Cfg.Eval, fn.world.catalog, fn.world.ids)
+	var fetches []*record
+	targets := map[event.Source]bool{}
+	for i, batch := range job.values {
+		err := eachRecord(batch, func(v []byte) error {
+			r, err := decodeRecord(v)
+			if err != nil {
+				return fmt.Errorf("partition %q: %w", key, err)
+			}
+			switch r.Kind {
+			case kindCapture:
+				if k, _ := evaluate.CapturePartition(r.Capture); k == key {
+					b.AddCapture(r.Capture)
+				} else if !targets[r.Capture.Source] {
+					// A redirect target may arrive from several rounds.
+					targets[r.Capture.Source] = true
+					b.AddRedirectTarget(r.Capture)
+				}
+			case kindFetch:
+				if r.Model {
+					b.AddFetch(r.Fetch)
+				}
+				r.Fetch.Time = r.Fetch.Time.UTC()
+				fetches = append(fetches, r)
+			case kindIndex:
+				b.AddIndexEntry(*r.Entry)
+			case kindSnippet:
+				b.AddSnippetEntry(*r.Entry)
+			default:
+				return fmt.Errorf("partition %q: unknown record kind %q", key, r.Kind)
+			}
+			return nil
+		})
+		if err != nil {
+			return err
+		}
+		job.values[i] = nil
+	}
+	m := b.BuildPartition(key, fn.world.shared)
+	// audit.Run judges fetches merged by time, then input order, then
+	// position in the file: the Tracker (crawl-delay, signature replay)
+	// must see them in that order.
+	slices.SortFunc(fetches, func(x, y *record) int {
+		if c := x.Fetch.Time.Compare(y.Fetch.Time); c != 0 {
+			return c
+		}
+		if c := cmp.Compare(x.File, y.File); c != 0 {
+			return c
+		}
+		return cmp.Compare(x.Seq, y.Seq)
+	})
+	tr := m.NewTracker()
+	for i, r := range fetches {
+		j := m.Judge(r.Fetch)
+		tr.Observe(&j)
+		if err := sink.Fetch(&j.Fetch); err != nil {
+			return err
+		}
+		for k := range j.Violations {
+			if err := sink.Violation(&j.Violations[k]); err != nil {
+				return err
+			}
+		}
+		fetches[i] = nil // let the judged events go
+	}
+	return m.WriteTables(sink)
+}
+
+func (fn *judgeFn) FinishBundle(ctx context.Context, sharedSI, identitySI func(*[]byte) bool, emitPart func([]byte)) error {
+	close(fn.work)
+	fn.wg.Wait()
+	sinks := fn.sinks
+	fn.sinks = nil
+	if err := errors.Join(fn.errs...); err != nil {
+		for _, s := range sinks {
+			s.abort()
+		}
+		return err
+	}
+	for i, s := range sinks {
+		parts, err := s.finish(ctx)
+		if err != nil {
+			for _, s := range sinks[i+1:] {
+				s.abort()
+			}
+			return err
+		}
+		for _, p := range parts {
+			emitPart(encode(&p))
+		}
+	}
+	return nil
+}
+
+func (fn *judgeFn) Teardown() {
+	for _, s := range fn.sinks {
+		s.abort()
+	}
+}
+
+// writeRowsFn writes rows that need no evaluation (problems of the read
+// stage and of the launcher), one part file per bundle.
+type writeRowsFn struct {
+	Out string `json:"out"`
+
+	sink *partWriter
+}
+
+func (fn *writeRowsFn) ProcessElement(ctx context.Context, row []byte, emitPart func([]byte)) error {
+	if fn.sink == nil {
+		s, err := newPartWriter(fn.Out)
+		if err != nil {
+			return err
+		}
+		fn.sink = s
+	}
+	var p tableProblem
+	if err := json.Unmarshal(row, &p); err != nil {
+		return fmt.Errorf("decode problem: %w", err)
+	}
+	return fn.sink.Problem(&p)
+}
+
+func (fn *writeRowsFn) FinishBundle(ctx context.Context, emitPart func([]byte)) error {
+	if fn.sink == nil {
+		return nil
+	}
+	s := fn.sink
+	fn.sink = nil
+	parts, err := s.finish(ctx)
+	if err != nil {
+		return err
+	}
+	for _, p := range parts {
+		emitPart(encode(&p))
+	}
+	return nil
+}
+
+func (fn *writeRowsFn) Teardown() {
+	if fn.sink != nil {
+		fn.sink.abort()
+	}
+}

@@ -1,0 +1,235 @@
+package pipeline
+
+import (
+	"context"
+	"os"
+	"path/filepath"
+	"slices"
+	"strings"
+	"testing"
+	"time"
+
+	"github.com/apache/arrow-go/v18/arrow/memory"
+	"github.com/apache/arrow-go/v18/parquet/file"
+	"github.com/apache/arrow-go/v18/parquet/pqarrow"
+	"github.com/apache/beam/sdks/v2/go/pkg/beam"
+	"github.com/apache/beam/sdks/v2/go/pkg/beam/testing/ptest"
+
+	"github.com/repaudit/repaudit/audit"
+	"github.com/repaudit/repaudit/beam/internal/corpus"
+	"github.com/repaudit/repaudit/evaluate"
+	"github.com/repaudit/repaudit/output"
+	"github.com/repaudit/repaudit/table"
+
+	_ "github.com/apache/beam/sdks/v2/go/pkg/beam/io/filesystem/local"
+	_ "github.com/apache/beam/sdks/v2/go/pkg/beam/runners/prism"
+)
+
+func TestMain(m *testing.M) { ptest.MainWithDefault(m, "prism") }
+
+const demo = "../../testdata/demo"
+
+// demoConfig is the README's demo command.
+func demoConfig(out string) Config {
+	asOf := time.Date(2025, 6, 1, 0, 0, 0, 0, time.UTC)
+	return Config{
+		Inputs:   []string{demo},
+		Out:      out,
+		Index:    []string{demo + "/index.csv"},
+		Snippets: []string{demo + "/snippets.csv"},
+		Eval: evaluate.Options{
+			AsOf: asOf, IndexAgent: "googlebot", DefaultAuthority: "https://www.example.com",
+		},
+	}
+}
+
+func auditConfig(c Config) audit.Config {
+	return audit.Config{
+		Inputs: c.Inputs, Out: c.Out, LogFormat: c.LogFormat, LogExtraHeaders: c.LogExtraHeaders,
+		Bots: c.Bots, Cards: c.Cards, JWKS: c.JWKS, IPRanges: c.IPRanges, Index: c.Index, Snippets: c.Snippets,
+		Eval: c.Eval, Jobs: 2,
+	}
+}
+
+func runPipeline(t testing.TB, cfg Config) {
+	t.Helper()
+	p, s := beam.NewPipelineWithRoot()
+	if err := Build(context.Background(), s, cfg); err != nil {
+		t.Fatal(err)
+	}
+	if err := ptest.Run(p); err != nil {
+		t.Fatalf("pipeline: %v", err)
+	}
+}
+
+// eachRow reads every Parquet file of a table and renders each row as
+// one string of its columns.
+func eachRow(t testing.TB, paths []string, fn func(row string)) {
+	t.Helper()
+	for _, p := range paths {
+		rdr, err := file.OpenParquetFile(p, false)
+		if err != nil {
+			t.Fatal(err)
+		}
+		fr, err := pqarrow.NewFileReader(rdr, pqarrow.ArrowReadProperties{BatchSize: 64 << 10}, memory.DefaultAllocator)
+		if err != nil {
+			t.Fatal(err)
+		}
+		rr, err := fr.GetRecordReader(context.Background(), nil, nil)
+		if err != nil {
+			t.Fatal(err)
+		}
+		for rr.Next() {
+			rec := rr.Record()
+			cols := make([][]string, rec.NumCols())
+			for c := range int(rec.NumCols()) {
+				name := rec.Schema().Field(c).Name
+				col := rec.Column(c)
+				for i := range col.Len() {
+					v := "NULL"
+					if !col.IsNull(i) {
+						v = col.ValueStr(i)
+					}
+					cols[c] = append(cols[c], name+"="+v)
+				}
+			}
+			for i := range int(rec.NumRows()) {
+				var sb strings.Builder
+				for c := range cols {
+					sb.WriteString(cols[c][i])
+					sb.WriteByte('\t')
+				}
+				fn(sb.String())
+			}
+		}
+		if err := rr.Err(); err != nil {
+			t.Fatal(err)
+		}
+		rr.Release()
+		rdr.Close()
+	}
+}
+
+// tableRows returns a table's rows, sorted: a multiset to compare.
+func tableRows(t testing.TB, paths []string) []string {
+	t.Helper()
+	var rows []string
+	eachRow(t, paths, func(r string) { rows = append(rows, r) })
+	slices.Sort(rows)
+	return rows
+}
+
+// compareOutputs checks that the pipeline's part files hold the same rows
+// as audit's tables, table by table, as multisets.
+func compareOutputs(t testing.TB, auditDir, beamDir string) {
+	t.Helper()
+	for _, tb := range table.Tables {
+		want := tableRows(t, []string{filepath.Join(auditDir, tb.Name+".parquet")})
+		parts, _ := filepath.Glob(filepath.Join(beamDir, tb.Name, "*.parquet"))
+		if len(parts) == 0 {
+			t.Errorf("%s: no part files", tb.Name)
+			continue
+		}
+		got := tableRows(t, parts)
+		if slices.Equal(got, want) {
+			t.Logf("%s: %d rows equal", tb.Name, len(got))
+			continue
+		}
+		t.Errorf("%s: pipeline wrote %d rows, audit %d", tb.Name, len(got), len(want))
+		shown := 0
+		for _, r := range want {
+			if !slices.Contains(got, r) && shown < 5 {
+				t.Errorf("  missing: %s", r)
+				shown++
+			}
+		}
+		for _, r := range got {
+			if !slices.Contains(want, r) && shown < 10 {
+				t.Errorf("  extra:   %s", r)
+				shown++
+			}
+		}
+	}
+}
+
+func TestDemoSameRowsAsAudit(t *testing.T) {
+	dir := t.TempDir()
+	cfg := demoConfig(filepath.Join(dir, "beam"))
+	runPipeline(t, cfg)
+
+	acfg := auditConfig(demoConfig(filepath.Join(dir, "audit")))
+	if _, err := audit.Run(context.Background(), acfg); err != nil {
+		t.Fatal(err)
+	}
+	compareOutputs(t, filepath.Join(dir, "audit"), filepath.Join(dir, "beam"))
+
+	// The manifest says what audit's says, apart from timings and command.
+	am, err := output.ReadManifest(filepath.Join(dir, "audit"))
+	if err != nil {
+		t.Fatal(err)
+	}
+	bm, err := output.ReadManifest(filepath.Join(dir, "beam"))
+	if err != nil {
+		t.Fatal(err)
+	}
+	if bm.AsOf != am.AsOf || bm.Started != am.Started || bm.Finished != am.Finished || bm.SchemaVersion != am.SchemaVersion {
+		t.Errorf("manifest as_of/started/finished/schema: got %s %s %s %d, want %s %s %s %d",
+			bm.AsOf, bm.Started, bm.Finished, bm.SchemaVersion, am.AsOf, am.Started, am.Finished, am.SchemaVersion)
+	}
+	if !slices.Equal(bm.Inputs, am.Inputs) {
+		t.Errorf("manifest inputs:\n got %+v\nwant %+v", bm.Inputs, am.Inputs)
+	}
+	for name, n := range am.Counts {
+		if bm.Counts[name] != n {
+			t.Errorf("manifest count %s: got %d, want %d", name, bm.Counts[name], n)
+		}
+	}
+	// Nothing is left beside the output.
+	if _, err := os.Stat(tmpDir(cfg.Out)); !os.IsNotExist(err) {
+		t.Errorf("%s left behind: %v", tmpDir(cfg.Out), err)
+	}
+}
+
+func TestCorpusSameRowsAsAudit(t *testing.T) {
+	dir := t.TempDir()
+	in := filepath.Join(dir, "in")
+	if err := corpus.Generate(in, corpus.Options{Hosts: 12, Lines: 3000, LogFiles: 3, WARCs: 2, Seed: 7}); err != nil {
+		t.Fatal(err)
+	}
+	cfg := Config{Inputs: []string{in}, Out: filepath.Join(dir, "beam"), Eval: evaluate.Options{DefaultAuthority: corpus.Site}}
+	runPipeline(t, cfg)
+	acfg := auditConfig(cfg)
+	acfg.Out = filepath.Join(dir, "audit")
+	if _, err := audit.Run(context.Background(), acfg); err != nil {
+		t.Fatal(err)
+	}
+	compareOutputs(t, acfg.Out, cfg.Out)
+}
+
+// TestCommonCrawlSample audits a Common Crawl-shaped segment: CCBot judged
+// by its own robots.txt fetches (beam/README.md, "At crawl scale").
+func TestCommonCrawlSample(t *testing.T) {
+	dir := t.TempDir()
+	in := filepath.Join(dir, "cc")
+	if err := corpus.GenerateCC(in, 12); err != nil {
+		t.Fatal(err)
+	}
+	cfg := Config{Inputs: []string{filepath.Join(in, "segment")}, Out: filepath.Join(dir, "beam")}
+	runPipeline(t, cfg)
+	acfg := auditConfig(cfg)
+	acfg.Out = filepath.Join(dir, "audit")
+	if _, err := audit.Run(context.Background(), acfg); err != nil {
+		t.Fatal(err)
+	}
+	compareOutputs(t, acfg.Out, cfg.Out)
+	parts, _ := filepath.Glob(filepath.Join(cfg.Out, "violations", "*.parquet"))
+	n := 0
+	for _, r := range tableRows(t, parts) {
+		if strings.Contains(r, "kind=captured_while_disallowed\t") && strings.Contains(r, "agent=CCBot\t") {
+			n++
+		}
+	}
+	if n == 0 {
+		t.Error("no captured_while_disallowed finding for CCBot in the sample")
+	}
+}

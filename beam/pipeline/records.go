@@ -1,0 +1,144 @@
+package pipeline
+
+import (
+	"encoding/binary"
+	"encoding/json"
+	"errors"
+	"fmt"
+	"time"
+
+	"github.com/repaudit/repaudit/evaluate"
+	"github.com/repaudit/repaudit/event"
+	"github.com/repaudit/repaudit/output"
+)
+
+// Record kinds: what one element of the partition stage holds.
+const (
+	kindCapture = 'c' // a capture (of this partition, or a redirect target of another)
+	kindFetch   = 'f' // a fetch, judged in the partition
+	kindIndex   = 'i' // an index listing entry
+	kindSnippet = 's' // a snippet listing entry
+)
+
+// record is one event crossing from the read stage to a partition. The
+// events keep every field the evaluation reads; capture bodies travel
+// only where the Builder reads them (evaluate.NeedsBody).
+type record struct {
+	Kind    byte                   `json:"k"`
+	Model   bool                   `json:"m,omitempty"` // fetch also given to Builder.AddFetch (pass 1)
+	File    int                    `json:"i,omitempty"` // input index, for the fetch order
+	Seq     int64                  `json:"q,omitempty"` // position among the file's fetches
+	Fetch   *event.Fetch           `json:"f,omitempty"`
+	Capture *event.Capture         `json:"c,omitempty"`
+	Entry   *evaluate.ListingEntry `json:"e,omitempty"`
+}
+
+func encode(v any) []byte {
+	b, err := json.Marshal(v)
+	if err != nil {
+		// Every type encoded here is plain data: this cannot happen.
+		panic(fmt.Sprintf("pipeline: encode %T: %v", v, err))
+	}
+	return b
+}
+
+// Events travel in batches: one element holds many records of one
+// partition, each preceded by its length (uvarint), so that the runner
+// moves thousands of elements instead of millions.
+const (
+	batchRecords = 512     // records per batch and partition
+	batchPending = 1 << 16 // records a reader holds before it sends every batch
+)
+
+func appendRecord(batch, rec []byte) []byte {
+	batch = binary.AppendUvarint(batch, uint64(len(rec)))
+	return append(batch, rec...)
+}
+
+// eachRecord calls fn with every record of a batch.
+func eachRecord(batch []byte, fn func(rec []byte) error) error {
+	for len(batch) > 0 {
+		n, k := binary.Uvarint(batch)
+		if k <= 0 || n > uint64(len(batch)-k) {
+			return errors.New("decode event batch: bad record length")
+		}
+		if err := fn(batch[k : k+int(n)]); err != nil {
+			return err
+		}
+		batch = batch[k+int(n):]
+	}
+	return nil
+}
+
+// batcher groups a reader's records by partition.
+type batcher struct {
+	emit    func(string, []byte)
+	pending map[string][]byte
+	counts  map[string]int
+	total   int
+}
+
+func newBatcher(emit func(string, []byte)) *batcher {
+	return &batcher{emit: emit, pending: map[string][]byte{}, counts: map[string]int{}}
+}
+
+func (b *batcher) add(key string, rec []byte) {
+	b.pending[key] = appendRecord(b.pending[key], rec)
+	b.counts[key]++
+	b.total++
+	if b.counts[key] >= batchRecords {
+		b.emit(key, b.pending[key])
+		delete(b.pending, key)
+		b.total -= b.counts[key]
+		delete(b.counts, key)
+	}
+	if b.total >= batchPending {
+		b.flush()
+	}
+}
+
+func (b *batcher) flush() {
+	for key, batch := range b.pending {
+		b.emit(key, batch)
+	}
+	clear(b.pending)
+	clear(b.counts)
+	b.total = 0
+}
+
+func decodeRecord(b []byte) (*record, error) {
+	var r record
+	if err := json.Unmarshal(b, &r); err != nil {
+		return nil, fmt.Errorf("decode event: %w", err)
+	}
+	return &r, nil
+}
+
+// identityDoc is a card, key set or IP list every partition loads: one
+// captured in a WARC (URL, Body, Time, Where), or an input file that holds
+// one (Path, Kind).
+type identityDoc struct {
+	URL   string    `json:"url,omitempty"`
+	Body  []byte    `json:"body,omitempty"`
+	Time  time.Time `json:"time"`
+	Where string    `json:"where,omitempty"`
+	Path  string    `json:"path,omitempty"`
+	Kind  string    `json:"kind,omitempty"`
+}
+
+// fileInfo is what the read stage tells the finalize step about one input.
+type fileInfo struct {
+	Idx    int          `json:"idx"`
+	Input  output.Input `json:"input"`
+	First  time.Time    `json:"first"`
+	Last   time.Time    `json:"last"`
+	Failed bool         `json:"failed,omitempty"`
+	Listed bool         `json:"listed"` // appears in the manifest's inputs (not a --index/--snippets file)
+}
+
+// partInfo names one part file a finished bundle wrote.
+type partInfo struct {
+	Table string `json:"table"`
+	Path  string `json:"path"`
+	Rows  int64  `json:"rows"`
+}

@@ -1,0 +1,200 @@
+package pipeline
+
+import (
+	"context"
+	"crypto/rand"
+	"encoding/hex"
+	"errors"
+	"fmt"
+	"io"
+	"os"
+	"path/filepath"
+	"sort"
+	"strings"
+
+	"github.com/apache/beam/sdks/v2/go/pkg/beam/io/filesystem"
+
+	"github.com/repaudit/repaudit/output"
+	"github.com/repaudit/repaudit/table"
+)
+
+// joinPath joins path elements for a local path or a filesystem URL.
+func joinPath(base string, elem ...string) string {
+	if hasScheme(base) {
+		return strings.TrimSuffix(base, "/") + "/" + strings.Join(elem, "/")
+	}
+	return filepath.Join(append([]string{base}, elem...)...)
+}
+
+// tmpDir is where bundles leave their part files until finalize moves
+// them: beside a local output directory (so that the output appears
+// whole, by one rename), inside a remote one.
+func tmpDir(out string) string {
+	if hasScheme(out) {
+		return joinPath(out, ".beam-tmp")
+	}
+	return filepath.Clean(out) + ".beam-tmp"
+}
+
+func randomID() string {
+	var b [8]byte
+	rand.Read(b[:])
+	return hex.EncodeToString(b[:])
+}
+
+// partWriter writes the rows of one bundle through output.Writer (the
+// schema of `audit`) into a local temporary directory; finish publishes
+// one part file per table that has rows.
+type partWriter struct {
+	out  string
+	base string
+	w    *output.Writer
+}
+
+var _ table.Sink = (*partWriter)(nil)
+
+func newPartWriter(out string) (*partWriter, error) {
+	base, err := os.MkdirTemp("", "repaudit-beam-part-")
+	if err != nil {
+		return nil, err
+	}
+	w, err := output.Create(filepath.Join(base, "part"), output.Options{})
+	if err != nil {
+		os.RemoveAll(base)
+		return nil, err
+	}
+	return &partWriter{out: out, base: base, w: w}, nil
+}
+
+func (p *partWriter) Fetch(r *table.Fetch) error                 { return p.w.Fetch(r) }
+func (p *partWriter) Violation(r *table.Violation) error         { return p.w.Violation(r) }
+func (p *partWriter) RobotsVersion(r *table.RobotsVersion) error { return p.w.RobotsVersion(r) }
+func (p *partWriter) RobotsRule(r *table.RobotsRule) error       { return p.w.RobotsRule(r) }
+func (p *partWriter) Directive(r *table.Directive) error         { return p.w.Directive(r) }
+func (p *partWriter) Retention(r *table.Retention) error         { return p.w.Retention(r) }
+func (p *partWriter) Problem(r *table.Problem) error             { return p.w.Problem(r) }
+
+// finish closes the bundle's files and moves each non-empty table to
+// tmpDir(out)/<table>-<random>.parquet, returning what it published.
+func (p *partWriter) finish(ctx context.Context) ([]partInfo, error) {
+	defer os.RemoveAll(p.base)
+	if err := p.w.Commit(nil); err != nil {
+		return nil, err
+	}
+	counts := p.w.Counts()
+	names := make([]string, 0, len(counts))
+	for n, c := range counts {
+		if c > 0 {
+			names = append(names, n)
+		}
+	}
+	sort.Strings(names)
+	id := randomID()
+	var parts []partInfo
+	for _, n := range names {
+		dst := joinPath(tmpDir(p.out), n+"-"+id+".parquet")
+		if err := publish(ctx, filepath.Join(p.base, "part", n+".parquet"), dst); err != nil {
+			return nil, err
+		}
+		parts = append(parts, partInfo{Table: n, Path: dst, Rows: counts[n]})
+	}
+	return parts, nil
+}
+
+func (p *partWriter) abort() {
+	p.w.Abort()
+	os.RemoveAll(p.base)
+}
+
+// publish moves a local file to dst (a local path or a filesystem URL).
+func publish(ctx context.Context, src, dst string) error {
+	if !hasScheme(dst) {
+		if err := os.MkdirAll(filepath.Dir(dst), 0o755); err != nil {
+			return err
+		}
+		if err := os.Rename(src, dst); err == nil {
+			return nil
+		}
+	}
+	in, err := os.Open(src)
+	if err != nil {
+		return err
+	}
+	defer in.Close()
+	return copyTo(ctx, in, dst)
+}
+
+// copyTo writes r to dst through the filesystem Beam registers for it.
+func copyTo(ctx context.Context, r io.Reader, dst string) error {
+	fs, err := filesystem.New(ctx, dst)
+	if err != nil {
+		return err
+	}
+	defer fs.Close()
+	if !hasScheme(dst) {
+		if err := os.MkdirAll(filepath.Dir(dst), 0o755); err != nil {
+			return err
+		}
+	}
+	w, err := fs.OpenWrite(ctx, dst)
+	if err != nil {
+		return fmt.Errorf("write %s: %w", dst, err)
+	}
+	if _, err := io.Copy(w, r); err != nil {
+		w.Close()
+		return fmt.Errorf("write %s: %w", dst, err)
+	}
+	if err := w.Close(); err != nil {
+		return fmt.Errorf("write %s: %w", dst, err)
+	}
+	return nil
+}
+
+// fetchLocal returns a local path holding the file: the path itself, or a
+// temporary copy of a file on a registered filesystem (removed by
+// cleanup). The readers of repaudit take local files.
+func fetchLocal(ctx context.Context, path string) (local string, cleanup func(), err error) {
+	if !hasScheme(path) {
+		return path, func() {}, nil
+	}
+	fs, err := filesystem.New(ctx, path)
+	if err != nil {
+		return "", nil, err
+	}
+	defer fs.Close()
+	r, err := fs.OpenRead(ctx, path)
+	if err != nil {
+		return "", nil, fmt.Errorf("open %s: %w", path, err)
+	}
+	defer r.Close()
+	f, err := os.CreateTemp("", "repaudit-beam-in-*-"+filepath.Base(path))
+	if err != nil {
+		return "", nil, err
+	}
+	_, err = io.Copy(f, r)
+	if cerr := f.Close(); err == nil {
+		err = cerr
+	}
+	if err != nil {
+		os.Remove(f.Name())
+		return "", nil, fmt.Errorf("copy %s: %w", path, err)
+	}
+	return f.Name(), func() { os.Remove(f.Name()) }, nil
+}
+
+// removePath removes a local path or, where the filesystem can, a remote
+// file.
+func removePath(ctx context.Context, p string) error {
+	if !hasScheme(p) {
+		return os.RemoveAll(p)
+	}
+	fs, err := filesystem.New(ctx, p)
+	if err != nil {
+		return err
+	}
+	defer fs.Close()
+	if rm, ok := fs.(filesystem.Remover); ok {
+		return rm.Remove(ctx, p)
+	}
+	return errors.ErrUnsupported
+}
