@@ -6,6 +6,7 @@ import (
 	"github.com/repaudit/repaudit/event"
 	"github.com/repaudit/repaudit/identity"
 	"github.com/repaudit/repaudit/ingest"
+	"github.com/repaudit/repaudit/output"
 )
 
 // The helpers below let another driver of the same evaluation (the Beam
@@ -56,4 +57,13 @@ func ReadListing(path string, add func(evaluate.ListingEntry)) ([]event.Problem,
 // input problem located at the capture or file that held it.
 func IdentityProblem(p identity.Problem, at event.Source) event.Problem {
 	return identityProblem(p, at)
+}
+
+// SideInputs lists the files given with flags besides the streamed inputs
+// (catalogs, cards, key sets, IP lists, listings) as Run records them in
+// the manifest, after the streamed ones.
+func SideInputs(cfg Config) []output.Input {
+	st := &runState{}
+	recordSideInputs(cfg, st)
+	return st.inputs
 }

@@ -239,3 +239,15 @@ func (b *Builder) BuildPartition(key string, s Shared) *Model {
 func NeedsHeader(f *event.Fetch) bool {
 	return f.Header.Has("Signature") || f.Header.Has("Signature-Input")
 }
+
+// NoteTimes records the span of one input's events, as Builder.NoteTimes
+// does for a single-machine run: the default as-of is the latest time of
+// any event, not only of those pass 1 keeps.
+func (s *Shared) NoteTimes(first, last time.Time) {
+	if !first.IsZero() {
+		s.note(first)
+	}
+	if !last.IsZero() {
+		s.note(last)
+	}
+}

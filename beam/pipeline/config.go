@@ -13,6 +13,7 @@ import (
 
 	"github.com/repaudit/repaudit/accesslog"
 	"github.com/repaudit/repaudit/evaluate"
+	"github.com/repaudit/repaudit/event"
 	"github.com/repaudit/repaudit/ingest"
 )
 
@@ -64,7 +65,7 @@ func hasScheme(p string) bool {
 // ingest.Expand does (sorted, directories walked), URLs of registered
 // filesystems through their List (a directory URL lists everything under
 // it). Files named with --index or --snippets are read as listings only.
-func expand(ctx context.Context, cfg *Config) ([]fileRef, error) {
+func expand(ctx context.Context, cfg *Config) ([]fileRef, []event.Problem, error) {
 	var local, remote []string
 	for _, in := range cfg.Inputs {
 		if hasScheme(in) {
@@ -74,17 +75,18 @@ func expand(ctx context.Context, cfg *Config) ([]fileRef, error) {
 		}
 	}
 	var paths []string
+	var skipped []event.Problem // directory entries Expand did not read, as audit.Run reports them
 	if len(local) > 0 {
-		ps, err := ingest.Expand(local)
+		ps, sk, err := ingest.Expand(local)
 		if err != nil {
-			return nil, err
+			return nil, nil, err
 		}
-		paths = ps
+		paths, skipped = ps, sk
 	}
 	for _, pat := range remote {
 		fs, err := filesystem.New(ctx, pat)
 		if err != nil {
-			return nil, err
+			return nil, nil, err
 		}
 		glob := pat
 		if !strings.ContainsAny(pat, "*?[") {
@@ -95,10 +97,10 @@ func expand(ctx context.Context, cfg *Config) ([]fileRef, error) {
 		ms, err := fs.List(ctx, glob)
 		fs.Close()
 		if err != nil {
-			return nil, fmt.Errorf("list %s: %w", pat, err)
+			return nil, nil, fmt.Errorf("list %s: %w", pat, err)
 		}
 		if len(ms) == 0 {
-			return nil, fmt.Errorf("%w: %q matches nothing", ingest.ErrNoInput, pat)
+			return nil, nil, fmt.Errorf("%w: %q matches nothing", ingest.ErrNoInput, pat)
 		}
 		paths = append(paths, ms...)
 	}
@@ -132,7 +134,7 @@ func expand(ctx context.Context, cfg *Config) ([]fileRef, error) {
 	for _, p := range cfg.Snippets {
 		out = append(out, fileRef{Idx: len(out), Path: p, Explicit: true, Role: "snippets"})
 	}
-	return out, nil
+	return out, skipped, nil
 }
 
 func dedup(s []string) []string {

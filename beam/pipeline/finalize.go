@@ -4,6 +4,7 @@ import (
 	"context"
 	"encoding/json"
 	"fmt"
+	"github.com/repaudit/repaudit/audit"
 	"os"
 	"path/filepath"
 	"sort"
@@ -127,6 +128,8 @@ func (fn *finalizeFn) ProcessElement(ctx context.Context, _ []byte, partsSI, fil
 			last = f.Last
 		}
 	}
+	m.Inputs = append(m.Inputs, audit.SideInputs(audit.Config{Bots: cfg.Bots, Cards: cfg.Cards, JWKS: cfg.JWKS,
+		IPRanges: cfg.IPRanges, Index: cfg.Index, Snippets: cfg.Snippets})...)
 	m.Started, m.Finished = formatTime(first), formatTime(last)
 	data, err := json.MarshalIndent(m, "", "  ")
 	if err != nil {

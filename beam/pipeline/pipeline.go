@@ -42,7 +42,7 @@ func Build(ctx context.Context, s beam.Scope, cfg Config) error {
 	if cfg.Eval.DefaultAuthority != "" && evaluate.URLPartition(cfg.Eval.DefaultAuthority) == "" {
 		return fmt.Errorf("default authority %q is not an absolute http(s) URL", cfg.Eval.DefaultAuthority)
 	}
-	refs, err := expand(ctx, &cfg)
+	refs, skipped, err := expand(ctx, &cfg)
 	if err != nil {
 		return err
 	}
@@ -54,7 +54,7 @@ func Build(ctx context.Context, s beam.Scope, cfg Config) error {
 		return err
 	}
 	var launcherRows [][]byte
-	for _, p := range localProbs {
+	for _, p := range append(skipped, localProbs...) {
 		launcherRows = append(launcherRows, encode(&table.Problem{
 			SourceFile: p.Source.File, SourceLine: p.Source.Line, Offset: p.Source.Offset,
 			Code: p.Code, Severity: p.Severity, Message: p.Message,

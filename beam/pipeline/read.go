@@ -105,7 +105,7 @@ func (fn *readFn) ProcessElement(ctx context.Context, elem string,
 	f, err := ingest.Sniff(local, cfg.LogFormat)
 	if err == nil && f.Kind == ingest.KindUnknown && !ref.Explicit {
 		problem(event.Problem{Source: event.Source{File: ref.Path, Offset: -1}, Code: "input-skipped", Severity: event.SevInfo,
-			Message: "found in a directory input but not a WARC, ARC, log, card, key set, IP list or listing (" + f.Note + "); skipped"})
+			Message: "found in a directory input but holds nothing repaudit reads (" + f.Note + "); skipped"})
 		return nil
 	}
 	var stats ingest.Stats
@@ -172,6 +172,7 @@ func (fn *readFn) ProcessElement(ctx context.Context, elem string,
 			if err == nil {
 				sha = hex.EncodeToString(digest.Sum(nil))
 			}
+			shared.NoteTimes(stats.First, stats.Last)
 		case ingest.KindCard, ingest.KindJWKS, ingest.KindIPList:
 			err = audit.LoadDocument(f, identity.NewStore(), func(p event.Problem) { rename(&p.Source); keep(p) })
 			if err == nil {
