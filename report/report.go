@@ -220,7 +220,6 @@ func (r *Report) manifestTime(s string) string {
 	return t.In(r.Location).Format(time.RFC3339Nano)
 }
 
-
 // total returns a named value of the totals row as int64 (0 when absent).
 func (r *Report) total(name string) int64 {
 	i := r.Totals.Col(name)
