@@ -8,11 +8,9 @@ import (
 	"io"
 	"sort"
 	"strings"
-	"time"
 
 	"github.com/repaudit/repaudit/accesslog"
 	"github.com/repaudit/repaudit/audit"
-	"github.com/repaudit/repaudit/evaluate"
 )
 
 const auditUsage = `usage: repaudit audit [flags] INPUT... --out DIR
@@ -34,43 +32,22 @@ func runAudit(ctx context.Context, args []string, std stdio) int {
 	fs := flag.NewFlagSet("audit", flag.ContinueOnError)
 	fs.SetOutput(std.Stderr)
 	fs.Usage = func() { fmt.Fprint(std.Stderr, auditUsage); fs.PrintDefaults() }
+	var shared audit.Flags
+	shared.Register(fs)
 	var (
 		out         = fs.String("out", "", "output `DIR` (required); refused if it exists, unless --force")
 		force       = fs.Bool("force", false, "replace an existing output directory (only once the new one is complete)")
 		jobs        = fs.Int("j", 0, "parallel workers (default: all cores)")
-		logFormat   = fs.String("log-format", "", "log format for every log input instead of detection: "+formatNames())
-		indexAgent  = fs.String("index-agent", "", "product `TOKEN` whose directives --index/--snippets listings are judged under (default: global rules only)")
-		archAgent   = fs.String("archive-agent", "", "product `TOKEN` of the crawler of every input WARC (default: per file, from its request records' User-Agent or its warcinfo record)")
-		asOf        = fs.String("as-of", "", "judge retention as of this `TIME` (RFC 3339 or YYYY-MM-DD; default: the latest time in the data)")
-		ttl         = fs.Duration("robots-ttl", 24*time.Hour, "robots.txt cache lifetime (RFC 9309 §2.4); older views are stale")
-		skew        = fs.Duration("skew", 60*time.Second, "allowed clock skew for signature created/expires")
-		site        = fs.String("site", "", "`URL` of the site (https://example.com) for log lines that carry no host (combined, common)")
-		testKeys    = fs.Bool("allow-test-keys", false, "verify signatures made with the public RFC 9421 test keys normally")
-		maxBytes    = fs.Int("robots-max-bytes", 500*1024, "robots.txt parsing limit in bytes (at least 500 KiB per RFC 9309 §2.5)")
 		failOn      = fs.Bool("fail-on-findings", false, "exit 1 when there are findings")
 		failProbs   severityFlag
 		quiet       = fs.Bool("q", false, "no progress and no summary")
-		botsFiles   multiFlag
-		cards       multiFlag
-		jwks        multiFlag
-		ipRanges    multiFlag
 		ipDirs      multiFlag
-		index       multiFlag
-		snippets    multiFlag
 		robotsFiles multiFlag
 		robotsGit   multiFlag
 		robotsDirs  multiFlag
-		extraHdrs   = fs.String("log-extra-headers", "", "comma-separated `NAMES` of extra quoted fields after the User-Agent in combined/common logs, e.g. Signature,Signature-Input,Signature-Agent; for HAProxy logs, the captured request headers {a|b} in capture order, e.g. Host,User-Agent")
-		unreachable = fs.Duration("unreachable-after", 30*24*time.Hour, "continuous robots.txt unreachability after which it counts as unavailable (RFC 9309 §2.3.1.4)")
 	)
 	fs.Var(&failProbs, "fail-on-problems", "exit 1 when problems.parquet holds a problem of `SEVERITY` or worse: --fail-on-problems=error|warning|info (bare: warning, which includes an input that yielded nothing)")
-	fs.Var(&botsFiles, "bots", "bot catalog `FILE` to merge over the default (our JSON or ai.robots.txt robots.json); repeatable")
-	fs.Var(&cards, "card", "Signature Agent Card `FILE`, valid for the whole run; repeatable")
-	fs.Var(&jwks, "jwks", "JWK Set `FILE` whose keys are trusted for any Signature-Agent; repeatable")
-	fs.Var(&ipRanges, "ip-ranges", "published IP ranges `TOKEN=FILE` (JAFAR/Google/OpenAI JSON); repeatable, several snapshots form a timeline")
 	fs.Var(&ipDirs, "ip-ranges-dir", "`DIR` of IP range lists as 'repaudit ranges fetch' writes them (or named as published, e.g. googlebot.json); repeatable")
-	fs.Var(&index, "index", "index listing `FILE` (URLs, CDX, CDXJ or CSV url[,time][,agent]); repeatable")
-	fs.Var(&snippets, "snippets", "snippet listing `FILE`, same shapes as --index; repeatable")
 	fs.Var(&robotsFiles, "robots", "the site's robots.txt `FILE[@TIME]`, served from TIME (RFC 3339 or YYYY-MM-DD) until the next version; without @TIME, in force for the whole data range; repeatable")
 	fs.Var(&robotsGit, "robots-git", "git repository `DIR[:PATH]` holding the site's robots.txt (PATH default robots.txt): every commit that changed it is a version from its committer time; repeatable")
 	fs.Var(&robotsDirs, "robots-dir", "`DIR` of dated robots.txt snapshots named by date or time (2025-03-01.txt, robots-2025-03-01T12:00:00Z.txt); repeatable")
@@ -88,72 +65,31 @@ func runAudit(ctx context.Context, args []string, std stdio) int {
 	if *out == "" {
 		return fail("--out DIR is required")
 	}
-	if len(inputs) == 0 && len(index) == 0 && len(snippets) == 0 {
+	if len(inputs) == 0 && len(shared.Index) == 0 && len(shared.Snippets) == 0 {
 		return fail("no inputs: give access logs, WARC files or directories")
 	}
-	var lf accesslog.Format
-	if *logFormat != "" {
-		if lf, err = accesslog.ParseFormat(*logFormat); err != nil {
-			return fail("%v", err)
-		}
-	}
-	at, err := parseTimeFlag("as-of", *asOf)
+	set, err := shared.Resolve()
 	if err != nil {
 		return fail("%v", err)
 	}
-	// A zero or negative duration would silently become the default in
-	// evaluate.Options; say so instead.
-	for _, d := range []struct {
-		name string
-		v    time.Duration
-	}{{"robots-ttl", *ttl}, {"skew", *skew}, {"unreachable-after", *unreachable}} {
-		if d.v <= 0 {
-			return fail("--%s must be a positive duration (like 90s, 24h), got %s", d.name, d.v)
-		}
-	}
-	if *maxBytes < 500*1024 {
-		return fail("--robots-max-bytes must be at least 512000 (RFC 9309 §2.5)")
-	}
-	ranges := map[string][]string{}
-	for _, r := range ipRanges {
-		tok, file, ok := strings.Cut(r, "=")
-		if !ok || tok == "" || file == "" {
-			return fail("--ip-ranges wants TOKEN=FILE, got %q", r)
-		}
-		ranges[tok] = append(ranges[tok], file)
-	}
-	if len(ranges) > 0 {
-		catalog, err := loadBotCatalog(botsFiles)
+	if len(set.IPRanges) > 0 {
+		catalog, err := loadBotCatalog(shared.Bots)
 		if err != nil {
 			return fail("%v", err)
 		}
-		for _, r := range ipRanges {
+		for _, r := range shared.IPRanges {
 			tok, _, _ := strings.Cut(r, "=")
 			if _, ok := catalog.Lookup(tok); !ok {
 				return fail("--ip-ranges %s: the catalog knows no bot %q%s (add it with --bots FILE if it is missing)", r, tok, didYouMean(tok, catalog))
 			}
 		}
 	}
-	authority := ""
-	if *site != "" {
-		if authority, err = siteAuthority(*site); err != nil {
-			return fail("%v", err)
-		}
-	}
-	var extra []string
-	for _, n := range strings.Split(*extraHdrs, ",") {
-		if n = strings.TrimSpace(n); n != "" {
-			extra = append(extra, n)
-		}
-	}
 	cfg := audit.Config{
-		Inputs: inputs, Out: *out, Force: *force, Jobs: *jobs, LogFormat: lf, LogExtraHeaders: extra,
-		Bots: botsFiles, Cards: cards, JWKS: jwks, IPRanges: ranges, IPRangesDirs: ipDirs, Index: index, Snippets: snippets,
+		Inputs: inputs, Out: *out, Force: *force, Jobs: *jobs, LogFormat: set.LogFormat, LogExtraHeaders: set.LogExtraHeaders,
+		Bots: shared.Bots, Cards: shared.Cards, JWKS: shared.JWKS, IPRanges: set.IPRanges, IPRangesDirs: ipDirs,
+		Index: shared.Index, Snippets: shared.Snippets,
 		Robots: robotsFiles, RobotsGit: robotsGit, RobotsDir: robotsDirs,
-		Eval: evaluate.Options{
-			AsOf: at, RobotsTTL: *ttl, UnreachableAfter: *unreachable, Skew: *skew, AllowTestKeys: *testKeys,
-			RobotsMaxBytes: *maxBytes, ArchiveAgent: *archAgent, IndexAgent: *indexAgent, DefaultAuthority: authority,
-		},
+		Eval:    set.Eval,
 		Version: version,
 		Command: append([]string{"repaudit", "audit"}, args...),
 		Stdin:   std.Stdin, // for the input "-"
@@ -197,16 +133,6 @@ func formatNames() string {
 		names = append(names, string(f))
 	}
 	return strings.Join(names, ", ")
-}
-
-// siteAuthority turns --site into scheme://host[:port].
-func siteAuthority(s string) (string, error) {
-	scheme, rest, ok := strings.Cut(s, "://")
-	if !ok || (scheme != "http" && scheme != "https") || rest == "" {
-		return "", fmt.Errorf("--site wants an http(s) URL like https://example.com, got %q", s)
-	}
-	host, _, _ := strings.Cut(rest, "/")
-	return scheme + "://" + strings.ToLower(host), nil
 }
 
 func printSummary(w io.Writer, s *audit.Summary) {

@@ -3,6 +3,7 @@ package main
 import (
 	"flag"
 	"fmt"
+	"github.com/repaudit/repaudit/audit"
 	"io"
 	"os"
 	"slices"
@@ -133,17 +134,7 @@ func suggest(s string, candidates []string) string {
 }
 
 // parseTimeFlag reads --as-of style times: RFC 3339 or a date (UTC).
-func parseTimeFlag(name, v string) (time.Time, error) {
-	if v == "" {
-		return time.Time{}, nil
-	}
-	for _, layout := range []string{time.RFC3339Nano, "2006-01-02T15:04:05", "2006-01-02"} {
-		if t, err := time.ParseInLocation(layout, v, time.UTC); err == nil {
-			return t.UTC(), nil
-		}
-	}
-	return time.Time{}, fmt.Errorf("--%s: %q is neither RFC 3339 nor YYYY-MM-DD", name, v)
-}
+func parseTimeFlag(name, v string) (time.Time, error) { return audit.ParseTime(name, v) }
 
 // isTerminal reports whether w (or the writer it escapes for, see
 // rawWriter) is a terminal (progress goes only there).

@@ -1,0 +1,154 @@
+package audit
+
+import (
+	"flag"
+	"fmt"
+	"strings"
+	"time"
+
+	"github.com/repaudit/repaudit/accesslog"
+	"github.com/repaudit/repaudit/evaluate"
+)
+
+// Flags are the command-line flags that every driver of the audit shares
+// ('repaudit audit' and 'repaudit-beam'): the files that accompany the
+// streamed inputs and how fetches are judged. Register them on a flag
+// set, parse it, then Resolve them into validated settings; a driver adds
+// its own flags (output, workers, progress) beside them.
+type Flags struct {
+	LogFormat        string
+	LogExtraHeaders  string
+	IndexAgent       string
+	ArchiveAgent     string
+	AsOf             string
+	Site             string
+	RobotsTTL        time.Duration
+	Skew             time.Duration
+	UnreachableAfter time.Duration
+	AllowTestKeys    bool
+	RobotsMaxBytes   int
+	Bots             List
+	Cards            List
+	JWKS             List
+	IPRanges         List
+	Index            List
+	Snippets         List
+}
+
+// List collects a repeatable flag.
+type List []string
+
+func (l *List) String() string     { return strings.Join(*l, ",") }
+func (l *List) Set(v string) error { *l = append(*l, v); return nil }
+
+// Register defines the shared flags on fs with their defaults.
+func (f *Flags) Register(fs *flag.FlagSet) {
+	var names []string
+	for _, lf := range accesslog.Formats() {
+		names = append(names, string(lf))
+	}
+	fs.StringVar(&f.LogFormat, "log-format", "", "log format for every log input instead of detection: "+strings.Join(names, ", "))
+	fs.StringVar(&f.IndexAgent, "index-agent", "", "product `TOKEN` whose directives --index/--snippets listings are judged under (default: global rules only)")
+	fs.StringVar(&f.ArchiveAgent, "archive-agent", "", "product `TOKEN` of the crawler of every input WARC (default: per file, from its request records' User-Agent or its warcinfo record)")
+	fs.StringVar(&f.AsOf, "as-of", "", "judge retention as of this `TIME` (RFC 3339 or YYYY-MM-DD; default: the latest time in the data)")
+	fs.DurationVar(&f.RobotsTTL, "robots-ttl", 24*time.Hour, "robots.txt cache lifetime (RFC 9309 §2.4); older views are stale")
+	fs.DurationVar(&f.Skew, "skew", 60*time.Second, "allowed clock skew for signature created/expires")
+	fs.StringVar(&f.Site, "site", "", "`URL` of the site (https://example.com) for log lines that carry no host (combined, common)")
+	fs.BoolVar(&f.AllowTestKeys, "allow-test-keys", false, "verify signatures made with the public RFC 9421 test keys normally")
+	fs.IntVar(&f.RobotsMaxBytes, "robots-max-bytes", 500*1024, "robots.txt parsing limit in bytes (at least 500 KiB per RFC 9309 §2.5)")
+	fs.StringVar(&f.LogExtraHeaders, "log-extra-headers", "", "comma-separated `NAMES` of extra quoted fields after the User-Agent in combined/common logs, e.g. Signature,Signature-Input,Signature-Agent; for HAProxy logs, the captured request headers {a|b} in capture order, e.g. Host,User-Agent")
+	fs.DurationVar(&f.UnreachableAfter, "unreachable-after", 30*24*time.Hour, "continuous robots.txt unreachability after which it counts as unavailable (RFC 9309 §2.3.1.4)")
+	fs.Var(&f.Bots, "bots", "bot catalog `FILE` to merge over the default (our JSON or ai.robots.txt robots.json); repeatable")
+	fs.Var(&f.Cards, "card", "Signature Agent Card `FILE`, valid for the whole run; repeatable")
+	fs.Var(&f.JWKS, "jwks", "JWK Set `FILE` whose keys are trusted for any Signature-Agent; repeatable")
+	fs.Var(&f.IPRanges, "ip-ranges", "published IP ranges `TOKEN=FILE` (JAFAR/Google/OpenAI JSON); repeatable, several snapshots form a timeline")
+	fs.Var(&f.Index, "index", "index listing `FILE` (URLs, CDX, CDXJ or CSV url[,time][,agent]); repeatable")
+	fs.Var(&f.Snippets, "snippets", "snippet listing `FILE`, same shapes as --index; repeatable")
+}
+
+// Settings are the shared flags validated.
+type Settings struct {
+	LogFormat       accesslog.Format    // "" = detect per file
+	LogExtraHeaders []string            // trimmed names
+	IPRanges        map[string][]string // --ip-ranges TOKEN=FILE, files per token in order
+	Eval            evaluate.Options
+}
+
+// Resolve validates the parsed flags. Its errors name the flag and say
+// what it wants.
+func (f *Flags) Resolve() (Settings, error) {
+	var s Settings
+	if f.LogFormat != "" {
+		lf, err := accesslog.ParseFormat(f.LogFormat)
+		if err != nil {
+			return s, err
+		}
+		s.LogFormat = lf
+	}
+	at, err := ParseTime("as-of", f.AsOf)
+	if err != nil {
+		return s, err
+	}
+	// A zero or negative duration would silently become the default in
+	// evaluate.Options; say so instead.
+	for _, d := range []struct {
+		name string
+		v    time.Duration
+	}{{"robots-ttl", f.RobotsTTL}, {"skew", f.Skew}, {"unreachable-after", f.UnreachableAfter}} {
+		if d.v <= 0 {
+			return s, fmt.Errorf("--%s must be a positive duration (like 90s, 24h), got %s", d.name, d.v)
+		}
+	}
+	if f.RobotsMaxBytes < 500*1024 {
+		return s, fmt.Errorf("--robots-max-bytes must be at least 512000 (RFC 9309 §2.5)")
+	}
+	s.IPRanges = map[string][]string{}
+	for _, r := range f.IPRanges {
+		tok, file, ok := strings.Cut(r, "=")
+		if !ok || tok == "" || file == "" {
+			return s, fmt.Errorf("--ip-ranges wants TOKEN=FILE, got %q", r)
+		}
+		s.IPRanges[tok] = append(s.IPRanges[tok], file)
+	}
+	authority := ""
+	if f.Site != "" {
+		if authority, err = SiteAuthority(f.Site); err != nil {
+			return s, err
+		}
+	}
+	for _, n := range strings.Split(f.LogExtraHeaders, ",") {
+		if n = strings.TrimSpace(n); n != "" {
+			s.LogExtraHeaders = append(s.LogExtraHeaders, n)
+		}
+	}
+	s.Eval = evaluate.Options{
+		AsOf: at, RobotsTTL: f.RobotsTTL, UnreachableAfter: f.UnreachableAfter, Skew: f.Skew, AllowTestKeys: f.AllowTestKeys,
+		RobotsMaxBytes: f.RobotsMaxBytes, ArchiveAgent: f.ArchiveAgent, IndexAgent: f.IndexAgent, DefaultAuthority: authority,
+	}
+	return s, nil
+}
+
+// ParseTime reads a --as-of style time given to the flag name: RFC 3339,
+// a date-time without zone, or a date; times without a zone are UTC. An
+// empty value is the zero time.
+func ParseTime(name, v string) (time.Time, error) {
+	if v == "" {
+		return time.Time{}, nil
+	}
+	for _, layout := range []string{time.RFC3339Nano, "2006-01-02T15:04:05", "2006-01-02"} {
+		if t, err := time.ParseInLocation(layout, v, time.UTC); err == nil {
+			return t.UTC(), nil
+		}
+	}
+	return time.Time{}, fmt.Errorf("--%s: %q is neither RFC 3339 nor YYYY-MM-DD", name, v)
+}
+
+// SiteAuthority turns --site into scheme://host[:port].
+func SiteAuthority(s string) (string, error) {
+	scheme, rest, ok := strings.Cut(s, "://")
+	if !ok || (scheme != "http" && scheme != "https") || rest == "" {
+		return "", fmt.Errorf("--site wants an http(s) URL like https://example.com, got %q", s)
+	}
+	host, _, _ := strings.Cut(rest, "/")
+	return scheme + "://" + strings.ToLower(host), nil
+}
