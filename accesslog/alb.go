@@ -30,18 +30,7 @@ func parseALB(r *Reader, s string) bool {
 	}
 	f := &r.fetch
 	var fields [albFieldsWanted]string
-	n := 0
-	i := 0
-	for n < albFieldsWanted {
-		v, j, ok := field(s, i)
-		if !ok {
-			break
-		}
-		fields[n] = v
-		n++
-		i = j
-	}
-	if n < albMinFields {
+	if splitFields(s, fields[:]) < albMinFields {
 		return r.fail(CodeUnparsedLine, "too few ALB fields", s)
 	}
 	t, ok := parseISOTime(fields[albCreationTime])

@@ -42,16 +42,7 @@ func isELBLine(s string) bool {
 func parseELB(r *Reader, s string) bool {
 	f := &r.fetch
 	var fields [elbFields]string
-	n, i := 0, 0
-	for n < elbFields {
-		v, j, ok := field(s, i)
-		if !ok {
-			break
-		}
-		fields[n] = v
-		n++
-		i = j
-	}
+	n := splitFields(s, fields[:])
 	if n < elbMinFields {
 		return r.fail(CodeUnparsedLine, "too few ELB fields", s)
 	}

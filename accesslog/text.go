@@ -189,6 +189,21 @@ func field(s string, i int) (val string, next int, ok bool) {
 	return v, j, true
 }
 
+// splitFields reads up to len(dst) quoted or bare fields of s into dst, as
+// field does, and returns how many it read.
+func splitFields(s string, dst []string) int {
+	n, i := 0, 0
+	for n < len(dst) {
+		v, j, ok := field(s, i)
+		if !ok {
+			break
+		}
+		dst[n], i = v, j
+		n++
+	}
+	return n
+}
+
 // absent reports the values logs use for "no value".
 func absent(s string) bool { return s == "" || s == "-" }
 
