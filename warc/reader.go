@@ -126,7 +126,7 @@ func NewReader(r io.Reader, name string, opts Options) (*Reader, error) {
 	if rd.limit == nil {
 		rd.limit = DefaultBodyLimit
 	}
-	rd.raw = &countReader{r: markReader{r}}
+	rd.raw = &countReader{r: decompress.MarkReader{R: r}}
 	rd.rawBuf = bufio.NewReaderSize(rd.raw, streamBufferSize)
 	magic, err := rd.rawBuf.Peek(4)
 	if err != nil && err != io.EOF {
@@ -194,9 +194,8 @@ func isStreamEnd(err error) bool {
 }
 
 func (r *Reader) ioErr(err error) error {
-	var ioe *ioError
-	if errors.As(err, &ioe) {
-		err = ioe.err
+	if ioErr, ok := decompress.AsIOError(err); ok {
+		err = ioErr
 	}
 	return fmt.Errorf("warc: read %s: %w", r.name, err)
 }

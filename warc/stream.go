@@ -289,26 +289,8 @@ func (m *memberStream) kindName() string {
 // isIOError tells an error of the underlying reader, passed through a
 // decoder, from a decoding error.
 func isIOError(err error) bool {
-	var ioe *ioError
-	return errors.As(err, &ioe)
-}
-
-// ioError marks errors of the caller's reader so they stay
-// distinguishable from decoder errors after passing through a decoder.
-type ioError struct{ err error }
-
-func (e *ioError) Error() string { return e.err.Error() }
-func (e *ioError) Unwrap() error { return e.err }
-
-// markReader wraps every non-EOF error of r in ioError.
-type markReader struct{ r io.Reader }
-
-func (m markReader) Read(p []byte) (int, error) {
-	n, err := m.r.Read(p)
-	if err != nil && err != io.EOF {
-		err = &ioError{err}
-	}
-	return n, err
+	_, ok := decompress.AsIOError(err)
+	return ok
 }
 
 // next starts the next member. skipped reports that bytes were skipped
@@ -606,7 +588,7 @@ func (w *wholeStream) Read(p []byte) (int, error) {
 			err = nil
 		}
 	} else if err != nil && err != io.EOF {
-		err = &ioError{err}
+		err = &decompress.IOError{Err: err}
 	}
 	return n, err
 }

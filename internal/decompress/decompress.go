@@ -164,7 +164,7 @@ func NewReader(r io.Reader) (*Reader, error) {
 		return nil, err
 	}
 	d.comp = Detect(magic)
-	mark := markReader{d.raw}
+	mark := MarkReader{d.raw}
 	switch d.comp {
 	case Gzip:
 		zr, err := gzip.NewReader(mark)
@@ -224,9 +224,8 @@ func (d *Reader) wrap(err error) error {
 	if err == io.EOF {
 		return err
 	}
-	var ioe *ioError
-	if errors.As(err, &ioe) {
-		return ioe.err
+	if ioErr, ok := AsIOError(err); ok {
+		return ioErr
 	}
 	if d.comp == None {
 		return err
@@ -258,19 +257,30 @@ func (c *countReader) Read(p []byte) (int, error) {
 	return n, err
 }
 
-// ioError marks an error of the stored input so that it can be told from a
-// decoder error after passing through a decoder.
-type ioError struct{ err error }
+// IOError marks an error of the stored input so that it can be told from
+// a decoder error after passing through a decoder (here and in the WARC
+// reader, which decodes member by member).
+type IOError struct{ Err error }
 
-func (e *ioError) Error() string { return e.err.Error() }
-func (e *ioError) Unwrap() error { return e.err }
+func (e *IOError) Error() string { return e.Err.Error() }
+func (e *IOError) Unwrap() error { return e.Err }
 
-type markReader struct{ r io.Reader }
+// AsIOError returns the input error err carries, if it carries one.
+func AsIOError(err error) (error, bool) {
+	var ioe *IOError
+	if errors.As(err, &ioe) {
+		return ioe.Err, true
+	}
+	return nil, false
+}
 
-func (m markReader) Read(p []byte) (int, error) {
-	n, err := m.r.Read(p)
+// MarkReader wraps every non-EOF error of R in IOError.
+type MarkReader struct{ R io.Reader }
+
+func (m MarkReader) Read(p []byte) (int, error) {
+	n, err := m.R.Read(p)
 	if err != nil && err != io.EOF {
-		err = &ioError{err}
+		err = &IOError{err}
 	}
 	return n, err
 }
