@@ -8,6 +8,7 @@ import (
 
 	"github.com/repaudit/repaudit/accesslog"
 	"github.com/repaudit/repaudit/evaluate"
+	"github.com/repaudit/repaudit/history"
 )
 
 // Flags are the command-line flags that every driver of the audit shares
@@ -128,19 +129,19 @@ func (f *Flags) Resolve() (Settings, error) {
 	return s, nil
 }
 
-// ParseTime reads a --as-of style time given to the flag name: RFC 3339,
-// a date-time without zone, or a date; times without a zone are UTC. An
-// empty value is the zero time.
+// ParseTime reads a --as-of style time given to the flag name, in the
+// forms history.ParseTime reads (RFC 3339, a date-time without zone, a
+// date, the compact forms); times without a zone are UTC. An empty value
+// is the zero time.
 func ParseTime(name, v string) (time.Time, error) {
 	if v == "" {
 		return time.Time{}, nil
 	}
-	for _, layout := range []string{time.RFC3339Nano, "2006-01-02T15:04:05", "2006-01-02"} {
-		if t, err := time.ParseInLocation(layout, v, time.UTC); err == nil {
-			return t.UTC(), nil
-		}
+	t, err := history.ParseTime(v)
+	if err != nil {
+		return time.Time{}, fmt.Errorf("--%s: %q is neither RFC 3339 nor YYYY-MM-DD", name, v)
 	}
-	return time.Time{}, fmt.Errorf("--%s: %q is neither RFC 3339 nor YYYY-MM-DD", name, v)
+	return t, nil
 }
 
 // SiteAuthority turns --site into scheme://host[:port].
