@@ -179,7 +179,9 @@ func unknownCommand(name string, std stdio) int {
 
 func main() {
 	ctx, stop := signal.NotifyContext(context.Background(), os.Interrupt, syscall.SIGTERM)
+	endProfiles := startProfiles(os.Getenv)
 	code := run(ctx, os.Args[1:], stdio{Stdin: os.Stdin, Stdout: os.Stdout, Stderr: os.Stderr, Getenv: os.Getenv})
 	stop()
+	endProfiles()
 	os.Exit(code)
 }
