@@ -8,4 +8,8 @@
 //
 // Times are always UTC and always come from the data (log timestamps,
 // WARC-Date); nothing here reads the wall clock.
+//
+// FetchWriter and FetchReader (codec.go) store fetches in a compact binary
+// stream and read them back, every field intact: package audit spools the
+// fetches of pass 1 this way, so pass 2 never reads an input again.
 package event

@@ -1,0 +1,426 @@
+package event
+
+import (
+	"bufio"
+	"encoding/binary"
+	"errors"
+	"fmt"
+	"io"
+	"slices"
+	"time"
+)
+
+// The fetch codec writes Fetch events to a compact binary stream and reads
+// them back, so that a second pass over the fetches of an input needs
+// neither the input nor its parser (package audit spools pass 1's fetches
+// this way).
+//
+// A stream is the magic "RAFETCH1" followed by records. A record is a
+// uvarint length and that many bytes:
+//
+//	flags      uvarint: 1 SignatureRecorded, 2 Body set, 4 Header set, 8 ConcurrentTo set
+//	time       zigzag varint seconds since the previous record's (the first: since 1970), uvarint nanoseconds
+//	client IP  uvarint length and netip.Addr.MarshalBinary bytes
+//	strings    ForwardedFor Method Scheme Host Target
+//	status     zigzag varint
+//	bytes      zigzag varint
+//	strings    UserAgent Referer CDNVerifiedBot Origin Format RecordID
+//	header     (when set) uvarint count, then name and value strings
+//	body       (when set) uvarint length and bytes
+//	concurrent (when set) uvarint count, then strings
+//	source     string File, zigzag varint Line, Offset and Length, each since the previous record's
+//
+// A string is a uvarint v: 0 is "", an odd v a literal of v>>1 bytes that
+// follow, an even v the entry (v>>1)-1 of the stream's string table.
+// Literals of at most maxInterned bytes of the fields that repeat (every
+// string field but Target, RecordID and ConcurrentTo: the rule is by
+// field, not by content) join the table, which is cleared when it holds
+// maxStrings entries. Writer and reader
+// follow the same rule, so references never travel with the data.
+//
+// Times are stored as instants: a Fetch's Time reads back in UTC, which
+// is what every reader produces.
+
+const (
+	fetchMagic  = "RAFETCH1"
+	maxInterned = 512      // longest string kept in the string table
+	maxStrings  = 1024     // entries in the string table before it is cleared
+	maxRecord   = 64 << 20 // longest record (a Body is at most 1 MiB, see warc.MaxRequestBody)
+)
+
+const (
+	flagSignatureRecorded = 1 << iota
+	flagBody
+	flagHeader
+	flagConcurrentTo
+	flagAll = flagSignatureRecorded | flagBody | flagHeader | flagConcurrentTo
+)
+
+// Whether each string field joins the string table.
+const (
+	literal = false
+	intern  = true
+)
+
+// FetchWriter encodes fetches to w. It buffers: call Flush at the end.
+type FetchWriter struct {
+	w       io.Writer
+	buf     []byte // encoded records not yet written
+	rec     []byte // the record being built
+	strings map[string]uint32
+	prev    position
+	n       int64 // bytes written to w
+	err     error
+}
+
+// position is what records are coded relative to.
+type position struct {
+	sec                  int64
+	line, offset, length int64
+}
+
+// NewFetchWriter returns a writer that encodes fetches to w.
+func NewFetchWriter(w io.Writer) *FetchWriter {
+	fw := &FetchWriter{w: w, strings: map[string]uint32{}}
+	fw.buf = append(fw.buf, fetchMagic...)
+	return fw
+}
+
+// Write encodes one fetch. After an error from w, every call returns it.
+func (fw *FetchWriter) Write(f *Fetch) error {
+	if fw.err != nil {
+		return fw.err
+	}
+	r := fw.rec[:0]
+	var flags uint64
+	if f.SignatureRecorded {
+		flags |= flagSignatureRecorded
+	}
+	if f.Body != nil {
+		flags |= flagBody
+	}
+	if f.Header != nil {
+		flags |= flagHeader
+	}
+	if f.ConcurrentTo != nil {
+		flags |= flagConcurrentTo
+	}
+	r = binary.AppendUvarint(r, flags)
+	sec := f.Time.Unix()
+	r = binary.AppendVarint(r, sec-fw.prev.sec)
+	r = binary.AppendUvarint(r, uint64(f.Time.Nanosecond()))
+	fw.prev.sec = sec
+	ip, _ := f.ClientIP.MarshalBinary() // never fails
+	r = binary.AppendUvarint(r, uint64(len(ip)))
+	r = append(r, ip...)
+	r = fw.str(r, f.ForwardedFor, intern)
+	r = fw.str(r, f.Method, intern)
+	r = fw.str(r, f.Scheme, intern)
+	r = fw.str(r, f.Host, intern)
+	r = fw.str(r, f.Target, literal)
+	r = binary.AppendVarint(r, int64(f.Status))
+	r = binary.AppendVarint(r, f.Bytes)
+	r = fw.str(r, f.UserAgent, intern)
+	r = fw.str(r, f.Referer, intern)
+	r = fw.str(r, f.CDNVerifiedBot, intern)
+	r = fw.str(r, f.Origin, intern)
+	r = fw.str(r, f.Format, intern)
+	r = fw.str(r, f.RecordID, literal)
+	if f.Header != nil {
+		r = binary.AppendUvarint(r, uint64(len(f.Header)))
+		for _, h := range f.Header {
+			r = fw.str(r, h.Name, intern)
+			r = fw.str(r, h.Value, intern)
+		}
+	}
+	if f.Body != nil {
+		r = binary.AppendUvarint(r, uint64(len(f.Body)))
+		r = append(r, f.Body...)
+	}
+	if f.ConcurrentTo != nil {
+		r = binary.AppendUvarint(r, uint64(len(f.ConcurrentTo)))
+		for _, s := range f.ConcurrentTo {
+			r = fw.str(r, s, literal)
+		}
+	}
+	s := f.Source
+	r = fw.str(r, s.File, intern)
+	r = binary.AppendVarint(r, s.Line-fw.prev.line)
+	r = binary.AppendVarint(r, s.Offset-fw.prev.offset)
+	r = binary.AppendVarint(r, s.Length-fw.prev.length)
+	fw.prev.line, fw.prev.offset, fw.prev.length = s.Line, s.Offset, s.Length
+	fw.rec = r
+	if len(r) > maxRecord {
+		fw.err = fmt.Errorf("event: fetch record of %d bytes (at most %d)", len(r), maxRecord)
+		return fw.err
+	}
+	fw.buf = binary.AppendUvarint(fw.buf, uint64(len(r)))
+	fw.buf = append(fw.buf, r...)
+	if len(fw.buf) >= 64<<10 {
+		return fw.Flush()
+	}
+	return nil
+}
+
+// str appends s: a reference when the table holds it, else a literal,
+// which joins the table when the field interns.
+func (fw *FetchWriter) str(r []byte, s string, in bool) []byte {
+	if s == "" {
+		return append(r, 0)
+	}
+	if in {
+		if i, ok := fw.strings[s]; ok {
+			return binary.AppendUvarint(r, uint64(i+1)<<1)
+		}
+		if len(s) <= maxInterned {
+			if len(fw.strings) == maxStrings {
+				clear(fw.strings)
+			}
+			fw.strings[s] = uint32(len(fw.strings))
+		}
+	}
+	r = binary.AppendUvarint(r, uint64(len(s))<<1|1)
+	return append(r, s...)
+}
+
+// Flush writes the buffered records to the underlying writer.
+func (fw *FetchWriter) Flush() error {
+	if fw.err != nil {
+		return fw.err
+	}
+	if len(fw.buf) > 0 {
+		n, err := fw.w.Write(fw.buf)
+		fw.n += int64(n)
+		if err != nil {
+			fw.err = err
+			return err
+		}
+		fw.buf = fw.buf[:0]
+	}
+	return nil
+}
+
+// Written is the number of bytes written to the underlying writer.
+func (fw *FetchWriter) Written() int64 { return fw.n }
+
+// FetchReader decodes the fetches a FetchWriter encoded.
+type FetchReader struct {
+	r       *bufio.Reader
+	rec     []byte
+	strings []string
+	prev    position
+	n       int64 // bytes consumed
+	started bool
+}
+
+// NewFetchReader returns a reader of the stream r.
+func NewFetchReader(r io.Reader) *FetchReader {
+	return &FetchReader{r: bufio.NewReaderSize(r, 64<<10)}
+}
+
+// ErrCorrupt is wrapped by every error about the content of a stream.
+var ErrCorrupt = errors.New("event: corrupt fetch stream")
+
+// Next returns the next fetch, a new value the caller keeps, or io.EOF
+// at the end of the stream. An error about the stream's content wraps
+// ErrCorrupt and names the byte offset of the record.
+func (fr *FetchReader) Next() (*Fetch, error) {
+	if !fr.started {
+		var m [len(fetchMagic)]byte
+		if _, err := io.ReadFull(fr.r, m[:]); err != nil || string(m[:]) != fetchMagic {
+			return nil, fmt.Errorf("%w: no %s magic at its start", ErrCorrupt, fetchMagic)
+		}
+		fr.started = true
+		fr.n = int64(len(fetchMagic))
+	}
+	at := fr.n
+	size, err := binary.ReadUvarint(fr.r)
+	if err == io.EOF {
+		return nil, io.EOF
+	}
+	if err != nil || size > maxRecord {
+		return nil, fr.corrupt(at, "bad record length")
+	}
+	if err := fr.read(size); err != nil {
+		return nil, fr.corrupt(at, "record cut short")
+	}
+	fr.n += int64(uvarintLen(size)) + int64(size)
+	d := decoder{b: fr.rec, fr: fr}
+	f := d.fetch()
+	if d.err != "" {
+		return nil, fr.corrupt(at, d.err)
+	}
+	if len(d.b) != 0 {
+		return nil, fr.corrupt(at, fmt.Sprintf("%d bytes left over", len(d.b)))
+	}
+	return f, nil
+}
+
+// read reads the next size bytes into fr.rec, growing it as bytes come
+// (a corrupt length does not allocate what the stream does not hold).
+func (fr *FetchReader) read(size uint64) error {
+	fr.rec = fr.rec[:0]
+	for n := uint64(0); n < size; {
+		chunk := int(min(size-n, 1<<20))
+		fr.rec = slices.Grow(fr.rec, chunk)[:n+uint64(chunk)]
+		if _, err := io.ReadFull(fr.r, fr.rec[n:]); err != nil {
+			return err
+		}
+		n += uint64(chunk)
+	}
+	return nil
+}
+
+// Consumed is the number of bytes of the stream read so far.
+func (fr *FetchReader) Consumed() int64 { return fr.n }
+
+func (fr *FetchReader) corrupt(at int64, what string) error {
+	return fmt.Errorf("%w: record at byte %d: %s", ErrCorrupt, at, what)
+}
+
+func uvarintLen(v uint64) int {
+	n := 1
+	for v >= 0x80 {
+		v >>= 7
+		n++
+	}
+	return n
+}
+
+// decoder reads the fields of one record; the first problem sticks in err.
+type decoder struct {
+	b   []byte
+	fr  *FetchReader
+	err string
+}
+
+func (d *decoder) fail(what string) {
+	if d.err == "" {
+		d.err = what
+	}
+	d.b = nil
+}
+
+func (d *decoder) uvarint() uint64 {
+	v, n := binary.Uvarint(d.b)
+	if n <= 0 {
+		d.fail("bad varint")
+		return 0
+	}
+	d.b = d.b[n:]
+	return v
+}
+
+func (d *decoder) varint() int64 {
+	v, n := binary.Varint(d.b)
+	if n <= 0 {
+		d.fail("bad varint")
+		return 0
+	}
+	d.b = d.b[n:]
+	return v
+}
+
+// bytes returns the next n bytes (aliasing the record).
+func (d *decoder) bytes(n uint64) []byte {
+	if n > uint64(len(d.b)) {
+		d.fail("field runs past the record")
+		return nil
+	}
+	v := d.b[:n]
+	d.b = d.b[n:]
+	return v
+}
+
+// count reads a count of items that take at least min bytes each.
+func (d *decoder) count(min int) int {
+	n := d.uvarint()
+	if n > uint64(len(d.b)/min) {
+		d.fail("count runs past the record")
+		return 0
+	}
+	return int(n)
+}
+
+func (d *decoder) str(in bool) string {
+	v := d.uvarint()
+	switch {
+	case v == 0 || d.err != "":
+		return ""
+	case v&1 == 0:
+		i := v>>1 - 1
+		if i >= uint64(len(d.fr.strings)) {
+			d.fail("string reference out of range")
+			return ""
+		}
+		return d.fr.strings[i]
+	}
+	s := string(d.bytes(v >> 1))
+	if in && len(s) <= maxInterned && d.err == "" {
+		if len(d.fr.strings) == maxStrings {
+			d.fr.strings = d.fr.strings[:0]
+		}
+		d.fr.strings = append(d.fr.strings, s)
+	}
+	return s
+}
+
+func (d *decoder) fetch() *Fetch {
+	f := &Fetch{}
+	flags := d.uvarint()
+	if flags&^flagAll != 0 {
+		d.fail("unknown flags")
+		return nil
+	}
+	f.SignatureRecorded = flags&flagSignatureRecorded != 0
+	sec := d.fr.prev.sec + d.varint()
+	nsec := d.uvarint()
+	if nsec >= 1e9 {
+		d.fail("nanoseconds out of range")
+	}
+	d.fr.prev.sec = sec
+	f.Time = time.Unix(sec, int64(nsec)).UTC()
+	if ip := d.bytes(d.uvarint()); len(ip) > 0 {
+		if err := f.ClientIP.UnmarshalBinary(ip); err != nil {
+			d.fail("bad client address")
+		}
+	}
+	f.ForwardedFor = d.str(intern)
+	f.Method = d.str(intern)
+	f.Scheme = d.str(intern)
+	f.Host = d.str(intern)
+	f.Target = d.str(literal)
+	f.Status = int(d.varint())
+	f.Bytes = d.varint()
+	f.UserAgent = d.str(intern)
+	f.Referer = d.str(intern)
+	f.CDNVerifiedBot = d.str(intern)
+	f.Origin = d.str(intern)
+	f.Format = d.str(intern)
+	f.RecordID = d.str(literal)
+	if flags&flagHeader != 0 {
+		f.Header = make(Header, d.count(2))
+		for i := range f.Header {
+			f.Header[i] = Field{Name: d.str(intern), Value: d.str(intern)}
+		}
+	}
+	if flags&flagBody != 0 {
+		f.Body = append([]byte{}, d.bytes(d.uvarint())...)
+	}
+	if flags&flagConcurrentTo != 0 {
+		f.ConcurrentTo = make([]string, d.count(1))
+		for i := range f.ConcurrentTo {
+			f.ConcurrentTo[i] = d.str(literal)
+		}
+	}
+	f.Source.File = d.str(intern)
+	p := &d.fr.prev
+	p.line += d.varint()
+	p.offset += d.varint()
+	p.length += d.varint()
+	f.Source.Line, f.Source.Offset, f.Source.Length = p.line, p.offset, p.length
+	if d.err != "" {
+		return nil
+	}
+	return f
+}

@@ -1,0 +1,229 @@
+package event
+
+import (
+	"bytes"
+	"errors"
+	"fmt"
+	"io"
+	"net/netip"
+	"reflect"
+	"strings"
+	"testing"
+	"time"
+)
+
+// fullFetch sets every field of Fetch (TestCodecEveryField checks that it
+// does, so a field added later cannot be forgotten by the codec).
+func fullFetch(i int) *Fetch {
+	return &Fetch{
+		Time:              time.Date(2025, 3, 12, 10, 0, i, 123456789, time.UTC),
+		ClientIP:          netip.MustParseAddr("2001:db8::1"),
+		ForwardedFor:      "2001:db8::1, 10.0.0.1",
+		Method:            "POST",
+		Scheme:            "https",
+		Host:              "www.example.com",
+		Target:            fmt.Sprintf("/p%d?q=1", i),
+		Status:            201,
+		Bytes:             -1,
+		UserAgent:         "Mozilla/5.0 (compatible; ExampleBot/1.0)",
+		Referer:           "https://ref.example/",
+		Header:            Header{{"Host", "www.example.com"}, {"Signature", fmt.Sprintf("sig=:%d:", i)}, {"Content-Digest", "sha-256=:x:"}},
+		SignatureRecorded: true,
+		Body:              []byte("a=1&b=\x00\xff"),
+		CDNVerifiedBot:    "Search Engine Crawler",
+		Origin:            OriginWARC,
+		Format:            "warc",
+		RecordID:          fmt.Sprintf("<urn:uuid:%08d-0000-0000-0000-000000000000>", i),
+		ConcurrentTo:      []string{"<urn:uuid:a>", "<urn:uuid:b>"},
+		Source:            Source{File: "crawl.warc.gz", Line: 0, Offset: int64(1000 * i), Length: 512},
+	}
+}
+
+func roundTrip(t *testing.T, in []*Fetch) []*Fetch {
+	t.Helper()
+	var buf bytes.Buffer
+	w := NewFetchWriter(&buf)
+	for _, f := range in {
+		if err := w.Write(f); err != nil {
+			t.Fatal(err)
+		}
+	}
+	if err := w.Flush(); err != nil {
+		t.Fatal(err)
+	}
+	if w.Written() != int64(buf.Len()) {
+		t.Errorf("Written = %d, stream holds %d bytes", w.Written(), buf.Len())
+	}
+	r := NewFetchReader(&buf)
+	var out []*Fetch
+	for {
+		f, err := r.Next()
+		if err == io.EOF {
+			break
+		}
+		if err != nil {
+			t.Fatalf("after %d fetches: %v", len(out), err)
+		}
+		out = append(out, f)
+	}
+	if r.Consumed() != w.Written() {
+		t.Errorf("Consumed = %d, Written = %d", r.Consumed(), w.Written())
+	}
+	return out
+}
+
+func TestCodecEveryField(t *testing.T) {
+	f := fullFetch(7)
+	v := reflect.ValueOf(*f)
+	for i := range v.NumField() {
+		if v.Field(i).IsZero() {
+			t.Errorf("fullFetch leaves %s zero: the round trip would not test it", v.Type().Field(i).Name)
+		}
+	}
+	src := reflect.ValueOf(f.Source)
+	for i := range src.NumField() {
+		if src.Field(i).IsZero() && src.Type().Field(i).Name != "Line" {
+			t.Errorf("fullFetch leaves Source.%s zero", src.Type().Field(i).Name)
+		}
+	}
+	got := roundTrip(t, []*Fetch{f})
+	if len(got) != 1 || !reflect.DeepEqual(got[0], f) {
+		t.Errorf("round trip:\n got %+v\nwant %+v", got, f)
+	}
+}
+
+// TestCodecRoundTrip covers what the compact coding depends on: deltas
+// going backwards, nil against empty slices, zero values, address forms,
+// strings longer than the table keeps, and the table being cleared.
+func TestCodecRoundTrip(t *testing.T) {
+	var in []*Fetch
+	for i := range 3000 {
+		f := fullFetch(3000 - i) // times, offsets go backwards
+		switch i % 6 {
+		case 0:
+			f.Header, f.Body, f.ConcurrentTo = nil, nil, nil
+		case 1:
+			f.Header, f.Body, f.ConcurrentTo = Header{}, []byte{}, []string{}
+		case 2:
+			*f = Fetch{} // zero time, invalid address
+		case 3:
+			f.ClientIP = netip.MustParseAddr("::ffff:192.0.2.1")
+			f.Source.Line, f.Source.Offset = int64(i), -1
+		case 4:
+			f.ClientIP = netip.MustParseAddr("fe80::1%eth0")
+			f.UserAgent = strings.Repeat("u", maxInterned+1)
+		case 5:
+			f.ClientIP = netip.MustParseAddr("192.0.2.7")
+			f.UserAgent = fmt.Sprintf("bot/%d", i) // fills and clears the table
+			f.Time = time.Unix(-1, 5).UTC()
+		}
+		in = append(in, f)
+	}
+	got := roundTrip(t, in)
+	if len(got) != len(in) {
+		t.Fatalf("%d fetches back, want %d", len(got), len(in))
+	}
+	for i := range in {
+		if !reflect.DeepEqual(got[i], in[i]) {
+			t.Fatalf("fetch %d:\n got %+v\nwant %+v", i, got[i], in[i])
+		}
+	}
+}
+
+// TestCodecCompact: repeated strings travel once; a log fetch costs few
+// bytes beyond its target.
+func TestCodecCompact(t *testing.T) {
+	var buf bytes.Buffer
+	w := NewFetchWriter(&buf)
+	n := 10000
+	for i := range n {
+		f := &Fetch{Time: time.Unix(1741773600+int64(i), 0).UTC(), ClientIP: netip.MustParseAddr("203.0.113.9"),
+			Method: "GET", Host: "www.example.com", Target: "/page", Status: 200, Bytes: 5120,
+			UserAgent: "Mozilla/5.0 (compatible; ExampleBot/1.0; +https://bot.example/)", Referer: "-",
+			Origin: OriginLog, Format: "combined", Source: Source{File: "/var/log/access.log", Line: int64(i + 1), Offset: -1}}
+		if err := w.Write(f); err != nil {
+			t.Fatal(err)
+		}
+	}
+	w.Flush()
+	if per := buf.Len() / n; per > 36 {
+		t.Errorf("%d bytes a fetch, want at most 36", per)
+	}
+}
+
+// TestCodecCorrupt: damaged streams are errors that wrap ErrCorrupt and
+// name the record's offset, never a panic or a made-up fetch.
+func TestCodecCorrupt(t *testing.T) {
+	var buf bytes.Buffer
+	w := NewFetchWriter(&buf)
+	w.Write(fullFetch(1))
+	w.Write(fullFetch(2))
+	w.Flush()
+	good := buf.Bytes()
+	cases := map[string][]byte{
+		"no magic":      []byte("RAFETCH0"),
+		"empty":         nil,
+		"cut":           good[:len(good)-3],
+		"huge length":   append([]byte(fetchMagic), 0xff, 0xff, 0xff, 0xff, 0xff, 0xff, 0x01),
+		"bad flags":     append([]byte(fetchMagic), 2, 0x7f, 0),
+		"dangling ref":  append([]byte(fetchMagic), 7, 0, 0, 0, 0, 0, 0, 4),
+		"left over":     append(append([]byte(fetchMagic), byte(len(good)-len(fetchMagic)+1)), append(good[len(fetchMagic)+1:], 0)...),
+		"bad addr size": append([]byte(fetchMagic), 6, 0, 0, 0, 3, 1, 2),
+	}
+	for name, data := range cases {
+		r := NewFetchReader(bytes.NewReader(data))
+		var err error
+		for err == nil {
+			_, err = r.Next()
+		}
+		if !errors.Is(err, ErrCorrupt) {
+			t.Errorf("%s: err = %v, want ErrCorrupt", name, err)
+		}
+		if name != "no magic" && name != "empty" && !strings.Contains(err.Error(), "record at byte") {
+			t.Errorf("%s: %v does not name the offset", name, err)
+		}
+	}
+}
+
+// FuzzFetchReader: no byte sequence panics the reader; whatever it
+// accepts encodes back to a stream that decodes to the same fetches.
+func FuzzFetchReader(f *testing.F) {
+	var buf bytes.Buffer
+	w := NewFetchWriter(&buf)
+	w.Write(fullFetch(1))
+	w.Write(&Fetch{})
+	w.Write(fullFetch(2))
+	w.Flush()
+	f.Add(buf.Bytes())
+	f.Add([]byte(fetchMagic))
+	f.Add(append([]byte(fetchMagic), 3, 0, 0, 0))
+	f.Fuzz(func(t *testing.T, data []byte) {
+		r := NewFetchReader(bytes.NewReader(data))
+		var got []*Fetch
+		for {
+			ft, err := r.Next()
+			if err != nil {
+				break
+			}
+			got = append(got, ft)
+		}
+		var re bytes.Buffer
+		w := NewFetchWriter(&re)
+		for _, ft := range got {
+			if err := w.Write(ft); err != nil {
+				t.Fatal(err)
+			}
+		}
+		w.Flush()
+		r2 := NewFetchReader(&re)
+		for i := range got {
+			ft, err := r2.Next()
+			if err != nil {
+				t.Fatalf("re-read %d: %v", i, err)
+			}
+			if !reflect.DeepEqual(ft, got[i]) {
+				t.Fatalf("re-read %d:\n got %+v\nwant %+v", i, ft, got[i])
+			}
+		}
+	})
+}
