@@ -31,8 +31,10 @@
 // pipe nobody writes to blocks its open(2), and must not hang the run deaf
 // to Ctrl-C. WatchReads does the same for a read waiting on a pipe.
 //
-// A File whose Spool is set is read from that copy while records and
-// problems carry its Path (the name the user gave). Options.Limit reads
-// only the first bytes of a file, so a second pass reads exactly what the
-// first pass read (and hashed through Options.Digest).
+// An input that can be read only once (standard input, a pipe, process
+// substitution) is sniffed with SniffReader, which reads its first bytes
+// and returns a reader that gives them again followed by the rest, and is
+// then read with ReadFrom on that reader: nothing is read twice. A File
+// whose Spool is set is read from that copy while records and problems
+// carry its Path (the name the user gave).
 package ingest

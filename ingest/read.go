@@ -32,10 +32,6 @@ type Options struct {
 	// combined/common/vhost logs (e.g. Signature, Signature-Input,
 	// Signature-Agent), passed to the access log reader.
 	LogExtraHeaders []string
-	// Limit, when > 0, reads at most this many stored bytes: a second
-	// pass reads exactly the bytes the first pass saw, even if the file
-	// has grown since (a log still being written).
-	Limit int64
 }
 
 // Handler receives what Read finds. Fetch and Capture values are valid
@@ -98,17 +94,21 @@ func (s *Stats) StatusCodes() []int {
 // Read streams one archive or log file to h. Documents (cards, key sets,
 // IP lists) and listings are not streamed: callers read those whole.
 func Read(ctx context.Context, f File, opts Options, h Handler) (Stats, error) {
-	st := newStats()
 	fh, err := Open(ctx, f.ReadPath()) // a FIFO must not block deaf to ctx
 	if err != nil {
-		return st, fmt.Errorf("ingest: %w", err)
+		return newStats(), fmt.Errorf("ingest: %w", err)
 	}
 	defer fh.Close()
 	defer WatchReads(ctx, fh)()
-	var src io.Reader = fh
-	if opts.Limit > 0 {
-		src = io.LimitReader(src, opts.Limit)
-	}
+	return ReadFrom(ctx, f, fh, opts, h)
+}
+
+// ReadFrom is Read of an input already open: src gives its stored bytes
+// from the first (for an input that can be read only once, the reader
+// SniffReader returned). Records and problems are named after f.Path.
+func ReadFrom(ctx context.Context, f File, src io.Reader, opts Options, h Handler) (Stats, error) {
+	st := newStats()
+	var err error
 	if opts.Digest != nil {
 		src = io.TeeReader(src, opts.Digest)
 	}

@@ -108,11 +108,17 @@ func head(ctx context.Context, path string) (data []byte, compression string, si
 	if err != nil {
 		return nil, "", 0, err
 	}
-	br := bufio.NewReaderSize(f, 64<<10)
+	data, compression, err = headOf(f)
+	return data, compression, st.Size(), err
+}
+
+// headOf returns up to sniffBytes of r's content, decompressed.
+func headOf(r io.Reader) (data []byte, compression string, err error) {
+	br := bufio.NewReaderSize(r, 64<<10)
 	magic, _ := br.Peek(8)
 	dr, err := decompress.NewReader(br)
 	if err != nil {
-		return nil, decompress.Detect(magic), st.Size(), err
+		return nil, decompress.Detect(magic), err
 	}
 	defer dr.Close()
 	compression = dr.Compression()
@@ -120,15 +126,15 @@ func head(ctx context.Context, path string) (data []byte, compression string, si
 	var ce *decompress.Error
 	if errors.As(err, &ce) && ce.Kind == decompress.KindWindow {
 		// Never guess what a file holds from what it does not show.
-		return data, compression, st.Size(), err
+		return data, compression, err
 	}
 	if err != nil && len(data) == 0 && decompress.IsZstdDictionaryFrame(magic) {
 		// A .warc.zst file starts with its dictionary frame, which a
 		// plain decoder cannot use; the WARC reader knows how.
-		return []byte("WARC/"), compression, st.Size(), nil
+		return []byte("WARC/"), compression, nil
 	}
 	// A truncated or corrupt stream still leaves a usable head.
-	return data, compression, st.Size(), nil
+	return data, compression, nil
 }
 
 // Sniff reads the start of a file and says what it holds. logFormat, when
@@ -141,7 +147,25 @@ func Sniff(path string, logFormat accesslog.Format) (File, error) {
 // without a writer blocks its open; see Open).
 func SniffContext(ctx context.Context, path string, logFormat accesslog.Format) (File, error) {
 	data, comp, size, err := head(ctx, path)
-	f := File{Path: path, Size: size, Compression: comp, Kind: KindUnknown}
+	return classify(File{Path: path, Size: size, Compression: comp, Kind: KindUnknown}, data, err, logFormat)
+}
+
+// SniffReader is Sniff of an input that can be read only once (standard
+// input, a pipe): it reads the start of r, and the reader it returns
+// gives every byte of r from the first, those read to sniff included, so
+// that ReadFrom (or a copy) continues where sniffing began. name is the
+// input's name; Size is 0 (unknown).
+func SniffReader(name string, r io.Reader, logFormat accesslog.Format) (File, io.Reader, error) {
+	var prefix bytes.Buffer
+	data, comp, err := headOf(io.TeeReader(r, &prefix))
+	f, err := classify(File{Path: name, Compression: comp, Kind: KindUnknown}, data, err, logFormat)
+	return f, io.MultiReader(&prefix, r), err
+}
+
+// classify says what a file holds from its decompressed head data, or
+// from the error that kept it from being read.
+func classify(f File, data []byte, err error, logFormat accesslog.Format) (File, error) {
+	path := f.Path
 	var ce *decompress.Error
 	if err != nil && (len(data) == 0 || errors.As(err, &ce) && ce.Kind == decompress.KindWindow) {
 		f.Note = err.Error()
