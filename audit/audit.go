@@ -8,7 +8,6 @@ import (
 	"fmt"
 	"io"
 	"os"
-	"path/filepath"
 	"runtime"
 	"sort"
 	"strings"
@@ -20,13 +19,10 @@ import (
 	"github.com/repaudit/repaudit/bots"
 	"github.com/repaudit/repaudit/evaluate"
 	"github.com/repaudit/repaudit/event"
-	"github.com/repaudit/repaudit/history"
 	"github.com/repaudit/repaudit/identity"
 	"github.com/repaudit/repaudit/ingest"
 	"github.com/repaudit/repaudit/output"
-	"github.com/repaudit/repaudit/robots"
 	"github.com/repaudit/repaudit/table"
-	"github.com/repaudit/repaudit/warc"
 )
 
 // Config is one validated audit run.
@@ -107,14 +103,27 @@ type fileState struct {
 	problems []event.Problem
 	dropped  map[string]int64
 	sha      string
-	// read1 is the number of stored bytes pass 1 read (and hashed into
-	// sha); pass 2 reads exactly those bytes and checks them (pass2).
-	read1 int64
+	// src, for an input read once (standard input, a pipe), is the
+	// reader sniffing returned, positioned at the input's first byte;
+	// closeSrc closes what was opened. nil for files read by name.
+	src      io.Reader
+	closeSrc func()
+	// spool holds the fetches pass 1 read, for pass 2 (spool.go).
+	spool *fetchSpool
 	// window is the reorder window of pass 2 for this file: reorderWindow,
 	// or the whole file for a log written newest first (see
 	// newestFirst).
 	window int
-	pass2  pass2Check
+	failed bool // its fetches could not be spooled: a failed input
+}
+
+// closeInput closes an input read once; a no-op for the others and
+// when called again.
+func (fs *fileState) closeInput() {
+	if fs.closeSrc != nil {
+		fs.closeSrc()
+		fs.closeSrc, fs.src = nil, nil
+	}
 }
 
 // Run performs the audit. It returns InputError (wrapped) when an input
@@ -168,290 +177,167 @@ func Run(ctx context.Context, cfg Config) (*Summary, error) {
 	return sum, err
 }
 
-// execute runs both passes and writes every row to sink; it returns the
-// summary and the model (for the manifest). An InputError comes with a
-// summary: the rows were written all the same.
+// execute runs the audit's phases and writes every row to sink; it
+// returns the summary and the model (for the manifest). An InputError
+// comes with a summary: the rows were written all the same.
 func execute(ctx context.Context, cfg Config, w table.Sink) (*Summary, *evaluate.Model, error) {
-	timings := map[string]float64{}
-	phase := func(name string, start time.Time) { timings[name] = time.Since(start).Seconds() }
-	sum := &Summary{Out: cfg.Out, Findings: map[string]int64{}, notJudged: map[string]int64{}, noList: map[string]int64{}, referrers: map[string]int64{},
-		ProblemsBySeverity: map[string]int64{}}
+	r := newRun(ctx, cfg)
+	defer r.cleanup()
+	if err := r.phase("sniff", r.prepare); err != nil {
+		return nil, nil, err
+	}
+	if err := r.newBuilder(); err != nil {
+		return nil, nil, err
+	}
+	if err := r.phase("pass1", r.readPass1); err != nil {
+		return nil, nil, err
+	}
+	var model *evaluate.Model
+	r.phase("build", func() error { model = r.builder.Build(); return nil })
+	counter := &countingSink{Sink: w, sum: r.sum}
+	if err := r.phase("pass2", func() error { return r.judgePass2(model, counter) }); err != nil {
+		return nil, nil, err
+	}
+	if err := r.phase("write", func() error { return r.writeTables(model, counter) }); err != nil {
+		return nil, nil, err
+	}
+	return r.finish(model)
+}
+
+// run is one audit under way: what its phases read and add to.
+type run struct {
+	ctx     context.Context
+	cfg     Config
+	sum     *Summary
+	st      *runState
+	timings map[string]float64
+	catalog *bots.Catalog
+	ids     *identity.Store
+	builder *evaluate.Builder
+	files   []*fileState // the streamed inputs, documents and listings, in input order
+	opened  []*fileState // inputs read once, closed at the end whatever happens
+	spool   *spoolDir
+	events  atomic.Int64 // events read or judged, for the progress line
+}
+
+func newRun(ctx context.Context, cfg Config) *run {
+	return &run{
+		ctx: ctx, cfg: cfg, st: &runState{}, timings: map[string]float64{}, spool: newSpoolDir(cfg.Out),
+		sum: &Summary{Out: cfg.Out, Findings: map[string]int64{}, notJudged: map[string]int64{}, noList: map[string]int64{},
+			referrers: map[string]int64{}, ProblemsBySeverity: map[string]int64{}},
+	}
+}
+
+// phase runs fn and records how long it took.
+func (r *run) phase(name string, fn func() error) error {
 	start := time.Now()
-	st := &runState{}
-	// "-" is standard input: Expand does not know it, and like every input
-	// that cannot be read twice it is spooled once (spool.go).
-	var named0 []string
-	stdin := false
-	for _, a := range cfg.Inputs {
-		if a == StdinName {
-			stdin = true
-			continue
-		}
-		named0 = append(named0, a)
-	}
-	paths, skipped, err := ingest.Expand(existingInputs(named0, st))
-	if err != nil {
-		return nil, nil, err
-	}
-	if stdin {
-		paths = append(paths, StdinName)
-	}
-	sp := newSpool(cfg.Out)
-	defer sp.remove()
-	catalog := bots.Default()
-	for _, p := range cfg.Bots {
-		c, err := loadCatalog(p)
-		if err != nil {
-			return nil, nil, err
-		}
-		catalog = catalog.Merge(c)
-	}
-	dv := catalog.DataVersions()
-	sum.Catalog = output.Catalog{CrawlerUserAgents: dv.CrawlerUserAgents, AIRobotsTxt: dv.AIRobotsTxt,
-		AIRobotsTxtDate: dv.AIRobotsTxtDate, Bots: catalog.Len(), Files: cfg.Bots}
-	ids := identity.NewStore()
-	st.problems = append(st.problems, skipped...) // directory entries Expand did not read
-	if err := loadLocalIdentity(cfg, catalog, ids, &st.problems); err != nil {
-		return nil, nil, err
-	}
+	err := fn()
+	r.timings[name] = time.Since(start).Seconds()
+	return err
+}
 
-	// Listings named with --index or --snippets are read as such even when
-	// a directory input also contains them; files found by walking a
-	// directory that hold nothing repaudit reads are skipped with a note,
-	// while a file named explicitly must be readable.
-	named := map[string]bool{}
-	for _, p := range append(append([]string(nil), cfg.Index...), cfg.Snippets...) {
-		named[filepath.Clean(p)] = true
+// cleanup closes the inputs read once and removes the spool.
+func (r *run) cleanup() {
+	for _, fs := range r.opened {
+		fs.closeInput()
 	}
-	explicit := map[string]bool{StdinName: true}
-	for _, a := range cfg.Inputs {
-		if st, err := os.Stat(a); err == nil && !st.IsDir() {
-			explicit[filepath.Clean(a)] = true
+	for _, fs := range r.files {
+		if fs.spool != nil {
+			fs.spool.release()
 		}
 	}
-	var files []*fileState
-	var total int64
-	for _, p := range paths {
-		if named[filepath.Clean(p)] {
-			continue
-		}
-		var f ingest.File
-		var sha string
-		if needsSpool(p) {
-			e, serr := sp.add(ctx, p, cfg.Stdin)
-			if serr != nil {
-				if ctx.Err() != nil {
-					return nil, nil, ctx.Err()
-				}
-				files = append(files, &fileState{f: ingest.File{Path: p, Kind: ingest.KindUnknown}, err: serr})
-				continue
-			}
-			f, err = ingest.SniffContext(ctx, e.path, cfg.LogFormat)
-			f.Path, f.Spool, sha = p, e.path, e.sha
-		} else {
-			f, err = ingest.SniffContext(ctx, p, cfg.LogFormat)
-		}
-		if err == nil && f.Kind == ingest.KindUnknown && !explicit[filepath.Clean(p)] {
-			st.problems = append(st.problems, event.Problem{Source: event.Source{File: p, Offset: -1}, Code: "input-skipped", Severity: event.SevInfo,
-				Message: "found in a directory input but holds nothing repaudit reads (" + f.Note + "); skipped"})
-			continue
-		}
-		files = append(files, &fileState{f: f, err: err, sha: sha})
-	}
-	files = dropDuplicates(files, st)
-	for _, fs := range files {
-		total += fs.f.Size
-	}
-	phase("sniff", start)
+	r.spool.remove()
+}
 
-	builder := evaluate.NewBuilder(cfg.Eval, catalog, ids)
-	for _, p := range cfg.Index {
-		if err := readListing(p, builder.AddIndexEntry, &st.problems); err != nil {
-			return nil, nil, err
-		}
-	}
-	for _, p := range cfg.Snippets {
-		if err := readListing(p, builder.AddSnippetEntry, &st.problems); err != nil {
-			return nil, nil, err
-		}
-	}
-	readSiteVersions(cfg, builder, st)
-	recordSideInputs(cfg, st)
-
-	// Pass 1.
-	start = time.Now()
-	var events atomic.Int64
-	prog := newProgress(cfg.Progress, "reading", total, &events)
-	parallel(cfg.Jobs, len(files), func(i int) {
-		fs := files[i]
-		if fs.err != nil {
-			return
-		}
-		fs.dropped = map[string]int64{}
-		keep := func(p event.Problem) {
-			p = renameSource(fs, p)
-			if int64(len(fs.problems)) < int64(cfg.MaxProblemsPerFile) {
-				fs.problems = append(fs.problems, p)
-			} else {
-				fs.dropped[p.Code]++
-			}
-		}
-		switch fs.f.Kind {
-		case ingest.KindWARC, ingest.KindARC, ingest.KindLog:
-			resolver := warc.NewResolver(32 << 20)
-			digest := newCountingHash()
-			var hosts hostSet
-			fs.stats, fs.err = ingest.Read(ctx, fs.f, ingest.Options{Progress: &prog.done, Resolver: resolver, Digest: digest, LogExtraHeaders: cfg.LogExtraHeaders}, ingest.Handler{
-				Fetch: func(ft *event.Fetch) error {
-					events.Add(1)
-					hosts.note(ft)
-					if ft.Origin == event.OriginWARC || robots.IsRobotsTxt(ft.Target) {
-						builder.AddFetch(ft)
-					}
-					return nil
-				},
-				Capture: func(c *event.Capture) error {
-					events.Add(1)
-					if c.Status >= 200 && c.Status < 300 || c.Status == 0 && c.RecordType == "resource" {
-						if kind := identity.CaptureKind(c.URL, c.ContentType, c.Body); kind != "" {
-							_, probs := ids.AddCapture(c.URL, c.Body, c.Time, c.Source.String())
-							for _, p := range probs {
-								keep(identityProblem(p, c.Source))
-							}
-						}
-					}
-					builder.AddCapture(c)
-					return nil
-				},
-				Warcinfo: builder.AddWarcinfo,
-				Problem:  keep,
-			})
-			if fs.err == nil {
-				// The digest and size describe exactly the bytes read,
-				// which pass 2 reads again and checks (judge.go).
-				fs.sha, fs.read1 = digest.hex(), digest.n
-				fs.f.Size = digest.n
-			}
-			builder.NoteHosts(hosts.list, hosts.hostless)
-			sum.mergeReferrers(&hosts)
-			builder.NoteTimes(fs.stats.First, fs.stats.Last)
-		case ingest.KindRobots:
-			// A robots.txt among the inputs: one version of the site's file,
-			// in force for the whole data range.
-			var v history.Version
-			if v, fs.err = history.ReadFile(fs.f.ReadPath(), time.Time{}); fs.err == nil {
-				builder.AddSiteVersion(siteVersion(v))
-				fs.stats.Records = map[string]int64{"robots.txt": 1}
-			}
-			prog.done.Add(fs.f.Size)
-		case ingest.KindCard, ingest.KindJWKS, ingest.KindIPList:
-			rf := fs.f
-			rf.Path = rf.ReadPath() // problems are renamed by keep
-			fs.err = loadDocument(rf, catalog, ids, keep)
-			prog.done.Add(fs.f.Size)
-		case ingest.KindListing:
-			fs.err = readListing(fs.f.ReadPath(), builder.AddIndexEntry, &fs.problems)
-			for i := range fs.problems {
-				fs.problems[i] = renameSource(fs, fs.problems[i])
-			}
-			prog.done.Add(fs.f.Size)
-		default:
-			fs.err = fmt.Errorf("%s: cannot tell what this file holds (%s); name its kind with a flag", fs.f.Path, fs.f.Note)
-			prog.done.Add(fs.f.Size)
-		}
-		if fs.err == nil && fs.sha == "" {
-			// Documents and listings are small; streams were hashed as read.
-			fs.sha, fs.err = fileSHA256(fs.f.ReadPath())
-		}
-	})
-	prog.stop()
-	if err := ctx.Err(); err != nil {
-		return nil, nil, err
-	}
-	phase("pass1", start)
-
-	start = time.Now()
-	model := builder.Build()
-	phase("build", start)
-
-	// Pass 2.
+// judgePass2 judges the fetches pass 1 spooled, merged in time order
+// (judgeAll), and writes them to sink.
+func (r *run) judgePass2(model *evaluate.Model, sink table.Sink) error {
 	if beforePass2 != nil {
 		beforePass2()
 	}
-	start = time.Now()
 	var sources []*fileState
-	var total2 int64
-	for _, fs := range files {
-		if fs.err == nil && fs.stats.Fetches > 0 {
-			fs.window = newestFirst(fs)
-			sources = append(sources, fs)
-			total2 += fs.f.Size
+	var total int64
+	for _, fs := range r.files {
+		if fs.err != nil || fs.stats.Fetches == 0 {
+			continue
 		}
+		if fs.spool.err != nil {
+			fs.problems = append(fs.problems, spoolFailed(fs))
+			fs.failed = true
+			continue
+		}
+		fs.window = newestFirst(fs)
+		sources = append(sources, fs)
+		total += fs.spool.size()
 	}
-	events.Store(0)
-	prog = newProgress(cfg.Progress, "judging", total2, &events)
-	counter := &countingSink{Sink: w, sum: sum}
-	err = judgeAll(ctx, cfg.Jobs, model, sources, cfg.LogExtraHeaders, counter, &prog.done, &events)
-	prog.stop()
-	if err != nil {
-		return nil, nil, err
-	}
-	for _, fs := range sources {
-		checkPass2(fs)
-	}
-	phase("pass2", start)
+	r.events.Store(0)
+	prog := newProgress(r.cfg.Progress, "judging", total, &r.events)
+	defer prog.stop()
+	return judgeAll(r.ctx, r.cfg.Jobs, model, sources, r.cfg.LogExtraHeaders, sink, &prog.done, &r.events)
+}
 
-	start = time.Now()
-	if err := model.WriteTables(counter); err != nil {
-		return nil, nil, fmt.Errorf("audit: write tables: %w", err)
+// writeTables writes the model's tables and the problems, in input
+// order: local files first, then each input.
+func (r *run) writeTables(model *evaluate.Model, sink *countingSink) error {
+	if err := model.WriteTables(sink); err != nil {
+		return fmt.Errorf("audit: write tables: %w", err)
 	}
-	// Problems, in input order: local files first, then each input.
-	writeProblem := func(p event.Problem) error {
-		return counter.Problem(&table.Problem{
-			SourceFile: p.Source.File, SourceLine: p.Source.Line, Offset: p.Source.Offset,
-			Code: p.Code, Severity: p.Severity, Message: p.Message,
-		})
-	}
-	for _, p := range st.problems {
-		if err := writeProblem(p); err != nil {
-			return nil, nil, err
+	for _, p := range r.st.problems {
+		if err := writeProblem(sink, p); err != nil {
+			return err
 		}
 	}
-	for _, fs := range files {
-		for _, p := range fs.problems {
-			if err := writeProblem(p); err != nil {
-				return nil, nil, err
+	for _, fs := range r.files {
+		for _, p := range r.fileProblems(fs) {
+			if err := writeProblem(sink, p); err != nil {
+				return err
 			}
 		}
-		codes := make([]string, 0, len(fs.dropped))
-		for c := range fs.dropped {
-			codes = append(codes, c)
-		}
-		sort.Strings(codes)
-		for _, c := range codes {
-			if err := writeProblem(event.Problem{Source: event.Source{File: fs.f.Path, Offset: -1}, Code: c, Severity: event.SevError,
-				Message: fmt.Sprintf("%d more problems with this code not listed (cap %d per file)", fs.dropped[c], cfg.MaxProblemsPerFile)}); err != nil {
-				return nil, nil, err
-			}
-		}
-		if s := fs.stats; fs.err == nil && streamKind(fs.f.Kind) && s.Fetches+s.Captures == 0 {
-			// A log or archive that gives nothing is worth a row: a
-			// scheduled audit can fail on it (--fail-on-problems).
-			if err := writeProblem(event.Problem{Source: event.Source{File: fs.f.Path, Offset: -1}, Code: "input-empty", Severity: event.SevWarning,
-				Message: fmt.Sprintf("no fetch or capture was read from this %s input (%d bytes)", fs.f.Kind, s.Bytes)}); err != nil {
-				return nil, nil, err
-			}
-		}
-		if fs.err != nil {
-			sum.Failed = append(sum.Failed, fs.f.Path)
-			if err := writeProblem(event.Problem{Source: event.Source{File: fs.f.Path, Offset: -1}, Code: "input-unreadable", Severity: event.SevError, Message: fs.err.Error()}); err != nil {
-				return nil, nil, err
-			}
-		} else if fs.pass2.failed {
-			sum.Failed = append(sum.Failed, fs.f.Path)
+		if fs.err != nil || fs.failed {
+			r.sum.Failed = append(r.sum.Failed, fs.f.Path)
 		}
 	}
-	for _, fs := range files {
+	return nil
+}
+
+func writeProblem(sink table.Sink, p event.Problem) error {
+	return sink.Problem(&table.Problem{
+		SourceFile: p.Source.File, SourceLine: p.Source.Line, Offset: p.Source.Offset,
+		Code: p.Code, Severity: p.Severity, Message: p.Message,
+	})
+}
+
+// fileProblems returns the problems of one input: those kept, one per
+// code over the cap, an empty stream, an unreadable file.
+func (r *run) fileProblems(fs *fileState) []event.Problem {
+	out := fs.problems
+	src := event.Source{File: fs.f.Path, Offset: -1}
+	codes := make([]string, 0, len(fs.dropped))
+	for c := range fs.dropped {
+		codes = append(codes, c)
+	}
+	sort.Strings(codes)
+	for _, c := range codes {
+		out = append(out, event.Problem{Source: src, Code: c, Severity: event.SevError,
+			Message: fmt.Sprintf("%d more problems with this code not listed (cap %d per file)", fs.dropped[c], r.cfg.MaxProblemsPerFile)})
+	}
+	if s := fs.stats; fs.err == nil && streamKind(fs.f.Kind) && s.Fetches+s.Captures == 0 {
+		// A log or archive that gives nothing is worth a row: a
+		// scheduled audit can fail on it (--fail-on-problems).
+		out = append(out, event.Problem{Source: src, Code: "input-empty", Severity: event.SevWarning,
+			Message: fmt.Sprintf("no fetch or capture was read from this %s input (%d bytes)", fs.f.Kind, s.Bytes)})
+	}
+	if fs.err != nil {
+		out = append(out, event.Problem{Source: src, Code: "input-unreadable", Severity: event.SevError, Message: fs.err.Error()})
+	}
+	return out
+}
+
+// finish fills in the summary: the manifest's inputs, the time range,
+// the notices; InputError when an input failed.
+func (r *run) finish(model *evaluate.Model) (*Summary, *evaluate.Model, error) {
+	sum := r.sum
+	for _, fs := range r.files {
 		in := output.Input{Path: fs.f.Path, Size: fs.f.Size, SHA256: fs.sha, Kind: string(fs.f.Kind), Format: fs.f.Format}
 		if in.Format == "" {
 			in.Format = fs.stats.Format
@@ -470,11 +356,10 @@ func execute(ctx context.Context, cfg Config, w table.Sink) (*Summary, *evaluate
 		}
 		sum.Files = append(sum.Files, in)
 	}
-	sum.Files = append(sum.Files, st.inputs...)
-	sum.Failed = append(st.failed, sum.Failed...)
-	phase("write", start)
-	sum.Timings = timings
-	sum.Notices = notices(model, catalog, sum)
+	sum.Files = append(sum.Files, r.st.inputs...)
+	sum.Failed = append(r.st.failed, sum.Failed...)
+	sum.Timings = r.timings
+	sum.Notices = notices(model, r.catalog, sum)
 	if len(sum.Failed) > 0 {
 		return sum, model, fmt.Errorf("%w: %s", InputError, strings.Join(sum.Failed, ", "))
 	}

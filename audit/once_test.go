@@ -1,7 +1,11 @@
 package audit
 
 import (
+	"bytes"
+	"compress/gzip"
 	"context"
+	"crypto/sha256"
+	"encoding/hex"
 	"errors"
 	"fmt"
 	"os"
@@ -60,8 +64,9 @@ func TestStdinJudgedOnce(t *testing.T) {
 	if got := len(col.Fetches); got != 2000 {
 		t.Errorf("fetches = %d, want 2000", got)
 	}
-	if len(sum.Files) != 1 || sum.Files[0].Path != "-" || sum.Files[0].Size != int64(len(data)) || sum.Files[0].SHA256 == "" {
-		t.Errorf("manifest inputs = %+v, want one input \"-\" of %d bytes", sum.Files, len(data))
+	d := sha256.Sum256(data)
+	if len(sum.Files) != 1 || sum.Files[0].Path != "-" || sum.Files[0].Size != int64(len(data)) || sum.Files[0].SHA256 != hex.EncodeToString(d[:]) {
+		t.Errorf("manifest inputs = %+v, want one input \"-\" of %d bytes, SHA-256 %x", sum.Files, len(data), d)
 	}
 	if m, _ := filepath.Glob(filepath.Join(tmp, ".repaudit-spool-*")); len(m) != 0 {
 		t.Errorf("spool left behind: %v", m)
@@ -112,8 +117,9 @@ func TestStdinMissing(t *testing.T) {
 }
 
 // TestFileChangedBetweenPasses: a file truncated (logrotate copytruncate)
-// or rewritten after pass 1 makes an input-changed error and a failed
-// input, never a quiet run with fewer fetches.
+// or rewritten after pass 1 changes nothing: pass 2 judges the fetches
+// pass 1 spooled, all of them, and the manifest's digest is that of the
+// bytes read and judged.
 func TestFileChangedBetweenPasses(t *testing.T) {
 	for _, tc := range []struct {
 		name   string
@@ -123,6 +129,7 @@ func TestFileChangedBetweenPasses(t *testing.T) {
 		{"rewritten", func(p string, d []byte) error {
 			return os.WriteFile(p, []byte(strings.Replace(string(d), "/p1 ", "/q1 ", 1)), 0o644)
 		}},
+		{"removed", func(p string, _ []byte) error { return os.Remove(p) }},
 	} {
 		t.Run(tc.name, func(t *testing.T) {
 			tmp := t.TempDir()
@@ -136,12 +143,20 @@ func TestFileChangedBetweenPasses(t *testing.T) {
 			}
 			defer func() { beforePass2 = nil }()
 			col := &table.Collector{}
-			_, _, err := execute(context.Background(), onceConfig(filepath.Join(tmp, "out"), path), col)
-			if !errors.Is(err, InputError) {
-				t.Errorf("err = %v, want InputError", err)
+			sum, _, err := execute(context.Background(), onceConfig(filepath.Join(tmp, "out"), path), col)
+			if err != nil {
+				t.Fatal(err)
 			}
-			if problemCodes(col)["input-changed"] != 1 {
-				t.Errorf("problems = %v, want one input-changed", problemCodes(col))
+			if len(col.Fetches) != 500 || len(col.Problems) != 0 {
+				t.Errorf("%d fetches, problems %v; want 500 and none", len(col.Fetches), problemCodes(col))
+			}
+			for _, f := range col.Fetches {
+				if strings.HasPrefix(f.URL, "/q1") || strings.HasSuffix(f.URL, "/q1") {
+					t.Errorf("fetch of %s: read after pass 1", f.URL)
+				}
+			}
+			if d := sha256.Sum256(data); sum.Files[0].SHA256 != hex.EncodeToString(d[:]) || sum.Files[0].Size != int64(len(data)) {
+				t.Errorf("manifest input %+v does not describe the %d bytes read", sum.Files[0], len(data))
 			}
 		})
 	}
@@ -254,5 +269,163 @@ func TestStdinCancel(t *testing.T) {
 		}
 	case <-time.After(10 * time.Second):
 		t.Fatal("audit of a silent stdin did not stop when ctx was done")
+	}
+}
+
+// TestStdinGzip: a compressed log on standard input is sniffed from its
+// first bytes and read on from there: every line is judged.
+func TestStdinGzip(t *testing.T) {
+	data := genLog(3000, false) // longer than the sniffed head
+	var gz bytes.Buffer
+	zw := gzip.NewWriter(&gz)
+	zw.Write(data)
+	zw.Close()
+	cfg := onceConfig(filepath.Join(t.TempDir(), "out"), StdinName)
+	cfg.Stdin = &gz
+	col := &table.Collector{}
+	sum, _, err := execute(context.Background(), cfg, col)
+	if err != nil {
+		t.Fatal(err)
+	}
+	if len(col.Fetches) != 3000 || sum.Files[0].Format != "combined" || sum.Files[0].Records != 3000 {
+		t.Errorf("%d fetches, input %+v; want 3000 from a combined log", len(col.Fetches), sum.Files[0])
+	}
+}
+
+// TestStdinRobots: a robots.txt on standard input (read whole, so copied
+// to the spool) is the site's robots.txt, named "-".
+func TestStdinRobots(t *testing.T) {
+	tmp := t.TempDir()
+	log := filepath.Join(tmp, "access.log")
+	os.WriteFile(log, genLog(10, false), 0o644)
+	body := "User-agent: *\nDisallow: /p1\n"
+	cfg := onceConfig(filepath.Join(tmp, "out"), log, StdinName)
+	cfg.Stdin = strings.NewReader(body)
+	col := &table.Collector{}
+	sum, _, err := execute(context.Background(), cfg, col)
+	if err != nil {
+		t.Fatal(err)
+	}
+	verdicts := map[string]string{}
+	for _, f := range col.Fetches {
+		verdicts[f.URL] = f.RobotsVerdict
+	}
+	if v := verdicts["https://www.example.com/p1"]; v != evaluate.VerdictDisallowed {
+		t.Errorf("/p1 is %q, want %s (verdicts %v)", v, evaluate.VerdictDisallowed, verdicts)
+	}
+	d := sha256.Sum256([]byte(body))
+	if in := sum.Files[1]; in.Path != "-" || in.Kind != "robots" || in.SHA256 != hex.EncodeToString(d[:]) {
+		t.Errorf("manifest input %+v, want - as robots", in)
+	}
+}
+
+// TestPipeStallCancel: a named pipe whose writer sends part of a log and
+// then stalls does not hang the run once ctx is done; nor does one that
+// nobody opens.
+func TestPipeStallCancel(t *testing.T) {
+	for _, write := range []bool{true, false} {
+		tmp := t.TempDir()
+		fifo := filepath.Join(tmp, "pipe")
+		if err := syscall.Mkfifo(fifo, 0o600); err != nil {
+			t.Skip("no FIFOs here:", err)
+		}
+		stall := make(chan struct{})
+		if write {
+			go func() {
+				f, err := os.OpenFile(fifo, os.O_WRONLY, 0)
+				if err != nil {
+					return
+				}
+				defer f.Close()
+				f.Write(genLog(3000, false)) // past the sniffed head
+				<-stall
+			}()
+		}
+		ctx, cancel := context.WithTimeout(context.Background(), 300*time.Millisecond)
+		done := make(chan error, 1)
+		go func() {
+			_, _, err := execute(ctx, onceConfig(filepath.Join(tmp, "out"), fifo), &table.Collector{})
+			done <- err
+		}()
+		select {
+		case err := <-done:
+			if !errors.Is(err, context.DeadlineExceeded) {
+				t.Errorf("writer %v: err = %v, want the context's error", write, err)
+			}
+		case <-time.After(10 * time.Second):
+			t.Fatalf("writer %v: audit of a stalled pipe did not stop when ctx was done", write)
+		}
+		cancel()
+		close(stall)
+		if m, _ := filepath.Glob(filepath.Join(tmp, ".repaudit-spool-*")); len(m) != 0 {
+			t.Errorf("spool left behind: %v", m)
+		}
+	}
+}
+
+// TestSpoolOnDisk: spools too large for memory go to files beside the
+// output while pass 2 runs, give the same rows as spools in memory, and
+// are removed at the end.
+func TestSpoolOnDisk(t *testing.T) {
+	tmp := t.TempDir()
+	var paths []string
+	for i := range 3 {
+		p := filepath.Join(tmp, fmt.Sprintf("access-%d.log", i))
+		os.WriteFile(p, genLog(1500+i, i == 1), 0o644)
+		paths = append(paths, p)
+	}
+	run := func(memPerFile int) *table.Collector {
+		defer func(n int) { spoolMemPerFile = n }(spoolMemPerFile)
+		spoolMemPerFile = memPerFile
+		var spooled []string
+		beforePass2 = func() { spooled, _ = filepath.Glob(filepath.Join(tmp, ".repaudit-spool-*", "fetches-*")) }
+		defer func() { beforePass2 = nil }()
+		col := &table.Collector{}
+		if _, _, err := execute(context.Background(), onceConfig(filepath.Join(tmp, "out"), paths...), col); err != nil {
+			t.Fatal(err)
+		}
+		if want := map[bool]int{true: 0, false: 3}[memPerFile > 0]; len(spooled) != want {
+			t.Errorf("memory %d: %d spool files during pass 2, want %d", memPerFile, len(spooled), want)
+		}
+		if m, _ := filepath.Glob(filepath.Join(tmp, ".repaudit-spool-*")); len(m) != 0 {
+			t.Errorf("spool left behind: %v", m)
+		}
+		return col
+	}
+	mem, disk := run(4<<20), run(0)
+	if len(mem.Fetches) != 4503 || !slices.EqualFunc(mem.Fetches, disk.Fetches, func(a, b table.Fetch) bool { return fmt.Sprint(a) == fmt.Sprint(b) }) {
+		t.Errorf("%d fetches in memory, %d from disk, or not the same rows", len(mem.Fetches), len(disk.Fetches))
+	}
+}
+
+// TestSpoolDiskFull: a spool that cannot be written (a full disk) is an
+// error naming the spool's file; the input counts as failed, and the
+// other phases still run.
+func TestSpoolDiskFull(t *testing.T) {
+	if _, err := os.Stat("/dev/full"); err != nil {
+		t.Skip("no /dev/full here")
+	}
+	defer func(n int, c func(string, string) (*os.File, error)) { spoolMemPerFile, createSpoolFile = n, c }(spoolMemPerFile, createSpoolFile)
+	spoolMemPerFile = 0
+	createSpoolFile = func(string, string) (*os.File, error) { return os.OpenFile("/dev/full", os.O_RDWR, 0) }
+	tmp := t.TempDir()
+	p := filepath.Join(tmp, "access.log")
+	os.WriteFile(p, genLog(500, false), 0o644)
+	col := &table.Collector{}
+	sum, _, err := execute(context.Background(), onceConfig(filepath.Join(tmp, "out"), p), col)
+	if !errors.Is(err, InputError) || len(sum.Failed) != 1 || sum.Failed[0] != p {
+		t.Errorf("err = %v, failed %v; want InputError naming %s", err, sum.Failed, p)
+	}
+	var msg string
+	for _, pr := range col.Problems {
+		if pr.Code == "spool-write-failed" && pr.SourceFile == p && pr.Severity == "error" {
+			msg = pr.Message
+		}
+	}
+	if !strings.Contains(msg, "/dev/full") || !strings.Contains(msg, "no space left") || !strings.Contains(msg, "500 fetches") {
+		t.Errorf("spool-write-failed message %q does not name the spool, the cause and what is lost", msg)
+	}
+	if len(col.Fetches) != 0 || sum.Files[0].Records != 500 {
+		t.Errorf("%d fetches written, %d records read; want 0 and 500", len(col.Fetches), sum.Files[0].Records)
 	}
 }

@@ -7,45 +7,13 @@ import (
 	"github.com/repaudit/repaudit/ingest"
 )
 
-// pass2Check is what pass 2 read of one file, to compare with pass 1.
-type pass2Check struct {
-	done    bool  // the read ran to its end (not cancelled)
-	bytes   int64 // stored bytes read (at most fileState.read1)
-	sha     string
-	fetches int64
-	err     error
-	failed  bool // set by checkPass2: the file counts as a failed input
-}
-
-// checkPass2 compares what pass 2 read of fs with what pass 1 read: the
-// same bytes (a file rotated with copytruncate, or rewritten, between the
-// passes is not), and the same number of fetches. Pass 2's rows of a file
-// that changed cannot be trusted: an error problem says what changed and
-// the file counts as failed, so the run never ends well with fewer
-// fetches than pass 1 counted (docs/semantics.md, "Two passes").
-func checkPass2(fs *fileState) {
-	c := &fs.pass2
-	if !c.done {
-		return
-	}
-	src := event.Source{File: fs.f.Path, Offset: -1}
-	add := func(code, msg string) {
-		c.failed = true
-		fs.problems = append(fs.problems, event.Problem{Source: src, Code: code, Severity: event.SevError, Message: msg})
-	}
-	switch {
-	case c.bytes < fs.read1:
-		add("input-changed", fmt.Sprintf("the file shrank between the two passes (%d bytes when first read, %d when read again: truncated or rotated?); the fetches written for it cannot be trusted", fs.read1, c.bytes))
-		return
-	case c.sha != fs.sha:
-		add("input-changed", fmt.Sprintf("the first %d bytes of the file changed between the two passes (SHA-256 %.12s… then %.12s…); the fetches written for it cannot be trusted", fs.read1, fs.sha, c.sha))
-		return
-	case c.err != nil:
-		return // reported by judgeAll's error
-	}
-	if c.fetches != fs.stats.Fetches {
-		add("input-fetches-mismatch", fmt.Sprintf("pass 1 read %d fetches from this file, pass 2 %d from the same bytes", fs.stats.Fetches, c.fetches))
-	}
+// spoolFailed reports an input whose fetches could not be spooled (a
+// full disk): pass 1 read it whole, so the model knows its robots.txt
+// fetches and captures, but its fetches cannot be judged or written. It
+// counts as a failed input.
+func spoolFailed(fs *fileState) event.Problem {
+	return event.Problem{Source: event.Source{File: fs.f.Path, Offset: -1}, Code: "spool-write-failed", Severity: event.SevError,
+		Message: fmt.Sprintf("the fetches of this input could not be kept for judging (%v): its %d fetches are not judged or written; free space beside the output directory and run again", fs.spool.err, fs.stats.Fetches)}
 }
 
 // newestFirstCap is the largest log, in fetches, that pass 2 sorts whole

@@ -5,16 +5,18 @@ import (
 	"encoding/hex"
 	"errors"
 	"fmt"
-	"io"
 	"io/fs"
 	"os"
 	"path/filepath"
 	"sort"
 	"strings"
 
+	"github.com/repaudit/repaudit/bots"
 	"github.com/repaudit/repaudit/evaluate"
 	"github.com/repaudit/repaudit/event"
 	"github.com/repaudit/repaudit/history"
+	"github.com/repaudit/repaudit/identity"
+	"github.com/repaudit/repaudit/ingest"
 	"github.com/repaudit/repaudit/output"
 )
 
@@ -181,8 +183,6 @@ func dropDuplicates(files []*fileState, st *runState) []*fileState {
 	return out
 }
 
-var _ = io.EOF
-
 // recordSideInputs lists in the manifest the files given with flags
 // besides the streamed inputs (catalogs, cards, key sets, IP lists,
 // listings), with size and SHA-256, so a run says exactly what it was
@@ -230,4 +230,146 @@ func recordSideInputs(cfg Config, st *runState) {
 	}
 	add("index", cfg.Index...)
 	add("snippets", cfg.Snippets...)
+}
+
+// prepare is the first phase: it expands the inputs, loads the bot
+// catalog and the identity files, and sniffs what each input holds.
+func (r *run) prepare() error {
+	cfg := r.cfg
+	// "-" is standard input: Expand does not know it.
+	var named []string
+	stdin := false
+	for _, a := range cfg.Inputs {
+		if a == StdinName {
+			stdin = true
+			continue
+		}
+		named = append(named, a)
+	}
+	paths, skipped, err := ingest.Expand(existingInputs(named, r.st))
+	if err != nil {
+		return err
+	}
+	if stdin {
+		paths = append(paths, StdinName)
+	}
+	if err := r.loadCatalog(); err != nil {
+		return err
+	}
+	r.ids = identity.NewStore()
+	r.st.problems = append(r.st.problems, skipped...) // directory entries Expand did not read
+	if err := loadLocalIdentity(cfg, r.catalog, r.ids, &r.st.problems); err != nil {
+		return err
+	}
+	return r.sniffAll(paths)
+}
+
+// loadCatalog merges the --bots files over the default catalog.
+func (r *run) loadCatalog() error {
+	catalog := bots.Default()
+	for _, p := range r.cfg.Bots {
+		c, err := loadCatalog(p)
+		if err != nil {
+			return err
+		}
+		catalog = catalog.Merge(c)
+	}
+	dv := catalog.DataVersions()
+	r.sum.Catalog = output.Catalog{CrawlerUserAgents: dv.CrawlerUserAgents, AIRobotsTxt: dv.AIRobotsTxt,
+		AIRobotsTxtDate: dv.AIRobotsTxtDate, Bots: catalog.Len(), Files: r.cfg.Bots}
+	r.catalog = catalog
+	return nil
+}
+
+// sniffAll says what each input holds (r.files). Listings named with
+// --index or --snippets are read as such even when a directory input
+// also contains them; files found by walking a directory that hold
+// nothing repaudit reads are skipped with a note, while a file named
+// explicitly must be readable.
+func (r *run) sniffAll(paths []string) error {
+	named := map[string]bool{}
+	for _, p := range append(append([]string(nil), r.cfg.Index...), r.cfg.Snippets...) {
+		named[filepath.Clean(p)] = true
+	}
+	explicit := map[string]bool{StdinName: true}
+	for _, a := range r.cfg.Inputs {
+		if st, err := os.Stat(a); err == nil && !st.IsDir() {
+			explicit[filepath.Clean(a)] = true
+		}
+	}
+	var files []*fileState
+	for _, p := range paths {
+		if named[filepath.Clean(p)] {
+			continue
+		}
+		var fs *fileState
+		if readOnce(p) {
+			var err error
+			if fs, err = r.sniffOnce(p); err != nil {
+				return err
+			}
+		} else {
+			f, err := ingest.SniffContext(r.ctx, p, r.cfg.LogFormat)
+			fs = &fileState{f: f, err: err}
+		}
+		if fs.err == nil && fs.f.Kind == ingest.KindUnknown && !explicit[filepath.Clean(p)] {
+			r.st.problems = append(r.st.problems, event.Problem{Source: event.Source{File: p, Offset: -1}, Code: "input-skipped", Severity: event.SevInfo,
+				Message: "found in a directory input but holds nothing repaudit reads (" + fs.f.Note + "); skipped"})
+			continue
+		}
+		files = append(files, fs)
+	}
+	r.files = dropDuplicates(files, r.st)
+	return nil
+}
+
+// sniffOnce sniffs an input that can be read only once from its first
+// bytes and keeps it open for pass 1, which reads on from there. A
+// document, listing or robots.txt file, which is read whole by name, is
+// copied to the spool instead. The error is the context's when it is
+// done; anything else is the input's.
+func (r *run) sniffOnce(p string) (*fileState, error) {
+	src, closeSrc, err := openOnce(r.ctx, p, r.cfg.Stdin)
+	if err != nil {
+		if r.ctx.Err() != nil {
+			return nil, r.ctx.Err()
+		}
+		return &fileState{f: ingest.File{Path: p, Kind: ingest.KindUnknown}, err: err}, nil
+	}
+	f, rest, err := ingest.SniffReader(p, src, r.cfg.LogFormat)
+	fs := &fileState{f: f, err: err, src: rest, closeSrc: closeSrc}
+	r.opened = append(r.opened, fs)
+	if r.ctx.Err() != nil {
+		return nil, r.ctx.Err()
+	}
+	if err == nil && !streamKind(f.Kind) && f.Kind != ingest.KindUnknown {
+		fs.f.Spool, fs.f.Size, fs.sha, fs.err = r.spool.copyInput(p, rest)
+		if r.ctx.Err() != nil {
+			return nil, r.ctx.Err()
+		}
+	}
+	if fs.err != nil || !streamKind(fs.f.Kind) {
+		fs.closeInput()
+	}
+	return fs, nil
+}
+
+// newBuilder makes the evaluation's builder and gives it what is read
+// before the inputs: listings and robots.txt versions; it records the
+// side inputs for the manifest.
+func (r *run) newBuilder() error {
+	r.builder = evaluate.NewBuilder(r.cfg.Eval, r.catalog, r.ids)
+	for _, p := range r.cfg.Index {
+		if err := readListing(p, r.builder.AddIndexEntry, &r.st.problems); err != nil {
+			return err
+		}
+	}
+	for _, p := range r.cfg.Snippets {
+		if err := readListing(p, r.builder.AddSnippetEntry, &r.st.problems); err != nil {
+			return err
+		}
+	}
+	readSiteVersions(r.cfg, r.builder, r.st)
+	recordSideInputs(r.cfg, r.st)
+	return nil
 }

@@ -1,6 +1,7 @@
 package audit
 
 import (
+	"bytes"
 	"context"
 	"crypto/sha256"
 	"encoding/hex"
@@ -10,6 +11,8 @@ import (
 	"io"
 	"os"
 	"path/filepath"
+	"sync"
+	"sync/atomic"
 
 	"github.com/repaudit/repaudit/event"
 	"github.com/repaudit/repaudit/ingest"
@@ -18,33 +21,181 @@ import (
 // StdinName is the input name that means standard input (Config.Stdin).
 const StdinName = "-"
 
-// spool holds the inputs that cannot be read twice — standard input, a
-// pipe, a FIFO, process substitution (<(zcat x.gz)), a character device —
-// each copied once to a temporary file, so that sniffing and both passes
-// read the same bytes (docs/semantics.md, "Inputs").
-type spool struct {
-	dir   string                // temporary directory beside the output; "" until needed
-	base  string                // where to create dir
-	files map[string]spoolEntry // input name → its copy
+// Every input is read once. Pass 1 writes the fetches of each log or
+// archive to a spool (event.FetchWriter: a compact binary coding of every
+// Fetch field), and pass 2 reads the spools, never the inputs: a file
+// rotated or still being written between the passes changes nothing, and
+// standard input and pipes are read like files (docs/semantics.md,
+// "Inputs").
+//
+// A spool stays in memory while it is small (spoolMemPerFile, within
+// spoolMemTotal for the whole run) and moves to a file in a temporary
+// directory beside the output (.repaudit-spool-*) when it grows; the
+// directory is removed when the run ends, well or not.
+var (
+	spoolMemPerFile = 4 << 20  // a variable for tests
+	spoolMemTotal   = 32 << 20 // bytes of all spools held in memory
+)
+
+// createSpoolFile creates a spool file in dir (a variable for tests: a
+// full disk).
+var createSpoolFile = func(dir, pattern string) (*os.File, error) { return os.CreateTemp(dir, pattern) }
+
+// spoolDir is the run's spool: the temporary directory, created when the
+// first spool needs a file, and the memory the spools hold.
+type spoolDir struct {
+	base string // where to create dir
+	mu   sync.Mutex
+	dir  string
+	mem  atomic.Int64 // bytes held in memory by all spools
 }
 
-type spoolEntry struct {
-	path string // the copy
-	size int64
-	sha  string
-}
-
-func newSpool(out string) *spool {
+func newSpoolDir(out string) *spoolDir {
 	base := os.TempDir()
 	if out != "" {
 		base = filepath.Dir(filepath.Clean(out))
 	}
-	return &spool{base: base, files: map[string]spoolEntry{}}
+	return &spoolDir{base: base}
 }
 
-// needsSpool reports whether the input name cannot be read twice: it is
-// "-" or anything that is neither a regular file nor a directory.
-func needsSpool(name string) bool {
+// create makes a new file in the directory, creating it first.
+func (d *spoolDir) create(pattern string) (*os.File, error) {
+	d.mu.Lock()
+	if d.dir == "" {
+		dir, err := os.MkdirTemp(d.base, ".repaudit-spool-*")
+		if err != nil {
+			d.mu.Unlock()
+			return nil, fmt.Errorf("spool in %s: %w", d.base, err)
+		}
+		d.dir = dir
+	}
+	dir := d.dir
+	d.mu.Unlock()
+	f, err := createSpoolFile(dir, pattern)
+	if err != nil {
+		return nil, fmt.Errorf("spool in %s: %w", dir, err)
+	}
+	return f, nil
+}
+
+// remove deletes the directory and all it holds.
+func (d *spoolDir) remove() {
+	d.mu.Lock()
+	defer d.mu.Unlock()
+	if d.dir != "" {
+		os.RemoveAll(d.dir)
+	}
+}
+
+// fetchSpool holds the fetches of one input: written by pass 1 (add,
+// finish), read by pass 2 (reader), then dropped (release).
+type fetchSpool struct {
+	dir *spoolDir
+	w   *event.FetchWriter
+	mem []byte   // the coded fetches while they fit in memory
+	f   *os.File // the coded fetches once they did not
+	n   int64    // fetches added
+	err error    // the first write error: the spool is unusable
+}
+
+func newFetchSpool(dir *spoolDir) *fetchSpool {
+	s := &fetchSpool{dir: dir}
+	s.w = event.NewFetchWriter(spoolSink{s})
+	return s
+}
+
+// add codes one fetch. After a write error it does nothing: the caller
+// goes on reading (the model of pass 1 stays whole) and reports err.
+func (s *fetchSpool) add(f *event.Fetch) {
+	if s.err != nil {
+		return
+	}
+	if err := s.w.Write(f); err != nil {
+		s.err = err
+		return
+	}
+	s.n++
+}
+
+// finish writes what the coder buffers; the spool can then be read.
+func (s *fetchSpool) finish() {
+	if s.err == nil {
+		s.err = s.w.Flush()
+	}
+}
+
+// size is the spool's coded size in bytes.
+func (s *fetchSpool) size() int64 { return s.w.Written() }
+
+// reader returns the coded fetches from the first.
+func (s *fetchSpool) reader() (*event.FetchReader, error) {
+	if s.err != nil {
+		return nil, s.err
+	}
+	if s.f == nil {
+		return event.NewFetchReader(bytes.NewReader(s.mem)), nil
+	}
+	if _, err := s.f.Seek(0, io.SeekStart); err != nil {
+		return nil, fmt.Errorf("spool %s: %w", s.f.Name(), err)
+	}
+	return event.NewFetchReader(s.f), nil
+}
+
+// release frees the memory or removes the file the spool holds.
+func (s *fetchSpool) release() {
+	s.dir.mem.Add(-int64(len(s.mem)))
+	s.mem = nil
+	if s.f != nil {
+		s.f.Close()
+		os.Remove(s.f.Name())
+		s.f = nil
+	}
+}
+
+// spoolSink is where a fetchSpool's coder writes: memory while it fits,
+// then a file.
+type spoolSink struct{ s *fetchSpool }
+
+func (k spoolSink) Write(p []byte) (int, error) {
+	s := k.s
+	if s.f == nil {
+		if len(s.mem)+len(p) <= spoolMemPerFile && s.dir.mem.Add(int64(len(p))) <= int64(spoolMemTotal) {
+			s.mem = append(s.mem, p...)
+			return len(p), nil
+		}
+		if len(s.mem)+len(p) <= spoolMemPerFile {
+			s.dir.mem.Add(-int64(len(p))) // the run's budget is spent
+		}
+		if err := s.spill(); err != nil {
+			return 0, err
+		}
+	}
+	n, err := s.f.Write(p)
+	if err != nil {
+		return n, fmt.Errorf("spool: %w", err) // an *os.PathError: names the file
+	}
+	return n, nil
+}
+
+// spill moves the spool from memory to a file.
+func (s *fetchSpool) spill() error {
+	f, err := s.dir.create("fetches-*")
+	if err != nil {
+		return err
+	}
+	s.f = f
+	if _, err := f.Write(s.mem); err != nil {
+		return fmt.Errorf("spool: %w", err)
+	}
+	s.dir.mem.Add(-int64(len(s.mem)))
+	s.mem = nil
+	return nil
+}
+
+// readOnce reports whether the input name can be read only once: it is
+// "-" or anything that is neither a regular file nor a directory (a
+// pipe, a FIFO, process substitution, a character device).
+func readOnce(name string) bool {
 	if name == StdinName {
 		return true
 	}
@@ -52,67 +203,50 @@ func needsSpool(name string) bool {
 	return err == nil && !st.Mode().IsRegular() && !st.IsDir()
 }
 
-// add copies the input name (from stdin when name is "-") to the spool,
-// counting and hashing the bytes, and gives up when ctx is done.
-func (s *spool) add(ctx context.Context, name string, stdin io.Reader) (spoolEntry, error) {
-	if e, ok := s.files[name]; ok {
-		return e, nil
-	}
-	if s.dir == "" {
-		d, err := os.MkdirTemp(s.base, ".repaudit-spool-*")
-		if err != nil {
-			return spoolEntry{}, fmt.Errorf("spool %s: %w", name, err)
-		}
-		s.dir = d
-	}
-	var src io.Reader
+// openOnce opens an input that can be read only once, from stdin when
+// name is "-". Reads give up when ctx is done; close ends the watch and
+// closes what was opened.
+func openOnce(ctx context.Context, name string, stdin io.Reader) (r io.Reader, close func(), err error) {
 	switch {
 	case name == StdinName && stdin == nil:
-		return spoolEntry{}, errors.New("standard input (-) is not available")
+		return nil, nil, errors.New("standard input (-) is not available")
 	case name == StdinName:
-		src = stdin
+		stop := func() bool { return false }
 		if f, ok := stdin.(*os.File); ok {
-			defer ingest.WatchReads(ctx, f)()
+			stop = ingest.WatchReads(ctx, f)
 		}
-	default:
-		f, err := ingest.Open(ctx, name) // a FIFO without writer must not hang the run
-		if err != nil {
-			return spoolEntry{}, err
-		}
-		defer f.Close()
-		defer ingest.WatchReads(ctx, f)()
-		src = f
+		return ctxReader{ctx, stdin}, func() { stop() }, nil
 	}
-	out, err := os.CreateTemp(s.dir, "input-*")
+	f, err := ingest.Open(ctx, name) // a FIFO without writer must not hang the run
 	if err != nil {
-		return spoolEntry{}, fmt.Errorf("spool %s: %w", name, err)
+		return nil, nil, err
+	}
+	stop := ingest.WatchReads(ctx, f)
+	return ctxReader{ctx, f}, func() { stop(); f.Close() }, nil
+}
+
+// copyInput copies what is left of an input read once to a file of the
+// spool, hashing the bytes: documents, listings and robots.txt files are
+// read whole by name, so one given on a pipe is read from its copy.
+func (d *spoolDir) copyInput(name string, src io.Reader) (path string, size int64, sum string, err error) {
+	out, err := d.create("input-*")
+	if err != nil {
+		return "", 0, "", err
 	}
 	h := sha256.New()
-	n, err := io.Copy(io.MultiWriter(out, h), ctxReader{ctx, src})
+	n, err := io.Copy(io.MultiWriter(out, h), src)
 	if cerr := out.Close(); err == nil {
 		err = cerr
 	}
 	if err != nil {
 		os.Remove(out.Name())
-		if ctx.Err() != nil {
-			err = ctx.Err()
-		}
-		return spoolEntry{}, fmt.Errorf("read %s: %w", name, err)
+		return "", 0, "", fmt.Errorf("read %s: %w", name, err)
 	}
-	e := spoolEntry{path: out.Name(), size: n, sha: hex.EncodeToString(h.Sum(nil))}
-	s.files[name] = e
-	return e, nil
+	return out.Name(), n, hex.EncodeToString(h.Sum(nil)), nil
 }
 
-// remove deletes the spool.
-func (s *spool) remove() {
-	if s.dir != "" {
-		os.RemoveAll(s.dir)
-	}
-}
-
-// ctxReader stops a copy between reads once ctx is done (a reader that
-// is not an *os.File cannot be woken by WatchReads).
+// ctxReader stops a read loop between reads once ctx is done (a reader
+// that is not an *os.File cannot be woken by WatchReads).
 type ctxReader struct {
 	ctx context.Context
 	r   io.Reader

@@ -3,12 +3,12 @@ package audit
 import (
 	"container/heap"
 	"context"
-	"slices"
+	"fmt"
+	"io"
 	"sync"
 	"sync/atomic"
 
 	"github.com/repaudit/repaudit/event"
-	"github.com/repaudit/repaudit/ingest"
 )
 
 // item is one fetch with its place in the input, for a total order.
@@ -63,68 +63,78 @@ func (s *stream) next() (*item, bool) {
 	return it, true
 }
 
-func copyFetch(f *event.Fetch) *event.Fetch {
-	c := *f
-	c.Header = slices.Clone(f.Header)
-	c.ConcurrentTo = slices.Clone(f.ConcurrentTo)
-	return &c
-}
-
-func startStream(ctx context.Context, idx int, fs *fileState, extra []string, progress *atomic.Int64, wg *sync.WaitGroup) *stream {
+// startStream reads the fetches pass 1 spooled for fs (never the input
+// itself), in file order through the file's reorder window, and sends
+// them in batches; progress counts the spool's bytes. The spool is
+// released when read. The third argument is unused since pass 2 reads
+// spools rather than logs (it was the logs' extra header fields).
+func startStream(ctx context.Context, idx int, fs *fileState, _ []string, progress *atomic.Int64, wg *sync.WaitGroup) *stream {
 	s := &stream{idx: idx, ch: make(chan []*item, 4)}
-	window := fs.window
-	if window <= 0 {
-		window = reorderWindow
-	}
 	wg.Add(1)
 	go func() {
 		defer wg.Done()
 		defer close(s.ch)
-		var held itemHeap
-		var batch []*item
-		var seq int64
-		send := func() bool {
-			select {
-			case s.ch <- batch:
-				batch = make([]*item, 0, streamBatch)
-				return true
-			case <-ctx.Done():
-				return false
-			}
-		}
-		noBodies := func(string, string, int) int { return 0 }
-		// Read exactly the bytes pass 1 read, hashing them as they go, so
-		// that checkPass2 can tell whether the file changed since.
-		digest := newCountingHash()
-		st, err := ingest.Read(ctx, fs.f, ingest.Options{BodyLimit: noBodies, Progress: progress, LogExtraHeaders: extra,
-			Limit: fs.read1, Digest: digest}, ingest.Handler{
-			Fetch: func(f *event.Fetch) error {
-				seq++
-				heap.Push(&held, &item{f: copyFetch(f), file: idx, seq: seq})
-				if held.Len() > window {
-					batch = append(batch, heap.Pop(&held).(*item))
-					if len(batch) == streamBatch && !send() {
-						return ctx.Err()
-					}
-				}
-				return nil
-			},
-		})
-		fs.pass2 = pass2Check{done: ctx.Err() == nil, bytes: digest.n, sha: digest.hex(), fetches: st.Fetches, err: err}
-		for held.Len() > 0 {
-			batch = append(batch, heap.Pop(&held).(*item))
-			if len(batch) == streamBatch && !send() {
-				break
-			}
-		}
-		if len(batch) > 0 {
-			send()
-		}
-		if err != nil {
+		defer fs.spool.release()
+		if err := s.run(ctx, fs, progress); err != nil {
 			s.errMu.Lock()
 			s.err = err
 			s.errMu.Unlock()
 		}
 	}()
 	return s
+}
+
+// run sends the spool's fetches on s.ch.
+func (s *stream) run(ctx context.Context, fs *fileState, progress *atomic.Int64) error {
+	window := fs.window
+	if window <= 0 {
+		window = reorderWindow
+	}
+	r, err := fs.spool.reader()
+	if err != nil {
+		return err
+	}
+	var held itemHeap
+	batch := make([]*item, 0, streamBatch)
+	var seq, counted int64
+	send := func() bool {
+		if progress != nil {
+			progress.Add(r.Consumed() - counted)
+			counted = r.Consumed()
+		}
+		select {
+		case s.ch <- batch:
+			batch = make([]*item, 0, streamBatch)
+			return true
+		case <-ctx.Done():
+			return false
+		}
+	}
+	for {
+		f, err := r.Next()
+		if err == io.EOF {
+			break
+		}
+		if err != nil {
+			return fmt.Errorf("%s: fetches spooled by pass 1: %w", fs.f.Path, err)
+		}
+		seq++
+		heap.Push(&held, &item{f: f, file: s.idx, seq: seq})
+		if held.Len() > window {
+			batch = append(batch, heap.Pop(&held).(*item))
+			if len(batch) == streamBatch && !send() {
+				return ctx.Err()
+			}
+		}
+	}
+	for held.Len() > 0 {
+		batch = append(batch, heap.Pop(&held).(*item))
+		if len(batch) == streamBatch && !send() {
+			return ctx.Err()
+		}
+	}
+	if len(batch) > 0 {
+		send()
+	}
+	return nil
 }
