@@ -13,6 +13,7 @@ import (
 	"path/filepath"
 	"sync"
 	"sync/atomic"
+	"time"
 
 	"github.com/repaudit/repaudit/event"
 	"github.com/repaudit/repaudit/ingest"
@@ -33,8 +34,8 @@ const StdinName = "-"
 // directory beside the output (.repaudit-spool-*) when it grows; the
 // directory is removed when the run ends, well or not.
 var (
-	spoolMemPerFile = 4 << 20  // a variable for tests
-	spoolMemTotal   = 32 << 20 // bytes of all spools held in memory
+	spoolMemPerFile = 2 << 20  // a variable for tests
+	spoolMemTotal   = 16 << 20 // bytes of all spools held in memory
 )
 
 // createSpoolFile creates a spool file in dir (a variable for tests: a
@@ -90,16 +91,20 @@ func (d *spoolDir) remove() {
 // fetchSpool holds the fetches of one input: written by pass 1 (add,
 // finish), read by pass 2 (reader), then dropped (release).
 type fetchSpool struct {
-	dir *spoolDir
-	w   *event.FetchWriter
-	mem []byte   // the coded fetches while they fit in memory
-	f   *os.File // the coded fetches once they did not
-	n   int64    // fetches added
-	err error    // the first write error: the spool is unusable
+	dir    *spoolDir
+	w      *event.FetchWriter
+	mem    [][]byte // the coded fetches while they fit in memory, as written
+	memLen int
+	f      *os.File // the coded fetches once they did not
+	err    error    // the first write error: the spool is unusable
+	// sorted is true while every fetch added has a time no earlier than
+	// the one before: pass 2 then needs no reorder window.
+	sorted bool
+	last   time.Time
 }
 
 func newFetchSpool(dir *spoolDir) *fetchSpool {
-	s := &fetchSpool{dir: dir}
+	s := &fetchSpool{dir: dir, sorted: true}
 	s.w = event.NewFetchWriter(spoolSink{s})
 	return s
 }
@@ -110,11 +115,13 @@ func (s *fetchSpool) add(f *event.Fetch) {
 	if s.err != nil {
 		return
 	}
+	if f.Time.Before(s.last) {
+		s.sorted = false
+	}
+	s.last = f.Time
 	if err := s.w.Write(f); err != nil {
 		s.err = err
-		return
 	}
-	s.n++
 }
 
 // finish writes what the coder buffers; the spool can then be read.
@@ -133,7 +140,11 @@ func (s *fetchSpool) reader() (*event.FetchReader, error) {
 		return nil, s.err
 	}
 	if s.f == nil {
-		return event.NewFetchReader(bytes.NewReader(s.mem)), nil
+		rs := make([]io.Reader, len(s.mem))
+		for i, b := range s.mem {
+			rs[i] = bytes.NewReader(b)
+		}
+		return event.NewFetchReader(io.MultiReader(rs...)), nil
 	}
 	if _, err := s.f.Seek(0, io.SeekStart); err != nil {
 		return nil, fmt.Errorf("spool %s: %w", s.f.Name(), err)
@@ -143,8 +154,8 @@ func (s *fetchSpool) reader() (*event.FetchReader, error) {
 
 // release frees the memory or removes the file the spool holds.
 func (s *fetchSpool) release() {
-	s.dir.mem.Add(-int64(len(s.mem)))
-	s.mem = nil
+	s.dir.mem.Add(-int64(s.memLen))
+	s.mem, s.memLen = nil, 0
 	if s.f != nil {
 		s.f.Close()
 		os.Remove(s.f.Name())
@@ -159,11 +170,12 @@ type spoolSink struct{ s *fetchSpool }
 func (k spoolSink) Write(p []byte) (int, error) {
 	s := k.s
 	if s.f == nil {
-		if len(s.mem)+len(p) <= spoolMemPerFile && s.dir.mem.Add(int64(len(p))) <= int64(spoolMemTotal) {
-			s.mem = append(s.mem, p...)
+		if s.memLen+len(p) <= spoolMemPerFile && s.dir.mem.Add(int64(len(p))) <= int64(spoolMemTotal) {
+			s.mem = append(s.mem, bytes.Clone(p)) // the coder reuses p
+			s.memLen += len(p)
 			return len(p), nil
 		}
-		if len(s.mem)+len(p) <= spoolMemPerFile {
+		if s.memLen+len(p) <= spoolMemPerFile {
 			s.dir.mem.Add(-int64(len(p))) // the run's budget is spent
 		}
 		if err := s.spill(); err != nil {
@@ -184,11 +196,13 @@ func (s *fetchSpool) spill() error {
 		return err
 	}
 	s.f = f
-	if _, err := f.Write(s.mem); err != nil {
-		return fmt.Errorf("spool: %w", err)
+	for _, b := range s.mem {
+		if _, err := f.Write(b); err != nil {
+			return fmt.Errorf("spool: %w", err)
+		}
 	}
-	s.dir.mem.Add(-int64(len(s.mem)))
-	s.mem = nil
+	s.dir.mem.Add(-int64(s.memLen))
+	s.mem, s.memLen = nil, 0
 	return nil
 }
 

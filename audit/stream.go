@@ -90,6 +90,11 @@ func (s *stream) run(ctx context.Context, fs *fileState, progress *atomic.Int64)
 	if window <= 0 {
 		window = reorderWindow
 	}
+	if fs.spool.sorted {
+		// Already in time order: the window would give the fetches back
+		// as they come ((time, file, seq) order within one file).
+		window = 0
+	}
 	r, err := fs.spool.reader()
 	if err != nil {
 		return err
@@ -119,12 +124,17 @@ func (s *stream) run(ctx context.Context, fs *fileState, progress *atomic.Int64)
 			return fmt.Errorf("%s: fetches spooled by pass 1: %w", fs.f.Path, err)
 		}
 		seq++
-		heap.Push(&held, &item{f: f, file: s.idx, seq: seq})
-		if held.Len() > window {
-			batch = append(batch, heap.Pop(&held).(*item))
-			if len(batch) == streamBatch && !send() {
-				return ctx.Err()
+		it := &item{f: f, file: s.idx, seq: seq}
+		if window > 0 {
+			heap.Push(&held, it)
+			if held.Len() <= window {
+				continue
 			}
+			it = heap.Pop(&held).(*item)
+		}
+		batch = append(batch, it)
+		if len(batch) == streamBatch && !send() {
+			return ctx.Err()
 		}
 	}
 	for held.Len() > 0 {

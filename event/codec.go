@@ -206,6 +206,7 @@ func (fw *FetchWriter) Written() int64 { return fw.n }
 // FetchReader decodes the fetches a FetchWriter encoded.
 type FetchReader struct {
 	r       *bufio.Reader
+	slab    []Fetch // fetches are allocated slabSize at a time
 	rec     []byte
 	strings []string
 	prev    position
@@ -220,6 +221,11 @@ func NewFetchReader(r io.Reader) *FetchReader {
 
 // ErrCorrupt is wrapped by every error about the content of a stream.
 var ErrCorrupt = errors.New("event: corrupt fetch stream")
+
+// slabSize is how many fetches the reader allocates at once: a fetch it
+// returned keeps up to slabSize-1 others' memory alive (not their
+// strings, headers or bodies).
+const slabSize = 32
 
 // Next returns the next fetch, a new value the caller keeps, or io.EOF
 // at the end of the stream. An error about the stream's content wraps
@@ -366,7 +372,10 @@ func (d *decoder) str(in bool) string {
 }
 
 func (d *decoder) fetch() *Fetch {
-	f := &Fetch{}
+	if len(d.fr.slab) == 0 {
+		d.fr.slab = make([]Fetch, slabSize)
+	}
+	f := &d.fr.slab[0]
 	flags := d.uvarint()
 	if flags&^flagAll != 0 {
 		d.fail("unknown flags")
@@ -420,7 +429,9 @@ func (d *decoder) fetch() *Fetch {
 	p.length += d.varint()
 	f.Source.Line, f.Source.Offset, f.Source.Length = p.line, p.offset, p.length
 	if d.err != "" {
+		*f = Fetch{} // reused by the next record
 		return nil
 	}
+	d.fr.slab = d.fr.slab[1:]
 	return f
 }
