@@ -1,31 +1,34 @@
 // Package audit runs a whole audit: it reads every input, builds the
 // evaluation model, judges every fetch, and writes the output tables.
 //
-// It works in two passes over the inputs, so that memory grows with the
-// number of authorities, robots.txt versions, cards, capture summaries and
-// listing entries, never with the size of the logs:
+// It works in two passes, so that memory grows with the number of
+// authorities, robots.txt versions, cards, capture summaries and listing
+// entries, never with the size of the logs; every input is read once:
 //
-//  1. Every file is read in parallel (one worker per core). Captures build
-//     the robots.txt and directive timelines and the archive's retention
-//     state; captured cards, key directories and IP lists build the
-//     identity timelines; robots.txt fetches build each bot's own view.
-//     Listings are read whole. The model is then frozen.
-//  2. Files that hold fetches are read again (bodies skipped) and merged
-//     into one stream in time order. Files are opened lazily in order of
-//     their first timestamp, and a small reorder window per file absorbs
-//     the slight disorder of real logs. Fetches are judged in parallel in
-//     batches, and the results are written in the merged order, so the
-//     output is the same whatever the number of cores. Crawl-delay and
-//     signature replay, which need order, are tracked sequentially there.
-//     Pass 2 reads exactly the bytes pass 1 read and hashed, and checks
-//     them as it goes: a file rotated or rewritten between the passes is
-//     an input-changed error and a failed input (pass2.go). A log written
-//     newest first is sorted whole when small, else reported.
+//  1. Every file is read in parallel (one worker per core), once
+//     (pass1.go). Captures build the robots.txt and directive timelines
+//     and the archive's retention state; captured cards, key directories
+//     and IP lists build the identity timelines; robots.txt fetches build
+//     each bot's own view. Listings are read whole. Every fetch goes to
+//     the file's spool (spool.go: event.FetchWriter's compact coding, in
+//     memory while small, else in a temporary directory beside the
+//     output). The model is then frozen.
+//  2. The spools (never the inputs) are read and merged into one stream
+//     in time order (stream.go, judge.go). Spools are opened lazily in
+//     order of their first timestamp, and a small reorder window per file
+//     absorbs the slight disorder of real logs (a file pass 1 saw in
+//     order skips it). Fetches are judged in parallel in batches, and the
+//     results are written in the merged order, so the output is the same
+//     whatever the number of cores. Crawl-delay and signature replay,
+//     which need order, are tracked sequentially there. A log written
+//     newest first is sorted whole when small, else reported (pass2.go).
 //
-// Inputs that cannot be read twice (standard input "-", pipes, process
-// substitution, devices) are copied once to a spool beside the output
-// before they are sniffed (spool.go); both passes read the copy, and the
-// manifest names the input as given.
+// execute runs the phases in order: prepare (expand, catalog, sniff),
+// newBuilder (listings, robots.txt versions), readPass1, Build,
+// judgePass2, writeTables, finish. Inputs that can be read only once
+// (standard input "-", pipes, process substitution, devices) are sniffed
+// from a buffered prefix and read on from there; the manifest names every
+// input as given, with the size and SHA-256 of the bytes read and judged.
 //
 // Tables go through output.Writer, which makes them appear atomically.
 package audit
