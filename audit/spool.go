@@ -34,8 +34,8 @@ const StdinName = "-"
 // directory beside the output (.repaudit-spool-*) when it grows; the
 // directory is removed when the run ends, well or not.
 var (
-	spoolMemPerFile = 2 << 20  // a variable for tests
-	spoolMemTotal   = 16 << 20 // bytes of all spools held in memory
+	spoolMemPerFile = 1 << 20 // a variable for tests
+	spoolMemTotal   = 8 << 20 // bytes of all spools held in memory
 )
 
 // createSpoolFile creates a spool file in dir (a variable for tests: a
