@@ -257,8 +257,9 @@ func (r *run) judgePass2(model *evaluate.Model, sink table.Sink) error {
 	}
 	var sources []*fileState
 	var total int64
+	first := map[string]string{} // digest → first input with it
 	for _, fs := range r.files {
-		if fs.err != nil || fs.stats.Fetches == 0 {
+		if fs.err != nil || fs.stats.Fetches == 0 || judgedTwice(fs, first) {
 			continue
 		}
 		if fs.spool.err != nil {

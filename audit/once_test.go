@@ -429,3 +429,26 @@ func TestSpoolDiskFull(t *testing.T) {
 		t.Errorf("%d fetches written, %d records read; want 0 and 500", len(col.Fetches), sum.Files[0].Records)
 	}
 }
+
+// TestStdinDuplicate: standard input with the same content as a file
+// among the inputs is read (it cannot be compared before), but its
+// fetches are judged once, with a warning.
+func TestStdinDuplicate(t *testing.T) {
+	tmp := t.TempDir()
+	p := filepath.Join(tmp, "access.log")
+	data := genLog(700, false)
+	os.WriteFile(p, data, 0o644)
+	cfg := onceConfig(filepath.Join(tmp, "out"), p, StdinName)
+	cfg.Stdin = bytes.NewReader(data)
+	col := &table.Collector{}
+	if _, _, err := execute(context.Background(), cfg, col); err != nil {
+		t.Fatal(err)
+	}
+	var warned bool
+	for _, pr := range col.Problems {
+		warned = warned || pr.Code == "input-duplicate" && pr.SourceFile == StdinName && strings.Contains(pr.Message, p)
+	}
+	if len(col.Fetches) != 700 || !warned {
+		t.Errorf("%d fetches, problems %+v; want 700 and an input-duplicate warning on -", len(col.Fetches), col.Problems)
+	}
+}

@@ -16,6 +16,22 @@ func spoolFailed(fs *fileState) event.Problem {
 		Message: fmt.Sprintf("the fetches of this input could not be kept for judging (%v): its %d fetches are not judged or written; free space beside the output directory and run again", fs.spool.err, fs.stats.Fetches)}
 }
 
+// judgedTwice reports an input whose content, once read, turns out to be
+// that of an earlier input (first, which maps a digest to the first
+// input with it): an input read once, such as a pipe, cannot be compared
+// before it is read (dropDuplicates compares the others). Its fetches
+// are not judged a second time, and a warning says what did count twice.
+func judgedTwice(fs *fileState, first map[string]string) bool {
+	p, ok := first[fs.sha]
+	if !ok {
+		first[fs.sha] = fs.f.Path
+		return false
+	}
+	fs.problems = append(fs.problems, event.Problem{Source: event.Source{File: fs.f.Path, Offset: -1}, Code: "input-duplicate", Severity: event.SevWarning,
+		Message: "same content (SHA-256 " + fs.sha[:12] + "…) as " + p + ": its fetches are judged once; it could be compared only once read, so its robots.txt fetches and captures count twice in the robots.txt and retention state"})
+	return true
+}
+
 // newestFirstCap is the largest log, in fetches, that pass 2 sorts whole
 // when it was written newest first (about 400 bytes a fetch held).
 var newestFirstCap int64 = 1 << 16 // a variable for tests
