@@ -283,6 +283,24 @@ func TestIdenticalCapturesCollapse(t *testing.T) {
 	}
 }
 
+// A deduplicating crawler stores an unchanged robots.txt as a revisit of
+// its first capture (WARC 1.1 §6.7.2), here in a later file of the crawl:
+// resolved to the same content it repeats that version; a revisit that
+// resolves to other content does not.
+func TestRevisitOfSameRobotsCollapses(t *testing.T) {
+	s := newScenario(t)
+	const body = "User-agent: *\nDisallow: /private/\n"
+	first := inFile(s.robots(site+"/robots.txt", hours(0), 200, body), "a.warc.gz")
+	rv := inFile(s.robots(site+"/robots.txt", hours(5), 200, ""), "b.warc.gz")
+	rv.RecordType, rv.Profile, rv.RefersTo = "revisit", "http://netpreserve.org/warc/1.1/revisit/identical-payload-digest", first.RecordID
+	inFile(s.robots(site+"/robots.txt", hours(10), 200, "User-agent: *\nDisallow: /other/\n"), "b.warc.gz")
+	s.run()
+	rows := s.versionRows("https://example.com")
+	if len(rows) != 2 || rows[0].Captures != 2 || !rows[0].LastCaptureTime.Equal(hours(5)) {
+		t.Fatalf("versions %+v, want 2, the first with 2 captures until %s", rows, fmtTime(hours(5)))
+	}
+}
+
 // Captures that differ in status are not collapsed, nor are unreachable
 // captures past the 30-day point judged as unreachable.
 func TestCollapseKeepsStatusAndThirtyDays(t *testing.T) {
