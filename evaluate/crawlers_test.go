@@ -294,10 +294,17 @@ func TestRevisitOfSameRobotsCollapses(t *testing.T) {
 	rv := inFile(s.robots(site+"/robots.txt", hours(5), 200, ""), "b.warc.gz")
 	rv.RecordType, rv.Profile, rv.RefersTo = "revisit", "http://netpreserve.org/warc/1.1/revisit/identical-payload-digest", first.RecordID
 	inFile(s.robots(site+"/robots.txt", hours(10), 200, "User-agent: *\nDisallow: /other/\n"), "b.warc.gz")
+	// A 404 stored again as a revisit: no rules, the same answer.
+	gone := inFile(s.robots("https://gone.example.com/robots.txt", hours(0), 404, "<html>not found</html>"), "a.warc.gz")
+	rv2 := inFile(s.robots("https://gone.example.com/robots.txt", hours(5), 404, ""), "b.warc.gz")
+	rv2.RecordType, rv2.Profile, rv2.RefersTo = "revisit", "http://netpreserve.org/warc/1.1/revisit/identical-payload-digest", gone.RecordID
 	s.run()
 	rows := s.versionRows("https://example.com")
 	if len(rows) != 2 || rows[0].Captures != 2 || !rows[0].LastCaptureTime.Equal(hours(5)) {
 		t.Fatalf("versions %+v, want 2, the first with 2 captures until %s", rows, fmtTime(hours(5)))
+	}
+	if rows := s.versionRows("https://gone.example.com"); len(rows) != 1 || rows[0].Captures != 2 {
+		t.Fatalf("404 versions %+v, want 1 of 2 captures", rows)
 	}
 }
 

@@ -98,7 +98,9 @@ func sameVersion(p, v *version) bool {
 	}
 	switch {
 	case p.content == nil && v.content == nil:
-		return pd.recordType == vd.recordType // no body: the record type is part of what it says
+		// No rules (a 4xx, 5xx, no response): the record type is part of
+		// what it says, but a revisit by definition repeats a payload.
+		return pd.recordType == vd.recordType || vd.recordType == "revisit"
 	case p.content == nil || v.content == nil:
 		return false
 	}
