@@ -145,13 +145,15 @@ func compareAloneTogether(t *testing.T, files []string) (*table.Collector, []alo
 
 // sampleWARCs are real WARC and ARC files from public projects
 // (testdata/samplewarcs/README.md): two crawlers of www.archive.org five
-// years apart, an ARC copy of the first crawl that names no crawler, and
-// a person's browser session recorded by Webrecorder.
+// years apart, an ARC copy of the first crawl that names no crawler, a
+// person's browser session recorded by Webrecorder, and one page of
+// Common Crawl's CC-MAIN-2024-22.
 var sampleWARCs = []string{
 	"testdata/samplewarcs/IAH-20080430204825-00000-blackbook-truncated.warc.gz", // heritrix 1.14.0, 2008
 	"testdata/samplewarcs/IAH-urls-wget.warc.gz",                                // Wget 1.14, 2013
 	"testdata/samplewarcs/IAH-20080430204825-00000-blackbook-truncated.arc.gz",  // the same crawl as ARC, no request records
 	"testdata/samplewarcs/example.warc.gz",                                      // Webrecorder, Chrome
+	"testdata/samplewarcs/whirlwind.warc.gz",                                    // Common Crawl (CCBot), 2024
 }
 
 // TestSampleWARCsEachCrawlerOnItsOwn is issue 12's "Done when" on real
@@ -162,7 +164,7 @@ var sampleWARCs = []string{
 // and ARC copies are one version.
 func TestSampleWARCsEachCrawlerOnItsOwn(t *testing.T) {
 	together, cmp := compareAloneTogether(t, sampleWARCs)
-	wantRows := map[string]int{sampleWARCs[0]: 7, sampleWARCs[1]: 16, sampleWARCs[2]: 0, sampleWARCs[3]: 2}
+	wantRows := map[string]int{sampleWARCs[0]: 7, sampleWARCs[1]: 16, sampleWARCs[2]: 0, sampleWARCs[3]: 2, sampleWARCs[4]: 1}
 	for _, c := range cmp {
 		if c.judgedDiff != 0 || c.versionOnlyDif != 0 || c.elsewhere != 0 {
 			t.Errorf("%s: %d rows judged differently alone and together, %d name another version:\n%s",
@@ -193,6 +195,7 @@ func TestSampleWARCsEachCrawlerOnItsOwn(t *testing.T) {
 		"heritrix www.archive.org": {"fresh/allowed http://www.archive.org@2008-04-30T20:48:25Z#d26c11": 7},
 		"Wget www.archive.org":     {"fresh/allowed http://www.archive.org@2013-10-21T21:53:06Z#3bc2ff": 7},
 		"Wget archive.org":         {"fresh/allowed http://archive.org@2013-10-21T21:53:07Z#397ac5": 7, "none/not_judged ": 2},
+		"CCBot an.wikipedia.org":   {"none/not_judged ": 1}, // Common Crawl keeps robots.txt in WARCs of their own
 	}
 	if fmt.Sprint(views) != fmt.Sprint(want) {
 		t.Errorf("views together:\n%v\nwant\n%v", views, want)
@@ -229,10 +232,11 @@ func TestSampleWARCsEachCrawlerOnItsOwn(t *testing.T) {
 		t.Fatal(err)
 	}
 	wantCrawlers := []output.ArchiveCrawler{
-		{File: sampleWARCs[2]}, // names none, and the run holds two crawlers
+		{File: sampleWARCs[2]}, // names none, and the run holds three crawlers
 		{File: sampleWARCs[0], Agent: "heritrix", DerivedFrom: evaluate.CrawlerFromRequests},
 		{File: sampleWARCs[1], Agent: "Wget", DerivedFrom: evaluate.CrawlerFromRequests},
 		{File: sampleWARCs[3]}, // its request records name no bot
+		{File: sampleWARCs[4], Agent: "CCBot", DerivedFrom: evaluate.CrawlerFromRequests},
 	}
 	slices.SortFunc(wantCrawlers, func(x, y output.ArchiveCrawler) int { return strings.Compare(x.File, y.File) })
 	if !slices.Equal(m.ArchiveCrawlers, wantCrawlers) {
