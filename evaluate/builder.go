@@ -40,8 +40,8 @@ type Builder struct {
 	warcUAs    map[string]int            // User-Agent of WARC request records -> count
 	fileUAs    map[string]map[string]int // WARC file -> User-Agent of its request records -> count
 	infos      map[string]warcinfo       // WARC file -> what its first warcinfo record names
-	reqIDs     map[string]bool           // WARC-Record-IDs of request records
-	reqConc    map[string]bool           // WARC-Concurrent-To values of request records
+	reqIDs     map[string]bool           // pairKey(file, WARC-Record-ID) of request records
+	reqConc    map[string]bool           // pairKey(file, WARC-Concurrent-To) of request records
 	index      []ListingEntry
 	snippets   []ListingEntry
 	maxTime    time.Time
@@ -423,10 +423,10 @@ func (b *Builder) AddFetch(f *event.Fetch) {
 			uas[strings.Clone(f.UserAgent)] = 1
 		}
 		if f.RecordID != "" {
-			b.reqIDs[strings.Clone(f.RecordID)] = true
+			b.reqIDs[pairKey(file, f.RecordID)] = true
 		}
 		for _, c := range f.ConcurrentTo {
-			b.reqConc[strings.Clone(c)] = true
+			b.reqConc[pairKey(file, c)] = true
 		}
 	}
 	if rf != nil {

@@ -124,7 +124,8 @@ func TestArchiveAgentOptionOverridesEveryFile(t *testing.T) {
 }
 
 // A file without request records is named by its warcinfo record: the
-// http-header-user-agent, else the software; else the run-wide crawler.
+// http-header-user-agent, else the software. A file that names no crawler
+// gets none when the run holds several (CCBot, GPTBot, heritrix here).
 func TestArchiveCrawlerFromWarcinfo(t *testing.T) {
 	s := newScenario(t)
 	withReq := inFile(s.capture(site+"/r", hours(0), 200, "x"), "req.warc.gz")
@@ -148,14 +149,83 @@ func TestArchiveCrawlerFromWarcinfo(t *testing.T) {
 	}
 	m := b.Build()
 	want := []ArchiveCrawler{
-		{File: "none.warc.gz", Agent: "CCBot", From: CrawlerFromRun},
+		{File: "none.warc.gz"},
 		{File: "req.warc.gz", Agent: "CCBot", From: CrawlerFromRequests},
 		{File: "sw.warc.gz", Agent: "heritrix", From: CrawlerFromWarcinfoSoftware},
-		{File: "tool.warc.gz", Agent: "CCBot", From: CrawlerFromRun},
+		{File: "tool.warc.gz"},
 		{File: "ua.warc.gz", Agent: "GPTBot", From: CrawlerFromWarcinfoUA},
 	}
 	if got := m.ArchiveCrawlers(); !slices.Equal(got, want) {
 		t.Errorf("archive crawlers = %+v\nwant %+v", got, want)
+	}
+}
+
+// crawlersOf builds the model of the scenario's captures and fetches with
+// the warcinfo records infos (file -> fields) and returns its crawlers.
+func crawlersOf(s *scenario, infos map[string]event.Header) []ArchiveCrawler {
+	b := NewBuilder(s.opts, bots.Default(), s.ids)
+	for f, h := range infos {
+		b.AddWarcinfo(event.Source{File: f}, h)
+	}
+	for _, c := range s.caps {
+		b.AddCapture(c)
+	}
+	for _, f := range s.fetches {
+		b.AddFetch(f)
+	}
+	return b.Build().ArchiveCrawlers()
+}
+
+// A file that names no crawler is taken as part of the crawl when the run
+// holds one crawler only (a crawl whose responses sit in files of their
+// own); a file whose request records name no bot (a person's browser)
+// never borrows one.
+func TestArchiveCrawlerBorrowedOnlyFromTheOnlyCrawler(t *testing.T) {
+	s := newScenario(t)
+	s.warcRequest(uaCCBot, inFile(s.capture(site+"/r", hours(0), 200, "x"), "req.warc.gz"))
+	inFile(s.capture(site+"/n", hours(1), 200, "x"), "none.warc.gz")
+	s.warcRequest(uaBrowser, inFile(s.capture(site+"/p", hours(2), 200, "x"), "browser.warc.gz"))
+	inFile(s.capture(site+"/s", hours(3), 200, "x"), "sw.warc.gz")
+	want := []ArchiveCrawler{
+		{File: "browser.warc.gz"},
+		{File: "none.warc.gz", Agent: "CCBot", From: CrawlerFromRun},
+		{File: "req.warc.gz", Agent: "CCBot", From: CrawlerFromRequests},
+		{File: "sw.warc.gz", Agent: "CCBot", From: CrawlerFromWarcinfoUA},
+	}
+	ccbot := map[string]event.Header{"sw.warc.gz": {{Name: "http-header-user-agent", Value: uaCCBot}}}
+	if got := crawlersOf(s, ccbot); !slices.Equal(got, want) {
+		t.Errorf("one crawler: %+v\nwant %+v", got, want)
+	}
+	// A second crawler in the run: the file that names none gets none.
+	want[1], want[3] = ArchiveCrawler{File: "none.warc.gz"}, ArchiveCrawler{File: "sw.warc.gz", Agent: "heritrix", From: CrawlerFromWarcinfoSoftware}
+	heritrix := map[string]event.Header{"sw.warc.gz": {{Name: "software", Value: "Heritrix/3.4.0"}}}
+	if got := crawlersOf(s, heritrix); !slices.Equal(got, want) {
+		t.Errorf("two crawlers: %+v\nwant %+v", got, want)
+	}
+}
+
+// A request record pairs only captures of its own file: a copy of a WARC
+// repeats its record IDs, and its captures stay unpaired (judged as its
+// crawler's fetches) whether audited alone or with the original.
+func TestPairingStaysInItsFile(t *testing.T) {
+	s := newScenario(t)
+	orig := inFile(s.capture(site+"/a", hours(1), 200, "x"), "orig.warc.gz")
+	s.warcRequest(uaCCBot, orig)
+	// The copy keeps the response of /a without its request, and a
+	// request and response of its own.
+	cp := *orig
+	cp.Source.File = "copy.warc.gz"
+	s.caps = append(s.caps, &cp)
+	s.warcRequest(uaCCBot, inFile(s.capture(site+"/b", hours(2), 200, "y"), "copy.warc.gz"))
+	s.run()
+	var got []string
+	for _, f := range s.out.Fetches {
+		if f.SourceFormat == "warc-capture" {
+			got = append(got, f.SourceFile+" "+f.URLPath)
+		}
+	}
+	if want := []string{"copy.warc.gz /a"}; !slices.Equal(got, want) {
+		t.Errorf("fetches judged from unpaired captures: %q, want %q", got, want)
 	}
 }
 
@@ -210,6 +280,31 @@ func TestIdenticalCapturesCollapse(t *testing.T) {
 	}
 	if j.Fetch.RobotsVersionID != rows[0].VersionID {
 		t.Errorf("version %q, want %q", j.Fetch.RobotsVersionID, rows[0].VersionID)
+	}
+}
+
+// A deduplicating crawler stores an unchanged robots.txt as a revisit of
+// its first capture (WARC 1.1 §6.7.2), here in a later file of the crawl:
+// resolved to the same content it repeats that version; a revisit that
+// resolves to other content does not.
+func TestRevisitOfSameRobotsCollapses(t *testing.T) {
+	s := newScenario(t)
+	const body = "User-agent: *\nDisallow: /private/\n"
+	first := inFile(s.robots(site+"/robots.txt", hours(0), 200, body), "a.warc.gz")
+	rv := inFile(s.robots(site+"/robots.txt", hours(5), 200, ""), "b.warc.gz")
+	rv.RecordType, rv.Profile, rv.RefersTo = "revisit", "http://netpreserve.org/warc/1.1/revisit/identical-payload-digest", first.RecordID
+	inFile(s.robots(site+"/robots.txt", hours(10), 200, "User-agent: *\nDisallow: /other/\n"), "b.warc.gz")
+	// A 404 stored again as a revisit: no rules, the same answer.
+	gone := inFile(s.robots("https://gone.example.com/robots.txt", hours(0), 404, "<html>not found</html>"), "a.warc.gz")
+	rv2 := inFile(s.robots("https://gone.example.com/robots.txt", hours(5), 404, ""), "b.warc.gz")
+	rv2.RecordType, rv2.Profile, rv2.RefersTo = "revisit", "http://netpreserve.org/warc/1.1/revisit/identical-payload-digest", gone.RecordID
+	s.run()
+	rows := s.versionRows("https://example.com")
+	if len(rows) != 2 || rows[0].Captures != 2 || !rows[0].LastCaptureTime.Equal(hours(5)) {
+		t.Fatalf("versions %+v, want 2, the first with 2 captures until %s", rows, fmtTime(hours(5)))
+	}
+	if rows := s.versionRows("https://gone.example.com"); len(rows) != 1 || rows[0].Captures != 2 {
+		t.Fatalf("404 versions %+v, want 1 of 2 captures", rows)
 	}
 }
 

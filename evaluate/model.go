@@ -223,6 +223,13 @@ func cmpCap(a, b *capRec) int {
 	return strings.Compare(a.recordID, b.recordID)
 }
 
+// pairKey is the key a request record pairs a capture by: a record ID
+// within one WARC file. Pairing never crosses files: copies of one WARC
+// (the .warc and .warc.gz of one crawl) repeat record IDs, and a capture
+// paired by another file's request would not be judged as its own
+// crawler's fetch audited together while it is audited alone.
+func pairKey(file, id string) string { return file + "\x00" + id }
+
 // buildCaptures sorts the capture summaries, pairs them with WARC request
 // records and resolves revisits' directives.
 func (m *Model) buildCaptures(b *Builder) {
@@ -237,7 +244,8 @@ func (m *Model) buildCaptures(b *Builder) {
 				byRecord[c.recordID] = c
 			}
 		}
-		c.paired = (c.recordID != "" && b.reqConc[c.recordID]) || (c.conc != "" && b.reqIDs[c.conc])
+		c.paired = (c.recordID != "" && b.reqConc[pairKey(c.src.File, c.recordID)]) ||
+			(c.conc != "" && b.reqIDs[pairKey(c.src.File, c.conc)])
 	}
 	// An unresolved revisit repeats the payload of an earlier capture: its
 	// meta robots tags are that capture's (its own header, when it has
@@ -283,7 +291,7 @@ const (
 	CrawlerFromRequests         = "request-records"     // the most frequent bot token among the file's request records
 	CrawlerFromWarcinfoUA       = "warcinfo-user-agent" // its warcinfo record's http-header-user-agent
 	CrawlerFromWarcinfoSoftware = "warcinfo-software"   // its warcinfo record's software
-	CrawlerFromRun              = "run-request-records" // the most frequent bot token among every file's request records
+	CrawlerFromRun              = "run-request-records" // the run's only crawler, for a file that names none
 )
 
 // crawler is the archive crawler of one WARC file: the bot whose own
@@ -334,12 +342,18 @@ func (m *Model) catalogToken(s string) string {
 	return ""
 }
 
-// pickArchiveAgents settles each WARC file's crawler (issue: each archive
-// crawler is judged on its own): the option for every file; else the most
-// frequent bot token among the file's own request records; else its
-// warcinfo record's http-header-user-agent, else its software, when the
-// bot catalog knows it; else the run-wide most frequent bot token among
-// request records.
+// pickArchiveAgents settles each WARC file's crawler (issue 12: each
+// archive crawler is judged on its own). A file's crawler comes from the
+// file itself, so that a file audited alone and together with others is
+// judged alike: the option for every file; else the most frequent bot
+// token among the file's own request records; else its warcinfo record's
+// http-header-user-agent, else its software, when the bot catalog knows
+// it. A file whose request records name no bot (a person's browser, as
+// Webrecorder records) has no crawler. Only a file with no evidence at all
+// (no request record, no warcinfo naming a known bot) borrows one: the
+// crawler of every other file, when the run holds exactly one (a crawl
+// whose captures are spread over several files); with two or more it has
+// none, since guessing would judge it by another crawler's robots.txt.
 func (m *Model) pickArchiveAgents(b *Builder) {
 	m.crawlers = make(map[string]*crawler)
 	mk := func(tok, from string) *crawler {
@@ -369,30 +383,67 @@ func (m *Model) pickArchiveAgents(b *Builder) {
 	for f := range b.infos {
 		files[f] = true
 	}
+	none := &crawler{}
+	var orphans []string
+	named := make(map[string]*crawler) // lower-case token -> the first file's crawler named by its own evidence
 	for f := range files {
-		if m.opts.ArchiveAgent != "" {
-			m.crawlers[f] = m.runCrawler
+		c := m.ownCrawler(b, f, mk)
+		switch {
+		case c == nil:
+			orphans = append(orphans, f)
 			continue
+		case c.token == "":
+			c = none
+		case named[c.lower] == nil:
+			named[c.lower] = c
 		}
-		if tok := m.mostFrequentBot(b.fileUAs[f]); tok != "" {
-			m.crawlers[f] = mk(tok, CrawlerFromRequests)
-			continue
-		}
-		if info, ok := b.infos[f]; ok {
-			// Only a crawler the catalog knows: tools that write WARCs
-			// of what others captured (repaudit robots history, a demo
-			// generator, warcprox) name themselves here too.
-			if tok := m.catalogToken(info.userAgent); tok != "" {
-				m.crawlers[f] = mk(tok, CrawlerFromWarcinfoUA)
-				continue
-			}
-			if tok := m.catalogToken(info.software); tok != "" {
-				m.crawlers[f] = mk(tok, CrawlerFromWarcinfoSoftware)
-				continue
-			}
-		}
-		m.crawlers[f] = m.runCrawler
+		m.crawlers[f] = c
 	}
+	borrowed := none
+	switch len(named) {
+	case 0:
+		// No file of this model names a crawler. In a whole run the
+		// run-wide token is then "" too; a partition (BuildPartition)
+		// sees only its host's records, and takes the token of every
+		// partition's request records.
+		borrowed = m.runCrawler
+	case 1:
+		for _, c := range named {
+			borrowed = mk(c.token, CrawlerFromRun)
+		}
+	}
+	for _, f := range orphans {
+		m.crawlers[f] = borrowed
+	}
+}
+
+// ownCrawler returns the crawler file names itself: by the option, its
+// request records or its warcinfo record. It returns a crawler without a
+// token when the file's request records name no bot, and nil when the
+// file says nothing about its crawler.
+func (m *Model) ownCrawler(b *Builder, file string, mk func(tok, from string) *crawler) *crawler {
+	if m.opts.ArchiveAgent != "" {
+		return m.runCrawler
+	}
+	uas, hasRequests := b.fileUAs[file]
+	if tok := m.mostFrequentBot(uas); tok != "" {
+		return mk(tok, CrawlerFromRequests)
+	}
+	if info, ok := b.infos[file]; ok {
+		// Only a crawler the catalog knows: tools that write WARCs of
+		// what others captured (repaudit robots history, a demo
+		// generator, warcprox) name themselves here too.
+		if tok := m.catalogToken(info.userAgent); tok != "" {
+			return mk(tok, CrawlerFromWarcinfoUA)
+		}
+		if tok := m.catalogToken(info.software); tok != "" {
+			return mk(tok, CrawlerFromWarcinfoSoftware)
+		}
+	}
+	if hasRequests {
+		return &crawler{from: CrawlerFromRequests}
+	}
+	return nil
 }
 
 // crawlerOf returns the crawler of the WARC file file (the run-wide one

@@ -41,10 +41,11 @@ type Options struct {
 	AllowTestKeys bool
 	// RobotsMaxBytes is the robots.txt parsing limit (robots.Options.MaxBytes).
 	RobotsMaxBytes int
-	// ArchiveAgent is the product token of the crawler that wrote the
-	// input WARC files. "" means: the most frequent bot token among the
-	// User-Agents of WARC request records (ties broken by the token's
-	// lexical order); when there are none, captures are not judged as
+	// ArchiveAgent is the product token of the crawler that wrote every
+	// input WARC file. "" means: each file's own crawler, from its request
+	// records' User-Agents (the most frequent bot token, ties broken by
+	// lexical order) or its warcinfo record (docs/semantics.md, "Archive
+	// crawlers"); a file with none has its captures not judged as
 	// fetches.
 	ArchiveAgent string
 	// IndexAgent is the product token whose directives an index or snippet

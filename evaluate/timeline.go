@@ -84,19 +84,23 @@ func (v *version) lastCapture() time.Time {
 
 // sameVersion reports whether version v, resolved, repeats version p: the
 // same status rule, effect, status, redirect and content digest, from the
-// same kind of source. v then adds nothing to the timeline.
+// same kind of source. v then adds nothing to the timeline. A revisit
+// whose content resolved to p's (a deduplicating crawler's next visit)
+// repeats a response like a response does.
 func sameVersion(p, v *version) bool {
 	if p.segment || v.segment || p.statusRule != v.statusRule || p.effect != v.effect ||
 		p.redirect != v.redirect || p.hops != v.hops || p.unreach != v.unreach {
 		return false
 	}
 	pd, vd := p.doc, v.doc
-	if pd.status != vd.status || pd.origin != vd.origin || pd.assumed != vd.assumed || pd.recordType != vd.recordType {
+	if pd.status != vd.status || pd.origin != vd.origin || pd.assumed != vd.assumed {
 		return false
 	}
 	switch {
 	case p.content == nil && v.content == nil:
-		return true
+		// No rules (a 4xx, 5xx, no response): the record type is part of
+		// what it says, but a revisit by definition repeats a payload.
+		return pd.recordType == vd.recordType || vd.recordType == "revisit"
 	case p.content == nil || v.content == nil:
 		return false
 	}

@@ -4,13 +4,16 @@ import (
 	"bytes"
 	"context"
 	"io"
+	"os"
 	"path/filepath"
 	"strings"
 	"testing"
 
 	"github.com/klauspost/compress/zstd"
 
+	"github.com/repaudit/repaudit/accesslog"
 	"github.com/repaudit/repaudit/event"
+	"github.com/repaudit/repaudit/internal/decompress"
 )
 
 // testdata/two-lines.log.bz2 is two combined log lines compressed with
@@ -105,9 +108,37 @@ func TestBzip2WARC(t *testing.T) {
 	}
 }
 
+// dataLines counts the lines of path, decompressed, that are not empty
+// (nor, with directives, a W3C "#" directive): each is a request or a
+// line Read must report as not one.
+func dataLines(t *testing.T, path string, directives bool) int64 {
+	t.Helper()
+	raw, err := os.ReadFile(path)
+	if err != nil {
+		t.Fatal(err)
+	}
+	r, err := decompress.NewReader(bytes.NewReader(raw))
+	if err != nil {
+		t.Fatal(err)
+	}
+	data, err := io.ReadAll(r)
+	if err != nil {
+		t.Fatal(err)
+	}
+	var n int64
+	for l := range strings.Lines(string(data)) {
+		if l = strings.TrimSpace(l); l != "" && !(directives && strings.HasPrefix(l, "#")) {
+			n++
+		}
+	}
+	return n
+}
+
 // TestSniffRealLogs: every real access log fixture (accesslog/testdata/real,
 // cited in its README) is sniffed as a log, whatever its compression, and
-// read through Read.
+// read in full through Read: every line is a fetch, or a problem saying it
+// records no request (an ELB TCP connection, an S3 batch operation,
+// HAProxy's own messages).
 func TestSniffRealLogs(t *testing.T) {
 	paths, err := filepath.Glob("../accesslog/testdata/real/*.log*")
 	if err != nil || len(paths) < 15 {
@@ -122,6 +153,10 @@ func TestSniffRealLogs(t *testing.T) {
 			st, err := Read(context.Background(), f, Options{}, Handler{})
 			if err != nil || st.Fetches == 0 || st.Format != f.Format {
 				t.Errorf("Read = %d fetches, format %q, %v (sniffed %q)", st.Fetches, st.Format, err, f.Format)
+			}
+			notRequest := st.Problems[accesslog.CodeNotRequest]
+			if n := dataLines(t, p, f.Format == "w3c"); st.Fetches+notRequest != n {
+				t.Errorf("%d fetches + %d lines of no request, want the %d lines of the file", st.Fetches, notRequest, n)
 			}
 		})
 	}

@@ -58,7 +58,8 @@ type ArchiveCrawler struct {
 	Agent string `json:"agent"` // product token; "" when no crawler could be named
 	// DerivedFrom says how: option (--archive-agent), request-records (the
 	// file's own request records), warcinfo-user-agent, warcinfo-software,
-	// run-request-records (every file's request records), or "" (unknown).
+	// run-request-records (a file naming no crawler takes the run's only
+	// one), or "" (none: unknown, or request records of no bot).
 	DerivedFrom string `json:"derived_from"`
 }
 
