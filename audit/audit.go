@@ -6,6 +6,7 @@ import (
 	"encoding/hex"
 	"errors"
 	"fmt"
+	"github.com/repaudit/repaudit/problem"
 	"io"
 	"os"
 	"path/filepath"
@@ -252,7 +253,7 @@ func execute(ctx context.Context, cfg Config, w table.Sink) (*Summary, *evaluate
 			f, err = ingest.SniffContext(ctx, p, cfg.LogFormat)
 		}
 		if err == nil && f.Kind == ingest.KindUnknown && !explicit[filepath.Clean(p)] {
-			st.problems = append(st.problems, event.Problem{Source: event.Source{File: p, Offset: -1}, Code: "input-skipped", Severity: event.SevInfo,
+			st.problems = append(st.problems, event.Problem{Source: event.Source{File: p, Offset: -1}, Code: problem.InputSkipped, Severity: event.SevInfo,
 				Message: "found in a directory input but holds nothing repaudit reads (" + f.Note + "); skipped"})
 			continue
 		}
@@ -293,7 +294,7 @@ func execute(ctx context.Context, cfg Config, w table.Sink) (*Summary, *evaluate
 			if int64(len(fs.problems)) < int64(cfg.MaxProblemsPerFile) {
 				fs.problems = append(fs.problems, p)
 			} else {
-				fs.dropped[p.Code]++
+				fs.dropped[string(p.Code)]++
 			}
 		}
 		switch fs.f.Kind {
@@ -409,7 +410,7 @@ func execute(ctx context.Context, cfg Config, w table.Sink) (*Summary, *evaluate
 	writeProblem := func(p event.Problem) error {
 		return counter.Problem(&table.Problem{
 			SourceFile: p.Source.File, SourceLine: p.Source.Line, Offset: p.Source.Offset,
-			Code: p.Code, Severity: p.Severity, Message: p.Message,
+			Code: string(p.Code), Severity: p.Severity, Message: p.Message,
 		})
 	}
 	for _, p := range st.problems {
@@ -429,7 +430,7 @@ func execute(ctx context.Context, cfg Config, w table.Sink) (*Summary, *evaluate
 		}
 		sort.Strings(codes)
 		for _, c := range codes {
-			if err := writeProblem(event.Problem{Source: event.Source{File: fs.f.Path, Offset: -1}, Code: c, Severity: event.SevError,
+			if err := writeProblem(event.Problem{Source: event.Source{File: fs.f.Path, Offset: -1}, Code: problem.Code(c), Severity: event.SevError,
 				Message: fmt.Sprintf("%d more problems with this code not listed (cap %d per file)", fs.dropped[c], cfg.MaxProblemsPerFile)}); err != nil {
 				return nil, nil, err
 			}
@@ -437,14 +438,14 @@ func execute(ctx context.Context, cfg Config, w table.Sink) (*Summary, *evaluate
 		if s := fs.stats; fs.err == nil && streamKind(fs.f.Kind) && s.Fetches+s.Captures == 0 {
 			// A log or archive that gives nothing is worth a row: a
 			// scheduled audit can fail on it (--fail-on-problems).
-			if err := writeProblem(event.Problem{Source: event.Source{File: fs.f.Path, Offset: -1}, Code: "input-empty", Severity: event.SevWarning,
+			if err := writeProblem(event.Problem{Source: event.Source{File: fs.f.Path, Offset: -1}, Code: problem.InputEmpty, Severity: event.SevWarning,
 				Message: fmt.Sprintf("no fetch or capture was read from this %s input (%d bytes)", fs.f.Kind, s.Bytes)}); err != nil {
 				return nil, nil, err
 			}
 		}
 		if fs.err != nil {
 			sum.Failed = append(sum.Failed, fs.f.Path)
-			if err := writeProblem(event.Problem{Source: event.Source{File: fs.f.Path, Offset: -1}, Code: "input-unreadable", Severity: event.SevError, Message: fs.err.Error()}); err != nil {
+			if err := writeProblem(event.Problem{Source: event.Source{File: fs.f.Path, Offset: -1}, Code: problem.InputUnreadable, Severity: event.SevError, Message: fs.err.Error()}); err != nil {
 				return nil, nil, err
 			}
 		} else if fs.pass2.failed {

@@ -2,6 +2,7 @@ package audit
 
 import (
 	"fmt"
+	"github.com/repaudit/repaudit/problem"
 	"io"
 	"os"
 	"time"
@@ -135,7 +136,7 @@ func loadDocument(f ingest.File, catalog *bots.Catalog, ids *identity.Store, kee
 		}
 		add(ps)
 		ids.AddTrustedKeys(keys)
-		keep(event.Problem{Source: src, Code: "input-jwks-trusted", Severity: event.SevInfo,
+		keep(event.Problem{Source: src, Code: problem.InputJWKSTrusted, Severity: event.SevInfo,
 			Message: fmt.Sprintf("key set given as an input: its %d keys are trusted for any Signature-Agent (as --jwks)", len(keys))})
 	}
 	return nil

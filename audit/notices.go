@@ -2,6 +2,7 @@ package audit
 
 import (
 	"fmt"
+	"github.com/repaudit/repaudit/problem"
 	"sort"
 	"strings"
 
@@ -19,14 +20,14 @@ import (
 // written to manifest.json.
 type Notice = output.Notice
 
-// Notice codes.
+// Notice codes, as the strings output.Notice carries; their meanings are
+// in package problem's registry.
 const (
-	NoticeSiteInferred    = "site-inferred"
-	NoticeSiteAmbiguous   = "site-ambiguous"
-	NoticeAssumedRange    = "robots-assumed-whole-range"
-	NoticeIPListNotGiven  = "ip-list-not-given"
-	NoticeIPListNone      = "ip-list-not-published"
-	NoticeInputsDuplicate = "input-duplicate"
+	NoticeSiteInferred   = string(problem.NoticeSiteInferred)
+	NoticeSiteAmbiguous  = string(problem.NoticeSiteAmbiguous)
+	NoticeAssumedRange   = string(problem.NoticeAssumedRange)
+	NoticeIPListNotGiven = string(problem.NoticeIPListNotGiven)
+	NoticeIPListNone     = string(problem.NoticeIPListNone)
 )
 
 // hostSet notes, for one input file read on one goroutine, the

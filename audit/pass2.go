@@ -2,6 +2,7 @@ package audit
 
 import (
 	"fmt"
+	"github.com/repaudit/repaudit/problem"
 
 	"github.com/repaudit/repaudit/event"
 	"github.com/repaudit/repaudit/ingest"
@@ -29,22 +30,22 @@ func checkPass2(fs *fileState) {
 		return
 	}
 	src := event.Source{File: fs.f.Path, Offset: -1}
-	add := func(code, msg string) {
+	add := func(code problem.Code, msg string) {
 		c.failed = true
 		fs.problems = append(fs.problems, event.Problem{Source: src, Code: code, Severity: event.SevError, Message: msg})
 	}
 	switch {
 	case c.bytes < fs.read1:
-		add("input-changed", fmt.Sprintf("the file shrank between the two passes (%d bytes when first read, %d when read again: truncated or rotated?); the fetches written for it cannot be trusted", fs.read1, c.bytes))
+		add(problem.InputChanged, fmt.Sprintf("the file shrank between the two passes (%d bytes when first read, %d when read again: truncated or rotated?); the fetches written for it cannot be trusted", fs.read1, c.bytes))
 		return
 	case c.sha != fs.sha:
-		add("input-changed", fmt.Sprintf("the first %d bytes of the file changed between the two passes (SHA-256 %.12s… then %.12s…); the fetches written for it cannot be trusted", fs.read1, fs.sha, c.sha))
+		add(problem.InputChanged, fmt.Sprintf("the first %d bytes of the file changed between the two passes (SHA-256 %.12s… then %.12s…); the fetches written for it cannot be trusted", fs.read1, fs.sha, c.sha))
 		return
 	case c.err != nil:
 		return // reported by judgeAll's error
 	}
 	if c.fetches != fs.stats.Fetches {
-		add("input-fetches-mismatch", fmt.Sprintf("pass 1 read %d fetches from this file, pass 2 %d from the same bytes", fs.stats.Fetches, c.fetches))
+		add(problem.InputFetchesMismatch, fmt.Sprintf("pass 1 read %d fetches from this file, pass 2 %d from the same bytes", fs.stats.Fetches, c.fetches))
 	}
 }
 
@@ -65,11 +66,11 @@ func newestFirst(fs *fileState) int {
 	}
 	src := event.Source{File: fs.f.Path, Offset: -1}
 	if s.Fetches <= newestFirstCap {
-		fs.problems = append(fs.problems, event.Problem{Source: src, Code: "log-newest-first", Severity: event.SevInfo,
+		fs.problems = append(fs.problems, event.Problem{Source: src, Code: problem.LogNewestFirst, Severity: event.SevInfo,
 			Message: fmt.Sprintf("the log is written newest first (%d of %d adjacent times go backwards): its %d fetches were sorted in memory before judging", s.Descending, s.Fetches-1, s.Fetches)})
 		return int(s.Fetches) + 1
 	}
-	fs.problems = append(fs.problems, event.Problem{Source: src, Code: "log-newest-first", Severity: event.SevWarning,
+	fs.problems = append(fs.problems, event.Problem{Source: src, Code: problem.LogNewestFirst, Severity: event.SevWarning,
 		Message: fmt.Sprintf("the log is written newest first (%d of %d adjacent times go backwards) and too large to sort in memory (more than %d fetches): crawl-delay findings are judged out of order; reverse it first (tac FILE > FILE.fwd) and audit that",
 			s.Descending, s.Fetches-1, newestFirstCap)})
 	return reorderWindow

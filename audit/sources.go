@@ -5,6 +5,7 @@ import (
 	"encoding/hex"
 	"errors"
 	"fmt"
+	"github.com/repaudit/repaudit/problem"
 	"io"
 	"io/fs"
 	"os"
@@ -93,16 +94,13 @@ type runState struct {
 func (st *runState) fail(path, kind string, err error) {
 	st.failed = append(st.failed, path)
 	st.problems = append(st.problems, event.Problem{Source: event.Source{File: path, Offset: -1},
-		Code: "input-unreadable", Severity: event.SevError, Message: kind + ": " + err.Error()})
+		Code: problem.InputUnreadable, Severity: event.SevError, Message: kind + ": " + err.Error()})
 }
 
 func (st *runState) input(in output.Input) { st.inputs = append(st.inputs, in) }
 
-func (st *runState) historyProblems(ps []history.Problem) {
-	for _, p := range ps {
-		st.problems = append(st.problems, event.Problem{Source: event.Source{File: p.File, Offset: -1},
-			Code: p.Code, Severity: event.SevWarning, Message: p.Message})
-	}
+func (st *runState) historyProblems(ps []event.Problem) {
+	st.problems = append(st.problems, ps...)
 }
 
 // existingInputs drops the inputs that name nothing (a path that does not
@@ -162,7 +160,7 @@ func dropDuplicates(files []*fileState, st *runState) []*fileState {
 			if p, ok := first[d]; ok {
 				drop[f] = true
 				st.problems = append(st.problems, event.Problem{Source: event.Source{File: f.f.Path, Offset: -1},
-					Code: "input-duplicate", Severity: event.SevWarning,
+					Code: problem.InputDuplicate, Severity: event.SevWarning,
 					Message: "same content (SHA-256 " + d[:12] + "…) as " + p + ": read once"})
 				continue
 			}

@@ -1,6 +1,7 @@
 package evaluate
 
 import (
+	"github.com/repaudit/repaudit/problem"
 	"slices"
 	"time"
 
@@ -228,7 +229,7 @@ func (b *Builder) BuildPartition(key string, s Shared) *Model {
 		m.defAuth = nil
 	}
 	m.problems = slices.DeleteFunc(m.problems, func(p event.Problem) bool {
-		return p.Code == "robots-revisit-unresolved" && foreign[p.Source]
+		return p.Code == problem.RobotsRevisitUnresolved && foreign[p.Source]
 	})
 	return m
 }

@@ -77,7 +77,7 @@ func (m *Model) WriteTables(sink table.Sink) error {
 		p := &m.problems[i]
 		if err := sink.Problem(&table.Problem{
 			SourceFile: p.Source.File, SourceLine: p.Source.Line, Offset: p.Source.Offset,
-			Code: p.Code, Severity: p.Severity, Message: p.Message,
+			Code: string(p.Code), Severity: p.Severity, Message: p.Message,
 		}); err != nil {
 			return err
 		}

@@ -1,6 +1,7 @@
 package evaluate
 
 import (
+	"github.com/repaudit/repaudit/problem"
 	"sort"
 	"strings"
 	"time"
@@ -222,7 +223,7 @@ func (m *Model) buildTimelines(docs []*rdoc) {
 			}
 		}
 		if orig == nil {
-			m.problem(d.src, "robots-revisit-unresolved", event.SevWarning,
+			m.problem(d.src, problem.RobotsRevisitUnresolved, event.SevWarning,
 				"revisit of "+d.rawURL+" refers to a capture not in the inputs: not used as a robots.txt version")
 			continue
 		}

@@ -1,6 +1,7 @@
 package event
 
 import (
+	"github.com/repaudit/repaudit/problem"
 	"net/netip"
 	"strconv"
 	"strings"
@@ -172,24 +173,28 @@ type Capture struct {
 	Source     Source
 }
 
-// Problem severities.
+// Problem severities (package problem's, named here for the call sites
+// that build an event.Problem).
 const (
-	SevError   = "error"   // input was lost: a record or line could not be used
-	SevWarning = "warning" // input was read leniently or partly
-	SevInfo    = "info"
+	SevError   = problem.Error   // input was lost: a record or line could not be used
+	SevWarning = problem.Warning // input was read leniently or partly
+	SevInfo    = problem.Info
 )
 
-// Problem is an input line or record that could not be used, or was read
-// only leniently. Code is stable (for example "warc-truncated-gzip",
-// "log-unparsed-line") so users can count and filter problems.
+// Problem is an input line, record or file that could not be used, or was
+// read only leniently: one row of problems.parquet. Code is one of package
+// problem's registered codes (for example problem.WARCTruncated,
+// problem.LogUnparsedLine), stable so users can count and filter problems;
+// Severity is the severity the registry gives it, or error for the row
+// that sums up problems past the per-file cap.
 type Problem struct {
 	Source   Source
-	Code     string
+	Code     problem.Code
 	Severity string
 	Message  string
 }
 
 // Error makes a Problem usable as an error that names its location.
 func (p *Problem) Error() string {
-	return p.Source.String() + ": " + p.Code + ": " + p.Message
+	return p.Source.String() + ": " + string(p.Code) + ": " + p.Message
 }

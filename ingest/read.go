@@ -113,7 +113,7 @@ func Read(ctx context.Context, f File, opts Options, h Handler) (Stats, error) {
 		src = io.TeeReader(src, opts.Digest)
 	}
 	problem := func(p event.Problem) {
-		st.Problems[p.Code]++
+		st.Problems[string(p.Code)]++
 		if h.Problem != nil {
 			h.Problem(p)
 		}

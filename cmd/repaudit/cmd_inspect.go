@@ -163,7 +163,7 @@ func inspectOne(ctx context.Context, path string, lf accesslog.Format, emit func
 	h := ingest.Handler{Problem: func(p event.Problem) {
 		r.problemCount++
 		if len(r.Problems) < maxInspectProblems {
-			ip := inspectProblem{File: p.Source.File, Line: p.Source.Line, Code: p.Code, Severity: p.Severity, Message: p.Message}
+			ip := inspectProblem{File: p.Source.File, Line: p.Source.Line, Code: string(p.Code), Severity: p.Severity, Message: p.Message}
 			if p.Source.Line == 0 && p.Source.Offset >= 0 {
 				off := p.Source.Offset
 				ip.Offset = &off
