@@ -68,9 +68,9 @@ type Config struct {
 	MaxProblemsPerFile int
 }
 
-// InputError means some input could not be read (the run still wrote
+// ErrInputs means some input could not be read (the run still wrote
 // everything it could, and problems.parquet says what failed).
-var InputError = errors.New("audit: some inputs could not be read")
+var ErrInputs = errors.New("audit: some inputs could not be read")
 
 // Summary is what the run did, for the closing lines and the manifest.
 type Summary struct {
@@ -118,7 +118,7 @@ type fileState struct {
 	pass2  pass2Check
 }
 
-// Run performs the audit. It returns InputError (wrapped) when an input
+// Run performs the audit. It returns ErrInputs (wrapped) when an input
 // could not be read; the tables are written all the same.
 func Run(ctx context.Context, cfg Config) (*Summary, error) {
 	if cfg.Jobs <= 0 {
@@ -170,7 +170,7 @@ func Run(ctx context.Context, cfg Config) (*Summary, error) {
 }
 
 // execute runs both passes and writes every row to sink; it returns the
-// summary and the model (for the manifest). An InputError comes with a
+// summary and the model (for the manifest). An ErrInputs comes with a
 // summary: the rows were written all the same.
 func execute(ctx context.Context, cfg Config, w table.Sink) (*Summary, *evaluate.Model, error) {
 	timings := map[string]float64{}
@@ -477,7 +477,7 @@ func execute(ctx context.Context, cfg Config, w table.Sink) (*Summary, *evaluate
 	sum.Timings = timings
 	sum.Notices = notices(model, catalog, sum)
 	if len(sum.Failed) > 0 {
-		return sum, model, fmt.Errorf("%w: %s", InputError, strings.Join(sum.Failed, ", "))
+		return sum, model, fmt.Errorf("%w: %s", ErrInputs, strings.Join(sum.Failed, ", "))
 	}
 	return sum, model, nil
 }

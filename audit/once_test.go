@@ -106,8 +106,8 @@ func TestPipeJudgedOnce(t *testing.T) {
 // TestStdinMissing: "-" without a standard input is a failed input.
 func TestStdinMissing(t *testing.T) {
 	_, _, err := execute(context.Background(), onceConfig(filepath.Join(t.TempDir(), "out"), StdinName), &table.Collector{})
-	if !errors.Is(err, InputError) {
-		t.Errorf("err = %v, want InputError", err)
+	if !errors.Is(err, ErrInputs) {
+		t.Errorf("err = %v, want ErrInputs", err)
 	}
 }
 
@@ -137,8 +137,8 @@ func TestFileChangedBetweenPasses(t *testing.T) {
 			defer func() { beforePass2 = nil }()
 			col := &table.Collector{}
 			_, _, err := execute(context.Background(), onceConfig(filepath.Join(tmp, "out"), path), col)
-			if !errors.Is(err, InputError) {
-				t.Errorf("err = %v, want InputError", err)
+			if !errors.Is(err, ErrInputs) {
+				t.Errorf("err = %v, want ErrInputs", err)
 			}
 			if problemCodes(col)["input-changed"] != 1 {
 				t.Errorf("problems = %v, want one input-changed", problemCodes(col))
