@@ -331,3 +331,185 @@ func TestDocumentedCodesExist(t *testing.T) {
 		}
 	}
 }
+
+// alsoAs lists the codes a producer reports with another severity than
+// the registry's, on purpose (the registry's meaning says when).
+var alsoAs = map[problem.Code]string{
+	problem.LogNewestFirst: problem.Info, // sorted in memory: nothing lost
+}
+
+// TestSeveritiesMatch: where a producer names a code and a severity in
+// one call or literal, the severity is the registry's. Codes passed as
+// variables, and helpers that imply a severity other than those listed
+// here, are not followed.
+func TestSeveritiesMatch(t *testing.T) {
+	bySev := map[string]string{
+		"SevError": problem.Error, "SevWarning": problem.Warning, "SevInfo": problem.Info,
+		"Error": problem.Error, "Warning": problem.Warning, "Info": problem.Info,
+	}
+	// Helpers that imply the severity, by package.
+	implied := map[string]map[string]string{
+		"accesslog": {"fail": problem.Error, "warn": problem.Warning},
+		"history":   {"warn": problem.Warning},
+		"listing":   {"problem": problem.Error},
+	}
+	aliases := codeAliases(t)
+	checked := 0
+	goFiles(t, func(path string, f *ast.File, fset *token.FileSet) {
+		pname := problemImport(f)
+		pkg := filepath.Base(filepath.Dir(path))
+		code := func(e ast.Expr) (problem.Code, bool) {
+			switch x := e.(type) {
+			case *ast.SelectorExpr:
+				if id, ok := x.X.(*ast.Ident); ok && id.Name == pname && pname != "" {
+					c, ok := aliases["problem."+x.Sel.Name]
+					return c, ok
+				}
+			case *ast.Ident:
+				c, ok := aliases[pkg+"."+x.Name]
+				return c, ok
+			}
+			return "", false
+		}
+		sev := func(e ast.Expr) (string, bool) {
+			switch x := e.(type) {
+			case *ast.SelectorExpr:
+				if id, ok := x.X.(*ast.Ident); ok && (id.Name == "event" || id.Name == pname) {
+					s, ok := bySev[x.Sel.Name]
+					return s, ok
+				}
+			case *ast.Ident:
+				if strings.HasPrefix(x.Name, "Sev") {
+					s, ok := bySev[x.Name]
+					return s, ok
+				}
+			}
+			return "", false
+		}
+		check := func(at token.Pos, c problem.Code, s string) {
+			e, ok := problem.Lookup(problem.KindProblem, c)
+			if !ok {
+				t.Errorf("%s: code %q not in the registry", fset.Position(at), c)
+				return
+			}
+			checked++
+			if s != e.Severity && alsoAs[c] != s {
+				t.Errorf("%s: %s reported as %s; the registry says %s", fset.Position(at), c, s, e.Severity)
+			}
+		}
+		ast.Inspect(f, func(n ast.Node) bool {
+			var args []ast.Expr
+			helper := ""
+			switch x := n.(type) {
+			case *ast.CompositeLit:
+				for _, el := range x.Elts {
+					if kv, ok := el.(*ast.KeyValueExpr); ok {
+						args = append(args, kv.Value)
+					}
+				}
+			case *ast.CallExpr:
+				args = x.Args
+				switch fn := x.Fun.(type) {
+				case *ast.SelectorExpr:
+					helper = fn.Sel.Name
+				case *ast.Ident:
+					helper = fn.Name
+				}
+			default:
+				return true
+			}
+			var codes []problem.Code
+			var sevs []string
+			for _, a := range args {
+				if c, ok := code(a); ok {
+					codes = append(codes, c)
+				}
+				if s, ok := sev(a); ok {
+					sevs = append(sevs, s)
+				}
+			}
+			if len(codes) != 1 {
+				return true
+			}
+			switch {
+			case len(sevs) == 1:
+				check(n.Pos(), codes[0], sevs[0])
+			case len(sevs) == 0 && implied[pkg][helper] != "":
+				check(n.Pos(), codes[0], implied[pkg][helper])
+			}
+			return true
+		})
+	})
+	// 122 when written; far fewer means the scan no longer sees the
+	// producers.
+	if checked < 100 {
+		t.Errorf("checked %d call sites; the scan is broken", checked)
+	}
+}
+
+// codeAliases maps "problem.Name" and "pkg.Name" (a package's own name
+// for a code, such as warc.CodeTruncated) to the code.
+func codeAliases(t *testing.T) map[string]problem.Code {
+	t.Helper()
+	byName := map[string]problem.Code{}
+	// problem.Name: the registry's entries in order, named by the
+	// constants its source uses.
+	f, err := parser.ParseFile(token.NewFileSet(), "registry.go", nil, 0)
+	if err != nil {
+		t.Fatal(err)
+	}
+	for _, d := range f.Decls {
+		g, ok := d.(*ast.GenDecl)
+		if !ok || g.Tok != token.VAR {
+			continue
+		}
+		vs := g.Specs[0].(*ast.ValueSpec)
+		if vs.Names[0].Name != "registry" {
+			continue
+		}
+		entries := problem.Entries()
+		for i, el := range vs.Values[0].(*ast.CompositeLit).Elts {
+			id := el.(*ast.CompositeLit).Elts[1].(*ast.Ident)
+			if entries[i].Kind == problem.KindProblem {
+				byName["problem."+id.Name] = entries[i].Code
+			}
+		}
+	}
+	// Packages that name codes for their call sites: Name = problem.X.
+	err = filepath.WalkDir(root, func(path string, d fs.DirEntry, err error) error {
+		if err != nil || d.IsDir() || !strings.HasSuffix(path, ".go") || strings.HasSuffix(path, "_test.go") || strings.Contains(path, "testdata") {
+			return err
+		}
+		f, err := parser.ParseFile(token.NewFileSet(), path, nil, 0)
+		if err != nil {
+			return err
+		}
+		pkg := filepath.Base(filepath.Dir(path))
+		for _, d := range f.Decls {
+			g, ok := d.(*ast.GenDecl)
+			if !ok || g.Tok != token.CONST {
+				continue
+			}
+			for _, s := range g.Specs {
+				vs := s.(*ast.ValueSpec)
+				for i, n := range vs.Names {
+					if i >= len(vs.Values) {
+						continue
+					}
+					if sel, ok := vs.Values[i].(*ast.SelectorExpr); ok {
+						if id, ok := sel.X.(*ast.Ident); ok && id.Name == "problem" {
+							if c, ok := byName["problem."+sel.Sel.Name]; ok {
+								byName[pkg+"."+n.Name] = c
+							}
+						}
+					}
+				}
+			}
+		}
+		return nil
+	})
+	if err != nil {
+		t.Fatal(err)
+	}
+	return byName
+}
