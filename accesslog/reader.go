@@ -5,7 +5,6 @@ import (
 	"bytes"
 	"errors"
 	"fmt"
-	"github.com/repaudit/repaudit/problem"
 	"io"
 	"iter"
 	"strconv"
@@ -13,6 +12,7 @@ import (
 
 	"github.com/repaudit/repaudit/event"
 	"github.com/repaudit/repaudit/internal/decompress"
+	"github.com/repaudit/repaudit/problem"
 )
 
 // DefaultMaxLine is the longest line read when Options.MaxLine is 0. Longer

@@ -2,7 +2,6 @@ package audit
 
 import (
 	"fmt"
-	"github.com/repaudit/repaudit/problem"
 	"io"
 	"os"
 	"time"
@@ -13,6 +12,7 @@ import (
 	"github.com/repaudit/repaudit/identity"
 	"github.com/repaudit/repaudit/ingest"
 	"github.com/repaudit/repaudit/listing"
+	"github.com/repaudit/repaudit/problem"
 )
 
 func loadCatalog(path string) (*bots.Catalog, error) {

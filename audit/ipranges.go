@@ -3,7 +3,6 @@ package audit
 import (
 	"errors"
 	"fmt"
-	"github.com/repaudit/repaudit/problem"
 	"net/url"
 	"os"
 	"path"
@@ -15,6 +14,7 @@ import (
 	"github.com/repaudit/repaudit/bots"
 	"github.com/repaudit/repaudit/event"
 	"github.com/repaudit/repaudit/identity"
+	"github.com/repaudit/repaudit/problem"
 )
 
 // ipListOwner is what an IP list file was published for.

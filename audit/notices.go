@@ -2,7 +2,6 @@ package audit
 
 import (
 	"fmt"
-	"github.com/repaudit/repaudit/problem"
 	"sort"
 	"strings"
 
@@ -11,6 +10,7 @@ import (
 	"github.com/repaudit/repaudit/event"
 	"github.com/repaudit/repaudit/identity"
 	"github.com/repaudit/repaudit/output"
+	"github.com/repaudit/repaudit/problem"
 	"github.com/repaudit/repaudit/table"
 )
 

@@ -2,10 +2,10 @@ package audit
 
 import (
 	"fmt"
-	"github.com/repaudit/repaudit/problem"
 
 	"github.com/repaudit/repaudit/event"
 	"github.com/repaudit/repaudit/ingest"
+	"github.com/repaudit/repaudit/problem"
 )
 
 // pass2Check is what pass 2 read of one file, to compare with pass 1.

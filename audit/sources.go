@@ -5,7 +5,6 @@ import (
 	"encoding/hex"
 	"errors"
 	"fmt"
-	"github.com/repaudit/repaudit/problem"
 	"io"
 	"io/fs"
 	"os"
@@ -17,6 +16,7 @@ import (
 	"github.com/repaudit/repaudit/event"
 	"github.com/repaudit/repaudit/history"
 	"github.com/repaudit/repaudit/output"
+	"github.com/repaudit/repaudit/problem"
 )
 
 // siteVersion turns a history version into the evaluation's.

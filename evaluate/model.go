@@ -1,7 +1,6 @@
 package evaluate
 
 import (
-	"github.com/repaudit/repaudit/problem"
 	"slices"
 	"strings"
 	"sync"
@@ -10,6 +9,7 @@ import (
 	"github.com/repaudit/repaudit/bots"
 	"github.com/repaudit/repaudit/event"
 	"github.com/repaudit/repaudit/identity"
+	"github.com/repaudit/repaudit/problem"
 	"github.com/repaudit/repaudit/signature"
 )
 

@@ -1,12 +1,12 @@
 package evaluate
 
 import (
-	"github.com/repaudit/repaudit/problem"
 	"slices"
 	"time"
 
 	"github.com/repaudit/repaudit/event"
 	"github.com/repaudit/repaudit/extract"
+	"github.com/repaudit/repaudit/problem"
 	"github.com/repaudit/repaudit/robots"
 )
 

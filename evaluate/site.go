@@ -3,13 +3,13 @@ package evaluate
 import (
 	"crypto/sha256"
 	"encoding/hex"
-	"github.com/repaudit/repaudit/problem"
 	"slices"
 	"sort"
 	"strings"
 	"time"
 
 	"github.com/repaudit/repaudit/event"
+	"github.com/repaudit/repaudit/problem"
 	"github.com/repaudit/repaudit/robots"
 )
 

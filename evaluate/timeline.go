@@ -1,12 +1,12 @@
 package evaluate
 
 import (
-	"github.com/repaudit/repaudit/problem"
 	"sort"
 	"strings"
 	"time"
 
 	"github.com/repaudit/repaudit/event"
+	"github.com/repaudit/repaudit/problem"
 	"github.com/repaudit/repaudit/robots"
 )
 

@@ -1,11 +1,13 @@
 package event
 
 import (
-	"github.com/repaudit/repaudit/problem"
+	"encoding/json"
 	"net/netip"
 	"strconv"
 	"strings"
 	"time"
+
+	"github.com/repaudit/repaudit/problem"
 )
 
 // Source is where an event came from, precise enough for a person to open
@@ -197,4 +199,39 @@ type Problem struct {
 // Error makes a Problem usable as an error that names its location.
 func (p *Problem) Error() string {
 	return p.Source.String() + ": " + string(p.Code) + ": " + p.Message
+}
+
+// problemJSON is a Problem as JSON: its location flattened the way
+// Source.String reads it (a line, else a byte offset, else the file).
+type problemJSON struct {
+	File     string       `json:"file"`
+	Line     int64        `json:"line,omitempty"`
+	Offset   *int64       `json:"offset,omitempty"`
+	Code     problem.Code `json:"code"`
+	Severity string       `json:"severity"`
+	Message  string       `json:"message"`
+}
+
+// MarshalJSON writes p as {"file", "line" or "offset", "code",
+// "severity", "message"}, the form 'repaudit inspect --json' prints.
+func (p Problem) MarshalJSON() ([]byte, error) {
+	j := problemJSON{File: p.Source.File, Line: p.Source.Line, Code: p.Code, Severity: p.Severity, Message: p.Message}
+	if p.Source.Line == 0 && p.Source.Offset >= 0 {
+		off := p.Source.Offset
+		j.Offset = &off
+	}
+	return json.Marshal(j)
+}
+
+// UnmarshalJSON reads the form MarshalJSON writes; a missing offset is -1.
+func (p *Problem) UnmarshalJSON(data []byte) error {
+	var j problemJSON
+	if err := json.Unmarshal(data, &j); err != nil {
+		return err
+	}
+	*p = Problem{Source: Source{File: j.File, Line: j.Line, Offset: -1}, Code: j.Code, Severity: j.Severity, Message: j.Message}
+	if j.Offset != nil {
+		p.Source.Offset = *j.Offset
+	}
+	return nil
 }

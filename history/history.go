@@ -4,7 +4,6 @@ import (
 	"errors"
 	"fmt"
 	"github.com/repaudit/repaudit/event"
-	"github.com/repaudit/repaudit/problem"
 	"io"
 	"os"
 	"path/filepath"
@@ -14,6 +13,7 @@ import (
 	"time"
 
 	"github.com/repaudit/repaudit/internal/decompress"
+	"github.com/repaudit/repaudit/problem"
 	"github.com/repaudit/repaudit/robots"
 )
 

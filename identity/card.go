@@ -2,9 +2,10 @@ package identity
 
 import (
 	"fmt"
-	"github.com/repaudit/repaudit/problem"
 	"net/url"
 	"strings"
+
+	"github.com/repaudit/repaudit/problem"
 )
 
 // Card invalidity reasons (Card.Invalid). An invalid card is kept so that

@@ -4,11 +4,12 @@ import (
 	"bytes"
 	"encoding/json"
 	"fmt"
-	"github.com/repaudit/repaudit/problem"
 	"net/netip"
 	"strconv"
 	"strings"
 	"time"
+
+	"github.com/repaudit/repaudit/problem"
 )
 
 // MaxIPListBytes caps an IP range list. Published bot lists are a few

@@ -11,12 +11,13 @@ import (
 	"encoding/json"
 	"errors"
 	"fmt"
-	"github.com/repaudit/repaudit/problem"
 	"math"
 	"math/big"
 	"strconv"
 	"strings"
 	"time"
+
+	"github.com/repaudit/repaudit/problem"
 )
 
 // Limits on key material. Documents larger than these are refused whole;

@@ -5,12 +5,13 @@ import (
 	"encoding/base64"
 	"errors"
 	"fmt"
-	"github.com/repaudit/repaudit/problem"
 	"io"
 	"net/url"
 	"strconv"
 	"strings"
 	"unicode/utf8"
+
+	"github.com/repaudit/repaudit/problem"
 )
 
 // Registry limits.

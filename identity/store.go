@@ -2,7 +2,6 @@ package identity
 
 import (
 	"fmt"
-	"github.com/repaudit/repaudit/problem"
 	"net/netip"
 	"net/url"
 	"slices"
@@ -10,6 +9,8 @@ import (
 	"sync"
 	"sync/atomic"
 	"time"
+
+	"github.com/repaudit/repaudit/problem"
 )
 
 // directoryPath is where a signature agent's key directory lives

@@ -3,7 +3,6 @@ package ingest
 import (
 	"errors"
 	"fmt"
-	"github.com/repaudit/repaudit/problem"
 	"io/fs"
 	"os"
 	"path/filepath"
@@ -11,6 +10,7 @@ import (
 	"strings"
 
 	"github.com/repaudit/repaudit/event"
+	"github.com/repaudit/repaudit/problem"
 )
 
 // ErrNoInput is returned by Expand when a pattern matches nothing.

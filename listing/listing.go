@@ -6,13 +6,13 @@ import (
 	"encoding/json"
 	"errors"
 	"fmt"
-	"github.com/repaudit/repaudit/problem"
 	"io"
 	"iter"
 	"strings"
 	"time"
 
 	"github.com/repaudit/repaudit/event"
+	"github.com/repaudit/repaudit/problem"
 )
 
 // MaxLine is the longest line read; longer lines are reported and skipped.

@@ -3,12 +3,13 @@ package warc
 import (
 	"bytes"
 	"fmt"
-	"github.com/repaudit/repaudit/problem"
 	"os"
 	"slices"
 	"strings"
 	"testing"
 	"time"
+
+	"github.com/repaudit/repaudit/problem"
 )
 
 // testdata/two-records.warc.bz2 holds two response records (robots.txt and

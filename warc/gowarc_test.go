@@ -9,6 +9,7 @@ import (
 	"testing"
 
 	"github.com/nlnwa/gowarc"
+
 	"github.com/repaudit/repaudit/problem"
 )
 

@@ -3,10 +3,11 @@ package warc
 import (
 	"bytes"
 	"fmt"
-	"github.com/repaudit/repaudit/problem"
 	"slices"
 	"strings"
 	"testing"
+
+	"github.com/repaudit/repaudit/problem"
 )
 
 func TestPairing(t *testing.T) {

@@ -13,10 +13,10 @@ const (
 )
 
 // Problem codes, named here for the call sites (package problem holds the
-// one registry, with each code's meaning). They are stable: users count
-// and filter by them. The
-// severity a code is reported with is given in its comment; "error" means
-// a record (or part of the input) could not be used.
+// one registry, with each code's severity and meaning). They are stable:
+// users count and filter by them. The severity a code is reported with is
+// also given in its comment; "error" means a record (or part of the
+// input) could not be used.
 const (
 	// Input level.
 	CodeTruncated          = problem.WARCTruncated          // error: input ends inside a record or compressed member

@@ -12,6 +12,7 @@ import (
 	"testing/iotest"
 
 	"github.com/klauspost/compress/zstd"
+
 	"github.com/repaudit/repaudit/problem"
 )
 

@@ -5,7 +5,6 @@ import (
 	"errors"
 	"flag"
 	"fmt"
-	"github.com/repaudit/repaudit/problem"
 	"io"
 	"net/url"
 	"os"
@@ -17,6 +16,7 @@ import (
 	"github.com/repaudit/repaudit/event"
 	"github.com/repaudit/repaudit/identity"
 	"github.com/repaudit/repaudit/netfetch"
+	"github.com/repaudit/repaudit/problem"
 	"github.com/repaudit/repaudit/warc"
 )
 
