@@ -320,7 +320,7 @@ var registry = []Entry{
 	{KindProblem, JWKBadDate, Warning, groupJWKS, "exp or nbf is not a NumericDate; ignored"},
 
 	// IP lists.
-	{KindProblem, IPListUnreadable, Error, groupIPList, "an IP list file or capture does not read as an IP range list; not used"},
+	{KindProblem, IPListUnreadable, Error, groupIPList, "an IP list file does not read as an IP range list; not used (a captured IP list that does not read is reported as a warning, like every problem of a captured card or key set)"},
 	{KindProblem, IPListUnmapped, Warning, groupIPList, "an IP list file whose name names no list of the bot catalog; not used"},
 	{KindProblem, IPListZeroWidthSpace, Warning, groupIPList, "zero-width spaces removed before reading"},
 	{KindProblem, IPListBadTime, Warning, groupIPList, "creationTime unreadable; ignored"},
