@@ -546,10 +546,10 @@ func (c *countingSink) Violation(v *table.Violation) error {
 func (c *countingSink) Fetch(f *table.Fetch) error {
 	c.sum.Fetches++
 	c.sum.tally(f)
-	if f.RobotsVerdict != "" && f.RobotsVerdict != "not_judged" {
+	if f.RobotsVerdict != "" && f.RobotsVerdict != evaluate.VerdictNotJudged {
 		c.sum.Judged++
 	}
-	if f.Agent != "" && f.Signature == "unrecorded" {
+	if f.Agent != "" && f.Signature == evaluate.SignatureUnrecorded {
 		c.sum.Unverifiable++
 	}
 	return c.Sink.Fetch(f)
