@@ -5,6 +5,7 @@ import (
 	"testing"
 
 	"github.com/repaudit/repaudit/event"
+	"github.com/repaudit/repaudit/problem"
 )
 
 type readCase struct {
@@ -12,7 +13,7 @@ type readCase struct {
 	opts      Options
 	in        string
 	want      []event.Fetch // Source.Line must be set; File/Offset/Origin filled in
-	wantCodes []string
+	wantCodes []problem.Code
 }
 
 func runReadCases(t *testing.T, cases []readCase) {
@@ -109,7 +110,7 @@ func TestCombined(t *testing.T) {
 				{Time: mustTime(t, "2024-05-01T00:00:02Z"), ClientIP: ip("192.0.2.1"), Method: "GET", Target: "/no-proto",
 					Status: 200, Bytes: 1, Format: "combined", Source: event.Source{Line: 3}},
 			},
-			wantCodes: []string{CodeBadRequest, CodeBadRequest, CodeBadRequest},
+			wantCodes: []problem.Code{CodeBadRequest, CodeBadRequest, CodeBadRequest},
 		},
 		{
 			name: "host name as client, trailing nginx fields, target with space",
@@ -147,7 +148,7 @@ func TestCombined(t *testing.T) {
 				{Time: mustTime(t, "2024-05-01T00:00:09Z"), ClientIP: ip("192.0.2.1"), Method: "GET", Target: "/2",
 					Status: 0, Bytes: 1, UserAgent: "a", Header: hdr("User-Agent", "a"), Format: "combined", Source: event.Source{Line: 7}},
 			},
-			wantCodes: []string{CodeUnparsedLine, CodeBadTime, CodeUnparsedLine, CodeBadField},
+			wantCodes: []problem.Code{CodeUnparsedLine, CodeBadTime, CodeUnparsedLine, CodeBadField},
 		},
 	})
 }

@@ -11,6 +11,7 @@ import (
 	"time"
 
 	"github.com/repaudit/repaudit/event"
+	"github.com/repaudit/repaudit/problem"
 )
 
 // Signature header values in the shape of the Web Bot Auth examples: they
@@ -139,8 +140,8 @@ func checkFetch(t *testing.T, got, want event.Fetch) {
 }
 
 // codes lists the problem codes in order.
-func codes(ps []event.Problem) []string {
-	var c []string
+func codes(ps []event.Problem) []problem.Code {
+	var c []problem.Code
 	for _, p := range ps {
 		c = append(c, p.Code)
 	}

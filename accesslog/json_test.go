@@ -5,6 +5,7 @@ import (
 	"testing"
 
 	"github.com/repaudit/repaudit/event"
+	"github.com/repaudit/repaudit/problem"
 )
 
 // jsonEscape escapes a value as nginx escape=json does (standard JSON).
@@ -64,7 +65,7 @@ func TestNginxJSON(t *testing.T) {
 				Time: mustTime(t, "2024-05-01T12:00:00Z"), ClientIP: ip("192.0.2.1"), Target: "/café", Status: 200, Bytes: -1,
 				UserAgent: "🤖 bot", Header: hdr("User-Agent", "🤖 bot"), Format: "nginx-json", Source: event.Source{Line: 1},
 			}},
-			wantCodes: []string{CodeUnparsedLine, CodeBadTime, CodeUnparsedLine},
+			wantCodes: []problem.Code{CodeUnparsedLine, CodeBadTime, CodeUnparsedLine},
 		},
 	})
 }

@@ -12,10 +12,11 @@ import (
 
 	"github.com/repaudit/repaudit/event"
 	"github.com/repaudit/repaudit/internal/decompress"
+	"github.com/repaudit/repaudit/problem"
 )
 
 // DefaultMaxLine is the longest line read when Options.MaxLine is 0. Longer
-// lines are reported ("log-line-too-long") and skipped.
+// lines are reported (problem.LogLineTooLong) and skipped.
 const DefaultMaxLine = 1 << 20
 
 const (
@@ -28,21 +29,23 @@ const (
 
 var utf8BOM = []byte("\xef\xbb\xbf")
 
-// Problem codes. They are stable: users count and filter on them.
+// Problem codes, named here for the call sites (package problem holds the
+// one registry, with each code's meaning). They are stable: users count
+// and filter on them.
 const (
-	CodeUnparsedLine     = "log-unparsed-line"     // error: the line was skipped
-	CodeLineTooLong      = "log-line-too-long"     // error: the line exceeded MaxLine and was skipped
-	CodeBadTime          = "log-bad-time"          // error: the time is missing or unreadable; line skipped
-	CodeBadRequest       = "log-bad-request"       // warning: request line malformed, kept with what could be read
-	CodeBadField         = "log-bad-field"         // warning: a field (status, bytes, ...) unreadable, kept as unknown
-	CodeTruncated        = "log-truncated"         // error: compressed input ends early; lines before the cut were returned
-	CodeCorrupt          = "log-corrupt"           // error: compressed input is corrupt; lines before were returned
-	CodeCompressionLimit = "log-compression-limit" // error: a zstd frame needs a window over the limit; lines before were returned
-	CodeNoFields         = "log-no-fields"         // info: W3C data before any #Fields directive; the default field list is used
-	CodeProblemsDropped  = "log-problems-dropped"  // warning: too many problems between two Problems calls; some were not kept
-	CodeNotRequest       = "log-not-request"       // info: a line of the log that records no HTTP request (TCP connection, proxy event, S3 batch operation); skipped
-	CodeLocalTime        = "log-local-time"        // info: the format writes local time without a zone; read as UTC (once per file)
-	CodeNothingRead      = "log-nothing-read"      // error: no line of the file could be read; the message names the format the lines came closest to
+	CodeUnparsedLine     = problem.LogUnparsedLine     // error: the line was skipped
+	CodeLineTooLong      = problem.LogLineTooLong      // error: the line exceeded MaxLine and was skipped
+	CodeBadTime          = problem.LogBadTime          // error: the time is missing or unreadable; line skipped
+	CodeBadRequest       = problem.LogBadRequest       // warning: request line malformed, kept with what could be read
+	CodeBadField         = problem.LogBadField         // warning: a field (status, bytes, ...) unreadable, kept as unknown
+	CodeTruncated        = problem.LogTruncated        // error: compressed input ends early; lines before the cut were returned
+	CodeCorrupt          = problem.LogCorrupt          // error: compressed input is corrupt; lines before were returned
+	CodeCompressionLimit = problem.LogCompressionLimit // error: a zstd frame needs a window over the limit; lines before were returned
+	CodeNoFields         = problem.LogNoFields         // info: W3C data before any #Fields directive; the default field list is used
+	CodeProblemsDropped  = problem.LogProblemsDropped  // warning: too many problems between two Problems calls; some were not kept
+	CodeNotRequest       = problem.LogNotRequest       // info: a line of the log that records no HTTP request (TCP connection, proxy event, S3 batch operation); skipped
+	CodeLocalTime        = problem.LogLocalTime        // info: the format writes local time without a zone; read as UTC (once per file)
+	CodeNothingRead      = problem.LogNothingRead      // error: no line of the file could be read; the message names the format the lines came closest to
 )
 
 // Options configure a Reader. The zero value auto-detects the format.
@@ -413,7 +416,7 @@ func (r *Reader) source(line int64) event.Source {
 }
 
 // report records a problem at the current line, quoting an excerpt of it.
-func (r *Reader) report(sev, code, msg, line string) {
+func (r *Reader) report(sev string, code problem.Code, msg, line string) {
 	if len(r.problems) >= maxProblems {
 		r.dropped++
 		return
@@ -427,7 +430,7 @@ func (r *Reader) report(sev, code, msg, line string) {
 }
 
 // fail reports a line as unusable and returns false, for parsers.
-func (r *Reader) fail(code, msg, line string) bool {
+func (r *Reader) fail(code problem.Code, msg, line string) bool {
 	r.skipped++
 	if len(r.bad) < sampleLines {
 		r.bad = append(r.bad, line[:min(len(line), 4096)])
@@ -473,7 +476,7 @@ func (r *Reader) nothingRead() {
 }
 
 // warn reports a line read leniently.
-func (r *Reader) warn(code, msg, line string) {
+func (r *Reader) warn(code problem.Code, msg, line string) {
 	r.report(event.SevWarning, code, msg, line)
 }
 

@@ -5,6 +5,7 @@ import (
 	"testing"
 
 	"github.com/repaudit/repaudit/event"
+	"github.com/repaudit/repaudit/problem"
 )
 
 func TestCloudFront(t *testing.T) {
@@ -40,7 +41,7 @@ func TestCloudFront(t *testing.T) {
 				Format: "cloudfront", Source: event.Source{Line: 4},
 			},
 		},
-		wantCodes: []string{CodeUnparsedLine},
+		wantCodes: []problem.Code{CodeUnparsedLine},
 	}})
 }
 
@@ -81,7 +82,7 @@ func TestW3C(t *testing.T) {
 				SignatureRecorded: true, Format: "w3c", Source: event.Source{Line: 8},
 			},
 		},
-		wantCodes: []string{CodeBadTime},
+		wantCodes: []problem.Code{CodeBadTime},
 	}})
 }
 
@@ -120,6 +121,6 @@ func TestALB(t *testing.T) {
 				Target: "http://www.example.com:80-", Status: 400, Bytes: 0, Format: "alb", Source: event.Source{Line: 3},
 			},
 		},
-		wantCodes: []string{CodeBadRequest},
+		wantCodes: []problem.Code{CodeBadRequest},
 	}})
 }

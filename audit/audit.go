@@ -22,6 +22,7 @@ import (
 	"github.com/repaudit/repaudit/identity"
 	"github.com/repaudit/repaudit/ingest"
 	"github.com/repaudit/repaudit/output"
+	"github.com/repaudit/repaudit/problem"
 	"github.com/repaudit/repaudit/table"
 )
 
@@ -63,9 +64,9 @@ type Config struct {
 	MaxProblemsPerFile int
 }
 
-// InputError means some input could not be read (the run still wrote
+// ErrInputs means some input could not be read (the run still wrote
 // everything it could, and problems.parquet says what failed).
-var InputError = errors.New("audit: some inputs could not be read")
+var ErrInputs = errors.New("audit: some inputs could not be read")
 
 // Summary is what the run did, for the closing lines and the manifest.
 type Summary struct {
@@ -126,7 +127,7 @@ func (fs *fileState) closeInput() {
 	}
 }
 
-// Run performs the audit. It returns InputError (wrapped) when an input
+// Run performs the audit. It returns ErrInputs (wrapped) when an input
 // could not be read; the tables are written all the same.
 func Run(ctx context.Context, cfg Config) (*Summary, error) {
 	if cfg.Jobs <= 0 {
@@ -178,7 +179,7 @@ func Run(ctx context.Context, cfg Config) (*Summary, error) {
 }
 
 // execute runs the audit's phases and writes every row to sink; it
-// returns the summary and the model (for the manifest). An InputError
+// returns the summary and the model (for the manifest). An ErrInputs
 // comes with a summary: the rows were written all the same.
 func execute(ctx context.Context, cfg Config, w table.Sink) (*Summary, *evaluate.Model, error) {
 	r := newRun(ctx, cfg)
@@ -304,7 +305,7 @@ func (r *run) writeTables(model *evaluate.Model, sink *countingSink) error {
 func writeProblem(sink table.Sink, p event.Problem) error {
 	return sink.Problem(&table.Problem{
 		SourceFile: p.Source.File, SourceLine: p.Source.Line, Offset: p.Source.Offset,
-		Code: p.Code, Severity: p.Severity, Message: p.Message,
+		Code: string(p.Code), Severity: p.Severity, Message: p.Message,
 	})
 }
 
@@ -319,23 +320,23 @@ func (r *run) fileProblems(fs *fileState) []event.Problem {
 	}
 	sort.Strings(codes)
 	for _, c := range codes {
-		out = append(out, event.Problem{Source: src, Code: c, Severity: event.SevError,
+		out = append(out, event.Problem{Source: src, Code: problem.Code(c), Severity: event.SevError,
 			Message: fmt.Sprintf("%d more problems with this code not listed (cap %d per file)", fs.dropped[c], r.cfg.MaxProblemsPerFile)})
 	}
 	if s := fs.stats; fs.err == nil && streamKind(fs.f.Kind) && s.Fetches+s.Captures == 0 {
 		// A log or archive that gives nothing is worth a row: a
 		// scheduled audit can fail on it (--fail-on-problems).
-		out = append(out, event.Problem{Source: src, Code: "input-empty", Severity: event.SevWarning,
+		out = append(out, event.Problem{Source: src, Code: problem.InputEmpty, Severity: event.SevWarning,
 			Message: fmt.Sprintf("no fetch or capture was read from this %s input (%d bytes)", fs.f.Kind, s.Bytes)})
 	}
 	if fs.err != nil {
-		out = append(out, event.Problem{Source: src, Code: "input-unreadable", Severity: event.SevError, Message: fs.err.Error()})
+		out = append(out, event.Problem{Source: src, Code: problem.InputUnreadable, Severity: event.SevError, Message: fs.err.Error()})
 	}
 	return out
 }
 
 // finish fills in the summary: the manifest's inputs, the time range,
-// the notices; InputError when an input failed.
+// the notices; ErrInputs when an input failed.
 func (r *run) finish(model *evaluate.Model) (*Summary, *evaluate.Model, error) {
 	sum := r.sum
 	for _, fs := range r.files {
@@ -362,7 +363,7 @@ func (r *run) finish(model *evaluate.Model) (*Summary, *evaluate.Model, error) {
 	sum.Timings = r.timings
 	sum.Notices = notices(model, r.catalog, sum)
 	if len(sum.Failed) > 0 {
-		return sum, model, fmt.Errorf("%w: %s", InputError, strings.Join(sum.Failed, ", "))
+		return sum, model, fmt.Errorf("%w: %s", ErrInputs, strings.Join(sum.Failed, ", "))
 	}
 	return sum, model, nil
 }

@@ -12,6 +12,7 @@ import (
 	"github.com/repaudit/repaudit/identity"
 	"github.com/repaudit/repaudit/ingest"
 	"github.com/repaudit/repaudit/listing"
+	"github.com/repaudit/repaudit/problem"
 )
 
 func loadCatalog(path string) (*bots.Catalog, error) {
@@ -135,7 +136,7 @@ func loadDocument(f ingest.File, catalog *bots.Catalog, ids *identity.Store, kee
 		}
 		add(ps)
 		ids.AddTrustedKeys(keys)
-		keep(event.Problem{Source: src, Code: "input-jwks-trusted", Severity: event.SevInfo,
+		keep(event.Problem{Source: src, Code: problem.InputJWKSTrusted, Severity: event.SevInfo,
 			Message: fmt.Sprintf("key set given as an input: its %d keys are trusted for any Signature-Agent (as --jwks)", len(keys))})
 	}
 	return nil

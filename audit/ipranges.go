@@ -14,12 +14,7 @@ import (
 	"github.com/repaudit/repaudit/bots"
 	"github.com/repaudit/repaudit/event"
 	"github.com/repaudit/repaudit/identity"
-)
-
-// Problem codes of IP list files that cannot be tied to a bot.
-const (
-	codeIPListUnmapped   = "iplist-unmapped"   // warning: the file name names no catalog list; the file is not used
-	codeIPListUnreadable = "iplist-unreadable" // error: the file does not read as an IP list; not used
+	"github.com/repaudit/repaudit/problem"
 )
 
 // ipListOwner is what an IP list file was published for.
@@ -94,17 +89,17 @@ func loadIPListFile(p string, lists []bots.IPRangeList, ids *identity.Store, kee
 	src := event.Source{File: p, Offset: -1}
 	owner, why := mapIPListFile(p, lists)
 	if why != "" {
-		keep(event.Problem{Source: src, Code: codeIPListUnmapped, Severity: event.SevWarning, Message: "IP range list not used: " + why})
+		keep(event.Problem{Source: src, Code: problem.IPListUnmapped, Severity: event.SevWarning, Message: "IP range list not used: " + why})
 		return
 	}
 	data, err := readDoc(p)
 	if err != nil {
-		keep(event.Problem{Source: src, Code: codeIPListUnreadable, Severity: event.SevError, Message: err.Error()})
+		keep(event.Problem{Source: src, Code: problem.IPListUnreadable, Severity: event.SevError, Message: err.Error()})
 		return
 	}
 	l, ps, err := identity.ParseIPList(data, p)
 	if err != nil {
-		keep(event.Problem{Source: src, Code: codeIPListUnreadable, Severity: event.SevError, Message: err.Error() + "; skipped"})
+		keep(event.Problem{Source: src, Code: problem.IPListUnreadable, Severity: event.SevError, Message: err.Error() + "; skipped"})
 		return
 	}
 	for _, q := range ps {

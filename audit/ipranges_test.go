@@ -11,6 +11,7 @@ import (
 	"github.com/repaudit/repaudit/bots"
 	"github.com/repaudit/repaudit/evaluate"
 	"github.com/repaudit/repaudit/identity"
+	"github.com/repaudit/repaudit/problem"
 	"github.com/repaudit/repaudit/table"
 )
 
@@ -106,7 +107,7 @@ func TestIPRangesDir(t *testing.T) {
 		}
 		var unmapped int
 		for _, p := range col.Problems {
-			if p.Code == codeIPListUnmapped {
+			if p.Code == string(problem.IPListUnmapped) {
 				unmapped++
 				if !strings.HasSuffix(p.SourceFile, "my-ranges.json") || !strings.Contains(p.Message, "--ip-ranges TOKEN=") {
 					t.Errorf("as input %v: problem %+v", asInput, p)

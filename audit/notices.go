@@ -10,6 +10,7 @@ import (
 	"github.com/repaudit/repaudit/event"
 	"github.com/repaudit/repaudit/identity"
 	"github.com/repaudit/repaudit/output"
+	"github.com/repaudit/repaudit/problem"
 	"github.com/repaudit/repaudit/table"
 )
 
@@ -19,14 +20,14 @@ import (
 // written to manifest.json.
 type Notice = output.Notice
 
-// Notice codes.
+// Notice codes, as the strings output.Notice carries; their meanings are
+// in package problem's registry.
 const (
-	NoticeSiteInferred    = "site-inferred"
-	NoticeSiteAmbiguous   = "site-ambiguous"
-	NoticeAssumedRange    = "robots-assumed-whole-range"
-	NoticeIPListNotGiven  = "ip-list-not-given"
-	NoticeIPListNone      = "ip-list-not-published"
-	NoticeInputsDuplicate = "input-duplicate"
+	NoticeSiteInferred   = string(problem.NoticeSiteInferred)
+	NoticeSiteAmbiguous  = string(problem.NoticeSiteAmbiguous)
+	NoticeAssumedRange   = string(problem.NoticeAssumedRange)
+	NoticeIPListNotGiven = string(problem.NoticeIPListNotGiven)
+	NoticeIPListNone     = string(problem.NoticeIPListNone)
 )
 
 // hostSet notes, for one input file read on one goroutine, the
@@ -124,53 +125,78 @@ func (s *Summary) tally(f *table.Fetch) {
 	}
 }
 
-// notices says what the run judged less than it could, and why.
+// notices says what the run judged less than it could, and why: the site
+// it judged host-less lines as, fetches not judged by reason, robots.txt
+// versions assumed for the whole range, and bots whose IPs went unchecked.
 func notices(m *evaluate.Model, catalog *bots.Catalog, s *Summary) []Notice {
-	var out []Notice
-	site := m.Site()
-	n := func(code string, count int64, format string, a ...any) {
-		out = append(out, Notice{Code: code, Count: count, Message: fmt.Sprintf(format, a...)})
+	var nl noticeList
+	nl.site(m)
+	nl.notJudged(m, s)
+	if m.AssumedVersions() > 0 {
+		nl.add(NoticeAssumedRange, 0, "%s given without a time: assumed in force for the whole data range — give FILE@TIME, --robots-git or --robots-dir if the file changed",
+			plural(int64(m.AssumedVersions()), "robots.txt version", "robots.txt versions"))
 	}
+	nl.ipLists(catalog, s)
+	return nl.out
+}
+
+// noticeList gathers notices in the order they are written.
+type noticeList struct{ out []Notice }
+
+func (nl *noticeList) add(code string, count int64, format string, a ...any) {
+	nl.out = append(nl.out, Notice{Code: code, Count: count, Message: fmt.Sprintf(format, a...)})
+}
+
+// site says which site host-less inputs were judged as, or that several
+// were named and none chosen.
+func (nl *noticeList) site(m *evaluate.Model) {
+	site := m.Site()
 	switch {
 	case site.Inferred:
 		what := plural(site.Hostless, "log line names", "log lines name") + " no host"
 		if site.Hostless == 0 {
 			what = plural(int64(site.Versions), "robots.txt file names", "robots.txt files name") + " no site"
 		}
-		n(NoticeSiteInferred, site.Hostless, "%s: judged as %s, the one site the inputs name (pass --site to choose another)",
+		nl.add(NoticeSiteInferred, site.Hostless, "%s: judged as %s, the one site the inputs name (pass --site to choose another)",
 			what, site.Authority)
 	case site.Needed() && site.Authority == "" && len(site.Candidates) > 1:
-		n(NoticeSiteAmbiguous, site.Hostless, "the inputs name %d sites (%s): log lines and robots.txt files without a host are not judged; pass --site with the one they belong to",
+		nl.add(NoticeSiteAmbiguous, site.Hostless, "the inputs name %d sites (%s): log lines and robots.txt files without a host are not judged; pass --site with the one they belong to",
 			len(site.Candidates), listSome(site.Candidates, 5))
 	}
+}
+
+// notJudged counts the fetches not judged, by reason, with the fix for
+// each.
+func (nl *noticeList) notJudged(m *evaluate.Model, s *Summary) {
 	if c := s.notJudged[evaluate.NotJudgedNoHost]; c > 0 {
 		hint := "pass --site https://YOUR-SITE (the site these logs are from)"
 		if ref := s.topReferrer(); ref != "" {
 			hint = "pass --site with the site these logs are from (most of their referrers are " + ref + ": if that is it, --site " + ref + ")"
 		}
-		if site.Versions > 0 {
+		if m.Site().Versions > 0 {
 			hint += "; the robots.txt versions given name no site either and were not used"
 		}
-		n(evaluate.NotJudgedNoHost, c, "%s: log lines name no host — %s", fetches(c), hint)
+		nl.add(evaluate.NotJudgedNoHost, c, "%s: log lines name no host — %s", fetches(c), hint)
 	}
 	if c := s.notJudged[evaluate.NotJudgedNoVersion]; c > 0 {
-		n(evaluate.NotJudgedNoVersion, c, "%s by bots on sites with no known robots.txt version — give --robots FILE[@TIME], --robots-git DIR[:PATH], --robots-dir DIR, or a WARC from 'repaudit robots history URL'", fetches(c))
+		nl.add(evaluate.NotJudgedNoVersion, c, "%s by bots on sites with no known robots.txt version — give --robots FILE[@TIME], --robots-git DIR[:PATH], --robots-dir DIR, or a WARC from 'repaudit robots history URL'", fetches(c))
 	}
 	if c := s.notJudged[evaluate.NotJudgedBeforeFirst]; c > 0 {
 		earliest := ""
 		if t := m.FirstVersion(); !t.IsZero() {
 			earliest = " (earliest " + t.UTC().Format("2006-01-02T15:04:05Z") + ")"
 		}
-		n(evaluate.NotJudgedBeforeFirst, c, "%s before the first known robots.txt version%s — give --robots FILE@TIME, --robots-git DIR[:PATH] or a WARC from 'repaudit robots history URL' that reaches back further", fetches(c), earliest)
+		nl.add(evaluate.NotJudgedBeforeFirst, c, "%s before the first known robots.txt version%s — give --robots FILE@TIME, --robots-git DIR[:PATH] or a WARC from 'repaudit robots history URL' that reaches back further", fetches(c), earliest)
 	}
 	if c := s.notJudged[evaluate.NotJudgedUnknownContent]; c > 0 {
-		n(evaluate.NotJudgedUnknownContent, c, "%s under a robots.txt version whose content is unknown (see robots_versions.status_rule: a redirect target or revisited capture not in the inputs)", fetches(c))
+		nl.add(evaluate.NotJudgedUnknownContent, c, "%s under a robots.txt version whose content is unknown (see robots_versions.status_rule: a redirect target or revisited capture not in the inputs)", fetches(c))
 	}
-	if m.AssumedVersions() > 0 {
-		n(NoticeAssumedRange, 0, "%s given without a time: assumed in force for the whole data range — give FILE@TIME, --robots-git or --robots-dir if the file changed",
-			plural(int64(m.AssumedVersions()), "robots.txt version", "robots.txt versions"))
-	}
-	// IP lists, per bot, in the order of most fetches.
+}
+
+// ipLists names, per bot in the order of most fetches, the published IP
+// list that was not given; bots whose operators publish none are listed
+// together.
+func (nl *noticeList) ipLists(catalog *bots.Catalog, s *Summary) {
 	agents := make([]string, 0, len(s.noList))
 	for a := range s.noList {
 		agents = append(agents, a)
@@ -190,7 +216,7 @@ func notices(m *evaluate.Model, catalog *bots.Catalog, s *Summary) []Notice {
 			continue // an unknown bot: nobody vouches for it
 		}
 		if b.IPRangesURL != "" {
-			n(NoticeIPListNotGiven, c, "%s publishes IP ranges at %s; none given: %s unchecked, findings attributed to the claimed operator — run 'repaudit ranges fetch --out DIR' and pass --ip-ranges-dir DIR",
+			nl.add(NoticeIPListNotGiven, c, "%s publishes IP ranges at %s; none given: %s unchecked, findings attributed to the claimed operator — run 'repaudit ranges fetch --out DIR' and pass --ip-ranges-dir DIR",
 				b.Token, b.IPRangesURL, fetches(c))
 			continue
 		}
@@ -198,10 +224,9 @@ func notices(m *evaluate.Model, catalog *bots.Catalog, s *Summary) []Notice {
 		unpublishedN += c
 	}
 	if len(unpublished) > 0 {
-		n(NoticeIPListNone, unpublishedN, "%s by bots whose operators publish no IP ranges, unverifiable by IP: %s",
+		nl.add(NoticeIPListNone, unpublishedN, "%s by bots whose operators publish no IP ranges, unverifiable by IP: %s",
 			fetches(unpublishedN), listSome(unpublished, 8))
 	}
-	return out
 }
 
 func fetches(n int64) string { return plural(n, "fetch", "fetches") }

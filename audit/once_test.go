@@ -111,8 +111,8 @@ func TestPipeJudgedOnce(t *testing.T) {
 // TestStdinMissing: "-" without a standard input is a failed input.
 func TestStdinMissing(t *testing.T) {
 	_, _, err := execute(context.Background(), onceConfig(filepath.Join(t.TempDir(), "out"), StdinName), &table.Collector{})
-	if !errors.Is(err, InputError) {
-		t.Errorf("err = %v, want InputError", err)
+	if !errors.Is(err, ErrInputs) {
+		t.Errorf("err = %v, want ErrInputs", err)
 	}
 }
 
@@ -413,8 +413,8 @@ func TestSpoolDiskFull(t *testing.T) {
 	os.WriteFile(p, genLog(500, false), 0o644)
 	col := &table.Collector{}
 	sum, _, err := execute(context.Background(), onceConfig(filepath.Join(tmp, "out"), p), col)
-	if !errors.Is(err, InputError) || len(sum.Failed) != 1 || sum.Failed[0] != p {
-		t.Errorf("err = %v, failed %v; want InputError naming %s", err, sum.Failed, p)
+	if !errors.Is(err, ErrInputs) || len(sum.Failed) != 1 || sum.Failed[0] != p {
+		t.Errorf("err = %v, failed %v; want ErrInputs naming %s", err, sum.Failed, p)
 	}
 	var msg string
 	for _, pr := range col.Problems {

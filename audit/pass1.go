@@ -38,7 +38,7 @@ func (r *run) readFile(fs *fileState, done *atomic.Int64) {
 		if int64(len(fs.problems)) < int64(r.cfg.MaxProblemsPerFile) {
 			fs.problems = append(fs.problems, p)
 		} else {
-			fs.dropped[p.Code]++
+			fs.dropped[string(p.Code)]++
 		}
 	}
 	switch fs.f.Kind {

@@ -5,6 +5,7 @@ import (
 
 	"github.com/repaudit/repaudit/event"
 	"github.com/repaudit/repaudit/ingest"
+	"github.com/repaudit/repaudit/problem"
 )
 
 // spoolFailed reports an input whose fetches could not be spooled (a
@@ -12,7 +13,7 @@ import (
 // fetches and captures, but its fetches cannot be judged or written. It
 // counts as a failed input.
 func spoolFailed(fs *fileState) event.Problem {
-	return event.Problem{Source: event.Source{File: fs.f.Path, Offset: -1}, Code: "spool-write-failed", Severity: event.SevError,
+	return event.Problem{Source: event.Source{File: fs.f.Path, Offset: -1}, Code: problem.SpoolWriteFailed, Severity: event.SevError,
 		Message: fmt.Sprintf("the fetches of this input could not be kept for judging (%v): its %d fetches are not judged or written; free space beside the output directory and run again", fs.spool.err, fs.stats.Fetches)}
 }
 
@@ -27,7 +28,7 @@ func judgedTwice(fs *fileState, first map[string]string) bool {
 		first[fs.sha] = fs.f.Path
 		return false
 	}
-	fs.problems = append(fs.problems, event.Problem{Source: event.Source{File: fs.f.Path, Offset: -1}, Code: "input-duplicate", Severity: event.SevWarning,
+	fs.problems = append(fs.problems, event.Problem{Source: event.Source{File: fs.f.Path, Offset: -1}, Code: problem.InputDuplicate, Severity: event.SevWarning,
 		Message: "same content (SHA-256 " + fs.sha[:12] + "…) as " + p + ": its fetches are judged once; it could be compared only once read, so its robots.txt fetches and captures count twice in the robots.txt and retention state"})
 	return true
 }
@@ -49,11 +50,11 @@ func newestFirst(fs *fileState) int {
 	}
 	src := event.Source{File: fs.f.Path, Offset: -1}
 	if s.Fetches <= newestFirstCap {
-		fs.problems = append(fs.problems, event.Problem{Source: src, Code: "log-newest-first", Severity: event.SevInfo,
+		fs.problems = append(fs.problems, event.Problem{Source: src, Code: problem.LogNewestFirst, Severity: event.SevInfo,
 			Message: fmt.Sprintf("the log is written newest first (%d of %d adjacent times go backwards): its %d fetches were sorted in memory before judging", s.Descending, s.Fetches-1, s.Fetches)})
 		return int(s.Fetches) + 1
 	}
-	fs.problems = append(fs.problems, event.Problem{Source: src, Code: "log-newest-first", Severity: event.SevWarning,
+	fs.problems = append(fs.problems, event.Problem{Source: src, Code: problem.LogNewestFirst, Severity: event.SevWarning,
 		Message: fmt.Sprintf("the log is written newest first (%d of %d adjacent times go backwards) and too large to sort in memory (more than %d fetches): crawl-delay findings are judged out of order; reverse it first (tac FILE > FILE.fwd) and audit that",
 			s.Descending, s.Fetches-1, newestFirstCap)})
 	return reorderWindow

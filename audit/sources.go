@@ -18,6 +18,7 @@ import (
 	"github.com/repaudit/repaudit/identity"
 	"github.com/repaudit/repaudit/ingest"
 	"github.com/repaudit/repaudit/output"
+	"github.com/repaudit/repaudit/problem"
 )
 
 // siteVersion turns a history version into the evaluation's.
@@ -95,16 +96,13 @@ type runState struct {
 func (st *runState) fail(path, kind string, err error) {
 	st.failed = append(st.failed, path)
 	st.problems = append(st.problems, event.Problem{Source: event.Source{File: path, Offset: -1},
-		Code: "input-unreadable", Severity: event.SevError, Message: kind + ": " + err.Error()})
+		Code: problem.InputUnreadable, Severity: event.SevError, Message: kind + ": " + err.Error()})
 }
 
 func (st *runState) input(in output.Input) { st.inputs = append(st.inputs, in) }
 
-func (st *runState) historyProblems(ps []history.Problem) {
-	for _, p := range ps {
-		st.problems = append(st.problems, event.Problem{Source: event.Source{File: p.File, Offset: -1},
-			Code: p.Code, Severity: event.SevWarning, Message: p.Message})
-	}
+func (st *runState) historyProblems(ps []event.Problem) {
+	st.problems = append(st.problems, ps...)
 }
 
 // existingInputs drops the inputs that name nothing (a path that does not
@@ -164,7 +162,7 @@ func dropDuplicates(files []*fileState, st *runState) []*fileState {
 			if p, ok := first[d]; ok {
 				drop[f] = true
 				st.problems = append(st.problems, event.Problem{Source: event.Source{File: f.f.Path, Offset: -1},
-					Code: "input-duplicate", Severity: event.SevWarning,
+					Code: problem.InputDuplicate, Severity: event.SevWarning,
 					Message: "same content (SHA-256 " + d[:12] + "…) as " + p + ": read once"})
 				continue
 			}
@@ -313,7 +311,7 @@ func (r *run) sniffAll(paths []string) error {
 			fs = &fileState{f: f, err: err}
 		}
 		if fs.err == nil && fs.f.Kind == ingest.KindUnknown && !explicit[filepath.Clean(p)] {
-			r.st.problems = append(r.st.problems, event.Problem{Source: event.Source{File: p, Offset: -1}, Code: "input-skipped", Severity: event.SevInfo,
+			r.st.problems = append(r.st.problems, event.Problem{Source: event.Source{File: p, Offset: -1}, Code: problem.InputSkipped, Severity: event.SevInfo,
 				Message: "found in a directory input but holds nothing repaudit reads (" + fs.f.Note + "); skipped"})
 			continue
 		}

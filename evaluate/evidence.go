@@ -203,7 +203,9 @@ func describeEntry(token string, e *viewEntry) string {
 	return b.String()
 }
 
-// robotsEvidence fills a robots.txt finding's columns and evidence.
+// robotsEvidence fills a robots.txt finding's columns and evidence: what
+// the bot's view was (never fetched, fresh but unreachable, or a fetch of
+// a version), then the request.
 func (m *Model) robotsEvidence(v *table.Violation, r *robotsResult, token string, a *authority, target string, t time.Time) {
 	var sb strings.Builder
 	sb.Grow(512)
@@ -220,81 +222,104 @@ func (m *Model) robotsEvidence(v *table.Violation, r *robotsResult, token string
 	e := r.entry
 	switch {
 	case r.view == ViewUnchecked:
-		if r.version != nil {
-			writeVersion(&sb, r.version)
-			if r.checked {
-				writeVerdict(&sb, r.version, r.rv, target)
-			}
-			sb.WriteString("; ")
-		}
-		sb.WriteString(token)
-		sb.WriteString(" never fetched ")
-		sb.WriteString(a.robotsURL)
-		sb.WriteString(" before this request: ")
-		sb.WriteString(itoa(r.windowD))
-		sb.WriteString(" of ")
-		sb.WriteString(itoa(r.windowN))
-		sb.WriteString(" robots.txt versions in force during the ")
-		sb.WriteString(fmtDur(m.opts.RobotsTTL))
-		sb.WriteString(" before it disallow ")
-		sb.WriteString(target)
-		sb.WriteString(" (RFC 9309 §2.4 cache lifetime)")
+		m.neverFetchedEvidence(&sb, r, token, a, target)
 	case e != nil && e.kind == vkUnreachable && r.view == ViewFresh:
 		v.RobotsStatus = int32(e.status)
-		if e.capture == nil {
-			sb.WriteString(token)
-			sb.WriteString(" got status ")
-			sb.WriteString(itoa(e.status))
-			sb.WriteString(" for ")
-			sb.WriteString(a.robotsURL)
-			sb.WriteString(" at ")
-			sb.WriteString(fmtTime(e.time))
-			sb.WriteString(" (")
-			sb.WriteString(e.src.String())
-			sb.WriteString("): unreachable, complete disallow (RFC 9309 §2.3.1.4)")
-			if in := a.versionAt(e.time); in != nil && in.effect != effDisallowAll {
-				sb.WriteString("; the archive's version in force then was ")
-				sb.WriteString(in.id)
-				sb.WriteString(" (status ")
-				sb.WriteString(itoa(in.doc.status))
-				sb.WriteString("), which this bot did not get")
-			}
-		} else {
-			writeVersion(&sb, e.content0())
-		}
-		if e.runStart.Before(e.time) {
-			sb.WriteString("; unreachable for this bot since ")
-			sb.WriteString(fmtTime(e.runStart))
-		}
+		unreachableEvidence(&sb, e, token, a)
 	default:
-		if r.version != nil {
-			writeVersion(&sb, r.version)
-			if r.checked {
-				writeVerdict(&sb, r.version, r.rv, target)
-			}
-		}
-		if e != nil {
-			sb.WriteString("; ")
-			writeEntry(&sb, token, e)
-			if r.view == ViewStale {
-				sb.WriteString(", ")
-				sb.WriteString(fmtDur(t.Sub(e.time)))
-				sb.WriteString(" before this request: older than the ")
-				sb.WriteString(fmtDur(m.opts.RobotsTTL))
-				sb.WriteString(" cache lifetime (RFC 9309 §2.4)")
-				if r.useOwn {
-					sb.WriteString("; robots.txt was unreachable at the request, so the cached copy still applies (RFC 9309 §2.4)")
-				} else {
-					sb.WriteString(", so judged by the version in force at the request")
-				}
-			}
-		}
+		m.viewEvidence(&sb, r, token, target, t)
 	}
 	sb.WriteString("; fetched ")
 	sb.WriteString(target)
 	sb.WriteString(" at ")
 	sb.WriteString(fmtTime(t))
 	v.Evidence = sb.String()
+}
+
+// neverFetchedEvidence says that the bot never fetched robots.txt before
+// the request, and how many versions in force in the cache lifetime
+// before it disallow the target.
+func (m *Model) neverFetchedEvidence(sb *strings.Builder, r *robotsResult, token string, a *authority, target string) {
+	if r.version != nil {
+		writeVersion(sb, r.version)
+		if r.checked {
+			writeVerdict(sb, r.version, r.rv, target)
+		}
+		sb.WriteString("; ")
+	}
+	sb.WriteString(token)
+	sb.WriteString(" never fetched ")
+	sb.WriteString(a.robotsURL)
+	sb.WriteString(" before this request: ")
+	sb.WriteString(itoa(r.windowD))
+	sb.WriteString(" of ")
+	sb.WriteString(itoa(r.windowN))
+	sb.WriteString(" robots.txt versions in force during the ")
+	sb.WriteString(fmtDur(m.opts.RobotsTTL))
+	sb.WriteString(" before it disallow ")
+	sb.WriteString(target)
+	sb.WriteString(" (RFC 9309 §2.4 cache lifetime)")
+}
+
+// unreachableEvidence says that the bot's last robots.txt fetch found it
+// unreachable: a complete disallow.
+func unreachableEvidence(sb *strings.Builder, e *viewEntry, token string, a *authority) {
+	if e.capture == nil {
+		sb.WriteString(token)
+		sb.WriteString(" got status ")
+		sb.WriteString(itoa(e.status))
+		sb.WriteString(" for ")
+		sb.WriteString(a.robotsURL)
+		sb.WriteString(" at ")
+		sb.WriteString(fmtTime(e.time))
+		sb.WriteString(" (")
+		sb.WriteString(e.src.String())
+		sb.WriteString("): unreachable, complete disallow (RFC 9309 §2.3.1.4)")
+		if in := a.versionAt(e.time); in != nil && in.effect != effDisallowAll {
+			sb.WriteString("; the archive's version in force then was ")
+			sb.WriteString(in.id)
+			sb.WriteString(" (status ")
+			sb.WriteString(itoa(in.doc.status))
+			sb.WriteString("), which this bot did not get")
+		}
+	} else {
+		writeVersion(sb, e.content0())
+	}
+	if e.runStart.Before(e.time) {
+		sb.WriteString("; unreachable for this bot since ")
+		sb.WriteString(fmtTime(e.runStart))
+	}
+}
+
+// viewEvidence names the version the finding rests on and the bot's
+// robots.txt fetch behind its view, with why a stale view was or was not
+// used.
+func (m *Model) viewEvidence(sb *strings.Builder, r *robotsResult, token, target string, t time.Time) {
+	if r.version != nil {
+		writeVersion(sb, r.version)
+		if r.checked {
+			writeVerdict(sb, r.version, r.rv, target)
+		}
+	}
+	e := r.entry
+	if e == nil {
+		return
+	}
+	sb.WriteString("; ")
+	writeEntry(sb, token, e)
+	if r.view != ViewStale {
+		return
+	}
+	sb.WriteString(", ")
+	sb.WriteString(fmtDur(t.Sub(e.time)))
+	sb.WriteString(" before this request: older than the ")
+	sb.WriteString(fmtDur(m.opts.RobotsTTL))
+	sb.WriteString(" cache lifetime (RFC 9309 §2.4)")
+	if r.useOwn {
+		sb.WriteString("; robots.txt was unreachable at the request, so the cached copy still applies (RFC 9309 §2.4)")
+	} else {
+		sb.WriteString(", so judged by the version in force at the request")
+	}
 }
 
 // content0 returns the version an archive capture entry stands for.

@@ -7,6 +7,7 @@ import (
 
 	"github.com/repaudit/repaudit/event"
 	"github.com/repaudit/repaudit/identity"
+	"github.com/repaudit/repaudit/problem"
 	"github.com/repaudit/repaudit/robots"
 	"github.com/repaudit/repaudit/signature"
 	"github.com/repaudit/repaudit/table"
@@ -32,11 +33,11 @@ const (
 // Values of fetches.not_judged_reason: why a fetch got robots_verdict
 // not_judged. Each has a fix the audit summary names.
 const (
-	NotJudgedNoBot          = "no-bot-identity"      // a browser or unknown client: not judged by design
-	NotJudgedNoHost         = "no-host"              // the log line names no host and no site is known
-	NotJudgedNoVersion      = "no-robots-version"    // no robots.txt version of the authority is known at all
-	NotJudgedBeforeFirst    = "before-first-version" // the fetch (or the bot's robots.txt fetch) predates the first known version
-	NotJudgedUnknownContent = "unknown-content"      // the version in force has unknown content (e.g. a redirect target not captured)
+	NotJudgedNoBot          = string(problem.ReasonNoBot)          // a browser or unknown client: not judged by design
+	NotJudgedNoHost         = string(problem.ReasonNoHost)         // the log line names no host and no site is known
+	NotJudgedNoVersion      = string(problem.ReasonNoVersion)      // no robots.txt version of the authority is known at all
+	NotJudgedBeforeFirst    = string(problem.ReasonBeforeFirst)    // the fetch (or the bot's robots.txt fetch) predates the first known version
+	NotJudgedUnknownContent = string(problem.ReasonUnknownContent) // the version in force has unknown content (e.g. a redirect target not captured)
 )
 
 // missingCode says why no version of a is known at t: none at all, or

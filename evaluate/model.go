@@ -9,6 +9,7 @@ import (
 	"github.com/repaudit/repaudit/bots"
 	"github.com/repaudit/repaudit/event"
 	"github.com/repaudit/repaudit/identity"
+	"github.com/repaudit/repaudit/problem"
 	"github.com/repaudit/repaudit/signature"
 )
 
@@ -57,7 +58,7 @@ type hostEntry struct {
 	https, http *authority
 }
 
-func (m *Model) problem(src event.Source, code, sev, msg string) {
+func (m *Model) problem(src event.Source, code problem.Code, sev, msg string) {
 	m.problems = append(m.problems, event.Problem{Source: src, Code: code, Severity: sev, Message: msg})
 }
 
@@ -165,7 +166,7 @@ func (b *Builder) Build() *Model {
 		if auth, hp, _, ok := splitURL(opts.DefaultAuthority); ok {
 			m.defScheme, m.defHost = auth[:strings.Index(auth, ":")], hp
 		} else {
-			m.problem(event.Source{Offset: -1}, "evaluate-bad-default-authority", event.SevWarning,
+			m.problem(event.Source{Offset: -1}, problem.BadDefaultAuthority, event.SevWarning,
 				"default authority "+opts.DefaultAuthority+" is not an absolute http(s) URL: log lines without a host are not judged")
 		}
 	}
@@ -186,7 +187,7 @@ func (b *Builder) Build() *Model {
 		if c := lessSource(x.Source, y.Source); c != 0 {
 			return c
 		}
-		return strings.Compare(x.Code, y.Code)
+		return strings.Compare(string(x.Code), string(y.Code))
 	})
 	return m
 }
@@ -279,7 +280,7 @@ func (m *Model) buildCaptures(b *Builder) {
 			if d.Evidence != "" {
 				msg += ": " + d.Evidence
 			}
-			m.problem(c.src, "directive-"+d.Code, event.SevWarning, c.rawURL+": "+msg)
+			m.problem(c.src, problem.Directive(d.Code), event.SevWarning, c.rawURL+": "+msg)
 		}
 	}
 }

@@ -6,6 +6,7 @@ import (
 
 	"github.com/repaudit/repaudit/event"
 	"github.com/repaudit/repaudit/extract"
+	"github.com/repaudit/repaudit/problem"
 	"github.com/repaudit/repaudit/robots"
 )
 
@@ -228,7 +229,7 @@ func (b *Builder) BuildPartition(key string, s Shared) *Model {
 		m.defAuth = nil
 	}
 	m.problems = slices.DeleteFunc(m.problems, func(p event.Problem) bool {
-		return p.Code == "robots-revisit-unresolved" && foreign[p.Source]
+		return p.Code == problem.RobotsRevisitUnresolved && foreign[p.Source]
 	})
 	return m
 }

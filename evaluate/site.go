@@ -9,6 +9,7 @@ import (
 	"time"
 
 	"github.com/repaudit/repaudit/event"
+	"github.com/repaudit/repaudit/problem"
 	"github.com/repaudit/repaudit/robots"
 )
 
@@ -228,7 +229,7 @@ func (m *Model) placeSiteDocs(b *Builder) []*rdoc {
 				if len(m.site.Candidates) > 1 {
 					msg += " (the inputs name " + itoa(len(m.site.Candidates)) + " sites)"
 				}
-				m.problem(d.src, "robots-source-no-site", event.SevError, msg+": pass --site https://HOST; not used")
+				m.problem(d.src, problem.RobotsSourceNoSite, event.SevError, msg+": pass --site https://HOST; not used")
 				continue
 			}
 			d.auth = m.defScheme + "://" + m.defHost

@@ -77,7 +77,7 @@ func (m *Model) WriteTables(sink table.Sink) error {
 		p := &m.problems[i]
 		if err := sink.Problem(&table.Problem{
 			SourceFile: p.Source.File, SourceLine: p.Source.Line, Offset: p.Source.Offset,
-			Code: p.Code, Severity: p.Severity, Message: p.Message,
+			Code: string(p.Code), Severity: p.Severity, Message: p.Message,
 		}); err != nil {
 			return err
 		}
@@ -89,36 +89,12 @@ func (m *Model) WriteTables(sink table.Sink) error {
 	return nil
 }
 
+// writeVersions writes robots_versions.parquet, then
+// robots_rules.parquet: every version's row, then every version's lines.
 func (m *Model) writeVersions(sink table.Sink) error {
 	for _, a := range m.authList {
 		for _, v := range a.versions {
-			d := v.doc
-			row := table.RobotsVersion{
-				VersionID: v.id, Authority: a.key, URLHostName: a.host, URL: d.rawURL,
-				FetchTime: d.time, ValidFrom: v.from, FetchStatus: int32(d.status),
-				Effect: v.effect.String(), StatusRule: v.statusRule, RedirectTarget: v.redirect,
-				ContentDigest: d.digest, Size: d.size,
-				WARCFilename: d.src.File, WARCRecordOffset: d.src.Offset, WARCRecordLength: d.src.Length,
-				WARCRecordID: d.recordID, Source: d.originName(), SourceRef: d.originRef,
-				AssumedWholeRange: d.assumed,
-				Captures:          int32(1 + len(v.captures)), LastCaptureTime: v.lastCapture(),
-			}
-			if !d.inWARC() {
-				row.WARCFilename, row.WARCRecordOffset, row.WARCRecordLength = "", -1, 0
-			}
-			if !v.until.IsZero() {
-				u := v.until
-				row.ValidUntil = &u
-			}
-			if f := v.file(); f != nil {
-				row.Truncated = v.content.truncated
-				row.Groups = int32(len(f.Groups))
-				for _, g := range f.Groups {
-					row.Rules += int32(len(g.Rules))
-				}
-				row.Diagnostics = int32(len(f.Diagnostics))
-				row.HasACAP = f.ACAP != nil
-			}
+			row := versionRow(a, v)
 			if err := sink.RobotsVersion(&row); err != nil {
 				return err
 			}
@@ -126,38 +102,80 @@ func (m *Model) writeVersions(sink table.Sink) error {
 	}
 	for _, a := range m.authList {
 		for _, v := range a.versions {
-			f := v.file()
-			if f == nil || v.segment {
-				continue
+			if err := writeRules(sink, v); err != nil {
+				return err
 			}
-			diags := make(map[int]string)
-			for _, dg := range f.Diagnostics {
-				n := dg.Code + ": " + dg.Message
-				if prev, ok := diags[dg.Line]; ok {
-					n = prev + "; " + n
-				}
-				diags[dg.Line] = n
-			}
-			from := ""
-			if v.content != v.doc {
-				from = "from " + v.content.rawURL + " captured " + fmtTime(v.content.time)
-			}
-			for _, l := range f.Lines {
-				if l.Kind == robots.KindComment || l.Kind == robots.KindBlank {
-					continue
-				}
-				row := table.RobotsRule{VersionID: v.id, Line: int32(l.Number), Kind: l.Kind, Value: l.Value, Note: l.Note}
-				if l.Group >= 0 && l.Group < len(f.Groups) {
-					row.Group = groupAgents(f.Groups[l.Group])
-				}
-				if d, ok := diags[l.Number]; ok {
-					row.Note = joinNote(row.Note, d)
-				}
-				row.Note = joinNote(row.Note, from)
-				if err := sink.RobotsRule(&row); err != nil {
-					return err
-				}
-			}
+		}
+	}
+	return nil
+}
+
+// versionRow is the robots_versions row of version v of a.
+func versionRow(a *authority, v *version) table.RobotsVersion {
+	d := v.doc
+	row := table.RobotsVersion{
+		VersionID: v.id, Authority: a.key, URLHostName: a.host, URL: d.rawURL,
+		FetchTime: d.time, ValidFrom: v.from, FetchStatus: int32(d.status),
+		Effect: v.effect.String(), StatusRule: v.statusRule, RedirectTarget: v.redirect,
+		ContentDigest: d.digest, Size: d.size,
+		WARCFilename: d.src.File, WARCRecordOffset: d.src.Offset, WARCRecordLength: d.src.Length,
+		WARCRecordID: d.recordID, Source: d.originName(), SourceRef: d.originRef,
+		AssumedWholeRange: d.assumed,
+		Captures:          int32(1 + len(v.captures)), LastCaptureTime: v.lastCapture(),
+	}
+	if !d.inWARC() {
+		row.WARCFilename, row.WARCRecordOffset, row.WARCRecordLength = "", -1, 0
+	}
+	if !v.until.IsZero() {
+		u := v.until
+		row.ValidUntil = &u
+	}
+	if f := v.file(); f != nil {
+		row.Truncated = v.content.truncated
+		row.Groups = int32(len(f.Groups))
+		for _, g := range f.Groups {
+			row.Rules += int32(len(g.Rules))
+		}
+		row.Diagnostics = int32(len(f.Diagnostics))
+		row.HasACAP = f.ACAP != nil
+	}
+	return row
+}
+
+// writeRules writes the robots_rules rows of version v: each line that is
+// not a comment or blank, with the parser's diagnostics of that line in
+// its note.
+func writeRules(sink table.Sink, v *version) error {
+	f := v.file()
+	if f == nil || v.segment {
+		return nil
+	}
+	diags := make(map[int]string)
+	for _, dg := range f.Diagnostics {
+		n := dg.Code + ": " + dg.Message
+		if prev, ok := diags[dg.Line]; ok {
+			n = prev + "; " + n
+		}
+		diags[dg.Line] = n
+	}
+	from := ""
+	if v.content != v.doc {
+		from = "from " + v.content.rawURL + " captured " + fmtTime(v.content.time)
+	}
+	for _, l := range f.Lines {
+		if l.Kind == robots.KindComment || l.Kind == robots.KindBlank {
+			continue
+		}
+		row := table.RobotsRule{VersionID: v.id, Line: int32(l.Number), Kind: l.Kind, Value: l.Value, Note: l.Note}
+		if l.Group >= 0 && l.Group < len(f.Groups) {
+			row.Group = groupAgents(f.Groups[l.Group])
+		}
+		if d, ok := diags[l.Number]; ok {
+			row.Note = joinNote(row.Note, d)
+		}
+		row.Note = joinNote(row.Note, from)
+		if err := sink.RobotsRule(&row); err != nil {
+			return err
 		}
 	}
 	return nil
@@ -286,160 +304,221 @@ func (m *Model) writeArchive(sink table.Sink, counts *archiveCounts) error {
 }
 
 // retention decides what an archive may do with capture c as of AsOf
-// (docs/semantics.md, "Retention").
+// (docs/semantics.md, "Retention"), in four steps that each add reasons
+// (and findings): a take-down request in the robots.txt in force now, ACAP
+// preserve and present in the one in force at capture, the capture's own
+// directives, and a capture taken while the crawler's view forbade it.
+// The strongest action wins.
 func (m *Model) retention(c *capRec, a *authority, target string, cr *crawler, j *Judgement) (table.Retention, []table.Violation) {
-	asOf := m.opts.AsOf
-	agent := cr.token // the group a take-down request names
-	if agent == "" {
-		agent = "*"
+	rj := m.newRetentionJudge(c, target, cr)
+	if a != nil && !c.isRobots {
+		rj.takeDown(a)
+		rj.acap(a)
 	}
-	row := table.Retention{
+	rj.ownDirectives()
+	rj.capturedWhileDisallowed(j)
+	rj.decide()
+	return rj.row, rj.findings
+}
+
+// retentionJudge gathers the reasons and findings of one capture's
+// retention row.
+type retentionJudge struct {
+	m        *Model
+	c        *capRec
+	cr       *crawler
+	target   string // the capture's request-target
+	agent    string // the group a take-down request names
+	where    string // the capture, for evidence
+	row      table.Retention
+	reasons  []retReason
+	findings []table.Violation
+}
+
+func (m *Model) newRetentionJudge(c *capRec, target string, cr *crawler) *retentionJudge {
+	rj := &retentionJudge{m: m, c: c, cr: cr, target: target, agent: cr.token}
+	if rj.agent == "" {
+		rj.agent = "*"
+	}
+	rj.row = table.Retention{
 		URL: c.rawURL, FetchTime: c.time, Agent: cr.token, RecordType: c.recordType,
 		FetchStatus: c.status, WARCFilename: c.src.File, WARCRecordOffset: c.src.Offset,
 		WARCRecordLength: c.src.Length, WARCRecordID: c.recordID,
 	}
 	_, hp, _, _ := splitURL(c.rawURL)
-	row.URLHostName = hostName(hp)
-	var reasons []retReason
-	var findings []table.Violation
-	finding := func(kind, directive, evidence string, due time.Time) {
-		v := table.Violation{
-			Kind: kind, Severity: Severity(kind), FetchTime: c.time, Agent: cr.token,
-			URL: c.rawURL, URLHostName: row.URLHostName, URLPath: target, Evidence: evidence,
-			Directive: directive, RobotsWARCOffset: -1, SourceFile: c.src.File,
-			WARCRecordOffset: c.src.Offset, WARCRecordLength: c.src.Length,
-		}
-		if b, ok := m.catalog.Lookup(cr.token); ok && cr.token != "" {
-			v.Operator, v.Category = b.Operator, b.Category
-		}
-		if !due.IsZero() {
-			d := due
-			v.DueDate = &d
-		}
-		findings = append(findings, v)
-	}
-	where := c.rawURL + " captured " + fmtTime(c.time) + " (" + c.src.String() + ")"
+	rj.row.URLHostName = hostName(hp)
+	rj.where = c.rawURL + " captured " + fmtTime(c.time) + " (" + c.src.String() + ")"
+	return rj
+}
 
-	if a != nil && !c.isRobots {
-		// Take-down requests: the robots.txt in force as of AsOf.
-		if vNow := a.versionAt(asOf); vNow.file() != nil {
-			if reqs := vNow.file().TakeDownFor(agent, target); len(reqs) > 0 {
-				// The request has stood since the first of the consecutive
-				// versions up to vNow that carry it.
-				since := vNow
-				idx := slices.Index(a.versions, vNow)
-				for i := idx - 1; i >= 0; i-- {
-					pv := a.versions[i]
-					if pv.file() == nil || len(pv.file().TakeDownFor(agent, target)) == 0 {
-						break
-					}
-					since = pv
-				}
-				var sb strings.Builder
-				writeVersion(&sb, vNow)
-				sb.WriteString(": line ")
-				sb.WriteString(itoa(reqs[0].Line))
-				sb.WriteString(" ")
-				sb.WriteString(quote(reqs[0].Text))
-				sb.WriteString(" requests take-down of ")
-				sb.WriteString(where)
-				if since != vNow {
-					sb.WriteString(" (requested since ")
-					sb.WriteString(since.id)
-					sb.WriteString(")")
-				}
-				due := since.from
-				reasons = append(reasons, retReason{action: ActionDelete, reason: ReasonACAPTakeDown, due: due, evidence: sb.String()})
-				finding(KindACAPProhibited, reqs[0].Text, sb.String(), due)
-				setRobotsVersion(&findings[len(findings)-1], vNow)
-				findings[len(findings)-1].MatchedRule = reqs[0].Text
-				findings[len(findings)-1].MatchedLine = int32(reqs[0].Line)
-			}
-		}
-		// ACAP preserve and present: the robots.txt in force at capture.
-		if vCap := a.versionAt(c.time); vCap.file() != nil && vCap.file().ACAP != nil {
-			for _, usage := range []string{"preserve", "present"} {
-				av := vCap.file().ACAPCheck(agent, usage, target)
-				if !av.Applies {
-					continue
-				}
-				var sb strings.Builder
-				writeVersion(&sb, vCap)
-				sb.WriteString(": ACAP line ")
-				sb.WriteString(itoa(av.Line))
-				sb.WriteString(" ")
-				sb.WriteString(quote(av.Record))
-				if !av.Allowed {
-					sb.WriteString(" prohibits " + usage + " of ")
-					sb.WriteString(where)
-					action, reason := ActionDelete, ReasonPreserveForbidden
-					if usage == "present" {
-						action, reason = ActionEmbargo, ReasonPresentForbidden
-					}
-					reasons = append(reasons, retReason{action: action, reason: reason, due: c.time, evidence: sb.String()})
-					var v table.Violation
-					finding(KindACAPProhibited, av.Record, sb.String(), c.time)
-					v = findings[len(findings)-1]
-					setRobotsVersion(&v, vCap)
-					v.MatchedRule, v.MatchedLine = av.Record, int32(av.Line)
-					findings[len(findings)-1] = v
-					continue
-				}
-				if av.TimeLimit == nil {
-					continue
-				}
-				expiry, ok, how := m.limitExpiry(av.TimeLimit, c)
-				sb.WriteString(" permits " + usage + " with time-limit " + av.TimeLimit.Text + ": " + how)
-				if !ok {
-					continue
-				}
-				action, reason := ActionDelete, ReasonPreserveLimit
-				if usage == "present" {
-					action, reason = ActionEmbargo, ReasonPresentLimit
-				}
-				if expiry.After(asOf) {
-					reasons = append(reasons, retReason{action: ActionKeep, reason: reason, due: expiry, pending: true, evidence: sb.String()})
-					continue
-				}
-				sb.WriteString(", expired as of ")
-				sb.WriteString(fmtTime(asOf))
-				reasons = append(reasons, retReason{action: action, reason: reason, due: expiry, evidence: sb.String()})
-				finding(KindRetentionExpired, av.Record, sb.String(), expiry)
-				setRobotsVersion(&findings[len(findings)-1], vCap)
-				findings[len(findings)-1].MatchedRule = av.Record
-				findings[len(findings)-1].MatchedLine = int32(av.Line)
-			}
-		}
-	}
-	// The capture's own directives.
-	if c.dir != nil {
-		eff := c.dir.d.For(dirToken(cr.token))
-		if r, ok := eff.UnavailableAfter(); ok {
-			ev := r.Evidence + " (" + r.Via + ") on " + where + ": unavailable after " + fmtTime(r.Time)
-			if r.Time.After(asOf) {
-				reasons = append(reasons, retReason{action: ActionKeep, reason: ReasonUnavailableAfter, due: r.Time, pending: true, evidence: ev})
-			} else {
-				ev += ", passed as of " + fmtTime(asOf)
-				reasons = append(reasons, retReason{action: ActionEmbargo, reason: ReasonUnavailableAfter, due: r.Time, evidence: ev})
-				finding(KindRetentionExpired, r.Evidence, ev, r.Time)
-			}
-		}
-		if r, ok := eff.Noarchive(); ok {
-			reasons = append(reasons, retReason{action: ActionEmbargo, reason: ReasonNoarchive, due: c.time,
-				evidence: r.Evidence + " (" + r.Via + ") on " + where + ": noarchive, do not show a cached copy"})
-		}
-	}
-	// Taken while the crawler's own robots.txt view forbade it.
-	if j != nil {
-		for i := range j.Violations {
-			if j.Violations[i].Kind == KindCapturedWhileDisallowed {
-				reasons = append(reasons, retReason{action: ActionReview, reason: ReasonCapturedForbidden, due: c.time,
-					evidence: j.Violations[i].Evidence})
-				break
-			}
-		}
-	}
+func (rj *retentionJudge) reason(r retReason) { rj.reasons = append(rj.reasons, r) }
 
+// finding adds a finding about the capture; ver, when not nil, is the
+// robots.txt version whose line (rule, line) it rests on.
+func (rj *retentionJudge) finding(kind, directive, evidence string, due time.Time, ver *version, rule string, line int) {
+	c, cr := rj.c, rj.cr
+	v := table.Violation{
+		Kind: kind, Severity: Severity(kind), FetchTime: c.time, Agent: cr.token,
+		URL: c.rawURL, URLHostName: rj.row.URLHostName, URLPath: rj.target, Evidence: evidence,
+		Directive: directive, RobotsWARCOffset: -1, SourceFile: c.src.File,
+		WARCRecordOffset: c.src.Offset, WARCRecordLength: c.src.Length,
+	}
+	if b, ok := rj.m.catalog.Lookup(cr.token); ok && cr.token != "" {
+		v.Operator, v.Category = b.Operator, b.Category
+	}
+	if !due.IsZero() {
+		d := due
+		v.DueDate = &d
+	}
+	if ver != nil {
+		setRobotsVersion(&v, ver)
+		v.MatchedRule, v.MatchedLine = rule, int32(line)
+	}
+	rj.findings = append(rj.findings, v)
+}
+
+// takeDown looks for a take-down request in the robots.txt in force as
+// of AsOf.
+func (rj *retentionJudge) takeDown(a *authority) {
+	vNow := a.versionAt(rj.m.opts.AsOf)
+	if vNow.file() == nil {
+		return
+	}
+	reqs := vNow.file().TakeDownFor(rj.agent, rj.target)
+	if len(reqs) == 0 {
+		return
+	}
+	// The request has stood since the first of the consecutive versions
+	// up to vNow that carry it.
+	since := vNow
+	idx := slices.Index(a.versions, vNow)
+	for i := idx - 1; i >= 0; i-- {
+		pv := a.versions[i]
+		if pv.file() == nil || len(pv.file().TakeDownFor(rj.agent, rj.target)) == 0 {
+			break
+		}
+		since = pv
+	}
+	var sb strings.Builder
+	writeVersion(&sb, vNow)
+	sb.WriteString(": line ")
+	sb.WriteString(itoa(reqs[0].Line))
+	sb.WriteString(" ")
+	sb.WriteString(quote(reqs[0].Text))
+	sb.WriteString(" requests take-down of ")
+	sb.WriteString(rj.where)
+	if since != vNow {
+		sb.WriteString(" (requested since ")
+		sb.WriteString(since.id)
+		sb.WriteString(")")
+	}
+	due := since.from
+	rj.reason(retReason{action: ActionDelete, reason: ReasonACAPTakeDown, due: due, evidence: sb.String()})
+	rj.finding(KindACAPProhibited, reqs[0].Text, sb.String(), due, vNow, reqs[0].Text, reqs[0].Line)
+}
+
+// acap applies ACAP preserve and present of the robots.txt in force at
+// capture.
+func (rj *retentionJudge) acap(a *authority) {
+	vCap := a.versionAt(rj.c.time)
+	if vCap.file() == nil || vCap.file().ACAP == nil {
+		return
+	}
+	for _, usage := range []string{"preserve", "present"} {
+		rj.acapUsage(vCap, usage)
+	}
+}
+
+// acapUsage applies one ACAP usage: a prohibition, or a time-limit that
+// has expired or is pending.
+func (rj *retentionJudge) acapUsage(vCap *version, usage string) {
+	c, asOf := rj.c, rj.m.opts.AsOf
+	av := vCap.file().ACAPCheck(rj.agent, usage, rj.target)
+	if !av.Applies {
+		return
+	}
+	var sb strings.Builder
+	writeVersion(&sb, vCap)
+	sb.WriteString(": ACAP line ")
+	sb.WriteString(itoa(av.Line))
+	sb.WriteString(" ")
+	sb.WriteString(quote(av.Record))
+	if !av.Allowed {
+		sb.WriteString(" prohibits " + usage + " of ")
+		sb.WriteString(rj.where)
+		action, reason := ActionDelete, ReasonPreserveForbidden
+		if usage == "present" {
+			action, reason = ActionEmbargo, ReasonPresentForbidden
+		}
+		rj.reason(retReason{action: action, reason: reason, due: c.time, evidence: sb.String()})
+		rj.finding(KindACAPProhibited, av.Record, sb.String(), c.time, vCap, av.Record, av.Line)
+		return
+	}
+	if av.TimeLimit == nil {
+		return
+	}
+	expiry, ok, how := rj.m.limitExpiry(av.TimeLimit, c)
+	sb.WriteString(" permits " + usage + " with time-limit " + av.TimeLimit.Text + ": " + how)
+	if !ok {
+		return
+	}
+	action, reason := ActionDelete, ReasonPreserveLimit
+	if usage == "present" {
+		action, reason = ActionEmbargo, ReasonPresentLimit
+	}
+	if expiry.After(asOf) {
+		rj.reason(retReason{action: ActionKeep, reason: reason, due: expiry, pending: true, evidence: sb.String()})
+		return
+	}
+	sb.WriteString(", expired as of ")
+	sb.WriteString(fmtTime(asOf))
+	rj.reason(retReason{action: action, reason: reason, due: expiry, evidence: sb.String()})
+	rj.finding(KindRetentionExpired, av.Record, sb.String(), expiry, vCap, av.Record, av.Line)
+}
+
+// ownDirectives applies the capture's own unavailable_after and
+// noarchive.
+func (rj *retentionJudge) ownDirectives() {
+	c, asOf := rj.c, rj.m.opts.AsOf
+	if c.dir == nil {
+		return
+	}
+	eff := c.dir.d.For(dirToken(rj.cr.token))
+	if r, ok := eff.UnavailableAfter(); ok {
+		ev := r.Evidence + " (" + r.Via + ") on " + rj.where + ": unavailable after " + fmtTime(r.Time)
+		if r.Time.After(asOf) {
+			rj.reason(retReason{action: ActionKeep, reason: ReasonUnavailableAfter, due: r.Time, pending: true, evidence: ev})
+		} else {
+			ev += ", passed as of " + fmtTime(asOf)
+			rj.reason(retReason{action: ActionEmbargo, reason: ReasonUnavailableAfter, due: r.Time, evidence: ev})
+			rj.finding(KindRetentionExpired, r.Evidence, ev, r.Time, nil, "", 0)
+		}
+	}
+	if r, ok := eff.Noarchive(); ok {
+		rj.reason(retReason{action: ActionEmbargo, reason: ReasonNoarchive, due: c.time,
+			evidence: r.Evidence + " (" + r.Via + ") on " + rj.where + ": noarchive, do not show a cached copy"})
+	}
+}
+
+// capturedWhileDisallowed asks for review of a capture taken while the
+// crawler's own robots.txt view forbade it.
+func (rj *retentionJudge) capturedWhileDisallowed(j *Judgement) {
+	if j == nil {
+		return
+	}
+	for i := range j.Violations {
+		if j.Violations[i].Kind == KindCapturedWhileDisallowed {
+			rj.reason(retReason{action: ActionReview, reason: ReasonCapturedForbidden, due: rj.c.time,
+				evidence: j.Violations[i].Evidence})
+			return
+		}
+	}
+}
+
+// decide fills the row from the reasons: the strongest action, its
+// earliest due date, every reason and its evidence, strongest first.
+func (rj *retentionJudge) decide() {
+	reasons := rj.reasons
 	best := ActionKeep
 	for _, r := range reasons {
 		if actionRank(r.action) > actionRank(best) {
@@ -456,6 +535,7 @@ func (m *Model) retention(c *capRec, a *authority, target string, cr *crawler, j
 			due = r.due
 		}
 	}
+	row := &rj.row
 	row.Action = best
 	if len(rs) == 0 {
 		row.Reason = ReasonNoRestriction
@@ -466,7 +546,6 @@ func (m *Model) retention(c *capRec, a *authority, target string, cr *crawler, j
 	if !due.IsZero() {
 		row.DueDate = &due
 	}
-	return row, findings
 }
 
 func dedup(s []string) []string {
@@ -550,76 +629,113 @@ func (m *Model) writeListings(sink table.Sink, counts *archiveCounts) error {
 }
 
 // judgeListing judges one listing entry: the directives in force at its
-// time (or as of AsOf) for its agent, and ACAP index / present-snippet.
+// time (or as of AsOf) for its agent, and ACAP index / present-snippet. It
+// reports whether a capture of the URL was in force.
 func (m *Model) judgeListing(e *ListingEntry, kind string) ([]table.Violation, bool) {
-	agent := e.Agent
-	if agent == "" {
-		agent = m.opts.IndexAgent
-	}
-	t, timed := e.Time, !e.Time.IsZero()
-	if !timed {
-		t = m.opts.AsOf
-	}
-	url := normalizeURL(e.URL)
-	scheme, hp, target := "", "", ""
-	if auth, h, tg, ok := splitURL(e.URL); ok {
-		scheme, hp, target = auth[:strings.Index(auth, ":")], h, tg
-	}
-	base := table.Violation{
-		FetchTime: t, Agent: agent, URL: e.URL, URLHostName: hostName(hp), URLPath: target,
-		RobotsWARCOffset: -1, SourceFile: e.Source.File, SourceLine: e.Source.Line, WARCRecordOffset: -1,
-	}
-	if agent != "" {
-		if b, ok := m.catalog.Lookup(agent); ok {
-			base.Agent, base.Operator, base.Category = b.Token, b.Operator, b.Category
-		}
-	}
-	when := "at " + fmtTime(t)
-	if !timed {
-		when = "with no time in the listing, judged as of " + fmtTime(t)
-	}
-	listed := "listing " + e.Source.String() + " shows " + e.URL + " " + when
+	l := m.newListed(e)
 	var out []table.Violation
-	c := m.directivesAt(url, t)
-	if c != nil && c.dir != nil {
-		eff := c.dir.d.For(dirToken(agent))
-		var r extract.Rule
-		var ok bool
-		what := "indexing it"
-		if kind == KindNoindexIndexed {
-			r, ok = eff.Noindex()
-		} else {
-			r, ok = eff.Nosnippet()
-			what = "showing a snippet of it"
-		}
-		if ok {
-			v := base
-			v.Kind, v.Severity, v.Directive = kind, Severity(kind), r.Evidence
-			scope := "all agents"
-			if r.Token != "*" {
-				scope = r.Token
-			}
-			v.Evidence = listed + "; the capture in force then, " + c.rawURL + capturedAt(c.time, c.src, int(c.status)) + "), carries " + r.Evidence +
-				" (" + r.Via + "): " + r.Name + " for " + scope + ", which forbids " + what
-			out = append(out, v)
-		}
+	c := m.directivesAt(normalizeURL(e.URL), l.t)
+	if v, ok := l.directive(c, kind); ok {
+		out = append(out, v)
 	}
-	// ACAP: index for index listings, present-snippet for snippet listings.
-	if a, _ := m.authorityFor(scheme, hp); a != nil && target != "" {
-		if ver := a.versionAt(t); ver.file() != nil && ver.file().ACAP != nil {
-			usage := "index"
-			if kind == KindNosnippetSnippeted {
-				usage = "present-snippet"
-			}
-			av := ver.file().ACAPCheck(dirToken(agent), usage, target)
-			if av.Applies && !av.Allowed {
-				v := base
-				v.Kind, v.Severity = KindACAPProhibited, Severity(KindACAPProhibited)
-				m.acapEvidence(&v, ver, av, target, usage)
-				v.Evidence = listed + "; " + v.Evidence
-				out = append(out, v)
-			}
-		}
+	if v, ok := m.listedACAP(l, kind); ok {
+		out = append(out, v)
 	}
 	return out, c != nil
+}
+
+// listed is a listing entry being judged.
+type listed struct {
+	agent          string
+	t              time.Time // the entry's time, or AsOf
+	scheme, hp     string
+	target         string
+	base           table.Violation // a finding's fields that come from the entry
+	evidencePrefix string          // "listing FILE:LINE shows URL at TIME"
+}
+
+func (m *Model) newListed(e *ListingEntry) *listed {
+	l := &listed{agent: e.Agent, t: e.Time}
+	if l.agent == "" {
+		l.agent = m.opts.IndexAgent
+	}
+	timed := !e.Time.IsZero()
+	if !timed {
+		l.t = m.opts.AsOf
+	}
+	if auth, h, tg, ok := splitURL(e.URL); ok {
+		l.scheme, l.hp, l.target = auth[:strings.Index(auth, ":")], h, tg
+	}
+	l.base = table.Violation{
+		FetchTime: l.t, Agent: l.agent, URL: e.URL, URLHostName: hostName(l.hp), URLPath: l.target,
+		RobotsWARCOffset: -1, SourceFile: e.Source.File, SourceLine: e.Source.Line, WARCRecordOffset: -1,
+	}
+	if l.agent != "" {
+		if b, ok := m.catalog.Lookup(l.agent); ok {
+			l.base.Agent, l.base.Operator, l.base.Category = b.Token, b.Operator, b.Category
+		}
+	}
+	when := "at " + fmtTime(l.t)
+	if !timed {
+		when = "with no time in the listing, judged as of " + fmtTime(l.t)
+	}
+	l.evidencePrefix = "listing " + e.Source.String() + " shows " + e.URL + " " + when
+	return l
+}
+
+// directive judges the entry by the directives of capture c, the one in
+// force at its time: noindex for index listings, nosnippet for snippet
+// listings.
+func (l *listed) directive(c *capRec, kind string) (table.Violation, bool) {
+	if c == nil || c.dir == nil {
+		return table.Violation{}, false
+	}
+	eff := c.dir.d.For(dirToken(l.agent))
+	var r extract.Rule
+	var ok bool
+	what := "indexing it"
+	if kind == KindNoindexIndexed {
+		r, ok = eff.Noindex()
+	} else {
+		r, ok = eff.Nosnippet()
+		what = "showing a snippet of it"
+	}
+	if !ok {
+		return table.Violation{}, false
+	}
+	v := l.base
+	v.Kind, v.Severity, v.Directive = kind, Severity(kind), r.Evidence
+	scope := "all agents"
+	if r.Token != "*" {
+		scope = r.Token
+	}
+	v.Evidence = l.evidencePrefix + "; the capture in force then, " + c.rawURL + capturedAt(c.time, c.src, int(c.status)) + "), carries " + r.Evidence +
+		" (" + r.Via + "): " + r.Name + " for " + scope + ", which forbids " + what
+	return v, true
+}
+
+// listedACAP judges the entry by ACAP in the robots.txt in force at its
+// time: index for index listings, present-snippet for snippet listings.
+func (m *Model) listedACAP(l *listed, kind string) (table.Violation, bool) {
+	a, _ := m.authorityFor(l.scheme, l.hp)
+	if a == nil || l.target == "" {
+		return table.Violation{}, false
+	}
+	ver := a.versionAt(l.t)
+	if ver.file() == nil || ver.file().ACAP == nil {
+		return table.Violation{}, false
+	}
+	usage := "index"
+	if kind == KindNosnippetSnippeted {
+		usage = "present-snippet"
+	}
+	av := ver.file().ACAPCheck(dirToken(l.agent), usage, l.target)
+	if !av.Applies || av.Allowed {
+		return table.Violation{}, false
+	}
+	v := l.base
+	v.Kind, v.Severity = KindACAPProhibited, Severity(KindACAPProhibited)
+	m.acapEvidence(&v, ver, av, l.target, usage)
+	v.Evidence = l.evidencePrefix + "; " + v.Evidence
+	return v, true
 }

@@ -6,6 +6,7 @@ import (
 	"time"
 
 	"github.com/repaudit/repaudit/event"
+	"github.com/repaudit/repaudit/problem"
 	"github.com/repaudit/repaudit/robots"
 )
 
@@ -226,7 +227,7 @@ func (m *Model) buildTimelines(docs []*rdoc) {
 			}
 		}
 		if orig == nil {
-			m.problem(d.src, "robots-revisit-unresolved", event.SevWarning,
+			m.problem(d.src, problem.RobotsRevisitUnresolved, event.SevWarning,
 				"revisit of "+d.rawURL+" refers to a capture not in the inputs: not used as a robots.txt version")
 			continue
 		}

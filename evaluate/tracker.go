@@ -7,6 +7,7 @@ import (
 
 	"github.com/repaudit/repaudit/event"
 	"github.com/repaudit/repaudit/signature"
+	"github.com/repaudit/repaudit/table"
 )
 
 // Tracker holds the small sequential state of pass 2: the previous fetch
@@ -50,91 +51,112 @@ func wholeSecond(t time.Time) bool { return t.Nanosecond() == 0 }
 // signature replays as invalid_signature) and updates j.Fetch.Findings.
 // Judgements must come in time order.
 func (tr *Tracker) Observe(j *Judgement) {
+	tr.observeReplay(j)
+	tr.observeCrawlDelay(j)
+	j.Fetch.Findings = int32(len(j.Violations))
+}
+
+// observeReplay finds a signature seen before (webbotauth-notes.md step
+// 10): the fetch's identity becomes spoofed, with an invalid_signature
+// finding.
+func (tr *Tracker) observeReplay(j *Judgement) {
+	if j.sigReq == nil || j.Signature == nil {
+		return
+	}
+	replay, reason := tr.replay.Observe(j.sigReq, *j.Signature)
+	if !replay {
+		return
+	}
+	row := &j.Fetch
+	if row.Agent != "" {
+		row.Identity = IdentitySpoofed
+		row.Operator = ""
+		for i := range j.Violations {
+			j.Violations[i].Identity = IdentitySpoofed
+			j.Violations[i].Operator = ""
+		}
+		v := tr.m.baseViolation(row, KindInvalidSignature)
+		v.SignatureReason = "replay"
+		v.Evidence = reason
+		j.Violations = append(j.Violations, v)
+	}
+	if row.SignatureReasons == "" {
+		row.SignatureReasons = "replay"
+	} else {
+		row.SignatureReasons += ",replay"
+	}
+}
+
+// observeCrawlDelay finds consecutive fetches of one agent and identity
+// status on one authority closer than the Crawl-delay of its group.
+func (tr *Tracker) observeCrawlDelay(j *Judgement) {
 	row := &j.Fetch
 	t := row.FetchTime
-
-	// Signature replay (webbotauth-notes.md step 10).
-	if j.sigReq != nil && j.Signature != nil {
-		if replay, reason := tr.replay.Observe(j.sigReq, *j.Signature); replay {
-			if row.Agent != "" {
-				row.Identity = IdentitySpoofed
-				row.Operator = ""
-				for i := range j.Violations {
-					j.Violations[i].Identity = IdentitySpoofed
-					j.Violations[i].Operator = ""
-				}
-				v := tr.m.baseViolation(row, KindInvalidSignature)
-				v.SignatureReason = "replay"
-				v.Evidence = reason
-				j.Violations = append(j.Violations, v)
-			}
-			if row.SignatureReasons == "" {
-				row.SignatureReasons = "replay"
-			} else {
-				row.SignatureReasons += ",replay"
-			}
+	if j.auth == nil || j.agentLower == "" {
+		return
+	}
+	k := delayKey{auth: j.auth, agent: j.agentLower, identity: row.Identity}
+	prev, seen := tr.last[k]
+	if seen && !t.Before(prev.t) && j.crawlDelay > 0 {
+		interval := t.Sub(prev.t)
+		var res time.Duration
+		if wholeSecond(t) && wholeSecond(prev.t) {
+			res = time.Second
+		}
+		delay := time.Duration(j.crawlDelay * float64(time.Second))
+		if interval+res <= delay {
+			j.Violations = append(j.Violations, tr.crawlDelayViolation(j, prev, interval, res))
 		}
 	}
-
-	// Crawl-delay: consecutive fetches of one agent and identity status on
-	// one authority closer than the Crawl-delay of its group.
-	if j.auth != nil && j.agentLower != "" {
-		k := delayKey{auth: j.auth, agent: j.agentLower, identity: row.Identity}
-		prev, seen := tr.last[k]
-		if seen && !t.Before(prev.t) && j.crawlDelay > 0 {
-			interval := t.Sub(prev.t)
-			var res time.Duration
-			if wholeSecond(t) && wholeSecond(prev.t) {
-				res = time.Second
-			}
-			delay := time.Duration(j.crawlDelay * float64(time.Second))
-			if interval+res <= delay {
-				v := tr.m.baseViolation(row, KindCrawlDelayIgnored)
-				v.ObservedInterval = interval.Seconds()
-				v.CrawlDelay = j.crawlDelay
-				var sb strings.Builder
-				writeVersion(&sb, j.delayVer)
-				sb.WriteString(": line ")
-				sb.WriteString(itoa(j.delayLine))
-				sb.WriteString(" Crawl-delay ")
-				sb.WriteString(fmtSeconds(j.crawlDelay))
-				sb.WriteString(" applies to ")
-				sb.WriteString(row.Agent)
-				sb.WriteString("; previous fetch by ")
-				sb.WriteString(row.Agent)
-				sb.WriteString(" (")
-				sb.WriteString(row.Identity)
-				sb.WriteString(") on ")
-				sb.WriteString(j.auth.key)
-				sb.WriteString(" was ")
-				sb.WriteString(prev.target)
-				sb.WriteString(" at ")
-				sb.WriteString(fmtTime(prev.t))
-				sb.WriteString(" (")
-				sb.WriteString(prev.src.String())
-				sb.WriteString("), ")
-				sb.WriteString(strconv.FormatFloat(interval.Seconds(), 'f', -1, 64))
-				sb.WriteString("s before this one")
-				if res > 0 {
-					sb.WriteString(" (timestamps have one-second resolution: at most ")
-					sb.WriteString(strconv.FormatFloat((interval + res).Seconds(), 'f', -1, 64))
-					sb.WriteString("s)")
-				}
-				v.Evidence = sb.String()
-				if ver := j.delayVer; ver != nil {
-					v.RobotsVersionID = ver.id
-					ct := ver.doc.time
-					v.RobotsCaptureTime = &ct
-					v.RobotsWARCFile = ver.doc.src.File
-					v.RobotsWARCOffset = ver.doc.src.Offset
-					v.RobotsStatus = int32(ver.doc.status)
-				}
-				j.Violations = append(j.Violations, v)
-			}
-		}
-		if !seen || !t.Before(prev.t) {
-			tr.last[k] = lastFetch{t: t, src: event.Source{File: row.SourceFile, Line: row.SourceLine, Offset: row.WARCRecordOffset}, target: row.URLPath}
-		}
+	if !seen || !t.Before(prev.t) {
+		tr.last[k] = lastFetch{t: t, src: event.Source{File: row.SourceFile, Line: row.SourceLine, Offset: row.WARCRecordOffset}, target: row.URLPath}
 	}
-	row.Findings = int32(len(j.Violations))
+}
+
+// crawlDelayViolation is the crawl_delay_ignored finding of j, interval
+// after prev; res is the timestamps' resolution (0 when finer than a
+// second).
+func (tr *Tracker) crawlDelayViolation(j *Judgement, prev lastFetch, interval, res time.Duration) table.Violation {
+	row := &j.Fetch
+	v := tr.m.baseViolation(row, KindCrawlDelayIgnored)
+	v.ObservedInterval = interval.Seconds()
+	v.CrawlDelay = j.crawlDelay
+	var sb strings.Builder
+	writeVersion(&sb, j.delayVer)
+	sb.WriteString(": line ")
+	sb.WriteString(itoa(j.delayLine))
+	sb.WriteString(" Crawl-delay ")
+	sb.WriteString(fmtSeconds(j.crawlDelay))
+	sb.WriteString(" applies to ")
+	sb.WriteString(row.Agent)
+	sb.WriteString("; previous fetch by ")
+	sb.WriteString(row.Agent)
+	sb.WriteString(" (")
+	sb.WriteString(row.Identity)
+	sb.WriteString(") on ")
+	sb.WriteString(j.auth.key)
+	sb.WriteString(" was ")
+	sb.WriteString(prev.target)
+	sb.WriteString(" at ")
+	sb.WriteString(fmtTime(prev.t))
+	sb.WriteString(" (")
+	sb.WriteString(prev.src.String())
+	sb.WriteString("), ")
+	sb.WriteString(strconv.FormatFloat(interval.Seconds(), 'f', -1, 64))
+	sb.WriteString("s before this one")
+	if res > 0 {
+		sb.WriteString(" (timestamps have one-second resolution: at most ")
+		sb.WriteString(strconv.FormatFloat((interval + res).Seconds(), 'f', -1, 64))
+		sb.WriteString("s)")
+	}
+	v.Evidence = sb.String()
+	if ver := j.delayVer; ver != nil {
+		v.RobotsVersionID = ver.id
+		ct := ver.doc.time
+		v.RobotsCaptureTime = &ct
+		v.RobotsWARCFile = ver.doc.src.File
+		v.RobotsWARCOffset = ver.doc.src.Offset
+		v.RobotsStatus = int32(ver.doc.status)
+	}
+	return v
 }

@@ -58,23 +58,25 @@ func (bv *botView) at(t time.Time) *viewEntry {
 // product token (matched by product token, never by IP), adds the archive
 // crawler's robots.txt captures, and settles what each fetch told the bot.
 func (m *Model) buildViews(b *Builder) {
-	// Robots captures are the archive crawler's own robots.txt fetches;
-	// WARC request records of /robots.txt that pair with one add nothing.
-	robotsByID := make(map[string]bool)
-	robotsConc := make(map[string]bool)
-	for _, list := range m.docsByURL {
-		for _, d := range list {
-			if !d.isRobots {
-				continue
-			}
-			if d.recordID != "" {
-				robotsByID[d.recordID] = true
-			}
-			for _, c := range d.conc {
-				robotsConc[c] = true
-			}
+	m.addFetchedViews(b)
+	m.addCapturedViews()
+	for _, a := range m.authList {
+		for _, bv := range a.views {
+			slices.SortStableFunc(bv.entries, func(x, y viewEntry) int {
+				if c := cmpTime(x.time, y.time); c != 0 {
+					return c
+				}
+				return lessSource(x.src, y.src)
+			})
+			m.resolveEntries(a, bv)
 		}
 	}
+}
+
+// addFetchedViews files the robots.txt fetches of logs and WARC request
+// records, in time order, under the bot that made them.
+func (m *Model) addFetchedViews(b *Builder) {
+	paired := m.robotsCapturePairs()
 	rfs := slices.Clone(b.rfetches)
 	slices.SortFunc(rfs, func(x, y *rfetch) int {
 		if c := cmpTime(x.time, y.time); c != 0 {
@@ -83,14 +85,8 @@ func (m *Model) buildViews(b *Builder) {
 		return lessSource(x.src, y.src)
 	})
 	for _, rf := range rfs {
-		if rf.origin == event.OriginWARC {
-			paired := rf.recordID != "" && robotsConc[rf.recordID]
-			for _, c := range rf.conc {
-				paired = paired || robotsByID[c]
-			}
-			if paired {
-				continue
-			}
+		if rf.origin == event.OriginWARC && paired(rf) {
+			continue
 		}
 		if rf.status < 200 || rf.status > 599 {
 			continue // status unknown: says nothing about the bot's view
@@ -106,6 +102,39 @@ func (m *Model) buildViews(b *Builder) {
 		m.viewFor(a, id.token).entries = append(m.viewFor(a, id.token).entries,
 			viewEntry{time: rf.time, status: rf.status, src: rf.src})
 	}
+}
+
+// robotsCapturePairs returns whether a WARC request record of /robots.txt
+// pairs with a robots.txt capture: robots captures are the archive
+// crawler's own robots.txt fetches, and their request records add nothing.
+func (m *Model) robotsCapturePairs() func(rf *rfetch) bool {
+	robotsByID := make(map[string]bool)
+	robotsConc := make(map[string]bool)
+	for _, list := range m.docsByURL {
+		for _, d := range list {
+			if !d.isRobots {
+				continue
+			}
+			if d.recordID != "" {
+				robotsByID[d.recordID] = true
+			}
+			for _, c := range d.conc {
+				robotsConc[c] = true
+			}
+		}
+	}
+	return func(rf *rfetch) bool {
+		paired := rf.recordID != "" && robotsConc[rf.recordID]
+		for _, c := range rf.conc {
+			paired = paired || robotsByID[c]
+		}
+		return paired
+	}
+}
+
+// addCapturedViews files each archived robots.txt capture as a fetch by
+// the crawler of its WARC file.
+func (m *Model) addCapturedViews() {
 	for _, a := range m.authList {
 		for _, v := range a.versions {
 			if v.segment || !v.doc.archived() {
@@ -135,17 +164,6 @@ func (m *Model) buildViews(b *Builder) {
 				bv := m.viewFor(a, cr.token)
 				bv.entries = append(bv.entries, viewEntry{time: d.time, status: st, src: d.src, capture: d, content: in, ver: in})
 			}
-		}
-	}
-	for _, a := range m.authList {
-		for _, bv := range a.views {
-			slices.SortStableFunc(bv.entries, func(x, y viewEntry) int {
-				if c := cmpTime(x.time, y.time); c != 0 {
-					return c
-				}
-				return lessSource(x.src, y.src)
-			})
-			m.resolveEntries(a, bv)
 		}
 	}
 }

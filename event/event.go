@@ -1,10 +1,13 @@
 package event
 
 import (
+	"encoding/json"
 	"net/netip"
 	"strconv"
 	"strings"
 	"time"
+
+	"github.com/repaudit/repaudit/problem"
 )
 
 // Source is where an event came from, precise enough for a person to open
@@ -172,24 +175,63 @@ type Capture struct {
 	Source     Source
 }
 
-// Problem severities.
+// Problem severities (package problem's, named here for the call sites
+// that build an event.Problem).
 const (
-	SevError   = "error"   // input was lost: a record or line could not be used
-	SevWarning = "warning" // input was read leniently or partly
-	SevInfo    = "info"
+	SevError   = problem.Error   // input was lost: a record or line could not be used
+	SevWarning = problem.Warning // input was read leniently or partly
+	SevInfo    = problem.Info
 )
 
-// Problem is an input line or record that could not be used, or was read
-// only leniently. Code is stable (for example "warc-truncated-gzip",
-// "log-unparsed-line") so users can count and filter problems.
+// Problem is an input line, record or file that could not be used, or was
+// read only leniently: one row of problems.parquet. Code is one of package
+// problem's registered codes (for example problem.WARCTruncated,
+// problem.LogUnparsedLine), stable so users can count and filter problems;
+// Severity is the severity the registry gives it, or error for the row
+// that sums up problems past the per-file cap.
 type Problem struct {
 	Source   Source
-	Code     string
+	Code     problem.Code
 	Severity string
 	Message  string
 }
 
 // Error makes a Problem usable as an error that names its location.
 func (p *Problem) Error() string {
-	return p.Source.String() + ": " + p.Code + ": " + p.Message
+	return p.Source.String() + ": " + string(p.Code) + ": " + p.Message
+}
+
+// problemJSON is a Problem as JSON: its location flattened the way
+// Source.String reads it (a line, else a byte offset, else the file).
+type problemJSON struct {
+	File     string       `json:"file"`
+	Line     int64        `json:"line,omitempty"`
+	Offset   *int64       `json:"offset,omitempty"`
+	Code     problem.Code `json:"code"`
+	Severity string       `json:"severity"`
+	Message  string       `json:"message"`
+}
+
+// MarshalJSON writes p as {"file", "line" or "offset", "code",
+// "severity", "message"}, the form 'repaudit inspect --json' prints.
+func (p Problem) MarshalJSON() ([]byte, error) {
+	j := problemJSON{File: p.Source.File, Line: p.Source.Line, Code: p.Code, Severity: p.Severity, Message: p.Message}
+	if p.Source.Line == 0 && p.Source.Offset >= 0 {
+		off := p.Source.Offset
+		j.Offset = &off
+	}
+	return json.Marshal(j)
+}
+
+// UnmarshalJSON reads the form MarshalJSON writes; a missing offset is -1.
+func (p *Problem) UnmarshalJSON(data []byte) error {
+	var j problemJSON
+	if err := json.Unmarshal(data, &j); err != nil {
+		return err
+	}
+	*p = Problem{Source: Source{File: j.File, Line: j.Line, Offset: -1}, Code: j.Code, Severity: j.Severity, Message: j.Message}
+	if j.Offset != nil {
+		p.Source.Offset = *j.Offset
+	}
+	return nil
 }

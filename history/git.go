@@ -3,6 +3,8 @@ package history
 import (
 	"errors"
 	"fmt"
+	"github.com/repaudit/repaudit/event"
+	"github.com/repaudit/repaudit/problem"
 	"io"
 	"os"
 	"path"
@@ -41,7 +43,7 @@ func SplitGitArg(arg string) (dir, file string) {
 // before it in committer-time order, in force from its committer time.
 // A commit that removes the file gives an Absent version. The repository
 // is read with go-git; no git binary is needed.
-func ReadGit(dir, file string) ([]Version, []Problem, error) {
+func ReadGit(dir, file string) ([]Version, []event.Problem, error) {
 	file = path.Clean(strings.TrimPrefix(file, "/"))
 	repo, err := git.PlainOpenWithOptions(dir, &git.PlainOpenOptions{DetectDotGit: true})
 	if err != nil {
@@ -60,12 +62,12 @@ func ReadGit(dir, file string) ([]Version, []Problem, error) {
 		blob plumbing.Hash // zero when the file is absent
 	}
 	var states []state
-	var probs []Problem
+	var probs []event.Problem
 	errStop := errors.New("stop")
 	err = iter.ForEach(func(c *object.Commit) error {
 		if len(states) >= maxCommits {
-			probs = append(probs, Problem{File: dir, Code: "robots-git-history-cut",
-				Message: fmt.Sprintf("more than %d commits: only the newest are read", maxCommits)})
+			probs = append(probs, warn(dir, problem.RobotsGitHistoryCut,
+				fmt.Sprintf("more than %d commits: only the newest are read", maxCommits)))
 			return errStop
 		}
 		tree, err := c.Tree()
@@ -113,8 +115,8 @@ func ReadGit(dir, file string) ([]Version, []Problem, error) {
 		} else {
 			body, err := readBlob(repo, s.blob)
 			if err != nil {
-				probs = append(probs, Problem{File: dir, Code: "robots-git-unreadable",
-					Message: "commit " + short + ": " + file + ": " + err.Error() + ": not used"})
+				probs = append(probs, warn(dir, problem.RobotsGitUnreadable,
+					"commit "+short+": "+file+": "+err.Error()+": not used"))
 				continue
 			}
 			v.Body = body

@@ -3,6 +3,7 @@ package history
 import (
 	"errors"
 	"fmt"
+	"github.com/repaudit/repaudit/event"
 	"io"
 	"os"
 	"path/filepath"
@@ -12,6 +13,7 @@ import (
 	"time"
 
 	"github.com/repaudit/repaudit/internal/decompress"
+	"github.com/repaudit/repaudit/problem"
 	"github.com/repaudit/repaudit/robots"
 )
 
@@ -48,11 +50,10 @@ type Version struct {
 	File string
 }
 
-// Problem is something a source could not use, located at its file.
-type Problem struct {
-	File    string
-	Code    string
-	Message string
+// warn returns the problem of a source located at file: history's
+// problems are all warnings (a version is not used; the run goes on).
+func warn(file string, code problem.Code, msg string) event.Problem {
+	return event.Problem{Source: event.Source{File: file, Offset: -1}, Code: code, Severity: event.SevWarning, Message: msg}
 }
 
 // ErrNotRobots says a file given as robots.txt does not look like one.
@@ -186,13 +187,13 @@ func SnapshotTime(name string) (time.Time, bool) {
 // regular file whose name carries a date or time (SnapshotTime), in force
 // from that time until the next one. Files without a time in their name,
 // and files that are not robots.txt, are problems; the rest is read.
-func ReadDir(dir string) ([]Version, []Problem, error) {
+func ReadDir(dir string) ([]Version, []event.Problem, error) {
 	entries, err := os.ReadDir(dir)
 	if err != nil {
 		return nil, nil, fmt.Errorf("--robots-dir: %w", err)
 	}
 	var out []Version
-	var probs []Problem
+	var probs []event.Problem
 	for _, e := range entries {
 		if e.IsDir() || strings.HasPrefix(e.Name(), ".") {
 			continue
@@ -200,13 +201,13 @@ func ReadDir(dir string) ([]Version, []Problem, error) {
 		p := filepath.Join(dir, e.Name())
 		t, ok := SnapshotTime(e.Name())
 		if !ok {
-			probs = append(probs, Problem{File: p, Code: "robots-snapshot-undated",
-				Message: "no date or time in the file name (e.g. 2025-03-01.txt, robots-2025-03-01T12:00:00Z.txt): not used"})
+			probs = append(probs, warn(p, problem.RobotsSnapshotUndated,
+				"no date or time in the file name (e.g. 2025-03-01.txt, robots-2025-03-01T12:00:00Z.txt): not used"))
 			continue
 		}
 		v, err := ReadFile(p, t)
 		if err != nil {
-			probs = append(probs, Problem{File: p, Code: "robots-snapshot-unreadable", Message: err.Error() + ": not used"})
+			probs = append(probs, warn(p, problem.RobotsSnapshotUnreadable, err.Error()+": not used"))
 			continue
 		}
 		v.Origin = OriginDir
@@ -215,8 +216,8 @@ func ReadDir(dir string) ([]Version, []Problem, error) {
 	sort.SliceStable(out, func(i, j int) bool { return out[i].From.Before(out[j].From) })
 	for i := 1; i < len(out); i++ {
 		if out[i].From.Equal(out[i-1].From) {
-			probs = append(probs, Problem{File: out[i].File, Code: "robots-snapshot-same-time",
-				Message: "dated " + out[i].From.Format(time.RFC3339) + " like " + out[i-1].File + ": both kept, ordered by name"})
+			probs = append(probs, warn(out[i].File, problem.RobotsSnapshotSameTime,
+				"dated "+out[i].From.Format(time.RFC3339)+" like "+out[i-1].File+": both kept, ordered by name"))
 		}
 	}
 	if len(out) == 0 {

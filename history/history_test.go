@@ -212,7 +212,7 @@ func TestReadDir(t *testing.T) {
 	}
 	codes := map[string]bool{}
 	for _, p := range probs {
-		codes[p.Code] = true
+		codes[string(p.Code)] = true
 	}
 	if !codes["robots-snapshot-undated"] || !codes["robots-snapshot-unreadable"] || len(probs) != 2 {
 		t.Errorf("problems: %+v", probs)

@@ -3,15 +3,19 @@ package identity
 import (
 	"net/netip"
 	"time"
+
+	"github.com/repaudit/repaudit/problem"
 )
 
 // Problem is one piece of identity input that could not be used, or was
 // read only leniently. Source names the file or URL (with "@offset" for a
-// WARC capture, ":line" for a registry line); Code is stable so users can
-// count and filter problems.
+// WARC capture, ":line" for a registry line, "#keys[3]" for a member of a
+// JSON document): finer than an event.Source can say, which is why
+// identity keeps its own problem type; audit turns it into an
+// event.Problem at the file it read. Code is one of package problem's.
 type Problem struct {
 	Source  string
-	Code    string
+	Code    problem.Code
 	Message string
 }
 

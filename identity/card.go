@@ -4,6 +4,8 @@ import (
 	"fmt"
 	"net/url"
 	"strings"
+
+	"github.com/repaudit/repaudit/problem"
 )
 
 // Card invalidity reasons (Card.Invalid). An invalid card is kept so that
@@ -37,7 +39,7 @@ func ParseCard(data []byte, source string) (*Card, []Problem, error) {
 func cardFromObject(obj map[string]any, source string) (*Card, []Problem, error) {
 	c := &Card{Source: source}
 	var probs []Problem
-	note := func(code, msg string) { probs = append(probs, Problem{source, code, msg}) }
+	note := func(code problem.Code, msg string) { probs = append(probs, Problem{source, code, msg}) }
 	str := func(m map[string]any, name string) string {
 		v, ok := m[name]
 		if !ok || v == nil {
@@ -45,7 +47,7 @@ func cardFromObject(obj map[string]any, source string) (*Card, []Problem, error)
 		}
 		s, ok := v.(string)
 		if !ok {
-			note("card-bad-member", fmt.Sprintf("%q is %s, want a string; ignored", name, jsonKind(v)))
+			note(problem.CardBadMember, fmt.Sprintf("%q is %s, want a string; ignored", name, jsonKind(v)))
 		}
 		return strings.TrimSpace(s)
 	}
@@ -60,7 +62,7 @@ func cardFromObject(obj map[string]any, source string) (*Card, []Problem, error)
 	// member to the top level, so that half-migrated cards still work.
 	wba, isObj := obj["web_bot_auth"].(map[string]any)
 	if v, ok := obj["web_bot_auth"]; ok && !isObj {
-		note("card-bad-member", fmt.Sprintf("\"web_bot_auth\" is %s, want an object; ignored", jsonKind(v)))
+		note(problem.CardBadMember, fmt.Sprintf("\"web_bot_auth\" is %s, want an object; ignored", jsonKind(v)))
 	}
 	if isObj {
 		c.Layout = LayoutRegistry03
@@ -73,7 +75,7 @@ func cardFromObject(obj map[string]any, source string) (*Card, []Problem, error)
 			for _, n := range names {
 				if v, ok := scope[n]; ok {
 					if c.Layout == LayoutRegistry03 && i == 1 {
-						note("card-member-outside-web-bot-auth", fmt.Sprintf("%q is at top level; registry-03 puts it in \"web_bot_auth\"", n))
+						note(problem.CardMemberOutside, fmt.Sprintf("%q is at top level; registry-03 puts it in \"web_bot_auth\"", n))
 					}
 					return v, n
 				}
@@ -88,7 +90,7 @@ func cardFromObject(obj map[string]any, source string) (*Card, []Problem, error)
 		}
 		s, ok := v.(string)
 		if !ok {
-			note("card-bad-member", fmt.Sprintf("%q is %s, want a string; ignored", n, jsonKind(v)))
+			note(problem.CardBadMember, fmt.Sprintf("%q is %s, want a string; ignored", n, jsonKind(v)))
 		}
 		return strings.TrimSpace(s)
 	}
@@ -113,13 +115,13 @@ func cardFromObject(obj map[string]any, source string) (*Card, []Problem, error)
 			for i, e := range ua {
 				s, ok := e.(string)
 				if !ok {
-					note("card-bad-member", fmt.Sprintf("%s[%d] is %s, want a string; ignored", n, i, jsonKind(e)))
+					note(problem.CardBadMember, fmt.Sprintf("%s[%d] is %s, want a string; ignored", n, i, jsonKind(e)))
 					continue
 				}
 				c.ExpectedUserAgent = addPattern(c.ExpectedUserAgent, s, note)
 			}
 		default:
-			note("card-bad-member", fmt.Sprintf("%q is %s, want a string or an array of strings; ignored", n, jsonKind(v)))
+			note(problem.CardBadMember, fmt.Sprintf("%q is %s, want a string or an array of strings; ignored", n, jsonKind(v)))
 		}
 	}
 
@@ -130,24 +132,24 @@ func cardFromObject(obj map[string]any, source string) (*Card, []Problem, error)
 	if v, ok := obj["jwks"]; ok {
 		inline, inlineName = v, "jwks"
 		if _, both := obj["keys"]; both {
-			note("card-keys-ignored", "card has both \"jwks\" and legacy \"keys\"; \"keys\" is ignored")
+			note(problem.CardKeysIgnored, "card has both \"jwks\" and legacy \"keys\"; \"keys\" is ignored")
 		}
 	} else if v, ok := obj["keys"]; ok {
 		inline, inlineName = map[string]any{"keys": v}, "keys"
 		if c.Layout == LayoutRegistry03 {
-			note("card-legacy-keys", "registry-03 renamed inline \"keys\" to \"jwks\"; read as jwks")
+			note(problem.CardLegacyKeys, "registry-03 renamed inline \"keys\" to \"jwks\"; read as jwks")
 		}
 	}
 	if inline != nil {
 		set, ok := inline.(map[string]any)
 		if !ok {
-			note("card-bad-member", fmt.Sprintf("%q is %s, want a JWK Set object", inlineName, jsonKind(inline)))
+			note(problem.CardBadMember, fmt.Sprintf("%q is %s, want a JWK Set object", inlineName, jsonKind(inline)))
 			c.Invalid = InvalidBadJWKS
 		} else {
 			keys, kp, err := jwksFromObject(set, source+"#"+inlineName)
 			probs = append(probs, kp...)
 			if err != nil {
-				note("card-bad-jwks", err.Error())
+				note(problem.CardBadJWKS, err.Error())
 				c.Invalid = InvalidBadJWKS
 			}
 			c.JWKS = keys
@@ -157,7 +159,7 @@ func cardFromObject(obj map[string]any, source string) (*Card, []Problem, error)
 	// Draft MUSTs, in order of importance: the first broken one is the
 	// card's Invalid reason, every one is a problem.
 	invalid := func(reason, msg string) {
-		note("card-invalid", msg)
+		note(problem.CardInvalid, msg)
 		if c.Invalid == "" {
 			c.Invalid = reason
 		}
@@ -176,24 +178,24 @@ func cardFromObject(obj map[string]any, source string) (*Card, []Problem, error)
 		if c.Layout == LayoutRegistry03 {
 			invalid(InvalidJWKSAndURI, "card has both inline "+inlineName+" and jwks_uri (registry-03: mutually exclusive)")
 		} else {
-			note("card-keys-and-jwks-uri", "legacy card has both inline keys and jwks_uri; the jwks_uri snapshot is preferred when known")
+			note(problem.CardKeysAndJWKSURI, "legacy card has both inline keys and jwks_uri; the jwks_uri snapshot is preferred when known")
 		}
 	}
 	if c.IPsURI != "" && !isHTTPSURL(c.IPsURI) {
-		note("card-ips-uri-not-https", "ips_uri "+quoteShort(c.IPsURI)+" is not an https URL (registry-03 requires https)")
+		note(problem.CardIPsURINotHTTPS, "ips_uri "+quoteShort(c.IPsURI)+" is not an https URL (registry-03 requires https)")
 	}
 	return c, probs, nil
 }
 
 // addPattern appends a trimmed, non-empty user-agent pattern; a pattern
 // made only of '*' would match every client and is refused.
-func addPattern(ps []string, p string, note func(code, msg string)) []string {
+func addPattern(ps []string, p string, note func(code problem.Code, msg string)) []string {
 	p = strings.TrimSpace(p)
 	if p == "" {
 		return ps
 	}
 	if strings.Trim(p, "*") == "" {
-		note("card-ua-pattern-too-broad", fmt.Sprintf("expected-user-agent %q would match every client; ignored", p))
+		note(problem.CardUAPatternTooBroad, fmt.Sprintf("expected-user-agent %q would match every client; ignored", p))
 		return ps
 	}
 	return append(ps, p)

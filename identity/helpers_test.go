@@ -65,14 +65,14 @@ func mustTime(t testing.TB, s string) time.Time {
 func problemCodes(ps []Problem) string {
 	var codes []string
 	for _, p := range ps {
-		codes = append(codes, p.Code)
+		codes = append(codes, string(p.Code))
 	}
 	return strings.Join(codes, ",")
 }
 
 func hasProblem(ps []Problem, code string) bool {
 	for _, p := range ps {
-		if p.Code == code {
+		if string(p.Code) == code {
 			return true
 		}
 	}

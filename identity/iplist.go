@@ -8,6 +8,8 @@ import (
 	"strconv"
 	"strings"
 	"time"
+
+	"github.com/repaudit/repaudit/problem"
 )
 
 // MaxIPListBytes caps an IP range list. Published bot lists are a few
@@ -43,7 +45,7 @@ func ParseIPList(data []byte, source string) (*IPList, []Problem, error) {
 	var probs []Problem
 	if n := bytes.Count(data, zeroWidthSpace); n > 0 {
 		data = bytes.ReplaceAll(data, zeroWidthSpace, nil)
-		probs = append(probs, Problem{source, "iplist-zero-width-space", fmt.Sprintf("%d zero-width spaces (U+200B) removed before reading", n)})
+		probs = append(probs, Problem{source, problem.IPListZeroWidthSpace, fmt.Sprintf("%d zero-width spaces (U+200B) removed before reading", n)})
 	}
 	var doc ipListDoc
 	if err := json.Unmarshal(trimBOM(data), &doc); err != nil {
@@ -60,7 +62,7 @@ func ParseIPList(data []byte, source string) (*IPList, []Problem, error) {
 	if doc.CreationTime != nil {
 		t, err := parseCreationTime(*doc.CreationTime)
 		if err != nil {
-			probs = append(probs, Problem{source, "iplist-bad-time", fmt.Sprintf("creationTime %s: %v; ignored", quoteShort(*doc.CreationTime), err)})
+			probs = append(probs, Problem{source, problem.IPListBadTime, fmt.Sprintf("creationTime %s: %v; ignored", quoteShort(*doc.CreationTime), err)})
 		}
 		l.CreationTime = t
 	}
@@ -75,32 +77,32 @@ func ParseIPList(data []byte, source string) (*IPList, []Problem, error) {
 		} else {
 			var e ipPrefixEntry
 			if err := json.Unmarshal(r, &e); err != nil {
-				probs = append(probs, Problem{loc, "iplist-bad-entry", "entry is neither an object nor a string"})
+				probs = append(probs, Problem{loc, problem.IPListBadEntry, "entry is neither an object nor a string"})
 				continue
 			}
 			switch {
 			case e.IPv4 != nil && e.IPv6 != nil:
-				probs = append(probs, Problem{loc, "iplist-bad-entry", "entry has both ipv4Prefix and ipv6Prefix; ipv4Prefix used"})
+				probs = append(probs, Problem{loc, problem.IPListBadEntry, "entry has both ipv4Prefix and ipv6Prefix; ipv4Prefix used"})
 				text, family = *e.IPv4, "ipv4Prefix"
 			case e.IPv4 != nil:
 				text, family = *e.IPv4, "ipv4Prefix"
 			case e.IPv6 != nil:
 				text, family = *e.IPv6, "ipv6Prefix"
 			default:
-				probs = append(probs, Problem{loc, "iplist-bad-entry", "entry has no ipv4Prefix or ipv6Prefix"})
+				probs = append(probs, Problem{loc, problem.IPListBadEntry, "entry has no ipv4Prefix or ipv6Prefix"})
 				continue
 			}
 		}
 		p, err := parseCIDR(strings.TrimSpace(text))
 		if err != nil {
-			probs = append(probs, Problem{loc, "iplist-bad-prefix", fmt.Sprintf("%s: %v", quoteShort(text), err)})
+			probs = append(probs, Problem{loc, problem.IPListBadPrefix, fmt.Sprintf("%s: %v", quoteShort(text), err)})
 			continue
 		}
 		if (family == "ipv4Prefix" && !p.Addr().Is4()) || (family == "ipv6Prefix" && !p.Addr().Is6()) {
-			probs = append(probs, Problem{loc, "iplist-wrong-family", fmt.Sprintf("%s under %s", p, family)})
+			probs = append(probs, Problem{loc, problem.IPListWrongFamily, fmt.Sprintf("%s under %s", p, family)})
 		}
 		if m := p.Masked(); m != p {
-			probs = append(probs, Problem{loc, "iplist-host-bits", fmt.Sprintf("%s has host bits set; read as %s", p, m)})
+			probs = append(probs, Problem{loc, problem.IPListHostBits, fmt.Sprintf("%s has host bits set; read as %s", p, m)})
 			p = m
 		}
 		if seen[p] {

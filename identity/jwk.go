@@ -16,6 +16,8 @@ import (
 	"strconv"
 	"strings"
 	"time"
+
+	"github.com/repaudit/repaudit/problem"
 )
 
 // Limits on key material. Documents larger than these are refused whole;
@@ -211,12 +213,12 @@ func parseKeyList(raw []any, source string) ([]Key, []Problem, error) {
 	for i, r := range raw {
 		loc := source + "#keys[" + strconv.Itoa(i) + "]"
 		if i >= MaxKeys {
-			probs = append(probs, Problem{loc, "jwk-too-many", fmt.Sprintf("%d keys; only the first %d are read", len(raw), MaxKeys)})
+			probs = append(probs, Problem{loc, problem.JWKTooMany, fmt.Sprintf("%d keys; only the first %d are read", len(raw), MaxKeys)})
 			break
 		}
 		m, ok := r.(map[string]any)
 		if !ok {
-			probs = append(probs, Problem{loc, "jwk-not-object", "key is " + jsonKind(r)})
+			probs = append(probs, Problem{loc, problem.JWKNotObject, "key is " + jsonKind(r)})
 			continue
 		}
 		k, kp, err := parseJWK(m, loc)
@@ -225,7 +227,7 @@ func parseKeyList(raw []any, source string) ([]Key, []Problem, error) {
 			continue
 		}
 		if seen[k.Thumbprint] {
-			probs = append(probs, Problem{loc, "jwk-duplicate", "key " + k.Thumbprint + " appears more than once"})
+			probs = append(probs, Problem{loc, problem.JWKDuplicate, "key " + k.Thumbprint + " appears more than once"})
 			continue
 		}
 		seen[k.Thumbprint] = true
@@ -239,13 +241,13 @@ func parseKeyList(raw []any, source string) ([]Key, []Problem, error) {
 // reason is also in the problems.
 func parseJWK(m map[string]any, loc string) (Key, []Problem, error) {
 	var probs []Problem
-	fail := func(code, msg string) (Key, []Problem, error) {
+	fail := func(code problem.Code, msg string) (Key, []Problem, error) {
 		probs = append(probs, Problem{loc, code, msg})
 		return Key{}, probs, fmt.Errorf("%w: %s", ErrBadJWK, msg)
 	}
 	kty, ok := m["kty"].(string)
 	if !ok {
-		return fail("jwk-no-kty", "key has no \"kty\" string")
+		return fail(problem.JWKNoKty, "key has no \"kty\" string")
 	}
 	var k Key
 	k.KeyType = kty
@@ -253,11 +255,11 @@ func parseJWK(m map[string]any, loc string) (Key, []Problem, error) {
 	k.Alg, _ = m["alg"].(string)
 	if use, ok := m["use"]; ok {
 		if s, _ := use.(string); s != "sig" {
-			return fail("jwk-use-not-sig", fmt.Sprintf("key use %v is not \"sig\"", use))
+			return fail(problem.JWKUseNotSig, fmt.Sprintf("key use %v is not \"sig\"", use))
 		}
 	}
 	if strings.HasPrefix(strings.ToUpper(k.Alg), "HS") {
-		return fail("jwk-symmetric", "symmetric algorithm "+k.Alg+" is never accepted for a public key")
+		return fail(problem.JWKSymmetric, "symmetric algorithm "+k.Alg+" is never accepted for a public key")
 	}
 	// canon holds the canonical (unpadded base64url) member values the
 	// thumbprint is computed from.
@@ -265,27 +267,27 @@ func parseJWK(m map[string]any, loc string) (Key, []Problem, error) {
 	member := func(name string) ([]byte, bool) {
 		s, ok := m[name].(string)
 		if !ok {
-			probs = append(probs, Problem{loc, "jwk-missing-member", fmt.Sprintf("%s key has no %q string", kty, name)})
+			probs = append(probs, Problem{loc, problem.JWKMissingMember, fmt.Sprintf("%s key has no %q string", kty, name)})
 			return nil, false
 		}
 		b, lenient, err := decodeB64URL(s)
 		if err != nil {
-			probs = append(probs, Problem{loc, "jwk-bad-base64", fmt.Sprintf("member %q: %v", name, err)})
+			probs = append(probs, Problem{loc, problem.JWKBadBase64, fmt.Sprintf("member %q: %v", name, err)})
 			return nil, false
 		}
 		if lenient {
-			probs = append(probs, Problem{loc, "jwk-noncanonical-base64", fmt.Sprintf("member %q is not unpadded base64url (RFC 7515 §2); read leniently", name)})
+			probs = append(probs, Problem{loc, problem.JWKNoncanonicalBase64, fmt.Sprintf("member %q is not unpadded base64url (RFC 7515 §2); read leniently", name)})
 		}
 		canon[name] = base64.RawURLEncoding.EncodeToString(b)
 		return b, true
 	}
 	switch kty {
 	case "oct":
-		return fail("jwk-symmetric", "symmetric (oct) keys are never accepted")
+		return fail(problem.JWKSymmetric, "symmetric (oct) keys are never accepted")
 	case "OKP":
 		crv, _ := m["crv"].(string)
 		if crv != "Ed25519" {
-			return fail("jwk-unsupported-curve", fmt.Sprintf("OKP curve %q is not supported (only Ed25519)", crv))
+			return fail(problem.JWKUnsupportedCurve, fmt.Sprintf("OKP curve %q is not supported (only Ed25519)", crv))
 		}
 		canon["crv"] = crv
 		k.Curve = crv
@@ -294,7 +296,7 @@ func parseJWK(m map[string]any, loc string) (Key, []Problem, error) {
 			return Key{}, probs, fmt.Errorf("%w: bad x", ErrBadJWK)
 		}
 		if len(x) != ed25519.PublicKeySize {
-			return fail("jwk-bad-key", fmt.Sprintf("Ed25519 x is %d bytes, want %d", len(x), ed25519.PublicKeySize))
+			return fail(problem.JWKBadKey, fmt.Sprintf("Ed25519 x is %d bytes, want %d", len(x), ed25519.PublicKeySize))
 		}
 		k.Public = ed25519.PublicKey(x)
 	case "EC":
@@ -306,7 +308,7 @@ func parseJWK(m map[string]any, loc string) (Key, []Problem, error) {
 		case "P-384":
 			curve = elliptic.P384()
 		default:
-			return fail("jwk-unsupported-curve", fmt.Sprintf("EC curve %q is not supported (P-256, P-384)", crv))
+			return fail(problem.JWKUnsupportedCurve, fmt.Sprintf("EC curve %q is not supported (P-256, P-384)", crv))
 		}
 		canon["crv"] = crv
 		k.Curve = crv
@@ -317,13 +319,13 @@ func parseJWK(m map[string]any, loc string) (Key, []Problem, error) {
 		}
 		size := (curve.Params().BitSize + 7) / 8
 		if len(x) != size || len(y) != size {
-			return fail("jwk-bad-key", fmt.Sprintf("%s coordinates are %d and %d bytes, want %d", crv, len(x), len(y), size))
+			return fail(problem.JWKBadKey, fmt.Sprintf("%s coordinates are %d and %d bytes, want %d", crv, len(x), len(y), size))
 		}
 		pt := make([]byte, 0, 1+2*size)
 		pt = append(append(append(pt, 4), x...), y...)
 		pub, err := ecdsa.ParseUncompressedPublicKey(curve, pt)
 		if err != nil {
-			return fail("jwk-bad-key", "EC point is not on the curve")
+			return fail(problem.JWKBadKey, "EC point is not on the curve")
 		}
 		k.Public = pub
 	case "RSA":
@@ -333,7 +335,7 @@ func parseJWK(m map[string]any, loc string) (Key, []Problem, error) {
 			return Key{}, probs, fmt.Errorf("%w: bad n or e", ErrBadJWK)
 		}
 		if len(n) > 0 && n[0] == 0 {
-			probs = append(probs, Problem{loc, "jwk-noncanonical-base64", "RSA modulus has leading zero bytes (RFC 7518 §6.3.1.1)"})
+			probs = append(probs, Problem{loc, problem.JWKNoncanonicalBase64, "RSA modulus has leading zero bytes (RFC 7518 §6.3.1.1)"})
 			n = bytes.TrimLeft(n, "\x00")
 			canon["n"] = base64.RawURLEncoding.EncodeToString(n)
 		}
@@ -343,29 +345,29 @@ func parseJWK(m map[string]any, loc string) (Key, []Problem, error) {
 		}
 		N := new(big.Int).SetBytes(n)
 		if bits := N.BitLen(); bits < minRSABits || bits > maxRSABits {
-			return fail("jwk-bad-key", fmt.Sprintf("RSA modulus of %d bits is outside %d..%d", bits, minRSABits, maxRSABits))
+			return fail(problem.JWKBadKey, fmt.Sprintf("RSA modulus of %d bits is outside %d..%d", bits, minRSABits, maxRSABits))
 		}
 		E := new(big.Int).SetBytes(e)
 		if !E.IsInt64() || E.Int64() < 3 || E.Int64() > math.MaxInt32 || E.Bit(0) == 0 {
-			return fail("jwk-bad-key", "RSA exponent is not an odd integer in 3..2^31-1")
+			return fail(problem.JWKBadKey, "RSA exponent is not an odd integer in 3..2^31-1")
 		}
 		k.Public = &rsa.PublicKey{N: N, E: int(E.Int64())}
 	default:
-		return fail("jwk-unsupported-kty", fmt.Sprintf("key type %q is not supported", kty))
+		return fail(problem.JWKUnsupportedKty, fmt.Sprintf("key type %q is not supported", kty))
 	}
 	for _, priv := range []string{"d", "p", "q", "dp", "dq", "qi", "k"} {
 		if _, ok := m[priv]; ok {
-			probs = append(probs, Problem{loc, "jwk-private-member", fmt.Sprintf("key publishes the private member %q: it is compromised", priv)})
+			probs = append(probs, Problem{loc, problem.JWKPrivateMember, fmt.Sprintf("key publishes the private member %q: it is compromised", priv)})
 			break
 		}
 	}
 	tp, err := Thumbprint(canon)
 	if err != nil {
-		return fail("jwk-bad-key", err.Error())
+		return fail(problem.JWKBadKey, err.Error())
 	}
 	k.Thumbprint = tp
 	if k.Kid != "" && k.Kid != tp {
-		probs = append(probs, Problem{loc, "jwk-kid-mismatch", fmt.Sprintf("published kid %q is not the RFC 7638 thumbprint %s; the thumbprint is used", k.Kid, tp)})
+		probs = append(probs, Problem{loc, problem.JWKKidMismatch, fmt.Sprintf("published kid %q is not the RFC 7638 thumbprint %s; the thumbprint is used", k.Kid, tp)})
 	}
 	k.TestKey = testKeyThumbprints[tp] != ""
 	var tprobs []Problem
@@ -374,7 +376,7 @@ func parseJWK(m map[string]any, loc string) (Key, []Problem, error) {
 	k.Expires, tprobs = numericDate(m, "exp", loc)
 	probs = append(probs, tprobs...)
 	if !k.NotBefore.IsZero() && !k.Expires.IsZero() && k.Expires.Before(k.NotBefore) {
-		probs = append(probs, Problem{loc, "jwk-exp-before-nbf", "exp is before nbf: the key is never valid"})
+		probs = append(probs, Problem{loc, problem.JWKExpBeforeNbf, "exp is before nbf: the key is never valid"})
 	}
 	return k, probs, nil
 }
@@ -385,7 +387,7 @@ func numericDate(m map[string]any, name, loc string) (time.Time, []Problem) {
 	if !ok {
 		return time.Time{}, nil
 	}
-	bad := []Problem{{loc, "jwk-bad-date", fmt.Sprintf("%q is not a NumericDate; ignored", name)}}
+	bad := []Problem{{loc, problem.JWKBadDate, fmt.Sprintf("%q is not a NumericDate; ignored", name)}}
 	num, ok := v.(json.Number)
 	if !ok {
 		return time.Time{}, bad

@@ -10,6 +10,8 @@ import (
 	"strconv"
 	"strings"
 	"unicode/utf8"
+
+	"github.com/repaudit/repaudit/problem"
 )
 
 // Registry limits.
@@ -27,7 +29,7 @@ const (
 // card; '#' starts a comment (whole line or trailing); blank lines are
 // skipped; lines end in LF, CRLF or a lone CR. Anything else is a Problem
 // with its line number, and reading goes on. An I/O error ends the list
-// with a "registry-read-error" problem.
+// with a problem.RegistryReadError problem.
 func ParseRegistry(r io.Reader, source string) ([]RegistryEntry, []Problem) {
 	var (
 		entries []RegistryEntry
@@ -39,11 +41,11 @@ func ParseRegistry(r io.Reader, source string) ([]RegistryEntry, []Problem) {
 		loc := source + ":" + strconv.Itoa(lineNo)
 		if err != nil && !errors.Is(err, io.EOF) {
 			// A partial line is not an entry.
-			probs = append(probs, Problem{loc, "registry-read-error", err.Error()})
+			probs = append(probs, Problem{loc, problem.RegistryReadError, err.Error()})
 			return entries, probs
 		}
 		if tooLong {
-			probs = append(probs, Problem{loc, "registry-line-too-long", fmt.Sprintf("line longer than %d bytes; skipped", MaxRegistryLine)})
+			probs = append(probs, Problem{loc, problem.RegistryLineTooLong, fmt.Sprintf("line longer than %d bytes; skipped", MaxRegistryLine)})
 		} else if line != nil {
 			if lineNo == 1 {
 				line = trimBOM(line)
@@ -54,7 +56,7 @@ func ParseRegistry(r io.Reader, source string) ([]RegistryEntry, []Problem) {
 			}
 			if e != nil {
 				if len(entries) >= MaxRegistryEntries {
-					probs = append(probs, Problem{loc, "registry-too-many", fmt.Sprintf("more than %d entries; the rest are ignored", MaxRegistryEntries)})
+					probs = append(probs, Problem{loc, problem.RegistryTooMany, fmt.Sprintf("more than %d entries; the rest are ignored", MaxRegistryEntries)})
 					return entries, probs
 				}
 				e.Line = lineNo
@@ -110,12 +112,12 @@ func nonNil(b []byte) []byte {
 // parseRegistryLine parses one line; both results nil for blank and
 // comment lines.
 func parseRegistryLine(line []byte, loc string) (*RegistryEntry, *Problem) {
-	bad := func(code, format string, args ...any) (*RegistryEntry, *Problem) {
+	bad := func(code problem.Code, format string, args ...any) (*RegistryEntry, *Problem) {
 		return nil, &Problem{loc, code, fmt.Sprintf(format, args...)}
 	}
 	s := string(line)
 	if !utf8.ValidString(s) {
-		return bad("registry-bad-utf8", "line is not valid UTF-8")
+		return bad(problem.RegistryBadUTF8, "line is not valid UTF-8")
 	}
 	// EOL = *WS [comment] NL. Neither https-URI (RFC 9110 §4.2.2: no
 	// fragment) nor dataurl (RFC 2397 urlchar) contains '#', so the first
@@ -130,36 +132,36 @@ func parseRegistryLine(line []byte, loc string) (*RegistryEntry, *Problem) {
 	}
 	for _, r := range entry {
 		if r < 0x20 || r == 0x7f {
-			return bad("registry-bad-entry", "control character in entry")
+			return bad(problem.RegistryBadEntry, "control character in entry")
 		}
 	}
 	scheme, _, ok := strings.Cut(entry, ":")
 	if !ok {
-		return bad("registry-bad-entry", "not an https or data: URL: %s", quoteShort(entry))
+		return bad(problem.RegistryBadEntry, "not an https or data: URL: %s", quoteShort(entry))
 	}
 	switch strings.ToLower(scheme) {
 	case "https":
 		if strings.ContainsAny(entry, " \t") {
-			return bad("registry-bad-entry", "white space inside the URL %s", quoteShort(entry))
+			return bad(problem.RegistryBadEntry, "white space inside the URL %s", quoteShort(entry))
 		}
 		u, err := url.Parse(entry)
 		if err != nil || u.Host == "" || u.Opaque != "" {
-			return bad("registry-bad-url", "not an https URL: %s", quoteShort(entry))
+			return bad(problem.RegistryBadURL, "not an https URL: %s", quoteShort(entry))
 		}
 		if u.User != nil {
-			return bad("registry-bad-url", "https URL with userinfo is not allowed (RFC 9110 §4.2.4): %s", quoteShort(entry))
+			return bad(problem.RegistryBadURL, "https URL with userinfo is not allowed (RFC 9110 §4.2.4): %s", quoteShort(entry))
 		}
 		return &RegistryEntry{URL: entry}, nil
 	case "data":
 		payload, err := decodeDataURL(entry)
 		if err != nil {
-			return bad("registry-bad-data-url", "%v", err)
+			return bad(problem.RegistryBadDataURL, "%v", err)
 		}
 		return &RegistryEntry{URL: entry, Inline: payload}, nil
 	case "http":
-		return bad("registry-not-https", "http URL refused, registry entries must be https: %s", quoteShort(entry))
+		return bad(problem.RegistryNotHTTPS, "http URL refused, registry entries must be https: %s", quoteShort(entry))
 	default:
-		return bad("registry-bad-entry", "not an https or data: URL: %s", quoteShort(entry))
+		return bad(problem.RegistryBadEntry, "not an https or data: URL: %s", quoteShort(entry))
 	}
 }
 

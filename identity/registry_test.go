@@ -102,7 +102,7 @@ func TestParseRegistry(t *testing.T) {
 				var gp []string
 				for _, p := range probs {
 					_, line, _ := strings.Cut(p.Source, "reg.txt:")
-					gp = append(gp, p.Code+"@"+line)
+					gp = append(gp, string(p.Code)+"@"+line)
 				}
 				if strings.Join(gp, " ") != strings.Join(tt.wantProbs, " ") {
 					t.Errorf("problems = %v, want %v", gp, tt.wantProbs)

@@ -9,6 +9,8 @@ import (
 	"sync"
 	"sync/atomic"
 	"time"
+
+	"github.com/repaudit/repaudit/problem"
 )
 
 // directoryPath is where a signature agent's key directory lives
@@ -530,7 +532,7 @@ func (s *Store) AddCapture(url string, body []byte, at time.Time, source string)
 	case KindCard:
 		c, probs, err := ParseCard(body, source)
 		if err != nil {
-			return kind, append(probs, Problem{source, "card-unreadable", err.Error()})
+			return kind, append(probs, Problem{source, problem.CardUnreadable, err.Error()})
 		}
 		if isDataURL(url) {
 			// An inline registry entry (recorded by "cards fetch" as a
@@ -546,14 +548,14 @@ func (s *Store) AddCapture(url string, body []byte, at time.Time, source string)
 	case KindJWKS:
 		keys, probs, err := ParseJWKS(body, source)
 		if err != nil {
-			return kind, append(probs, Problem{source, "jwks-unreadable", err.Error()})
+			return kind, append(probs, Problem{source, problem.JWKSUnreadable, err.Error()})
 		}
 		s.AddKeys(url, keys, at)
 		return kind, probs
 	case KindIPList:
 		l, probs, err := ParseIPList(body, source)
 		if err != nil {
-			return kind, append(probs, Problem{source, "iplist-unreadable", err.Error()})
+			return kind, append(probs, Problem{source, problem.IPListUnreadable, err.Error()})
 		}
 		s.AddIPList(url, l, at)
 		return kind, probs
@@ -570,21 +572,21 @@ func checkFetchedClientID(c *Card, fetchURL, source string) []Problem {
 		return nil
 	case c.ClientID == "" && c.Layout == LayoutLegacyFlat:
 		c.ClientID = fetchURL
-		return []Problem{{source, "card-no-client-id", "legacy card has no client_id; keyed by the URL it was fetched from"}}
+		return []Problem{{source, problem.CardNoClientID, "legacy card has no client_id; keyed by the URL it was fetched from"}}
 	case c.ClientID == "":
 		if c.Invalid == "" {
 			c.Invalid = InvalidClientIDMissing
 		}
-		return []Problem{{source, "card-invalid", "card fetched from " + quoteShort(fetchURL) + " has no client_id (registry-03 §Client ID)"}}
+		return []Problem{{source, problem.CardInvalid, "card fetched from " + quoteShort(fetchURL) + " has no client_id (registry-03 §Client ID)"}}
 	case normURL(c.ClientID) == normURL(fetchURL):
 		// A crawler may have normalised the URL it recorded (host case,
 		// default port); the card names the same resource.
-		return []Problem{{source, "card-client-id-normalized", fmt.Sprintf("client_id %s equals the capture URL %s only after normalisation", quoteShort(c.ClientID), quoteShort(fetchURL))}}
+		return []Problem{{source, problem.CardClientIDNormalized, fmt.Sprintf("client_id %s equals the capture URL %s only after normalisation", quoteShort(c.ClientID), quoteShort(fetchURL))}}
 	default:
 		if c.Invalid == "" {
 			c.Invalid = InvalidClientIDMismatch
 		}
 		c.filedUnder = "fetched:" + normURL(fetchURL)
-		return []Problem{{source, "card-invalid", fmt.Sprintf("client_id %s is not the URL it was fetched from, %s (registry-03 §Client ID)", quoteShort(c.ClientID), quoteShort(fetchURL))}}
+		return []Problem{{source, problem.CardInvalid, fmt.Sprintf("client_id %s is not the URL it was fetched from, %s (registry-03 §Client ID)", quoteShort(c.ClientID), quoteShort(fetchURL))}}
 	}
 }

@@ -154,7 +154,7 @@ func TestSniffRealLogs(t *testing.T) {
 			if err != nil || st.Fetches == 0 || st.Format != f.Format {
 				t.Errorf("Read = %d fetches, format %q, %v (sniffed %q)", st.Fetches, st.Format, err, f.Format)
 			}
-			notRequest := st.Problems[accesslog.CodeNotRequest]
+			notRequest := st.Problems[string(accesslog.CodeNotRequest)]
 			if n := dataLines(t, p, f.Format == "w3c"); st.Fetches+notRequest != n {
 				t.Errorf("%d fetches + %d lines of no request, want the %d lines of the file", st.Fetches, notRequest, n)
 			}

@@ -10,6 +10,7 @@ import (
 	"strings"
 
 	"github.com/repaudit/repaudit/event"
+	"github.com/repaudit/repaudit/problem"
 )
 
 // ErrNoInput is returned by Expand when a pattern matches nothing.
@@ -19,18 +20,18 @@ var ErrNoInput = errors.New("ingest: no such input")
 const (
 	// ProblemDirUnreadable: a subdirectory could not be listed (error:
 	// whatever it holds is not read). The rest of the walk goes on.
-	ProblemDirUnreadable = "input-dir-unreadable"
+	ProblemDirUnreadable = problem.InputDirUnreadable
 	// ProblemLinkBroken: a symbolic link whose target cannot be reached
 	// (warning).
-	ProblemLinkBroken = "input-link-broken"
+	ProblemLinkBroken = problem.InputLinkBroken
 	// ProblemLinkLoop: a symbolic link to a directory already walked — a
 	// loop, or a second way to the same files — not walked again (info:
 	// its files are read once, under the first name found).
-	ProblemLinkLoop = "input-link-loop"
+	ProblemLinkLoop = problem.InputLinkLoop
 	// ProblemNotRegular: a named pipe, socket or device inside a directory
 	// input, not read (info; reading it could block the run). Name it
 	// explicitly to read it.
-	ProblemNotRegular = "input-not-regular"
+	ProblemNotRegular = problem.InputNotRegular
 )
 
 // Expand turns files, directories and glob patterns into a sorted list of
@@ -113,7 +114,7 @@ func (x *expander) add(p string) {
 	}
 }
 
-func (x *expander) problem(p, code, sev, msg string) {
+func (x *expander) problem(p string, code problem.Code, sev, msg string) {
 	x.problems = append(x.problems, event.Problem{Source: event.Source{File: p, Offset: -1}, Code: code, Severity: sev, Message: msg})
 }
 

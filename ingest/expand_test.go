@@ -16,7 +16,7 @@ import (
 func codes(ps []event.Problem) []string {
 	var out []string
 	for _, p := range ps {
-		out = append(out, p.Code+" "+filepath.Base(p.Source.File))
+		out = append(out, string(p.Code)+" "+filepath.Base(p.Source.File))
 	}
 	slices.Sort(out)
 	return out
@@ -60,7 +60,7 @@ func TestExpandLinks(t *testing.T) {
 	if !slices.Equal(got, want) {
 		t.Errorf("Expand =\n%v\nwant\n%v", got, want)
 	}
-	wantProbs := []string{ProblemLinkBroken + " broken.log", ProblemLinkLoop + " up"}
+	wantProbs := []string{string(ProblemLinkBroken) + " broken.log", string(ProblemLinkLoop) + " up"}
 	if c := codes(probs); !slices.Equal(c, wantProbs) {
 		t.Errorf("problems = %v, want %v", c, wantProbs)
 	}

@@ -26,7 +26,7 @@ func TestExpandFIFOInDirectory(t *testing.T) {
 	if !slices.Equal(got, []string{a}) {
 		t.Errorf("Expand = %v, want [%s]", got, a)
 	}
-	if c := codes(probs); !slices.Equal(c, []string{ProblemNotRegular + " pipe.log"}) {
+	if c := codes(probs); !slices.Equal(c, []string{string(ProblemNotRegular) + " pipe.log"}) {
 		t.Errorf("problems = %v", c)
 	}
 	got, _, err = Expand([]string{fifo})

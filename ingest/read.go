@@ -113,7 +113,7 @@ func ReadFrom(ctx context.Context, f File, src io.Reader, opts Options, h Handle
 		src = io.TeeReader(src, opts.Digest)
 	}
 	problem := func(p event.Problem) {
-		st.Problems[p.Code]++
+		st.Problems[string(p.Code)]++
 		if h.Problem != nil {
 			h.Problem(p)
 		}

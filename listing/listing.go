@@ -12,6 +12,7 @@ import (
 	"time"
 
 	"github.com/repaudit/repaudit/event"
+	"github.com/repaudit/repaudit/problem"
 )
 
 // MaxLine is the longest line read; longer lines are reported and skipped.
@@ -61,7 +62,7 @@ func (r *Reader) Problems() []event.Problem {
 	return p
 }
 
-func (r *Reader) problem(code, format string, args ...any) {
+func (r *Reader) problem(code problem.Code, format string, args ...any) {
 	r.problems = append(r.problems, event.Problem{
 		Source:   event.Source{File: r.name, Line: r.line, Offset: -1},
 		Code:     code,
@@ -95,7 +96,7 @@ func (r *Reader) readLine() (string, error) {
 		}
 		r.line++
 		if tooLong {
-			r.problem("listing-line-too-long", "line longer than %d bytes skipped", MaxLine)
+			r.problem(problem.ListingLineTooLong, "line longer than %d bytes skipped", MaxLine)
 			continue
 		}
 		return strings.TrimRight(string(buf), "\r"), nil
@@ -167,7 +168,7 @@ func (r *Reader) detect(line string) bool {
 		}
 		if r.cdxURL < 0 {
 			r.cdxURL = 2
-			r.problem("listing-cdx-legend", "CDX legend names no 'a' (original URL) field; assuming the third field")
+			r.problem(problem.ListingCDXLegend, "CDX legend names no 'a' (original URL) field; assuming the third field")
 		}
 		return true
 	}
@@ -212,14 +213,14 @@ func (r *Reader) parse(line string) (Entry, bool) {
 	case CDX:
 		fields := strings.Fields(line)
 		if r.cdxURL >= len(fields) {
-			r.problem("listing-bad-cdx", "CDX line has %d fields, the URL is field %d", len(fields), r.cdxURL+1)
+			r.problem(problem.ListingBadCDX, "CDX line has %d fields, the URL is field %d", len(fields), r.cdxURL+1)
 			return Entry{}, false
 		}
 		e := Entry{URL: fields[r.cdxURL]}
 		if r.cdxTime >= 0 && r.cdxTime < len(fields) {
 			t, err := ParseTime(fields[r.cdxTime])
 			if err != nil {
-				r.problem("listing-bad-time", "CDX timestamp %q: %v", fields[r.cdxTime], err)
+				r.problem(problem.ListingBadTime, "CDX timestamp %q: %v", fields[r.cdxTime], err)
 				return Entry{}, false
 			}
 			e.Time = t
@@ -228,33 +229,33 @@ func (r *Reader) parse(line string) (Entry, bool) {
 	case CDXJ:
 		fields := strings.SplitN(line, " ", 3)
 		if len(fields) < 3 {
-			r.problem("listing-bad-cdxj", "CDXJ line needs 'urlkey timestamp {json}'")
+			r.problem(problem.ListingBadCDXJ, "CDXJ line needs 'urlkey timestamp {json}'")
 			return Entry{}, false
 		}
 		var j struct {
 			URL string `json:"url"`
 		}
 		if err := json.Unmarshal([]byte(fields[2]), &j); err != nil || j.URL == "" {
-			r.problem("listing-bad-cdxj", "CDXJ JSON has no \"url\"")
+			r.problem(problem.ListingBadCDXJ, "CDXJ JSON has no \"url\"")
 			return Entry{}, false
 		}
 		t, err := ParseTime(fields[1])
 		if err != nil {
-			r.problem("listing-bad-time", "CDXJ timestamp %q: %v", fields[1], err)
+			r.problem(problem.ListingBadTime, "CDXJ timestamp %q: %v", fields[1], err)
 			return Entry{}, false
 		}
 		return r.checkURL(Entry{URL: j.URL, Time: t})
 	case CSV:
 		rec, err := csv.NewReader(strings.NewReader(line)).Read()
 		if err != nil || len(rec) == 0 {
-			r.problem("listing-bad-csv", "CSV line: %v", err)
+			r.problem(problem.ListingBadCSV, "CSV line: %v", err)
 			return Entry{}, false
 		}
 		e := Entry{URL: strings.TrimSpace(rec[0])}
 		if len(rec) > 1 && strings.TrimSpace(rec[1]) != "" {
 			t, err := ParseTime(strings.TrimSpace(rec[1]))
 			if err != nil {
-				r.problem("listing-bad-time", "CSV time %q: %v", rec[1], err)
+				r.problem(problem.ListingBadTime, "CSV time %q: %v", rec[1], err)
 				return Entry{}, false
 			}
 			e.Time = t
@@ -270,7 +271,7 @@ func (r *Reader) parse(line string) (Entry, bool) {
 
 func (r *Reader) checkURL(e Entry) (Entry, bool) {
 	if !strings.HasPrefix(e.URL, "http://") && !strings.HasPrefix(e.URL, "https://") {
-		r.problem("listing-bad-url", "not an absolute http(s) URL: %.200q", e.URL)
+		r.problem(problem.ListingBadURL, "not an absolute http(s) URL: %.200q", e.URL)
 		return Entry{}, false
 	}
 	return e, true

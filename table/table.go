@@ -175,7 +175,7 @@ type Problem struct {
 	SourceFile string `parquet:"source_file" doc:"Input file."`
 	SourceLine int64  `parquet:"source_line" doc:"Line number (line-oriented inputs); 0 otherwise."`
 	Offset     int64  `parquet:"offset" doc:"Byte offset (WARC and binary inputs); -1 otherwise."`
-	Code       string `parquet:"code" doc:"Stable problem code, e.g. log-unparsed-line, warc-truncated-gzip, warc-bad-record."`
+	Code       string `parquet:"code" doc:"Stable problem code (docs/problems.md lists every one), e.g. log-unparsed-line, warc-truncated, input-unreadable."`
 	Severity   string `parquet:"severity" doc:"error (input lost), warning (read leniently), info."`
 	Message    string `parquet:"message" doc:"What went wrong, for a person."`
 }

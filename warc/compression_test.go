@@ -8,6 +8,8 @@ import (
 	"strings"
 	"testing"
 	"time"
+
+	"github.com/repaudit/repaudit/problem"
 )
 
 // testdata/two-records.warc.bz2 holds two response records (robots.txt and
@@ -28,7 +30,7 @@ func TestBzip2(t *testing.T) {
 	if string(got[0].Capture.Body) != "User-agent: *\nDisallow: /private/\n" || got[1].Capture.Header.Get("X-Robots-Tag") != "noindex" {
 		t.Errorf("bodies/headers not read: %q %v", got[0].Capture.Body, got[1].Capture.Header)
 	}
-	if !slices.Equal(codes(probs), []string{CodeSharedMember}) {
+	if !slices.Equal(codes(probs), []problem.Code{CodeSharedMember}) {
 		t.Errorf("problems %v, want only the info that offsets are decompressed", codes(probs))
 	}
 

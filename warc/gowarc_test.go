@@ -9,6 +9,8 @@ import (
 	"testing"
 
 	"github.com/nlnwa/gowarc"
+
+	"github.com/repaudit/repaudit/problem"
 )
 
 // gowarcRecord is what a reader reports for one record.
@@ -82,7 +84,7 @@ func TestAgreesWithGowarc(t *testing.T) {
 		gowarc    []string
 		gowarcErr string
 		ours      []string
-		problems  []string
+		problems  []problem.Code
 	}{
 		{name: "gzip per record", data: gzipEach(append(recs, manyRecords(5)...)...), agree: true},
 		{name: "uncompressed", data: plain, agree: true},
@@ -92,9 +94,9 @@ func TestAgreesWithGowarc(t *testing.T) {
 		// one record per member, but whole-file gzip is common): gowarc
 		// returns the first record of each member and loses the rest.
 		{name: "two records per gzip member", data: join(gzipMember(join(recs[0], recs[1])), gzipMember(join(recs[2], recs[3]))),
-			gowarc: []string{all[0], all[2]}, ours: all, problems: []string{"warc-shared-gzip-member"}},
+			gowarc: []string{all[0], all[2]}, ours: all, problems: []problem.Code{"warc-shared-gzip-member"}},
 		{name: "whole-file gzip", data: gzipMember(plain),
-			gowarc: all[:1], ours: all, problems: []string{"warc-shared-gzip-member"}},
+			gowarc: all[:1], ours: all, problems: []problem.Code{"warc-shared-gzip-member"}},
 		// zstd (WARC zstd extension): gowarc reads nothing and says nothing.
 		{name: "zstd per record", data: join(zstdFrame(recs[0]), zstdFrame(recs[1])),
 			gowarc: nil, ours: all[:2]},
@@ -111,12 +113,12 @@ func TestAgreesWithGowarc(t *testing.T) {
 		// returns the record; this reader reports it and skips it, since
 		// the block's end is unknown.
 		{name: "record without Content-Length", data: join(recs[0], noCL, recs[1]),
-			gowarc: []string{all[0], "<urn:uuid:nocl>", all[1]}, ours: []string{all[0], all[1]}, problems: []string{"warc-missing-content-length"}},
+			gowarc: []string{all[0], "<urn:uuid:nocl>", all[1]}, ours: []string{all[0], all[1]}, problems: []problem.Code{"warc-missing-content-length"}},
 		// A file clipped inside its last record's block: gowarc returns
 		// the clipped record; this reader reports it as truncated and
 		// keeps only complete records.
 		{name: "clipped inside the last block", data: plain[:len(plain)-30],
-			gowarc: all, ours: all[:3], problems: []string{"warc-truncated"}},
+			gowarc: all, ours: all[:3], problems: []problem.Code{"warc-truncated"}},
 	}
 	for _, tt := range tests {
 		t.Run(tt.name, func(t *testing.T) {

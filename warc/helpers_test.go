@@ -11,6 +11,7 @@ import (
 	"github.com/klauspost/compress/gzip"
 	"github.com/klauspost/compress/zstd"
 	"github.com/repaudit/repaudit/event"
+	"github.com/repaudit/repaudit/problem"
 )
 
 // wrec describes a WARC record for the test helpers.
@@ -177,15 +178,15 @@ func recordIDs(recs []*Record) []string {
 	return ids
 }
 
-func codes(ps []event.Problem) []string {
-	var cs []string
+func codes(ps []event.Problem) []problem.Code {
+	var cs []problem.Code
 	for _, p := range ps {
 		cs = append(cs, p.Code)
 	}
 	return cs
 }
 
-func hasCode(ps []event.Problem, code string) bool {
+func hasCode(ps []event.Problem, code problem.Code) bool {
 	for _, p := range ps {
 		if p.Code == code {
 			return true

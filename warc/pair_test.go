@@ -6,6 +6,8 @@ import (
 	"slices"
 	"strings"
 	"testing"
+
+	"github.com/repaudit/repaudit/problem"
 )
 
 func TestPairing(t *testing.T) {
@@ -260,7 +262,7 @@ func TestARC(t *testing.T) {
 	t.Run("bad header line skipped", func(t *testing.T) {
 		data := join(v1[0], []byte("this is not an arc header\nnor this\n"), v1[1])
 		_, got, probs := readAll(t, data, Options{})
-		if len(got) != 2 || !slices.Equal(codes(probs), []string{CodeARCHeader}) {
+		if len(got) != 2 || !slices.Equal(codes(probs), []problem.Code{CodeARCHeader}) {
 			t.Errorf("got %d records, problems %v", len(got), codes(probs))
 		}
 	})

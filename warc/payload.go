@@ -14,6 +14,7 @@ import (
 	"github.com/klauspost/compress/zstd"
 
 	"github.com/repaudit/repaudit/internal/decompress"
+	"github.com/repaudit/repaudit/problem"
 )
 
 // MaxBodyLimit caps what an Options.BodyLimit function may ask for.
@@ -265,7 +266,7 @@ type decoders struct {
 type payloadResult struct {
 	body      []byte
 	truncated bool
-	code      string // a problem to report, "" for none
+	code      problem.Code // a problem to report, "" for none
 	msg       string
 }
 
@@ -358,14 +359,14 @@ func readUpTo(r io.Reader, buf []byte, want int) ([]byte, error) {
 // payload does not carry the coding the header names (some writers store
 // decoded payloads under the original header), src is returned as is with
 // an informational problem.
-func (d *decoders) decoder(src io.Reader, c string) (io.Reader, string, string) {
+func (d *decoders) decoder(src io.Reader, c string) (io.Reader, problem.Code, string) {
 	if d.pbuf == nil {
 		d.pbuf = bufio.NewReaderSize(src, 32<<10)
 	} else {
 		d.pbuf.Reset(src)
 	}
 	magic, _ := d.pbuf.Peek(4)
-	notEncoded := func() (io.Reader, string, string) {
+	notEncoded := func() (io.Reader, problem.Code, string) {
 		return d.pbuf, CodeNotEncoded, fmt.Sprintf("header names content coding %q but the payload does not have it; taken as is", c)
 	}
 	switch c {

@@ -16,6 +16,7 @@ import (
 
 	"github.com/repaudit/repaudit/event"
 	"github.com/repaudit/repaudit/internal/decompress"
+	"github.com/repaudit/repaudit/problem"
 )
 
 // Sentinel errors.
@@ -417,7 +418,7 @@ func (r *Reader) pos() int64 {
 
 // report adds a problem located at decompressed offset u: for compressed
 // input, at the stored offset of the member holding u.
-func (r *Reader) report(u int64, code, sev, msg string) {
+func (r *Reader) report(u int64, code problem.Code, sev, msg string) {
 	src := event.Source{File: r.name, Offset: u}
 	if r.ms != nil {
 		if b, ok := r.ms.memberAt(u); ok {
@@ -433,7 +434,7 @@ func (r *Reader) report(u int64, code, sev, msg string) {
 }
 
 // reportStored adds a problem located at a stored offset.
-func (r *Reader) reportStored(code, sev string, stored int64, msg string) {
+func (r *Reader) reportStored(code problem.Code, sev string, stored int64, msg string) {
 	r.addProblem(event.Problem{Source: event.Source{File: r.name, Offset: stored}, Code: code, Severity: sev, Message: msg})
 }
 

@@ -14,6 +14,7 @@ import (
 	"github.com/klauspost/compress/flate"
 	"github.com/klauspost/compress/zlib"
 	"github.com/repaudit/repaudit/event"
+	"github.com/repaudit/repaudit/problem"
 )
 
 const htmlBody = "<html><head><meta name=robots content=noindex></head><body>hi</body></html>"
@@ -165,7 +166,7 @@ func TestHTTPHeaderTolerance(t *testing.T) {
 		wantStatus int
 		wantProto  string
 		wantHeader event.Header
-		wantCodes  []string
+		wantCodes  []problem.Code
 	}{
 		{
 			name:       "HTTP/2 status line",
@@ -178,7 +179,7 @@ func TestHTTPHeaderTolerance(t *testing.T) {
 			block:      "HTTP/1.1 200 OK\r\nContent-Type: text/plain\r\nthis is not a header\r\nX-Robots-Tag: noindex\r\n\r\nbody",
 			wantStatus: 200, wantProto: "HTTP/1.1",
 			wantHeader: event.Header{{Name: "Content-Type", Value: "text/plain"}, {Name: "X-Robots-Tag", Value: "noindex"}},
-			wantCodes:  []string{CodeHTTPHeaderLine},
+			wantCodes:  []problem.Code{CodeHTTPHeaderLine},
 		},
 		{
 			name:       "Content-Length -1",
@@ -214,7 +215,7 @@ func TestHTTPHeaderTolerance(t *testing.T) {
 			name:       "not HTTP",
 			block:      "garbage here\r\n\r\n",
 			wantStatus: 0,
-			wantCodes:  []string{CodeHTTPStatusLine},
+			wantCodes:  []problem.Code{CodeHTTPStatusLine},
 		},
 	}
 	for _, tt := range tests {
@@ -249,7 +250,7 @@ func TestMalformedRecordsSkipped(t *testing.T) {
 	tests := []struct {
 		name     string
 		bad      []byte
-		wantCode string
+		wantCode problem.Code
 	}{
 		{"missing Content-Length", wrec{typ: "response", id: "<urn:uuid:bad>", cl: "-", block: "HTTP/1.1 200 OK\r\n\r\nxx"}.bytes(), CodeNoContentLength},
 		{"negative Content-Length", wrec{typ: "response", id: "<urn:uuid:bad>", cl: "-5", block: "HTTP/1.1 200 OK\r\n\r\nxx"}.bytes(), CodeBadContentLength},
@@ -279,7 +280,7 @@ func TestMalformedRecordsSkipped(t *testing.T) {
 					}
 					return
 				}
-				if !slices.Equal(codes(probs), []string{tt.wantCode}) {
+				if !slices.Equal(codes(probs), []problem.Code{tt.wantCode}) {
 					t.Errorf("problems = %v, want [%s]", codes(probs), tt.wantCode)
 				}
 				if p := probs[0]; p.Source.Offset != int64(len(good1)) && comp == "plain" {
@@ -367,7 +368,7 @@ func TestPayloadDecoding(t *testing.T) {
 		limit     int
 		wantBody  string
 		truncated bool
-		wantCodes []string
+		wantCodes []problem.Code
 	}{
 		{"identity", httpResponse("HTTP/1.1 200 OK", page, "Content-Type: text/html"), 1 << 20, page, false, nil},
 		{"identity capped", httpResponse("HTTP/1.1 200 OK", page, "Content-Type: text/html"), 100, page[:100], true, nil},
@@ -382,16 +383,16 @@ func TestPayloadDecoding(t *testing.T) {
 		{"br capped", httpResponse("HTTP/1.1 200 OK", br.String(), "Content-Encoding: br"), 7, page[:7], true, nil},
 		{"zstd", httpResponse("HTTP/1.1 200 OK", zs, "Content-Encoding: zstd"), 1 << 20, page, false, nil},
 		{"identity listed", httpResponse("HTTP/1.1 200 OK", gz, "Content-Encoding: identity, gzip"), 1 << 20, page, false, nil},
-		{"two codings", httpResponse("HTTP/1.1 200 OK", gz, "Content-Encoding: gzip, br"), 1 << 20, gz, false, []string{CodeUnknownCoding}},
-		{"chunked body without last chunk", httpResponse("HTTP/1.1 200 OK", "5\r\nhello\r\n", "Transfer-Encoding: chunked"), 1 << 20, "hello", true, []string{CodeBadChunk}},
-		{"cut inside a chunk", httpResponse("HTTP/1.1 200 OK", "a\r\nhello", "Transfer-Encoding: chunked"), 1 << 20, "hello", true, []string{CodeBadChunk}},
-		{"chunked gzip cut", httpResponse("HTTP/1.1 200 OK", chunk(gz[:len(gz)/2], 100), "Transfer-Encoding: chunked", "Content-Encoding: gzip"), 1 << 20, "", true, []string{CodeDecode}},
-		{"bad chunk size later", httpResponse("HTTP/1.1 200 OK", "5\r\nhello\r\nzz\r\nworld", "Transfer-Encoding: chunked"), 1 << 20, "hello", true, []string{CodeBadChunk}},
+		{"two codings", httpResponse("HTTP/1.1 200 OK", gz, "Content-Encoding: gzip, br"), 1 << 20, gz, false, []problem.Code{CodeUnknownCoding}},
+		{"chunked body without last chunk", httpResponse("HTTP/1.1 200 OK", "5\r\nhello\r\n", "Transfer-Encoding: chunked"), 1 << 20, "hello", true, []problem.Code{CodeBadChunk}},
+		{"cut inside a chunk", httpResponse("HTTP/1.1 200 OK", "a\r\nhello", "Transfer-Encoding: chunked"), 1 << 20, "hello", true, []problem.Code{CodeBadChunk}},
+		{"chunked gzip cut", httpResponse("HTTP/1.1 200 OK", chunk(gz[:len(gz)/2], 100), "Transfer-Encoding: chunked", "Content-Encoding: gzip"), 1 << 20, "", true, []problem.Code{CodeDecode}},
+		{"bad chunk size later", httpResponse("HTTP/1.1 200 OK", "5\r\nhello\r\nzz\r\nworld", "Transfer-Encoding: chunked"), 1 << 20, "hello", true, []problem.Code{CodeBadChunk}},
 		{"renamed by Common Crawl", httpResponse("HTTP/1.1 200 OK", page, "X-Crawler-Content-Encoding: gzip", "X-Crawler-Transfer-Encoding: chunked"), 1 << 20, page, false, nil},
-		{"says chunked, is not", httpResponse("HTTP/1.1 200 OK", page, "Transfer-Encoding: chunked"), 1 << 20, page, false, []string{CodeNotChunked}},
-		{"says gzip, is not", httpResponse("HTTP/1.1 200 OK", page, "Content-Encoding: gzip"), 1 << 20, page, false, []string{CodeNotEncoded}},
-		{"broken gzip", httpResponse("HTTP/1.1 200 OK", gz[:40]+"garbage", "Content-Encoding: gzip"), 1 << 20, "", true, []string{CodeDecode}},
-		{"unknown coding", httpResponse("HTTP/1.1 200 OK", "abc", "Content-Encoding: compress"), 1 << 20, "abc", false, []string{CodeUnknownCoding}},
+		{"says chunked, is not", httpResponse("HTTP/1.1 200 OK", page, "Transfer-Encoding: chunked"), 1 << 20, page, false, []problem.Code{CodeNotChunked}},
+		{"says gzip, is not", httpResponse("HTTP/1.1 200 OK", page, "Content-Encoding: gzip"), 1 << 20, page, false, []problem.Code{CodeNotEncoded}},
+		{"broken gzip", httpResponse("HTTP/1.1 200 OK", gz[:40]+"garbage", "Content-Encoding: gzip"), 1 << 20, "", true, []problem.Code{CodeDecode}},
+		{"unknown coding", httpResponse("HTTP/1.1 200 OK", "abc", "Content-Encoding: compress"), 1 << 20, "abc", false, []problem.Code{CodeUnknownCoding}},
 		{"limit zero", httpResponse("HTTP/1.1 200 OK", page), 0, "", true, nil},
 	}
 	for _, tt := range tests {
@@ -451,13 +452,13 @@ func TestLimits(t *testing.T) {
 		name      string
 		data      []byte
 		wantIDs   []string
-		wantCodes []string
+		wantCodes []problem.Code
 	}{
-		{"WARC header too long", join(longWARC, good), []string{"<urn:uuid:resp-2>"}, []string{CodeHeaderTooLong}},
-		{"HTTP header too long", join(longHTTP, good), []string{"<urn:uuid:resp-1>", "<urn:uuid:resp-2>"}, []string{CodeHTTPHeaderLong}},
+		{"WARC header too long", join(longWARC, good), []string{"<urn:uuid:resp-2>"}, []problem.Code{CodeHeaderTooLong}},
+		{"HTTP header too long", join(longHTTP, good), []string{"<urn:uuid:resp-1>", "<urn:uuid:resp-2>"}, []problem.Code{CodeHTTPHeaderLong}},
 		// The cut record's WARC and HTTP headers are complete: it is kept.
-		{"Content-Length past the end", join(good, wrec{typ: "response", id: "<urn:uuid:cut>", cl: "5000", block: "HTTP/1.1 200 OK\r\n\r\n"}.bytes()), []string{"<urn:uuid:resp-2>", "<urn:uuid:cut>"}, []string{CodeTruncated}},
-		{"cut inside the HTTP header", join(good, bytes.TrimSuffix(wrec{typ: "response", id: "<urn:uuid:cut>", cl: "5000", block: "HTTP/1.1 200 OK\r\nX-A: b"}.bytes(), []byte("\r\n\r\n"))), []string{"<urn:uuid:resp-2>"}, []string{CodeTruncated}},
+		{"Content-Length past the end", join(good, wrec{typ: "response", id: "<urn:uuid:cut>", cl: "5000", block: "HTTP/1.1 200 OK\r\n\r\n"}.bytes()), []string{"<urn:uuid:resp-2>", "<urn:uuid:cut>"}, []problem.Code{CodeTruncated}},
+		{"cut inside the HTTP header", join(good, bytes.TrimSuffix(wrec{typ: "response", id: "<urn:uuid:cut>", cl: "5000", block: "HTTP/1.1 200 OK\r\nX-A: b"}.bytes(), []byte("\r\n\r\n"))), []string{"<urn:uuid:resp-2>"}, []problem.Code{CodeTruncated}},
 	}
 	for _, tt := range tests {
 		t.Run(tt.name, func(t *testing.T) {
@@ -483,7 +484,7 @@ func TestResyncAtMemberStart(t *testing.T) {
 	good2 := respRec(2, "http://e.com/2", httpResponse("HTTP/1.1 200 OK", "two")).bytes()
 	bad := []byte("WARC/1.1\r\nWARC-Type: response\r\n\r\nHTTP/1.1 200 OK\r\n\r\nno line end")
 	_, got, probs := readAll(t, gzipEach(good1, bad, good2), Options{})
-	if !slices.Equal(recordIDs(got), []string{"<urn:uuid:resp-1>", "<urn:uuid:resp-2>"}) || !slices.Equal(codes(probs), []string{CodeNoContentLength}) {
+	if !slices.Equal(recordIDs(got), []string{"<urn:uuid:resp-1>", "<urn:uuid:resp-2>"}) || !slices.Equal(codes(probs), []problem.Code{CodeNoContentLength}) {
 		t.Errorf("records %v problems %v", recordIDs(got), codes(probs))
 	}
 	if off := int64(len(gzipMember(good1))); probs[0].Source.Offset != off {
@@ -576,14 +577,14 @@ func TestNewReaderFormats(t *testing.T) {
 		wantErr   error
 		format    string
 		records   int
-		wantCodes []string
+		wantCodes []problem.Code
 	}{
 		{"empty", nil, nil, "warc", 0, nil},
 		{"empty gzip member", gzipMember(nil), nil, "warc", 0, nil},
 		{"blank lines only", []byte("\r\n\r\n"), nil, "warc", 0, nil},
 		{"text", []byte("hello world\n"), ErrUnknownFormat, "", 0, nil},
 		{"gzipped text", gzipMember([]byte("hello world\n")), ErrUnknownFormat, "", 0, nil},
-		{"leading garbage", join([]byte("junk\r\n"), good), nil, "warc", 1, []string{CodeGarbage}},
+		{"leading garbage", join([]byte("junk\r\n"), good), nil, "warc", 1, []problem.Code{CodeGarbage}},
 		{"ARC gzipped", gzipMember([]byte("filedesc://a.arc 0.0.0.0 19961104142103 text/plain 5\n1 0 x\n\n")), nil, "arc", 1, nil},
 	}
 	for _, tt := range tests {

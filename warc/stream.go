@@ -12,6 +12,7 @@ import (
 	"github.com/klauspost/compress/zstd"
 
 	"github.com/repaudit/repaudit/internal/decompress"
+	"github.com/repaudit/repaudit/problem"
 )
 
 // Internal stream errors. The member stream turns the decoder's many
@@ -97,7 +98,7 @@ type memberStream struct {
 	bounds      []boundary // pending boundaries, oldest first
 	err         error      // terminal: io.EOF, errCut or an I/O error
 	cutAt       int64      // stored offset where input ended inside a member
-	report      func(code, sev string, stored int64, msg string)
+	report      func(code problem.Code, sev string, stored int64, msg string)
 	skipped     bool // a corrupt region is being skipped (report once)
 	// pendingSkip makes errSkipped sticky until the parser calls ack, so
 	// that no buffered reader above can swallow it.
@@ -107,7 +108,7 @@ type memberStream struct {
 // ack tells the stream that the parser has seen errSkipped.
 func (m *memberStream) ack() { m.pendingSkip = false }
 
-func newMemberStream(kind compressionKind, src *bufio.Reader, cnt *countReader, report func(code, sev string, stored int64, msg string)) *memberStream {
+func newMemberStream(kind compressionKind, src *bufio.Reader, cnt *countReader, report func(code problem.Code, sev string, stored int64, msg string)) *memberStream {
 	return &memberStream{kind: kind, src: src, cnt: cnt, report: report}
 }
 
@@ -565,7 +566,7 @@ func (m *memberStream) close() {
 type wholeStream struct {
 	dr     *decompress.Reader
 	u      int64
-	report func(code, sev string, stored int64, msg string)
+	report func(code problem.Code, sev string, stored int64, msg string)
 	done   bool
 }
 

@@ -12,6 +12,8 @@ import (
 	"testing/iotest"
 
 	"github.com/klauspost/compress/zstd"
+
+	"github.com/repaudit/repaudit/problem"
 )
 
 // manyRecords returns n response records of varying size.
@@ -150,7 +152,7 @@ func TestCorruptMemberSkipped(t *testing.T) {
 	}
 	// Trailing garbage after the last member.
 	_, got, probs = readAll(t, join(m0, m2, []byte("garbage after the end")), Options{})
-	if len(got) != 2 || !slices.Equal(codes(probs), []string{CodeTrailingGarbage}) {
+	if len(got) != 2 || !slices.Equal(codes(probs), []problem.Code{CodeTrailingGarbage}) {
 		t.Errorf("trailing garbage: %d records, problems %v", len(got), codes(probs))
 	}
 	// NUL padding after the last member is not a problem.

@@ -57,7 +57,7 @@ func Build(ctx context.Context, s beam.Scope, cfg Config) error {
 	for _, p := range append(skipped, localProbs...) {
 		launcherRows = append(launcherRows, encode(&table.Problem{
 			SourceFile: p.Source.File, SourceLine: p.Source.Line, Offset: p.Source.Offset,
-			Code: p.Code, Severity: p.Severity, Message: p.Message,
+			Code: string(p.Code), Severity: p.Severity, Message: p.Message,
 		}))
 	}
 	elems := make([]string, len(refs))

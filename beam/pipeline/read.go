@@ -16,6 +16,7 @@ import (
 	"github.com/repaudit/repaudit/identity"
 	"github.com/repaudit/repaudit/ingest"
 	"github.com/repaudit/repaudit/output"
+	"github.com/repaudit/repaudit/problem"
 	"github.com/repaudit/repaudit/robots"
 	"github.com/repaudit/repaudit/table"
 	"github.com/repaudit/repaudit/warc"
@@ -61,19 +62,19 @@ func (fn *readFn) ProcessElement(ctx context.Context, elem string,
 			s.File = ref.Path
 		}
 	}
-	problem := func(p event.Problem) {
+	report := func(p event.Problem) {
 		rename(&p.Source)
 		emitProblem(encode(&table.Problem{
 			SourceFile: p.Source.File, SourceLine: p.Source.Line, Offset: p.Source.Offset,
-			Code: p.Code, Severity: p.Severity, Message: p.Message,
+			Code: string(p.Code), Severity: p.Severity, Message: p.Message,
 		}))
 	}
 	keep := func(p event.Problem) { // audit.Run's cap per file
 		if kept < maxProblems {
 			kept++
-			problem(p)
+			report(p)
 		} else {
-			dropped[p.Code]++
+			dropped[string(p.Code)]++
 		}
 	}
 	var shared evaluate.Shared
@@ -96,7 +97,7 @@ func (fn *readFn) ProcessElement(ctx context.Context, elem string,
 			return fmt.Errorf("--%s %s: %w", ref.Role, ref.Path, err)
 		}
 		for _, p := range probs {
-			problem(p)
+			report(p)
 		}
 		emitShared(encode(&shared))
 		return nil
@@ -104,7 +105,7 @@ func (fn *readFn) ProcessElement(ctx context.Context, elem string,
 
 	f, err := ingest.Sniff(local, cfg.LogFormat)
 	if err == nil && f.Kind == ingest.KindUnknown && !ref.Explicit {
-		problem(event.Problem{Source: event.Source{File: ref.Path, Offset: -1}, Code: "input-skipped", Severity: event.SevInfo,
+		report(event.Problem{Source: event.Source{File: ref.Path, Offset: -1}, Code: problem.InputSkipped, Severity: event.SevInfo,
 			Message: "found in a directory input but holds nothing repaudit reads (" + f.Note + "); skipped"})
 		return nil
 	}
@@ -187,7 +188,7 @@ func (fn *readFn) ProcessElement(ctx context.Context, elem string,
 			})
 			for _, p := range probs {
 				rename(&p.Source)
-				problem(p) // audit.Run keeps a listing's problems uncapped
+				report(p) // audit.Run keeps a listing's problems uncapped
 			}
 		default:
 			err = fmt.Errorf("%s: cannot tell what this file holds (%s); name its kind with a flag", ref.Path, f.Note)
@@ -202,13 +203,13 @@ func (fn *readFn) ProcessElement(ctx context.Context, elem string,
 	}
 	sort.Strings(codes)
 	for _, c := range codes {
-		problem(event.Problem{Source: event.Source{File: ref.Path, Offset: -1}, Code: c, Severity: event.SevError,
+		report(event.Problem{Source: event.Source{File: ref.Path, Offset: -1}, Code: problem.Code(c), Severity: event.SevError,
 			Message: fmt.Sprintf("%d more problems with this code not listed (cap %d per file)", dropped[c], maxProblems)})
 	}
 	info := fileInfo{Idx: ref.Idx, Listed: true, First: stats.First, Last: stats.Last}
 	if err != nil {
 		info.Failed = true
-		problem(event.Problem{Source: event.Source{File: ref.Path, Offset: -1}, Code: "input-unreadable", Severity: event.SevError, Message: err.Error()})
+		report(event.Problem{Source: event.Source{File: ref.Path, Offset: -1}, Code: problem.InputUnreadable, Severity: event.SevError, Message: err.Error()})
 	}
 	in := output.Input{Path: ref.Path, Size: f.Size, SHA256: sha, Kind: string(f.Kind), Format: f.Format}
 	if in.Format == "" {

@@ -16,6 +16,7 @@ import (
 	"github.com/repaudit/repaudit/event"
 	"github.com/repaudit/repaudit/identity"
 	"github.com/repaudit/repaudit/netfetch"
+	"github.com/repaudit/repaudit/problem"
 	"github.com/repaudit/repaudit/warc"
 )
 
@@ -135,7 +136,7 @@ func runCardsFetch(ctx context.Context, args []string, std stdio) int {
 	}
 	entries, regProblems := identity.ParseRegistry(reg, regName)
 	for _, p := range regProblems {
-		if p.Code == "registry-read-error" {
+		if p.Code == problem.RegistryReadError {
 			fmt.Fprintf(std.Stderr, "repaudit cards fetch: %s: %s\n", p.Source, p.Message)
 			return exitUsage
 		}
@@ -329,7 +330,7 @@ func (cf *cardsFetcher) entry(ctx context.Context, loc string, e identity.Regist
 		switch {
 		case c.ClientID == e.URL:
 		case c.ClientID == "" && c.Layout == identity.LayoutLegacyFlat:
-			probs = append(probs, identity.Problem{Source: e.URL, Code: "card-no-client-id", Message: "legacy card without client_id; identified by its URL"})
+			probs = append(probs, identity.Problem{Source: e.URL, Code: problem.CardNoClientID, Message: "legacy card without client_id; identified by its URL"})
 		case c.ClientID == "":
 			fmt.Fprintf(cf.report, "%s %s: 200, refused: card has no client_id (registry-03 §Client ID)\n", loc, e.URL)
 			return false, nil

@@ -31,15 +31,6 @@ normalized event as a JSON line.
 flags:
 `
 
-type inspectProblem struct {
-	File     string `json:"file"`
-	Line     int64  `json:"line,omitempty"`
-	Offset   *int64 `json:"offset,omitempty"`
-	Code     string `json:"code"`
-	Severity string `json:"severity"`
-	Message  string `json:"message"`
-}
-
 type inspectFile struct {
 	Path           string           `json:"path"`
 	Kind           string           `json:"kind"`
@@ -56,7 +47,7 @@ type inspectFile struct {
 	Last           string           `json:"last,omitempty"`
 	Note           string           `json:"note,omitempty"`
 	Error          string           `json:"error,omitempty"`
-	Problems       []inspectProblem `json:"problems"`
+	Problems       []event.Problem  `json:"problems"`
 	problemCount   int64
 }
 
@@ -148,7 +139,7 @@ func runInspect(ctx context.Context, args []string, std stdio) int {
 }
 
 func inspectOne(ctx context.Context, path string, lf accesslog.Format, emit func(any)) *inspectFile {
-	r := &inspectFile{Path: path, Records: map[string]int64{}, Statuses: map[string]int64{}, Problems: []inspectProblem{}}
+	r := &inspectFile{Path: path, Records: map[string]int64{}, Statuses: map[string]int64{}, Problems: []event.Problem{}}
 	f, err := ingest.SniffContext(ctx, path, lf)
 	r.Kind, r.Format, r.Compression, r.Size, r.Note = string(f.Kind), f.Format, f.Compression, f.Size, f.Note
 	if err != nil {
@@ -163,12 +154,7 @@ func inspectOne(ctx context.Context, path string, lf accesslog.Format, emit func
 	h := ingest.Handler{Problem: func(p event.Problem) {
 		r.problemCount++
 		if len(r.Problems) < maxInspectProblems {
-			ip := inspectProblem{File: p.Source.File, Line: p.Source.Line, Code: p.Code, Severity: p.Severity, Message: p.Message}
-			if p.Source.Line == 0 && p.Source.Offset >= 0 {
-				off := p.Source.Offset
-				ip.Offset = &off
-			}
-			r.Problems = append(r.Problems, ip)
+			r.Problems = append(r.Problems, p)
 		}
 	}}
 	if emit != nil {
@@ -275,13 +261,7 @@ func writeInspectText(w io.Writer, r *inspectFile) {
 	if r.problemCount > 0 {
 		fmt.Fprintf(w, "  problems: %d\n", r.problemCount)
 		for _, p := range r.Problems {
-			loc := p.File
-			if p.Line > 0 {
-				loc += fmt.Sprintf(":%d", p.Line)
-			} else if p.Offset != nil {
-				loc += fmt.Sprintf("@%d", *p.Offset)
-			}
-			fmt.Fprintf(w, "    %s: %s %s: %s\n", loc, p.Severity, p.Code, p.Message)
+			fmt.Fprintf(w, "    %s: %s %s: %s\n", p.Source, p.Severity, p.Code, p.Message)
 		}
 		if r.problemCount > int64(len(r.Problems)) {
 			fmt.Fprintf(w, "    ... %d more\n", r.problemCount-int64(len(r.Problems)))

@@ -103,7 +103,7 @@ func TestInspectJSON(t *testing.T) {
 	// The cut-short line is located by file and line, not by offset.
 	if ps := files[inspectDemoFiles[0]].Problems; len(ps) == 1 {
 		p := ps[0]
-		if p.File != inspectDemoFiles[0] || p.Line != 32 || p.Offset != nil || p.Code != "log-unparsed-line" || p.Severity != "error" {
+		if p.Source.File != inspectDemoFiles[0] || p.Source.Line != 32 || p.Source.Offset != -1 || p.Code != "log-unparsed-line" || p.Severity != "error" {
 			t.Errorf("problem = %+v, want %s:32 log-unparsed-line error", p, inspectDemoFiles[0])
 		}
 	}
@@ -210,7 +210,7 @@ func TestInspectBadFiles(t *testing.T) {
 		t.Errorf("garbage: %+v, want kind unknown with a note", f)
 	}
 	f := files[cut]
-	if len(f.Problems) != 1 || f.Problems[0].Offset == nil || *f.Problems[0].Offset != 2856 || f.Problems[0].Code != "warc-truncated" {
+	if len(f.Problems) != 1 || f.Problems[0].Source.Line != 0 || f.Problems[0].Source.Offset != 2856 || f.Problems[0].Code != "warc-truncated" {
 		t.Errorf("cut WARC problems = %+v, want warc-truncated at offset 2856", f.Problems)
 	}
 	if f.Captures == 0 {
