@@ -264,7 +264,11 @@ func execute(ctx context.Context, cfg Config, w table.Sink) (*Summary, *evaluate
 	}
 	phase("sniff", start)
 
-	builder := evaluate.NewBuilder(cfg.Eval, catalog, ids)
+	eopts := cfg.Eval
+	if eopts.SpillDir == "" {
+		eopts.SpillDir = sp.base // large robots.txt bodies go beside the output
+	}
+	builder := evaluate.NewBuilder(eopts, catalog, ids)
 	for _, p := range cfg.Index {
 		if err := readListing(p, builder.AddIndexEntry, &st.problems); err != nil {
 			return nil, nil, err
@@ -372,6 +376,7 @@ func execute(ctx context.Context, cfg Config, w table.Sink) (*Summary, *evaluate
 
 	start = time.Now()
 	model := builder.Build()
+	defer model.Close()
 	phase("build", start)
 
 	// Pass 2.
@@ -404,6 +409,9 @@ func execute(ctx context.Context, cfg Config, w table.Sink) (*Summary, *evaluate
 	start = time.Now()
 	if err := model.WriteTables(counter); err != nil {
 		return nil, nil, fmt.Errorf("audit: write tables: %w", err)
+	}
+	if err := model.Close(); err != nil {
+		return nil, nil, fmt.Errorf("audit: %w", err)
 	}
 	// Problems, in input order: local files first, then each input.
 	writeProblem := func(p event.Problem) error {

@@ -30,6 +30,7 @@ type Builder struct {
 	opts    Options
 	catalog *bots.Catalog
 	ids     *identity.Store
+	robots  *robotsStore // distinct robots.txt contents
 
 	mu         sync.Mutex
 	docs       []*rdoc   // robots-like captures (every /robots.txt, and redirect-target candidates)
@@ -67,6 +68,7 @@ func NewBuilder(opts Options, catalog *bots.Catalog, ids *identity.Store) *Build
 		opts:    opts.withDefaults(),
 		catalog: catalog,
 		ids:     ids,
+		robots:  newRobotsStore(opts),
 		dirSets: make(map[string]*dirSet),
 		files:   make(map[string]string),
 		warcUAs: make(map[string]int),
@@ -89,7 +91,7 @@ type rdoc struct {
 	status     int
 	recordType string
 	location   string // normalized absolute redirect target; "" when none
-	file       *robots.File
+	file       *robotsContent // parsed body of a success; nil otherwise
 	digest     string // SHA-256 of the body, hex; "" when no body
 	idDigest   string // 6 hex digits for version ids
 	size       int64
@@ -102,7 +104,6 @@ type rdoc struct {
 	profile    string
 	unresolved bool // revisit whose payload the reader could not resolve
 	conc       []string
-	ruleText   map[int]string // line -> "Disallow: /x", for evidence
 	origin     string         // OriginWARC ("" too), OriginFile, OriginGit, ...: see SiteVersion
 	originRef  string         // file, REPO@COMMIT:PATH or snapshot name; the Wayback URL
 	detail     string         // extra evidence (a commit's subject)
@@ -309,22 +310,10 @@ func (b *Builder) newDoc(c *event.Capture, auth, hostport, target string, isRobo
 	}
 	success := (c.Status >= 200 && c.Status < 300) || (c.RecordType == "resource" && c.Status == 0)
 	if success && !unresolved {
-		d.file = robots.Parse(c.Body, robots.Options{MaxBytes: b.opts.RobotsMaxBytes})
-		d.truncated = d.file.Truncated || c.BodyTruncated
-		d.ruleText = ruleTexts(d.file)
+		d.file = b.robots.add(d.digest, c.Body)
+		d.truncated = d.file.trunc || c.BodyTruncated
 	}
 	return d
-}
-
-// ruleTexts maps each allow/disallow line to its evidence text.
-func ruleTexts(f *robots.File) map[int]string {
-	m := make(map[int]string)
-	for _, g := range f.Groups {
-		for _, r := range g.Rules {
-			m[r.Line] = r.String()
-		}
-	}
-	return m
 }
 
 // resolveLocation resolves a Location value against the URL that carried

@@ -227,8 +227,8 @@ func (m *Model) buildTimelines(docs []*rdoc) {
 			continue
 		}
 		d.unresolved = false
-		d.status, d.file, d.digest, d.size, d.truncated, d.ruleText, d.location =
-			orig.status, orig.file, orig.digest, orig.size, orig.truncated, orig.ruleText, orig.location
+		d.status, d.file, d.digest, d.size, d.truncated, d.location =
+			orig.status, orig.file, orig.digest, orig.size, orig.truncated, orig.location
 		if d.digest != "" {
 			d.idDigest = d.digest[:6]
 		}
@@ -288,10 +288,8 @@ func (m *Model) buildTimelines(docs []*rdoc) {
 		for _, v := range a.versions {
 			v.desc = describeVersion(v)
 			if v.content != nil && v.content.file != nil {
-				for _, g := range v.content.file.Groups {
-					for _, ag := range g.Agents {
-						a.groups[strings.ToLower(ag.Token)] = true
-					}
+				for _, t := range v.content.file.tokens {
+					a.groups[t] = true
 				}
 			}
 		}
@@ -460,23 +458,30 @@ func (m *Model) applyUnreachable(vs []*version) []*version {
 	return out
 }
 
-// ruleText returns the evidence text of the rule on line n of the content.
+// ruleText returns the evidence text of a rule of the content in force:
+// "Disallow: /x".
 func (v *version) ruleText(r *robots.Rule) string {
 	if r == nil {
 		return ""
 	}
-	if v.content != nil {
-		if s, ok := v.content.ruleText[r.Line]; ok {
-			return s
-		}
-	}
 	return r.String()
 }
 
-// file returns the parsed rules in force, or nil.
+// file returns the parsed rules in force, or nil. The file may be parsed
+// again from its stored body (robotsstore.go); callers keep the result
+// rather than asking twice.
 func (v *version) file() *robots.File {
 	if v == nil || v.content == nil {
 		return nil
 	}
-	return v.content.file
+	return v.content.file.file()
+}
+
+// fileStats returns the counts of the rules in force, and false when
+// there are none, without parsing the file again.
+func (v *version) fileStats() (fileStats, bool) {
+	if v == nil || v.content == nil || v.content.file == nil {
+		return fileStats{}, false
+	}
+	return v.content.file.stats, true
 }
