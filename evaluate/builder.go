@@ -90,10 +90,10 @@ type rdoc struct {
 	time       time.Time
 	status     int
 	recordType string
-	location   string // normalized absolute redirect target; "" when none
+	location   string         // normalized absolute redirect target; "" when none
 	file       *robotsContent // parsed body of a success; nil otherwise
-	digest     string // SHA-256 of the body, hex; "" when no body
-	idDigest   string // 6 hex digits for version ids
+	digest     string         // SHA-256 of the body, hex; "" when no body
+	idDigest   string         // 6 hex digits for version ids
 	size       int64
 	truncated  bool
 	noResponse bool // status 0 with WARC-Truncated or no body: network failure
@@ -104,10 +104,10 @@ type rdoc struct {
 	profile    string
 	unresolved bool // revisit whose payload the reader could not resolve
 	conc       []string
-	origin     string         // OriginWARC ("" too), OriginFile, OriginGit, ...: see SiteVersion
-	originRef  string         // file, REPO@COMMIT:PATH or snapshot name; the Wayback URL
-	detail     string         // extra evidence (a commit's subject)
-	assumed    bool           // no time given: in force for the whole data range
+	origin     string // OriginWARC ("" too), OriginFile, OriginGit, ...: see SiteVersion
+	originRef  string // file, REPO@COMMIT:PATH or snapshot name; the Wayback URL
+	detail     string // extra evidence (a commit's subject)
+	assumed    bool   // no time given: in force for the whole data range
 }
 
 // capRec is the compact summary of one archived capture kept for

@@ -20,7 +20,7 @@ type Model struct {
 	catalog  *bots.Catalog
 	ids      *identity.Store
 	verifier *signature.Verifier
-	robots   *robotsStore // robots.txt contents of the versions
+	robots   *robotsStore     // robots.txt contents of the versions
 	cards    []*identity.Card // every card known, for the cheap "may a card match this UA" test
 
 	hosts     map[string]*hostEntry // host[:port] -> authorities by scheme
