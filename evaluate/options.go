@@ -56,7 +56,7 @@ type Options struct {
 	// against robots.txt (robots_verdict not_judged).
 	DefaultAuthority string
 	// SpillDir is where robots.txt bodies go once those kept in memory
-	// pass half of RobotsCacheBytes (one unlinked temporary file); ""
+	// pass a quarter of RobotsCacheBytes (one unlinked temporary file); ""
 	// keeps every body in memory.
 	SpillDir string
 	// RobotsCacheBytes bounds the estimated size of the parsed robots.txt

@@ -21,7 +21,7 @@ import (
 
 // DefaultRobotsCacheBytes is the budget of parsed robots.txt files when
 // Options.RobotsCacheBytes is 0.
-const DefaultRobotsCacheBytes = 64 << 20
+const DefaultRobotsCacheBytes = 32 << 20
 
 // robotsContent is one distinct robots.txt body, parsed.
 type robotsContent struct {
@@ -81,7 +81,7 @@ func newRobotsStore(opts Options) *robotsStore {
 		maxBytes:  opts.RobotsMaxBytes,
 		byDigest:  make(map[string]*robotsContent),
 		cacheSize: cache,
-		memSize:   cache / 2,
+		memSize:   cache / 4,
 		dir:       opts.SpillDir,
 	}
 }
@@ -246,7 +246,9 @@ func tokensOf(f *robots.File) []string {
 			t := strings.ToLower(a.Token)
 			if !seen[t] {
 				seen[t] = true
-				out = append(out, t)
+				// A copy: the token points into the file's text otherwise,
+				// and would keep the whole body alive.
+				out = append(out, strings.Clone(t))
 			}
 		}
 	}
