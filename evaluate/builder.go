@@ -37,7 +37,8 @@ type Builder struct {
 	captures   []*capRec // every archived capture, compact
 	dirSets    map[string]*dirSet
 	files      map[string]string         // interned source file names
-	rfetches   []*rfetch                 // robots.txt fetches from logs and WARC request records
+	rfetches   []rfetch                  // robots.txt fetches from logs and WARC request records
+	strs       map[string]string         // interned strings of rfetches
 	warcUAs    map[string]int            // User-Agent of WARC request records -> count
 	fileUAs    map[string]map[string]int // WARC file -> User-Agent of its request records -> count
 	infos      map[string]warcinfo       // WARC file -> what its first warcinfo record names
@@ -71,6 +72,7 @@ func NewBuilder(opts Options, catalog *bots.Catalog, ids *identity.Store) *Build
 		robots:  newRobotsStore(opts),
 		dirSets: make(map[string]*dirSet),
 		files:   make(map[string]string),
+		strs:    make(map[string]string),
 		warcUAs: make(map[string]int),
 		fileUAs: make(map[string]map[string]int),
 		infos:   make(map[string]warcinfo),
@@ -134,18 +136,19 @@ type dirSet struct {
 	d *extract.Directives
 }
 
-// rfetch is one fetch of /robots.txt seen in pass 1.
+// rfetch is one fetch of /robots.txt seen in pass 1, kept by value with
+// its strings interned (Builder.internStr): a log of millions of robots.txt
+// requests from a few bots holds each User-Agent and host once.
 type rfetch struct {
 	time     time.Time
+	src      event.Source
 	scheme   string
 	host     string
-	status   int
-	method   string
 	ua       string
-	src      event.Source
 	origin   string
-	recordID string
-	conc     []string
+	recordID string   // WARC request records only
+	conc     []string // WARC request records only
+	status   int
 }
 
 func (b *Builder) noteTime(t time.Time) {
@@ -164,6 +167,17 @@ func (b *Builder) intern(file string) string {
 	s := strings.Clone(file)
 	b.files[s] = s
 	return s
+}
+
+// internStr returns the one copy of s kept for robots.txt fetches. b.mu
+// is held.
+func (b *Builder) internStr(s string) string {
+	if v, ok := b.strs[s]; ok {
+		return v
+	}
+	v := strings.Clone(s)
+	b.strs[v] = v
+	return v
 }
 
 func isHTTPRecord(rt string) bool {
@@ -379,15 +393,11 @@ func (b *Builder) AddFetch(f *event.Fetch) {
 		return
 	}
 	t := f.Time.UTC()
-	var rf *rfetch
-	if robots.IsRobotsTxt(f.Target) && (f.Method == "" || strings.EqualFold(f.Method, "GET")) {
-		rf = &rfetch{
-			time: t, scheme: strings.ToLower(f.Scheme), host: strings.Clone(f.Host),
-			status: f.Status, method: strings.Clone(f.Method), ua: strings.Clone(f.UserAgent),
-			src: f.Source, origin: f.Origin, recordID: strings.Clone(f.RecordID),
-		}
+	isRobots := robots.IsRobotsTxt(f.Target) && (f.Method == "" || strings.EqualFold(f.Method, "GET"))
+	var conc []string
+	if isRobots {
 		for _, c := range f.ConcurrentTo {
-			rf.conc = append(rf.conc, strings.Clone(c))
+			conc = append(conc, strings.Clone(c))
 		}
 	}
 	b.mu.Lock()
@@ -418,9 +428,14 @@ func (b *Builder) AddFetch(f *event.Fetch) {
 			b.reqConc[strings.Clone(c)] = true
 		}
 	}
-	if rf != nil {
-		rf.src.File = b.intern(rf.src.File)
-		b.rfetches = append(b.rfetches, rf)
+	if isRobots {
+		src := f.Source
+		src.File = b.intern(src.File)
+		b.rfetches = append(b.rfetches, rfetch{
+			time: t, src: src, scheme: b.internStr(strings.ToLower(f.Scheme)), host: b.internStr(f.Host),
+			ua: b.internStr(f.UserAgent), origin: b.internStr(f.Origin), recordID: strings.Clone(f.RecordID),
+			conc: conc, status: f.Status,
+		})
 		b.nRobotsReq++
 	}
 }

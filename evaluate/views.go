@@ -32,7 +32,6 @@ type viewEntry struct {
 	content  *version // vkContent: the version whose rules the bot got
 	runStart time.Time
 	note     string // how the content was chosen, for evidence
-	desc     string // evidence description, set by Build (describeEntry)
 }
 
 // botView is one bot's robots.txt fetches on one authority, in time order.
@@ -75,14 +74,16 @@ func (m *Model) buildViews(b *Builder) {
 			}
 		}
 	}
-	rfs := slices.Clone(b.rfetches)
-	slices.SortFunc(rfs, func(x, y *rfetch) int {
+	rfs := b.rfetches // sorted in place: the Builder is done
+	b.rfetches = nil
+	slices.SortFunc(rfs, func(x, y rfetch) int {
 		if c := cmpTime(x.time, y.time); c != 0 {
 			return c
 		}
 		return lessSource(x.src, y.src)
 	})
-	for _, rf := range rfs {
+	for i := range rfs {
+		rf := &rfs[i]
 		if rf.origin == event.OriginWARC {
 			paired := rf.recordID != "" && robotsConc[rf.recordID]
 			for _, c := range rf.conc {
@@ -229,7 +230,6 @@ func (m *Model) resolveEntries(a *authority, bv *botView) {
 				e.runStart = e.time
 			}
 		}
-		e.desc = describeEntry(bv.token, e)
 	}
 }
 
