@@ -184,11 +184,33 @@ func cmpDoc(a, b *rdoc) int {
 }
 
 // buildTimelines turns robots-like captures into per-authority version
-// timelines (RFC 9309 §2.3.1).
+// timelines (RFC 9309 §2.3.1): captures indexed by URL and record id,
+// unresolved revisits given the content they repeat, then one timeline per
+// authority in key order.
 func (m *Model) buildTimelines(docs []*rdoc) {
 	sortSlice(docs, cmpDoc)
-	byURL := make(map[string][]*rdoc)
-	byRecord := make(map[string]*rdoc)
+	byURL, byRecord := indexDocs(docs)
+	m.resolveRevisits(docs, byURL, byRecord)
+	m.docsByURL = byURL
+	auths := groupByAuthority(m, docs)
+	keys := make([]string, 0, len(auths))
+	for k := range auths {
+		keys = append(keys, k)
+	}
+	sort.Strings(keys)
+	for _, k := range keys {
+		a := auths[k]
+		m.authList = append(m.authList, a)
+		m.addAuthority(a)
+		m.buildTimeline(a)
+	}
+}
+
+// indexDocs indexes sorted captures by normalized URL (in time order) and
+// by WARC-Record-ID (the first capture with an id wins).
+func indexDocs(docs []*rdoc) (byURL map[string][]*rdoc, byRecord map[string]*rdoc) {
+	byURL = make(map[string][]*rdoc)
+	byRecord = make(map[string]*rdoc)
 	for _, d := range docs {
 		byURL[d.url] = append(byURL[d.url], d)
 		if d.recordID != "" {
@@ -197,29 +219,22 @@ func (m *Model) buildTimelines(docs []*rdoc) {
 			}
 		}
 	}
-	// Unresolved revisits take the content of the capture they repeat.
+	return byURL, byRecord
+}
+
+// resolveRevisits gives each unresolved revisit the content of the capture
+// it repeats: the one its WARC-Refers-To names, else the latest earlier
+// capture of its URL with the same payload digest (or, for a
+// server-not-modified revisit without one, the latest earlier capture). A
+// revisit with no such capture is reported and left unresolved.
+func (m *Model) resolveRevisits(docs []*rdoc, byURL map[string][]*rdoc, byRecord map[string]*rdoc) {
 	for _, d := range docs {
 		if !d.unresolved {
 			continue
 		}
 		orig := byRecord[d.refersTo]
 		if orig == nil || orig.unresolved {
-			orig = nil
-			list := byURL[d.url]
-			for i := len(list) - 1; i >= 0; i-- {
-				o := list[i]
-				if !o.time.Before(d.time) || o.unresolved {
-					continue
-				}
-				if d.payload != "" && o.payload == d.payload {
-					orig = o
-					break
-				}
-				if d.payload == "" && strings.Contains(d.profile, "server-not-modified") {
-					orig = o
-					break
-				}
-			}
+			orig = revisitedBefore(d, byURL[d.url])
 		}
 		if orig == nil {
 			m.problem(d.src, "robots-revisit-unresolved", event.SevWarning,
@@ -233,8 +248,30 @@ func (m *Model) buildTimelines(docs []*rdoc) {
 			d.idDigest = d.digest[:6]
 		}
 	}
-	m.docsByURL = byURL
+}
 
+// revisitedBefore returns the latest resolved capture in list (one URL's
+// captures, in time order) before revisit d that d repeats, or nil.
+func revisitedBefore(d *rdoc, list []*rdoc) *rdoc {
+	for i := len(list) - 1; i >= 0; i-- {
+		o := list[i]
+		if !o.time.Before(d.time) || o.unresolved {
+			continue
+		}
+		if d.payload != "" && o.payload == d.payload {
+			return o
+		}
+		if d.payload == "" && strings.Contains(d.profile, "server-not-modified") {
+			return o
+		}
+	}
+	return nil
+}
+
+// groupByAuthority makes one authority per scheme://host[:port] with a
+// resolved capture of /robots.txt, its versions one per capture in time
+// order.
+func groupByAuthority(m *Model, docs []*rdoc) map[string]*authority {
 	auths := make(map[string]*authority)
 	for _, d := range docs {
 		if !d.isRobots || d.unresolved {
@@ -247,53 +284,55 @@ func (m *Model) buildTimelines(docs []*rdoc) {
 		}
 		a.versions = append(a.versions, &version{auth: a, doc: d, from: d.time})
 	}
-	keys := make([]string, 0, len(auths))
-	for k := range auths {
-		keys = append(keys, k)
+	return auths
+}
+
+// buildTimeline resolves an authority's versions, collapses identical
+// consecutive ones, sets each one's interval, applies the 30-day rule and
+// notes the product tokens its groups name.
+func (m *Model) buildTimeline(a *authority) {
+	a.versions = m.collapseVersions(a)
+	for i, v := range a.versions {
+		if i+1 < len(a.versions) {
+			v.until = a.versions[i+1].from
+		}
 	}
-	sort.Strings(keys)
-	for _, k := range keys {
-		a := auths[k]
-		m.authList = append(m.authList, a)
-		m.addAuthority(a)
-		ids := make(map[string]int)
-		var prev *version
-		kept := a.versions[:0]
-		for _, v := range a.versions {
-			m.resolveVersion(v, prev)
-			if prev != nil && sameVersion(prev, v) {
-				// Identical consecutive captures are one version
-				// (docs/semantics.md, "The robots.txt timeline").
-				prev.captures = append(prev.captures, v.doc)
-				continue
-			}
-			kept = append(kept, v)
-			v.id = a.idPrefix + "@" + v.from.Format(time.RFC3339Nano) + "#" + v.doc.idDigest
-			if n := ids[v.id]; n > 0 {
-				ids[v.id] = n + 1
-				v.id += "~" + itoa(n+1)
-			} else {
-				ids[v.id] = 1
-			}
-			prev = v
-		}
-		clear(a.versions[len(kept):])
-		a.versions = kept
-		for i, v := range a.versions {
-			if i+1 < len(a.versions) {
-				v.until = a.versions[i+1].from
-			}
-		}
-		a.versions = m.applyUnreachable(a.versions)
-		for _, v := range a.versions {
-			v.desc = describeVersion(v)
-			if v.content != nil && v.content.file != nil {
-				for _, t := range v.content.file.tokens {
-					a.groups[t] = true
-				}
+	a.versions = m.applyUnreachable(a.versions)
+	for _, v := range a.versions {
+		v.desc = describeVersion(v)
+		if v.content != nil && v.content.file != nil {
+			for _, t := range v.content.file.tokens {
+				a.groups[t] = true
 			}
 		}
 	}
+}
+
+// collapseVersions resolves each version (RFC 9309 §2.3.1) and folds
+// identical consecutive captures into one version (docs/semantics.md, "The
+// robots.txt timeline"), naming each kept version; it reuses a.versions.
+func (m *Model) collapseVersions(a *authority) []*version {
+	ids := make(map[string]int)
+	var prev *version
+	kept := a.versions[:0]
+	for _, v := range a.versions {
+		m.resolveVersion(v, prev)
+		if prev != nil && sameVersion(prev, v) {
+			prev.captures = append(prev.captures, v.doc)
+			continue
+		}
+		kept = append(kept, v)
+		v.id = a.idPrefix + "@" + v.from.Format(time.RFC3339Nano) + "#" + v.doc.idDigest
+		if n := ids[v.id]; n > 0 {
+			ids[v.id] = n + 1
+			v.id += "~" + itoa(n+1)
+		} else {
+			ids[v.id] = 1
+		}
+		prev = v
+	}
+	clear(a.versions[len(kept):])
+	return kept
 }
 
 func (m *Model) newAuthority(key, hostport string) *authority {
