@@ -110,8 +110,8 @@ type authority struct {
 	host      string // url_host_name
 	idPrefix  string // "example.com" for https, "http://example.com" otherwise
 	versions  []*version
-	groups    map[string]bool     // lower-cased user-agent tokens of any version's groups
-	views     map[string]*botView // lower-cased product token -> the bot's own robots.txt fetches
+	groups    map[string]bool     // lower-cased user-agent tokens of any version's groups; nil when none
+	views     map[string]*botView // lower-cased product token -> the bot's own robots.txt fetches; nil when none
 	robotsURL string
 }
 
@@ -301,6 +301,9 @@ func (m *Model) buildTimeline(a *authority) {
 	for _, v := range a.versions {
 		v.desc = describeVersion(v)
 		if v.content != nil && v.content.file != nil {
+			if a.groups == nil && len(v.content.file.tokens) > 0 {
+				a.groups = make(map[string]bool)
+			}
 			for _, t := range v.content.file.tokens {
 				a.groups[t] = true
 			}
@@ -340,8 +343,6 @@ func (m *Model) newAuthority(key, hostport string) *authority {
 		key:       key,
 		hostport:  hostport,
 		host:      hostName(hostport),
-		groups:    make(map[string]bool),
-		views:     make(map[string]*botView),
 		robotsURL: key + "/robots.txt",
 	}
 	if strings.HasPrefix(key, "https://") {

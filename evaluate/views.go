@@ -155,6 +155,9 @@ func (m *Model) viewFor(a *authority, token string) *botView {
 	lower := strings.ToLower(token)
 	bv := a.views[lower]
 	if bv == nil {
+		if a.views == nil {
+			a.views = make(map[string]*botView)
+		}
 		bv = &botView{token: token}
 		a.views[lower] = bv
 	}
