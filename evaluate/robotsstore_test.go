@@ -1,7 +1,11 @@
 package evaluate
 
 import (
+	"crypto/sha256"
+	"encoding/hex"
+	"io/fs"
 	"os"
+	"path/filepath"
 	"reflect"
 	"runtime"
 	"strconv"
@@ -140,5 +144,65 @@ func TestParsedCostEstimate(t *testing.T) {
 		if n >= 5000 && (est < live/2 || est > live*2) {
 			t.Errorf("%d rules: estimate %d, live %d: off by more than a factor of two", n, est, live)
 		}
+	}
+}
+
+// A file parsed again from a spilled body is the file parsed at first:
+// every line, group, rule (with its line number and evidence text),
+// diagnostic and ACAP record, on the robots package's test data and the
+// demo's inputs taken as robots.txt bodies.
+func TestRobotsStoreReparseIdentical(t *testing.T) {
+	var bodies [][]byte
+	for _, root := range []string{"../robots/testdata", "../testdata/demo"} {
+		err := filepath.WalkDir(root, func(p string, d fs.DirEntry, err error) error {
+			if err != nil || d.IsDir() {
+				return err
+			}
+			b, err := os.ReadFile(p)
+			if err == nil && len(b) < 1<<20 {
+				bodies = append(bodies, b)
+			}
+			return err
+		})
+		if err != nil {
+			t.Fatal(err)
+		}
+	}
+	if len(bodies) < 20 {
+		t.Fatalf("only %d test files found", len(bodies))
+	}
+	st := newRobotsStore(Options{RobotsCacheBytes: 1, SpillDir: t.TempDir()})
+	defer st.close()
+	var cs []*robotsContent
+	for _, b := range bodies {
+		h := sha256.Sum256(b)
+		cs = append(cs, st.add(hex.EncodeToString(h[:]), b))
+	}
+	for i, c := range cs {
+		want := robots.Parse(bodies[i], robots.Options{})
+		got := c.file()
+		if !reflect.DeepEqual(got.Lines, want.Lines) || !reflect.DeepEqual(got.Groups, want.Groups) ||
+			!reflect.DeepEqual(got.Diagnostics, want.Diagnostics) || !reflect.DeepEqual(got.Sitemaps, want.Sitemaps) ||
+			!reflect.DeepEqual(got.ACAP, want.ACAP) || got.Truncated != want.Truncated || got.Size != want.Size {
+			t.Fatalf("file %d parsed again differs from its first parse", i)
+		}
+		if c.stats != statsOf(want) || !reflect.DeepEqual(c.tokens, tokensOf(want)) {
+			t.Errorf("file %d: stored counts or tokens differ from the parse", i)
+		}
+		for _, g := range want.Groups {
+			for _, r := range g.Rules {
+				if len(g.Agents) == 0 || r.Pattern == "" {
+					continue
+				}
+				wv, gv := want.Check(g.Agents[0].Token, r.Pattern), got.Check(g.Agents[0].Token, r.Pattern)
+				if wv.Allowed != gv.Allowed || (wv.Rule == nil) != (gv.Rule == nil) ||
+					wv.Rule != nil && (wv.Rule.Line != gv.Rule.Line || wv.Rule.String() != gv.Rule.String()) {
+					t.Errorf("file %d: %q for %q: got %+v, want %+v", i, r.Pattern, g.Agents[0].Token, gv, wv)
+				}
+			}
+		}
+	}
+	if st.parses.Load() <= int64(len(st.byDigest)) {
+		t.Errorf("no file was parsed again (%d parses, %d contents)", st.parses.Load(), len(st.byDigest))
 	}
 }
