@@ -1,8 +1,11 @@
 package evaluate
 
 import (
+	"cmp"
 	"crypto/sha256"
 	"encoding/hex"
+	"iter"
+	"slices"
 	"strings"
 	"sync"
 	"time"
@@ -37,8 +40,10 @@ type Builder struct {
 	captures   []*capRec // every archived capture, compact
 	dirSets    map[string]*dirSet
 	files      map[string]string         // interned source file names
-	rfetches   []rfetch                  // robots.txt fetches from logs and WARC request records
-	strs       map[string]string         // interned strings of rfetches
+	rfetches   []robotsFetch             // robots.txt fetches from logs and WARC request records
+	rwho       []fetchWho                // scheme, User-Agent and origin of rfetches
+	rwhoIdx    map[fetchWho]uint32       // index into rwho
+	strs       map[string]string         // interned hosts of rfetches
 	warcUAs    map[string]int            // User-Agent of WARC request records -> count
 	fileUAs    map[string]map[string]int // WARC file -> User-Agent of its request records -> count
 	infos      map[string]warcinfo       // WARC file -> what its first warcinfo record names
@@ -73,6 +78,7 @@ func NewBuilder(opts Options, catalog *bots.Catalog, ids *identity.Store) *Build
 		dirSets: make(map[string]*dirSet),
 		files:   make(map[string]string),
 		strs:    make(map[string]string),
+		rwhoIdx: make(map[fetchWho]uint32),
 		warcUAs: make(map[string]int),
 		fileUAs: make(map[string]map[string]int),
 		infos:   make(map[string]warcinfo),
@@ -136,9 +142,8 @@ type dirSet struct {
 	d *extract.Directives
 }
 
-// rfetch is one fetch of /robots.txt seen in pass 1, kept by value with
-// its strings interned (Builder.internStr): a log of millions of robots.txt
-// requests from a few bots holds each User-Agent and host once.
+// rfetch is one fetch of /robots.txt seen in pass 1, as buildViews reads
+// it (Builder.robotsFetches).
 type rfetch struct {
 	time     time.Time
 	src      event.Source
@@ -149,6 +154,64 @@ type rfetch struct {
 	recordID string   // WARC request records only
 	conc     []string // WARC request records only
 	status   int
+}
+
+// robotsFetch is how pass 1 keeps an rfetch: 88 bytes by value, the
+// host interned, scheme, User-Agent and origin one shared triple, WARC
+// fields apart. A log of millions of robots.txt requests from a few bots
+// costs little more than the slice.
+type robotsFetch struct {
+	sec    int64 // time, UTC
+	nsec   int32
+	status int32  // -1 when outside 0..999
+	who    uint32 // index into Builder.rwho
+	host   string
+	src    event.Source
+	warc   *warcRef
+}
+
+// fetchWho is the scheme, User-Agent and origin of robots.txt fetches.
+type fetchWho struct{ scheme, ua, origin string }
+
+// warcRef is what a WARC request record of /robots.txt adds: its id and
+// the records it is concurrent to.
+type warcRef struct {
+	recordID string
+	conc     []string
+}
+
+func cmpRobotsFetch(x, y robotsFetch) int {
+	switch {
+	case x.sec != y.sec:
+		return cmp.Compare(x.sec, y.sec)
+	case x.nsec != y.nsec:
+		return cmp.Compare(x.nsec, y.nsec)
+	}
+	return lessSource(x.src, y.src)
+}
+
+// robotsFetches yields the robots.txt fetches of pass 1 in time, then
+// source order (the same *rfetch, refilled), and releases them: the
+// Builder is done.
+func (b *Builder) robotsFetches() iter.Seq[*rfetch] {
+	rfs := b.rfetches
+	b.rfetches = nil
+	slices.SortFunc(rfs, cmpRobotsFetch)
+	return func(yield func(*rfetch) bool) {
+		var rf rfetch
+		for i := range rfs {
+			c := &rfs[i]
+			w := b.rwho[c.who]
+			rf = rfetch{time: time.Unix(c.sec, int64(c.nsec)).UTC(), src: c.src, scheme: w.scheme, host: c.host,
+				ua: w.ua, origin: w.origin, status: int(c.status)}
+			if c.warc != nil {
+				rf.recordID, rf.conc = c.warc.recordID, c.warc.conc
+			}
+			if !yield(&rf) {
+				return
+			}
+		}
+	}
 }
 
 func (b *Builder) noteTime(t time.Time) {
@@ -167,6 +230,18 @@ func (b *Builder) intern(file string) string {
 	s := strings.Clone(file)
 	b.files[s] = s
 	return s
+}
+
+// whoOf returns the index of w in b.rwho, adding a copy. b.mu is held.
+func (b *Builder) whoOf(w fetchWho) uint32 {
+	if i, ok := b.rwhoIdx[w]; ok {
+		return i
+	}
+	w = fetchWho{strings.Clone(w.scheme), strings.Clone(w.ua), strings.Clone(w.origin)}
+	i := uint32(len(b.rwho))
+	b.rwho = append(b.rwho, w)
+	b.rwhoIdx[w] = i
+	return i
 }
 
 // internStr returns the one copy of s kept for robots.txt fetches. b.mu
@@ -394,10 +469,11 @@ func (b *Builder) AddFetch(f *event.Fetch) {
 	}
 	t := f.Time.UTC()
 	isRobots := robots.IsRobotsTxt(f.Target) && (f.Method == "" || strings.EqualFold(f.Method, "GET"))
-	var conc []string
-	if isRobots {
+	var warc *warcRef
+	if isRobots && (f.RecordID != "" || len(f.ConcurrentTo) > 0) {
+		warc = &warcRef{recordID: strings.Clone(f.RecordID)}
 		for _, c := range f.ConcurrentTo {
-			conc = append(conc, strings.Clone(c))
+			warc.conc = append(warc.conc, strings.Clone(c))
 		}
 	}
 	b.mu.Lock()
@@ -431,10 +507,14 @@ func (b *Builder) AddFetch(f *event.Fetch) {
 	if isRobots {
 		src := f.Source
 		src.File = b.intern(src.File)
-		b.rfetches = append(b.rfetches, rfetch{
-			time: t, src: src, scheme: b.internStr(strings.ToLower(f.Scheme)), host: b.internStr(f.Host),
-			ua: b.internStr(f.UserAgent), origin: b.internStr(f.Origin), recordID: strings.Clone(f.RecordID),
-			conc: conc, status: f.Status,
+		st := int32(-1)
+		if f.Status >= 0 && f.Status <= 999 {
+			st = int32(f.Status)
+		}
+		b.rfetches = append(b.rfetches, robotsFetch{
+			sec: t.Unix(), nsec: int32(t.Nanosecond()), status: st, src: src, warc: warc,
+			who:  b.whoOf(fetchWho{strings.ToLower(f.Scheme), f.UserAgent, f.Origin}),
+			host: b.internStr(f.Host),
 		})
 		b.nRobotsReq++
 	}

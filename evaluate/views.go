@@ -74,16 +74,7 @@ func (m *Model) buildViews(b *Builder) {
 			}
 		}
 	}
-	rfs := b.rfetches // sorted in place: the Builder is done
-	b.rfetches = nil
-	slices.SortFunc(rfs, func(x, y rfetch) int {
-		if c := cmpTime(x.time, y.time); c != 0 {
-			return c
-		}
-		return lessSource(x.src, y.src)
-	})
-	for i := range rfs {
-		rf := &rfs[i]
+	for rf := range b.robotsFetches() {
 		if rf.origin == event.OriginWARC {
 			paired := rf.recordID != "" && robotsConc[rf.recordID]
 			for _, c := range rf.conc {
