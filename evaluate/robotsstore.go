@@ -67,7 +67,8 @@ type robotsStore struct {
 	spill    *os.File
 	spillEnd int64
 	removed  bool  // the spill file was unlinked when created
-	err      error // first spill error; sticky
+	noSpill  bool  // creating or writing the spill file failed: bodies stay in memory
+	err      error // first error reading the spill file; sticky
 
 	parses atomic.Int64 // robots.Parse calls, for tests
 }
@@ -114,32 +115,32 @@ func (s *robotsStore) add(digest string, body []byte) *robotsContent {
 }
 
 // keepBody stores a copy of body in memory within the budget, else in
-// the spill file; without a spill directory, or once spilling failed, in
-// memory. s.mu is held.
+// the spill file; without a spill directory, or once the spill file could
+// not be created or written, in memory: that costs memory, never a
+// result. s.mu is held.
 func (s *robotsStore) keepBody(c *robotsContent, body []byte) {
 	if len(body) == 0 {
 		return
 	}
-	if s.inMem+int64(len(body)) > s.memSize && s.dir != "" && s.err == nil {
+	if s.inMem+int64(len(body)) > s.memSize && s.dir != "" && !s.noSpill {
 		if s.spill == nil {
-			s.spill, s.err = os.CreateTemp(s.dir, ".repaudit-robots-*.tmp")
-			if s.err == nil {
+			f, err := os.CreateTemp(s.dir, ".repaudit-robots-*.tmp")
+			if err != nil {
+				s.noSpill = true
+			} else {
 				// Unlinked at once where the system allows it: nothing is
-				// left behind however the run ends. Close removes it
+				// left behind however the run ends. close removes it
 				// otherwise.
-				s.removed = os.Remove(s.spill.Name()) == nil
+				s.spill, s.removed = f, os.Remove(f.Name()) == nil
 			}
 		}
-		if s.err == nil {
-			if _, err := s.spill.WriteAt(body, s.spillEnd); err != nil {
-				s.err = fmt.Errorf("robots.txt spill file: %w", err)
-			} else {
+		if s.spill != nil {
+			if _, err := s.spill.WriteAt(body, s.spillEnd); err == nil {
 				c.off = s.spillEnd
 				s.spillEnd += int64(len(body))
 				return
 			}
-		} else {
-			s.err = fmt.Errorf("robots.txt spill file: %w", s.err)
+			s.noSpill = true // a full disk: later bodies stay in memory
 		}
 	}
 	c.body = append([]byte(nil), body...)

@@ -206,3 +206,38 @@ func TestRobotsStoreReparseIdentical(t *testing.T) {
 		t.Errorf("no file was parsed again (%d parses, %d contents)", st.parses.Load(), len(st.byDigest))
 	}
 }
+
+// A spill directory that cannot be written keeps bodies in memory: more
+// memory, the same tables, no error. A spill file that cannot be read
+// back is an error Close reports.
+func TestRobotsStoreSpillFailures(t *testing.T) {
+	ref := storeScenario(t, Options{})
+	ref.run()
+	got := storeScenario(t, Options{RobotsCacheBytes: 1, SpillDir: filepath.Join(t.TempDir(), "missing")})
+	got.run()
+	st := got.model.robots
+	if !st.noSpill || st.spillEnd != 0 || st.inMem == 0 {
+		t.Errorf("noSpill %v, spilled %d, in memory %d: want every body in memory", st.noSpill, st.spillEnd, st.inMem)
+	}
+	if !reflect.DeepEqual(got.out, ref.out) {
+		t.Error("tables differ when the spill directory is missing")
+	}
+	if err := got.model.Close(); err != nil {
+		t.Errorf("Close: %v", err)
+	}
+
+	s := newRobotsStore(Options{RobotsCacheBytes: 1, SpillDir: t.TempDir()})
+	body := []byte(robotsBody(1, 50))
+	c := s.add("a", body)
+	s.add("b", []byte(robotsBody(2, 50))) // evicts "a"
+	if c.body != nil || c.parsed.Load() != nil {
+		t.Fatal("want a spilled and evicted")
+	}
+	s.spill.Close() // the spill file is gone from under the store
+	if f := c.file(); f == nil || len(f.Groups) != 0 {
+		t.Errorf("unreadable body: want an empty file, got %v", f)
+	}
+	if err := s.close(); err == nil || !strings.Contains(err.Error(), "spill file: read") {
+		t.Errorf("close: got %v, want the read error", err)
+	}
+}
