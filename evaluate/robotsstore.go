@@ -21,7 +21,7 @@ import (
 
 // DefaultRobotsCacheBytes is the budget of parsed robots.txt files when
 // Options.RobotsCacheBytes is 0.
-const DefaultRobotsCacheBytes = 32 << 20
+const DefaultRobotsCacheBytes = 16 << 20
 
 // robotsContent is one distinct robots.txt body, parsed.
 type robotsContent struct {
