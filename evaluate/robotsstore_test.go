@@ -241,3 +241,40 @@ func TestRobotsStoreSpillFailures(t *testing.T) {
 		t.Errorf("close: got %v, want the read error", err)
 	}
 }
+
+// FuzzRobotsStore stores arbitrary bodies with a cache too small to hold
+// one and every body spilled: each file parsed again from the spill file
+// must equal a direct parse, and the stored counts must match it.
+func FuzzRobotsStore(f *testing.F) {
+	f.Add([]byte("User-agent: *\nDisallow: /a\n"), []byte("\xef\xbb\xbfUser-agent: x\nAllow: /*$\nCrawl-delay: 2\n"))
+	f.Add([]byte("\xff\xfeU\x00:\x00"), []byte(""))
+	f.Add([]byte("ACAP-crawler: *\nACAP-disallow-crawl: /\n"), []byte("Sitemap: x\r\nuser agent bot\rdisalow /p"))
+	dir := f.TempDir()
+	f.Fuzz(func(t *testing.T, a, b []byte) {
+		s := newRobotsStore(Options{RobotsCacheBytes: 1, SpillDir: dir, RobotsMaxBytes: 64})
+		defer s.close()
+		bodies := [][]byte{a, b, a}
+		var cs []*robotsContent
+		for _, body := range bodies {
+			h := sha256.Sum256(body)
+			cs = append(cs, s.add(hex.EncodeToString(h[:]), body))
+		}
+		if cs[0] != cs[2] {
+			t.Fatal("the same body stored twice")
+		}
+		for i, c := range cs {
+			want := robots.Parse(bodies[i], robots.Options{MaxBytes: 64})
+			got := c.file()
+			if !reflect.DeepEqual(got.Lines, want.Lines) || !reflect.DeepEqual(got.Groups, want.Groups) ||
+				!reflect.DeepEqual(got.Diagnostics, want.Diagnostics) || got.Truncated != want.Truncated || got.Size != want.Size {
+				t.Fatalf("body %d parsed again differs from a direct parse", i)
+			}
+			if c.stats != statsOf(want) || c.trunc != want.Truncated || c.size != len(bodies[i]) {
+				t.Fatalf("body %d: stored counts differ", i)
+			}
+		}
+		if err := s.close(); err != nil {
+			t.Fatal(err)
+		}
+	})
+}
