@@ -195,6 +195,7 @@ func execute(ctx context.Context, cfg Config, w table.Sink) (*Summary, *evaluate
 	}
 	var model *evaluate.Model
 	r.phase("build", func() error { model = r.builder.Build(); return nil })
+	defer model.Close()
 	counter := &countingSink{Sink: w, sum: r.sum}
 	if err := r.phase("pass2", func() error { return r.judgePass2(model, counter) }); err != nil {
 		return nil, nil, err
@@ -283,6 +284,9 @@ func (r *run) judgePass2(model *evaluate.Model, sink table.Sink) error {
 func (r *run) writeTables(model *evaluate.Model, sink *countingSink) error {
 	if err := model.WriteTables(sink); err != nil {
 		return fmt.Errorf("audit: write tables: %w", err)
+	}
+	if err := model.Close(); err != nil { // the spilled robots.txt bodies
+		return fmt.Errorf("audit: %w", err)
 	}
 	for _, p := range r.st.problems {
 		if err := writeProblem(sink, p); err != nil {

@@ -356,7 +356,11 @@ func (r *run) sniffOnce(p string) (*fileState, error) {
 // before the inputs: listings and robots.txt versions; it records the
 // side inputs for the manifest.
 func (r *run) newBuilder() error {
-	r.builder = evaluate.NewBuilder(r.cfg.Eval, r.catalog, r.ids)
+	eopts := r.cfg.Eval
+	if eopts.SpillDir == "" {
+		eopts.SpillDir = r.spool.base // large robots.txt bodies go beside the output
+	}
+	r.builder = evaluate.NewBuilder(eopts, r.catalog, r.ids)
 	for _, p := range r.cfg.Index {
 		if err := readListing(p, r.builder.AddIndexEntry, &r.st.problems); err != nil {
 			return err

@@ -1,8 +1,11 @@
 package evaluate
 
 import (
+	"cmp"
 	"crypto/sha256"
 	"encoding/hex"
+	"iter"
+	"slices"
 	"strings"
 	"sync"
 	"time"
@@ -30,13 +33,17 @@ type Builder struct {
 	opts    Options
 	catalog *bots.Catalog
 	ids     *identity.Store
+	robots  *robotsStore // distinct robots.txt contents
 
 	mu         sync.Mutex
 	docs       []*rdoc   // robots-like captures (every /robots.txt, and redirect-target candidates)
 	captures   []*capRec // every archived capture, compact
 	dirSets    map[string]*dirSet
 	files      map[string]string         // interned source file names
-	rfetches   []*rfetch                 // robots.txt fetches from logs and WARC request records
+	rfetches   []robotsFetch             // robots.txt fetches from logs and WARC request records
+	rwho       []fetchWho                // scheme, User-Agent and origin of rfetches
+	rwhoIdx    map[fetchWho]uint32       // index into rwho
+	strs       map[string]string         // interned hosts of rfetches
 	warcUAs    map[string]int            // User-Agent of WARC request records -> count
 	fileUAs    map[string]map[string]int // WARC file -> User-Agent of its request records -> count
 	infos      map[string]warcinfo       // WARC file -> what its first warcinfo record names
@@ -67,8 +74,11 @@ func NewBuilder(opts Options, catalog *bots.Catalog, ids *identity.Store) *Build
 		opts:    opts.withDefaults(),
 		catalog: catalog,
 		ids:     ids,
+		robots:  newRobotsStore(opts),
 		dirSets: make(map[string]*dirSet),
 		files:   make(map[string]string),
+		strs:    make(map[string]string),
+		rwhoIdx: make(map[fetchWho]uint32),
 		warcUAs: make(map[string]int),
 		fileUAs: make(map[string]map[string]int),
 		infos:   make(map[string]warcinfo),
@@ -88,10 +98,10 @@ type rdoc struct {
 	time       time.Time
 	status     int
 	recordType string
-	location   string // normalized absolute redirect target; "" when none
-	file       *robots.File
-	digest     string // SHA-256 of the body, hex; "" when no body
-	idDigest   string // 6 hex digits for version ids
+	location   string         // normalized absolute redirect target; "" when none
+	file       *robotsContent // parsed body of a success; nil otherwise
+	digest     string         // SHA-256 of the body, hex; "" when no body
+	idDigest   string         // 6 hex digits for version ids
 	size       int64
 	truncated  bool
 	noResponse bool // status 0 with WARC-Truncated or no body: network failure
@@ -102,11 +112,10 @@ type rdoc struct {
 	profile    string
 	unresolved bool // revisit whose payload the reader could not resolve
 	conc       []string
-	ruleText   map[int]string // line -> "Disallow: /x", for evidence
-	origin     string         // OriginWARC ("" too), OriginFile, OriginGit, ...: see SiteVersion
-	originRef  string         // file, REPO@COMMIT:PATH or snapshot name; the Wayback URL
-	detail     string         // extra evidence (a commit's subject)
-	assumed    bool           // no time given: in force for the whole data range
+	origin     string // OriginWARC ("" too), OriginFile, OriginGit, ...: see SiteVersion
+	originRef  string // file, REPO@COMMIT:PATH or snapshot name; the Wayback URL
+	detail     string // extra evidence (a commit's subject)
+	assumed    bool   // no time given: in force for the whole data range
 }
 
 // capRec is the compact summary of one archived capture kept for
@@ -133,18 +142,76 @@ type dirSet struct {
 	d *extract.Directives
 }
 
-// rfetch is one fetch of /robots.txt seen in pass 1.
+// rfetch is one fetch of /robots.txt seen in pass 1, as buildViews reads
+// it (Builder.robotsFetches).
 type rfetch struct {
 	time     time.Time
+	src      event.Source
 	scheme   string
 	host     string
-	status   int
-	method   string
 	ua       string
-	src      event.Source
 	origin   string
+	recordID string   // WARC request records only
+	conc     []string // WARC request records only
+	status   int
+}
+
+// robotsFetch is how pass 1 keeps an rfetch: 88 bytes by value, the
+// host interned, scheme, User-Agent and origin one shared triple, WARC
+// fields apart. A log of millions of robots.txt requests from a few bots
+// costs little more than the slice.
+type robotsFetch struct {
+	sec    int64 // time, UTC
+	nsec   int32
+	status int32  // -1 when outside 0..999
+	who    uint32 // index into Builder.rwho
+	host   string
+	src    event.Source
+	warc   *warcRef
+}
+
+// fetchWho is the scheme, User-Agent and origin of robots.txt fetches.
+type fetchWho struct{ scheme, ua, origin string }
+
+// warcRef is what a WARC request record of /robots.txt adds: its id and
+// the records it is concurrent to.
+type warcRef struct {
 	recordID string
 	conc     []string
+}
+
+func cmpRobotsFetch(x, y robotsFetch) int {
+	switch {
+	case x.sec != y.sec:
+		return cmp.Compare(x.sec, y.sec)
+	case x.nsec != y.nsec:
+		return cmp.Compare(x.nsec, y.nsec)
+	}
+	return lessSource(x.src, y.src)
+}
+
+// robotsFetches yields the robots.txt fetches of pass 1 in time, then
+// source order (the same *rfetch, refilled), and releases them: the
+// Builder is done.
+func (b *Builder) robotsFetches() iter.Seq[*rfetch] {
+	rfs := b.rfetches
+	b.rfetches = nil
+	slices.SortFunc(rfs, cmpRobotsFetch)
+	return func(yield func(*rfetch) bool) {
+		var rf rfetch
+		for i := range rfs {
+			c := &rfs[i]
+			w := b.rwho[c.who]
+			rf = rfetch{time: time.Unix(c.sec, int64(c.nsec)).UTC(), src: c.src, scheme: w.scheme, host: c.host,
+				ua: w.ua, origin: w.origin, status: int(c.status)}
+			if c.warc != nil {
+				rf.recordID, rf.conc = c.warc.recordID, c.warc.conc
+			}
+			if !yield(&rf) {
+				return
+			}
+		}
+	}
 }
 
 func (b *Builder) noteTime(t time.Time) {
@@ -163,6 +230,29 @@ func (b *Builder) intern(file string) string {
 	s := strings.Clone(file)
 	b.files[s] = s
 	return s
+}
+
+// whoOf returns the index of w in b.rwho, adding a copy. b.mu is held.
+func (b *Builder) whoOf(w fetchWho) uint32 {
+	if i, ok := b.rwhoIdx[w]; ok {
+		return i
+	}
+	w = fetchWho{strings.Clone(w.scheme), strings.Clone(w.ua), strings.Clone(w.origin)}
+	i := uint32(len(b.rwho))
+	b.rwho = append(b.rwho, w)
+	b.rwhoIdx[w] = i
+	return i
+}
+
+// internStr returns the one copy of s kept for robots.txt fetches. b.mu
+// is held.
+func (b *Builder) internStr(s string) string {
+	if v, ok := b.strs[s]; ok {
+		return v
+	}
+	v := strings.Clone(s)
+	b.strs[v] = v
+	return v
 }
 
 func isHTTPRecord(rt string) bool {
@@ -309,22 +399,10 @@ func (b *Builder) newDoc(c *event.Capture, auth, hostport, target string, isRobo
 	}
 	success := (c.Status >= 200 && c.Status < 300) || (c.RecordType == "resource" && c.Status == 0)
 	if success && !unresolved {
-		d.file = robots.Parse(c.Body, robots.Options{MaxBytes: b.opts.RobotsMaxBytes})
-		d.truncated = d.file.Truncated || c.BodyTruncated
-		d.ruleText = ruleTexts(d.file)
+		d.file = b.robots.add(d.digest, c.Body)
+		d.truncated = d.file.trunc || c.BodyTruncated
 	}
 	return d
-}
-
-// ruleTexts maps each allow/disallow line to its evidence text.
-func ruleTexts(f *robots.File) map[int]string {
-	m := make(map[int]string)
-	for _, g := range f.Groups {
-		for _, r := range g.Rules {
-			m[r.Line] = r.String()
-		}
-	}
-	return m
 }
 
 // resolveLocation resolves a Location value against the URL that carried
@@ -390,15 +468,12 @@ func (b *Builder) AddFetch(f *event.Fetch) {
 		return
 	}
 	t := f.Time.UTC()
-	var rf *rfetch
-	if robots.IsRobotsTxt(f.Target) && (f.Method == "" || strings.EqualFold(f.Method, "GET")) {
-		rf = &rfetch{
-			time: t, scheme: strings.ToLower(f.Scheme), host: strings.Clone(f.Host),
-			status: f.Status, method: strings.Clone(f.Method), ua: strings.Clone(f.UserAgent),
-			src: f.Source, origin: f.Origin, recordID: strings.Clone(f.RecordID),
-		}
+	isRobots := robots.IsRobotsTxt(f.Target) && (f.Method == "" || strings.EqualFold(f.Method, "GET"))
+	var warc *warcRef
+	if isRobots && (f.RecordID != "" || len(f.ConcurrentTo) > 0) {
+		warc = &warcRef{recordID: strings.Clone(f.RecordID)}
 		for _, c := range f.ConcurrentTo {
-			rf.conc = append(rf.conc, strings.Clone(c))
+			warc.conc = append(warc.conc, strings.Clone(c))
 		}
 	}
 	b.mu.Lock()
@@ -429,9 +504,18 @@ func (b *Builder) AddFetch(f *event.Fetch) {
 			b.reqConc[pairKey(file, c)] = true
 		}
 	}
-	if rf != nil {
-		rf.src.File = b.intern(rf.src.File)
-		b.rfetches = append(b.rfetches, rf)
+	if isRobots {
+		src := f.Source
+		src.File = b.intern(src.File)
+		st := int32(-1)
+		if f.Status >= 0 && f.Status <= 999 {
+			st = int32(f.Status)
+		}
+		b.rfetches = append(b.rfetches, robotsFetch{
+			sec: t.Unix(), nsec: int32(t.Nanosecond()), status: st, src: src, warc: warc,
+			who:  b.whoOf(fetchWho{strings.ToLower(f.Scheme), f.UserAgent, f.Origin}),
+			host: b.internStr(f.Host),
+		})
 		b.nRobotsReq++
 	}
 }

@@ -20,10 +20,15 @@
 //
 // The Builder keeps what a verdict needs and nothing that grows with the
 // logs: one version per robots.txt capture, identical consecutive
-// captures collapsed into one (parsed rules, never the body),
-// each bot's own robots.txt fetches per authority, a compact summary of
-// every other capture (URL, time, status, record location and a pointer to
-// a deduplicated directive set), and the listing entries.
+// captures collapsed into one, each distinct robots.txt body stored once
+// (in memory up to a budget, else in a temporary file in
+// Options.SpillDir) with its parsed rules a bounded cache rebuilt from the
+// body when needed (robotsstore.go); each bot's own robots.txt fetches
+// per authority, 88 bytes each until Build; a compact summary of every
+// other capture (URL, time, status, record location and a pointer to a
+// deduplicated directive set), and the listing entries. Model.Close
+// releases the temporary file. docs/semantics.md ("Evaluation", §16)
+// says what is bounded and what is not.
 //
 // Pass 2 reads the fetches again, merged in time order. Judge is stateless
 // and safe for concurrent use; the Tracker holds the little sequential
@@ -37,6 +42,7 @@
 //		sink.Fetch(&j.Fetch); for each v in j.Violations: sink.Violation(&v)
 //	model.WriteTables(sink)  // timeline, directives, retention, listing and archive findings
 //	summary := model.Summary() // what pass 1 reconstructed and WriteTables wrote
+//	err := model.Close()       // the robots.txt spill file; a read error is reported here
 //
 // # What Judge decides
 //

@@ -170,20 +170,9 @@ func writeVerdict(sb *strings.Builder, v *version, rv robots.Verdict, target str
 	sb.WriteString(target)
 }
 
-// writeEntry writes the description of a bot's own robots.txt fetch,
-// computed once at Build.
+// writeEntry writes the description of a bot's own robots.txt fetch. It
+// is not kept per fetch: a log may hold millions of robots.txt requests.
 func writeEntry(sb *strings.Builder, token string, e *viewEntry) {
-	if e.desc == "" {
-		sb.WriteString(describeEntry(token, e))
-		return
-	}
-	sb.WriteString(e.desc)
-}
-
-// describeEntry describes a bot's own robots.txt fetch.
-func describeEntry(token string, e *viewEntry) string {
-	var b strings.Builder
-	sb := &b
 	sb.WriteString(token)
 	if e.capture != nil {
 		sb.WriteString(" (the archive crawler) captured robots.txt ")
@@ -200,7 +189,6 @@ func describeEntry(token string, e *viewEntry) string {
 		sb.WriteString(": ")
 		sb.WriteString(e.note)
 	}
-	return b.String()
 }
 
 // robotsEvidence fills a robots.txt finding's columns and evidence: what

@@ -21,6 +21,7 @@ type Model struct {
 	catalog  *bots.Catalog
 	ids      *identity.Store
 	verifier *signature.Verifier
+	robots   *robotsStore     // robots.txt contents of the versions
 	cards    []*identity.Card // every card known, for the cheap "may a card match this UA" test
 
 	hosts     map[string]*hostEntry // host[:port] -> authorities by scheme
@@ -154,6 +155,7 @@ func (b *Builder) Build() *Model {
 		opts:       opts,
 		catalog:    b.catalog,
 		ids:        b.ids,
+		robots:     b.robots,
 		hosts:      make(map[string]*hostEntry),
 		nFetches:   b.nFetches,
 		nCaptures:  b.nCaptures,
@@ -481,6 +483,12 @@ func (m *Model) ArchiveCrawlers() []ArchiveCrawler {
 	slices.SortFunc(out, func(x, y ArchiveCrawler) int { return strings.Compare(x.File, y.File) })
 	return out
 }
+
+// Close releases the temporary file robots.txt bodies were spilled to
+// (Options.SpillDir) and returns the first error reading or writing it,
+// after which some judgements may be wrong. Judge, WriteTables and every
+// method that reads robots.txt rules must not be called afterwards.
+func (m *Model) Close() error { return m.robots.close() }
 
 // AsOf returns the time retention and latest directives are judged at.
 func (m *Model) AsOf() time.Time { return m.opts.AsOf }

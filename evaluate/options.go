@@ -56,6 +56,14 @@ type Options struct {
 	// lines that carry no host. "" means such fetches are not judged
 	// against robots.txt (robots_verdict not_judged).
 	DefaultAuthority string
+	// SpillDir is where robots.txt bodies go once those kept in memory
+	// pass a quarter of RobotsCacheBytes (one unlinked temporary file); ""
+	// keeps every body in memory.
+	SpillDir string
+	// RobotsCacheBytes bounds the estimated size of the parsed robots.txt
+	// files kept in memory; 0 means DefaultRobotsCacheBytes. A file
+	// evicted is parsed again from its body when needed.
+	RobotsCacheBytes int64
 }
 
 func (o Options) withDefaults() Options {

@@ -10,7 +10,6 @@ import (
 
 	"github.com/repaudit/repaudit/event"
 	"github.com/repaudit/repaudit/problem"
-	"github.com/repaudit/repaudit/robots"
 )
 
 // Origins of a robots.txt version (robots_versions.source): where the
@@ -85,9 +84,8 @@ func (b *Builder) AddSiteVersion(v SiteVersion) {
 		h := sha256.Sum256(v.Body)
 		d.digest = hex.EncodeToString(h[:])
 		d.idDigest = d.digest[:6]
-		d.file = robots.Parse(v.Body, robots.Options{MaxBytes: b.opts.RobotsMaxBytes})
-		d.truncated = d.file.Truncated
-		d.ruleText = ruleTexts(d.file)
+		d.file = b.robots.add(d.digest, v.Body)
+		d.truncated = d.file.trunc
 	}
 	b.mu.Lock()
 	defer b.mu.Unlock()

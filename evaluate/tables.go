@@ -130,14 +130,9 @@ func versionRow(a *authority, v *version) table.RobotsVersion {
 		u := v.until
 		row.ValidUntil = &u
 	}
-	if f := v.file(); f != nil {
+	if st, ok := v.fileStats(); ok {
 		row.Truncated = v.content.truncated
-		row.Groups = int32(len(f.Groups))
-		for _, g := range f.Groups {
-			row.Rules += int32(len(g.Rules))
-		}
-		row.Diagnostics = int32(len(f.Diagnostics))
-		row.HasACAP = f.ACAP != nil
+		row.Groups, row.Rules, row.Diagnostics, row.HasACAP = st.groups, st.rules, st.diagnostics, st.hasACAP
 	}
 	return row
 }

@@ -115,8 +115,8 @@ type authority struct {
 	host      string // url_host_name
 	idPrefix  string // "example.com" for https, "http://example.com" otherwise
 	versions  []*version
-	groups    map[string]bool     // lower-cased user-agent tokens of any version's groups
-	views     map[string]*botView // lower-cased product token -> the bot's own robots.txt fetches
+	groups    map[string]bool     // lower-cased user-agent tokens of any version's groups; nil when none
+	views     map[string]*botView // lower-cased product token -> the bot's own robots.txt fetches; nil when none
 	robotsURL string
 }
 
@@ -189,11 +189,33 @@ func cmpDoc(a, b *rdoc) int {
 }
 
 // buildTimelines turns robots-like captures into per-authority version
-// timelines (RFC 9309 §2.3.1).
+// timelines (RFC 9309 §2.3.1): captures indexed by URL and record id,
+// unresolved revisits given the content they repeat, then one timeline per
+// authority in key order.
 func (m *Model) buildTimelines(docs []*rdoc) {
 	sortSlice(docs, cmpDoc)
-	byURL := make(map[string][]*rdoc)
-	byRecord := make(map[string]*rdoc)
+	byURL, byRecord := indexDocs(docs)
+	m.resolveRevisits(docs, byURL, byRecord)
+	m.docsByURL = byURL
+	auths := groupByAuthority(m, docs)
+	keys := make([]string, 0, len(auths))
+	for k := range auths {
+		keys = append(keys, k)
+	}
+	sort.Strings(keys)
+	for _, k := range keys {
+		a := auths[k]
+		m.authList = append(m.authList, a)
+		m.addAuthority(a)
+		m.buildTimeline(a)
+	}
+}
+
+// indexDocs indexes sorted captures by normalized URL (in time order) and
+// by WARC-Record-ID (the first capture with an id wins).
+func indexDocs(docs []*rdoc) (byURL map[string][]*rdoc, byRecord map[string]*rdoc) {
+	byURL = make(map[string][]*rdoc)
+	byRecord = make(map[string]*rdoc)
 	for _, d := range docs {
 		byURL[d.url] = append(byURL[d.url], d)
 		if d.recordID != "" {
@@ -202,29 +224,22 @@ func (m *Model) buildTimelines(docs []*rdoc) {
 			}
 		}
 	}
-	// Unresolved revisits take the content of the capture they repeat.
+	return byURL, byRecord
+}
+
+// resolveRevisits gives each unresolved revisit the content of the capture
+// it repeats: the one its WARC-Refers-To names, else the latest earlier
+// capture of its URL with the same payload digest (or, for a
+// server-not-modified revisit without one, the latest earlier capture). A
+// revisit with no such capture is reported and left unresolved.
+func (m *Model) resolveRevisits(docs []*rdoc, byURL map[string][]*rdoc, byRecord map[string]*rdoc) {
 	for _, d := range docs {
 		if !d.unresolved {
 			continue
 		}
 		orig := byRecord[d.refersTo]
 		if orig == nil || orig.unresolved {
-			orig = nil
-			list := byURL[d.url]
-			for i := len(list) - 1; i >= 0; i-- {
-				o := list[i]
-				if !o.time.Before(d.time) || o.unresolved {
-					continue
-				}
-				if d.payload != "" && o.payload == d.payload {
-					orig = o
-					break
-				}
-				if d.payload == "" && strings.Contains(d.profile, "server-not-modified") {
-					orig = o
-					break
-				}
-			}
+			orig = revisitedBefore(d, byURL[d.url])
 		}
 		if orig == nil {
 			m.problem(d.src, problem.RobotsRevisitUnresolved, event.SevWarning,
@@ -232,14 +247,36 @@ func (m *Model) buildTimelines(docs []*rdoc) {
 			continue
 		}
 		d.unresolved = false
-		d.status, d.file, d.digest, d.size, d.truncated, d.ruleText, d.location =
-			orig.status, orig.file, orig.digest, orig.size, orig.truncated, orig.ruleText, orig.location
+		d.status, d.file, d.digest, d.size, d.truncated, d.location =
+			orig.status, orig.file, orig.digest, orig.size, orig.truncated, orig.location
 		if d.digest != "" {
 			d.idDigest = d.digest[:6]
 		}
 	}
-	m.docsByURL = byURL
+}
 
+// revisitedBefore returns the latest resolved capture in list (one URL's
+// captures, in time order) before revisit d that d repeats, or nil.
+func revisitedBefore(d *rdoc, list []*rdoc) *rdoc {
+	for i := len(list) - 1; i >= 0; i-- {
+		o := list[i]
+		if !o.time.Before(d.time) || o.unresolved {
+			continue
+		}
+		if d.payload != "" && o.payload == d.payload {
+			return o
+		}
+		if d.payload == "" && strings.Contains(d.profile, "server-not-modified") {
+			return o
+		}
+	}
+	return nil
+}
+
+// groupByAuthority makes one authority per scheme://host[:port] with a
+// resolved capture of /robots.txt, its versions one per capture in time
+// order.
+func groupByAuthority(m *Model, docs []*rdoc) map[string]*authority {
 	auths := make(map[string]*authority)
 	for _, d := range docs {
 		if !d.isRobots || d.unresolved {
@@ -252,55 +289,58 @@ func (m *Model) buildTimelines(docs []*rdoc) {
 		}
 		a.versions = append(a.versions, &version{auth: a, doc: d, from: d.time})
 	}
-	keys := make([]string, 0, len(auths))
-	for k := range auths {
-		keys = append(keys, k)
+	return auths
+}
+
+// buildTimeline resolves an authority's versions, collapses identical
+// consecutive ones, sets each one's interval, applies the 30-day rule and
+// notes the product tokens its groups name.
+func (m *Model) buildTimeline(a *authority) {
+	a.versions = m.collapseVersions(a)
+	for i, v := range a.versions {
+		if i+1 < len(a.versions) {
+			v.until = a.versions[i+1].from
+		}
 	}
-	sort.Strings(keys)
-	for _, k := range keys {
-		a := auths[k]
-		m.authList = append(m.authList, a)
-		m.addAuthority(a)
-		ids := make(map[string]int)
-		var prev *version
-		kept := a.versions[:0]
-		for _, v := range a.versions {
-			m.resolveVersion(v, prev)
-			if prev != nil && sameVersion(prev, v) {
-				// Identical consecutive captures are one version
-				// (docs/semantics.md, "The robots.txt timeline").
-				prev.captures = append(prev.captures, v.doc)
-				continue
+	a.versions = m.applyUnreachable(a.versions)
+	for _, v := range a.versions {
+		v.desc = describeVersion(v)
+		if v.content != nil && v.content.file != nil {
+			if a.groups == nil && len(v.content.file.tokens) > 0 {
+				a.groups = make(map[string]bool)
 			}
-			kept = append(kept, v)
-			v.id = a.idPrefix + "@" + v.from.Format(time.RFC3339Nano) + "#" + v.doc.idDigest
-			if n := ids[v.id]; n > 0 {
-				ids[v.id] = n + 1
-				v.id += "~" + itoa(n+1)
-			} else {
-				ids[v.id] = 1
-			}
-			prev = v
-		}
-		clear(a.versions[len(kept):])
-		a.versions = kept
-		for i, v := range a.versions {
-			if i+1 < len(a.versions) {
-				v.until = a.versions[i+1].from
-			}
-		}
-		a.versions = m.applyUnreachable(a.versions)
-		for _, v := range a.versions {
-			v.desc = describeVersion(v)
-			if v.content != nil && v.content.file != nil {
-				for _, g := range v.content.file.Groups {
-					for _, ag := range g.Agents {
-						a.groups[strings.ToLower(ag.Token)] = true
-					}
-				}
+			for _, t := range v.content.file.tokens {
+				a.groups[t] = true
 			}
 		}
 	}
+}
+
+// collapseVersions resolves each version (RFC 9309 §2.3.1) and folds
+// identical consecutive captures into one version (docs/semantics.md, "The
+// robots.txt timeline"), naming each kept version; it reuses a.versions.
+func (m *Model) collapseVersions(a *authority) []*version {
+	ids := make(map[string]int)
+	var prev *version
+	kept := a.versions[:0]
+	for _, v := range a.versions {
+		m.resolveVersion(v, prev)
+		if prev != nil && sameVersion(prev, v) {
+			prev.captures = append(prev.captures, v.doc)
+			continue
+		}
+		kept = append(kept, v)
+		v.id = a.idPrefix + "@" + v.from.Format(time.RFC3339Nano) + "#" + v.doc.idDigest
+		if n := ids[v.id]; n > 0 {
+			ids[v.id] = n + 1
+			v.id += "~" + itoa(n+1)
+		} else {
+			ids[v.id] = 1
+		}
+		prev = v
+	}
+	clear(a.versions[len(kept):])
+	return kept
 }
 
 func (m *Model) newAuthority(key, hostport string) *authority {
@@ -308,8 +348,6 @@ func (m *Model) newAuthority(key, hostport string) *authority {
 		key:       key,
 		hostport:  hostport,
 		host:      hostName(hostport),
-		groups:    make(map[string]bool),
-		views:     make(map[string]*botView),
 		robotsURL: key + "/robots.txt",
 	}
 	if strings.HasPrefix(key, "https://") {
@@ -465,23 +503,30 @@ func (m *Model) applyUnreachable(vs []*version) []*version {
 	return out
 }
 
-// ruleText returns the evidence text of the rule on line n of the content.
+// ruleText returns the evidence text of a rule of the content in force:
+// "Disallow: /x".
 func (v *version) ruleText(r *robots.Rule) string {
 	if r == nil {
 		return ""
 	}
-	if v.content != nil {
-		if s, ok := v.content.ruleText[r.Line]; ok {
-			return s
-		}
-	}
 	return r.String()
 }
 
-// file returns the parsed rules in force, or nil.
+// file returns the parsed rules in force, or nil. The file may be parsed
+// again from its stored body (robotsstore.go); callers keep the result
+// rather than asking twice.
 func (v *version) file() *robots.File {
 	if v == nil || v.content == nil {
 		return nil
 	}
-	return v.content.file
+	return v.content.file.file()
+}
+
+// fileStats returns the counts of the rules in force, and false when
+// there are none, without parsing the file again.
+func (v *version) fileStats() (fileStats, bool) {
+	if v == nil || v.content == nil || v.content.file == nil {
+		return fileStats{}, false
+	}
+	return v.content.file.stats, true
 }

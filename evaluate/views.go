@@ -32,7 +32,6 @@ type viewEntry struct {
 	content  *version // vkContent: the version whose rules the bot got
 	runStart time.Time
 	note     string // how the content was chosen, for evidence
-	desc     string // evidence description, set by Build (describeEntry)
 }
 
 // botView is one bot's robots.txt fetches on one authority, in time order.
@@ -77,14 +76,7 @@ func (m *Model) buildViews(b *Builder) {
 // records, in time order, under the bot that made them.
 func (m *Model) addFetchedViews(b *Builder) {
 	paired := m.robotsCapturePairs()
-	rfs := slices.Clone(b.rfetches)
-	slices.SortFunc(rfs, func(x, y *rfetch) int {
-		if c := cmpTime(x.time, y.time); c != 0 {
-			return c
-		}
-		return lessSource(x.src, y.src)
-	})
-	for _, rf := range rfs {
+	for rf := range b.robotsFetches() {
 		if rf.origin == event.OriginWARC && paired(rf) {
 			continue
 		}
@@ -172,6 +164,9 @@ func (m *Model) viewFor(a *authority, token string) *botView {
 	lower := strings.ToLower(token)
 	bv := a.views[lower]
 	if bv == nil {
+		if a.views == nil {
+			a.views = make(map[string]*botView)
+		}
 		bv = &botView{token: token}
 		a.views[lower] = bv
 	}
@@ -247,7 +242,6 @@ func (m *Model) resolveEntries(a *authority, bv *botView) {
 				e.runStart = e.time
 			}
 		}
-		e.desc = describeEntry(bv.token, e)
 	}
 }
 
