@@ -13,10 +13,13 @@
 //  2. Files that hold fetches are read again (bodies skipped) and merged
 //     into one stream in time order. Files are opened lazily in order of
 //     their first timestamp, and a small reorder window per file absorbs
-//     the slight disorder of real logs. Fetches are judged in parallel in
-//     batches, and the results are written in the merged order, so the
-//     output is the same whatever the number of cores. Crawl-delay and
-//     signature replay, which need order, are tracked sequentially there.
+//     the slight disorder of real logs. Pass 2 is a pipeline of stages
+//     (judge.go): the merger cuts the merged stream into batches, a pool
+//     of -j workers judges them in any order, an orderer puts them back in
+//     merged order and tracks crawl-delay and signature replay, which need
+//     order, and the fetches and violations tables are each written by a
+//     goroutine of their own. Every stage sees the batches in the merged
+//     order, so the output is the same whatever the number of cores.
 //     Pass 2 reads exactly the bytes pass 1 read and hashed, and checks
 //     them as it goes: a file rotated or rewritten between the passes is
 //     an input-changed error and a failed input (pass2.go). A log written

@@ -151,7 +151,11 @@ func (p *pass2) merge(ctx context.Context, out chan<- *task) error {
 	bySource := make([]*stream, len(p.sources)) // an item's stream is bySource[item.file]
 	pending := 0
 	activate := func() {
-		s := startStream(ctx, order[pending], p.sources[order[pending]], p.extra, p.progress, &p.streamsWG)
+		var s *stream
+		// The reader goroutine inherits the label in force when it starts.
+		pprof.Do(ctx, pprof.Labels("pass2", "read"), func(ctx context.Context) {
+			s = startStream(ctx, order[pending], p.sources[order[pending]], p.extra, p.progress, &p.streamsWG)
+		})
 		p.streams = append(p.streams, s)
 		bySource[s.idx] = s
 		pending++
