@@ -181,3 +181,40 @@ func TestJudgeAllSinkError(t *testing.T) {
 		}
 	}
 }
+
+// cancellingSink cancels the run's context at its n-th fetch row.
+type cancellingSink struct {
+	table.Collector
+	cancel  context.CancelFunc
+	n, seen int
+}
+
+func (s *cancellingSink) Fetch(r *table.Fetch) error {
+	s.seen++
+	if s.seen == s.n {
+		s.cancel()
+	}
+	return nil
+}
+
+func (s *cancellingSink) Violation(r *table.Violation) error { return nil }
+
+// TestJudgeAllCancel: cancelling the context in the middle of pass 2
+// ends every stage and the readers, and the run reports the cancellation
+// rather than a complete audit.
+func TestJudgeAllCancel(t *testing.T) {
+	tmp := t.TempDir()
+	inputs := writeMultiHostCorpus(t, tmp, 5, 2, 3000)
+	for _, jobs := range []int{1, 3} {
+		ctx, cancel := context.WithCancel(context.Background())
+		s := &cancellingSink{cancel: cancel, n: 700}
+		err := runInto(ctx, Config{Inputs: inputs, Out: filepath.Join(tmp, "out"), Jobs: jobs}, s)
+		cancel()
+		if !errors.Is(err, context.Canceled) {
+			t.Errorf("jobs=%d: err = %v, want context.Canceled", jobs, err)
+		}
+		if s.seen >= 6000 {
+			t.Errorf("jobs=%d: %d fetches written after cancelling at %d", jobs, s.seen, s.n)
+		}
+	}
+}
