@@ -77,11 +77,12 @@ func judgeAll(ctx context.Context, jobs int, model *evaluate.Model, sources []*f
 
 func (p *pass2) run(ctx context.Context) error {
 	g, ctx := errgroup.WithContext(ctx)
-	depth := 2 * p.jobs
-	merged := make(chan *task, depth)
-	judged := make(chan *task, depth)
-	fetches := make(chan *task, depth)
-	violations := make(chan *task, depth)
+	// A task or two of slack per stage is enough to keep every stage
+	// busy; more would only hold more fetches in memory.
+	merged := make(chan *task, p.jobs+1)
+	judged := make(chan *task, p.jobs+1)
+	fetches := make(chan *task, 2)
+	violations := make(chan *task, 2)
 	stage := func(name string, f func(context.Context) error) {
 		g.Go(func() error {
 			var err error
