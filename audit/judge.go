@@ -32,22 +32,22 @@ type task struct {
 	pending atomic.Int32 // writers still to read the task
 }
 
-// Pass 2 is a pipeline of goroutines, each stage one kind of work, so
+// judging is pass 2: a pipeline of goroutines, each stage one kind of work, so
 // that the work that must be sequential is spread over several of them
 // and a second core has something to do even with one judging worker:
 //
 //	file readers (one per source, stream.go)
 //	  → merger: one stream in (time, file, seq) order, cut into tasks
-//	  → jobs workers: Model.Judge, any order
+//	  → jobs workers: Model.JudgeInto, tasks in any order
 //	  → orderer: tasks back in merged order, Tracker.Observe
 //	  → fetch writer and violation writer: the two tables, each in order
 //
-// Every stage sees tasks in the same order whatever the number of
-// workers, so the tables are byte-identical for any -j. Channels between
+// The orderer and the writers see the tasks in merged order whatever the
+// number of workers, so the tables are byte-identical for any -j. Channels between
 // stages hold a few tasks each, which bounds memory. The first error
 // cancels every stage (errgroup); errors of a file reader are collected
 // at the end and do not stop the others.
-type pass2 struct {
+type judging struct {
 	model    *evaluate.Model
 	sources  []*fileState
 	extra    []string
@@ -64,7 +64,7 @@ type pass2 struct {
 // judgeAll merges the fetch sources by time, judges them in parallel and
 // writes the results in merged order.
 func judgeAll(ctx context.Context, jobs int, model *evaluate.Model, sources []*fileState, extra []string, sink table.Sink, progress, events *atomic.Int64) error {
-	p := &pass2{model: model, sources: sources, extra: extra, sink: sink, progress: progress, events: events, jobs: max(1, jobs)}
+	p := &judging{model: model, sources: sources, extra: extra, sink: sink, progress: progress, events: events, jobs: max(1, jobs)}
 	err := p.run(ctx)
 	// The readers stop once the group's context is cancelled, which
 	// errgroup does when run returns.
@@ -75,7 +75,7 @@ func judgeAll(ctx context.Context, jobs int, model *evaluate.Model, sources []*f
 	return p.streamErrors()
 }
 
-func (p *pass2) run(ctx context.Context) error {
+func (p *judging) run(ctx context.Context) error {
 	g, ctx := errgroup.WithContext(ctx)
 	// A task or two of slack per stage is enough to keep every stage
 	// busy; more would only hold more fetches in memory.
@@ -120,7 +120,7 @@ func send(ctx context.Context, ch chan<- *task, t *task) error {
 	}
 }
 
-func (p *pass2) newTask(seq int) *task {
+func (p *judging) newTask(seq int) *task {
 	t, _ := p.free.Get().(*task)
 	if t == nil {
 		t = &task{items: make([]*item, 0, judgeBatch)}
@@ -130,7 +130,7 @@ func (p *pass2) newTask(seq int) *task {
 }
 
 // release returns t for reuse once the last writer is done with it.
-func (p *pass2) release(t *task) {
+func (p *judging) release(t *task) {
 	if t.pending.Add(-1) == 0 {
 		clear(t.items) // the fetches may be collected
 		t.items = t.items[:0]
@@ -140,7 +140,7 @@ func (p *pass2) release(t *task) {
 
 // merge opens the sources lazily in order of their first timestamp and
 // cuts their fetches, merged by (time, file, seq), into tasks.
-func (p *pass2) merge(ctx context.Context, out chan<- *task) error {
+func (p *judging) merge(ctx context.Context, out chan<- *task) error {
 	order := make([]int, len(p.sources))
 	for i := range order {
 		order[i] = i
@@ -198,7 +198,7 @@ func (p *pass2) merge(ctx context.Context, out chan<- *task) error {
 }
 
 // judgePool runs p.jobs workers that judge tasks in any order.
-func (p *pass2) judgePool(ctx context.Context, in <-chan *task, out chan<- *task) error {
+func (p *judging) judgePool(ctx context.Context, in <-chan *task, out chan<- *task) error {
 	g, ctx := errgroup.WithContext(ctx)
 	for range p.jobs {
 		g.Go(func() error {
@@ -215,7 +215,7 @@ func (p *pass2) judgePool(ctx context.Context, in <-chan *task, out chan<- *task
 }
 
 // judgeTask judges every fetch of t into t.out, reusing its judgements.
-func (p *pass2) judgeTask(t *task) {
+func (p *judging) judgeTask(t *task) {
 	if cap(t.out) < len(t.items) {
 		t.out = make([]evaluate.Judgement, len(t.items))
 	}
@@ -229,7 +229,7 @@ func (p *pass2) judgeTask(t *task) {
 // order puts judged tasks back in merged order, adds the findings that
 // need the fetches before them (Tracker), and hands each task to both
 // table writers.
-func (p *pass2) order(ctx context.Context, in <-chan *task, fetches, violations chan<- *task) error {
+func (p *judging) order(ctx context.Context, in <-chan *task, fetches, violations chan<- *task) error {
 	tracker := p.model.NewTracker()
 	waiting := map[int]*task{}
 	next := 0
@@ -260,7 +260,7 @@ func (p *pass2) order(ctx context.Context, in <-chan *task, fetches, violations 
 // writeFetches writes the fetches rows of each task, in order. It runs
 // beside writeViolations: table.Sink implementations take the two tables
 // from different goroutines (output.Writer, table.Collector, countingSink).
-func (p *pass2) writeFetches(ctx context.Context, in <-chan *task) error {
+func (p *judging) writeFetches(ctx context.Context, in <-chan *task) error {
 	for t := range in {
 		for i := range t.out {
 			if err := p.sink.Fetch(&t.out[i].Fetch); err != nil {
@@ -273,7 +273,7 @@ func (p *pass2) writeFetches(ctx context.Context, in <-chan *task) error {
 }
 
 // writeViolations writes the findings of each task, in order.
-func (p *pass2) writeViolations(ctx context.Context, in <-chan *task) error {
+func (p *judging) writeViolations(ctx context.Context, in <-chan *task) error {
 	for t := range in {
 		for i := range t.out {
 			vs := t.out[i].Violations
@@ -290,7 +290,7 @@ func (p *pass2) writeViolations(ctx context.Context, in <-chan *task) error {
 
 // streamErrors joins the read errors of the sources; a cancelled stream
 // is not an error of its own.
-func (p *pass2) streamErrors() error {
+func (p *judging) streamErrors() error {
 	var errs []error
 	for _, s := range p.streams {
 		s.errMu.Lock()
