@@ -14,14 +14,17 @@
 //     memory while small, else in a temporary directory beside the
 //     output). The model is then frozen.
 //  2. The spools (never the inputs) are read and merged into one stream
-//     in time order (stream.go, judge.go). Spools are opened lazily in
-//     order of their first timestamp, and a small reorder window per file
-//     absorbs the slight disorder of real logs (a file pass 1 saw in
-//     order skips it). Fetches are judged in parallel in batches, and the
-//     results are written in the merged order, so the output is the same
-//     whatever the number of cores. Crawl-delay and signature replay,
-//     which need order, are tracked sequentially there. A log written
-//     newest first is sorted whole when small, else reported (pass2.go).
+//     in time order (stream.go). Spools are opened lazily in order of
+//     their first timestamp, and a small reorder window per file absorbs
+//     the slight disorder of real logs (a file pass 1 saw in order skips
+//     it). Pass 2 is a pipeline of stages (judge.go): the merger cuts the
+//     merged stream into batches, a pool of -j workers judges them in any
+//     order, an orderer puts them back in merged order and tracks
+//     crawl-delay and signature replay, which need order, and the fetches
+//     and violations tables are each written by a goroutine of their own.
+//     Every stage sees the batches in the merged order, so the output is
+//     the same whatever the number of cores. A log written newest first
+//     is sorted whole when small, else reported (pass2.go).
 //
 // execute runs the phases in order: prepare (expand, catalog, sniff),
 // newBuilder (listings, robots.txt versions), readPass1, Build,

@@ -4,9 +4,12 @@ import (
 	"container/heap"
 	"context"
 	"errors"
+	"runtime/pprof"
 	"sort"
 	"sync"
 	"sync/atomic"
+
+	"golang.org/x/sync/errgroup"
 
 	"github.com/repaudit/repaudit/evaluate"
 	"github.com/repaudit/repaudit/table"
@@ -18,113 +21,219 @@ const (
 	judgeBatch    = 512  // fetches per judging task
 )
 
+// task is one batch of merged fetches on its way through pass 2: the
+// merger fills items, a worker fills out, the orderer adds the findings
+// that need order, and the two table writers read it. Tasks are recycled
+// once both writers are done with them.
 type task struct {
-	seq   int
-	items []*item
-	out   []evaluate.Judgement
+	seq     int
+	items   []*item
+	out     []evaluate.Judgement
+	pending atomic.Int32 // writers still to read the task
+}
+
+// judging is pass 2: a pipeline of goroutines, each stage one kind of work, so
+// that the work that must be sequential is spread over several of them
+// and a second core has something to do even with one judging worker:
+//
+//	file readers (one per source, stream.go)
+//	  → merger: one stream in (time, file, seq) order, cut into tasks
+//	  → jobs workers: Model.JudgeInto, tasks in any order
+//	  → orderer: tasks back in merged order, Tracker.Observe
+//	  → fetch writer and violation writer: the two tables, each in order
+//
+// The orderer and the writers see the tasks in merged order whatever the
+// number of workers, so the tables are byte-identical for any -j. Channels between
+// stages hold a few tasks each, which bounds memory. The first error
+// cancels every stage (errgroup); errors of a file reader are collected
+// at the end and do not stop the others.
+type judging struct {
+	model    *evaluate.Model
+	sources  []*fileState
+	extra    []string
+	sink     table.Sink
+	progress *atomic.Int64 // input bytes read
+	events   *atomic.Int64 // fetches judged
+	jobs     int
+
+	streams   []*stream      // started by the merger; read once it ends
+	streamsWG sync.WaitGroup // fileState.pass2 is read once they end
+	free      sync.Pool      // recycled *task
 }
 
 // judgeAll merges the fetch sources by time, judges them in parallel and
 // writes the results in merged order.
 func judgeAll(ctx context.Context, jobs int, model *evaluate.Model, sources []*fileState, extra []string, sink table.Sink, progress, events *atomic.Int64) error {
-	ctx, cancel := context.WithCancel(ctx)
-	defer cancel()
+	p := &judging{model: model, sources: sources, extra: extra, sink: sink, progress: progress, events: events, jobs: max(1, jobs)}
+	err := p.run(ctx)
+	// The readers stop once the group's context is cancelled, which
+	// errgroup does when run returns.
+	p.streamsWG.Wait()
+	if err != nil {
+		return err
+	}
+	return p.streamErrors()
+}
 
-	// Open sources lazily in order of their first timestamp.
-	order := make([]int, len(sources))
+func (p *judging) run(ctx context.Context) error {
+	g, ctx := errgroup.WithContext(ctx)
+	// A task or two of slack per stage is enough to keep every stage
+	// busy; more would only hold more fetches in memory.
+	merged := make(chan *task, p.jobs+1)
+	judged := make(chan *task, p.jobs+1)
+	fetches := make(chan *task, 2)
+	violations := make(chan *task, 2)
+	stage := func(name string, f func(context.Context) error) {
+		g.Go(func() error {
+			var err error
+			// The label lets a CPU profile tell the stages apart:
+			// go tool pprof -tags or -tagfocus=pass2=judge.
+			pprof.Do(ctx, pprof.Labels("pass2", name), func(ctx context.Context) { err = f(ctx) })
+			return err
+		})
+	}
+	stage("merge", func(ctx context.Context) error {
+		defer close(merged)
+		return p.merge(ctx, merged)
+	})
+	stage("judge", func(ctx context.Context) error {
+		defer close(judged)
+		return p.judgePool(ctx, merged, judged)
+	})
+	stage("order", func(ctx context.Context) error {
+		defer close(fetches)
+		defer close(violations)
+		return p.order(ctx, judged, fetches, violations)
+	})
+	stage("write-fetches", func(ctx context.Context) error { return p.writeFetches(ctx, fetches) })
+	stage("write-violations", func(ctx context.Context) error { return p.writeViolations(ctx, violations) })
+	return g.Wait()
+}
+
+// send hands t to the next stage unless ctx is cancelled first.
+func send(ctx context.Context, ch chan<- *task, t *task) error {
+	select {
+	case ch <- t:
+		return nil
+	case <-ctx.Done():
+		return ctx.Err()
+	}
+}
+
+func (p *judging) newTask(seq int) *task {
+	t, _ := p.free.Get().(*task)
+	if t == nil {
+		t = &task{items: make([]*item, 0, judgeBatch)}
+	}
+	t.seq = seq
+	return t
+}
+
+// release returns t for reuse once the last writer is done with it.
+func (p *judging) release(t *task) {
+	if t.pending.Add(-1) == 0 {
+		clear(t.items) // the fetches may be collected
+		t.items = t.items[:0]
+		p.free.Put(t)
+	}
+}
+
+// merge opens the sources lazily in order of their first timestamp and
+// cuts their fetches, merged by (time, file, seq), into tasks.
+func (p *judging) merge(ctx context.Context, out chan<- *task) error {
+	order := make([]int, len(p.sources))
 	for i := range order {
 		order[i] = i
 	}
 	sort.SliceStable(order, func(a, b int) bool {
-		return sources[order[a]].stats.First.Before(sources[order[b]].stats.First)
+		return p.sources[order[a]].stats.First.Before(p.sources[order[b]].stats.First)
 	})
-
-	tasks := make(chan *task, jobs*2)
-	done := make(chan *task, jobs*2)
-	var streams []*stream
-	var streamsWG sync.WaitGroup // fileState.pass2 is read once they end
-	defer func() { cancel(); streamsWG.Wait() }()
-	mergeErr := make(chan error, 1)
-
-	go func() { // merger
-		defer close(tasks)
-		var heads itemHeap
-		bySource := make([]*stream, len(sources)) // an item's stream is bySource[item.file]
-		pending := 0
-		activate := func() {
-			s := startStream(ctx, order[pending], sources[order[pending]], extra, progress, &streamsWG)
-			streams = append(streams, s)
-			bySource[s.idx] = s
-			pending++
-			if it, ok := s.next(); ok {
-				heap.Push(&heads, it)
-			}
+	var heads itemHeap
+	bySource := make([]*stream, len(p.sources)) // an item's stream is bySource[item.file]
+	pending := 0
+	activate := func() {
+		var s *stream
+		// The reader goroutine inherits the label in force when it starts.
+		pprof.Do(ctx, pprof.Labels("pass2", "read"), func(ctx context.Context) {
+			s = startStream(ctx, order[pending], p.sources[order[pending]], p.extra, p.progress, &p.streamsWG)
+		})
+		p.streams = append(p.streams, s)
+		bySource[s.idx] = s
+		pending++
+		if it, ok := s.next(); ok {
+			heap.Push(&heads, it)
 		}
-		seq := 0
-		cur := &task{seq: seq}
-		for {
-			for pending < len(order) && (heads.Len() == 0 || !sources[order[pending]].stats.First.After(heads[0].f.Time)) {
-				activate()
-			}
-			if heads.Len() == 0 {
-				break
-			}
-			it := heap.Pop(&heads).(*item)
-			if nx, ok := bySource[it.file].next(); ok {
-				heap.Push(&heads, nx)
-			}
-			cur.items = append(cur.items, it)
-			if len(cur.items) == judgeBatch {
-				select {
-				case tasks <- cur:
-				case <-ctx.Done():
-					mergeErr <- ctx.Err()
-					return
-				}
-				seq++
-				cur = &task{seq: seq}
-			}
-		}
-		if len(cur.items) > 0 {
-			select {
-			case tasks <- cur:
-			case <-ctx.Done():
-				mergeErr <- ctx.Err()
-				return
-			}
-		}
-		mergeErr <- nil
-	}()
-
-	var wg sync.WaitGroup
-	for range jobs {
-		wg.Add(1)
-		go func() {
-			defer wg.Done()
-			for t := range tasks {
-				t.out = make([]evaluate.Judgement, len(t.items))
-				for i, it := range t.items {
-					t.out[i] = model.Judge(it.f)
-				}
-				events.Add(int64(len(t.items)))
-				select {
-				case done <- t:
-				case <-ctx.Done():
-					return
-				}
-			}
-		}()
 	}
-	go func() { wg.Wait(); close(done) }()
+	seq := 0
+	cur := p.newTask(seq)
+	for {
+		for pending < len(order) && (heads.Len() == 0 || !p.sources[order[pending]].stats.First.After(heads[0].f.Time)) {
+			activate()
+		}
+		if heads.Len() == 0 {
+			break
+		}
+		// The smallest head is taken, and its stream's next item takes
+		// its place: one sift instead of a Pop and a Push.
+		it := heads[0]
+		if nx, ok := bySource[it.file].next(); ok {
+			heads[0] = nx
+			heap.Fix(&heads, 0)
+		} else {
+			heap.Pop(&heads)
+		}
+		cur.items = append(cur.items, it)
+		if len(cur.items) == judgeBatch {
+			if err := send(ctx, out, cur); err != nil {
+				return err
+			}
+			seq++
+			cur = p.newTask(seq)
+		}
+	}
+	if len(cur.items) > 0 {
+		return send(ctx, out, cur)
+	}
+	return ctx.Err()
+}
 
-	tracker := model.NewTracker()
+// judgePool runs p.jobs workers that judge tasks in any order.
+func (p *judging) judgePool(ctx context.Context, in <-chan *task, out chan<- *task) error {
+	g, ctx := errgroup.WithContext(ctx)
+	for range p.jobs {
+		g.Go(func() error {
+			for t := range in {
+				p.judgeTask(t)
+				if err := send(ctx, out, t); err != nil {
+					return err
+				}
+			}
+			return nil
+		})
+	}
+	return g.Wait()
+}
+
+// judgeTask judges every fetch of t into t.out, reusing its judgements.
+func (p *judging) judgeTask(t *task) {
+	if cap(t.out) < len(t.items) {
+		t.out = make([]evaluate.Judgement, len(t.items))
+	}
+	t.out = t.out[:len(t.items)]
+	for i, it := range t.items {
+		p.model.JudgeInto(&t.out[i], it.f)
+	}
+	p.events.Add(int64(len(t.items)))
+}
+
+// order puts judged tasks back in merged order, adds the findings that
+// need the fetches before them (Tracker), and hands each task to both
+// table writers.
+func (p *judging) order(ctx context.Context, in <-chan *task, fetches, violations chan<- *task) error {
+	tracker := p.model.NewTracker()
 	waiting := map[int]*task{}
 	next := 0
-	var werr error
-	for t := range done {
-		if werr != nil {
-			continue
-		}
+	for t := range in {
 		waiting[t.seq] = t
 		for {
 			t, ok := waiting[next]
@@ -134,31 +243,56 @@ func judgeAll(ctx context.Context, jobs int, model *evaluate.Model, sources []*f
 			delete(waiting, next)
 			next++
 			for i := range t.out {
-				j := &t.out[i]
-				tracker.Observe(j)
-				if err := sink.Fetch(&j.Fetch); err != nil {
-					werr = err
-					cancel()
-					break
-				}
-				for k := range j.Violations {
-					if err := sink.Violation(&j.Violations[k]); err != nil {
-						werr = err
-						cancel()
-						break
-					}
-				}
+				tracker.Observe(&t.out[i])
+			}
+			t.pending.Store(2)
+			if err := send(ctx, fetches, t); err != nil {
+				return err
+			}
+			if err := send(ctx, violations, t); err != nil {
+				return err
 			}
 		}
 	}
-	if werr != nil {
-		return werr
+	return ctx.Err()
+}
+
+// writeFetches writes the fetches rows of each task, in order. It runs
+// beside writeViolations: table.Sink implementations take the two tables
+// from different goroutines (output.Writer, table.Collector, countingSink).
+func (p *judging) writeFetches(ctx context.Context, in <-chan *task) error {
+	for t := range in {
+		for i := range t.out {
+			if err := p.sink.Fetch(&t.out[i].Fetch); err != nil {
+				return err
+			}
+		}
+		p.release(t)
 	}
-	if err := <-mergeErr; err != nil {
-		return err
+	return ctx.Err()
+}
+
+// writeViolations writes the findings of each task, in order.
+func (p *judging) writeViolations(ctx context.Context, in <-chan *task) error {
+	for t := range in {
+		for i := range t.out {
+			vs := t.out[i].Violations
+			for k := range vs {
+				if err := p.sink.Violation(&vs[k]); err != nil {
+					return err
+				}
+			}
+		}
+		p.release(t)
 	}
+	return ctx.Err()
+}
+
+// streamErrors joins the read errors of the sources; a cancelled stream
+// is not an error of its own.
+func (p *judging) streamErrors() error {
 	var errs []error
-	for _, s := range streams {
+	for _, s := range p.streams {
 		s.errMu.Lock()
 		if s.err != nil && !errors.Is(s.err, context.Canceled) {
 			errs = append(errs, s.err)

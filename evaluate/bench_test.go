@@ -88,6 +88,20 @@ func BenchmarkJudge(b *testing.B) {
 	b.ReportMetric(float64(b.N)/b.Elapsed().Seconds(), "fetches/s")
 }
 
+// BenchmarkJudgeInto judges into one reused Judgement, as pass 2 does:
+// the Violations array is reused, so only strings are allocated.
+func BenchmarkJudgeInto(b *testing.B) {
+	m, fetches := benchModel(b)
+	var j Judgement
+	b.ReportAllocs()
+	i := 0
+	for b.Loop() {
+		m.JudgeInto(&j, fetches[i%len(fetches)])
+		i++
+	}
+	b.ReportMetric(float64(b.N)/b.Elapsed().Seconds(), "fetches/s")
+}
+
 func BenchmarkJudgeAndTrack(b *testing.B) {
 	m, fetches := benchModel(b)
 	tr := m.NewTracker()

@@ -44,6 +44,11 @@
 //	summary := model.Summary() // what pass 1 reconstructed and WriteTables wrote
 //	err := model.Close()       // the robots.txt spill file; a read error is reported here
 //
+// JudgeInto is Judge for callers that judge millions of fetches: it writes
+// into a Judgement the caller reuses (its Violations array included), so
+// a fetch that makes no finding allocates only its URL and client address
+// strings; evidence strings are built only for a finding.
+//
 // # What Judge decides
 //
 // For one fetch at time t, Judge identifies the client (catalog, then a

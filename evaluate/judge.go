@@ -106,13 +106,79 @@ type robotsResult struct {
 // Judge judges one fetch: the client's identity, its robots.txt view at
 // the fetch time, the verdict and the findings that need no other fetch.
 // f is only read during the call. Judge is safe for concurrent use.
-func (m *Model) Judge(f *event.Fetch) Judgement { return m.judge(f, nil) }
+func (m *Model) Judge(f *event.Fetch) Judgement {
+	var j Judgement
+	m.judgeInto(&j, f, nil)
+	return j
+}
+
+// JudgeInto is Judge writing its result into *j, for callers that judge
+// many fetches and reuse their Judgements: *j is reset first, and the
+// array behind j.Violations is reused, so a fetch without findings costs
+// no allocation for them. Nothing of the previous content survives.
+func (m *Model) JudgeInto(j *Judgement, f *event.Fetch) { m.judgeInto(j, f, nil) }
 
 // judge is Judge with an optional identity forced on the client (captures
 // judged as fetches by the archive crawler).
 func (m *Model) judge(f *event.Fetch, forced *ident) Judgement {
 	var j Judgement
+	m.judgeInto(&j, f, forced)
+	return j
+}
+
+// judgeInto judges f into j in named steps: the request's columns, the
+// client's identity, its signature, its identity status, the robots.txt
+// verdict, the robots.txt policies beyond Allow/Disallow, and the identity
+// findings. Evidence strings are built only for a finding.
+func (m *Model) judgeInto(j *Judgement, f *event.Fetch, forced *ident) {
+	vs := j.Violations[:0]
+	*j = Judgement{Violations: vs}
 	t := f.Time.UTC()
+	a, named := m.requestColumns(j, f, t)
+
+	var id ident
+	if forced != nil {
+		id = *forced
+	} else {
+		id = m.identifyUA(f.UserAgent, a, t)
+	}
+	var sig signatureCheck
+	if forced == nil {
+		sig = m.checkSignature(j, f, t, &id)
+	}
+	row := &j.Fetch
+	switch {
+	case sig.res != nil:
+	case f.SignatureRecorded:
+		row.Signature = string(signature.Unsigned)
+	default:
+		row.Signature = SignatureUnrecorded
+	}
+	if id.token == "" {
+		row.RobotsVerdict = VerdictNotJudged
+		row.RobotsNote = "no bot identity (a browser or an unknown client): not judged against robots.txt"
+		row.NotJudgedReason = NotJudgedNoBot
+		j.NotJudgedCode = NotJudgedNoBot
+		return
+	}
+	j.agentLower = id.lower
+	row.Agent = id.token
+	row.Operator = id.operator
+	row.Category = id.category
+	row.IdentifiedBy = id.by
+	row.UserTriggered = id.userTriggered
+
+	st := m.identityStatus(j, f, t, id, sig, forced != nil)
+	r := m.robotsVerdict(j, f, t, a, named, id)
+	m.policyFindings(j, f, t, a, &r, id)
+	m.identityFindings(j, f, t, id, sig, st)
+	row.Findings = int32(len(j.Violations))
+}
+
+// requestColumns fills the columns that come from the request alone and
+// finds the authority it is judged under; named is false when the request
+// names no host and no site is known.
+func (m *Model) requestColumns(j *Judgement, f *event.Fetch, t time.Time) (a *authority, named bool) {
 	row := &j.Fetch
 	row.FetchTime = t
 	row.Method = f.Method
@@ -135,7 +201,7 @@ func (m *Model) judge(f *event.Fetch, forced *ident) Judgement {
 	}
 	row.ForwardedFor = f.ForwardedFor
 
-	a, named := m.authorityFor(f.Scheme, f.Host)
+	a, named = m.authorityFor(f.Scheme, f.Host)
 	host := f.Host
 	if host == "" && named {
 		host = m.defHost
@@ -146,84 +212,85 @@ func (m *Model) judge(f *event.Fetch, forced *ident) Judgement {
 	if a != nil {
 		j.Authority = a.key
 	}
+	return a, named
+}
 
-	var id ident
-	if forced != nil {
-		id = *forced
-	} else {
-		id = m.identifyUA(f.UserAgent, a, t)
+// signatureCheck is the outcome of a signed request's verification; res
+// is nil when the request carries no signature.
+type signatureCheck struct {
+	res *signature.Result
+}
+
+func (s signatureCheck) signed() bool { return s.res != nil }
+
+// checkSignature verifies a signed request (Web Bot Auth,
+// webbotauth-notes.md steps 2-10), fills the signature columns, keeps a
+// copy of the request for replay detection and names the agent after the
+// card of its Signature-Agent when the User-Agent named none.
+func (m *Model) checkSignature(j *Judgement, f *event.Fetch, t time.Time, id *ident) signatureCheck {
+	if !f.Header.Has("Signature") && !f.Header.Has("Signature-Input") {
+		return signatureCheck{}
 	}
-
-	// Web Bot Auth (webbotauth-notes.md steps 2-10).
-	signed := forced == nil && (f.Header.Has("Signature") || f.Header.Has("Signature-Input"))
-	var res *signature.Result // set when signed
-	if signed {
-		req := &signature.Request{
-			Time: t, Method: f.Method, Scheme: f.Scheme, Target: f.Target, IP: f.ClientIP,
-			Header: f.Header, HeadersComplete: f.Origin == event.OriginWARC, Where: f.Source.String(),
-			Body: f.Body, // WARC request records with Content-Digest (RFC 9530 check)
-		}
-		if req.Header.Get("Host") == "" {
-			req.Authority = f.Host
-		}
-		r := m.verifier.Verify(req)
-		res = &r
-		j.Signature = res
-		cp := *req
-		cp.Body = nil // replay detection does not need it
-		cp.Header = cloneHeader(f.Header)
-		cp.Target = strings.Clone(f.Target)
-		j.sigReq = &cp
-		row.Signature = string(res.Verdict)
-		row.SignatureReasons = strings.Join(res.Reasons, ",")
-		row.SignatureKeyID = res.KeyID
-		row.SignatureAgent = res.Agent
-		if id.card == nil && res.Agent != "" && res.Agent != signature.TrustedStore {
-			if c, ok := m.cardForAgent(res.Agent, t); ok {
-				id.card = c
-				if id.token == "" && c.ProductToken != "" {
-					m.fromCard(&id)
-				}
-				if c.Trigger == "fetcher" {
-					id.userTriggered = true
-				}
+	req := &signature.Request{
+		Time: t, Method: f.Method, Scheme: f.Scheme, Target: f.Target, IP: f.ClientIP,
+		Header: f.Header, HeadersComplete: f.Origin == event.OriginWARC, Where: f.Source.String(),
+		Body: f.Body, // WARC request records with Content-Digest (RFC 9530 check)
+	}
+	if req.Header.Get("Host") == "" {
+		req.Authority = f.Host
+	}
+	r := m.verifier.Verify(req)
+	res := &r
+	j.Signature = res
+	cp := *req
+	cp.Body = nil // replay detection does not need it
+	cp.Header = cloneHeader(f.Header)
+	cp.Target = strings.Clone(f.Target)
+	j.sigReq = &cp
+	row := &j.Fetch
+	row.Signature = string(res.Verdict)
+	row.SignatureReasons = strings.Join(res.Reasons, ",")
+	row.SignatureKeyID = res.KeyID
+	row.SignatureAgent = res.Agent
+	if id.card == nil && res.Agent != "" && res.Agent != signature.TrustedStore {
+		if c, ok := m.cardForAgent(res.Agent, t); ok {
+			id.card = c
+			if id.token == "" && c.ProductToken != "" {
+				m.fromCard(id)
+			}
+			if c.Trigger == "fetcher" {
+				id.userTriggered = true
 			}
 		}
-	} else if f.SignatureRecorded {
-		row.Signature = string(signature.Unsigned)
-	} else {
-		row.Signature = SignatureUnrecorded
 	}
+	return signatureCheck{res: res}
+}
 
-	if id.token == "" {
-		row.RobotsVerdict = VerdictNotJudged
-		row.RobotsNote = "no bot identity (a browser or an unknown client): not judged against robots.txt"
-		row.NotJudgedReason = NotJudgedNoBot
-		j.NotJudgedCode = NotJudgedNoBot
-		return j
-	}
-	j.agentLower = id.lower
-	row.Agent = id.token
-	row.Operator = id.operator
-	row.Category = id.category
-	row.IdentifiedBy = id.by
-	row.UserTriggered = id.userTriggered
+// idStatus is what the identity status was decided from.
+type idStatus struct {
+	ipc       identity.IPCheck
+	cardSigns bool // the client's card publishes keys
+}
 
-	// Identity status (DESIGN §4): a failed check makes it spoofed, a
-	// passed one verified, otherwise claimed.
-	var ipc identity.IPCheck
-	if f.ClientIP.IsValid() && forced == nil {
-		ipc = m.checkIP(id, f.ClientIP, t)
-		if ipc.Result == identity.IPInRange || ipc.Result == identity.IPNotInRange || ipc.Result == identity.IPNoList {
-			row.IPCheck = ipc.Result
+// identityStatus decides fetches.identity (DESIGN §4): a failed check
+// makes it spoofed, a passed one verified, otherwise claimed.
+func (m *Model) identityStatus(j *Judgement, f *event.Fetch, t time.Time, id ident, sig signatureCheck, forced bool) idStatus {
+	row := &j.Fetch
+	var st idStatus
+	if f.ClientIP.IsValid() && !forced {
+		st.ipc = m.checkIP(id, f.ClientIP, t)
+		switch st.ipc.Result {
+		case identity.IPInRange, identity.IPNotInRange, identity.IPNoList:
+			row.IPCheck = st.ipc.Result
 		}
 	}
-	cardSigns := id.card != nil && id.card.Invalid == "" && (len(id.card.JWKS) > 0 || id.card.JWKSURI != "")
-	j.claimant = cardSigns
-	spoofed := ipc.Result == identity.IPNotInRange ||
-		(signed && res.Verdict == signature.Invalid) ||
-		(!signed && f.SignatureRecorded && cardSigns)
-	verified := ipc.Result == identity.IPInRange || (signed && res.Verdict == signature.Verified) || f.CDNVerifiedBot != ""
+	st.cardSigns = id.card != nil && id.card.Invalid == "" && (len(id.card.JWKS) > 0 || id.card.JWKSURI != "")
+	j.claimant = st.cardSigns
+	signed := sig.signed()
+	spoofed := st.ipc.Result == identity.IPNotInRange ||
+		(signed && sig.res.Verdict == signature.Invalid) ||
+		(!signed && f.SignatureRecorded && st.cardSigns)
+	verified := st.ipc.Result == identity.IPInRange || (signed && sig.res.Verdict == signature.Verified) || f.CDNVerifiedBot != ""
 	switch {
 	case spoofed:
 		row.Identity = IdentitySpoofed
@@ -233,14 +300,18 @@ func (m *Model) judge(f *event.Fetch, forced *ident) Judgement {
 	default:
 		row.Identity = IdentityClaimed
 	}
+	return st
+}
 
-	// The bot's view and the verdict (DESIGN §3.3).
+// robotsVerdict reconstructs the bot's view, judges the fetch under it
+// (DESIGN §3.3), fills the robots columns and adds the robots finding.
+func (m *Model) robotsVerdict(j *Judgement, f *event.Fetch, t time.Time, a *authority, named bool, id ident) robotsResult {
+	row := &j.Fetch
 	var r robotsResult
-	switch {
-	case !named:
-		r = robotsResult{verdict: VerdictNotJudged, code: NotJudgedNoHost, why: "the request names no host and no site is known (pass --site)"}
-	default:
+	if named {
 		r = m.evalRobots(a, id.groupToken(), id.lower, f.Target, t)
+	} else {
+		r = robotsResult{verdict: VerdictNotJudged, code: NotJudgedNoHost, why: "the request names no host and no site is known (pass --site)"}
 	}
 	if robots.IsRobotsTxt(f.Target) && r.verdict != VerdictNotJudged {
 		// RFC 9309 §2.3: /robots.txt itself is always allowed.
@@ -248,33 +319,39 @@ func (m *Model) judge(f *event.Fetch, forced *ident) Judgement {
 	}
 	// A capture taken by its own file's crawler (each archive crawler is
 	// judged on its own: docs/semantics.md, "Archive crawlers").
-	archive := false
-	if f.Origin == event.OriginWARC {
-		cr := m.crawlerOf(f.Source.File)
-		archive = cr.lower != "" && id.lower == cr.lower
-	}
-	if archive && r.kind != "" && r.kind != KindPossibleViolation {
-		r.kind = KindCapturedWhileDisallowed
+	if r.kind != "" && r.kind != KindPossibleViolation && f.Origin == event.OriginWARC {
+		if cr := m.crawlerOf(f.Source.File); cr.lower != "" && id.lower == cr.lower {
+			r.kind = KindCapturedWhileDisallowed
+		}
 	}
 	m.fillRobotsColumns(row, &r)
 	if r.verdict == VerdictNotJudged {
 		j.NotJudgedReason, j.NotJudgedCode = r.why, r.code
 		row.RobotsNote, row.NotJudgedReason = r.why, r.code
 	}
-
 	if r.kind != "" {
 		v := m.baseViolation(row, r.kind)
 		m.robotsEvidence(&v, &r, id.token, a, f.Target, t)
 		j.Violations = append(j.Violations, v)
 	}
-	// ACAP crawl permission (ACAP 1.0 §2.5.1) and Crawl-delay come from the
-	// version the verdict used; for a bot that never fetched robots.txt,
-	// from the version in force at t.
+	return r
+}
+
+// policyFindings applies ACAP crawl permission (ACAP 1.0 §2.5.1) and
+// notes the Crawl-delay for the Tracker. Both come from the version the
+// verdict used; for a bot that never fetched robots.txt, from the version
+// in force at t.
+func (m *Model) policyFindings(j *Judgement, f *event.Fetch, t time.Time, a *authority, r *robotsResult, id ident) {
+	row := &j.Fetch
 	ver := r.version
 	if r.view == ViewUnchecked {
 		ver = a.versionAt(t)
 	}
-	if fl := ver.file(); fl != nil && fl.ACAP != nil && !robots.IsRobotsTxt(f.Target) {
+	fl := ver.file()
+	if fl == nil {
+		return
+	}
+	if fl.ACAP != nil && !robots.IsRobotsTxt(f.Target) {
 		av := fl.ACAPCheck(id.groupToken(), "crawl", f.Target)
 		if av.Applies && av.Reason != robots.ACAPReasonConventional {
 			if av.Allowed {
@@ -287,37 +364,39 @@ func (m *Model) judge(f *event.Fetch, forced *ident) Judgement {
 			}
 		}
 	}
-	if fl := ver.file(); fl != nil && r.verdict != VerdictNotJudged {
+	if r.verdict != VerdictNotJudged {
 		if cd, ok := fl.CrawlDelay(id.groupToken()); ok && cd.Seconds > 0 {
 			j.crawlDelay, j.delayLine, j.delayVer = cd.Seconds, cd.Line, ver
 		}
 	}
+}
 
-	// Identity findings.
-	if ipc.Result == identity.IPNotInRange {
+// identityFindings adds the findings of a failed identity check.
+func (m *Model) identityFindings(j *Judgement, f *event.Fetch, t time.Time, id ident, sig signatureCheck, st idStatus) {
+	row := &j.Fetch
+	if st.ipc.Result == identity.IPNotInRange {
 		v := m.baseViolation(row, KindIPNotPublished)
 		v.Evidence = "client IP " + row.ClientIP + " is not in the IP ranges published for " + id.token +
-			" in force at " + fmtTime(t) + " (" + ipc.ListSource + listTime(ipc.ListTime, ipc.Earliest) + ")"
+			" in force at " + fmtTime(t) + " (" + st.ipc.ListSource + listTime(st.ipc.ListTime, st.ipc.Earliest) + ")"
 		j.Violations = append(j.Violations, v)
 	}
-	if signed && res.Verdict == signature.Invalid {
+	signed := sig.signed()
+	if signed && sig.res.Verdict == signature.Invalid {
 		v := m.baseViolation(row, KindInvalidSignature)
 		v.SignatureReason = row.SignatureReasons
-		v.Evidence = res.Evidence
+		v.Evidence = sig.res.Evidence
 		if v.Evidence == "" {
 			v.Evidence = "signature invalid: " + row.SignatureReasons
 		}
 		j.Violations = append(j.Violations, v)
 	}
-	if !signed && f.SignatureRecorded && cardSigns {
+	if !signed && f.SignatureRecorded && st.cardSigns {
 		v := m.baseViolation(row, KindUnsignedClaimant)
 		v.Evidence = "User-Agent " + quote(f.UserAgent) + " claims the Signature Agent Card " + id.card.ClientID +
 			" (" + id.card.Name + "), which publishes keys, but the request carries no Signature or Signature-Input although " +
 			f.Source.String() + " records those fields"
 		j.Violations = append(j.Violations, v)
 	}
-	row.Findings = int32(len(j.Violations))
-	return j
 }
 
 func listTime(t time.Time, earliest bool) string {
@@ -476,14 +555,59 @@ func (m *Model) evalUnchecked(a *authority, token, target string, t time.Time) r
 		r.view, r.verdict, r.why, r.code = ViewNone, VerdictNotJudged, "no robots.txt version of this authority is known at or before the fetch time", a.missingCode()
 		return r
 	}
-	start := t.Add(-m.opts.RobotsTTL)
+	w := graceWindow(a, vt, token, target, t.Add(-m.opts.RobotsTTL), t)
+	r.windowN, r.windowD = w.n, w.d
+	switch {
+	case w.n == 0:
+		r.verdict, r.why, r.code = VerdictNotJudged, "every robots.txt version in the grace window has unknown content", NotJudgedUnknownContent
+		r.version = vt
+	case w.d == w.n:
+		r.kind = KindUncheckedDisallowed
+		r.version = vt
+		r.verdict = VerdictDisallowed
+		if vt.effect == effDisallowAll {
+			r.verdict = VerdictUnreachable
+		} else if vt.effect == effRules {
+			r.rv, r.checked = w.atT, true
+		} else {
+			r.version = w.lastDis
+			if w.lastDis.effect == effRules {
+				r.rv, r.checked = w.lastDisRV, true
+			}
+		}
+	case w.d > 0:
+		r.kind, r.verdict = KindPossibleViolation, VerdictPossible
+		r.version = w.lastDis
+		if w.lastDis.effect == effRules {
+			r.rv, r.checked = w.lastDisRV, true
+		}
+	default:
+		r.verdict = VerdictAllowed
+		r.version = vt
+		if vt.effect == effRules {
+			r.rv, r.checked = w.atT, true
+		}
+	}
+	return r
+}
+
+// window is what the versions in force during a grace window say about
+// one target.
+type window struct {
+	n, d      int            // versions judged, of which disallow
+	lastDis   *version       // the last version that disallows; nil when none
+	lastDisRV robots.Verdict // its verdict (zero for an unreachable robots.txt)
+	atT       robots.Verdict // the verdict of vt, the version at the fetch time
+}
+
+// graceWindow judges target under every version of a in force during
+// [start, t]; vt is the version at t.
+func graceWindow(a *authority, vt *version, token, target string, start, t time.Time) window {
+	var w window
 	i := len(a.versions) - 1
 	for i > 0 && a.versions[i].from.After(start) {
 		i--
 	}
-	var lastDis *version
-	var lastDisRV robots.Verdict
-	var atT robots.Verdict
 	for ; i < len(a.versions) && !a.versions[i].from.After(t); i++ {
 		v := a.versions[i]
 		if !v.until.IsZero() && !v.until.After(start) && v != vt {
@@ -492,54 +616,23 @@ func (m *Model) evalUnchecked(a *authority, token, target string, t time.Time) r
 		switch v.effect {
 		case effRules:
 			rv := v.content.file.Check(token, target)
-			r.windowN++
+			w.n++
 			if !rv.Allowed {
-				r.windowD++
-				lastDis, lastDisRV = v, rv
+				w.d++
+				w.lastDis, w.lastDisRV = v, rv
 			}
 			if v == vt {
-				atT = rv
+				w.atT = rv
 			}
 		case effAllowAll:
-			r.windowN++
+			w.n++
 		case effDisallowAll:
-			r.windowN++
-			r.windowD++
-			lastDis, lastDisRV = v, robots.Verdict{}
+			w.n++
+			w.d++
+			w.lastDis, w.lastDisRV = v, robots.Verdict{}
 		}
 	}
-	switch {
-	case r.windowN == 0:
-		r.verdict, r.why, r.code = VerdictNotJudged, "every robots.txt version in the grace window has unknown content", NotJudgedUnknownContent
-		r.version = vt
-	case r.windowD == r.windowN:
-		r.kind = KindUncheckedDisallowed
-		r.version = vt
-		r.verdict = VerdictDisallowed
-		if vt.effect == effDisallowAll {
-			r.verdict = VerdictUnreachable
-		} else if vt.effect == effRules {
-			r.rv, r.checked = atT, true
-		} else {
-			r.version = lastDis
-			if lastDis.effect == effRules {
-				r.rv, r.checked = lastDisRV, true
-			}
-		}
-	case r.windowD > 0:
-		r.kind, r.verdict = KindPossibleViolation, VerdictPossible
-		r.version = lastDis
-		if lastDis.effect == effRules {
-			r.rv, r.checked = lastDisRV, true
-		}
-	default:
-		r.verdict = VerdictAllowed
-		r.version = vt
-		if vt.effect == effRules {
-			r.rv, r.checked = atT, true
-		}
-	}
-	return r
+	return w
 }
 
 // fillRobotsColumns copies the view and verdict into the fetches row.

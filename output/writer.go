@@ -77,14 +77,18 @@ func codec(name string) (compress.Compression, error) {
 
 // Writer writes every table of table.Tables as Parquet into a temporary
 // directory and moves the finished directory into place on Commit. It
-// implements table.Sink; its methods must be called from one goroutine.
+// implements table.Sink. The rows of one table must come from one
+// goroutine at a time, but different tables may be written from different
+// goroutines at once (each table has its own writer); Commit and Abort
+// must come after every write has returned.
 type Writer struct {
 	dir    string // final directory
 	tmp    string // temporary sibling directory holding the files
 	opts   Options
 	tables []*tableWriter
 	byName map[string]*tableWriter
-	err    error // sticky: the first write error
+	errMu  sync.Mutex
+	err    error // sticky: the first write error; guarded by errMu
 	done   bool  // committed or aborted
 }
 
@@ -209,8 +213,8 @@ func (w *Writer) add(name string, row any) error {
 	if w.done {
 		return ErrClosed
 	}
-	if w.err != nil {
-		return w.err
+	if err := w.stickyErr(); err != nil {
+		return err
 	}
 	rv := reflect.ValueOf(row)
 	if rv.IsNil() {
@@ -218,10 +222,20 @@ func (w *Writer) add(name string, row any) error {
 	}
 	tw := w.byName[name]
 	if err := tw.add(rv.Elem()); err != nil {
-		w.err = fmt.Errorf("write %s: %w", name, err)
+		w.errMu.Lock()
+		defer w.errMu.Unlock()
+		if w.err == nil {
+			w.err = fmt.Errorf("write %s: %w", name, err)
+		}
 		return w.err
 	}
 	return nil
+}
+
+func (w *Writer) stickyErr() error {
+	w.errMu.Lock()
+	defer w.errMu.Unlock()
+	return w.err
 }
 
 // Counts returns the number of rows written so far per table name.
