@@ -6,6 +6,7 @@ import (
 	"flag"
 	"fmt"
 	"io"
+	"runtime"
 	"sort"
 	"strings"
 
@@ -37,7 +38,7 @@ func runAudit(ctx context.Context, args []string, std stdio) int {
 	var (
 		out         = fs.String("out", "", "output `DIR` (required); refused if it exists, unless --force")
 		force       = fs.Bool("force", false, "replace an existing output directory (only once the new one is complete)")
-		jobs        = fs.Int("j", 0, "parallel workers (default: all cores)")
+		jobs        = fs.Int("j", 0, "cores to use: parallel readers, judges and writers on at most N cores (default: all cores)")
 		failOn      = fs.Bool("fail-on-findings", false, "exit 1 when there are findings")
 		failProbs   severityFlag
 		quiet       = fs.Bool("q", false, "no progress and no summary")
@@ -83,6 +84,15 @@ func runAudit(ctx context.Context, args []string, std stdio) int {
 				return fail("--ip-ranges %s: the catalog knows no bot %q%s (add it with --bots FILE if it is missing)", r, tok, didYouMean(tok, catalog))
 			}
 		}
+	}
+	if *jobs < 0 {
+		return fail("-j %d: give a number of cores, 1 or more (0 or none means all)", *jobs)
+	}
+	// -j N caps the cores, not only the judging workers: pass 1's readers
+	// and pass 2's readers, orderer and table writers run beside the
+	// judges, so without the cap -j 1 would still use every core.
+	if n := *jobs; n > 0 && n < runtime.GOMAXPROCS(0) {
+		defer runtime.GOMAXPROCS(runtime.GOMAXPROCS(n))
 	}
 	cfg := audit.Config{
 		Inputs: inputs, Out: *out, Force: *force, Jobs: *jobs, LogFormat: set.LogFormat, LogExtraHeaders: set.LogExtraHeaders,
