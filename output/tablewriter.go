@@ -1,0 +1,595 @@
+package output
+
+import (
+	"bufio"
+	"encoding/base64"
+	"fmt"
+	"math"
+	"os"
+	"strings"
+	"sync"
+	"time"
+	"unicode/utf8"
+	"unsafe"
+
+	"github.com/apache/arrow-go/v18/arrow"
+	"github.com/apache/arrow-go/v18/arrow/array"
+	"github.com/apache/arrow-go/v18/arrow/flight"
+	"github.com/apache/arrow-go/v18/arrow/memory"
+	"github.com/apache/arrow-go/v18/parquet"
+	"github.com/apache/arrow-go/v18/parquet/compress"
+	"github.com/apache/arrow-go/v18/parquet/file"
+	"github.com/apache/arrow-go/v18/parquet/metadata"
+	"github.com/apache/arrow-go/v18/parquet/pqarrow"
+)
+
+// tableWriter writes one table. Rows are appended column by column into a
+// batch: plain Go slices, one per column, that keep their capacity from one
+// row group to the next, so a long run neither re-grows nor re-zeroes
+// buffers. A full batch (rowGroupRows rows, or rowGroupBytes buffered bytes)
+// is one Parquet row group: a goroutine of the table's own encodes it with
+// arrow-go's Parquet column writers while the next batch fills. There are
+// never more than two batches per table, so a table's memory is about twice
+// its byte budget however many rows it gets or however long its strings.
+//
+// The column writers are called exactly as pqarrow (arrow-go's Arrow to
+// Parquet layer, which wrote these files before) calls them for the Arrow
+// schema of the table, so the files are the same byte for byte; the Arrow
+// schema is stored in the footer as pqarrow stores it.
+type tableWriter struct {
+	spec     *tableSpec
+	f        *os.File
+	out      *sink
+	fw       *file.Writer
+	limit    int // rows per row group
+	budget   int // buffered bytes per row group
+	rowWidth int // fixed bytes one row takes in a batch, strings aside
+	cur      *batch
+	batches  int   // batches made so far, at most 2
+	rows     int64 // rows written or pending
+	closed   bool
+
+	// The encoding goroutine, started at the first full batch. work is
+	// unbuffered: handing a batch over waits until the previous one is
+	// written, and the written one comes back on free.
+	work  chan *batch
+	free  chan *batch
+	done  chan struct{}
+	errMu sync.Mutex
+	werr  error // first error of the encoding goroutine
+
+	enc encoder // used by one goroutine at a time: the encoding one, or close
+}
+
+// batch holds the rows of one row group, one colBuf per column.
+type batch struct {
+	cols  []colBuf
+	rows  int
+	bytes int // buffered bytes: rows × rowWidth plus string data
+}
+
+// colBuf is one column of a batch. Which fields are used depends on the
+// column's kind.
+type colBuf struct {
+	// kString: offs[i]..offs[i+1] is row i's value in data. kDict: the
+	// same for dictionary entry i. offs starts with 0.
+	offs []int32
+	data []byte
+	// kDict: the dictionary index of each row; kInt32: the values.
+	i32 []int32
+	// kDict: dictionary index by value as the row gave it (before any
+	// U+FFFD replacement). A Go map hashes a string without allocating.
+	index map[string]int32
+	b     []bool
+	i64   []int64 // kInt64, kTime, kTimePtr
+	f64   []float64
+	def   []int16 // kTime, kTimePtr: definition level, 1 present, 0 null
+	nulls int
+}
+
+// width is the fixed number of bytes one row of the column takes.
+func width(k kind) int {
+	switch k {
+	case kString, kDict, kInt32:
+		return 4
+	case kBool:
+		return 1
+	case kInt64, kFloat64:
+		return 8
+	default:
+		return 10 // value and definition level
+	}
+}
+
+func newBatch(s *tableSpec) *batch {
+	b := &batch{cols: make([]colBuf, len(s.Cols))}
+	for i, c := range s.Cols {
+		switch c.kind {
+		case kString:
+			b.cols[i].offs = []int32{0}
+		case kDict:
+			b.cols[i].offs = []int32{0}
+			b.cols[i].index = make(map[string]int32)
+		}
+	}
+	return b
+}
+
+// reset empties the batch for reuse, keeping its buffers, except string
+// data buffers grown far past the budget by an outsized value: those are
+// dropped, so one huge value does not keep its memory for the whole run.
+func (b *batch) reset(budget int) {
+	for i := range b.cols {
+		c := &b.cols[i]
+		if c.offs != nil {
+			c.offs = c.offs[:1]
+		}
+		if cap(c.data) > 2*budget {
+			c.data = nil
+		}
+		c.data = c.data[:0]
+		c.i32 = c.i32[:0]
+		c.b = c.b[:0]
+		c.i64 = c.i64[:0]
+		c.f64 = c.f64[:0]
+		c.def = c.def[:0]
+		c.nulls = 0
+		if c.index != nil {
+			// The keys point into data: clear them before data is overwritten.
+			clear(c.index)
+		}
+	}
+	b.rows, b.bytes = 0, 0
+}
+
+// Timestamps outside years 1..9999 are written as null: they come from
+// garbled input, and not every Parquet reader accepts them.
+var (
+	minTime = time.Date(1, 1, 1, 0, 0, 0, 0, time.UTC)
+	maxTime = time.Date(10000, 1, 1, 0, 0, 0, 0, time.UTC)
+)
+
+func (c *colBuf) appendTime(t *time.Time) {
+	if t == nil || t.IsZero() || t.Before(minTime) || !t.Before(maxTime) {
+		c.i64 = append(c.i64, 0)
+		c.def = append(c.def, 0)
+		c.nulls++
+		return
+	}
+	c.i64 = append(c.i64, t.UnixMicro())
+	c.def = append(c.def, 1)
+}
+
+// errTooLarge reports a string column whose data in one row group would
+// pass Parquet's and Arrow's 2 GiB limit for one column chunk's offsets.
+var errTooLarge = fmt.Errorf("value larger than %d bytes", math.MaxInt32)
+
+// appendString appends a plain string value and returns the bytes added.
+func (c *colBuf) appendString(s string) (int, error) {
+	if !utf8.ValidString(s) {
+		s = strings.ToValidUTF8(s, "\uFFFD")
+	}
+	if len(c.data)+len(s) > math.MaxInt32 {
+		return 0, errTooLarge
+	}
+	c.data = append(c.data, s...)
+	c.offs = append(c.offs, int32(len(c.data)))
+	return len(s), nil
+}
+
+// dictOverhead approximates the memory of one dictionary entry besides
+// its bytes: offset, map slot and key header.
+const dictOverhead = 48
+
+// appendDict appends a dictionary column value and returns the bytes added.
+func (c *colBuf) appendDict(s string) (int, error) {
+	if i, ok := c.index[s]; ok {
+		c.i32 = append(c.i32, i)
+		return 0, nil
+	}
+	v, added := s, 0
+	if !utf8.ValidString(s) {
+		v = strings.ToValidUTF8(s, "\uFFFD")
+		// Two invalid strings can become the same valid one: the
+		// dictionary must not hold a value twice.
+		if i, ok := c.index[v]; ok {
+			c.index[strings.Clone(s)] = i
+			c.i32 = append(c.i32, i)
+			return len(s) + dictOverhead, nil
+		}
+		// The raw string keys the same entry as its valid form.
+		defer func() { c.index[strings.Clone(s)] = c.i32[len(c.i32)-1] }()
+		added += len(s) + dictOverhead
+	}
+	if len(c.data)+len(v) > math.MaxInt32 {
+		return 0, errTooLarge
+	}
+	i := int32(len(c.offs) - 1)
+	start := len(c.data)
+	c.data = append(c.data, v...)
+	c.offs = append(c.offs, int32(len(c.data)))
+	// The key is the copy in data, which stays unchanged until reset clears
+	// the map (a later append that grows data copies it elsewhere and
+	// leaves this one as it is).
+	key := ""
+	if len(v) > 0 {
+		key = unsafe.String(&c.data[start], len(v))
+	}
+	c.index[key] = i
+	c.i32 = append(c.i32, i)
+	return added + len(v) + dictOverhead, nil
+}
+
+// writerProps are the Parquet writer properties of a table.
+func writerProps(s *tableSpec, rowGroupRows int, cc compress.Compression) *parquet.WriterProperties {
+	props := []parquet.WriterProperty{
+		parquet.WithCompression(cc),
+		parquet.WithMaxRowGroupLength(int64(rowGroupRows)),
+		parquet.WithDictionaryDefault(false),
+		parquet.WithRootRepetition(parquet.Repetitions.Required),
+		parquet.WithCreatedBy("repaudit"),
+		parquet.WithStats(true),
+	}
+	for _, c := range s.Cols {
+		switch c.kind {
+		case kDict:
+			// Min/max statistics of a dictionary column cost a hash pass
+			// per row group in arrow-go, and prune nothing: a row group
+			// holds many bots, kinds and files.
+			props = append(props, parquet.WithDictionaryFor(c.Name, true), parquet.WithStatsFor(c.Name, false))
+		case kString:
+			props = append(props, parquet.WithStatsFor(c.Name, false))
+		}
+	}
+	return parquet.NewWriterProperties(props...)
+}
+
+func newTableWriter(s *tableSpec, path string, rowGroupRows, rowGroupBytes int, cc compress.Compression) (*tableWriter, error) {
+	props := writerProps(s, rowGroupRows, cc)
+	arrowProps := pqarrow.NewArrowWriterProperties(pqarrow.WithStoreSchema())
+	pqschema, err := pqarrow.ToParquet(s.schema, props, arrowProps)
+	if err != nil {
+		return nil, err
+	}
+	// The footer's key-value metadata as pqarrow writes it: the Arrow
+	// schema's metadata, then the serialized Arrow schema.
+	meta := metadata.NewKeyValueMetadata()
+	md := s.schema.Metadata()
+	for i, k := range md.Keys() {
+		if err := meta.Append(k, md.Values()[i]); err != nil {
+			return nil, err
+		}
+	}
+	if err := meta.Append("ARROW:schema", base64.StdEncoding.EncodeToString(flight.SerializeSchema(s.schema, memory.DefaultAllocator))); err != nil {
+		return nil, err
+	}
+	f, err := os.Create(path)
+	if err != nil {
+		return nil, err
+	}
+	out := &sink{bw: bufio.NewWriterSize(f, 1<<20)}
+	tw := &tableWriter{spec: s, f: f, out: out, limit: rowGroupRows, budget: rowGroupBytes}
+	tw.fw = file.NewParquetWriter(out, pqschema.Root(), file.WithWriterProps(props), file.WithWriteMetadata(meta))
+	for _, c := range s.Cols {
+		tw.rowWidth += width(c.kind)
+	}
+	return tw, nil
+}
+
+// add appends the row at p, a pointer to a struct of the table's row type.
+// The fields are read at the offsets reflection gave for that type; the
+// Writer's typed methods guarantee the type.
+func (tw *tableWriter) add(p unsafe.Pointer) error {
+	if tw.closed {
+		return ErrClosed
+	}
+	if tw.cur == nil {
+		tw.cur = tw.nextBatch()
+	}
+	b := tw.cur
+	cols := tw.spec.Cols
+	for i := range cols {
+		c := &b.cols[i]
+		fp := unsafe.Add(p, cols[i].off)
+		switch cols[i].kind {
+		case kString:
+			n, err := c.appendString(*(*string)(fp))
+			if err != nil {
+				return fmt.Errorf("column %s: %w", cols[i].Name, err)
+			}
+			b.bytes += n
+		case kDict:
+			n, err := c.appendDict(*(*string)(fp))
+			if err != nil {
+				return fmt.Errorf("column %s: %w", cols[i].Name, err)
+			}
+			b.bytes += n
+		case kBool:
+			c.b = append(c.b, *(*bool)(fp))
+		case kInt32:
+			c.i32 = append(c.i32, *(*int32)(fp))
+		case kInt64:
+			c.i64 = append(c.i64, *(*int64)(fp))
+		case kFloat64:
+			c.f64 = append(c.f64, *(*float64)(fp))
+		case kTime:
+			c.appendTime((*time.Time)(fp))
+		case kTimePtr:
+			c.appendTime(*(**time.Time)(fp))
+		}
+	}
+	b.rows++
+	b.bytes += tw.rowWidth
+	tw.rows++
+	if b.rows >= tw.limit || b.bytes >= tw.budget {
+		return tw.flush()
+	}
+	return nil
+}
+
+// nextBatch returns an empty batch: a new one while the table has fewer
+// than two, else the one the encoding goroutine has finished with (waiting
+// for it if need be).
+func (tw *tableWriter) nextBatch() *batch {
+	if tw.free != nil {
+		select {
+		case b := <-tw.free:
+			return b
+		default:
+		}
+	}
+	if tw.batches < 2 {
+		tw.batches++
+		return newBatch(tw.spec)
+	}
+	return <-tw.free
+}
+
+func (tw *tableWriter) writeErr() error {
+	tw.errMu.Lock()
+	defer tw.errMu.Unlock()
+	return tw.werr
+}
+
+func (tw *tableWriter) setWriteErr(err error) {
+	tw.errMu.Lock()
+	defer tw.errMu.Unlock()
+	if tw.werr == nil {
+		tw.werr = err
+	}
+}
+
+func (tw *tableWriter) startEncoding() {
+	tw.work = make(chan *batch)
+	tw.free = make(chan *batch, 2)
+	tw.done = make(chan struct{})
+	go func() {
+		defer close(tw.done)
+		for b := range tw.work {
+			if tw.writeErr() == nil {
+				if err := tw.encode(b); err != nil {
+					tw.setWriteErr(err)
+				}
+			}
+			b.reset(tw.budget)
+			tw.free <- b
+		}
+	}()
+}
+
+// flush hands the pending rows over to be written as one row group.
+func (tw *tableWriter) flush() error {
+	b := tw.cur
+	if b == nil || b.rows == 0 {
+		return nil
+	}
+	if err := tw.writeErr(); err != nil {
+		return err
+	}
+	if tw.work == nil {
+		tw.startEncoding()
+	}
+	tw.cur = nil
+	tw.work <- b
+	return nil
+}
+
+// drain waits until every handed-over row group is written.
+func (tw *tableWriter) drain() {
+	if tw.work != nil {
+		close(tw.work)
+		<-tw.done
+		tw.work = nil
+	}
+}
+
+// close writes the last row group and the footer and syncs the file. A
+// table that never filled a row group is encoded here, without a goroutine.
+func (tw *tableWriter) close() error {
+	if tw.closed {
+		return ErrClosed
+	}
+	tw.closed = true
+	var err error
+	if tw.work == nil {
+		if b := tw.cur; b != nil && b.rows > 0 {
+			err = tw.encode(b)
+		}
+	} else {
+		err = tw.flush()
+		tw.drain()
+		if err == nil {
+			err = tw.writeErr()
+		}
+	}
+	tw.cur = nil
+	if err == nil {
+		err = tw.fw.Close()
+	}
+	if err == nil {
+		err = tw.out.err
+	}
+	if err == nil {
+		err = tw.out.bw.Flush()
+	}
+	if err == nil {
+		err = tw.f.Sync()
+	}
+	if cerr := tw.f.Close(); err == nil {
+		err = cerr
+	}
+	return err
+}
+
+// abort drops the table's rows and closes its file without a footer.
+func (tw *tableWriter) abort() {
+	if tw.closed {
+		return
+	}
+	tw.closed = true
+	tw.drain()
+	tw.cur = nil
+	tw.f.Close()
+}
+
+// encoder holds the scratch space of encoding, reused across row groups.
+type encoder struct {
+	vals []parquet.ByteArray
+	bits []byte
+}
+
+// dictEncoder is the part of arrow-go's dictionary encoder (an internal
+// type) that writing a ready dictionary needs.
+type dictEncoder interface {
+	PutDictionary(arrow.Array) error
+	NumEntries() int
+}
+
+// encode writes batch b as one row group.
+func (tw *tableWriter) encode(b *batch) (err error) {
+	defer func() {
+		if r := recover(); r != nil {
+			err = fmt.Errorf("output: encoding a row group: %v", r)
+		}
+	}()
+	rgw := tw.fw.AppendRowGroup()
+	for i, col := range tw.spec.Cols {
+		cw, err := rgw.NextColumn()
+		if err != nil {
+			return err
+		}
+		c := &b.cols[i]
+		switch col.kind {
+		case kString:
+			err = tw.enc.writeStrings(cw.(*file.ByteArrayColumnChunkWriter), c.offs, c.data)
+		case kDict:
+			err = tw.enc.writeDict(cw.(*file.ByteArrayColumnChunkWriter), c)
+		case kBool:
+			_, err = cw.(*file.BooleanColumnChunkWriter).WriteBatch(c.b, nil, nil)
+		case kInt32:
+			_, err = cw.(*file.Int32ColumnChunkWriter).WriteBatch(c.i32, nil, nil)
+		case kInt64:
+			_, err = cw.(*file.Int64ColumnChunkWriter).WriteBatch(c.i64, nil, nil)
+		case kFloat64:
+			_, err = cw.(*file.Float64ColumnChunkWriter).WriteBatch(c.f64, nil, nil)
+		default:
+			w := cw.(*file.Int64ColumnChunkWriter)
+			if c.nulls == 0 {
+				_, err = w.WriteBatch(c.i64, c.def, nil)
+				break
+			}
+			// As pqarrow: spaced values with a validity bitmap.
+			w.WriteBatchSpaced(c.i64, c.def, nil, tw.enc.bitmap(c.def), 0)
+		}
+		if err != nil {
+			return fmt.Errorf("column %s: %w", col.Name, err)
+		}
+	}
+	return rgw.Close()
+}
+
+// bitmap returns the Arrow validity bitmap of definition levels def.
+func (e *encoder) bitmap(def []int16) []byte {
+	n := (len(def) + 7) / 8
+	if cap(e.bits) < n {
+		e.bits = make([]byte, n)
+	}
+	bits := e.bits[:n]
+	clear(bits)
+	for i, d := range def {
+		if d != 0 {
+			bits[i>>3] |= 1 << (i & 7)
+		}
+	}
+	return bits
+}
+
+// writeStrings writes plain strings in batches of the writer's batch size:
+// the column writer splits a longer batch the same way, so the bytes are
+// those of one call with every value, without a slice of every value.
+func (e *encoder) writeStrings(w *file.ByteArrayColumnChunkWriter, offs []int32, data []byte) error {
+	n := len(offs) - 1
+	step := int(w.Properties().WriteBatchSize())
+	if cap(e.vals) < step {
+		e.vals = make([]parquet.ByteArray, step)
+	}
+	for start := 0; start < n; start += step {
+		end := min(start+step, n)
+		vals := e.vals[:end-start]
+		for j := range vals {
+			vals[j] = data[offs[start+j]:offs[start+j+1]]
+		}
+		if _, err := w.WriteBatch(vals, nil, nil); err != nil {
+			return err
+		}
+	}
+	return nil
+}
+
+// writeDict writes a dictionary column as pqarrow writes an Arrow
+// dictionary array: the dictionary goes to the column's dictionary encoder
+// as it is, then the indices.
+func (e *encoder) writeDict(w *file.ByteArrayColumnChunkWriter, c *colBuf) error {
+	de, ok := w.CurrentEncoder().(dictEncoder)
+	if !ok || w.CurrentEncoder().Encoding() != parquet.Encodings.PlainDict || w.PageStatistics() != nil {
+		return e.writeDictDense(w, c)
+	}
+	n := len(c.offs) - 1
+	dict := array.NewStringData(array.NewData(arrow.BinaryTypes.String, n,
+		[]*memory.Buffer{nil, memory.NewBufferBytes(arrow.Int32Traits.CastToBytes(c.offs)), memory.NewBufferBytes(c.data)}, nil, 0, 0))
+	defer dict.Release()
+	if err := de.PutDictionary(dict); err != nil {
+		return err
+	}
+	if de.NumEntries() != n {
+		// Not expected (the dictionary holds each value once), but
+		// pqarrow's answer to it: plain encoding.
+		w.FallbackToPlain()
+		return e.writeDictDense(w, c)
+	}
+	idx := array.NewInt32Data(array.NewData(arrow.PrimitiveTypes.Int32, len(c.i32),
+		[]*memory.Buffer{nil, memory.NewBufferBytes(arrow.Int32Traits.CastToBytes(c.i32))}, nil, 0, 0))
+	defer idx.Release()
+	return w.WriteDictIndices(idx, nil, nil)
+}
+
+// writeDictDense writes a dictionary column value by value.
+func (e *encoder) writeDictDense(w *file.ByteArrayColumnChunkWriter, c *colBuf) error {
+	step := int(w.Properties().WriteBatchSize())
+	if cap(e.vals) < step {
+		e.vals = make([]parquet.ByteArray, step)
+	}
+	n := len(c.i32)
+	for start := 0; start < n; start += step {
+		end := min(start+step, n)
+		vals := e.vals[:end-start]
+		for j := range vals {
+			k := c.i32[start+j]
+			vals[j] = c.data[c.offs[k]:c.offs[k+1]]
+		}
+		if _, err := w.WriteBatch(vals, nil, nil); err != nil {
+			return err
+		}
+	}
+	return nil
+}
