@@ -44,10 +44,13 @@ type tableWriter struct {
 	limit    int // rows per row group
 	budget   int // buffered bytes per row group
 	rowWidth int // fixed bytes one row takes in a batch, strings aside
-	cur      *batch
-	batches  int   // batches made so far, at most 2
-	rows     int64 // rows written or pending
-	closed   bool
+	// dictLimit is the largest dictionary page: a string column whose
+	// dictionary in one row group grows past it is written plain.
+	dictLimit int
+	cur       *batch
+	batches   int   // batches made so far, at most 2
+	rows      int64 // rows written or pending
+	closed    bool
 
 	// The encoding goroutine, started at the first full batch. work is
 	// unbuffered: handing a batch over waits until the previous one is
@@ -71,14 +74,21 @@ type batch struct {
 // colBuf is one column of a batch. Which fields are used depends on the
 // column's kind.
 type colBuf struct {
-	// kString: offs[i]..offs[i+1] is row i's value in data. kDict: the
-	// same for dictionary entry i. offs starts with 0.
-	offs []int32
-	data []byte
-	// kDict: the dictionary index of each row; kInt32: the values.
-	i32 []int32
-	// kDict: dictionary index by value as the row gave it (before any
-	// U+FFFD replacement). A Go map hashes a string without allocating.
+	// String columns (kString, kDict) are gathered as a dictionary:
+	// offs[i]..offs[i+1] is entry i in data (offs starts with 0), i32
+	// holds each row's entry and index each entry by value as the row gave
+	// it (before any U+FFFD replacement; a Go map hashes a string without
+	// allocating). When the dictionary outgrows a Parquet dictionary page,
+	// the column turns plain for the rest of the batch: offs and data then
+	// hold each row's value. poffs and pdata are the spare pair that
+	// turning plain fills.
+	offs  []int32
+	data  []byte
+	plain bool
+	poffs []int32
+	pdata []byte
+	// kInt32: the values.
+	i32   []int32
 	index map[string]int32
 	b     []bool
 	i64   []int64 // kInt64, kTime, kTimePtr
@@ -104,10 +114,7 @@ func width(k kind) int {
 func newBatch(s *tableSpec) *batch {
 	b := &batch{cols: make([]colBuf, len(s.Cols))}
 	for i, c := range s.Cols {
-		switch c.kind {
-		case kString:
-			b.cols[i].offs = []int32{0}
-		case kDict:
+		if c.kind == kString || c.kind == kDict {
 			b.cols[i].offs = []int32{0}
 			b.cols[i].index = make(map[string]int32)
 		}
@@ -127,7 +134,11 @@ func (b *batch) reset(budget int) {
 		if cap(c.data) > 2*budget {
 			c.data = nil
 		}
+		if cap(c.pdata) > 2*budget {
+			c.pdata = nil
+		}
 		c.data = c.data[:0]
+		c.plain = false
 		c.i32 = c.i32[:0]
 		c.b = c.b[:0]
 		c.i64 = c.i64[:0]
@@ -164,25 +175,16 @@ func (c *colBuf) appendTime(t *time.Time) {
 // pass Parquet's and Arrow's 2 GiB limit for one column chunk's offsets.
 var errTooLarge = fmt.Errorf("value larger than %d bytes", math.MaxInt32)
 
-// appendString appends a plain string value and returns the bytes added.
-func (c *colBuf) appendString(s string) (int, error) {
-	if !utf8.ValidString(s) {
-		s = strings.ToValidUTF8(s, "\uFFFD")
-	}
-	if len(c.data)+len(s) > math.MaxInt32 {
-		return 0, errTooLarge
-	}
-	c.data = append(c.data, s...)
-	c.offs = append(c.offs, int32(len(c.data)))
-	return len(s), nil
-}
-
 // dictOverhead approximates the memory of one dictionary entry besides
 // its bytes: offset, map slot and key header.
 const dictOverhead = 48
 
-// appendDict appends a dictionary column value and returns the bytes added.
-func (c *colBuf) appendDict(s string) (int, error) {
+// appendString appends the value of a string column and returns the
+// bytes it adds to the batch.
+func (c *colBuf) appendString(s string, dictLimit int) (int, error) {
+	if c.plain {
+		return c.appendPlain(s)
+	}
 	if i, ok := c.index[s]; ok {
 		c.i32 = append(c.i32, i)
 		return 0, nil
@@ -191,33 +193,75 @@ func (c *colBuf) appendDict(s string) (int, error) {
 	if !utf8.ValidString(s) {
 		v = strings.ToValidUTF8(s, "\uFFFD")
 		// Two invalid strings can become the same valid one: the
-		// dictionary must not hold a value twice.
-		if i, ok := c.index[v]; ok {
-			c.index[strings.Clone(s)] = i
-			c.i32 = append(c.i32, i)
-			return len(s) + dictOverhead, nil
+		// dictionary must not hold a value twice. The raw string keys the
+		// entry of its valid form.
+		i, ok := c.index[v]
+		if !ok {
+			i = c.addEntry(v)
 		}
-		// The raw string keys the same entry as its valid form.
-		defer func() { c.index[strings.Clone(s)] = c.i32[len(c.i32)-1] }()
+		c.index[strings.Clone(s)] = i
+		c.i32 = append(c.i32, i)
 		added += len(s) + dictOverhead
+	} else {
+		c.i32 = append(c.i32, c.addEntry(v))
 	}
-	if len(c.data)+len(v) > math.MaxInt32 {
-		return 0, errTooLarge
+	added += len(v) + dictOverhead
+	// A Parquet dictionary page is an int32 length and the bytes of each
+	// entry.
+	if len(c.data)+4*(len(c.offs)-1) > dictLimit {
+		n, err := c.toPlain()
+		return added + n, err
 	}
+	return added, nil
+}
+
+// addEntry adds a valid string to the dictionary and returns its index.
+func (c *colBuf) addEntry(v string) int32 {
 	i := int32(len(c.offs) - 1)
 	start := len(c.data)
 	c.data = append(c.data, v...)
 	c.offs = append(c.offs, int32(len(c.data)))
-	// The key is the copy in data, which stays unchanged until reset clears
-	// the map (a later append that grows data copies it elsewhere and
+	// The key is the copy in data, which stays unchanged until the map is
+	// cleared (a later append that grows data copies it elsewhere and
 	// leaves this one as it is).
 	key := ""
 	if len(v) > 0 {
 		key = unsafe.String(&c.data[start], len(v))
 	}
 	c.index[key] = i
-	c.i32 = append(c.i32, i)
-	return added + len(v) + dictOverhead, nil
+	return i
+}
+
+// appendPlain appends a string value to a plain column.
+func (c *colBuf) appendPlain(s string) (int, error) {
+	if !utf8.ValidString(s) {
+		s = strings.ToValidUTF8(s, "\uFFFD")
+	}
+	if len(c.data)+len(s) > math.MaxInt32 {
+		return 0, errTooLarge
+	}
+	c.data = append(c.data, s...)
+	c.offs = append(c.offs, int32(len(c.data)))
+	return len(s) + 4, nil
+}
+
+// toPlain turns a dictionary column plain: every row so far gets its
+// value in the spare pair, which then takes the dictionary's place.
+func (c *colBuf) toPlain() (int, error) {
+	clear(c.index) // its keys point into data, which becomes the spare
+	po, pd := append(c.poffs[:0], 0), c.pdata[:0]
+	for _, i := range c.i32 {
+		v := c.data[c.offs[i]:c.offs[i+1]]
+		if len(pd)+len(v) > math.MaxInt32 {
+			return 0, errTooLarge
+		}
+		pd = append(pd, v...)
+		po = append(po, int32(len(pd)))
+	}
+	c.poffs, c.pdata, c.offs, c.data = c.offs, c.data, po, pd
+	c.i32 = c.i32[:0]
+	c.plain = true
+	return len(pd), nil
 }
 
 // writerProps are the Parquet writer properties of a table.
@@ -231,14 +275,12 @@ func writerProps(s *tableSpec, rowGroupRows int, cc compress.Compression) *parqu
 		parquet.WithStats(true),
 	}
 	for _, c := range s.Cols {
-		switch c.kind {
-		case kDict:
-			// Min/max statistics of a dictionary column cost a hash pass
-			// per row group in arrow-go, and prune nothing: a row group
-			// holds many bots, kinds and files.
+		if c.kind == kString || c.kind == kDict {
+			// Every string column may be dictionary-encoded: the writer
+			// decides per row group (see encoder.writeString). Min/max
+			// statistics of strings cost a pass per row group and prune
+			// little: a row group holds many bots, URLs and files.
 			props = append(props, parquet.WithDictionaryFor(c.Name, true), parquet.WithStatsFor(c.Name, false))
-		case kString:
-			props = append(props, parquet.WithStatsFor(c.Name, false))
 		}
 	}
 	return parquet.NewWriterProperties(props...)
@@ -268,7 +310,8 @@ func newTableWriter(s *tableSpec, path string, rowGroupRows, rowGroupBytes int, 
 		return nil, err
 	}
 	out := &sink{bw: bufio.NewWriterSize(f, 1<<20)}
-	tw := &tableWriter{spec: s, f: f, out: out, limit: rowGroupRows, budget: rowGroupBytes}
+	tw := &tableWriter{spec: s, f: f, out: out, limit: rowGroupRows, budget: rowGroupBytes,
+		dictLimit: int(props.DictionaryPageSizeLimit())}
 	tw.fw = file.NewParquetWriter(out, pqschema.Root(), file.WithWriterProps(props), file.WithWriteMetadata(meta))
 	for _, c := range s.Cols {
 		tw.rowWidth += width(c.kind)
@@ -292,14 +335,8 @@ func (tw *tableWriter) add(p unsafe.Pointer) error {
 		c := &b.cols[i]
 		fp := unsafe.Add(p, cols[i].off)
 		switch cols[i].kind {
-		case kString:
-			n, err := c.appendString(*(*string)(fp))
-			if err != nil {
-				return fmt.Errorf("column %s: %w", cols[i].Name, err)
-			}
-			b.bytes += n
-		case kDict:
-			n, err := c.appendDict(*(*string)(fp))
+		case kString, kDict:
+			n, err := c.appendString(*(*string)(fp), tw.dictLimit)
 			if err != nil {
 				return fmt.Errorf("column %s: %w", cols[i].Name, err)
 			}
@@ -480,10 +517,8 @@ func (tw *tableWriter) encode(b *batch) (err error) {
 		}
 		c := &b.cols[i]
 		switch col.kind {
-		case kString:
-			err = tw.enc.writeStrings(cw.(*file.ByteArrayColumnChunkWriter), c.offs, c.data)
-		case kDict:
-			err = tw.enc.writeDict(cw.(*file.ByteArrayColumnChunkWriter), c)
+		case kString, kDict:
+			err = tw.enc.writeString(cw.(*file.ByteArrayColumnChunkWriter), c, b.rows)
 		case kBool:
 			_, err = cw.(*file.BooleanColumnChunkWriter).WriteBatch(c.b, nil, nil)
 		case kInt32:
@@ -522,6 +557,23 @@ func (e *encoder) bitmap(def []int16) []byte {
 		}
 	}
 	return bits
+}
+
+// writeString writes a string column: dictionary-encoded when its
+// dictionary holds at most half as many entries as there are rows (and
+// fits a dictionary page, else the column has turned plain already), plain
+// otherwise. The column writers are made with dictionary encoding on, so a
+// plain column chunk starts with an empty dictionary page.
+func (e *encoder) writeString(w *file.ByteArrayColumnChunkWriter, c *colBuf, rows int) error {
+	switch {
+	case c.plain:
+		w.FallbackToPlain()
+		return e.writeStrings(w, c.offs, c.data)
+	case 2*(len(c.offs)-1) > rows:
+		w.FallbackToPlain()
+		return e.writeDictDense(w, c)
+	}
+	return e.writeDict(w, c)
 }
 
 // writeStrings writes plain strings in batches of the writer's batch size:
