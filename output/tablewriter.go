@@ -282,6 +282,13 @@ func writerProps(s *tableSpec, rowGroupRows int, cc compress.Compression) *parqu
 			// little: a row group holds many bots, URLs and files.
 			props = append(props, parquet.WithDictionaryFor(c.Name, true), parquet.WithStatsFor(c.Name, false))
 		}
+		switch c.kind {
+		case kInt32, kInt64, kTime, kTimePtr:
+			// Statuses, sizes, line numbers and times often repeat: the
+			// writer dictionary-encodes a row group's column when a sample
+			// says so (see repetitive).
+			props = append(props, parquet.WithDictionaryFor(c.Name, true))
+		}
 	}
 	return parquet.NewWriterProperties(props...)
 }
@@ -491,8 +498,34 @@ func (tw *tableWriter) abort() {
 
 // encoder holds the scratch space of encoding, reused across row groups.
 type encoder struct {
-	vals []parquet.ByteArray
-	bits []byte
+	vals   []parquet.ByteArray
+	bits   []byte
+	seen32 map[int32]struct{}
+	seen64 map[int64]struct{}
+}
+
+// repetitive reports whether a numeric column of one row group is worth
+// dictionary-encoding: whether at most half the values of an evenly spread
+// sample of about 4096 are distinct. Encoding a column with a dictionary
+// hashes every value; the sample keeps that cost away from columns of
+// mostly distinct values (offsets, line numbers, most times), which are
+// written plain. (A null time counts as the value 0.)
+func repetitive[T int32 | int64](v []T, seen *map[T]struct{}) bool {
+	const sample = 4096
+	if len(v) < 2 {
+		return false
+	}
+	if *seen == nil {
+		*seen = make(map[T]struct{}, sample)
+	}
+	m := *seen
+	clear(m)
+	step, n := max(1, len(v)/sample), 0
+	for i := 0; i < len(v); i += step {
+		m[v[i]] = struct{}{}
+		n++
+	}
+	return 2*len(m) <= n
 }
 
 // dictEncoder is the part of arrow-go's dictionary encoder (an internal
@@ -522,13 +555,24 @@ func (tw *tableWriter) encode(b *batch) (err error) {
 		case kBool:
 			_, err = cw.(*file.BooleanColumnChunkWriter).WriteBatch(c.b, nil, nil)
 		case kInt32:
-			_, err = cw.(*file.Int32ColumnChunkWriter).WriteBatch(c.i32, nil, nil)
+			w := cw.(*file.Int32ColumnChunkWriter)
+			if !repetitive(c.i32, &tw.enc.seen32) {
+				w.FallbackToPlain()
+			}
+			_, err = w.WriteBatch(c.i32, nil, nil)
 		case kInt64:
-			_, err = cw.(*file.Int64ColumnChunkWriter).WriteBatch(c.i64, nil, nil)
+			w := cw.(*file.Int64ColumnChunkWriter)
+			if !repetitive(c.i64, &tw.enc.seen64) {
+				w.FallbackToPlain()
+			}
+			_, err = w.WriteBatch(c.i64, nil, nil)
 		case kFloat64:
 			_, err = cw.(*file.Float64ColumnChunkWriter).WriteBatch(c.f64, nil, nil)
 		default:
 			w := cw.(*file.Int64ColumnChunkWriter)
+			if !repetitive(c.i64, &tw.enc.seen64) {
+				w.FallbackToPlain()
+			}
 			if c.nulls == 0 {
 				_, err = w.WriteBatch(c.i64, c.def, nil)
 				break

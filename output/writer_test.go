@@ -574,7 +574,7 @@ func TestEncodings(t *testing.T) {
 	rg := rdr.MetaData().RowGroup(0)
 	want := map[string]struct{ dict, stats bool }{
 		"agent": {true, false}, "url": {false, false}, "url_path": {true, false},
-		"fetch_time": {false, true}, "fetch_status": {false, true},
+		"fetch_time": {false, true}, "fetch_status": {true, true},
 	}
 	for i := range rg.NumColumns() {
 		cc, err := rg.ColumnChunk(i)
