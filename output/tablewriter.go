@@ -62,6 +62,13 @@ type tableWriter struct {
 	werr  error // first error of the encoding goroutine
 
 	enc encoder // used by one goroutine at a time: the encoding one, or close
+
+	// props are the file writer's properties. arrow-go fixes whether a
+	// column chunk is dictionary-encoded from them when it starts the
+	// chunk, so encode sets them to plainProps or dictProps (which differ
+	// in that alone) before each column: a chunk written plain then has no
+	// dictionary page at all.
+	props, plainProps, dictProps *parquet.WriterProperties
 }
 
 // batch holds the rows of one row group, one colBuf per column.
@@ -264,37 +271,32 @@ func (c *colBuf) toPlain() (int, error) {
 	return len(pd), nil
 }
 
-// writerProps are the Parquet writer properties of a table.
-func writerProps(s *tableSpec, rowGroupRows int, cc compress.Compression) *parquet.WriterProperties {
+// writerProps are the Parquet writer properties of a table, with
+// dictionary encoding on or off for every column.
+func writerProps(s *tableSpec, rowGroupRows int, cc compress.Compression, dict bool) *parquet.WriterProperties {
 	props := []parquet.WriterProperty{
 		parquet.WithCompression(cc),
 		parquet.WithMaxRowGroupLength(int64(rowGroupRows)),
-		parquet.WithDictionaryDefault(false),
+		parquet.WithDictionaryDefault(dict),
 		parquet.WithRootRepetition(parquet.Repetitions.Required),
 		parquet.WithCreatedBy("repaudit"),
 		parquet.WithStats(true),
 	}
 	for _, c := range s.Cols {
 		if c.kind == kString || c.kind == kDict {
-			// Every string column may be dictionary-encoded: the writer
-			// decides per row group (see encoder.writeString). Min/max
-			// statistics of strings cost a pass per row group and prune
-			// little: a row group holds many bots, URLs and files.
-			props = append(props, parquet.WithDictionaryFor(c.Name, true), parquet.WithStatsFor(c.Name, false))
-		}
-		switch c.kind {
-		case kInt32, kInt64, kTime, kTimePtr:
-			// Statuses, sizes, line numbers and times often repeat: the
-			// writer dictionary-encodes a row group's column when a sample
-			// says so (see repetitive).
-			props = append(props, parquet.WithDictionaryFor(c.Name, true))
+			// Min/max statistics of strings cost a pass per row group
+			// and prune little: a row group holds many bots, URLs and
+			// files.
+			props = append(props, parquet.WithStatsFor(c.Name, false))
 		}
 	}
 	return parquet.NewWriterProperties(props...)
 }
 
 func newTableWriter(s *tableSpec, path string, rowGroupRows, rowGroupBytes int, cc compress.Compression) (*tableWriter, error) {
-	props := writerProps(s, rowGroupRows, cc)
+	plain, dict := writerProps(s, rowGroupRows, cc, false), writerProps(s, rowGroupRows, cc, true)
+	props := new(parquet.WriterProperties)
+	*props = *plain
 	arrowProps := pqarrow.NewArrowWriterProperties(pqarrow.WithStoreSchema())
 	pqschema, err := pqarrow.ToParquet(s.schema, props, arrowProps)
 	if err != nil {
@@ -318,7 +320,7 @@ func newTableWriter(s *tableSpec, path string, rowGroupRows, rowGroupBytes int, 
 	}
 	out := &sink{bw: bufio.NewWriterSize(f, 1<<20)}
 	tw := &tableWriter{spec: s, f: f, out: out, limit: rowGroupRows, budget: rowGroupBytes,
-		dictLimit: int(props.DictionaryPageSizeLimit())}
+		dictLimit: int(props.DictionaryPageSizeLimit()), props: props, plainProps: plain, dictProps: dict}
 	tw.fw = file.NewParquetWriter(out, pqschema.Root(), file.WithWriterProps(props), file.WithWriteMetadata(meta))
 	for _, c := range s.Cols {
 		tw.rowWidth += width(c.kind)
@@ -511,7 +513,7 @@ type encoder struct {
 // mostly distinct values (offsets, line numbers, most times), which are
 // written plain. (A null time counts as the value 0.)
 func repetitive[T int32 | int64](v []T, seen *map[T]struct{}) bool {
-	const sample = 4096
+	const sample = adaptiveRows
 	if len(v) < 2 {
 		return false
 	}
@@ -535,7 +537,13 @@ type dictEncoder interface {
 	NumEntries() int
 }
 
-// encode writes batch b as one row group.
+// adaptiveRows is the fewest rows of a row group whose encodings are
+// chosen column by column from the data.
+const adaptiveRows = 4096
+
+// encode writes batch b as one row group. Each column chunk is
+// dictionary-encoded or plain as its values make worthwhile; row groups of
+// fewer than adaptiveRows rows keep a fixed layout.
 func (tw *tableWriter) encode(b *batch) (err error) {
 	defer func() {
 		if r := recover(); r != nil {
@@ -544,41 +552,63 @@ func (tw *tableWriter) encode(b *batch) (err error) {
 	}()
 	rgw := tw.fw.AppendRowGroup()
 	for i, col := range tw.spec.Cols {
+		c := &b.cols[i]
+		var dict bool
+		switch {
+		case b.rows < adaptiveRows:
+			// Too few rows for the choice to matter or for a sample to
+			// tell: the fixed layout, dictionaries for the columns of
+			// small value sets (dictColumns) only.
+			dict = col.kind == kDict && !c.plain
+		case col.kind == kString || col.kind == kDict:
+			// At most half as many entries as rows, and the dictionary
+			// fits a page (else the column has turned plain already).
+			dict = !c.plain && 2*(len(c.offs)-1) <= b.rows
+		case col.kind == kInt32:
+			dict = repetitive(c.i32, &tw.enc.seen32)
+		case col.kind == kInt64 || col.kind == kTime || col.kind == kTimePtr:
+			dict = repetitive(c.i64, &tw.enc.seen64)
+		}
+		if dict {
+			*tw.props = *tw.dictProps
+		} else {
+			*tw.props = *tw.plainProps
+		}
 		cw, err := rgw.NextColumn()
 		if err != nil {
 			return err
 		}
-		c := &b.cols[i]
 		switch col.kind {
 		case kString, kDict:
-			err = tw.enc.writeString(cw.(*file.ByteArrayColumnChunkWriter), c, b.rows)
+			w := cw.(*file.ByteArrayColumnChunkWriter)
+			switch {
+			case dict:
+				err = tw.enc.writeDict(w, c)
+			case c.plain:
+				err = tw.enc.writeStrings(w, c.offs, c.data)
+			default:
+				err = tw.enc.writeDictDense(w, c)
+			}
 		case kBool:
 			_, err = cw.(*file.BooleanColumnChunkWriter).WriteBatch(c.b, nil, nil)
 		case kInt32:
-			w := cw.(*file.Int32ColumnChunkWriter)
-			if !repetitive(c.i32, &tw.enc.seen32) {
-				w.FallbackToPlain()
-			}
-			_, err = w.WriteBatch(c.i32, nil, nil)
+			_, err = cw.(*file.Int32ColumnChunkWriter).WriteBatch(c.i32, nil, nil)
 		case kInt64:
-			w := cw.(*file.Int64ColumnChunkWriter)
-			if !repetitive(c.i64, &tw.enc.seen64) {
-				w.FallbackToPlain()
-			}
-			_, err = w.WriteBatch(c.i64, nil, nil)
+			_, err = cw.(*file.Int64ColumnChunkWriter).WriteBatch(c.i64, nil, nil)
 		case kFloat64:
 			_, err = cw.(*file.Float64ColumnChunkWriter).WriteBatch(c.f64, nil, nil)
 		default:
 			w := cw.(*file.Int64ColumnChunkWriter)
-			if !repetitive(c.i64, &tw.enc.seen64) {
-				w.FallbackToPlain()
-			}
 			if c.nulls == 0 {
 				_, err = w.WriteBatch(c.i64, c.def, nil)
 				break
 			}
 			// As pqarrow: spaced values with a validity bitmap.
 			w.WriteBatchSpaced(c.i64, c.def, nil, tw.enc.bitmap(c.def), 0)
+		}
+		if err == nil {
+			// Close the chunk now, under the properties it was made with.
+			err = cw.Close()
 		}
 		if err != nil {
 			return fmt.Errorf("column %s: %w", col.Name, err)
@@ -601,23 +631,6 @@ func (e *encoder) bitmap(def []int16) []byte {
 		}
 	}
 	return bits
-}
-
-// writeString writes a string column: dictionary-encoded when its
-// dictionary holds at most half as many entries as there are rows (and
-// fits a dictionary page, else the column has turned plain already), plain
-// otherwise. The column writers are made with dictionary encoding on, so a
-// plain column chunk starts with an empty dictionary page.
-func (e *encoder) writeString(w *file.ByteArrayColumnChunkWriter, c *colBuf, rows int) error {
-	switch {
-	case c.plain:
-		w.FallbackToPlain()
-		return e.writeStrings(w, c.offs, c.data)
-	case 2*(len(c.offs)-1) > rows:
-		w.FallbackToPlain()
-		return e.writeDictDense(w, c)
-	}
-	return e.writeDict(w, c)
 }
 
 // writeStrings writes plain strings in batches of the writer's batch size:
@@ -648,7 +661,7 @@ func (e *encoder) writeStrings(w *file.ByteArrayColumnChunkWriter, offs []int32,
 func (e *encoder) writeDict(w *file.ByteArrayColumnChunkWriter, c *colBuf) error {
 	de, ok := w.CurrentEncoder().(dictEncoder)
 	if !ok || w.CurrentEncoder().Encoding() != parquet.Encodings.PlainDict || w.PageStatistics() != nil {
-		return e.writeDictDense(w, c)
+		return e.writeDictDense(w, c) // arrow-go hashes the values itself
 	}
 	n := len(c.offs) - 1
 	dict := array.NewStringData(array.NewData(arrow.BinaryTypes.String, n,
