@@ -5,6 +5,8 @@ import (
 	"os"
 	"path/filepath"
 	"reflect"
+	"runtime"
+	"runtime/metrics"
 	"strconv"
 	"syscall"
 	"testing"
@@ -112,6 +114,13 @@ func loadRows[T any](tb testing.TB, name, path string, n int) []T {
 	return out
 }
 
+// liveHeap is the live heap as of the last garbage collection.
+func liveHeap() int64 {
+	s := []metrics.Sample{{Name: "/gc/heap/live:bytes"}}
+	metrics.Read(s)
+	return int64(s[0].Value.Uint64())
+}
+
 func cpuTime() time.Duration {
 	var ru syscall.Rusage
 	syscall.Getrusage(syscall.RUSAGE_SELF, &ru)
@@ -124,7 +133,8 @@ func cpuTime() time.Duration {
 // REPAUDIT_BENCH_ROWS distinct rows (default 262144) and writes
 // REPAUDIT_BENCH_WRITE rows (default 1048576) cycling through them, and
 // reports process CPU time per row (both the appending and the encoding
-// goroutine count), rows per CPU-second and file bytes per row. Without the
+// goroutine count), rows per CPU-second, file bytes per row and the
+// writer's peak live heap. Without the
 // variable it is skipped: the repository holds no audit of that size.
 func BenchmarkWriteRealFetches(b *testing.B) {
 	path := os.Getenv("REPAUDIT_BENCH_FETCHES")
@@ -141,9 +151,11 @@ func BenchmarkWriteRealFetches(b *testing.B) {
 	n := envInt("REPAUDIT_BENCH_WRITE", 1<<20)
 	b.ReportAllocs()
 	var cpu time.Duration
-	var size int64
+	var size, peak int64
 	for b.Loop() {
 		dir := filepath.Join(b.TempDir(), "o")
+		runtime.GC()
+		live0 := liveHeap()
 		c0 := cpuTime()
 		w, err := Create(dir, Options{})
 		if err != nil {
@@ -152,6 +164,9 @@ func BenchmarkWriteRealFetches(b *testing.B) {
 		for i := range n {
 			if err := w.Fetch(&rows[i%len(rows)]); err != nil {
 				b.Fatal(err)
+			}
+			if i%8192 == 0 {
+				peak = max(peak, liveHeap()-live0)
 			}
 		}
 		if err := w.Commit(nil); err != nil {
@@ -168,4 +183,7 @@ func BenchmarkWriteRealFetches(b *testing.B) {
 	b.ReportMetric(total/b.Elapsed().Seconds(), "rows/s")
 	b.ReportMetric(total/cpu.Seconds(), "rows/cpu-s")
 	b.ReportMetric(float64(size)/float64(n), "bytes/row")
+	// The writer's share of the heap: the most the live heap (as of the
+	// last collection) grew over what it was before Create.
+	b.ReportMetric(float64(peak)/(1<<20), "peak-live-MiB")
 }
