@@ -318,7 +318,7 @@ func newTableWriter(s *tableSpec, path string, rowGroupRows, rowGroupBytes int, 
 	if err != nil {
 		return nil, err
 	}
-	out := &sink{bw: bufio.NewWriterSize(f, 1<<20)}
+	out := &sink{bw: bufio.NewWriterSize(f, 256<<10)}
 	tw := &tableWriter{spec: s, f: f, out: out, limit: rowGroupRows, budget: rowGroupBytes,
 		dictLimit: int(props.DictionaryPageSizeLimit()), props: props, plainProps: plain, dictProps: dict}
 	tw.fw = file.NewParquetWriter(out, pqschema.Root(), file.WithWriterProps(props), file.WithWriteMetadata(meta))
