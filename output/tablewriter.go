@@ -504,6 +504,87 @@ type encoder struct {
 	bits   []byte
 	seen32 map[int32]struct{}
 	seen64 map[int64]struct{}
+	// writeNumDict's dictionaries and index buffers.
+	dict32 map[int32]int32
+	dict64 map[int64]int32
+	idx32  []int32
+	idx64  []int32
+}
+
+// writeNumDict writes a dictionary-encoded numeric column without nulls.
+// arrow-go's own dictionary encoder boxes every int32 or int64 value it
+// hashes into an interface, an allocation per value; here the dictionary
+// is built with a Go map and handed over whole, then the indices batch by
+// batch with each batch's values added to the page statistics, which is
+// what arrow-go does for a batch of values: the bytes are the same.
+// def holds the definition levels of a nullable column (all 1), nil for a
+// required one.
+func writeNumDict[T int32 | int64](w file.ColumnChunkWriter, vals []T, def []int16, idxBuf *[]int32, dictp *map[T]int32) error {
+	enc := w.CurrentEncoder()
+	de, ok := enc.(dictEncoder)
+	if !ok || enc.Encoding() != parquet.Encodings.PlainDict || de.NumEntries() != 0 {
+		return fmt.Errorf("column writer has no empty dictionary encoder")
+	}
+	if *dictp == nil {
+		*dictp = make(map[T]int32)
+	}
+	m := *dictp
+	clear(m)
+	idx := (*idxBuf)[:0]
+	var entries []T
+	for _, v := range vals {
+		i, ok := m[v]
+		if !ok {
+			i = int32(len(entries))
+			m[v] = i
+			entries = append(entries, v)
+		}
+		idx = append(idx, i)
+	}
+	*idxBuf = idx
+	var dict arrow.Array
+	switch e := any(entries).(type) {
+	case []int32:
+		dict = array.NewInt32Data(array.NewData(arrow.PrimitiveTypes.Int32, len(e),
+			[]*memory.Buffer{nil, memory.NewBufferBytes(arrow.Int32Traits.CastToBytes(e))}, nil, 0, 0))
+	case []int64:
+		dict = array.NewInt64Data(array.NewData(arrow.PrimitiveTypes.Int64, len(e),
+			[]*memory.Buffer{nil, memory.NewBufferBytes(arrow.Int64Traits.CastToBytes(e))}, nil, 0, 0))
+	}
+	defer dict.Release()
+	if err := de.PutDictionary(dict); err != nil {
+		return err
+	}
+	if de.NumEntries() != len(entries) {
+		return fmt.Errorf("dictionary of %d entries holds %d", len(entries), de.NumEntries())
+	}
+	indices := array.NewInt32Data(array.NewData(arrow.PrimitiveTypes.Int32, len(idx),
+		[]*memory.Buffer{nil, memory.NewBufferBytes(arrow.Int32Traits.CastToBytes(idx))}, nil, 0, 0))
+	defer indices.Release()
+	step := int(w.Properties().WriteBatchSize())
+	for start := 0; start < len(vals); start += step {
+		end := min(start+step, len(vals))
+		switch st := w.PageStatistics().(type) {
+		case nil:
+		case *metadata.Int32Statistics:
+			st.Update(any(vals[start:end]).([]int32), 0)
+		case *metadata.Int64Statistics:
+			st.Update(any(vals[start:end]).([]int64), 0)
+		default:
+			return fmt.Errorf("unexpected statistics %T", st)
+		}
+		part := array.NewSlice(indices, int64(start), int64(end))
+		var d []int16
+		if def != nil {
+			d = def[start:end]
+		}
+		err := w.WriteDictIndices(part, d, nil)
+		part.Release()
+		if err != nil {
+			return err
+		}
+	}
+	return nil
 }
 
 // repetitive reports whether a numeric column of one row group is worth
@@ -592,13 +673,27 @@ func (tw *tableWriter) encode(b *batch) (err error) {
 		case kBool:
 			_, err = cw.(*file.BooleanColumnChunkWriter).WriteBatch(c.b, nil, nil)
 		case kInt32:
-			_, err = cw.(*file.Int32ColumnChunkWriter).WriteBatch(c.i32, nil, nil)
+			w := cw.(*file.Int32ColumnChunkWriter)
+			if dict {
+				err = writeNumDict(w, c.i32, nil, &tw.enc.idx32, &tw.enc.dict32)
+				break
+			}
+			_, err = w.WriteBatch(c.i32, nil, nil)
 		case kInt64:
-			_, err = cw.(*file.Int64ColumnChunkWriter).WriteBatch(c.i64, nil, nil)
+			w := cw.(*file.Int64ColumnChunkWriter)
+			if dict {
+				err = writeNumDict(w, c.i64, nil, &tw.enc.idx64, &tw.enc.dict64)
+				break
+			}
+			_, err = w.WriteBatch(c.i64, nil, nil)
 		case kFloat64:
 			_, err = cw.(*file.Float64ColumnChunkWriter).WriteBatch(c.f64, nil, nil)
 		default:
 			w := cw.(*file.Int64ColumnChunkWriter)
+			if dict && c.nulls == 0 {
+				err = writeNumDict(w, c.i64, c.def, &tw.enc.idx64, &tw.enc.dict64)
+				break
+			}
 			if c.nulls == 0 {
 				_, err = w.WriteBatch(c.i64, c.def, nil)
 				break
