@@ -694,11 +694,10 @@ func (tw *tableWriter) encode(b *batch) (err error) {
 				err = writeNumDict(w, c.i64, c.def, &tw.enc.idx64, &tw.enc.dict64)
 				break
 			}
-			if c.nulls == 0 {
-				_, err = w.WriteBatch(c.i64, c.def, nil)
-				break
-			}
-			// As pqarrow: spaced values with a validity bitmap.
+			// Spaced values with a validity bitmap, as pqarrow writes an
+			// array with nulls. Without nulls pqarrow calls WriteBatch,
+			// which writes the same bytes but builds an (unused) assertion
+			// message for every definition level: an allocation per row.
 			w.WriteBatchSpaced(c.i64, c.def, nil, tw.enc.bitmap(c.def), 0)
 		}
 		if err == nil {
