@@ -589,7 +589,9 @@ func writeNumDict[T int32 | int64](w file.ColumnChunkWriter, vals []T, def []int
 
 // repetitive reports whether a numeric column of one row group is worth
 // dictionary-encoding: whether at most half the values of an evenly spread
-// sample of about 4096 are distinct. Encoding a column with a dictionary
+// sample of about 4096 are distinct, or, when 50-90% of the sample is
+// distinct, whether all its distinct values are at most an eighth of its
+// values. Encoding a column with a dictionary
 // hashes every value; the sample keeps that cost away from columns of
 // mostly distinct values (offsets, line numbers, most times), which are
 // written plain. (A null time counts as the value 0.)
