@@ -86,9 +86,10 @@ type colBuf struct {
 	// holds each row's entry and index each entry by value as the row gave
 	// it (before any U+FFFD replacement; a Go map hashes a string without
 	// allocating). When the dictionary outgrows a Parquet dictionary page,
-	// the column turns plain for the rest of the batch: offs and data then
-	// hold each row's value. poffs and pdata are the spare pair that
-	// turning plain fills.
+	// the column turns plain for the rest of the batch: poffs and pdata
+	// then hold each row's value, the same way. The two pairs keep their
+	// roles, so each keeps the capacity its role needs from one batch to
+	// the next.
 	offs  []int32
 	data  []byte
 	plain bool
@@ -244,18 +245,18 @@ func (c *colBuf) appendPlain(s string) (int, error) {
 	if !utf8.ValidString(s) {
 		s = strings.ToValidUTF8(s, "\uFFFD")
 	}
-	if len(c.data)+len(s) > math.MaxInt32 {
+	if len(c.pdata)+len(s) > math.MaxInt32 {
 		return 0, errTooLarge
 	}
-	c.data = append(c.data, s...)
-	c.offs = append(c.offs, int32(len(c.data)))
+	c.pdata = append(c.pdata, s...)
+	c.poffs = append(c.poffs, int32(len(c.pdata)))
 	return len(s) + 4, nil
 }
 
 // toPlain turns a dictionary column plain: every row so far gets its
-// value in the spare pair, which then takes the dictionary's place.
+// value in poffs and pdata.
 func (c *colBuf) toPlain() (int, error) {
-	clear(c.index) // its keys point into data, which becomes the spare
+	clear(c.index)
 	po, pd := append(c.poffs[:0], 0), c.pdata[:0]
 	for _, i := range c.i32 {
 		v := c.data[c.offs[i]:c.offs[i+1]]
@@ -265,7 +266,7 @@ func (c *colBuf) toPlain() (int, error) {
 		pd = append(pd, v...)
 		po = append(po, int32(len(pd)))
 	}
-	c.poffs, c.pdata, c.offs, c.data = c.offs, c.data, po, pd
+	c.poffs, c.pdata = po, pd
 	c.i32 = c.i32[:0]
 	c.plain = true
 	return len(pd), nil
@@ -682,7 +683,7 @@ func (tw *tableWriter) encode(b *batch) (err error) {
 			case dict:
 				err = tw.enc.writeDict(w, c)
 			case c.plain:
-				err = tw.enc.writeStrings(w, c.offs, c.data)
+				err = tw.enc.writeStrings(w, c.poffs, c.pdata)
 			default:
 				err = tw.enc.writeDictDense(w, c)
 			}
