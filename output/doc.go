@@ -4,9 +4,11 @@
 // with a `parquet` tag becomes one column, in field order, with an Arrow
 // type fixed by its Go type (string → UTF8, bool, int32, int64, float64,
 // time.Time and *time.Time → timestamp[us, UTC], nullable). The mapping is
-// computed by reflection once per table; appending a row is then a loop over
-// typed Arrow builders. SchemaMarkdown renders docs/schema.md from the same
-// mapping, so the documentation cannot drift from the files.
+// computed by reflection once per table; appending a row is then a loop
+// over the columns, each field appended to a plain Go slice that keeps its
+// capacity from one row group to the next. SchemaMarkdown renders
+// docs/schema.md from the same mapping, so the documentation cannot drift
+// from the files.
 //
 // Usage:
 //
@@ -20,8 +22,12 @@
 //
 // Atomicity: Create makes a temporary sibling directory DIR.partial-<random>
 // and opens one Parquet file per table of table.Tables there. Rows are
-// buffered in Arrow builders and written one row group (default 131072
-// rows) at a time. Commit writes each file's footer, fsyncs it, writes
+// buffered per table and written one row group (at most 131072 rows and
+// 16 MiB of buffered rows) at a time, by a goroutine of the table's own
+// with arrow-go's Parquet column writers while the next group fills; a
+// table holds at most two row groups, so the writer's memory does not grow
+// with the input. Each column chunk is dictionary-encoded or plain as its
+// values make worthwhile. Commit writes each file's footer, fsyncs it, writes
 // manifest.json last, fsyncs the directory and renames it to DIR. A run that
 // dies before Commit leaves only DIR.partial-*: no manifest.json, and tables
 // without a Parquet footer that no reader accepts. DIR itself never holds a

@@ -58,10 +58,11 @@ var timestampType = arrow.FixedWidthTypes.Timestamp_us
 
 // column is one output column derived from one struct field.
 type column struct {
-	Name     string // from the `parquet` tag
-	Doc      string // from the `doc` tag
-	Field    int    // index of the struct field
-	GoType   string // Go type as written in table/table.go
+	Name     string  // from the `parquet` tag
+	Doc      string  // from the `doc` tag
+	Field    int     // index of the struct field
+	off      uintptr // byte offset of the struct field, for the row reader
+	GoType   string  // Go type as written in table/table.go
 	kind     kind
 	Nullable bool
 }
@@ -157,7 +158,7 @@ func specFor(info table.Info) (*tableSpec, error) {
 			return nil, fmt.Errorf("output: table %s: duplicate column %s", info.Name, name)
 		}
 		seen[name] = true
-		c := column{Name: name, Doc: f.Tag.Get("doc"), Field: i, GoType: f.Type.String()}
+		c := column{Name: name, Doc: f.Tag.Get("doc"), Field: i, off: f.Offset, GoType: f.Type.String()}
 		switch {
 		case f.Type == timeType:
 			c.kind, c.Nullable = kTime, true

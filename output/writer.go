@@ -10,15 +10,8 @@ import (
 	"reflect"
 	"strings"
 	"sync"
-	"time"
-	"unicode/utf8"
 
-	"github.com/apache/arrow-go/v18/arrow"
-	"github.com/apache/arrow-go/v18/arrow/array"
-	"github.com/apache/arrow-go/v18/arrow/memory"
-	"github.com/apache/arrow-go/v18/parquet"
 	"github.com/apache/arrow-go/v18/parquet/compress"
-	"github.com/apache/arrow-go/v18/parquet/pqarrow"
 
 	"github.com/repaudit/repaudit/table"
 )
@@ -37,13 +30,16 @@ var (
 	ErrClosed = errors.New("output: writer is closed")
 )
 
-// DefaultRowGroupRows is the number of rows per Parquet row group.
+// DefaultRowGroupRows is the most rows per Parquet row group.
 const DefaultRowGroupRows = 128 << 10
 
-// maxRowGroupBytes flushes a row group early when its string data grows
-// past this many bytes, so a table of unusually long values (evidence,
-// user agents) cannot exhaust memory or Arrow's 2 GiB per-array limit.
-const maxRowGroupBytes = 256 << 20
+// DefaultRowGroupBytes is the most bytes a table buffers for one row group
+// (its rows in memory, strings included) before writing it. A table holds
+// at most two row groups, the one filling and the one being written, so
+// this bounds the writer's memory whatever the number of rows or the size
+// of the values (a single value larger than the budget is still written,
+// as a row group of its own).
+const DefaultRowGroupBytes = 16 << 20
 
 // Options configure Create.
 type Options struct {
@@ -52,9 +48,12 @@ type Options struct {
 	// manifest.json whose tool is repaudit, and nothing but that and
 	// *.parquet files.
 	Force bool
-	// RowGroupRows is the number of rows per row group; 0 means
+	// RowGroupRows is the most rows per row group; 0 means
 	// DefaultRowGroupRows.
 	RowGroupRows int
+	// RowGroupBytes is the most bytes buffered per row group and table;
+	// 0 means DefaultRowGroupBytes.
+	RowGroupBytes int
 	// Compression is the Parquet codec: "zstd" (the default when empty),
 	// "snappy", "gzip" or "none".
 	Compression string
@@ -109,6 +108,9 @@ func Create(dir string, opts Options) (*Writer, error) {
 	if opts.RowGroupRows <= 0 {
 		opts.RowGroupRows = DefaultRowGroupRows
 	}
+	if opts.RowGroupBytes <= 0 {
+		opts.RowGroupBytes = DefaultRowGroupBytes
+	}
 	cc, err := codec(opts.Compression)
 	if err != nil {
 		return nil, err
@@ -133,7 +135,7 @@ func Create(dir string, opts Options) (*Writer, error) {
 	}
 	w := &Writer{dir: dir, tmp: tmp, opts: opts, byName: make(map[string]*tableWriter)}
 	for _, s := range sp {
-		tw, err := newTableWriter(s, filepath.Join(tmp, s.Name+".parquet"), opts.RowGroupRows, cc)
+		tw, err := newTableWriter(s, filepath.Join(tmp, s.Name+".parquet"), opts.RowGroupRows, opts.RowGroupBytes, cc)
 		if err != nil {
 			w.Abort()
 			return nil, fmt.Errorf("create %s: %w", dir, err)
@@ -221,7 +223,10 @@ func (w *Writer) add(name string, row any) error {
 		return fmt.Errorf("output: nil %s row", name)
 	}
 	tw := w.byName[name]
-	if err := tw.add(rv.Elem()); err != nil {
+	if rv.Type().Elem() != tw.spec.typ {
+		return fmt.Errorf("output: %s row of type %s", name, rv.Type())
+	}
+	if err := tw.add(rv.UnsafePointer()); err != nil {
 		w.errMu.Lock()
 		defer w.errMu.Unlock()
 		if w.err == nil {
@@ -401,345 +406,4 @@ func (s *sink) Write(p []byte) (int, error) {
 		s.err = err
 	}
 	return n, err
-}
-
-// tableWriter writes one table: rows are appended to Arrow builders and
-// written as one record batch, which is one Parquet row group, every
-// rowGroupRows rows.
-type tableWriter struct {
-	spec    *tableSpec
-	f       *os.File
-	out     *sink
-	fw      *pqarrow.FileWriter
-	cols    []appender
-	limit   int
-	pending int   // rows in the builders
-	bytes   int   // string bytes in the builders
-	rows    int64 // rows written or pending
-	closed  bool
-
-	// Row groups are encoded and written by a goroutine of their own
-	// (started at the first flush), so encoding one row group overlaps
-	// with appending the next: the writing side of an audit is sequential
-	// and this is most of its work. At most one finished row group waits.
-	work  chan arrow.RecordBatch
-	done  chan struct{}
-	errMu sync.Mutex
-	werr  error // first error of the writing goroutine
-}
-
-func (tw *tableWriter) writeErr() error {
-	tw.errMu.Lock()
-	defer tw.errMu.Unlock()
-	return tw.werr
-}
-
-func (tw *tableWriter) startWriting() {
-	tw.work = make(chan arrow.RecordBatch, 1)
-	tw.done = make(chan struct{})
-	go func() {
-		defer close(tw.done)
-		for rec := range tw.work {
-			if tw.writeErr() == nil {
-				err := tw.fw.Write(rec)
-				if err == nil {
-					err = tw.out.err
-				}
-				if err != nil {
-					tw.errMu.Lock()
-					tw.werr = err
-					tw.errMu.Unlock()
-				}
-			}
-			rec.Release()
-		}
-	}()
-}
-
-// drain waits until every queued row group is written.
-func (tw *tableWriter) drain() {
-	if tw.work != nil {
-		close(tw.work)
-		<-tw.done
-		tw.work = nil
-	}
-}
-
-// appender appends one struct field to its Arrow builder. The builders are
-// typed once here, so appending a row is a switch per column and a typed
-// reflect accessor, without allocation.
-type appender struct {
-	field int
-	kind  kind
-	str   *array.StringBuilder
-	b     *array.BooleanBuilder
-	i32   *array.Int32Builder
-	i64   *array.Int64Builder
-	f64   *array.Float64Builder
-	ts    *array.TimestampBuilder
-	// Dictionary columns: the row group's distinct values in first-seen
-	// order (vals), their index by value (index), and one index per row
-	// (i32). A Go map hashes a string without allocating, which Arrow's
-	// dictionary builder and Parquet's dictionary encoder both do per value.
-	vals  *array.StringBuilder
-	index map[string]int32
-}
-
-func (a *appender) builders() []array.Builder {
-	var out []array.Builder
-	if a.str != nil {
-		out = append(out, a.str)
-	}
-	if a.vals != nil {
-		out = append(out, a.vals)
-	}
-	if a.b != nil {
-		out = append(out, a.b)
-	}
-	if a.i32 != nil {
-		out = append(out, a.i32)
-	}
-	if a.i64 != nil {
-		out = append(out, a.i64)
-	}
-	if a.f64 != nil {
-		out = append(out, a.f64)
-	}
-	if a.ts != nil {
-		out = append(out, a.ts)
-	}
-	return out
-}
-
-func newTableWriter(s *tableSpec, path string, rowGroupRows int, cc compress.Compression) (*tableWriter, error) {
-	props := []parquet.WriterProperty{
-		parquet.WithCompression(cc),
-		parquet.WithMaxRowGroupLength(int64(rowGroupRows)),
-		parquet.WithDictionaryDefault(false),
-		parquet.WithRootRepetition(parquet.Repetitions.Required),
-		parquet.WithCreatedBy("repaudit"),
-		parquet.WithStats(true),
-	}
-	for _, c := range s.Cols {
-		switch c.kind {
-		case kDict:
-			// Min/max statistics of a dictionary column cost a hash pass
-			// per row group in arrow-go, and prune nothing: a row group
-			// holds many bots, kinds and files.
-			props = append(props, parquet.WithDictionaryFor(c.Name, true), parquet.WithStatsFor(c.Name, false))
-		case kString:
-			props = append(props, parquet.WithStatsFor(c.Name, false))
-		}
-	}
-	f, err := os.Create(path)
-	if err != nil {
-		return nil, err
-	}
-	out := &sink{bw: bufio.NewWriterSize(f, 1<<20)}
-	fw, err := pqarrow.NewFileWriter(s.schema, out, parquet.NewWriterProperties(props...),
-		pqarrow.NewArrowWriterProperties(pqarrow.WithStoreSchema()))
-	if err != nil {
-		f.Close()
-		return nil, err
-	}
-	tw := &tableWriter{spec: s, f: f, out: out, fw: fw, limit: rowGroupRows}
-	mem := memory.DefaultAllocator
-	for _, c := range s.Cols {
-		a := appender{field: c.Field, kind: c.kind}
-		switch c.kind {
-		case kString:
-			a.str = array.NewStringBuilder(mem)
-		case kDict:
-			a.i32 = array.NewInt32Builder(mem)
-			a.vals = array.NewStringBuilder(mem)
-			a.index = make(map[string]int32)
-		case kBool:
-			a.b = array.NewBooleanBuilder(mem)
-		case kInt32:
-			a.i32 = array.NewInt32Builder(mem)
-		case kInt64:
-			a.i64 = array.NewInt64Builder(mem)
-		case kFloat64:
-			a.f64 = array.NewFloat64Builder(mem)
-		default:
-			a.ts = array.NewTimestampBuilder(mem, timestampType.(*arrow.TimestampType))
-		}
-		tw.cols = append(tw.cols, a)
-	}
-	return tw, nil
-}
-
-// Timestamps outside years 1..9999 are written as null: they come from
-// garbled input, and not every Parquet reader accepts them.
-var (
-	minTime = time.Date(1, 1, 1, 0, 0, 0, 0, time.UTC)
-	maxTime = time.Date(10000, 1, 1, 0, 0, 0, 0, time.UTC)
-)
-
-func appendTime(b *array.TimestampBuilder, t *time.Time) {
-	if t == nil || t.IsZero() || t.Before(minTime) || !t.Before(maxTime) {
-		b.AppendNull()
-		return
-	}
-	b.Append(arrow.Timestamp(t.UnixMicro()))
-}
-
-// add appends the row held in rv (an addressable struct value).
-func (tw *tableWriter) add(rv reflect.Value) error {
-	if tw.closed {
-		return ErrClosed
-	}
-	for i := range tw.cols {
-		a := &tw.cols[i]
-		f := rv.Field(a.field)
-		switch a.kind {
-		case kString, kDict:
-			s := f.String()
-			if !utf8.ValidString(s) {
-				s = strings.ToValidUTF8(s, "\uFFFD")
-			}
-			if a.kind == kString {
-				tw.bytes += len(s)
-				a.str.Append(s)
-				break
-			}
-			i, ok := a.index[s]
-			if !ok {
-				i = int32(len(a.index))
-				a.index[s] = i
-				a.vals.Append(s)
-				tw.bytes += len(s)
-			}
-			a.i32.Append(i)
-		case kBool:
-			a.b.Append(f.Bool())
-		case kInt32:
-			a.i32.Append(int32(f.Int()))
-		case kInt64:
-			a.i64.Append(f.Int())
-		case kFloat64:
-			a.f64.Append(f.Float())
-		case kTime:
-			appendTime(a.ts, f.Addr().Interface().(*time.Time))
-		case kTimePtr:
-			appendTime(a.ts, f.Interface().(*time.Time))
-		}
-	}
-	tw.pending++
-	tw.rows++
-	if tw.pending >= tw.limit || tw.bytes >= maxRowGroupBytes {
-		return tw.flush()
-	}
-	return nil
-}
-
-// flush writes the pending rows as one row group.
-func (tw *tableWriter) flush() error {
-	if tw.pending == 0 {
-		return nil
-	}
-	full := tw.pending >= tw.limit
-	n := int64(tw.pending)
-	arrs := make([]arrow.Array, len(tw.cols))
-	for i := range tw.cols {
-		a := &tw.cols[i]
-		switch a.kind {
-		case kString:
-			arrs[i] = a.str.NewArray()
-		case kDict:
-			idx, vals := a.i32.NewArray(), a.vals.NewArray()
-			arrs[i] = array.NewDictionaryArray(dictType, idx, vals)
-			idx.Release()
-			vals.Release()
-			// Each row group gets a dictionary of its own values only.
-			clear(a.index)
-		case kBool:
-			arrs[i] = a.b.NewArray()
-		case kInt32:
-			arrs[i] = a.i32.NewArray()
-		case kInt64:
-			arrs[i] = a.i64.NewArray()
-		case kFloat64:
-			arrs[i] = a.f64.NewArray()
-		default:
-			arrs[i] = a.ts.NewArray()
-		}
-	}
-	rec := array.NewRecordBatch(tw.spec.schema, arrs, n)
-	for _, arr := range arrs {
-		arr.Release()
-	}
-	bytes := tw.bytes
-	tw.pending, tw.bytes = 0, 0
-	if full {
-		// The next group is likely as large: size the builders once
-		// instead of growing them by doubling.
-		for i := range tw.cols {
-			for _, b := range tw.cols[i].builders() {
-				b.Reserve(tw.limit)
-			}
-			if s := tw.cols[i].str; s != nil {
-				s.ReserveData(bytes / max(1, len(tw.cols)))
-			}
-		}
-	}
-	if err := tw.writeErr(); err != nil {
-		rec.Release()
-		return err
-	}
-	if tw.work == nil {
-		tw.startWriting()
-	}
-	tw.work <- rec
-	return nil
-}
-
-// release frees the builders' memory.
-func (tw *tableWriter) release() {
-	for i := range tw.cols {
-		for _, b := range tw.cols[i].builders() {
-			b.Release()
-		}
-	}
-}
-
-// close flushes the last row group, writes the footer and syncs the file.
-func (tw *tableWriter) close() error {
-	if tw.closed {
-		return ErrClosed
-	}
-	err := tw.flush()
-	tw.drain()
-	if err == nil {
-		err = tw.writeErr()
-	}
-	tw.closed = true
-	tw.release()
-	if cerr := tw.fw.Close(); err == nil {
-		err = cerr
-	}
-	if err == nil {
-		err = tw.out.err
-	}
-	if err == nil {
-		err = tw.out.bw.Flush()
-	}
-	if err == nil {
-		err = tw.f.Sync()
-	}
-	if cerr := tw.f.Close(); err == nil {
-		err = cerr
-	}
-	return err
-}
-
-// abort releases the table's memory and closes its file without a footer.
-func (tw *tableWriter) abort() {
-	if tw.closed {
-		return
-	}
-	tw.closed = true
-	tw.drain()
-	tw.release()
-	tw.f.Close()
 }

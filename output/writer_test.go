@@ -14,7 +14,9 @@ import (
 	"github.com/apache/arrow-go/v18/arrow"
 	"github.com/apache/arrow-go/v18/arrow/array"
 	"github.com/apache/arrow-go/v18/arrow/memory"
+	"github.com/apache/arrow-go/v18/parquet"
 	"github.com/apache/arrow-go/v18/parquet/file"
+	"github.com/apache/arrow-go/v18/parquet/metadata"
 	"github.com/apache/arrow-go/v18/parquet/pqarrow"
 
 	"github.com/repaudit/repaudit/table"
@@ -547,50 +549,85 @@ func BenchmarkWriteFetches(b *testing.B) {
 	b.ReportMetric(float64(n)*float64(b.N)/b.Elapsed().Seconds(), "rows/s")
 }
 
-// TestEncodings checks the layout choices reach the file: low-cardinality
-// strings dictionary-encoded, other strings plain, statistics on times.
+// TestEncodings checks the layout choices reach the file. In a row group
+// of adaptiveRows rows or more, strings and numbers with few distinct
+// values are dictionary-encoded, whatever their column, and mostly
+// distinct ones plain; a smaller row group keeps the fixed layout
+// (dictionaries for dictColumns only). Statistics are kept for times and
+// numbers only.
 func TestEncodings(t *testing.T) {
-	dir := filepath.Join(t.TempDir(), "audit")
-	w, err := Create(dir, Options{})
-	if err != nil {
-		t.Fatal(err)
-	}
-	defer w.Abort()
-	for i := range 100 {
-		w.Fetch(&table.Fetch{FetchTime: base.Add(time.Duration(i) * time.Second), Agent: []string{"GPTBot", "ClaudeBot"}[i%2],
-			URL: fmt.Sprintf("https://example.com/%d", i)})
-	}
-	if err := w.Commit(nil); err != nil {
-		t.Fatal(err)
-	}
-	rdr, err := file.OpenParquetFile(filepath.Join(dir, "fetches.parquet"), false)
-	if err != nil {
-		t.Fatal(err)
-	}
-	defer rdr.Close()
-	rg := rdr.MetaData().RowGroup(0)
-	want := map[string]struct{ dict, stats bool }{
-		"agent": {true, false}, "url": {false, false}, "fetch_time": {false, true}, "fetch_status": {false, true},
-	}
-	for i := range rg.NumColumns() {
-		cc, err := rg.ColumnChunk(i)
+	type enc struct{ dict, stats bool }
+	for _, c := range []struct {
+		rows int
+		want map[string]enc
+	}{
+		{100, map[string]enc{
+			"agent": {true, false}, "url": {false, false}, "url_path": {false, false},
+			"fetch_time": {false, true}, "fetch_status": {false, true}, "response_bytes": {false, true},
+		}},
+		{adaptiveRows, map[string]enc{
+			"agent": {true, false}, "url": {false, false}, "url_path": {true, false},
+			"fetch_time": {false, true}, "fetch_status": {true, true}, "response_bytes": {true, true},
+			"source_line": {false, true},
+		}},
+	} {
+		dir := filepath.Join(t.TempDir(), "audit")
+		w, err := Create(dir, Options{})
 		if err != nil {
 			t.Fatal(err)
 		}
-		name := cc.PathInSchema().String()
-		w, ok := want[name]
-		if !ok {
-			continue
+		defer w.Abort()
+		for i := range c.rows {
+			w.Fetch(&table.Fetch{FetchTime: base.Add(time.Duration(i) * time.Second), Agent: []string{"GPTBot", "ClaudeBot"}[i%2],
+				URL: fmt.Sprintf("https://example.com/%d", i), URLPath: fmt.Sprintf("/%d", i%5),
+				FetchStatus: 200, ResponseBytes: int64(i % 7 * 1000), SourceLine: int64(i + 1)})
 		}
-		if got := cc.HasDictionaryPage(); got != w.dict {
-			t.Errorf("%s: dictionary page %v, want %v", name, got, w.dict)
+		if err := w.Commit(nil); err != nil {
+			t.Fatal(err)
 		}
-		if got, _ := cc.StatsSet(); got != w.stats {
-			t.Errorf("%s: statistics %v, want %v", name, got, w.stats)
+		rdr, err := file.OpenParquetFile(filepath.Join(dir, "fetches.parquet"), false)
+		if err != nil {
+			t.Fatal(err)
 		}
-		delete(want, name)
+		defer rdr.Close()
+		rg := rdr.MetaData().RowGroup(0)
+		want := c.want
+		for i := range rg.NumColumns() {
+			cc, err := rg.ColumnChunk(i)
+			if err != nil {
+				t.Fatal(err)
+			}
+			name := cc.PathInSchema().String()
+			w, ok := want[name]
+			if !ok {
+				continue
+			}
+			if got := dictionaryData(cc); got != w.dict {
+				t.Errorf("%d rows: %s: dictionary-encoded %v, want %v (encodings %v)", c.rows, name, got, w.dict, cc.EncodingStats())
+			}
+			// A plain chunk has no (empty) dictionary page either.
+			if got := cc.HasDictionaryPage(); got != w.dict {
+				t.Errorf("%d rows: %s: dictionary page %v, want %v", c.rows, name, got, w.dict)
+			}
+			if got, _ := cc.StatsSet(); got != w.stats {
+				t.Errorf("%d rows: %s: statistics %v, want %v", c.rows, name, got, w.stats)
+			}
+			delete(want, name)
+		}
+		if len(want) != 0 {
+			t.Errorf("%d rows: columns not found: %v", c.rows, want)
+		}
 	}
-	if len(want) != 0 {
-		t.Errorf("columns not found: %v", want)
+}
+
+// dictionaryData reports whether a column chunk's data pages are
+// dictionary-encoded.
+func dictionaryData(cc *metadata.ColumnChunkMetaData) bool {
+	const dictionaryPage = 2 // PageType DICTIONARY_PAGE in parquet.thrift
+	for _, s := range cc.EncodingStats() {
+		if s.PageType != dictionaryPage && (s.Encoding == parquet.Encodings.RLEDict || s.Encoding == parquet.Encodings.PlainDict) {
+			return true
+		}
 	}
+	return false
 }

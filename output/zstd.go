@@ -33,7 +33,11 @@ func (z *zstdCodec) encoder(level int) *zstd.Encoder {
 	if e, ok := z.encoders.Load(l); ok {
 		return e.(*zstd.Encoder)
 	}
-	e, err := zstd.NewWriter(nil, zstd.WithZeroFrames(true), zstd.WithEncoderLevel(l), zstd.WithEncoderConcurrency(1))
+	// Pages are about 1 MiB (parquet's default page size), so a window
+	// past 2 MiB finds no more matches; the default (8 MiB at this level)
+	// kept a 16 MiB history buffer live for the whole run.
+	e, err := zstd.NewWriter(nil, zstd.WithZeroFrames(true), zstd.WithEncoderLevel(l), zstd.WithEncoderConcurrency(1),
+		zstd.WithWindowSize(2<<20))
 	if err != nil {
 		panic(err) // only on invalid options, which are constants here
 	}

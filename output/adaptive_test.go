@@ -1,0 +1,109 @@
+package output
+
+import (
+	"fmt"
+	"path/filepath"
+	"strings"
+	"testing"
+	"time"
+
+	"github.com/apache/arrow-go/v18/arrow"
+	"github.com/apache/arrow-go/v18/parquet/file"
+
+	"github.com/repaudit/repaudit/table"
+)
+
+// adaptiveRow is row i of TestAdaptiveReadBack: columns that repeat, that
+// are mostly distinct, that outgrow a dictionary page within a row group,
+// invalid UTF-8 that becomes a value also given valid, and nullable times
+// that repeat.
+func adaptiveRow(i int) table.Fetch {
+	r := table.Fetch{
+		FetchTime:     base.Add(time.Duration(i%100) * time.Second),
+		Agent:         []string{"GPTBot", "ClaudeBot", "", "bad\xffagent"}[i%4],
+		URL:           fmt.Sprintf("https://example.com/%d", i%50),
+		URLPath:       []string{"a\xff", "a\xfe", "a\uFFFD", "/x"}[i%4],
+		ClientIP:      fmt.Sprintf("192.0.2.%d", i),
+		FetchStatus:   []int32{200, 404, 301}[i%3],
+		ResponseBytes: int64(i%9) * 100,
+		SourceLine:    int64(i + 1),
+		// Distinct 300-byte values: a row group's dictionary passes the
+		// 1 MiB page limit after about 3500 rows and the column turns
+		// plain.
+		UserAgent: fmt.Sprintf("%0300d", i),
+	}
+	if i%3 != 0 {
+		t := base.Add(time.Duration(i%5) * time.Hour)
+		r.RobotsViewTime = &t
+	}
+	return r
+}
+
+// TestAdaptiveReadBack writes enough rows for the adaptive encodings and
+// for flushes by bytes, and reads every value back.
+func TestAdaptiveReadBack(t *testing.T) {
+	if testing.Short() {
+		t.Skip("writes 20000 rows")
+	}
+	const n = 20000
+	dir := filepath.Join(t.TempDir(), "o")
+	w, err := Create(dir, Options{RowGroupBytes: 8 << 20})
+	if err != nil {
+		t.Fatal(err)
+	}
+	defer w.Abort()
+	for i := range n {
+		r := adaptiveRow(i)
+		if err := w.Fetch(&r); err != nil {
+			t.Fatal(err)
+		}
+	}
+	if err := w.Commit(nil); err != nil {
+		t.Fatal(err)
+	}
+	path := filepath.Join(dir, "fetches.parquet")
+	tbl, groups := readTable(t, path)
+	if tbl.NumRows() != n {
+		t.Fatalf("got %d rows, want %d", tbl.NumRows(), n)
+	}
+	// About 450 bytes a row: the 8 MiB budget flushes before 131072 rows.
+	if groups < 2 {
+		t.Errorf("got %d row group, want several (flushed by bytes)", groups)
+	}
+	rdr, err := file.OpenParquetFile(path, false)
+	if err != nil {
+		t.Fatal(err)
+	}
+	defer rdr.Close()
+	want := map[string]bool{"agent": true, "url": true, "url_path": true, "client_ip": false, "user_agent": false,
+		"fetch_status": true, "response_bytes": true, "source_line": false, "robots_view_time": true, "fetch_time": true}
+	rg := rdr.MetaData().RowGroup(0)
+	for i := range rg.NumColumns() {
+		cc, _ := rg.ColumnChunk(i)
+		name := cc.PathInSchema().String()
+		if d, ok := want[name]; ok && dictionaryData(cc) != d {
+			t.Errorf("%s: dictionary-encoded %v, want %v (%v)", name, !d, d, cc.EncodingStats())
+		}
+	}
+	col := func(name string) *arrow.Chunked {
+		return tbl.Column(tbl.Schema().FieldIndices(name)[0]).Data()
+	}
+	valid := func(s string) string { return strings.ToValidUTF8(s, "\uFFFD") }
+	for i := range n {
+		r := adaptiveRow(i)
+		checks := []struct {
+			col  string
+			want any
+		}{
+			{"agent", valid(r.Agent)}, {"url", r.URL}, {"url_path", valid(r.URLPath)},
+			{"client_ip", r.ClientIP}, {"user_agent", r.UserAgent},
+			{"fetch_status", int64(r.FetchStatus)}, {"response_bytes", r.ResponseBytes},
+			{"source_line", r.SourceLine}, {"fetch_time", &r.FetchTime}, {"robots_view_time", r.RobotsViewTime},
+		}
+		for _, c := range checks {
+			if got := cell(t, col(c.col), i); !equalCell(got, c.want) {
+				t.Fatalf("row %d %s: got %v, want %v", i, c.col, got, c.want)
+			}
+		}
+	}
+}

@@ -1,0 +1,189 @@
+package output
+
+import (
+	"context"
+	"os"
+	"path/filepath"
+	"reflect"
+	"runtime"
+	"runtime/metrics"
+	"strconv"
+	"syscall"
+	"testing"
+	"time"
+
+	"github.com/apache/arrow-go/v18/arrow"
+	"github.com/apache/arrow-go/v18/arrow/array"
+	"github.com/apache/arrow-go/v18/arrow/memory"
+	"github.com/apache/arrow-go/v18/parquet/file"
+	"github.com/apache/arrow-go/v18/parquet/pqarrow"
+
+	"github.com/repaudit/repaudit/table"
+)
+
+// loadRows reads up to n rows of a table written by this package (or any
+// Parquet file with the same column names) back into row structs, so a
+// benchmark can write real rows again. Strings are interned: the rows of a
+// log audit repeat few distinct values, and a benchmark should not need
+// gigabytes to hold them.
+func loadRows[T any](tb testing.TB, name, path string, n int) []T {
+	tb.Helper()
+	var spec *tableSpec
+	for _, info := range table.Tables {
+		if info.Name == name {
+			s, err := specFor(info)
+			if err != nil {
+				tb.Fatal(err)
+			}
+			spec = s
+		}
+	}
+	rdr, err := file.OpenParquetFile(path, false)
+	if err != nil {
+		tb.Fatalf("open %s: %v", path, err)
+	}
+	defer rdr.Close()
+	fr, err := pqarrow.NewFileReader(rdr, pqarrow.ArrowReadProperties{BatchSize: 64 << 10}, memory.DefaultAllocator)
+	if err != nil {
+		tb.Fatal(err)
+	}
+	rr, err := fr.GetRecordReader(context.Background(), nil, nil)
+	if err != nil {
+		tb.Fatal(err)
+	}
+	defer rr.Release()
+	intern := make(map[string]string)
+	str := func(s string) string {
+		if v, ok := intern[s]; ok {
+			return v
+		}
+		s = string([]byte(s)) // detach from the Arrow buffer
+		intern[s] = s
+		return s
+	}
+	out := make([]T, 0, min(n, int(rdr.NumRows())))
+	for len(out) < n && rr.Next() {
+		rec := rr.RecordBatch()
+		cols := make([]arrow.Array, len(spec.Cols))
+		for i, c := range spec.Cols {
+			idx := rec.Schema().FieldIndices(c.Name)
+			if len(idx) == 0 {
+				tb.Fatalf("%s: no column %s", path, c.Name)
+			}
+			cols[i] = rec.Column(idx[0])
+		}
+		for r := 0; r < int(rec.NumRows()) && len(out) < n; r++ {
+			var row T
+			v := reflect.ValueOf(&row).Elem()
+			for i, c := range spec.Cols {
+				f := v.Field(c.Field)
+				a := cols[i]
+				if a.IsNull(r) {
+					continue
+				}
+				switch a := a.(type) {
+				case *array.Dictionary:
+					f.SetString(str(a.Dictionary().(*array.String).Value(a.GetValueIndex(r))))
+				case *array.String:
+					f.SetString(str(a.Value(r)))
+				case *array.Boolean:
+					f.SetBool(a.Value(r))
+				case *array.Int32:
+					f.SetInt(int64(a.Value(r)))
+				case *array.Int64:
+					f.SetInt(a.Value(r))
+				case *array.Float64:
+					f.SetFloat(a.Value(r))
+				case *array.Timestamp:
+					tm := time.UnixMicro(int64(a.Value(r))).UTC()
+					if c.kind == kTimePtr {
+						f.Set(reflect.ValueOf(&tm))
+					} else {
+						f.Set(reflect.ValueOf(tm))
+					}
+				default:
+					tb.Fatalf("%s: column %s: unexpected array type %T", path, c.Name, a)
+				}
+			}
+			out = append(out, row)
+		}
+	}
+	if err := rr.Err(); err != nil && len(out) == 0 {
+		tb.Fatal(err)
+	}
+	return out
+}
+
+// liveHeap is the live heap as of the last garbage collection.
+func liveHeap() int64 {
+	s := []metrics.Sample{{Name: "/gc/heap/live:bytes"}}
+	metrics.Read(s)
+	return int64(s[0].Value.Uint64())
+}
+
+func cpuTime() time.Duration {
+	var ru syscall.Rusage
+	syscall.Getrusage(syscall.RUSAGE_SELF, &ru)
+	return time.Duration(ru.Utime.Nano() + ru.Stime.Nano())
+}
+
+// BenchmarkWriteRealFetches writes real fetches rows again: set
+// REPAUDIT_BENCH_FETCHES to the fetches.parquet of an audit (for example of
+// a corpus made by beam/cmd/repaudit-corpus). It loads up to
+// REPAUDIT_BENCH_ROWS distinct rows (default 262144) and writes
+// REPAUDIT_BENCH_WRITE rows (default 1048576) cycling through them, and
+// reports process CPU time per row (both the appending and the encoding
+// goroutine count), rows per CPU-second, file bytes per row and the
+// writer's peak live heap. Without the
+// variable it is skipped: the repository holds no audit of that size.
+func BenchmarkWriteRealFetches(b *testing.B) {
+	path := os.Getenv("REPAUDIT_BENCH_FETCHES")
+	if path == "" {
+		b.Skip("REPAUDIT_BENCH_FETCHES not set")
+	}
+	envInt := func(k string, def int) int {
+		if v, err := strconv.Atoi(os.Getenv(k)); err == nil && v > 0 {
+			return v
+		}
+		return def
+	}
+	rows := loadRows[table.Fetch](b, "fetches", path, envInt("REPAUDIT_BENCH_ROWS", 256<<10))
+	n := envInt("REPAUDIT_BENCH_WRITE", 1<<20)
+	b.ReportAllocs()
+	var cpu time.Duration
+	var size, peak int64
+	for b.Loop() {
+		dir := filepath.Join(b.TempDir(), "o")
+		runtime.GC()
+		live0 := liveHeap()
+		c0 := cpuTime()
+		w, err := Create(dir, Options{})
+		if err != nil {
+			b.Fatal(err)
+		}
+		for i := range n {
+			if err := w.Fetch(&rows[i%len(rows)]); err != nil {
+				b.Fatal(err)
+			}
+			if i%8192 == 0 {
+				peak = max(peak, liveHeap()-live0)
+			}
+		}
+		if err := w.Commit(nil); err != nil {
+			b.Fatal(err)
+		}
+		cpu += cpuTime() - c0
+		fi, err := os.Stat(filepath.Join(dir, "fetches.parquet"))
+		if err != nil {
+			b.Fatal(err)
+		}
+		size = fi.Size()
+	}
+	total := float64(n) * float64(b.N)
+	b.ReportMetric(total/b.Elapsed().Seconds(), "rows/s")
+	b.ReportMetric(total/cpu.Seconds(), "rows/cpu-s")
+	b.ReportMetric(float64(size)/float64(n), "bytes/row")
+	// The writer's share of the heap: the most the live heap (as of the
+	// last collection) grew over what it was before Create.
+	b.ReportMetric(float64(peak)/(1<<20), "peak-live-MiB")
+}

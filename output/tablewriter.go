@@ -1,0 +1,815 @@
+package output
+
+import (
+	"bufio"
+	"encoding/base64"
+	"fmt"
+	"math"
+	"os"
+	"strings"
+	"sync"
+	"time"
+	"unicode/utf8"
+	"unsafe"
+
+	"github.com/apache/arrow-go/v18/arrow"
+	"github.com/apache/arrow-go/v18/arrow/array"
+	"github.com/apache/arrow-go/v18/arrow/flight"
+	"github.com/apache/arrow-go/v18/arrow/memory"
+	"github.com/apache/arrow-go/v18/parquet"
+	"github.com/apache/arrow-go/v18/parquet/compress"
+	"github.com/apache/arrow-go/v18/parquet/file"
+	"github.com/apache/arrow-go/v18/parquet/metadata"
+	"github.com/apache/arrow-go/v18/parquet/pqarrow"
+)
+
+// tableWriter writes one table. Rows are appended column by column into a
+// batch: plain Go slices, one per column, that keep their capacity from one
+// row group to the next, so a long run neither re-grows nor re-zeroes
+// buffers. A full batch (rowGroupRows rows, or rowGroupBytes buffered bytes)
+// is one Parquet row group: a goroutine of the table's own encodes it with
+// arrow-go's Parquet column writers while the next batch fills. There are
+// never more than two batches per table, so a table's memory is about twice
+// its byte budget however many rows it gets or however long its strings.
+//
+// The column writers are called exactly as pqarrow (arrow-go's Arrow to
+// Parquet layer, which wrote these files before) calls them for the Arrow
+// schema of the table, so the files are the same byte for byte; the Arrow
+// schema is stored in the footer as pqarrow stores it.
+type tableWriter struct {
+	spec     *tableSpec
+	f        *os.File
+	out      *sink
+	fw       *file.Writer
+	limit    int // rows per row group
+	budget   int // buffered bytes per row group
+	rowWidth int // fixed bytes one row takes in a batch, strings aside
+	// dictLimit is the largest dictionary page: a string column whose
+	// dictionary in one row group grows past it is written plain.
+	dictLimit int
+	cur       *batch
+	batches   int   // batches made so far, at most 2
+	rows      int64 // rows written or pending
+	closed    bool
+
+	// The encoding goroutine, started at the first full batch. work is
+	// unbuffered: handing a batch over waits until the previous one is
+	// written, and the written one comes back on free.
+	work  chan *batch
+	free  chan *batch
+	done  chan struct{}
+	errMu sync.Mutex
+	werr  error // first error of the encoding goroutine
+
+	enc encoder // used by one goroutine at a time: the encoding one, or close
+
+	// props are the file writer's properties. arrow-go fixes whether a
+	// column chunk is dictionary-encoded from them when it starts the
+	// chunk, so encode sets them to plainProps or dictProps (which differ
+	// in that alone) before each column: a chunk written plain then has no
+	// dictionary page at all.
+	props, plainProps, dictProps *parquet.WriterProperties
+}
+
+// batch holds the rows of one row group, one colBuf per column.
+type batch struct {
+	cols  []colBuf
+	rows  int
+	bytes int // buffered bytes: rows × rowWidth plus string data
+}
+
+// colBuf is one column of a batch. Which fields are used depends on the
+// column's kind.
+type colBuf struct {
+	// String columns (kString, kDict) are gathered as a dictionary:
+	// offs[i]..offs[i+1] is entry i in data (offs starts with 0), i32
+	// holds each row's entry and index each entry by value as the row gave
+	// it (before any U+FFFD replacement; a Go map hashes a string without
+	// allocating). When the dictionary outgrows a Parquet dictionary page,
+	// the column turns plain for the rest of the batch: poffs and pdata
+	// then hold each row's value, the same way. The two pairs keep their
+	// roles, so each keeps the capacity its role needs from one batch to
+	// the next.
+	offs  []int32
+	data  []byte
+	plain bool
+	poffs []int32
+	pdata []byte
+	// kInt32: the values.
+	i32   []int32
+	index map[string]int32
+	b     []bool
+	i64   []int64 // kInt64, kTime, kTimePtr
+	f64   []float64
+	def   []int16 // kTime, kTimePtr: definition level, 1 present, 0 null
+	nulls int
+}
+
+// width is the fixed number of bytes one row of the column takes.
+func width(k kind) int {
+	switch k {
+	case kString, kDict, kInt32:
+		return 4
+	case kBool:
+		return 1
+	case kInt64, kFloat64:
+		return 8
+	default:
+		return 10 // value and definition level
+	}
+}
+
+func newBatch(s *tableSpec) *batch {
+	b := &batch{cols: make([]colBuf, len(s.Cols))}
+	for i, c := range s.Cols {
+		if c.kind == kString || c.kind == kDict {
+			b.cols[i].offs = []int32{0}
+			b.cols[i].index = make(map[string]int32)
+		}
+	}
+	return b
+}
+
+// reset empties the batch for reuse, keeping its buffers, except string
+// data buffers grown far past the budget by an outsized value: those are
+// dropped, so one huge value does not keep its memory for the whole run.
+func (b *batch) reset(budget int) {
+	for i := range b.cols {
+		c := &b.cols[i]
+		if c.offs != nil {
+			c.offs = c.offs[:1]
+		}
+		if cap(c.data) > 2*budget {
+			c.data = nil
+		}
+		if cap(c.pdata) > 2*budget {
+			c.pdata = nil
+		}
+		c.data = c.data[:0]
+		c.plain = false
+		c.i32 = c.i32[:0]
+		c.b = c.b[:0]
+		c.i64 = c.i64[:0]
+		c.f64 = c.f64[:0]
+		c.def = c.def[:0]
+		c.nulls = 0
+		if c.index != nil {
+			// The keys point into data: clear them before data is overwritten.
+			clear(c.index)
+		}
+	}
+	b.rows, b.bytes = 0, 0
+}
+
+// Timestamps outside years 1..9999 are written as null: they come from
+// garbled input, and not every Parquet reader accepts them.
+var (
+	minTime = time.Date(1, 1, 1, 0, 0, 0, 0, time.UTC)
+	maxTime = time.Date(10000, 1, 1, 0, 0, 0, 0, time.UTC)
+)
+
+func (c *colBuf) appendTime(t *time.Time) {
+	if t == nil || t.IsZero() || t.Before(minTime) || !t.Before(maxTime) {
+		c.i64 = append(c.i64, 0)
+		c.def = append(c.def, 0)
+		c.nulls++
+		return
+	}
+	c.i64 = append(c.i64, t.UnixMicro())
+	c.def = append(c.def, 1)
+}
+
+// errTooLarge reports a string column whose data in one row group would
+// pass Parquet's and Arrow's 2 GiB limit for one column chunk's offsets.
+var errTooLarge = fmt.Errorf("value larger than %d bytes", math.MaxInt32)
+
+// dictOverhead approximates the memory of one dictionary entry besides
+// its bytes: offset, map slot and key header.
+const dictOverhead = 48
+
+// appendString appends the value of a string column and returns the
+// bytes it adds to the batch.
+func (c *colBuf) appendString(s string, dictLimit int) (int, error) {
+	if c.plain {
+		return c.appendPlain(s)
+	}
+	if i, ok := c.index[s]; ok {
+		c.i32 = append(c.i32, i)
+		return 0, nil
+	}
+	v, added := s, 0
+	if !utf8.ValidString(s) {
+		v = strings.ToValidUTF8(s, "\uFFFD")
+		// Two invalid strings can become the same valid one: the
+		// dictionary must not hold a value twice. The raw string keys the
+		// entry of its valid form.
+		i, ok := c.index[v]
+		if !ok {
+			i = c.addEntry(v)
+		}
+		c.index[strings.Clone(s)] = i
+		c.i32 = append(c.i32, i)
+		added += len(s) + dictOverhead
+	} else {
+		c.i32 = append(c.i32, c.addEntry(v))
+	}
+	added += len(v) + dictOverhead
+	// A Parquet dictionary page is an int32 length and the bytes of each
+	// entry.
+	if len(c.data)+4*(len(c.offs)-1) > dictLimit {
+		n, err := c.toPlain()
+		return added + n, err
+	}
+	return added, nil
+}
+
+// addEntry adds a valid string to the dictionary and returns its index.
+func (c *colBuf) addEntry(v string) int32 {
+	i := int32(len(c.offs) - 1)
+	start := len(c.data)
+	c.data = append(c.data, v...)
+	c.offs = append(c.offs, int32(len(c.data)))
+	// The key is the copy in data, which stays unchanged until the map is
+	// cleared (a later append that grows data copies it elsewhere and
+	// leaves this one as it is).
+	key := ""
+	if len(v) > 0 {
+		key = unsafe.String(&c.data[start], len(v))
+	}
+	c.index[key] = i
+	return i
+}
+
+// appendPlain appends a string value to a plain column.
+func (c *colBuf) appendPlain(s string) (int, error) {
+	if !utf8.ValidString(s) {
+		s = strings.ToValidUTF8(s, "\uFFFD")
+	}
+	if len(c.pdata)+len(s) > math.MaxInt32 {
+		return 0, errTooLarge
+	}
+	c.pdata = append(c.pdata, s...)
+	c.poffs = append(c.poffs, int32(len(c.pdata)))
+	return len(s) + 4, nil
+}
+
+// toPlain turns a dictionary column plain: every row so far gets its
+// value in poffs and pdata.
+func (c *colBuf) toPlain() (int, error) {
+	clear(c.index)
+	po, pd := append(c.poffs[:0], 0), c.pdata[:0]
+	for _, i := range c.i32 {
+		v := c.data[c.offs[i]:c.offs[i+1]]
+		if len(pd)+len(v) > math.MaxInt32 {
+			return 0, errTooLarge
+		}
+		pd = append(pd, v...)
+		po = append(po, int32(len(pd)))
+	}
+	c.poffs, c.pdata = po, pd
+	c.i32 = c.i32[:0]
+	c.plain = true
+	return len(pd), nil
+}
+
+// writerProps are the Parquet writer properties of a table, with
+// dictionary encoding on or off for every column.
+func writerProps(s *tableSpec, rowGroupRows int, cc compress.Compression, dict bool) *parquet.WriterProperties {
+	props := []parquet.WriterProperty{
+		parquet.WithCompression(cc),
+		parquet.WithMaxRowGroupLength(int64(rowGroupRows)),
+		parquet.WithDictionaryDefault(dict),
+		parquet.WithRootRepetition(parquet.Repetitions.Required),
+		parquet.WithCreatedBy("repaudit"),
+		parquet.WithStats(true),
+	}
+	for _, c := range s.Cols {
+		if c.kind == kString || c.kind == kDict {
+			// Min/max statistics of strings cost a pass per row group
+			// and prune little: a row group holds many bots, URLs and
+			// files.
+			props = append(props, parquet.WithStatsFor(c.Name, false))
+		}
+	}
+	return parquet.NewWriterProperties(props...)
+}
+
+func newTableWriter(s *tableSpec, path string, rowGroupRows, rowGroupBytes int, cc compress.Compression) (*tableWriter, error) {
+	plain, dict := writerProps(s, rowGroupRows, cc, false), writerProps(s, rowGroupRows, cc, true)
+	props := new(parquet.WriterProperties)
+	*props = *plain
+	arrowProps := pqarrow.NewArrowWriterProperties(pqarrow.WithStoreSchema())
+	pqschema, err := pqarrow.ToParquet(s.schema, props, arrowProps)
+	if err != nil {
+		return nil, err
+	}
+	// The footer's key-value metadata as pqarrow writes it: the Arrow
+	// schema's metadata, then the serialized Arrow schema.
+	meta := metadata.NewKeyValueMetadata()
+	md := s.schema.Metadata()
+	for i, k := range md.Keys() {
+		if err := meta.Append(k, md.Values()[i]); err != nil {
+			return nil, err
+		}
+	}
+	if err := meta.Append("ARROW:schema", base64.StdEncoding.EncodeToString(flight.SerializeSchema(s.schema, memory.DefaultAllocator))); err != nil {
+		return nil, err
+	}
+	f, err := os.Create(path)
+	if err != nil {
+		return nil, err
+	}
+	out := &sink{bw: bufio.NewWriterSize(f, 256<<10)}
+	tw := &tableWriter{spec: s, f: f, out: out, limit: rowGroupRows, budget: rowGroupBytes,
+		dictLimit: int(props.DictionaryPageSizeLimit()), props: props, plainProps: plain, dictProps: dict}
+	tw.fw = file.NewParquetWriter(out, pqschema.Root(), file.WithWriterProps(props), file.WithWriteMetadata(meta))
+	for _, c := range s.Cols {
+		tw.rowWidth += width(c.kind)
+	}
+	return tw, nil
+}
+
+// add appends the row at p, a pointer to a struct of the table's row type.
+// The fields are read at the offsets reflection gave for that type; the
+// Writer's typed methods guarantee the type.
+func (tw *tableWriter) add(p unsafe.Pointer) error {
+	if tw.closed {
+		return ErrClosed
+	}
+	if tw.cur == nil {
+		tw.cur = tw.nextBatch()
+	}
+	b := tw.cur
+	cols := tw.spec.Cols
+	for i := range cols {
+		c := &b.cols[i]
+		fp := unsafe.Add(p, cols[i].off)
+		switch cols[i].kind {
+		case kString, kDict:
+			n, err := c.appendString(*(*string)(fp), tw.dictLimit)
+			if err != nil {
+				return fmt.Errorf("column %s: %w", cols[i].Name, err)
+			}
+			b.bytes += n
+		case kBool:
+			c.b = append(c.b, *(*bool)(fp))
+		case kInt32:
+			c.i32 = append(c.i32, *(*int32)(fp))
+		case kInt64:
+			c.i64 = append(c.i64, *(*int64)(fp))
+		case kFloat64:
+			c.f64 = append(c.f64, *(*float64)(fp))
+		case kTime:
+			c.appendTime((*time.Time)(fp))
+		case kTimePtr:
+			c.appendTime(*(**time.Time)(fp))
+		}
+	}
+	b.rows++
+	b.bytes += tw.rowWidth
+	tw.rows++
+	if b.rows >= tw.limit || b.bytes >= tw.budget {
+		return tw.flush()
+	}
+	return nil
+}
+
+// nextBatch returns an empty batch: a new one while the table has fewer
+// than two, else the one the encoding goroutine has finished with (waiting
+// for it if need be).
+func (tw *tableWriter) nextBatch() *batch {
+	if tw.free != nil {
+		select {
+		case b := <-tw.free:
+			return b
+		default:
+		}
+	}
+	if tw.batches < 2 {
+		tw.batches++
+		return newBatch(tw.spec)
+	}
+	return <-tw.free
+}
+
+func (tw *tableWriter) writeErr() error {
+	tw.errMu.Lock()
+	defer tw.errMu.Unlock()
+	return tw.werr
+}
+
+func (tw *tableWriter) setWriteErr(err error) {
+	tw.errMu.Lock()
+	defer tw.errMu.Unlock()
+	if tw.werr == nil {
+		tw.werr = err
+	}
+}
+
+func (tw *tableWriter) startEncoding() {
+	tw.work = make(chan *batch)
+	tw.free = make(chan *batch, 2)
+	tw.done = make(chan struct{})
+	go func() {
+		defer close(tw.done)
+		for b := range tw.work {
+			if tw.writeErr() == nil {
+				if err := tw.encode(b); err != nil {
+					tw.setWriteErr(err)
+				}
+			}
+			b.reset(tw.budget)
+			tw.free <- b
+		}
+	}()
+}
+
+// flush hands the pending rows over to be written as one row group.
+func (tw *tableWriter) flush() error {
+	b := tw.cur
+	if b == nil || b.rows == 0 {
+		return nil
+	}
+	if err := tw.writeErr(); err != nil {
+		return err
+	}
+	if tw.work == nil {
+		tw.startEncoding()
+	}
+	tw.cur = nil
+	tw.work <- b
+	return nil
+}
+
+// drain waits until every handed-over row group is written.
+func (tw *tableWriter) drain() {
+	if tw.work != nil {
+		close(tw.work)
+		<-tw.done
+		tw.work = nil
+	}
+}
+
+// close writes the last row group and the footer and syncs the file. A
+// table that never filled a row group is encoded here, without a goroutine.
+func (tw *tableWriter) close() error {
+	if tw.closed {
+		return ErrClosed
+	}
+	tw.closed = true
+	var err error
+	if tw.work == nil {
+		if b := tw.cur; b != nil && b.rows > 0 {
+			err = tw.encode(b)
+		}
+	} else {
+		err = tw.flush()
+		tw.drain()
+		if err == nil {
+			err = tw.writeErr()
+		}
+	}
+	tw.cur = nil
+	if err == nil {
+		err = tw.fw.Close()
+	}
+	if err == nil {
+		err = tw.out.err
+	}
+	if err == nil {
+		err = tw.out.bw.Flush()
+	}
+	if err == nil {
+		err = tw.f.Sync()
+	}
+	if cerr := tw.f.Close(); err == nil {
+		err = cerr
+	}
+	return err
+}
+
+// abort drops the table's rows and closes its file without a footer.
+func (tw *tableWriter) abort() {
+	if tw.closed {
+		return
+	}
+	tw.closed = true
+	tw.drain()
+	tw.cur = nil
+	tw.f.Close()
+}
+
+// encoder holds the scratch space of encoding, reused across row groups.
+type encoder struct {
+	vals   []parquet.ByteArray
+	bits   []byte
+	seen32 map[int32]struct{}
+	seen64 map[int64]struct{}
+	// writeNumDict's dictionaries and index buffers.
+	dict32 map[int32]int32
+	dict64 map[int64]int32
+	idx32  []int32
+	idx64  []int32
+}
+
+// writeNumDict writes a dictionary-encoded numeric column without nulls.
+// arrow-go's own dictionary encoder boxes every int32 or int64 value it
+// hashes into an interface, an allocation per value; here the dictionary
+// is built with a Go map and handed over whole, then the indices batch by
+// batch with each batch's values added to the page statistics, which is
+// what arrow-go does for a batch of values: the bytes are the same.
+// def holds the definition levels of a nullable column (all 1), nil for a
+// required one.
+func writeNumDict[T int32 | int64](w file.ColumnChunkWriter, vals []T, def []int16, idxBuf *[]int32, dictp *map[T]int32) error {
+	enc := w.CurrentEncoder()
+	de, ok := enc.(dictEncoder)
+	if !ok || enc.Encoding() != parquet.Encodings.PlainDict || de.NumEntries() != 0 {
+		return fmt.Errorf("column writer has no empty dictionary encoder")
+	}
+	if *dictp == nil {
+		*dictp = make(map[T]int32)
+	}
+	m := *dictp
+	clear(m)
+	idx := (*idxBuf)[:0]
+	var entries []T
+	for _, v := range vals {
+		i, ok := m[v]
+		if !ok {
+			i = int32(len(entries))
+			m[v] = i
+			entries = append(entries, v)
+		}
+		idx = append(idx, i)
+	}
+	*idxBuf = idx
+	var dict arrow.Array
+	switch e := any(entries).(type) {
+	case []int32:
+		dict = array.NewInt32Data(array.NewData(arrow.PrimitiveTypes.Int32, len(e),
+			[]*memory.Buffer{nil, memory.NewBufferBytes(arrow.Int32Traits.CastToBytes(e))}, nil, 0, 0))
+	case []int64:
+		dict = array.NewInt64Data(array.NewData(arrow.PrimitiveTypes.Int64, len(e),
+			[]*memory.Buffer{nil, memory.NewBufferBytes(arrow.Int64Traits.CastToBytes(e))}, nil, 0, 0))
+	}
+	defer dict.Release()
+	if err := de.PutDictionary(dict); err != nil {
+		return err
+	}
+	if de.NumEntries() != len(entries) {
+		return fmt.Errorf("dictionary of %d entries holds %d", len(entries), de.NumEntries())
+	}
+	indices := array.NewInt32Data(array.NewData(arrow.PrimitiveTypes.Int32, len(idx),
+		[]*memory.Buffer{nil, memory.NewBufferBytes(arrow.Int32Traits.CastToBytes(idx))}, nil, 0, 0))
+	defer indices.Release()
+	step := int(w.Properties().WriteBatchSize())
+	for start := 0; start < len(vals); start += step {
+		end := min(start+step, len(vals))
+		switch st := w.PageStatistics().(type) {
+		case nil:
+		case *metadata.Int32Statistics:
+			st.Update(any(vals[start:end]).([]int32), 0)
+		case *metadata.Int64Statistics:
+			st.Update(any(vals[start:end]).([]int64), 0)
+		default:
+			return fmt.Errorf("unexpected statistics %T", st)
+		}
+		part := array.NewSlice(indices, int64(start), int64(end))
+		var d []int16
+		if def != nil {
+			d = def[start:end]
+		}
+		err := w.WriteDictIndices(part, d, nil)
+		part.Release()
+		if err != nil {
+			return err
+		}
+	}
+	return nil
+}
+
+// repetitive reports whether a numeric column of one row group is worth
+// dictionary-encoding: whether at most half the values of an evenly spread
+// sample of about 4096 are distinct, or, when 50-90% of the sample is
+// distinct, whether all its distinct values are at most an eighth of its
+// values. Encoding a column with a dictionary
+// hashes every value; the sample keeps that cost away from columns of
+// mostly distinct values (offsets, line numbers, most times), which are
+// written plain. (A null time counts as the value 0.)
+func repetitive[T int32 | int64](v []T, seen *map[T]struct{}) bool {
+	const sample = adaptiveRows
+	if len(v) < 2 {
+		return false
+	}
+	if *seen == nil {
+		*seen = make(map[T]struct{}, sample)
+	}
+	m := *seen
+	clear(m)
+	step, n := max(1, len(v)/sample), 0
+	for i := 0; i < len(v); i += step {
+		m[v[i]] = struct{}{}
+		n++
+	}
+	if 2*len(m) <= n {
+		return true
+	}
+	if 10*len(m) > 9*n || len(v) <= n {
+		return false
+	}
+	// Between: a sample of a column with a few thousand distinct values
+	// (response sizes) looks mostly distinct. Count them all.
+	for _, x := range v {
+		m[x] = struct{}{}
+		if 8*len(m) > len(v) {
+			return false
+		}
+	}
+	return true
+}
+
+// dictEncoder is the part of arrow-go's dictionary encoder (an internal
+// type) that writing a ready dictionary needs.
+type dictEncoder interface {
+	PutDictionary(arrow.Array) error
+	NumEntries() int
+}
+
+// adaptiveRows is the fewest rows of a row group whose encodings are
+// chosen column by column from the data.
+const adaptiveRows = 4096
+
+// encode writes batch b as one row group. Each column chunk is
+// dictionary-encoded or plain as its values make worthwhile; row groups of
+// fewer than adaptiveRows rows keep a fixed layout.
+func (tw *tableWriter) encode(b *batch) (err error) {
+	defer func() {
+		if r := recover(); r != nil {
+			err = fmt.Errorf("output: encoding a row group: %v", r)
+		}
+	}()
+	rgw := tw.fw.AppendRowGroup()
+	for i, col := range tw.spec.Cols {
+		c := &b.cols[i]
+		var dict bool
+		switch {
+		case b.rows < adaptiveRows:
+			// Too few rows for the choice to matter or for a sample to
+			// tell: the fixed layout, dictionaries for the columns of
+			// small value sets (dictColumns) only.
+			dict = col.kind == kDict && !c.plain
+		case col.kind == kString || col.kind == kDict:
+			// At most half as many entries as rows, and the dictionary
+			// fits a page (else the column has turned plain already).
+			dict = !c.plain && 2*(len(c.offs)-1) <= b.rows
+		case col.kind == kInt32:
+			dict = repetitive(c.i32, &tw.enc.seen32)
+		case col.kind == kInt64 || col.kind == kTime || col.kind == kTimePtr:
+			dict = repetitive(c.i64, &tw.enc.seen64)
+		}
+		if dict {
+			*tw.props = *tw.dictProps
+		} else {
+			*tw.props = *tw.plainProps
+		}
+		cw, err := rgw.NextColumn()
+		if err != nil {
+			return err
+		}
+		switch col.kind {
+		case kString, kDict:
+			w := cw.(*file.ByteArrayColumnChunkWriter)
+			switch {
+			case dict:
+				err = tw.enc.writeDict(w, c)
+			case c.plain:
+				err = tw.enc.writeStrings(w, c.poffs, c.pdata)
+			default:
+				err = tw.enc.writeDictDense(w, c)
+			}
+		case kBool:
+			_, err = cw.(*file.BooleanColumnChunkWriter).WriteBatch(c.b, nil, nil)
+		case kInt32:
+			w := cw.(*file.Int32ColumnChunkWriter)
+			if dict {
+				err = writeNumDict(w, c.i32, nil, &tw.enc.idx32, &tw.enc.dict32)
+				break
+			}
+			_, err = w.WriteBatch(c.i32, nil, nil)
+		case kInt64:
+			w := cw.(*file.Int64ColumnChunkWriter)
+			if dict {
+				err = writeNumDict(w, c.i64, nil, &tw.enc.idx64, &tw.enc.dict64)
+				break
+			}
+			_, err = w.WriteBatch(c.i64, nil, nil)
+		case kFloat64:
+			_, err = cw.(*file.Float64ColumnChunkWriter).WriteBatch(c.f64, nil, nil)
+		default:
+			w := cw.(*file.Int64ColumnChunkWriter)
+			if dict && c.nulls == 0 {
+				err = writeNumDict(w, c.i64, c.def, &tw.enc.idx64, &tw.enc.dict64)
+				break
+			}
+			// Spaced values with a validity bitmap, as pqarrow writes an
+			// array with nulls. Without nulls pqarrow calls WriteBatch,
+			// which writes the same bytes but builds an (unused) assertion
+			// message for every definition level: an allocation per row.
+			w.WriteBatchSpaced(c.i64, c.def, nil, tw.enc.bitmap(c.def), 0)
+		}
+		if err == nil {
+			// Close the chunk now, under the properties it was made with.
+			err = cw.Close()
+		}
+		if err != nil {
+			return fmt.Errorf("column %s: %w", col.Name, err)
+		}
+	}
+	return rgw.Close()
+}
+
+// bitmap returns the Arrow validity bitmap of definition levels def.
+func (e *encoder) bitmap(def []int16) []byte {
+	n := (len(def) + 7) / 8
+	if cap(e.bits) < n {
+		e.bits = make([]byte, n)
+	}
+	bits := e.bits[:n]
+	clear(bits)
+	for i, d := range def {
+		if d != 0 {
+			bits[i>>3] |= 1 << (i & 7)
+		}
+	}
+	return bits
+}
+
+// writeStrings writes plain strings in batches of the writer's batch size:
+// the column writer splits a longer batch the same way, so the bytes are
+// those of one call with every value, without a slice of every value.
+func (e *encoder) writeStrings(w *file.ByteArrayColumnChunkWriter, offs []int32, data []byte) error {
+	n := len(offs) - 1
+	step := int(w.Properties().WriteBatchSize())
+	if cap(e.vals) < step {
+		e.vals = make([]parquet.ByteArray, step)
+	}
+	for start := 0; start < n; start += step {
+		end := min(start+step, n)
+		vals := e.vals[:end-start]
+		for j := range vals {
+			vals[j] = data[offs[start+j]:offs[start+j+1]]
+		}
+		if _, err := w.WriteBatch(vals, nil, nil); err != nil {
+			return err
+		}
+	}
+	return nil
+}
+
+// writeDict writes a dictionary column as pqarrow writes an Arrow
+// dictionary array: the dictionary goes to the column's dictionary encoder
+// as it is, then the indices.
+func (e *encoder) writeDict(w *file.ByteArrayColumnChunkWriter, c *colBuf) error {
+	de, ok := w.CurrentEncoder().(dictEncoder)
+	if !ok || w.CurrentEncoder().Encoding() != parquet.Encodings.PlainDict || w.PageStatistics() != nil {
+		return e.writeDictDense(w, c) // arrow-go hashes the values itself
+	}
+	n := len(c.offs) - 1
+	dict := array.NewStringData(array.NewData(arrow.BinaryTypes.String, n,
+		[]*memory.Buffer{nil, memory.NewBufferBytes(arrow.Int32Traits.CastToBytes(c.offs)), memory.NewBufferBytes(c.data)}, nil, 0, 0))
+	defer dict.Release()
+	if err := de.PutDictionary(dict); err != nil {
+		return err
+	}
+	if de.NumEntries() != n {
+		// Not expected (the dictionary holds each value once), but
+		// pqarrow's answer to it: plain encoding.
+		w.FallbackToPlain()
+		return e.writeDictDense(w, c)
+	}
+	idx := array.NewInt32Data(array.NewData(arrow.PrimitiveTypes.Int32, len(c.i32),
+		[]*memory.Buffer{nil, memory.NewBufferBytes(arrow.Int32Traits.CastToBytes(c.i32))}, nil, 0, 0))
+	defer idx.Release()
+	return w.WriteDictIndices(idx, nil, nil)
+}
+
+// writeDictDense writes a dictionary column value by value.
+func (e *encoder) writeDictDense(w *file.ByteArrayColumnChunkWriter, c *colBuf) error {
+	step := int(w.Properties().WriteBatchSize())
+	if cap(e.vals) < step {
+		e.vals = make([]parquet.ByteArray, step)
+	}
+	n := len(c.i32)
+	for start := 0; start < n; start += step {
+		end := min(start+step, n)
+		vals := e.vals[:end-start]
+		for j := range vals {
+			k := c.i32[start+j]
+			vals[j] = c.data[c.offs[k]:c.offs[k+1]]
+		}
+		if _, err := w.WriteBatch(vals, nil, nil); err != nil {
+			return err
+		}
+	}
+	return nil
+}
