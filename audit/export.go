@@ -2,10 +2,12 @@ package audit
 
 import (
 	"flag"
+	"os"
 
 	"github.com/repaudit/repaudit/bots"
 	"github.com/repaudit/repaudit/evaluate"
 	"github.com/repaudit/repaudit/event"
+	"github.com/repaudit/repaudit/history"
 	"github.com/repaudit/repaudit/identity"
 	"github.com/repaudit/repaudit/ingest"
 	"github.com/repaudit/repaudit/output"
@@ -119,4 +121,35 @@ func (f *SourceFlags) Register(fs *flag.FlagSet) {
 	fs.Var(&f.Robots, "robots", "the site's robots.txt `FILE[@TIME]`, served from TIME (RFC 3339 or YYYY-MM-DD) until the next version; without @TIME, in force for the whole data range; repeatable")
 	fs.Var(&f.RobotsGit, "robots-git", "git repository `DIR[:PATH]` holding the site's robots.txt (PATH default robots.txt): every commit that changed it is a version from its committer time; repeatable")
 	fs.Var(&f.RobotsDir, "robots-dir", "`DIR` of dated robots.txt snapshots named by date or time (2025-03-01.txt, robots-2025-03-01T12:00:00Z.txt); repeatable")
+}
+
+// SiteVersionOf turns a robots.txt version read by package history (a
+// robots.txt among the inputs) into the evaluation's, as Run does.
+func SiteVersionOf(v history.Version) evaluate.SiteVersion { return siteVersion(v) }
+
+// DuplicateInputs returns, of the given local files (in input order, each
+// one Run would read: sniffed without error and not skipped), those whose
+// content is the same as an earlier one's, with the input-duplicate
+// problems Run writes for them: Run reads each content once.
+func DuplicateInputs(paths []string) (dup map[string]bool, problems []event.Problem) {
+	var files []*fileState
+	for _, p := range paths {
+		fi, err := os.Stat(p)
+		if err != nil || !fi.Mode().IsRegular() {
+			continue
+		}
+		files = append(files, &fileState{f: ingest.File{Path: p, Size: fi.Size()}})
+	}
+	st := &runState{}
+	kept := map[*fileState]bool{}
+	for _, f := range dropDuplicates(files, st) {
+		kept[f] = true
+	}
+	dup = map[string]bool{}
+	for _, f := range files {
+		if !kept[f] {
+			dup[f.f.Path] = true
+		}
+	}
+	return dup, st.problems
 }

@@ -25,6 +25,9 @@ type world struct {
 	catalog *bots.Catalog
 	ids     *identity.Store
 	shared  evaluate.Shared
+	// eval is Config.Eval with the site settled over all inputs: the
+	// one authority they name when --site is not given.
+	eval evaluate.Options
 }
 
 func loadWorld(ctx context.Context, cfg *Config, sharedSI, identitySI func(*[]byte) bool) (*world, error) {
@@ -35,7 +38,7 @@ func loadWorld(ctx context.Context, cfg *Config, sharedSI, identitySI func(*[]by
 	}
 	w.ids = identity.NewStore()
 	// Their problems were written once, by the launcher's read of them.
-	if _, err := audit.LoadLocalIdentity(audit.Config{Cards: cfg.Cards, JWKS: cfg.JWKS, IPRanges: cfg.IPRanges}, w.ids); err != nil {
+	if _, err := audit.LoadLocalIdentity(cfg.auditConfig(), w.ids); err != nil {
 		return nil, err
 	}
 	var b []byte
@@ -64,6 +67,10 @@ func loadWorld(ctx context.Context, cfg *Config, sharedSI, identitySI func(*[]by
 			return nil, fmt.Errorf("decode shared facts: %w", err)
 		}
 		w.shared.Merge(s)
+	}
+	w.eval = cfg.Eval
+	if site := w.shared.SettleSite(cfg.Eval); site.Authority != "" {
+		w.eval.DefaultAuthority = site.Authority
 	}
 	return w, nil
 }
@@ -146,7 +153,7 @@ func (fn *judgeFn) ProcessElement(ctx context.Context, key string, values func(*
 // evaluate is pass 1 and pass 2 of audit.Run for one partition.
 func (fn *judgeFn) evaluate(job partitionJob, sink *partWriter) error {
 	key := job.key
-	b := evaluate.NewBuilder(fn.Cfg.Eval, fn.world.catalog, fn.world.ids)
+	b := evaluate.NewBuilder(fn.world.eval, fn.world.catalog, fn.world.ids)
 	var fetches []*record
 	targets := map[event.Source]bool{}
 	for i, batch := range job.values {
@@ -174,6 +181,8 @@ func (fn *judgeFn) evaluate(job partitionJob, sink *partWriter) error {
 				b.AddIndexEntry(*r.Entry)
 			case kindSnippet:
 				b.AddSnippetEntry(*r.Entry)
+			case kindSite:
+				b.AddSiteVersion(*r.Site)
 			default:
 				return fmt.Errorf("partition %q: unknown record kind %q", key, r.Kind)
 			}
@@ -265,6 +274,9 @@ func (fn *writeRowsFn) ProcessElement(ctx context.Context, row []byte, emitPart 
 	var p tableProblem
 	if err := json.Unmarshal(row, &p); err != nil {
 		return fmt.Errorf("decode problem: %w", err)
+	}
+	if p.Code == "input-unreadable" {
+		failedInputs.Inc(ctx, 1)
 	}
 	return fn.sink.Problem(&p)
 }

@@ -46,7 +46,8 @@ func demoConfig(out string) Config {
 func auditConfig(c Config) audit.Config {
 	return audit.Config{
 		Inputs: c.Inputs, Out: c.Out, LogFormat: c.LogFormat, LogExtraHeaders: c.LogExtraHeaders,
-		Bots: c.Bots, Cards: c.Cards, JWKS: c.JWKS, IPRanges: c.IPRanges, Index: c.Index, Snippets: c.Snippets,
+		Bots: c.Bots, Cards: c.Cards, JWKS: c.JWKS, IPRanges: c.IPRanges, IPRangesDirs: c.IPRangesDirs,
+		Index: c.Index, Snippets: c.Snippets, Robots: c.Robots, RobotsGit: c.RobotsGit, RobotsDir: c.RobotsDir,
 		Eval: c.Eval, Jobs: 2,
 	}
 }

@@ -18,6 +18,7 @@ const (
 	kindFetch   = 'f' // a fetch, judged in the partition
 	kindIndex   = 'i' // an index listing entry
 	kindSnippet = 's' // a snippet listing entry
+	kindSite    = 'v' // a version of the site's own robots.txt (--robots, --robots-git, --robots-dir, a robots.txt input)
 )
 
 // record is one event crossing from the read stage to a partition. The
@@ -31,6 +32,7 @@ type record struct {
 	Fetch   *event.Fetch           `json:"f,omitempty"`
 	Capture *event.Capture         `json:"c,omitempty"`
 	Entry   *evaluate.ListingEntry `json:"e,omitempty"`
+	Site    *evaluate.SiteVersion  `json:"v,omitempty"`
 }
 
 func encode(v any) []byte {
