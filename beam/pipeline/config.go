@@ -46,6 +46,10 @@ type Config struct {
 	// Workers is how many partitions one judging bundle evaluates side by
 	// side (goroutines in the worker process); 0 = GOMAXPROCS there.
 	Workers int
+	// SplitBytes is the size of the byte ranges a large plain-text log
+	// is read in, side by side (split.go): 0 = DefaultSplitBytes, < 0 =
+	// every file is read whole.
+	SplitBytes int64
 	// MaxProblemsPerFile caps the problems kept per input (and code), as
 	// audit.Config does. 0 = 10000.
 	MaxProblemsPerFile int
@@ -63,6 +67,12 @@ type fileRef struct {
 	Path     string
 	Explicit bool   // named on the command line (not found in a directory)
 	Role     string // "" (detect), "index" or "snippets"
+	// Split and Splits name one byte range [Start, End) of a large
+	// plain-text log read in Splits parts (split.go); Splits is 0 for a
+	// file read whole.
+	Split      int   `json:",omitempty"`
+	Splits     int   `json:",omitempty"`
+	Start, End int64 `json:",omitempty"`
 }
 
 func hasScheme(p string) bool {

@@ -25,12 +25,15 @@ type world struct {
 	catalog *bots.Catalog
 	ids     *identity.Store
 	shared  evaluate.Shared
+	// lineOffsets[file][split] is the number of lines before a range of a
+	// split file (split.go).
+	lineOffsets map[int][]int64
 	// eval is Config.Eval with the site settled over all inputs: the
 	// one authority they name when --site is not given.
 	eval evaluate.Options
 }
 
-func loadWorld(ctx context.Context, cfg *Config, sharedSI, identitySI func(*[]byte) bool) (*world, error) {
+func loadWorld(ctx context.Context, cfg *Config, sharedSI, identitySI, offsetsSI func(*[]byte) bool) (*world, error) {
 	w := &world{}
 	var err error
 	if w.catalog, err = audit.LoadCatalog(cfg.Bots); err != nil {
@@ -68,6 +71,14 @@ func loadWorld(ctx context.Context, cfg *Config, sharedSI, identitySI func(*[]by
 		}
 		w.shared.Merge(s)
 	}
+	w.lineOffsets = map[int][]int64{}
+	for offsetsSI(&b) {
+		var o lineOffsets
+		if err := json.Unmarshal(b, &o); err != nil {
+			return nil, fmt.Errorf("decode line offsets: %w", err)
+		}
+		w.lineOffsets[o.Idx] = o.Offsets
+	}
 	w.eval = cfg.Eval
 	if site := w.shared.SettleSite(cfg.Eval); site.Authority != "" {
 		w.eval.DefaultAuthority = site.Authority
@@ -97,9 +108,9 @@ type partitionJob struct {
 
 // StartBundle and FinishBundle take the side inputs too: the SDK wants
 // every method of a DoFn with side inputs to name them.
-func (fn *judgeFn) StartBundle(ctx context.Context, sharedSI, identitySI func(*[]byte) bool, emitPart func([]byte)) error {
+func (fn *judgeFn) StartBundle(ctx context.Context, sharedSI, identitySI, offsetsSI func(*[]byte) bool, emitPart func([]byte)) error {
 	if fn.world == nil {
-		w, err := loadWorld(ctx, &fn.Cfg, sharedSI, identitySI)
+		w, err := loadWorld(ctx, &fn.Cfg, sharedSI, identitySI, offsetsSI)
 		if err != nil {
 			return err
 		}
@@ -133,7 +144,7 @@ func (fn *judgeFn) StartBundle(ctx context.Context, sharedSI, identitySI func(*[
 }
 
 func (fn *judgeFn) ProcessElement(ctx context.Context, key string, values func(*[]byte) bool,
-	sharedSI, identitySI func(*[]byte) bool, emitPart func([]byte)) error {
+	sharedSI, identitySI, offsetsSI func(*[]byte) bool, emitPart func([]byte)) error {
 	job := partitionJob{key: key}
 	var v []byte
 	for values(&v) {
@@ -172,6 +183,12 @@ func (fn *judgeFn) evaluate(job partitionJob, sink *partWriter) error {
 					b.AddRedirectTarget(r.Capture)
 				}
 			case kindFetch:
+				if r.Split > 0 {
+					// A range of a split file counts lines from its start.
+					if offs := fn.world.lineOffsets[r.File]; r.Split < len(offs) {
+						r.Fetch.Source.Line += offs[r.Split]
+					}
+				}
 				if r.Model {
 					b.AddFetch(r.Fetch)
 				}
@@ -204,6 +221,9 @@ func (fn *judgeFn) evaluate(job partitionJob, sink *partWriter) error {
 		if c := cmp.Compare(x.File, y.File); c != 0 {
 			return c
 		}
+		if c := cmp.Compare(x.Split, y.Split); c != 0 {
+			return c
+		}
 		return cmp.Compare(x.Seq, y.Seq)
 	})
 	tr := m.NewTracker()
@@ -223,7 +243,7 @@ func (fn *judgeFn) evaluate(job partitionJob, sink *partWriter) error {
 	return m.WriteTables(sink)
 }
 
-func (fn *judgeFn) FinishBundle(ctx context.Context, sharedSI, identitySI func(*[]byte) bool, emitPart func([]byte)) error {
+func (fn *judgeFn) FinishBundle(ctx context.Context, sharedSI, identitySI, offsetsSI func(*[]byte) bool, emitPart func([]byte)) error {
 	close(fn.work)
 	fn.wg.Wait()
 	sinks := fn.sinks

@@ -17,10 +17,11 @@ import (
 )
 
 func init() {
-	register.DoFn9x1[context.Context, string,
+	register.DoFn10x1[context.Context, string,
 		func(string, []byte), func(string, []byte), func(string, string),
-		func([]byte), func([]byte), func([]byte), func([]byte), error](&readFn{})
-	register.DoFn6x1[context.Context, string, func(*[]byte) bool, func(*[]byte) bool, func(*[]byte) bool, func([]byte), error](&judgeFn{})
+		func([]byte), func([]byte), func([]byte), func([]byte), func(string, []byte), error](&readFn{})
+	register.DoFn6x1[context.Context, string, func(*[]byte) bool, func([]byte), func([]byte), func([]byte), error](&fileFn{})
+	register.DoFn7x1[context.Context, string, func(*[]byte) bool, func(*[]byte) bool, func(*[]byte) bool, func(*[]byte) bool, func([]byte), error](&judgeFn{})
 	register.DoFn3x1[context.Context, []byte, func([]byte), error](&writeRowsFn{})
 	register.DoFn5x1[context.Context, []byte, func(*[]byte) bool, func(*[]byte) bool, func(*[]byte) bool, error](&finalizeFn{})
 	register.DoFn6x1[context.Context, string, func(*[]byte) bool, func(*string) bool, func(string, []byte), func(string, string), error](&redirectFn{})
@@ -48,6 +49,7 @@ func Build(ctx context.Context, s beam.Scope, cfg Config) error {
 	if err != nil {
 		return err
 	}
+	refs = splitRefs(ctx, refs, &cfg)
 	if _, err := audit.LoadCatalog(cfg.Bots); err != nil {
 		return err
 	}
@@ -85,7 +87,13 @@ func Build(ctx context.Context, s beam.Scope, cfg Config) error {
 
 	s = s.Scope("repaudit")
 	files := beam.Reshuffle(s, beam.CreateList(s.Scope("inputs"), elems))
-	events, docs, reqs, shared, idDocs, infos, probs := beam.ParDo7(s.Scope("read"), &readFn{Cfg: cfg}, files)
+	read := beam.ParDoN(s.Scope("read"), &readFn{Cfg: cfg}, files)
+	events, docs, reqs, shared, idDocs, infos, probs, ranges := read[0], read[1], read[2], read[3], read[4], read[5], read[6], read[7]
+	// The ranges of split files, put back together per file (split.go).
+	fileProbs, fileInfos, offsets := beam.ParDo3(s.Scope("split-files"), &fileFn{MaxProblemsPerFile: cfg.MaxProblemsPerFile},
+		beam.GroupByKey(s, ranges))
+	probs = beam.Flatten(s, probs, fileProbs)
+	infos = beam.Flatten(s, infos, fileInfos)
 	shared = beam.Flatten(s, shared, beam.CreateList(s.Scope("site-shared"), [][]byte{encode(&siteShared)}))
 	events = beam.Flatten(s, events, beam.ParDo(s.Scope("site-versions"), unkey, beam.CreateList(s.Scope("site"), siteElems)))
 
@@ -100,7 +108,7 @@ func Build(ctx context.Context, s beam.Scope, cfg Config) error {
 	routed := beam.ParDo(s.Scope("route"), &routeFn{Cfg: cfg}, beam.Flatten(s, all...), beam.SideInput{Input: shared})
 	grouped := beam.GroupByKey(s, routed)
 	judgeParts := beam.ParDo(s.Scope("judge"), &judgeFn{Cfg: cfg}, grouped,
-		beam.SideInput{Input: shared}, beam.SideInput{Input: idDocs})
+		beam.SideInput{Input: shared}, beam.SideInput{Input: idDocs}, beam.SideInput{Input: offsets})
 
 	problems := beam.Flatten(s, probs, beam.CreateList(s.Scope("local-problems"), launcherRows))
 	problemParts := beam.ParDo(s.Scope("problems"), &writeRowsFn{Out: cfg.Out}, problems)

@@ -39,7 +39,8 @@ type readFn struct {
 
 func (fn *readFn) ProcessElement(ctx context.Context, elem string,
 	emitEvent func(string, []byte), emitDoc func(string, []byte), emitReq func(string, string),
-	emitShared func([]byte), emitIdentity func([]byte), emitFile func([]byte), emitProblem func([]byte)) error {
+	emitShared func([]byte), emitIdentity func([]byte), emitFile func([]byte), emitProblem func([]byte),
+	emitSplit func(string, []byte)) error {
 	var ref fileRef
 	if err := json.Unmarshal([]byte(elem), &ref); err != nil {
 		return fmt.Errorf("read: bad file element: %w", err)
@@ -81,6 +82,35 @@ func (fn *readFn) ProcessElement(ctx context.Context, elem string,
 	var shared evaluate.Shared
 	events := newBatcher(emitEvent)
 	defer events.flush() // also after an error: what was read is judged
+	var seq int64
+	var hosts hostSet
+	onFetch := func(ft *event.Fetch) error {
+		seq++
+		rename(&ft.Source)
+		hosts.note(ft)
+		// audit.Run gives pass 1 the WARC request records and
+		// the fetches of /robots.txt; pass 2 judges them all.
+		model := ft.Origin == event.OriginWARC || robots.IsRobotsTxt(ft.Target)
+		if model {
+			shared.NoteFetch(ft)
+		}
+		out := ft
+		if !evaluate.NeedsHeader(ft) {
+			cp := *ft       // the reader reuses ft
+			cp.Header = nil // read only for signed requests
+			out = &cp
+		}
+		events.add(evaluate.FetchPartition(ft, cfg.Eval.DefaultAuthority),
+			encode(&record{Kind: kindFetch, Model: model, File: ref.Idx, Split: ref.Split, Seq: seq, Fetch: out}))
+		return nil
+	}
+	if ref.Splits > 1 {
+		// One byte range of a large plain-text log (split.go).
+		err := readSplit(ctx, ref, local, cfg, onFetch, emitSplit, shared.NoteTimes)
+		shared.NoteHosts(hosts.list, hosts.hostless)
+		emitShared(encode(&shared))
+		return err
+	}
 
 	if ref.Role != "" {
 		// A listing named with --index or --snippets: audit.Run reads it
@@ -117,29 +147,8 @@ func (fn *readFn) ProcessElement(ctx context.Context, elem string,
 		case ingest.KindWARC, ingest.KindARC, ingest.KindLog:
 			scratch := identity.NewStore() // for the problems of captured documents
 			digest := sha256.New()
-			var seq int64
-			var hosts hostSet
 			stats, err = ingest.Read(ctx, f, ingest.Options{Resolver: warc.NewResolver(32 << 20), Digest: digest, LogExtraHeaders: cfg.LogExtraHeaders}, ingest.Handler{
-				Fetch: func(ft *event.Fetch) error {
-					seq++
-					rename(&ft.Source)
-					hosts.note(ft)
-					// audit.Run gives pass 1 the WARC request records and
-					// the fetches of /robots.txt; pass 2 judges them all.
-					model := ft.Origin == event.OriginWARC || robots.IsRobotsTxt(ft.Target)
-					if model {
-						shared.NoteFetch(ft)
-					}
-					out := ft
-					if !evaluate.NeedsHeader(ft) {
-						cp := *ft       // the reader reuses ft
-						cp.Header = nil // read only for signed requests
-						out = &cp
-					}
-					events.add(evaluate.FetchPartition(ft, cfg.Eval.DefaultAuthority),
-						encode(&record{Kind: kindFetch, Model: model, File: ref.Idx, Seq: seq, Fetch: out}))
-					return nil
-				},
+				Fetch:   onFetch,
 				Capture: func(c *event.Capture) error {
 					rename(&c.Source)
 					if c.Status >= 200 && c.Status < 300 || c.Status == 0 && c.RecordType == "resource" {

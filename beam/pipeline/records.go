@@ -28,7 +28,8 @@ type record struct {
 	Kind    byte                   `json:"k"`
 	Model   bool                   `json:"m,omitempty"` // fetch also given to Builder.AddFetch (pass 1)
 	File    int                    `json:"i,omitempty"` // input index, for the fetch order
-	Seq     int64                  `json:"q,omitempty"` // position among the file's fetches
+	Split   int                    `json:"p,omitempty"` // byte range of a split file (split.go)
+	Seq     int64                  `json:"q,omitempty"` // position among the fetches of the file (or of its range)
 	Fetch   *event.Fetch           `json:"f,omitempty"`
 	Capture *event.Capture         `json:"c,omitempty"`
 	Entry   *evaluate.ListingEntry `json:"e,omitempty"`
