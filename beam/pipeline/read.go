@@ -148,7 +148,7 @@ func (fn *readFn) ProcessElement(ctx context.Context, elem string,
 			scratch := identity.NewStore() // for the problems of captured documents
 			digest := sha256.New()
 			stats, err = ingest.Read(ctx, f, ingest.Options{Resolver: warc.NewResolver(32 << 20), Digest: digest, LogExtraHeaders: cfg.LogExtraHeaders}, ingest.Handler{
-				Fetch:   onFetch,
+				Fetch: onFetch,
 				Capture: func(c *event.Capture) error {
 					rename(&c.Source)
 					if c.Status >= 200 && c.Status < 300 || c.Status == 0 && c.RecordType == "resource" {

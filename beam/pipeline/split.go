@@ -128,20 +128,20 @@ type splitMsg struct {
 }
 
 type splitInfo struct {
-	Split       int       `json:"split"`
-	Idx         int       `json:"idx"`
-	Path        string    `json:"path"`
-	Splits      int       `json:"splits"`
-	Size        int64     `json:"size"`
-	Kind        string    `json:"kind"`
-	Format      string    `json:"format"`
-	Lines       int64     `json:"lines"`
-	Fetches     int64     `json:"fetches"`
-	Bytes       int64     `json:"bytes"`
-	First       time.Time `json:"first"`
-	Last        time.Time `json:"last"`
-	SHA256      string    `json:"sha256,omitempty"` // range 0: the whole file's
-	Err         string    `json:"err,omitempty"`
+	Split   int       `json:"split"`
+	Idx     int       `json:"idx"`
+	Path    string    `json:"path"`
+	Splits  int       `json:"splits"`
+	Size    int64     `json:"size"`
+	Kind    string    `json:"kind"`
+	Format  string    `json:"format"`
+	Lines   int64     `json:"lines"`
+	Fetches int64     `json:"fetches"`
+	Bytes   int64     `json:"bytes"`
+	First   time.Time `json:"first"`
+	Last    time.Time `json:"last"`
+	SHA256  string    `json:"sha256,omitempty"` // range 0: the whole file's
+	Err     string    `json:"err,omitempty"`
 }
 
 // readSplit reads one range of a plain-text log as ingest.Read reads a

@@ -70,6 +70,7 @@ func run(ctx context.Context, args []string, stderr io.Writer) int {
 		out     = fs.String("out", "", "output `DIR` (required); refused if it exists, unless --force")
 		force   = fs.Bool("force", false, "replace an existing output directory (local outputs: only once the new one is complete)")
 		workers = fs.Int("workers", 0, "partitions a judging bundle evaluates side by side in one worker process (default: its cores)")
+		split   = fs.Int64("split-bytes", pipeline.DefaultSplitBytes, "read a local plain-text log larger than this many `BYTES` in ranges of that size, side by side (negative: every file whole)")
 	)
 
 	// Flags may come after inputs, as with 'repaudit audit'.
@@ -111,11 +112,12 @@ func run(ctx context.Context, args []string, stderr io.Writer) int {
 		Bots: shared.Bots, Cards: shared.Cards, JWKS: shared.JWKS, IPRanges: set.IPRanges, IPRangesDirs: sources.IPRangesDirs,
 		Index: shared.Index, Snippets: shared.Snippets,
 		Robots: sources.Robots, RobotsGit: sources.RobotsGit, RobotsDir: sources.RobotsDir,
-		Eval:    set.Eval,
-		Workers: *workers,
-		Version: "beam",
-		Command: append([]string{"repaudit-beam"}, args...),
-		Options: map[string]string{},
+		Eval:       set.Eval,
+		Workers:    *workers,
+		SplitBytes: *split,
+		Version:    "beam",
+		Command:    append([]string{"repaudit-beam"}, args...),
+		Options:    map[string]string{},
 	}
 	fs.Visit(func(f *flag.Flag) { cfg.Options[f.Name] = f.Value.String() })
 
