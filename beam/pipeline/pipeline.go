@@ -144,7 +144,7 @@ func (*redirectFn) ProcessElement(ctx context.Context, url string, docs func(*[]
 			return fmt.Errorf("redirect target %s: %w", url, err)
 		}
 		next, redirects := evaluate.RedirectTarget(r.Capture)
-		one := appendRecord(nil, b)
+		one := sealBatch(appendRecord(nil, b))
 		for _, p := range parts {
 			emitTarget(p, one)
 			if redirects && evaluate.URLPartition(next) != p && !asked[[2]string{next, p}] {
