@@ -139,8 +139,8 @@ type Shared struct {
 	// is not given (the one authority the inputs name, see SettleSite):
 	// fetches without a host, site versions without a URL, and the
 	// host[:port]s (with their scheme, "" when unknown) named by fetches
-	// (at most maxSeenHosts, as Builder.NoteHosts keeps), robots.txt
-	// captures and other captures (at most maxSharedHosts each).
+	// (at most 64, as Builder.NoteHosts keeps), robots.txt captures and
+	// other captures (at most 64 each).
 	Hostless     int64             `json:",omitempty"`
 	SiteVersions int               `json:",omitempty"`
 	FetchHosts   map[string]string `json:",omitempty"`
@@ -155,9 +155,11 @@ type WarcinfoFields struct {
 }
 
 // maxSharedHosts caps the capture authorities Shared remembers for site
-// inference: past two the answer is "none"; the cap only shortens the
-// count of candidate sites a robots-source-no-site problem names.
-const maxSharedHosts = 4096
+// inference, as Builder.NoteHosts caps those of fetches: past one the
+// answer is "none"; the cap only shortens the count of candidate sites a
+// robots-source-no-site problem names, and keeps Shared small on a run
+// over many hosts.
+const maxSharedHosts = maxSeenHosts
 
 func (s *Shared) note(t time.Time) {
 	if t.IsZero() {

@@ -26,6 +26,7 @@ func init() {
 	register.DoFn5x1[context.Context, []byte, func(*[]byte) bool, func(*[]byte) bool, func(*[]byte) bool, error](&finalizeFn{})
 	register.DoFn6x1[context.Context, string, func(*[]byte) bool, func(*string) bool, func(string, []byte), func(string, string), error](&redirectFn{})
 	register.Function3x1(unkey)
+	register.Function2x1(mergeShared)
 	register.DoFn5x1[context.Context, string, []byte, func(*[]byte) bool, func(string, []byte), error](&routeFn{})
 	register.Emitter1[[]byte]()
 	register.Emitter2[string, []byte]()
@@ -94,7 +95,9 @@ func Build(ctx context.Context, s beam.Scope, cfg Config) error {
 		beam.GroupByKey(s, ranges))
 	probs = beam.Flatten(s, probs, fileProbs)
 	infos = beam.Flatten(s, infos, fileInfos)
-	shared = beam.Flatten(s, shared, beam.CreateList(s.Scope("site-shared"), [][]byte{encode(&siteShared)}))
+	// One element of shared facts for every side input that reads them.
+	shared = beam.Combine(s.Scope("shared"), mergeShared,
+		beam.Flatten(s, shared, beam.CreateList(s.Scope("site-shared"), [][]byte{encode(&siteShared)})))
 	events = beam.Flatten(s, events, beam.ParDo(s.Scope("site-versions"), unkey, beam.CreateList(s.Scope("site"), siteElems)))
 
 	// Robots.txt redirects to another partition: one round per hop.
@@ -221,4 +224,18 @@ func (fn *routeFn) ProcessElement(ctx context.Context, key string, batch []byte,
 	}
 	emit(*fn.site, batch)
 	return nil
+}
+
+// mergeShared combines the shared facts of two inputs (evaluate.Shared
+// JSON) into one.
+func mergeShared(a, b []byte) []byte {
+	var x, y evaluate.Shared
+	if err := json.Unmarshal(a, &x); err != nil {
+		panic(fmt.Sprintf("pipeline: decode shared facts: %v", err)) // written by encode: cannot happen
+	}
+	if err := json.Unmarshal(b, &y); err != nil {
+		panic(fmt.Sprintf("pipeline: decode shared facts: %v", err))
+	}
+	x.Merge(y)
+	return encode(&x)
 }
