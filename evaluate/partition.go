@@ -30,6 +30,8 @@ import (
 //	b := evaluate.NewBuilder(opts, catalog, ids)   // the same catalog and identity store everywhere
 //	b.AddCapture / AddFetch / AddIndexEntry / AddSnippetEntry for the partition's events
 //	b.AddRedirectTarget(c) for robots-like captures of other partitions that its redirects lead to
+//	(with Options.DefaultAuthority = shared.SettleSite(opts).Authority, and the
+//	site's host-less events and site versions in that site's partition)
 //	m := b.BuildPartition(key, shared)
 //	judge the partition's fetches in time order (Judge, NewTracker) and m.WriteTables(sink)
 //
