@@ -1,9 +1,13 @@
 package audit
 
 import (
+	"flag"
+	"os"
+
 	"github.com/repaudit/repaudit/bots"
 	"github.com/repaudit/repaudit/evaluate"
 	"github.com/repaudit/repaudit/event"
+	"github.com/repaudit/repaudit/history"
 	"github.com/repaudit/repaudit/identity"
 	"github.com/repaudit/repaudit/ingest"
 	"github.com/repaudit/repaudit/output"
@@ -66,4 +70,86 @@ func SideInputs(cfg Config) []output.Input {
 	st := &runState{}
 	recordSideInputs(cfg, st)
 	return st.inputs
+}
+
+// SiteSources is what Run reads from --robots, --robots-git and
+// --robots-dir: the versions, the problems of the sources (located at the
+// file or directory), the sources that could not be read (failed inputs),
+// and their manifest entries, which Run lists after the streamed inputs and
+// before SideInputs.
+type SiteSources struct {
+	Versions []evaluate.SiteVersion
+	Problems []event.Problem
+	Failed   []string
+	Inputs   []output.Input
+}
+
+// ReadSiteSources reads the robots.txt versions of cfg.Robots,
+// cfg.RobotsGit and cfg.RobotsDir exactly as Run does.
+func ReadSiteSources(cfg Config) SiteSources {
+	st := &runState{}
+	var out SiteSources
+	readSiteSources(cfg, func(v evaluate.SiteVersion) { out.Versions = append(out.Versions, v) }, st)
+	out.Problems, out.Failed, out.Inputs = st.problems, st.failed, st.inputs
+	return out
+}
+
+// ExistingInputs keeps the input arguments that name something, as Run
+// does: each path that does not exist, and each pattern that matches
+// nothing, is a failed input with an input-unreadable problem instead of
+// an error, and the run goes on with the rest.
+func ExistingInputs(args []string) (kept []string, problems []event.Problem, failed []string) {
+	st := &runState{}
+	kept = existingInputs(args, st)
+	return kept, st.problems, st.failed
+}
+
+// SourceFlags are the flags naming the site's own sources that 'repaudit
+// audit' and 'repaudit-beam' share besides Flags: robots.txt versions as
+// the site keeps them, and directories of IP range lists. They fill the
+// Config fields of the same names.
+type SourceFlags struct {
+	IPRangesDirs List
+	Robots       List
+	RobotsGit    List
+	RobotsDir    List
+}
+
+// Register defines the source flags on fs.
+func (f *SourceFlags) Register(fs *flag.FlagSet) {
+	fs.Var(&f.IPRangesDirs, "ip-ranges-dir", "`DIR` of IP range lists as 'repaudit ranges fetch' writes them (or named as published, e.g. googlebot.json); repeatable")
+	fs.Var(&f.Robots, "robots", "the site's robots.txt `FILE[@TIME]`, served from TIME (RFC 3339 or YYYY-MM-DD) until the next version; without @TIME, in force for the whole data range; repeatable")
+	fs.Var(&f.RobotsGit, "robots-git", "git repository `DIR[:PATH]` holding the site's robots.txt (PATH default robots.txt): every commit that changed it is a version from its committer time; repeatable")
+	fs.Var(&f.RobotsDir, "robots-dir", "`DIR` of dated robots.txt snapshots named by date or time (2025-03-01.txt, robots-2025-03-01T12:00:00Z.txt); repeatable")
+}
+
+// SiteVersionOf turns a robots.txt version read by package history (a
+// robots.txt among the inputs) into the evaluation's, as Run does.
+func SiteVersionOf(v history.Version) evaluate.SiteVersion { return siteVersion(v) }
+
+// DuplicateInputs returns, of the given local files (in input order, each
+// one Run would read: sniffed without error and not skipped), those whose
+// content is the same as an earlier one's, with the input-duplicate
+// problems Run writes for them: Run reads each content once.
+func DuplicateInputs(paths []string) (dup map[string]bool, problems []event.Problem) {
+	var files []*fileState
+	for _, p := range paths {
+		fi, err := os.Stat(p)
+		if err != nil || !fi.Mode().IsRegular() {
+			continue
+		}
+		files = append(files, &fileState{f: ingest.File{Path: p, Size: fi.Size()}})
+	}
+	st := &runState{}
+	kept := map[*fileState]bool{}
+	for _, f := range dropDuplicates(files, st) {
+		kept[f] = true
+	}
+	dup = map[string]bool{}
+	for _, f := range files {
+		if !kept[f] {
+			dup[f.f.Path] = true
+		}
+	}
+	return dup, st.problems
 }

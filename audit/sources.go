@@ -33,9 +33,15 @@ func siteVersion(v history.Version) evaluate.SiteVersion {
 // --robots-git and --robots-dir into b. A source that cannot be read is a
 // problem and a failed input; the run goes on without it.
 func readSiteVersions(cfg Config, b *evaluate.Builder, st *runState) {
+	readSiteSources(cfg, b.AddSiteVersion, st)
+}
+
+// readSiteSources is readSiteVersions giving each version to addVersion
+// (the Beam pipeline ships them to their partition instead).
+func readSiteSources(cfg Config, addVersion func(evaluate.SiteVersion), st *runState) {
 	add := func(vs []history.Version) {
 		for _, v := range vs {
-			b.AddSiteVersion(siteVersion(v))
+			addVersion(siteVersion(v))
 		}
 	}
 	for _, arg := range cfg.Robots {

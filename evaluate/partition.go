@@ -1,7 +1,9 @@
 package evaluate
 
 import (
+	"maps"
 	"slices"
+	"strings"
 	"time"
 
 	"github.com/repaudit/repaudit/event"
@@ -29,6 +31,8 @@ import (
 //	b := evaluate.NewBuilder(opts, catalog, ids)   // the same catalog and identity store everywhere
 //	b.AddCapture / AddFetch / AddIndexEntry / AddSnippetEntry for the partition's events
 //	b.AddRedirectTarget(c) for robots-like captures of other partitions that its redirects lead to
+//	(with Options.DefaultAuthority = shared.SettleSite(opts).Authority, and the
+//	site's host-less events and site versions in that site's partition)
 //	m := b.BuildPartition(key, shared)
 //	judge the partition's fetches in time order (Judge, NewTracker) and m.WriteTables(sink)
 //
@@ -120,25 +124,91 @@ func RedirectTarget(c *event.Capture) (string, bool) {
 // given to the Builders, Merge them, and pass the result to
 // BuildPartition.
 type Shared struct {
-	// Latest is the latest time among the captures, fetches and listing
-	// entries (the default as-of, Options.AsOf).
-	Latest time.Time
+	// Latest and Earliest are the latest and earliest times among the
+	// captures, fetches, listing entries and timed site versions: the
+	// default as-of (Options.AsOf), and where site versions without a
+	// time start.
+	Latest   time.Time
+	Earliest time.Time `json:",omitzero"`
 	// WARCUserAgents counts the User-Agents of WARC request records (the
 	// default archive agent, Options.ArchiveAgent).
 	WARCUserAgents map[string]int64
+	// FileUserAgents counts them per WARC file, and Warcinfo holds what
+	// each WARC file's first warcinfo record names: a file's crawler is
+	// settled from the whole file, not from one partition's records.
+	FileUserAgents map[string]map[string]int64 `json:",omitempty"`
+	Warcinfo       map[string]WarcinfoFields   `json:",omitempty"`
+	// What settles the site of host-less inputs when Options.DefaultAuthority
+	// is not given (the one authority the inputs name, see SettleSite):
+	// fetches without a host, site versions without a URL, and the
+	// host[:port]s (with their scheme, "" when unknown) named by fetches
+	// (at most 64, as Builder.NoteHosts keeps), robots.txt captures and
+	// other captures (at most 64 each).
+	Hostless     int64             `json:",omitempty"`
+	SiteVersions int               `json:",omitempty"`
+	FetchHosts   map[string]string `json:",omitempty"`
+	RobotsHosts  map[string]string `json:",omitempty"`
+	CaptureHosts map[string]string `json:",omitempty"`
 }
 
+// WarcinfoFields is what a warcinfo record says about its file's crawler.
+type WarcinfoFields struct {
+	UserAgent string `json:",omitempty"` // http-header-user-agent
+	Software  string `json:",omitempty"`
+}
+
+// maxSharedHosts caps the capture authorities Shared remembers for site
+// inference, as Builder.NoteHosts caps those of fetches: past one the
+// answer is "none"; the cap only shortens the count of candidate sites a
+// robots-source-no-site problem names, and keeps Shared small on a run
+// over many hosts.
+const maxSharedHosts = maxSeenHosts
+
 func (s *Shared) note(t time.Time) {
+	if t.IsZero() {
+		return
+	}
 	if t = t.UTC(); t.After(s.Latest) {
 		s.Latest = t
+	}
+	if s.Earliest.IsZero() || t.Before(s.Earliest) {
+		s.Earliest = t.UTC()
 	}
 }
 
 // NoteCapture records what Builder.AddCapture(c) records of shared facts.
 func (s *Shared) NoteCapture(c *event.Capture) {
-	if _, ok := CapturePartition(c); ok {
-		s.note(c.Time)
+	if c == nil || !isHTTPRecord(c.RecordType) {
+		return
 	}
+	auth, hp, target, ok := splitURL(c.URL)
+	if !ok {
+		return
+	}
+	s.note(c.Time)
+	scheme := auth[:strings.Index(auth, ":")]
+	if robots.IsRobotsTxt(target) {
+		s.RobotsHosts = noteHost(s.RobotsHosts, hp, scheme, maxSharedHosts)
+	}
+	if _, seen := s.CaptureHosts[hp]; !seen {
+		s.CaptureHosts = noteHost(s.CaptureHosts, hp, scheme, maxSharedHosts)
+	}
+}
+
+// noteHost sets m[hp] = scheme within the cap; of two schemes for one
+// robots.txt host, "https" is kept, so the result does not depend on the
+// order the facts are merged in.
+func noteHost(m map[string]string, hp, scheme string, limit int) map[string]string {
+	if m == nil {
+		m = make(map[string]string)
+	}
+	prev, ok := m[hp]
+	switch {
+	case !ok && len(m) >= limit:
+	case !ok || prev == "" || scheme == "https":
+		m[hp] = scheme
+	}
+	return m
 }
 
 // NoteFetch records what Builder.AddFetch(f) records of shared facts.
@@ -152,6 +222,69 @@ func (s *Shared) NoteFetch(f *event.Fetch) {
 			s.WARCUserAgents = make(map[string]int64)
 		}
 		s.WARCUserAgents[f.UserAgent]++
+		if s.FileUserAgents == nil {
+			s.FileUserAgents = make(map[string]map[string]int64)
+		}
+		uas := s.FileUserAgents[f.Source.File]
+		if uas == nil {
+			uas = make(map[string]int64)
+			s.FileUserAgents[f.Source.File] = uas
+		}
+		uas[f.UserAgent]++
+	}
+}
+
+// NoteWarcinfo records what Builder.AddWarcinfo records of shared facts.
+func (s *Shared) NoteWarcinfo(src event.Source, info event.Header) {
+	w := WarcinfoFields{
+		UserAgent: strings.TrimSpace(info.Get("http-header-user-agent")),
+		Software:  strings.TrimSpace(info.Get("software")),
+	}
+	if w.UserAgent == "" && w.Software == "" {
+		return
+	}
+	if _, ok := s.Warcinfo[src.File]; ok {
+		return
+	}
+	if s.Warcinfo == nil {
+		s.Warcinfo = make(map[string]WarcinfoFields)
+	}
+	s.Warcinfo[src.File] = w
+}
+
+// NoteHosts records what Builder.NoteHosts records: once per input file,
+// the authorities its fetches named and how many named none.
+func (s *Shared) NoteHosts(hosts []string, hostless int64) {
+	for _, h := range hosts {
+		scheme, hp := "", h
+		if i := strings.Index(h, "://"); i >= 0 {
+			scheme, hp = h[:i], h[i+3:]
+		}
+		if hp = normalizeHost(scheme, hp); hp == "" {
+			continue
+		}
+		if prev, ok := s.FetchHosts[hp]; (!ok && len(s.FetchHosts) < maxSeenHosts) || (ok && prev == "") {
+			if s.FetchHosts == nil {
+				s.FetchHosts = make(map[string]string)
+			}
+			s.FetchHosts[hp] = scheme
+		}
+	}
+	s.Hostless += hostless
+}
+
+// NoteSiteVersion records what Builder.AddSiteVersion records of shared
+// facts.
+func (s *Shared) NoteSiteVersion(v SiteVersion) {
+	if !v.From.IsZero() {
+		s.note(v.From)
+	}
+	if v.URL == "" {
+		s.SiteVersions++
+		return
+	}
+	if auth, hp, _, ok := splitURL(v.URL); ok {
+		s.RobotsHosts = noteHost(s.RobotsHosts, hp, auth[:strings.Index(auth, ":")], maxSharedHosts)
 	}
 }
 
@@ -162,12 +295,100 @@ func (s *Shared) NoteEntry(e ListingEntry) { s.note(e.Time) }
 // Merge adds o's facts to s.
 func (s *Shared) Merge(o Shared) {
 	s.note(o.Latest)
+	s.note(o.Earliest)
 	for ua, n := range o.WARCUserAgents {
 		if s.WARCUserAgents == nil {
 			s.WARCUserAgents = make(map[string]int64)
 		}
 		s.WARCUserAgents[ua] += n
 	}
+	for f, uas := range o.FileUserAgents {
+		if s.FileUserAgents == nil {
+			s.FileUserAgents = make(map[string]map[string]int64)
+		}
+		m := s.FileUserAgents[f]
+		if m == nil {
+			m = make(map[string]int64)
+			s.FileUserAgents[f] = m
+		}
+		for ua, n := range uas {
+			m[ua] += n
+		}
+	}
+	for f, w := range o.Warcinfo {
+		if _, ok := s.Warcinfo[f]; !ok {
+			if s.Warcinfo == nil {
+				s.Warcinfo = make(map[string]WarcinfoFields)
+			}
+			s.Warcinfo[f] = w
+		}
+	}
+	s.Hostless += o.Hostless
+	s.SiteVersions += o.SiteVersions
+	for _, hp := range slices.Sorted(maps.Keys(o.FetchHosts)) {
+		h := hp
+		if sc := o.FetchHosts[hp]; sc != "" {
+			h = sc + "://" + hp
+		}
+		s.NoteHosts([]string{h}, 0)
+	}
+	for hp, sc := range o.RobotsHosts {
+		s.RobotsHosts = noteHost(s.RobotsHosts, hp, sc, maxSharedHosts)
+	}
+	for hp, sc := range o.CaptureHosts {
+		if _, seen := s.CaptureHosts[hp]; !seen {
+			s.CaptureHosts = noteHost(s.CaptureHosts, hp, sc, maxSharedHosts)
+		}
+	}
+}
+
+// siteBuilder is a Builder holding only what settleSite reads, from the
+// facts of s.
+func (s *Shared) siteBuilder() *Builder {
+	b := &Builder{hostless: s.Hostless, seenHosts: maps.Clone(s.FetchHosts)}
+	for range s.SiteVersions {
+		b.siteDocs = append(b.siteDocs, &rdoc{})
+	}
+	for hp, sc := range s.RobotsHosts {
+		b.docs = append(b.docs, &rdoc{isRobots: true, hostport: hp, auth: sc + "://" + hp})
+	}
+	for hp, sc := range s.CaptureHosts {
+		b.captures = append(b.captures, &capRec{url: sc + "://" + hp + "/"})
+	}
+	return b
+}
+
+// knownHosts is every authority the facts name, as settleSite collects
+// them.
+func (s *Shared) knownHosts() map[string]string {
+	known := maps.Clone(s.FetchHosts)
+	if known == nil {
+		known = make(map[string]string)
+	}
+	maps.Copy(known, s.RobotsHosts)
+	for hp, sc := range s.CaptureHosts {
+		if _, ok := known[hp]; !ok {
+			known[hp] = sc
+		}
+	}
+	return known
+}
+
+// SettleSite settles the site of host-less fetches and of site versions
+// without a URL over all inputs, as Build does for one (docs/semantics.md,
+// "Site inference"): opts.DefaultAuthority when given, else the one
+// authority the inputs name. A partitioned run keys those events by the
+// site's host[:port] and judges every partition with
+// Options.DefaultAuthority set to Site.Authority.
+func (s *Shared) SettleSite(opts Options) Site {
+	m := &Model{opts: opts}
+	if opts.DefaultAuthority != "" {
+		if auth, hp, _, ok := splitURL(opts.DefaultAuthority); ok {
+			m.defScheme, m.defHost = auth[:strings.Index(auth, ":")], hp
+		}
+	}
+	m.settleSite(s.siteBuilder())
+	return m.site
 }
 
 // AddRedirectTarget adds a robots-like capture of another partition that a
@@ -199,6 +420,31 @@ func (b *Builder) BuildPartition(key string, s Shared) *Model {
 	b.mu.Lock()
 	if s.Latest.After(b.maxTime) {
 		b.maxTime = s.Latest
+	}
+	if !s.Earliest.IsZero() && (b.minTime.IsZero() || s.Earliest.Before(b.minTime)) {
+		b.minTime = s.Earliest
+	}
+	// A WARC file's crawler is settled from the whole file.
+	for f, uas := range s.FileUserAgents {
+		m := make(map[string]int, len(uas))
+		for ua, n := range uas {
+			m[ua] = int(n)
+		}
+		b.fileUAs[b.intern(f)] = m
+	}
+	for f, w := range s.Warcinfo {
+		b.infos[b.intern(f)] = warcinfo{userAgent: w.UserAgent, software: w.Software}
+	}
+	if key == "" && b.opts.DefaultAuthority == "" {
+		// Host-less events that no site could be settled for: the
+		// partition's own settleSite must see every authority the inputs
+		// name, to say so in the same words as Build.
+		for hp, sc := range s.knownHosts() {
+			if b.seenHosts == nil {
+				b.seenHosts = make(map[string]string)
+			}
+			b.seenHosts[hp] = sc
+		}
 	}
 	if s.WARCUserAgents != nil {
 		uas := make(map[string]int, len(s.WARCUserAgents))

@@ -275,3 +275,42 @@ func TestNeedsHeader(t *testing.T) {
 		}
 	}
 }
+
+// TestPartitionedArchiveCrawlerIsTheFiles: a WARC file's crawler is the
+// most frequent bot among the request records of the whole file, also in
+// a partition that holds only another bot's records of that file.
+func TestPartitionedArchiveCrawlerIsTheFiles(t *testing.T) {
+	s := newScenario(t)
+	// crawl.warc.gz: three GPTBot request records on www.example.com and
+	// one CCBot record on other.example, whose robots.txt and a page under
+	// it are captured in the same file: they are GPTBot's fetches.
+	s.robots("https://other.example/robots.txt", days(0), 200, "User-agent: GPTBot\nDisallow: /\n")
+	s.capture("https://other.example/page", days(1), 200, "<html><body>page</body></html>")
+	req := func(ua, host, target string, i int) {
+		s.line++
+		s.fetches = append(s.fetches, &event.Fetch{
+			Time: days(1), Method: "GET", Scheme: "https", Host: host, Target: target, Status: 200, Bytes: -1,
+			UserAgent: ua, Origin: event.OriginWARC, Format: "warc", RecordID: "<urn:uuid:req-" + itoa(i) + ">",
+			SignatureRecorded: true, Source: event.Source{File: "crawl.warc.gz", Offset: 900000 + int64(i), Length: 10},
+		})
+	}
+	for i := range 3 {
+		req(uaGPTBot, "www.example.com", "/p"+itoa(i), i)
+	}
+	req(uaCCBot, "other.example", "/page", 3)
+
+	s.run()
+	found := false
+	for _, v := range s.out.Violations {
+		found = found || v.Kind == "captured_while_disallowed" && v.Agent == "GPTBot"
+	}
+	if !found {
+		t.Fatalf("scenario: no captured_while_disallowed by GPTBot, the file's crawler: %+v", s.out.Violations)
+	}
+	got := s.runPartitioned()
+	sameRows(t, "fetches", got.Fetches, s.out.Fetches)
+	sameRows(t, "violations", got.Violations, s.out.Violations)
+	sameRows(t, "robots_versions", got.RobotsVersions, s.out.RobotsVersions)
+	sameRows(t, "retention", got.Retentions, s.out.Retentions)
+	sameRows(t, "problems", got.Problems, s.out.Problems)
+}

@@ -6,12 +6,14 @@ import (
 	"fmt"
 	"os"
 	"path/filepath"
+	"slices"
 	"sort"
 	"strings"
 
 	"github.com/apache/beam/sdks/v2/go/pkg/beam/io/filesystem"
 
 	"github.com/repaudit/repaudit/accesslog"
+	"github.com/repaudit/repaudit/audit"
 	"github.com/repaudit/repaudit/evaluate"
 	"github.com/repaudit/repaudit/event"
 	"github.com/repaudit/repaudit/ingest"
@@ -31,12 +33,23 @@ type Config struct {
 	Cards           []string            // --card files
 	JWKS            []string            // --jwks files
 	IPRanges        map[string][]string // --ip-ranges TOKEN=FILE
+	IPRangesDirs    []string            // --ip-ranges-dir
 	Index           []string            // --index listings
 	Snippets        []string            // --snippets listings
-	Eval            evaluate.Options
+	// Robots, RobotsGit and RobotsDir are the site's own robots.txt
+	// versions (--robots FILE[@TIME], --robots-git DIR[:PATH],
+	// --robots-dir DIR), read by the launcher as audit.Run reads them.
+	Robots    []string
+	RobotsGit []string
+	RobotsDir []string
+	Eval      evaluate.Options
 	// Workers is how many partitions one judging bundle evaluates side by
 	// side (goroutines in the worker process); 0 = GOMAXPROCS there.
 	Workers int
+	// SplitBytes is the size of the byte ranges a large plain-text log
+	// is read in, side by side (split.go): 0 = DefaultSplitBytes, < 0 =
+	// every file is read whole.
+	SplitBytes int64
 	// MaxProblemsPerFile caps the problems kept per input (and code), as
 	// audit.Config does. 0 = 10000.
 	MaxProblemsPerFile int
@@ -54,6 +67,12 @@ type fileRef struct {
 	Path     string
 	Explicit bool   // named on the command line (not found in a directory)
 	Role     string // "" (detect), "index" or "snippets"
+	// Split and Splits name one byte range [Start, End) of a large
+	// plain-text log read in Splits parts (split.go); Splits is 0 for a
+	// file read whole.
+	Split      int   `json:",omitempty"`
+	Splits     int   `json:",omitempty"`
+	Start, End int64 `json:",omitempty"`
 }
 
 func hasScheme(p string) bool {
@@ -75,13 +94,16 @@ func expand(ctx context.Context, cfg *Config) ([]fileRef, []event.Problem, error
 		}
 	}
 	var paths []string
-	var skipped []event.Problem // directory entries Expand did not read, as audit.Run reports them
+	// A local input that names nothing is a failed input, as in audit.Run;
+	// then the directory entries Expand did not read.
+	local, skipped, _ := audit.ExistingInputs(local)
 	if len(local) > 0 {
 		ps, sk, err := ingest.Expand(local)
 		if err != nil {
 			return nil, nil, err
 		}
-		paths, skipped = ps, sk
+		paths = ps
+		skipped = append(skipped, sk...)
 	}
 	for _, pat := range remote {
 		fs, err := filesystem.New(ctx, pat)
@@ -121,12 +143,25 @@ func expand(ctx context.Context, cfg *Config) ([]fileRef, []event.Problem, error
 		}
 	}
 	var out []fileRef
+	var read []string // local files audit.Run would read, for its duplicate check
 	for _, p := range paths {
 		if named[filepath.Clean(p)] {
 			continue
 		}
 		ex := explicit[p] || (!hasScheme(p) && explicit[filepath.Clean(p)])
+		if !hasScheme(p) {
+			if f, err := ingest.SniffContext(ctx, p, cfg.LogFormat); err == nil && (f.Kind != ingest.KindUnknown || ex) {
+				read = append(read, p)
+			}
+		}
 		out = append(out, fileRef{Idx: len(out), Path: p, Explicit: ex})
+	}
+	// Files with the same content as an earlier one are read once.
+	dup, dupProbs := audit.DuplicateInputs(read)
+	skipped = append(skipped, dupProbs...)
+	out = slices.DeleteFunc(out, func(r fileRef) bool { return dup[r.Path] })
+	for i := range out {
+		out[i].Idx = i
 	}
 	for _, p := range cfg.Index {
 		out = append(out, fileRef{Idx: len(out), Path: p, Explicit: true, Role: "index"})
@@ -170,6 +205,7 @@ func (cfg *Config) validate() error {
 	for _, ps := range cfg.IPRanges {
 		files = append(files, ps...)
 	}
+	files = append(files, cfg.IPRangesDirs...)
 	for _, f := range files {
 		if hasScheme(f) {
 			continue
@@ -201,4 +237,12 @@ func checkLocalTarget(dir string, force bool) error {
 		return fmt.Errorf("%s: refusing to replace a directory that is not a repaudit output", dir)
 	}
 	return nil
+}
+
+// auditConfig is the part of cfg that audit's loaders read.
+func (cfg *Config) auditConfig() audit.Config {
+	return audit.Config{
+		Bots: cfg.Bots, Cards: cfg.Cards, JWKS: cfg.JWKS, IPRanges: cfg.IPRanges, IPRangesDirs: cfg.IPRangesDirs,
+		Index: cfg.Index, Snippets: cfg.Snippets, Robots: cfg.Robots, RobotsGit: cfg.RobotsGit, RobotsDir: cfg.RobotsDir,
+	}
 }

@@ -19,6 +19,16 @@
 //	    judge its fetches in time order (Judge, Tracker) → WriteTables → part files
 //	finalize: move the part files into DIR/<table>/part-NNNNN.parquet, write manifest.json last
 //
+// A large local plain-text log is read in byte ranges side by side, and a
+// per-file step (fileFn) puts line numbers, the problem cap and the
+// manifest entry back together (split.go). Host-less events (log lines of
+// the site, the site's own robots.txt versions from --robots,
+// --robots-git, --robots-dir, read once by the launcher) are routed to the
+// site settled over all inputs (routeFn, evaluate.Shared.SettleSite).
+// Event batches are sealed with zstd. An input-unreadable problem counts
+// in the repaudit/inputs-failed counter (FailedInputs), and the command
+// exits 2 on it, as `repaudit audit` does.
+//
 // A partition is a host[:port] (both schemes, because a request without a
 // scheme picks one from the timelines of its host). Everything a verdict
 // needs is in the partition, except facts that are the same for all: the

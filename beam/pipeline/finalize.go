@@ -4,12 +4,12 @@ import (
 	"context"
 	"encoding/json"
 	"fmt"
-	"github.com/repaudit/repaudit/audit"
 	"os"
 	"path/filepath"
 	"sort"
 	"time"
 
+	"github.com/repaudit/repaudit/audit"
 	"github.com/repaudit/repaudit/evaluate"
 	"github.com/repaudit/repaudit/output"
 	"github.com/repaudit/repaudit/table"
@@ -26,6 +26,9 @@ type tableProblem = table.Problem
 type finalizeFn struct {
 	Cfg   Config `json:"cfg"`
 	Start int64  `json:"start"` // launch time, Unix nanoseconds, for the timings
+	// SiteInputs are the manifest entries of the --robots, --robots-git
+	// and --robots-dir sources, read by the launcher.
+	SiteInputs []output.Input `json:"site_inputs"`
 }
 
 func (fn *finalizeFn) ProcessElement(ctx context.Context, _ []byte, partsSI, filesSI, sharedSI func(*[]byte) bool) error {
@@ -128,8 +131,8 @@ func (fn *finalizeFn) ProcessElement(ctx context.Context, _ []byte, partsSI, fil
 			last = f.Last
 		}
 	}
-	m.Inputs = append(m.Inputs, audit.SideInputs(audit.Config{Bots: cfg.Bots, Cards: cfg.Cards, JWKS: cfg.JWKS,
-		IPRanges: cfg.IPRanges, Index: cfg.Index, Snippets: cfg.Snippets})...)
+	m.Inputs = append(m.Inputs, fn.SiteInputs...)
+	m.Inputs = append(m.Inputs, audit.SideInputs(cfg.auditConfig())...)
 	m.Started, m.Finished = formatTime(first), formatTime(last)
 	data, err := json.MarshalIndent(m, "", "  ")
 	if err != nil {

@@ -16,6 +16,7 @@ import (
 	"github.com/repaudit/repaudit/event"
 	"github.com/repaudit/repaudit/identity"
 	"github.com/repaudit/repaudit/ingest"
+	"github.com/repaudit/repaudit/problem"
 )
 
 // world is what every partition shares: the catalog, the identity store
@@ -25,9 +26,15 @@ type world struct {
 	catalog *bots.Catalog
 	ids     *identity.Store
 	shared  evaluate.Shared
+	// lineOffsets[file][split] is the number of lines before a range of a
+	// split file (split.go).
+	lineOffsets map[int][]int64
+	// eval is Config.Eval with the site settled over all inputs: the
+	// one authority they name when --site is not given.
+	eval evaluate.Options
 }
 
-func loadWorld(ctx context.Context, cfg *Config, sharedSI, identitySI func(*[]byte) bool) (*world, error) {
+func loadWorld(ctx context.Context, cfg *Config, sharedSI, identitySI, offsetsSI func(*[]byte) bool) (*world, error) {
 	w := &world{}
 	var err error
 	if w.catalog, err = audit.LoadCatalog(cfg.Bots); err != nil {
@@ -35,7 +42,7 @@ func loadWorld(ctx context.Context, cfg *Config, sharedSI, identitySI func(*[]by
 	}
 	w.ids = identity.NewStore()
 	// Their problems were written once, by the launcher's read of them.
-	if _, err := audit.LoadLocalIdentity(audit.Config{Cards: cfg.Cards, JWKS: cfg.JWKS, IPRanges: cfg.IPRanges}, w.ids); err != nil {
+	if _, err := audit.LoadLocalIdentity(cfg.auditConfig(), w.ids); err != nil {
 		return nil, err
 	}
 	var b []byte
@@ -65,6 +72,18 @@ func loadWorld(ctx context.Context, cfg *Config, sharedSI, identitySI func(*[]by
 		}
 		w.shared.Merge(s)
 	}
+	w.lineOffsets = map[int][]int64{}
+	for offsetsSI(&b) {
+		var o lineOffsets
+		if err := json.Unmarshal(b, &o); err != nil {
+			return nil, fmt.Errorf("decode line offsets: %w", err)
+		}
+		w.lineOffsets[o.Idx] = o.Offsets
+	}
+	w.eval = cfg.Eval
+	if site := w.shared.SettleSite(cfg.Eval); site.Authority != "" {
+		w.eval.DefaultAuthority = site.Authority
+	}
 	return w, nil
 }
 
@@ -90,9 +109,9 @@ type partitionJob struct {
 
 // StartBundle and FinishBundle take the side inputs too: the SDK wants
 // every method of a DoFn with side inputs to name them.
-func (fn *judgeFn) StartBundle(ctx context.Context, sharedSI, identitySI func(*[]byte) bool, emitPart func([]byte)) error {
+func (fn *judgeFn) StartBundle(ctx context.Context, sharedSI, identitySI, offsetsSI func(*[]byte) bool, emitPart func([]byte)) error {
 	if fn.world == nil {
-		w, err := loadWorld(ctx, &fn.Cfg, sharedSI, identitySI)
+		w, err := loadWorld(ctx, &fn.Cfg, sharedSI, identitySI, offsetsSI)
 		if err != nil {
 			return err
 		}
@@ -126,7 +145,7 @@ func (fn *judgeFn) StartBundle(ctx context.Context, sharedSI, identitySI func(*[
 }
 
 func (fn *judgeFn) ProcessElement(ctx context.Context, key string, values func(*[]byte) bool,
-	sharedSI, identitySI func(*[]byte) bool, emitPart func([]byte)) error {
+	sharedSI, identitySI, offsetsSI func(*[]byte) bool, emitPart func([]byte)) error {
 	job := partitionJob{key: key}
 	var v []byte
 	for values(&v) {
@@ -146,7 +165,7 @@ func (fn *judgeFn) ProcessElement(ctx context.Context, key string, values func(*
 // evaluate is pass 1 and pass 2 of audit.Run for one partition.
 func (fn *judgeFn) evaluate(job partitionJob, sink *partWriter) error {
 	key := job.key
-	b := evaluate.NewBuilder(fn.Cfg.Eval, fn.world.catalog, fn.world.ids)
+	b := evaluate.NewBuilder(fn.world.eval, fn.world.catalog, fn.world.ids)
 	var fetches []*record
 	targets := map[event.Source]bool{}
 	for i, batch := range job.values {
@@ -165,6 +184,12 @@ func (fn *judgeFn) evaluate(job partitionJob, sink *partWriter) error {
 					b.AddRedirectTarget(r.Capture)
 				}
 			case kindFetch:
+				if r.Split > 0 {
+					// A range of a split file counts lines from its start.
+					if offs := fn.world.lineOffsets[r.File]; r.Split < len(offs) {
+						r.Fetch.Source.Line += offs[r.Split]
+					}
+				}
 				if r.Model {
 					b.AddFetch(r.Fetch)
 				}
@@ -174,6 +199,8 @@ func (fn *judgeFn) evaluate(job partitionJob, sink *partWriter) error {
 				b.AddIndexEntry(*r.Entry)
 			case kindSnippet:
 				b.AddSnippetEntry(*r.Entry)
+			case kindSite:
+				b.AddSiteVersion(*r.Site)
 			default:
 				return fmt.Errorf("partition %q: unknown record kind %q", key, r.Kind)
 			}
@@ -195,6 +222,9 @@ func (fn *judgeFn) evaluate(job partitionJob, sink *partWriter) error {
 		if c := cmp.Compare(x.File, y.File); c != 0 {
 			return c
 		}
+		if c := cmp.Compare(x.Split, y.Split); c != 0 {
+			return c
+		}
 		return cmp.Compare(x.Seq, y.Seq)
 	})
 	tr := m.NewTracker()
@@ -214,7 +244,7 @@ func (fn *judgeFn) evaluate(job partitionJob, sink *partWriter) error {
 	return m.WriteTables(sink)
 }
 
-func (fn *judgeFn) FinishBundle(ctx context.Context, sharedSI, identitySI func(*[]byte) bool, emitPart func([]byte)) error {
+func (fn *judgeFn) FinishBundle(ctx context.Context, sharedSI, identitySI, offsetsSI func(*[]byte) bool, emitPart func([]byte)) error {
 	close(fn.work)
 	fn.wg.Wait()
 	sinks := fn.sinks
@@ -265,6 +295,9 @@ func (fn *writeRowsFn) ProcessElement(ctx context.Context, row []byte, emitPart 
 	var p tableProblem
 	if err := json.Unmarshal(row, &p); err != nil {
 		return fmt.Errorf("decode problem: %w", err)
+	}
+	if p.Code == string(problem.InputUnreadable) {
+		failedInputs.Inc(ctx, 1)
 	}
 	return fn.sink.Problem(&p)
 }

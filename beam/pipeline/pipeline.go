@@ -17,13 +17,17 @@ import (
 )
 
 func init() {
-	register.DoFn9x1[context.Context, string,
+	register.DoFn10x1[context.Context, string,
 		func(string, []byte), func(string, []byte), func(string, string),
-		func([]byte), func([]byte), func([]byte), func([]byte), error](&readFn{})
-	register.DoFn6x1[context.Context, string, func(*[]byte) bool, func(*[]byte) bool, func(*[]byte) bool, func([]byte), error](&judgeFn{})
+		func([]byte), func([]byte), func([]byte), func([]byte), func(string, []byte), error](&readFn{})
+	register.DoFn6x1[context.Context, string, func(*[]byte) bool, func([]byte), func([]byte), func([]byte), error](&fileFn{})
+	register.DoFn7x1[context.Context, string, func(*[]byte) bool, func(*[]byte) bool, func(*[]byte) bool, func(*[]byte) bool, func([]byte), error](&judgeFn{})
 	register.DoFn3x1[context.Context, []byte, func([]byte), error](&writeRowsFn{})
 	register.DoFn5x1[context.Context, []byte, func(*[]byte) bool, func(*[]byte) bool, func(*[]byte) bool, error](&finalizeFn{})
 	register.DoFn6x1[context.Context, string, func(*[]byte) bool, func(*string) bool, func(string, []byte), func(string, string), error](&redirectFn{})
+	register.Function3x1(unkey)
+	register.Function2x1(mergeShared)
+	register.DoFn5x1[context.Context, string, []byte, func(*[]byte) bool, func(string, []byte), error](&routeFn{})
 	register.Emitter1[[]byte]()
 	register.Emitter2[string, []byte]()
 	register.Emitter2[string, string]()
@@ -46,15 +50,31 @@ func Build(ctx context.Context, s beam.Scope, cfg Config) error {
 	if err != nil {
 		return err
 	}
+	refs = splitRefs(ctx, refs, &cfg)
 	if _, err := audit.LoadCatalog(cfg.Bots); err != nil {
 		return err
 	}
-	localProbs, err := audit.LoadLocalIdentity(audit.Config{Cards: cfg.Cards, JWKS: cfg.JWKS, IPRanges: cfg.IPRanges}, identity.NewStore())
+	localProbs, err := audit.LoadLocalIdentity(cfg.auditConfig(), identity.NewStore())
 	if err != nil {
 		return err
 	}
+	// The site's own robots.txt versions are read here, once, and sent to
+	// the partition of their site (or of the site settled from the
+	// inputs, see routeFn).
+	site := audit.ReadSiteSources(cfg.auditConfig())
+	var siteShared evaluate.Shared
+	siteEvents := newBatcher(nil)
+	var siteElems []string
+	siteEvents.emit = func(key string, batch []byte) {
+		siteElems = append(siteElems, string(encode(&keyed{Key: key, Value: batch})))
+	}
+	for _, v := range site.Versions {
+		siteShared.NoteSiteVersion(v)
+		siteEvents.add(evaluate.URLPartition(v.URL), encode(&record{Kind: kindSite, Site: &v}))
+	}
+	siteEvents.flush()
 	var launcherRows [][]byte
-	for _, p := range append(skipped, localProbs...) {
+	for _, p := range slices.Concat(skipped, localProbs, site.Problems) {
 		launcherRows = append(launcherRows, encode(&table.Problem{
 			SourceFile: p.Source.File, SourceLine: p.Source.Line, Offset: p.Source.Offset,
 			Code: string(p.Code), Severity: p.Severity, Message: p.Message,
@@ -68,7 +88,17 @@ func Build(ctx context.Context, s beam.Scope, cfg Config) error {
 
 	s = s.Scope("repaudit")
 	files := beam.Reshuffle(s, beam.CreateList(s.Scope("inputs"), elems))
-	events, docs, reqs, shared, idDocs, infos, probs := beam.ParDo7(s.Scope("read"), &readFn{Cfg: cfg}, files)
+	read := beam.ParDoN(s.Scope("read"), &readFn{Cfg: cfg}, files)
+	events, docs, reqs, shared, idDocs, infos, probs, ranges := read[0], read[1], read[2], read[3], read[4], read[5], read[6], read[7]
+	// The ranges of split files, put back together per file (split.go).
+	fileProbs, fileInfos, offsets := beam.ParDo3(s.Scope("split-files"), &fileFn{MaxProblemsPerFile: cfg.MaxProblemsPerFile},
+		beam.GroupByKey(s, ranges))
+	probs = beam.Flatten(s, probs, fileProbs)
+	infos = beam.Flatten(s, infos, fileInfos)
+	// One element of shared facts for every side input that reads them.
+	shared = beam.Combine(s.Scope("shared"), mergeShared,
+		beam.Flatten(s, shared, beam.CreateList(s.Scope("site-shared"), [][]byte{encode(&siteShared)})))
+	events = beam.Flatten(s, events, beam.ParDo(s.Scope("site-versions"), unkey, beam.CreateList(s.Scope("site"), siteElems)))
 
 	// Robots.txt redirects to another partition: one round per hop.
 	all := []beam.PCollection{events}
@@ -78,15 +108,16 @@ func Build(ctx context.Context, s beam.Scope, cfg Config) error {
 		all = append(all, targets)
 		reqs = next
 	}
-	grouped := beam.GroupByKey(s, beam.Flatten(s, all...))
+	routed := beam.ParDo(s.Scope("route"), &routeFn{Cfg: cfg}, beam.Flatten(s, all...), beam.SideInput{Input: shared})
+	grouped := beam.GroupByKey(s, routed)
 	judgeParts := beam.ParDo(s.Scope("judge"), &judgeFn{Cfg: cfg}, grouped,
-		beam.SideInput{Input: shared}, beam.SideInput{Input: idDocs})
+		beam.SideInput{Input: shared}, beam.SideInput{Input: idDocs}, beam.SideInput{Input: offsets})
 
 	problems := beam.Flatten(s, probs, beam.CreateList(s.Scope("local-problems"), launcherRows))
 	problemParts := beam.ParDo(s.Scope("problems"), &writeRowsFn{Out: cfg.Out}, problems)
 
 	parts := beam.Flatten(s, judgeParts, problemParts)
-	beam.ParDo0(s.Scope("finalize"), &finalizeFn{Cfg: cfg, Start: time.Now().UnixNano()}, beam.Impulse(s),
+	beam.ParDo0(s.Scope("finalize"), &finalizeFn{Cfg: cfg, Start: time.Now().UnixNano(), SiteInputs: site.Inputs}, beam.Impulse(s),
 		beam.SideInput{Input: parts}, beam.SideInput{Input: infos}, beam.SideInput{Input: shared})
 	return nil
 }
@@ -116,7 +147,7 @@ func (*redirectFn) ProcessElement(ctx context.Context, url string, docs func(*[]
 			return fmt.Errorf("redirect target %s: %w", url, err)
 		}
 		next, redirects := evaluate.RedirectTarget(r.Capture)
-		one := appendRecord(nil, b)
+		one := sealBatch(appendRecord(nil, b))
 		for _, p := range parts {
 			emitTarget(p, one)
 			if redirects && evaluate.URLPartition(next) != p && !asked[[2]string{next, p}] {
@@ -126,4 +157,85 @@ func (*redirectFn) ProcessElement(ctx context.Context, url string, docs func(*[]
 		}
 	}
 	return nil
+}
+
+// keyed is a KV element made by the launcher (beam.CreateList makes single
+// values; unkey turns them into KVs).
+type keyed struct {
+	Key   string `json:"k"`
+	Value []byte `json:"v"`
+}
+
+func unkey(ctx context.Context, elem string, emit func(string, []byte)) error {
+	var kv keyed
+	if err := json.Unmarshal([]byte(elem), &kv); err != nil {
+		return fmt.Errorf("decode launcher element: %w", err)
+	}
+	emit(kv.Key, kv.Value)
+	return nil
+}
+
+// failedInputs counts the input-unreadable problems written: inputs that
+// could not be read (repaudit-beam exits 2 then, as `repaudit audit`).
+var failedInputs = beam.NewCounter("repaudit", "inputs-failed")
+
+// FailedInputs returns how many inputs could not be read in a finished
+// run (0 when the runner reports no metrics).
+func FailedInputs(pr beam.PipelineResult) int64 {
+	if pr == nil {
+		return 0
+	}
+	var n int64
+	for _, c := range pr.Metrics().AllMetrics().Counters() {
+		if c.Namespace() == "repaudit" && c.Name() == "inputs-failed" {
+			n += c.Result()
+		}
+	}
+	return n
+}
+
+// routeFn gives each batch of events the partition it is judged in: its
+// own key, except events without a host (log lines of --site, site
+// robots.txt versions without a URL), which go to the site settled over
+// all inputs (evaluate.Shared.SettleSite), as audit.Run settles it.
+type routeFn struct {
+	Cfg Config `json:"cfg"`
+
+	site *string
+}
+
+func (fn *routeFn) ProcessElement(ctx context.Context, key string, batch []byte, sharedSI func(*[]byte) bool, emit func(string, []byte)) error {
+	if key != "" {
+		emit(key, batch)
+		return nil
+	}
+	if fn.site == nil {
+		var all evaluate.Shared
+		var b []byte
+		for sharedSI(&b) {
+			var s evaluate.Shared
+			if err := json.Unmarshal(b, &s); err != nil {
+				return fmt.Errorf("decode shared facts: %w", err)
+			}
+			all.Merge(s)
+		}
+		hp := evaluate.URLPartition(all.SettleSite(fn.Cfg.Eval).Authority)
+		fn.site = &hp
+	}
+	emit(*fn.site, batch)
+	return nil
+}
+
+// mergeShared combines the shared facts of two inputs (evaluate.Shared
+// JSON) into one.
+func mergeShared(a, b []byte) []byte {
+	var x, y evaluate.Shared
+	if err := json.Unmarshal(a, &x); err != nil {
+		panic(fmt.Sprintf("pipeline: decode shared facts: %v", err)) // written by encode: cannot happen
+	}
+	if err := json.Unmarshal(b, &y); err != nil {
+		panic(fmt.Sprintf("pipeline: decode shared facts: %v", err))
+	}
+	x.Merge(y)
+	return encode(&x)
 }

@@ -46,8 +46,9 @@ func demoConfig(out string) Config {
 func auditConfig(c Config) audit.Config {
 	return audit.Config{
 		Inputs: c.Inputs, Out: c.Out, LogFormat: c.LogFormat, LogExtraHeaders: c.LogExtraHeaders,
-		Bots: c.Bots, Cards: c.Cards, JWKS: c.JWKS, IPRanges: c.IPRanges, Index: c.Index, Snippets: c.Snippets,
-		Eval: c.Eval, Jobs: 2,
+		Bots: c.Bots, Cards: c.Cards, JWKS: c.JWKS, IPRanges: c.IPRanges, IPRangesDirs: c.IPRangesDirs,
+		Index: c.Index, Snippets: c.Snippets, Robots: c.Robots, RobotsGit: c.RobotsGit, RobotsDir: c.RobotsDir,
+		Eval: c.Eval, Jobs: 2, MaxProblemsPerFile: c.MaxProblemsPerFile,
 	}
 }
 
@@ -231,5 +232,47 @@ func TestCommonCrawlSample(t *testing.T) {
 	}
 	if n == 0 {
 		t.Error("no captured_while_disallowed finding for CCBot in the sample")
+	}
+}
+
+// TestSplitLogsSameRowsAsAudit reads the corpus's logs in byte ranges of
+// 40 KB (tens of ranges per file, boundaries inside lines), with broken
+// lines and a per-file problem cap smaller than their number, and
+// checks every table, the manifest's inputs, and that ranges were made.
+func TestSplitLogsSameRowsAsAudit(t *testing.T) {
+	dir := t.TempDir()
+	in := filepath.Join(dir, "in")
+	if err := corpus.Generate(in, corpus.Options{Hosts: 12, Lines: 6000, LogFiles: 2, WARCs: 1, Seed: 11}); err != nil {
+		t.Fatal(err)
+	}
+	logs, _ := filepath.Glob(filepath.Join(in, "logs", "*"))
+	if len(logs) == 0 {
+		t.Fatal("corpus has no logs")
+	}
+	// Broken lines spread over one log: problems in many ranges.
+	b, err := os.ReadFile(logs[0])
+	if err != nil {
+		t.Fatal(err)
+	}
+	var sb strings.Builder
+	for i, l := range strings.SplitAfter(string(b), "\n") {
+		sb.WriteString(l)
+		if i%97 == 0 {
+			sb.WriteString("this is not a log line\n")
+		}
+	}
+	if err := os.WriteFile(logs[0], []byte(sb.String()), 0o644); err != nil {
+		t.Fatal(err)
+	}
+	cfg := Config{Inputs: []string{in}, SplitBytes: 40_000, MaxProblemsPerFile: 20, Eval: evaluate.Options{DefaultAuthority: corpus.Site}}
+	refs, _, err := expand(context.Background(), &cfg)
+	if err != nil {
+		t.Fatal(err)
+	}
+	if split := splitRefs(context.Background(), refs, &cfg); len(split) < len(refs)+10 {
+		t.Fatalf("%d inputs made %d ranges: the logs were not split", len(refs), len(split))
+	}
+	if err := compareWithAudit(t, cfg); err != nil {
+		t.Errorf("audit: %v", err)
 	}
 }

@@ -9,10 +9,12 @@ import (
 	"io"
 	"os"
 	"sort"
+	"time"
 
 	"github.com/repaudit/repaudit/audit"
 	"github.com/repaudit/repaudit/evaluate"
 	"github.com/repaudit/repaudit/event"
+	"github.com/repaudit/repaudit/history"
 	"github.com/repaudit/repaudit/identity"
 	"github.com/repaudit/repaudit/ingest"
 	"github.com/repaudit/repaudit/output"
@@ -38,7 +40,8 @@ type readFn struct {
 
 func (fn *readFn) ProcessElement(ctx context.Context, elem string,
 	emitEvent func(string, []byte), emitDoc func(string, []byte), emitReq func(string, string),
-	emitShared func([]byte), emitIdentity func([]byte), emitFile func([]byte), emitProblem func([]byte)) error {
+	emitShared func([]byte), emitIdentity func([]byte), emitFile func([]byte), emitProblem func([]byte),
+	emitSplit func(string, []byte)) error {
 	var ref fileRef
 	if err := json.Unmarshal([]byte(elem), &ref); err != nil {
 		return fmt.Errorf("read: bad file element: %w", err)
@@ -80,6 +83,35 @@ func (fn *readFn) ProcessElement(ctx context.Context, elem string,
 	var shared evaluate.Shared
 	events := newBatcher(emitEvent)
 	defer events.flush() // also after an error: what was read is judged
+	var seq int64
+	var hosts hostSet
+	onFetch := func(ft *event.Fetch) error {
+		seq++
+		rename(&ft.Source)
+		hosts.note(ft)
+		// audit.Run gives pass 1 the WARC request records and
+		// the fetches of /robots.txt; pass 2 judges them all.
+		model := ft.Origin == event.OriginWARC || robots.IsRobotsTxt(ft.Target)
+		if model {
+			shared.NoteFetch(ft)
+		}
+		out := ft
+		if !evaluate.NeedsHeader(ft) {
+			cp := *ft       // the reader reuses ft
+			cp.Header = nil // read only for signed requests
+			out = &cp
+		}
+		events.add(evaluate.FetchPartition(ft, cfg.Eval.DefaultAuthority),
+			encode(&record{Kind: kindFetch, Model: model, File: ref.Idx, Split: ref.Split, Seq: seq, Fetch: out}))
+		return nil
+	}
+	if ref.Splits > 1 {
+		// One byte range of a large plain-text log (split.go).
+		err := readSplit(ctx, ref, local, cfg, onFetch, emitSplit, shared.NoteTimes)
+		shared.NoteHosts(hosts.list, hosts.hostless)
+		emitShared(encode(&shared))
+		return err
+	}
 
 	if ref.Role != "" {
 		// A listing named with --index or --snippets: audit.Run reads it
@@ -116,27 +148,8 @@ func (fn *readFn) ProcessElement(ctx context.Context, elem string,
 		case ingest.KindWARC, ingest.KindARC, ingest.KindLog:
 			scratch := identity.NewStore() // for the problems of captured documents
 			digest := sha256.New()
-			var seq int64
 			stats, err = ingest.Read(ctx, f, ingest.Options{Resolver: warc.NewResolver(32 << 20), Digest: digest, LogExtraHeaders: cfg.LogExtraHeaders}, ingest.Handler{
-				Fetch: func(ft *event.Fetch) error {
-					seq++
-					rename(&ft.Source)
-					// audit.Run gives pass 1 the WARC request records and
-					// the fetches of /robots.txt; pass 2 judges them all.
-					model := ft.Origin == event.OriginWARC || robots.IsRobotsTxt(ft.Target)
-					if model {
-						shared.NoteFetch(ft)
-					}
-					out := ft
-					if !evaluate.NeedsHeader(ft) {
-						cp := *ft       // the reader reuses ft
-						cp.Header = nil // read only for signed requests
-						out = &cp
-					}
-					events.add(evaluate.FetchPartition(ft, cfg.Eval.DefaultAuthority),
-						encode(&record{Kind: kindFetch, Model: model, File: ref.Idx, Seq: seq, Fetch: out}))
-					return nil
-				},
+				Fetch: onFetch,
 				Capture: func(c *event.Capture) error {
 					rename(&c.Source)
 					if c.Status >= 200 && c.Status < 300 || c.Status == 0 && c.RecordType == "resource" {
@@ -168,12 +181,32 @@ func (fn *readFn) ProcessElement(ctx context.Context, elem string,
 					}
 					return nil
 				},
-				Problem: func(p event.Problem) { rename(&p.Source); keep(p) },
+				Warcinfo: func(src event.Source, info event.Header) { rename(&src); shared.NoteWarcinfo(src, info) },
+				Problem:  func(p event.Problem) { rename(&p.Source); keep(p) },
 			})
 			if err == nil {
 				sha = hex.EncodeToString(digest.Sum(nil))
 			}
+			shared.NoteHosts(hosts.list, hosts.hostless)
 			shared.NoteTimes(stats.First, stats.Last)
+			if err == nil && stats.Fetches+stats.Captures == 0 {
+				// As audit.Run: a log or archive that gives nothing is worth a row.
+				report(event.Problem{Source: event.Source{File: ref.Path, Offset: -1}, Code: problem.InputEmpty, Severity: event.SevWarning,
+					Message: fmt.Sprintf("no fetch or capture was read from this %s input (%d bytes)", f.Kind, stats.Bytes)})
+			}
+		case ingest.KindRobots:
+			// A robots.txt among the inputs: one version of the site's
+			// file, in force for the whole data range.
+			var v history.Version
+			if v, err = history.ReadFile(local, time.Time{}); err == nil {
+				if v.File == local {
+					v.File, v.Ref = ref.Path, ref.Path
+				}
+				sv := audit.SiteVersionOf(v)
+				shared.NoteSiteVersion(sv)
+				events.add(evaluate.URLPartition(sv.URL), encode(&record{Kind: kindSite, Site: &sv}))
+				stats.Records = map[string]int64{"robots.txt": 1}
+			}
 		case ingest.KindCard, ingest.KindJWKS, ingest.KindIPList:
 			err = audit.LoadDocument(f, identity.NewStore(), func(p event.Problem) { rename(&p.Source); keep(p) })
 			if err == nil {
@@ -225,6 +258,35 @@ func (fn *readFn) ProcessElement(ctx context.Context, elem string,
 	emitFile(encode(&info))
 	emitShared(encode(&shared))
 	return nil
+}
+
+// hostSet notes the authorities one file's fetches name (at most 64) and
+// how many name none, as audit.Run does for site inference.
+type hostSet struct {
+	seen     map[string]bool
+	list     []string
+	hostless int64
+}
+
+func (h *hostSet) note(f *event.Fetch) {
+	if f.Host == "" {
+		h.hostless++
+		return
+	}
+	if len(h.list) >= 64 {
+		return
+	}
+	key := f.Host
+	if f.Scheme != "" {
+		key = f.Scheme + "://" + f.Host
+	}
+	if h.seen == nil {
+		h.seen = make(map[string]bool)
+	}
+	if !h.seen[key] {
+		h.seen[key] = true
+		h.list = append(h.list, key)
+	}
 }
 
 func fileSHA256(path string) (string, error) {

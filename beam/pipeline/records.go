@@ -2,9 +2,11 @@ package pipeline
 
 import (
 	"encoding/binary"
+
 	"encoding/json"
 	"errors"
 	"fmt"
+	"github.com/klauspost/compress/zstd"
 	"time"
 
 	"github.com/repaudit/repaudit/evaluate"
@@ -18,6 +20,7 @@ const (
 	kindFetch   = 'f' // a fetch, judged in the partition
 	kindIndex   = 'i' // an index listing entry
 	kindSnippet = 's' // a snippet listing entry
+	kindSite    = 'v' // a version of the site's own robots.txt (--robots, --robots-git, --robots-dir, a robots.txt input)
 )
 
 // record is one event crossing from the read stage to a partition. The
@@ -27,10 +30,12 @@ type record struct {
 	Kind    byte                   `json:"k"`
 	Model   bool                   `json:"m,omitempty"` // fetch also given to Builder.AddFetch (pass 1)
 	File    int                    `json:"i,omitempty"` // input index, for the fetch order
-	Seq     int64                  `json:"q,omitempty"` // position among the file's fetches
+	Split   int                    `json:"p,omitempty"` // byte range of a split file (split.go)
+	Seq     int64                  `json:"q,omitempty"` // position among the fetches of the file (or of its range)
 	Fetch   *event.Fetch           `json:"f,omitempty"`
 	Capture *event.Capture         `json:"c,omitempty"`
 	Entry   *evaluate.ListingEntry `json:"e,omitempty"`
+	Site    *evaluate.SiteVersion  `json:"v,omitempty"`
 }
 
 func encode(v any) []byte {
@@ -44,7 +49,11 @@ func encode(v any) []byte {
 
 // Events travel in batches: one element holds many records of one
 // partition, each preceded by its length (uvarint), so that the runner
-// moves thousands of elements instead of millions.
+// moves thousands of elements instead of millions. A batch is sealed with
+// zstd (sealBatch): records of one host repeat the same JSON field names,
+// hosts and User-Agents, and the runner copies every byte of a batch
+// several times (gRPC data channel, GroupByKey, the judging stage), so
+// the runner's share of the work shrinks with the bytes.
 const (
 	batchRecords = 512     // records per batch and partition
 	batchPending = 1 << 16 // records a reader holds before it sends every batch
@@ -55,8 +64,20 @@ func appendRecord(batch, rec []byte) []byte {
 	return append(batch, rec...)
 }
 
-// eachRecord calls fn with every record of a batch.
-func eachRecord(batch []byte, fn func(rec []byte) error) error {
+var (
+	zenc, _ = zstd.NewWriter(nil, zstd.WithEncoderLevel(zstd.SpeedFastest), zstd.WithEncoderConcurrency(1))
+	zdec, _ = zstd.NewReader(nil, zstd.WithDecoderConcurrency(0), zstd.WithDecoderMaxMemory(1<<30))
+)
+
+// sealBatch compresses a batch of records for the runner.
+func sealBatch(batch []byte) []byte { return zenc.EncodeAll(batch, make([]byte, 0, len(batch)/4)) }
+
+// eachRecord calls fn with every record of a sealed batch.
+func eachRecord(sealed []byte, fn func(rec []byte) error) error {
+	batch, err := zdec.DecodeAll(sealed, nil)
+	if err != nil {
+		return fmt.Errorf("decode event batch: %w", err)
+	}
 	for len(batch) > 0 {
 		n, k := binary.Uvarint(batch)
 		if k <= 0 || n > uint64(len(batch)-k) {
@@ -87,7 +108,7 @@ func (b *batcher) add(key string, rec []byte) {
 	b.counts[key]++
 	b.total++
 	if b.counts[key] >= batchRecords {
-		b.emit(key, b.pending[key])
+		b.emit(key, sealBatch(b.pending[key]))
 		delete(b.pending, key)
 		b.total -= b.counts[key]
 		delete(b.counts, key)
@@ -99,7 +120,7 @@ func (b *batcher) add(key string, rec []byte) {
 
 func (b *batcher) flush() {
 	for key, batch := range b.pending {
-		b.emit(key, batch)
+		b.emit(key, sealBatch(batch))
 	}
 	clear(b.pending)
 	clear(b.counts)

@@ -36,22 +36,16 @@ func runAudit(ctx context.Context, args []string, std stdio) int {
 	var shared audit.Flags
 	shared.Register(fs)
 	var (
-		out         = fs.String("out", "", "output `DIR` (required); refused if it exists, unless --force")
-		force       = fs.Bool("force", false, "replace an existing output directory (only once the new one is complete)")
-		jobs        = fs.Int("j", 0, "cores to use: parallel readers, judges and writers on at most N cores (default: all cores)")
-		failOn      = fs.Bool("fail-on-findings", false, "exit 1 when there are findings")
-		failProbs   severityFlag
-		quiet       = fs.Bool("q", false, "no progress and no summary")
-		ipDirs      multiFlag
-		robotsFiles multiFlag
-		robotsGit   multiFlag
-		robotsDirs  multiFlag
+		out       = fs.String("out", "", "output `DIR` (required); refused if it exists, unless --force")
+		force     = fs.Bool("force", false, "replace an existing output directory (only once the new one is complete)")
+		jobs      = fs.Int("j", 0, "cores to use: parallel readers, judges and writers on at most N cores (default: all cores)")
+		failOn    = fs.Bool("fail-on-findings", false, "exit 1 when there are findings")
+		failProbs severityFlag
+		quiet     = fs.Bool("q", false, "no progress and no summary")
+		sources   audit.SourceFlags
 	)
+	sources.Register(fs)
 	fs.Var(&failProbs, "fail-on-problems", "exit 1 when problems.parquet holds a problem of `SEVERITY` or worse: --fail-on-problems=error|warning|info (bare: warning, which includes an input that yielded nothing)")
-	fs.Var(&ipDirs, "ip-ranges-dir", "`DIR` of IP range lists as 'repaudit ranges fetch' writes them (or named as published, e.g. googlebot.json); repeatable")
-	fs.Var(&robotsFiles, "robots", "the site's robots.txt `FILE[@TIME]`, served from TIME (RFC 3339 or YYYY-MM-DD) until the next version; without @TIME, in force for the whole data range; repeatable")
-	fs.Var(&robotsGit, "robots-git", "git repository `DIR[:PATH]` holding the site's robots.txt (PATH default robots.txt): every commit that changed it is a version from its committer time; repeatable")
-	fs.Var(&robotsDirs, "robots-dir", "`DIR` of dated robots.txt snapshots named by date or time (2025-03-01.txt, robots-2025-03-01T12:00:00Z.txt); repeatable")
 	inputs, err := parseInterspersed(fs, args)
 	if err != nil {
 		if errors.Is(err, flag.ErrHelp) {
@@ -96,9 +90,9 @@ func runAudit(ctx context.Context, args []string, std stdio) int {
 	}
 	cfg := audit.Config{
 		Inputs: inputs, Out: *out, Force: *force, Jobs: *jobs, LogFormat: set.LogFormat, LogExtraHeaders: set.LogExtraHeaders,
-		Bots: shared.Bots, Cards: shared.Cards, JWKS: shared.JWKS, IPRanges: set.IPRanges, IPRangesDirs: ipDirs,
+		Bots: shared.Bots, Cards: shared.Cards, JWKS: shared.JWKS, IPRanges: set.IPRanges, IPRangesDirs: sources.IPRangesDirs,
 		Index: shared.Index, Snippets: shared.Snippets,
-		Robots: robotsFiles, RobotsGit: robotsGit, RobotsDir: robotsDirs,
+		Robots: sources.Robots, RobotsGit: sources.RobotsGit, RobotsDir: sources.RobotsDir,
 		Eval:    set.Eval,
 		Version: version,
 		Command: append([]string{"repaudit", "audit"}, args...),

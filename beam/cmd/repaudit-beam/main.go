@@ -7,7 +7,9 @@
 //
 //	repaudit-beam [flags] INPUT... --out DIR
 //
-// Exit codes: 0 done; 2 usage error, or the pipeline failed.
+// Exit codes: 0 done; 2 usage error, an input could not be read (the
+// tables are still written, and the problems table says what failed), or
+// the pipeline failed.
 package main
 
 import (
@@ -45,7 +47,8 @@ process by default). INPUT and DIR may be local paths or URLs of a
 filesystem Beam registers (gs://, s3://). The tables are written as
 DIR/<table>/part-NNNNN.parquet and DIR/manifest.json.
 
-Exit codes: 0 done; 2 usage error or the pipeline failed.
+Exit codes: 0 done; 2 usage error, unreadable input (tables are still
+written, and the problems table says what failed) or the pipeline failed.
 
 flags (Beam's own, such as --runner, --endpoint, --environment_type,
 --project, --region, --temp_location, are accepted too):
@@ -61,10 +64,13 @@ func run(ctx context.Context, args []string, stderr io.Writer) int {
 	fs.Usage = func() { fmt.Fprint(stderr, usage); fs.PrintDefaults() }
 	var shared audit.Flags
 	shared.Register(fs)
+	var sources audit.SourceFlags
+	sources.Register(fs)
 	var (
 		out     = fs.String("out", "", "output `DIR` (required); refused if it exists, unless --force")
 		force   = fs.Bool("force", false, "replace an existing output directory (local outputs: only once the new one is complete)")
 		workers = fs.Int("workers", 0, "partitions a judging bundle evaluates side by side in one worker process (default: its cores)")
+		split   = fs.Int64("split-bytes", pipeline.DefaultSplitBytes, "read a local plain-text log larger than this many `BYTES` in ranges of that size, side by side (negative: every file whole)")
 	)
 
 	// Flags may come after inputs, as with 'repaudit audit'.
@@ -103,13 +109,15 @@ func run(ctx context.Context, args []string, stderr io.Writer) int {
 	}
 	cfg := pipeline.Config{
 		Inputs: inputs, Out: *out, Force: *force, LogFormat: set.LogFormat, LogExtraHeaders: set.LogExtraHeaders,
-		Bots: shared.Bots, Cards: shared.Cards, JWKS: shared.JWKS, IPRanges: set.IPRanges,
+		Bots: shared.Bots, Cards: shared.Cards, JWKS: shared.JWKS, IPRanges: set.IPRanges, IPRangesDirs: sources.IPRangesDirs,
 		Index: shared.Index, Snippets: shared.Snippets,
-		Eval:    set.Eval,
-		Workers: *workers,
-		Version: "beam",
-		Command: append([]string{"repaudit-beam"}, args...),
-		Options: map[string]string{},
+		Robots: sources.Robots, RobotsGit: sources.RobotsGit, RobotsDir: sources.RobotsDir,
+		Eval:       set.Eval,
+		Workers:    *workers,
+		SplitBytes: *split,
+		Version:    "beam",
+		Command:    append([]string{"repaudit-beam"}, args...),
+		Options:    map[string]string{},
 	}
 	fs.Visit(func(f *flag.Flag) { cfg.Options[f.Name] = f.Value.String() })
 
@@ -118,10 +126,23 @@ func run(ctx context.Context, args []string, stderr io.Writer) int {
 		return fail("%v", err)
 	}
 	start := time.Now()
-	if err := beamx.Run(ctx, p); err != nil {
+	pr, err := beamx.RunWithMetrics(ctx, p)
+	if err != nil {
 		fmt.Fprintf(stderr, "repaudit-beam: pipeline failed: %v\n", err)
 		return exitUsage
 	}
 	fmt.Fprintf(stderr, "repaudit-beam: wrote %s in %s\n", *out, time.Since(start).Round(time.Millisecond))
+	if n := pipeline.FailedInputs(pr); n > 0 {
+		// As 'repaudit audit': the tables hold what could be read.
+		fmt.Fprintf(stderr, "repaudit-beam: %d %s could not be read (see the input-unreadable rows of the problems table)\n", n, plural(n, "input", "inputs"))
+		return exitUsage
+	}
 	return exitOK
+}
+
+func plural(n int64, one, many string) string {
+	if n == 1 {
+		return one
+	}
+	return many
 }
