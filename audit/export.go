@@ -153,3 +153,15 @@ func DuplicateInputs(paths []string) (dup map[string]bool, problems []event.Prob
 	}
 	return dup, st.problems
 }
+
+// HostSet notes, for one input file read on one goroutine, the
+// authorities its fetches name (at most 64) and how many name none, as
+// Run does for site inference; the pipeline notes them the same way.
+type HostSet struct{ h hostSet }
+
+// Note notes one fetch.
+func (s *HostSet) Note(f *event.Fetch) { s.h.note(f) }
+
+// Hosts returns the authorities noted, in order of first sight, and the
+// number of fetches that named no host.
+func (s *HostSet) Hosts() (list []string, hostless int64) { return s.h.list, s.h.hostless }

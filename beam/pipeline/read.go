@@ -84,11 +84,11 @@ func (fn *readFn) ProcessElement(ctx context.Context, elem string,
 	events := newBatcher(emitEvent)
 	defer events.flush() // also after an error: what was read is judged
 	var seq int64
-	var hosts hostSet
+	var hosts audit.HostSet
 	onFetch := func(ft *event.Fetch) error {
 		seq++
 		rename(&ft.Source)
-		hosts.note(ft)
+		hosts.Note(ft)
 		// audit.Run gives pass 1 the WARC request records and
 		// the fetches of /robots.txt; pass 2 judges them all.
 		model := ft.Origin == event.OriginWARC || robots.IsRobotsTxt(ft.Target)
@@ -108,7 +108,7 @@ func (fn *readFn) ProcessElement(ctx context.Context, elem string,
 	if ref.Splits > 1 {
 		// One byte range of a large plain-text log (split.go).
 		err := readSplit(ctx, ref, local, cfg, onFetch, emitSplit, shared.NoteTimes)
-		shared.NoteHosts(hosts.list, hosts.hostless)
+		shared.NoteHosts(hosts.Hosts())
 		emitShared(encode(&shared))
 		return err
 	}
@@ -187,7 +187,7 @@ func (fn *readFn) ProcessElement(ctx context.Context, elem string,
 			if err == nil {
 				sha = hex.EncodeToString(digest.Sum(nil))
 			}
-			shared.NoteHosts(hosts.list, hosts.hostless)
+			shared.NoteHosts(hosts.Hosts())
 			shared.NoteTimes(stats.First, stats.Last)
 			if err == nil && stats.Fetches+stats.Captures == 0 {
 				// As audit.Run: a log or archive that gives nothing is worth a row.
@@ -258,35 +258,6 @@ func (fn *readFn) ProcessElement(ctx context.Context, elem string,
 	emitFile(encode(&info))
 	emitShared(encode(&shared))
 	return nil
-}
-
-// hostSet notes the authorities one file's fetches name (at most 64) and
-// how many name none, as audit.Run does for site inference.
-type hostSet struct {
-	seen     map[string]bool
-	list     []string
-	hostless int64
-}
-
-func (h *hostSet) note(f *event.Fetch) {
-	if f.Host == "" {
-		h.hostless++
-		return
-	}
-	if len(h.list) >= 64 {
-		return
-	}
-	key := f.Host
-	if f.Scheme != "" {
-		key = f.Scheme + "://" + f.Host
-	}
-	if h.seen == nil {
-		h.seen = make(map[string]bool)
-	}
-	if !h.seen[key] {
-		h.seen[key] = true
-		h.list = append(h.list, key)
-	}
 }
 
 func fileSHA256(path string) (string, error) {
