@@ -2,12 +2,9 @@ package audit
 
 import (
 	"context"
-	"crypto/sha256"
-	"encoding/hex"
 	"errors"
 	"fmt"
 	"io"
-	"os"
 	"runtime"
 	"sort"
 	"strings"
@@ -276,7 +273,7 @@ func (r *run) judgePass2(model *evaluate.Model, sink table.Sink) error {
 	r.events.Store(0)
 	prog := newProgress(r.cfg.Progress, "judging", total, &r.events)
 	defer prog.stop()
-	return judgeAll(r.ctx, r.cfg.Jobs, model, sources, r.cfg.LogExtraHeaders, sink, &prog.done, &r.events)
+	return judgeAll(r.ctx, r.cfg.Jobs, model, sources, sink, &prog.done, &r.events)
 }
 
 // writeTables writes the model's tables and the problems, in input
@@ -406,19 +403,6 @@ func parallel(jobs, n int, fn func(i int)) {
 		}()
 	}
 	wg.Wait()
-}
-
-func fileSHA256(path string) (string, error) {
-	f, err := os.Open(path)
-	if err != nil {
-		return "", err
-	}
-	defer f.Close()
-	h := sha256.New()
-	if _, err := io.Copy(h, f); err != nil {
-		return "", fmt.Errorf("digest %s: %w", path, err)
-	}
-	return hex.EncodeToString(h.Sum(nil)), nil
 }
 
 // countingSink counts rows as they pass, so the closing summary says

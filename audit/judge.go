@@ -50,7 +50,6 @@ type task struct {
 type judging struct {
 	model    *evaluate.Model
 	sources  []*fileState
-	extra    []string
 	sink     table.Sink
 	progress *atomic.Int64 // input bytes read
 	events   *atomic.Int64 // fetches judged
@@ -63,8 +62,8 @@ type judging struct {
 
 // judgeAll merges the fetch sources by time, judges them in parallel and
 // writes the results in merged order.
-func judgeAll(ctx context.Context, jobs int, model *evaluate.Model, sources []*fileState, extra []string, sink table.Sink, progress, events *atomic.Int64) error {
-	p := &judging{model: model, sources: sources, extra: extra, sink: sink, progress: progress, events: events, jobs: max(1, jobs)}
+func judgeAll(ctx context.Context, jobs int, model *evaluate.Model, sources []*fileState, sink table.Sink, progress, events *atomic.Int64) error {
+	p := &judging{model: model, sources: sources, sink: sink, progress: progress, events: events, jobs: max(1, jobs)}
 	err := p.run(ctx)
 	// The readers stop once the group's context is cancelled, which
 	// errgroup does when run returns.
@@ -155,7 +154,7 @@ func (p *judging) merge(ctx context.Context, out chan<- *task) error {
 		var s *stream
 		// The reader goroutine inherits the label in force when it starts.
 		pprof.Do(ctx, pprof.Labels("pass2", "read"), func(ctx context.Context) {
-			s = startStream(ctx, order[pending], p.sources[order[pending]], p.extra, p.progress, &p.streamsWG)
+			s = startStream(ctx, order[pending], p.sources[order[pending]], p.progress, &p.streamsWG)
 		})
 		p.streams = append(p.streams, s)
 		bySource[s.idx] = s

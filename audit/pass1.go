@@ -70,7 +70,7 @@ func (r *run) readFile(fs *fileState, done *atomic.Int64) {
 	}
 	if fs.err == nil && fs.sha == "" {
 		// Documents and listings are small; streams were hashed as read.
-		fs.sha, fs.err = fileSHA256(fs.f.ReadPath())
+		fs.sha, fs.err = ingest.FileSHA256(fs.f.ReadPath())
 	}
 }
 

@@ -160,7 +160,7 @@ func dropDuplicates(files []*fileState, st *runState) []*fileState {
 			d := f.sha // spooled: hashed when copied
 			var err error
 			if d == "" {
-				d, err = fileSHA256(f.f.ReadPath())
+				d, err = ingest.FileSHA256(f.f.ReadPath())
 			}
 			if err != nil {
 				continue // read errors surface when the file is read
@@ -199,7 +199,7 @@ func recordSideInputs(cfg Config, st *runState) {
 			if err != nil || !fi.Mode().IsRegular() {
 				continue
 			}
-			d, err := fileSHA256(p)
+			d, err := ingest.FileSHA256(p)
 			if err != nil {
 				continue
 			}

@@ -66,9 +66,8 @@ func (s *stream) next() (*item, bool) {
 // startStream reads the fetches pass 1 spooled for fs (never the input
 // itself), in file order through the file's reorder window, and sends
 // them in batches; progress counts the spool's bytes. The spool is
-// released when read. The third argument is unused since pass 2 reads
-// spools rather than logs (it was the logs' extra header fields).
-func startStream(ctx context.Context, idx int, fs *fileState, _ []string, progress *atomic.Int64, wg *sync.WaitGroup) *stream {
+// released when read.
+func startStream(ctx context.Context, idx int, fs *fileState, progress *atomic.Int64, wg *sync.WaitGroup) *stream {
 	s := &stream{idx: idx, ch: make(chan []*item, 4)}
 	wg.Add(1)
 	go func() {

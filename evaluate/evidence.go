@@ -337,13 +337,7 @@ func (m *Model) acapEvidence(v *table.Violation, ver *version, av robots.ACAPVer
 		sb.WriteString(av.Note)
 	}
 	v.Evidence = sb.String()
-	v.RobotsVersionID = ver.id
-	ct := ver.doc.time
-	v.RobotsCaptureTime = &ct
-	v.RobotsWARCFile = ver.doc.src.File
-	v.RobotsWARCOffset = ver.doc.src.Offset
-	v.RobotsStatus = int32(ver.doc.status)
-	v.RobotsSource = ver.doc.originName()
+	setRobotsVersion(v, ver)
 	v.MatchedRule = av.Record
 	v.MatchedLine = int32(av.Line)
 	v.Directive = av.Record

@@ -2,7 +2,10 @@ package ingest
 
 import (
 	"context"
+	"crypto/sha256"
+	"encoding/hex"
 	"fmt"
+	"io"
 	"os"
 	"time"
 )
@@ -53,4 +56,19 @@ func WatchReads(ctx context.Context, f *os.File) (stop func() bool) {
 	return context.AfterFunc(ctx, func() {
 		f.SetReadDeadline(time.Now()) // ErrNoDeadline for regular files: nothing to unblock
 	})
+}
+
+// FileSHA256 returns the hex SHA-256 of the file's stored bytes, for the
+// manifest of an input read whole elsewhere (documents, listings).
+func FileSHA256(path string) (string, error) {
+	f, err := os.Open(path)
+	if err != nil {
+		return "", err
+	}
+	defer f.Close()
+	h := sha256.New()
+	if _, err := io.Copy(h, f); err != nil {
+		return "", fmt.Errorf("digest %s: %w", path, err)
+	}
+	return hex.EncodeToString(h.Sum(nil)), nil
 }

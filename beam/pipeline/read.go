@@ -6,8 +6,6 @@ import (
 	"encoding/hex"
 	"encoding/json"
 	"fmt"
-	"io"
-	"os"
 	"sort"
 	"time"
 
@@ -227,7 +225,7 @@ func (fn *readFn) ProcessElement(ctx context.Context, elem string,
 			err = fmt.Errorf("%s: cannot tell what this file holds (%s); name its kind with a flag", ref.Path, f.Note)
 		}
 		if err == nil && sha == "" {
-			sha, err = fileSHA256(local)
+			sha, err = ingest.FileSHA256(local)
 		}
 	}
 	codes := make([]string, 0, len(dropped))
@@ -258,17 +256,4 @@ func (fn *readFn) ProcessElement(ctx context.Context, elem string,
 	emitFile(encode(&info))
 	emitShared(encode(&shared))
 	return nil
-}
-
-func fileSHA256(path string) (string, error) {
-	f, err := os.Open(path)
-	if err != nil {
-		return "", err
-	}
-	defer f.Close()
-	h := sha256.New()
-	if _, err := io.Copy(h, f); err != nil {
-		return "", fmt.Errorf("digest %s: %w", path, err)
-	}
-	return hex.EncodeToString(h.Sum(nil)), nil
 }

@@ -184,7 +184,7 @@ func readSplit(ctx context.Context, ref fileRef, local string, cfg *Config, onFe
 			return err
 		}
 		if ref.Split == 0 {
-			if info.SHA256, err = fileSHA256(local); err != nil {
+			if info.SHA256, err = ingest.FileSHA256(local); err != nil {
 				return err
 			}
 		}
