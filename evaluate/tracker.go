@@ -151,12 +151,7 @@ func (tr *Tracker) crawlDelayViolation(j *Judgement, prev lastFetch, interval, r
 	}
 	v.Evidence = sb.String()
 	if ver := j.delayVer; ver != nil {
-		v.RobotsVersionID = ver.id
-		ct := ver.doc.time
-		v.RobotsCaptureTime = &ct
-		v.RobotsWARCFile = ver.doc.src.File
-		v.RobotsWARCOffset = ver.doc.src.Offset
-		v.RobotsStatus = int32(ver.doc.status)
+		setRobotsVersion(&v, ver)
 	}
 	return v
 }

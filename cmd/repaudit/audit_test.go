@@ -151,6 +151,32 @@ func TestAuditDemoTables(t *testing.T) {
 	}
 }
 
+// TestAuditDemoVersionSources: a finding that names the robots.txt version
+// it relies on also says where that version came from (robots_source),
+// whatever its kind — crawl-delay findings once left it empty.
+func TestAuditDemoVersionSources(t *testing.T) {
+	out := auditDemo(t)
+	db, err := report.Open(context.Background(), out)
+	if err != nil {
+		t.Fatal(err)
+	}
+	defer db.Close()
+	res, err := db.Query(context.Background(), "select kind, count(*) filter (where coalesce(robots_source, '') = '') from violations where coalesce(robots_version_id, '') <> '' group by kind order by kind")
+	if err != nil {
+		t.Fatal(err)
+	}
+	kinds := 0
+	for _, row := range res.Rows {
+		kinds++
+		if n, _ := row[1].(int64); n != 0 {
+			t.Errorf("%v: %d findings name a robots.txt version but not its source", row[0], n)
+		}
+	}
+	if kinds < 5 {
+		t.Errorf("only %d finding kinds name a version; the demo has more", kinds)
+	}
+}
+
 // TestAuditDemoReportGolden pins the demo report in Markdown and JSON.
 func TestAuditDemoReportGolden(t *testing.T) {
 	out := auditDemo(t)
