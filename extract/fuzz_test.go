@@ -1,6 +1,7 @@
 package extract
 
 import (
+	"reflect"
 	"strings"
 	"testing"
 )
@@ -80,4 +81,27 @@ func checkRules(t *testing.T, rules []Rule, via string) {
 			t.Fatalf("time %v is not UTC", x.Time)
 		}
 	}
+}
+
+// FuzzParseMetaQuick holds ParseMeta's shortcut for documents without a
+// meta tag to the tokenizer's answer on the same bytes.
+func FuzzParseMetaQuick(f *testing.F) {
+	for _, s := range []string{
+		`<html><head><title>p</title></head><body>text</body></html>`,
+		`<html><head><meta name="robots" content="noindex"></head></html>`,
+		`<head><noscript><MeTa name=robots content=none></noscript>`,
+		`<head><title>x</title>`,
+		`<me<meta name=robots content=noarchive>`,
+		`<head><!-- <meta name=robots content=noindex> --></head>`,
+	} {
+		f.Add([]byte(s), 0, false)
+	}
+	f.Fuzz(func(t *testing.T, body []byte, max int, cut bool) {
+		opts := Options{MaxHTMLBytes: max % 8192, BodyTruncated: cut}
+		r1, d1 := parseMeta(body, opts, true)
+		r2, d2 := parseMeta(body, opts, false)
+		if !reflect.DeepEqual(r1, r2) || !reflect.DeepEqual(d1, d2) {
+			t.Fatalf("shortcut differs from the tokenizer on %q:\n%v %v\n%v %v", body, r1, d1, r2, d2)
+		}
+	})
 }

@@ -70,6 +70,12 @@ var rawText = map[string]bool{
 // at its end counts as cut, since readers cap bodies at that same limit
 // (warc.HTMLBodyLimit).
 func ParseMeta(body []byte, opts Options) ([]Rule, []Diagnostic) {
+	return parseMeta(body, opts, true)
+}
+
+// parseMeta is ParseMeta; quick allows the shortcut for documents without
+// a meta tag (tests compare it with the tokenizer's answer).
+func parseMeta(body []byte, opts Options, quick bool) ([]Rule, []Diagnostic) {
 	var p headerParser
 	p.via = ViaMeta
 	limit := opts.maxHTML()
@@ -78,9 +84,31 @@ func ParseMeta(body []byte, opts Options) ([]Rule, []Diagnostic) {
 		data = data[:limit]
 	}
 	data = bytes.TrimPrefix(data, []byte("\xef\xbb\xbf"))
+	truncated := len(body) > limit || opts.BodyTruncated
 	m := metaScanner{p: &p, seen: min(len(body), limit), maybeCut: len(body) == limit}
-	m.scan(data, 0, limit, len(body) > limit || opts.BodyTruncated, false)
+	if quick && !truncated && !m.maybeCut && !hasMetaTag(data) {
+		// Without a "<meta" the tokenizer finds no meta tag and, the
+		// document being whole, has nothing to report: most pages of a
+		// crawl end here, without the tokenizer's buffers.
+		return nil, nil
+	}
+	m.scan(data, 0, limit, truncated, false)
 	return p.rules, p.diags
+}
+
+// hasMetaTag reports whether data contains "<meta" in any case: the start
+// of every meta tag the tokenizer can return (it lower-cases tag names).
+func hasMetaTag(data []byte) bool {
+	for {
+		i := bytes.IndexByte(data, '<')
+		if i < 0 || len(data)-i < 5 {
+			return false
+		}
+		if data[i+1]|0x20 == 'm' && data[i+2]|0x20 == 'e' && data[i+3]|0x20 == 't' && data[i+4]|0x20 == 'a' {
+			return true
+		}
+		data = data[i+1:]
+	}
 }
 
 // Where the scanner is in the document.
