@@ -191,7 +191,7 @@ func execute(ctx context.Context, cfg Config, w table.Sink) (*Summary, *evaluate
 		return nil, nil, err
 	}
 	var model *evaluate.Model
-	r.phase("build", func() error { model = r.builder.Build(); return nil })
+	r.phase("build", func() error { model, r.builder = r.builder.Build(), nil; return nil })
 	defer model.Close()
 	counter := &countingSink{Sink: w, sum: r.sum}
 	if err := r.phase("pass2", func() error { return r.judgePass2(model, counter) }); err != nil {

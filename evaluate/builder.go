@@ -47,8 +47,8 @@ type Builder struct {
 	warcUAs    map[string]int            // User-Agent of WARC request records -> count
 	fileUAs    map[string]map[string]int // WARC file -> User-Agent of its request records -> count
 	infos      map[string]warcinfo       // WARC file -> what its first warcinfo record names
-	reqIDs     map[string]bool           // pairKey(file, WARC-Record-ID) of request records
-	reqConc    map[string]bool           // pairKey(file, WARC-Concurrent-To) of request records
+	reqIDs     []pairHash                // pairKey(file, WARC-Record-ID) of request records, unsorted
+	reqConc    []pairHash                // pairKey(file, WARC-Concurrent-To) of request records, unsorted
 	index      []ListingEntry
 	snippets   []ListingEntry
 	maxTime    time.Time
@@ -82,8 +82,6 @@ func NewBuilder(opts Options, catalog *bots.Catalog, ids *identity.Store) *Build
 		warcUAs: make(map[string]int),
 		fileUAs: make(map[string]map[string]int),
 		infos:   make(map[string]warcinfo),
-		reqIDs:  make(map[string]bool),
-		reqConc: make(map[string]bool),
 	}
 }
 
@@ -119,22 +117,75 @@ type rdoc struct {
 }
 
 // capRec is the compact summary of one archived capture kept for
-// retention, directives and captures judged as archive fetches.
+// retention, directives and captures judged as archive fetches: 168 bytes
+// and one string holding the URL and record ID (the normalized URL is
+// that same string when the URL was already normal, as crawlers write
+// it). What revisits add is apart; the WARC-Concurrent-To it is paired
+// by is kept as a 16-byte key.
 type capRec struct {
 	rawURL     string
-	url        string // normalized
+	url        string // normalized: scheme "://" host[:port] target, split at schemeEnd and hostEnd
 	time       time.Time
-	status     int32
-	recordType string
+	recordType string // one of the constants of recordTypeConst
 	recordID   string
 	src        event.Source
-	dir        *dirSet // nil when the capture carries no directive
+	dir        *dirSet     // nil when the capture carries no directive
+	rev        *capRevisit // revisits only
+	concKey    pairHash    // pairKey(file, first WARC-Concurrent-To) when hasConc
+	status     int32
+	schemeEnd  int32 // url[:schemeEnd] is the scheme
+	hostEnd    int32 // url[schemeEnd+3:hostEnd] is host[:port], url[hostEnd:] the request-target
 	isRobots   bool
-	unresolved bool   // revisit without payload
-	refersTo   string // revisits
-	payload    string // revisits
-	paired     bool   // a WARC request record is concurrent to it (set by Build)
-	conc       string // first WARC-Concurrent-To
+	unresolved bool // revisit without payload
+	paired     bool // a WARC request record is concurrent to it (set by Build)
+	hasConc    bool
+}
+
+// capRevisit is what a revisit record adds to its capRec.
+type capRevisit struct {
+	refersTo string // WARC-Refers-To
+	payload  string // WARC-Payload-Digest
+}
+
+// parts returns the scheme, host[:port] and request-target of the
+// capture's URL, as splitURL(c.rawURL) does, without parsing it again.
+func (c *capRec) parts() (scheme, hostport, target string) {
+	return c.url[:c.schemeEnd], c.url[c.schemeEnd+3 : c.hostEnd], c.url[c.hostEnd:]
+}
+
+// refersTo and payload are the revisit's WARC-Refers-To and
+// WARC-Payload-Digest; "" for other records.
+func (c *capRec) refersTo() string {
+	if c.rev == nil {
+		return ""
+	}
+	return c.rev.refersTo
+}
+
+func (c *capRec) payload() string {
+	if c.rev == nil {
+		return ""
+	}
+	return c.rev.payload
+}
+
+// pairHash is a 128-bit key of a (WARC file, record ID) pair: the first
+// 16 bytes of its SHA-256. Pass 1 keeps one per request record instead of
+// two strings in two maps; two different pairs share a key with a
+// probability near 2^-128 times the square of the number of records.
+type pairHash struct{ hi, lo uint64 }
+
+func cmpPairHash(x, y pairHash) int {
+	if c := cmp.Compare(x.hi, y.hi); c != 0 {
+		return c
+	}
+	return cmp.Compare(x.lo, y.lo)
+}
+
+// hasPair reports whether the sorted keys hold k.
+func hasPair(sorted []pairHash, k pairHash) bool {
+	_, ok := slices.BinarySearchFunc(sorted, k, cmpPairHash)
+	return ok
 }
 
 // dirSet is one deduplicated set of directives; many captures share one.
@@ -298,25 +349,42 @@ func (b *Builder) AddCapture(c *event.Capture) {
 			key = dirKey(dir)
 		}
 	}
+	// One allocation holds the URL, the record ID and, when the URL is
+	// not normal, the normalized URL.
+	norm := len(auth)+len(target) == len(c.URL) && strings.HasPrefix(c.URL, auth) && strings.HasSuffix(c.URL, target)
+	n := len(c.URL) + len(c.RecordID)
+	if !norm {
+		n += len(auth) + len(target)
+	}
+	var sb strings.Builder
+	sb.Grow(n)
+	sb.WriteString(c.URL)
+	sb.WriteString(c.RecordID)
+	if !norm {
+		sb.WriteString(auth)
+		sb.WriteString(target)
+	}
+	all := sb.String()
 	rec := &capRec{
-		rawURL:     strings.Clone(c.URL),
+		rawURL:     all[:len(c.URL)],
 		time:       t,
 		status:     int32(c.Status),
 		recordType: recordTypeConst(c.RecordType),
-		recordID:   strings.Clone(c.RecordID),
+		recordID:   all[len(c.URL) : len(c.URL)+len(c.RecordID)],
 		isRobots:   isRobots,
 		unresolved: unresolved,
+		schemeEnd:  int32(strings.Index(auth, ":")),
+		hostEnd:    int32(len(auth)),
 	}
 	rec.url = rec.rawURL
-	if u := auth + target; u != rec.rawURL {
-		rec.url = u // share the string when the URL was already normal
+	if !norm {
+		rec.url = all[len(c.URL)+len(c.RecordID):]
 	}
 	if c.RecordType == "revisit" {
-		rec.refersTo = strings.Clone(c.RefersTo)
-		rec.payload = strings.Clone(c.PayloadDigest)
+		rec.rev = &capRevisit{refersTo: strings.Clone(c.RefersTo), payload: strings.Clone(c.PayloadDigest)}
 	}
 	if len(c.ConcurrentTo) > 0 {
-		rec.conc = strings.Clone(c.ConcurrentTo[0])
+		rec.concKey, rec.hasConc = pairKey(c.Source.File, c.ConcurrentTo[0]), true
 	}
 
 	b.mu.Lock()
@@ -469,6 +537,17 @@ func (b *Builder) AddFetch(f *event.Fetch) {
 	}
 	t := f.Time.UTC()
 	isRobots := robots.IsRobotsTxt(f.Target) && (f.Method == "" || strings.EqualFold(f.Method, "GET"))
+	// Pairing keys are hashed outside the lock.
+	var idKey pairHash
+	var concKeys []pairHash
+	if f.Origin == event.OriginWARC {
+		if f.RecordID != "" {
+			idKey = pairKey(f.Source.File, f.RecordID)
+		}
+		for _, c := range f.ConcurrentTo {
+			concKeys = append(concKeys, pairKey(f.Source.File, c))
+		}
+	}
 	var warc *warcRef
 	if isRobots && (f.RecordID != "" || len(f.ConcurrentTo) > 0) {
 		warc = &warcRef{recordID: strings.Clone(f.RecordID)}
@@ -498,11 +577,9 @@ func (b *Builder) AddFetch(f *event.Fetch) {
 			uas[strings.Clone(f.UserAgent)] = 1
 		}
 		if f.RecordID != "" {
-			b.reqIDs[pairKey(file, f.RecordID)] = true
+			b.reqIDs = append(b.reqIDs, idKey)
 		}
-		for _, c := range f.ConcurrentTo {
-			b.reqConc[pairKey(file, c)] = true
-		}
+		b.reqConc = append(b.reqConc, concKeys...)
 	}
 	if isRobots {
 		src := f.Source

@@ -1,6 +1,8 @@
 package evaluate
 
 import (
+	"crypto/sha256"
+	"encoding/binary"
 	"slices"
 	"strings"
 	"sync"
@@ -34,8 +36,7 @@ type Model struct {
 	runCrawler          *crawler            // the option, or the run-wide most frequent bot token
 	crawlers            map[string]*crawler // WARC file -> its crawler
 
-	captures   []*capRec            // sorted by url, time, source
-	capsByURL  map[string][]*capRec // sorted by time, source
+	captures   []*capRec // sorted by url, time, source (capsOf: the captures of one URL)
 	index      []ListingEntry
 	snippets   []ListingEntry
 	problems   []event.Problem
@@ -226,30 +227,50 @@ func cmpCap(a, b *capRec) int {
 	return strings.Compare(a.recordID, b.recordID)
 }
 
+// capsOf returns the captures of the normalized URL url, sorted by time
+// and source: a range of m.captures, which is sorted by URL first.
+func (m *Model) capsOf(url string) []*capRec {
+	i, found := slices.BinarySearchFunc(m.captures, url, func(c *capRec, u string) int { return strings.Compare(c.url, u) })
+	if !found {
+		return nil
+	}
+	j := i + 1
+	for j < len(m.captures) && m.captures[j].url == url {
+		j++
+	}
+	return m.captures[i:j:j]
+}
+
 // pairKey is the key a request record pairs a capture by: a record ID
 // within one WARC file. Pairing never crosses files: copies of one WARC
 // (the .warc and .warc.gz of one crawl) repeat record IDs, and a capture
 // paired by another file's request would not be judged as its own
 // crawler's fetch audited together while it is audited alone.
-func pairKey(file, id string) string { return file + "\x00" + id }
+func pairKey(file, id string) pairHash {
+	var buf [192]byte
+	b := append(append(append(buf[:0], file...), 0), id...)
+	sum := sha256.Sum256(b)
+	return pairHash{binary.BigEndian.Uint64(sum[:8]), binary.BigEndian.Uint64(sum[8:16])}
+}
 
 // buildCaptures sorts the capture summaries, pairs them with WARC request
 // records and resolves revisits' directives.
 func (m *Model) buildCaptures(b *Builder) {
 	m.captures = slices.Clone(b.captures)
 	slices.SortFunc(m.captures, cmpCap)
-	m.capsByURL = make(map[string][]*capRec)
+	slices.SortFunc(b.reqIDs, cmpPairHash)
+	slices.SortFunc(b.reqConc, cmpPairHash)
 	byRecord := make(map[string]*capRec)
 	for _, c := range m.captures {
-		m.capsByURL[c.url] = append(m.capsByURL[c.url], c)
 		if c.recordID != "" {
 			if _, dup := byRecord[c.recordID]; !dup {
 				byRecord[c.recordID] = c
 			}
 		}
-		c.paired = (c.recordID != "" && b.reqConc[pairKey(c.src.File, c.recordID)]) ||
-			(c.conc != "" && b.reqIDs[pairKey(c.src.File, c.conc)])
+		c.paired = (c.recordID != "" && hasPair(b.reqConc, pairKey(c.src.File, c.recordID))) ||
+			(c.hasConc && hasPair(b.reqIDs, c.concKey))
 	}
+	b.reqIDs, b.reqConc = nil, nil
 	// An unresolved revisit repeats the payload of an earlier capture: its
 	// meta robots tags are that capture's (its own header, when it has
 	// one, was already read).
@@ -257,12 +278,12 @@ func (m *Model) buildCaptures(b *Builder) {
 		if !c.unresolved || c.isRobots {
 			continue
 		}
-		orig := byRecord[c.refersTo]
+		orig := byRecord[c.refersTo()]
 		if orig == nil {
-			list := m.capsByURL[c.url]
+			list := m.capsOf(c.url)
 			for i := len(list) - 1; i >= 0; i-- {
 				o := list[i]
-				if o.time.Before(c.time) && !o.unresolved && c.payload != "" && o.payload == c.payload {
+				if o.time.Before(c.time) && !o.unresolved && c.payload() != "" && o.payload() == c.payload() {
 					orig = o
 					break
 				}

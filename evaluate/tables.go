@@ -202,7 +202,7 @@ func (m *Model) writeDirectives(sink table.Sink) error {
 		if c.dir == nil {
 			continue
 		}
-		_, hp, _, _ := splitURL(c.rawURL)
+		_, hp, _ := c.parts()
 		for _, r := range c.dir.d.Rules {
 			row := table.Directive{
 				URL: c.rawURL, URLHostName: hostName(hp), FetchTime: c.time, Token: r.Token,
@@ -230,15 +230,6 @@ type retReason struct {
 	evidence string
 }
 
-// captureParts splits a capture's URL.
-func captureParts(c *capRec) (scheme, hostport, target string) {
-	auth, hp, tg, ok := splitURL(c.rawURL)
-	if !ok {
-		return "", "", ""
-	}
-	return auth[:strings.Index(auth, ":")], hp, tg
-}
-
 // identOf is the identity of an archive crawler named by its product
 // token: its catalog entry when there is one, else an archiver.
 func (m *Model) identOf(token string) ident {
@@ -257,7 +248,7 @@ func (m *Model) identOf(token string) ident {
 // findings, and the fetches judged from captures without a paired request.
 func (m *Model) writeArchive(sink table.Sink, counts *archiveCounts) error {
 	for _, c := range m.captures {
-		scheme, hp, target := captureParts(c)
+		scheme, hp, target := c.parts()
 		a, _ := m.authorityFor(scheme, hp)
 		cr := m.crawlerOf(c.src.File) // each capture is its own file's crawler's fetch
 		aid := cr.aid
@@ -305,7 +296,8 @@ func (m *Model) writeArchive(sink table.Sink, counts *archiveCounts) error {
 // directives, and a capture taken while the crawler's view forbade it.
 // The strongest action wins.
 func (m *Model) retention(c *capRec, a *authority, target string, cr *crawler, j *Judgement) (table.Retention, []table.Violation) {
-	rj := m.newRetentionJudge(c, target, cr)
+	var rj retentionJudge
+	m.initRetentionJudge(&rj, c, target, cr)
 	if a != nil && !c.isRobots {
 		rj.takeDown(a)
 		rj.acap(a)
@@ -324,14 +316,14 @@ type retentionJudge struct {
 	cr       *crawler
 	target   string // the capture's request-target
 	agent    string // the group a take-down request names
-	where    string // the capture, for evidence
+	whereS   string // the capture, for evidence; built by where when first needed
 	row      table.Retention
 	reasons  []retReason
 	findings []table.Violation
 }
 
-func (m *Model) newRetentionJudge(c *capRec, target string, cr *crawler) *retentionJudge {
-	rj := &retentionJudge{m: m, c: c, cr: cr, target: target, agent: cr.token}
+func (m *Model) initRetentionJudge(rj *retentionJudge, c *capRec, target string, cr *crawler) {
+	*rj = retentionJudge{m: m, c: c, cr: cr, target: target, agent: cr.token}
 	if rj.agent == "" {
 		rj.agent = "*"
 	}
@@ -340,10 +332,17 @@ func (m *Model) newRetentionJudge(c *capRec, target string, cr *crawler) *retent
 		FetchStatus: c.status, WARCFilename: c.src.File, WARCRecordOffset: c.src.Offset,
 		WARCRecordLength: c.src.Length, WARCRecordID: c.recordID,
 	}
-	_, hp, _, _ := splitURL(c.rawURL)
+	_, hp, _ := c.parts()
 	rj.row.URLHostName = hostName(hp)
-	rj.where = c.rawURL + " captured " + fmtTime(c.time) + " (" + c.src.String() + ")"
-	return rj
+}
+
+// where names the capture in evidence.
+func (rj *retentionJudge) where() string {
+	if rj.whereS == "" {
+		c := rj.c
+		rj.whereS = c.rawURL + " captured " + fmtTime(c.time) + " (" + c.src.String() + ")"
+	}
+	return rj.whereS
 }
 
 func (rj *retentionJudge) reason(r retReason) { rj.reasons = append(rj.reasons, r) }
@@ -401,7 +400,7 @@ func (rj *retentionJudge) takeDown(a *authority) {
 	sb.WriteString(" ")
 	sb.WriteString(quote(reqs[0].Text))
 	sb.WriteString(" requests take-down of ")
-	sb.WriteString(rj.where)
+	sb.WriteString(rj.where())
 	if since != vNow {
 		sb.WriteString(" (requested since ")
 		sb.WriteString(since.id)
@@ -440,7 +439,7 @@ func (rj *retentionJudge) acapUsage(vCap *version, usage string) {
 	sb.WriteString(quote(av.Record))
 	if !av.Allowed {
 		sb.WriteString(" prohibits " + usage + " of ")
-		sb.WriteString(rj.where)
+		sb.WriteString(rj.where())
 		action, reason := ActionDelete, ReasonPreserveForbidden
 		if usage == "present" {
 			action, reason = ActionEmbargo, ReasonPresentForbidden
@@ -480,7 +479,7 @@ func (rj *retentionJudge) ownDirectives() {
 	}
 	eff := c.dir.d.For(dirToken(rj.cr.token))
 	if r, ok := eff.UnavailableAfter(); ok {
-		ev := r.Evidence + " (" + r.Via + ") on " + rj.where + ": unavailable after " + fmtTime(r.Time)
+		ev := r.Evidence + " (" + r.Via + ") on " + rj.where() + ": unavailable after " + fmtTime(r.Time)
 		if r.Time.After(asOf) {
 			rj.reason(retReason{action: ActionKeep, reason: ReasonUnavailableAfter, due: r.Time, pending: true, evidence: ev})
 		} else {
@@ -491,7 +490,7 @@ func (rj *retentionJudge) ownDirectives() {
 	}
 	if r, ok := eff.Noarchive(); ok {
 		rj.reason(retReason{action: ActionEmbargo, reason: ReasonNoarchive, due: c.time,
-			evidence: r.Evidence + " (" + r.Via + ") on " + rj.where + ": noarchive, do not show a cached copy"})
+			evidence: r.Evidence + " (" + r.Via + ") on " + rj.where() + ": noarchive, do not show a cached copy"})
 	}
 }
 
@@ -571,7 +570,7 @@ func dirToken(agent string) string {
 func (m *Model) limitExpiry(tl *robots.TimeLimit, c *capRec) (time.Time, bool, string) {
 	switch tl.Kind {
 	case robots.TimeLimitUntilRecrawled:
-		list := m.capsByURL[c.url]
+		list := m.capsOf(c.url)
 		i := sort.Search(len(list), func(i int) bool { return list[i].time.After(c.time) })
 		if i < len(list) {
 			n := list[i]
@@ -591,7 +590,7 @@ func (m *Model) limitExpiry(tl *robots.TimeLimit, c *capRec) (time.Time, bool, s
 // directivesAt returns the capture of url in force at t: the latest at or
 // before t (repext §3.1.4: rules stay in force until the next capture).
 func (m *Model) directivesAt(url string, t time.Time) *capRec {
-	list := m.capsByURL[url]
+	list := m.capsOf(url)
 	i := sort.Search(len(list), func(i int) bool { return list[i].time.After(t) })
 	if i == 0 {
 		return nil
