@@ -5,6 +5,7 @@ import (
 	"crypto/sha256"
 	"encoding/hex"
 	"iter"
+	"math"
 	"slices"
 	"strings"
 	"sync"
@@ -117,7 +118,7 @@ type rdoc struct {
 }
 
 // capRec is the compact summary of one archived capture kept for
-// retention, directives and captures judged as archive fetches: 168 bytes
+// retention, directives and captures judged as archive fetches: 160 bytes
 // and one string holding the URL and record ID (the normalized URL is
 // that same string when the URL was already normal, as crawlers write
 // it). What revisits add is apart; the WARC-Concurrent-To it is paired
@@ -126,19 +127,36 @@ type capRec struct {
 	rawURL     string
 	url        string // normalized: scheme "://" host[:port] target, split at schemeEnd and hostEnd
 	time       time.Time
-	recordType string // one of the constants of recordTypeConst
 	recordID   string
 	src        event.Source
 	dir        *dirSet     // nil when the capture carries no directive
 	rev        *capRevisit // revisits only
 	concKey    pairHash    // pairKey(file, first WARC-Concurrent-To) when hasConc
 	status     int32
-	schemeEnd  int32 // url[:schemeEnd] is the scheme
 	hostEnd    int32 // url[schemeEnd+3:hostEnd] is host[:port], url[hostEnd:] the request-target
+	schemeEnd  uint8 // url[:schemeEnd] is the scheme; 0 when longer than 255 bytes: parts parses the URL
+	rtype      uint8 // index of the WARC-Type in capTypes
 	isRobots   bool
 	unresolved bool // revisit without payload
 	paired     bool // a WARC request record is concurrent to it (set by Build)
 	hasConc    bool
+}
+
+// capTypes are the WARC-Types of captures (isHTTPRecord).
+var capTypes = [...]string{"response", "revisit", "resource"}
+
+// recordType is the capture's WARC-Type.
+func (c *capRec) recordType() string { return capTypes[c.rtype] }
+
+// capType is the index of an HTTP record type in capTypes.
+func capType(rt string) uint8 {
+	switch rt {
+	case "revisit":
+		return 1
+	case "resource":
+		return 2
+	}
+	return 0
 }
 
 // capRevisit is what a revisit record adds to its capRec.
@@ -150,6 +168,13 @@ type capRevisit struct {
 // parts returns the scheme, host[:port] and request-target of the
 // capture's URL, as splitURL(c.rawURL) does, without parsing it again.
 func (c *capRec) parts() (scheme, hostport, target string) {
+	if c.schemeEnd == 0 {
+		auth, hp, tg, ok := splitURL(c.rawURL)
+		if !ok {
+			return "", "", ""
+		}
+		return auth[:strings.Index(auth, ":")], hp, tg
+	}
 	return c.url[:c.schemeEnd], c.url[c.schemeEnd+3 : c.hostEnd], c.url[c.hostEnd:]
 }
 
@@ -351,7 +376,7 @@ func (b *Builder) AddCapture(c *event.Capture) {
 	}
 	// One allocation holds the URL, the record ID and, when the URL is
 	// not normal, the normalized URL.
-	norm := len(auth)+len(target) == len(c.URL) && strings.HasPrefix(c.URL, auth) && strings.HasSuffix(c.URL, target)
+	norm := isJoin(c.URL, auth, target)
 	n := len(c.URL) + len(c.RecordID)
 	if !norm {
 		n += len(auth) + len(target)
@@ -369,12 +394,13 @@ func (b *Builder) AddCapture(c *event.Capture) {
 		rawURL:     all[:len(c.URL)],
 		time:       t,
 		status:     int32(c.Status),
-		recordType: recordTypeConst(c.RecordType),
+		rtype:      capType(c.RecordType),
 		recordID:   all[len(c.URL) : len(c.URL)+len(c.RecordID)],
 		isRobots:   isRobots,
 		unresolved: unresolved,
-		schemeEnd:  int32(strings.Index(auth, ":")),
-		hostEnd:    int32(len(auth)),
+	}
+	if se := strings.Index(auth, ":"); se <= 255 && len(auth) <= math.MaxInt32 {
+		rec.schemeEnd, rec.hostEnd = uint8(se), int32(len(auth))
 	}
 	rec.url = rec.rawURL
 	if !norm {
@@ -421,11 +447,28 @@ func recordTypeConst(rt string) string {
 	return strings.Clone(rt)
 }
 
-// newDoc parses a robots-like capture outside any lock.
+// isJoin reports whether s is a+b.
+func isJoin(s, a, b string) bool {
+	return len(a)+len(b) == len(s) && strings.HasPrefix(s, a) && strings.HasSuffix(s, b)
+}
+
+// newDoc parses a robots-like capture outside any lock. auth and hostport
+// are splitURL's (auth its own allocation, hostport part of it or of
+// c.URL, which is the reader's: the doc keeps the part of auth).
 func (b *Builder) newDoc(c *event.Capture, auth, hostport, target string, isRobots, unresolved bool) *rdoc {
+	raw := strings.Clone(c.URL)
+	u := raw
+	if !isJoin(raw, auth, target) {
+		u = auth + target
+	}
+	if i := strings.Index(auth, "://"); i >= 0 && auth[i+3:] == hostport {
+		hostport = auth[i+3:]
+	} else {
+		hostport = strings.Clone(hostport)
+	}
 	d := &rdoc{
-		rawURL:     strings.Clone(c.URL),
-		url:        auth + target,
+		rawURL:     raw,
+		url:        u,
 		auth:       auth,
 		hostport:   hostport,
 		isRobots:   isRobots,

@@ -260,6 +260,22 @@ func (m *Model) buildCaptures(b *Builder) {
 	slices.SortFunc(m.captures, cmpCap)
 	slices.SortFunc(b.reqIDs, cmpPairHash)
 	slices.SortFunc(b.reqConc, cmpPairHash)
+	revisits := false
+	for _, c := range m.captures {
+		c.paired = (c.recordID != "" && hasPair(b.reqConc, pairKey(c.src.File, c.recordID))) ||
+			(c.hasConc && hasPair(b.reqIDs, c.concKey))
+		revisits = revisits || (c.unresolved && !c.isRobots)
+	}
+	b.reqIDs, b.reqConc = nil, nil
+	if revisits {
+		m.resolveCaptureRevisits()
+	}
+	m.directiveProblems()
+}
+
+// resolveCaptureRevisits gives each unresolved revisit the directives of
+// the capture it repeats.
+func (m *Model) resolveCaptureRevisits() {
 	byRecord := make(map[string]*capRec)
 	for _, c := range m.captures {
 		if c.recordID != "" {
@@ -267,10 +283,7 @@ func (m *Model) buildCaptures(b *Builder) {
 				byRecord[c.recordID] = c
 			}
 		}
-		c.paired = (c.recordID != "" && hasPair(b.reqConc, pairKey(c.src.File, c.recordID))) ||
-			(c.hasConc && hasPair(b.reqIDs, c.concKey))
 	}
-	b.reqIDs, b.reqConc = nil, nil
 	// An unresolved revisit repeats the payload of an earlier capture: its
 	// meta robots tags are that capture's (its own header, when it has
 	// one, was already read).
@@ -293,7 +306,11 @@ func (m *Model) buildCaptures(b *Builder) {
 			c.dir = orig.dir
 		}
 	}
-	// Directive diagnostics become problems located at their capture.
+}
+
+// directiveProblems makes directive diagnostics problems located at their
+// capture.
+func (m *Model) directiveProblems() {
 	for _, c := range m.captures {
 		if c.dir == nil {
 			continue

@@ -145,7 +145,10 @@ func writeRules(sink table.Sink, v *version) error {
 	if f == nil || v.segment {
 		return nil
 	}
-	diags := make(map[int]string)
+	var diags map[int]string
+	if len(f.Diagnostics) > 0 {
+		diags = make(map[int]string, len(f.Diagnostics))
+	}
 	for _, dg := range f.Diagnostics {
 		n := dg.Code + ": " + dg.Message
 		if prev, ok := diags[dg.Line]; ok {
@@ -157,13 +160,17 @@ func writeRules(sink table.Sink, v *version) error {
 	if v.content != v.doc {
 		from = "from " + v.content.rawURL + " captured " + fmtTime(v.content.time)
 	}
+	agents := make([]string, len(f.Groups)) // groupAgents of each group, made when first needed
 	for _, l := range f.Lines {
 		if l.Kind == robots.KindComment || l.Kind == robots.KindBlank {
 			continue
 		}
 		row := table.RobotsRule{VersionID: v.id, Line: int32(l.Number), Kind: l.Kind, Value: l.Value, Note: l.Note}
 		if l.Group >= 0 && l.Group < len(f.Groups) {
-			row.Group = groupAgents(f.Groups[l.Group])
+			if agents[l.Group] == "" {
+				agents[l.Group] = groupAgents(f.Groups[l.Group])
+			}
+			row.Group = agents[l.Group]
 		}
 		if d, ok := diags[l.Number]; ok {
 			row.Note = joinNote(row.Note, d)
@@ -253,7 +260,7 @@ func (m *Model) writeArchive(sink table.Sink, counts *archiveCounts) error {
 		cr := m.crawlerOf(c.src.File) // each capture is its own file's crawler's fetch
 		aid := cr.aid
 		var j *Judgement
-		if cr.token != "" && (c.recordType == "response" || c.recordType == "revisit") {
+		if cr.token != "" && (c.recordType() == "response" || c.recordType() == "revisit") {
 			f := event.Fetch{
 				Time: c.time, Method: "GET", Scheme: scheme, Host: hp, Target: target, Status: int(c.status),
 				Bytes: -1, Origin: event.OriginWARC, Format: "warc-capture", RecordID: c.recordID, Source: c.src,
@@ -328,7 +335,7 @@ func (m *Model) initRetentionJudge(rj *retentionJudge, c *capRec, target string,
 		rj.agent = "*"
 	}
 	rj.row = table.Retention{
-		URL: c.rawURL, FetchTime: c.time, Agent: cr.token, RecordType: c.recordType,
+		URL: c.rawURL, FetchTime: c.time, Agent: cr.token, RecordType: c.recordType(),
 		FetchStatus: c.status, WARCFilename: c.src.File, WARCRecordOffset: c.src.Offset,
 		WARCRecordLength: c.src.Length, WARCRecordID: c.recordID,
 	}
