@@ -582,7 +582,8 @@ func (b *Builder) AddFetch(f *event.Fetch) {
 	isRobots := robots.IsRobotsTxt(f.Target) && (f.Method == "" || strings.EqualFold(f.Method, "GET"))
 	// Pairing keys are hashed outside the lock.
 	var idKey pairHash
-	var concKeys []pairHash
+	var concBuf [2]pairHash
+	concKeys := concBuf[:0]
 	if f.Origin == event.OriginWARC {
 		if f.RecordID != "" {
 			idKey = pairKey(f.Source.File, f.RecordID)

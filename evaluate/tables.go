@@ -254,18 +254,25 @@ func (m *Model) identOf(token string) ident {
 // writeArchive writes one retention row per archived record, the archive
 // findings, and the fetches judged from captures without a paired request.
 func (m *Model) writeArchive(sink table.Sink, counts *archiveCounts) error {
+	// One fetch, identity and judgement serve every capture in turn (the
+	// sink copies rows).
+	var (
+		f   event.Fetch
+		aid ident
+		jj  Judgement
+	)
 	for _, c := range m.captures {
 		scheme, hp, target := c.parts()
 		a, _ := m.authorityFor(scheme, hp)
 		cr := m.crawlerOf(c.src.File) // each capture is its own file's crawler's fetch
-		aid := cr.aid
+		aid = cr.aid
 		var j *Judgement
 		if cr.token != "" && (c.recordType() == "response" || c.recordType() == "revisit") {
-			f := event.Fetch{
+			f = event.Fetch{
 				Time: c.time, Method: "GET", Scheme: scheme, Host: hp, Target: target, Status: int(c.status),
 				Bytes: -1, Origin: event.OriginWARC, Format: "warc-capture", RecordID: c.recordID, Source: c.src,
 			}
-			jj := m.judge(&f, &aid)
+			m.judgeInto(&jj, &f, &aid)
 			j = &jj
 			if !c.paired {
 				counts.captureFetches++
