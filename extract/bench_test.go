@@ -46,3 +46,24 @@ func BenchmarkFromResponse(b *testing.B) {
 		}
 	}
 }
+
+// BenchmarkParseMetaNoMeta measures a page without meta tags (most pages
+// of a crawl), with ParseMeta's shortcut and with the tokenizer alone.
+func BenchmarkParseMetaNoMeta(b *testing.B) {
+	body := []byte(strings.ReplaceAll(string(typicalPage()), "<meta", "<link"))
+	for _, quick := range []bool{true, false} {
+		name := "tokenizer"
+		if quick {
+			name = "shortcut"
+		}
+		b.Run(name, func(b *testing.B) {
+			b.SetBytes(int64(len(body)))
+			b.ReportAllocs()
+			for b.Loop() {
+				if r, d := parseMeta(body, Options{}, quick); len(r)+len(d) != 0 {
+					b.Fatal(r, d)
+				}
+			}
+		})
+	}
+}

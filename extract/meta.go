@@ -99,16 +99,22 @@ func parseMeta(body []byte, opts Options, quick bool) ([]Rule, []Diagnostic) {
 // hasMetaTag reports whether data contains "<meta" in any case: the start
 // of every meta tag the tokenizer can return (it lower-cases tag names).
 func hasMetaTag(data []byte) bool {
-	for {
-		i := bytes.IndexByte(data, '<')
-		if i < 0 || len(data)-i < 5 {
-			return false
+	// "<m" and "<M" are rare in HTML: a vectorized search for each, then
+	// the rest of the name compared without regard to case.
+	for _, start := range [...][]byte{[]byte("<m"), []byte("<M")} {
+		rest := data
+		for {
+			i := bytes.Index(rest, start)
+			if i < 0 {
+				break
+			}
+			if len(rest)-i >= 5 && rest[i+2]|0x20 == 'e' && rest[i+3]|0x20 == 't' && rest[i+4]|0x20 == 'a' {
+				return true
+			}
+			rest = rest[i+2:]
 		}
-		if data[i+1]|0x20 == 'm' && data[i+2]|0x20 == 'e' && data[i+3]|0x20 == 't' && data[i+4]|0x20 == 'a' {
-			return true
-		}
-		data = data[i+1:]
 	}
+	return false
 }
 
 // Where the scanner is in the document.
