@@ -14,19 +14,29 @@ import (
 // item is one fetch with its place in the input, for a total order.
 type item struct {
 	f    *event.Fetch
+	sec  int64 // f.Time as Unix seconds and nanoseconds: the heaps compare
+	nsec int32 // these rather than time.Time (same order, less work)
 	file int   // index of the source in input order
 	seq  int64 // position in the file
 }
 
 func less(a, b *item) bool {
-	if !a.f.Time.Equal(b.f.Time) {
-		return a.f.Time.Before(b.f.Time)
+	if a.sec != b.sec {
+		return a.sec < b.sec
+	}
+	if a.nsec != b.nsec {
+		return a.nsec < b.nsec
 	}
 	if a.file != b.file {
 		return a.file < b.file
 	}
 	return a.seq < b.seq
 }
+
+// itemSlab is how many items a file reader allocates at once (one
+// allocation per fetch was a tenth of pass 2's). An item is released with
+// its task, and the items of one slab travel in nearby tasks.
+const itemSlab = streamBatch
 
 type itemHeap []*item
 
@@ -101,6 +111,7 @@ func (s *stream) run(ctx context.Context, fs *fileState, progress *atomic.Int64)
 	var held itemHeap
 	batch := make([]*item, 0, streamBatch)
 	var seq, counted int64
+	var slab []item
 	send := func() bool {
 		if progress != nil {
 			progress.Add(r.Consumed() - counted)
@@ -123,7 +134,12 @@ func (s *stream) run(ctx context.Context, fs *fileState, progress *atomic.Int64)
 			return fmt.Errorf("%s: fetches spooled by pass 1: %w", fs.f.Path, err)
 		}
 		seq++
-		it := &item{f: f, file: s.idx, seq: seq}
+		if len(slab) == 0 {
+			slab = make([]item, itemSlab)
+		}
+		it := &slab[0]
+		slab = slab[1:]
+		*it = item{f: f, sec: f.Time.Unix(), nsec: int32(f.Time.Nanosecond()), file: s.idx, seq: seq}
 		if window > 0 {
 			heap.Push(&held, it)
 			if held.Len() <= window {
