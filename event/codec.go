@@ -89,12 +89,15 @@ const (
 	fieldCDNVerifiedBot
 	fieldOrigin
 	fieldFormat
-	fieldHeaderName
-	fieldHeaderValue
 	fieldFile
-	numFields
-	noField = -1 // a literal field: never interned
+	fieldHeader // then a name and a value slot per header index below headerSlots
+	numFields   = fieldHeader + 2*headerSlots
+	noField     = -1 // a literal field: never interned
 )
+
+// headerSlots is how many header fields have last strings of their own,
+// by index (a log's User-Agent and Referer); later ones share the last.
+const headerSlots = 4
 
 // recent is a string the table held at generation gen, under index idx.
 type recent struct {
@@ -156,9 +159,10 @@ func (fw *FetchWriter) Write(f *Fetch) error {
 	r = fw.str(r, f.RecordID, noField)
 	if f.Header != nil {
 		r = binary.AppendUvarint(r, uint64(len(f.Header)))
-		for _, h := range f.Header {
-			r = fw.str(r, h.Name, fieldHeaderName)
-			r = fw.str(r, h.Value, fieldHeaderValue)
+		for i, h := range f.Header {
+			slot := fieldHeader + 2*min(i, headerSlots-1)
+			r = fw.str(r, h.Name, slot)
+			r = fw.str(r, h.Value, slot+1)
 		}
 	}
 	if f.Body != nil {
