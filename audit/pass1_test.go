@@ -1,0 +1,49 @@
+package audit
+
+import (
+	"fmt"
+	"reflect"
+	"testing"
+
+	"github.com/repaudit/repaudit/event"
+)
+
+// TestPipeFetches: the pipelined spooler sees every fetch in order, each
+// a copy that keeps its own header although the reader reuses its Fetch
+// and Header (as accesslog.Reader does), batches recycled included.
+func TestPipeFetches(t *testing.T) {
+	const n = 5*pipeBatch + 17
+	var got []event.Fetch
+	add, end := pipeFetches(func(f *event.Fetch) {
+		c := *f
+		c.Header = append(event.Header(nil), f.Header...)
+		got = append(got, c)
+	})
+	var f event.Fetch // reused, like a reader's
+	hdr := make(event.Header, 0, 4)
+	want := make([]event.Fetch, 0, n)
+	for i := range n {
+		hdr = hdr[:0]
+		hdr = append(hdr, event.Field{Name: "User-Agent", Value: fmt.Sprint("bot/", i)})
+		if i%3 == 0 {
+			hdr = append(hdr, event.Field{Name: "Referer", Value: fmt.Sprint("https://r.example/", i)})
+		}
+		f = event.Fetch{Target: fmt.Sprint("/p", i), UserAgent: fmt.Sprint("bot/", i), Header: hdr, Source: event.Source{Line: int64(i + 1)}}
+		if i%5 == 0 {
+			f.Header = nil
+		}
+		w := f
+		w.Header = append(event.Header(nil), f.Header...)
+		want = append(want, w)
+		add(&f)
+	}
+	end()
+	if len(got) != n {
+		t.Fatalf("%d fetches spooled, want %d", len(got), n)
+	}
+	for i := range want {
+		if !reflect.DeepEqual(got[i], want[i]) {
+			t.Fatalf("fetch %d: got %+v, want %+v", i, got[i], want[i])
+		}
+	}
+}
