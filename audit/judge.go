@@ -128,10 +128,14 @@ func (p *judging) newTask(seq int) *task {
 	return t
 }
 
-// release returns t for reuse once the last writer is done with it.
+// release returns t for reuse once the last writer is done with it, and
+// its items and fetches to their slabs (stream.go).
 func (p *judging) release(t *task) {
 	if t.pending.Add(-1) == 0 {
-		clear(t.items) // the fetches may be collected
+		for _, it := range t.items {
+			it.slab.release(1)
+		}
+		clear(t.items)
 		t.items = t.items[:0]
 		p.free.Put(t)
 	}

@@ -18,6 +18,7 @@ type item struct {
 	nsec int32 // these rather than time.Time (same order, less work)
 	file int   // index of the source in input order
 	seq  int64 // position in the file
+	slab *fetchSlab
 }
 
 func less(a, b *item) bool {
@@ -33,10 +34,36 @@ func less(a, b *item) bool {
 	return a.seq < b.seq
 }
 
-// itemSlab is how many items a file reader allocates at once (one
-// allocation per fetch was a tenth of pass 2's). An item is released with
-// its task, and the items of one slab travel in nearby tasks.
+// itemSlab is how many items (and their fetches) a slab holds.
 const itemSlab = streamBatch
+
+// fetchSlab holds the items a file reader hands out and the fetches they
+// carry. Slabs are recycled once every item is released (judging.release:
+// the task that carries it is written), so that decoding a fetch
+// allocates only its strings: pass 2 allocated a fetch and an item per
+// fetch, most of its garbage. The items of one slab travel in nearby
+// tasks.
+type fetchSlab struct {
+	items   [itemSlab]item
+	fetches [itemSlab]event.Fetch
+	left    atomic.Int32 // items not yet released, counting unused ones
+}
+
+var fetchSlabs = sync.Pool{New: func() any { return new(fetchSlab) }}
+
+func newFetchSlab() *fetchSlab {
+	sl := fetchSlabs.Get().(*fetchSlab)
+	sl.left.Store(itemSlab)
+	return sl
+}
+
+// release releases n > 0 items of the slab; the last one recycles it.
+// The released items and their fetches must not be used again.
+func (sl *fetchSlab) release(n int32) {
+	if sl.left.Add(-n) == 0 {
+		fetchSlabs.Put(sl) // NextInto overwrites a fetch whole
+	}
+}
 
 type itemHeap []*item
 
@@ -111,7 +138,13 @@ func (s *stream) run(ctx context.Context, fs *fileState, progress *atomic.Int64)
 	var held itemHeap
 	batch := make([]*item, 0, streamBatch)
 	var seq, counted int64
-	var slab []item
+	var slab *fetchSlab
+	used := 0 // items of slab handed out
+	defer func() {
+		if slab != nil && used < itemSlab {
+			slab.release(int32(itemSlab - used))
+		}
+	}()
 	send := func() bool {
 		if progress != nil {
 			progress.Add(r.Consumed() - counted)
@@ -126,7 +159,11 @@ func (s *stream) run(ctx context.Context, fs *fileState, progress *atomic.Int64)
 		}
 	}
 	for {
-		f, err := r.Next()
+		if slab == nil || used == itemSlab {
+			slab, used = newFetchSlab(), 0
+		}
+		f := &slab.fetches[used]
+		err := r.NextInto(f)
 		if err == io.EOF {
 			break
 		}
@@ -134,12 +171,9 @@ func (s *stream) run(ctx context.Context, fs *fileState, progress *atomic.Int64)
 			return fmt.Errorf("%s: fetches spooled by pass 1: %w", fs.f.Path, err)
 		}
 		seq++
-		if len(slab) == 0 {
-			slab = make([]item, itemSlab)
-		}
-		it := &slab[0]
-		slab = slab[1:]
-		*it = item{f: f, sec: f.Time.Unix(), nsec: int32(f.Time.Nanosecond()), file: s.idx, seq: seq}
+		it := &slab.items[used]
+		used++
+		*it = item{f: f, sec: f.Time.Unix(), nsec: int32(f.Time.Nanosecond()), file: s.idx, seq: seq, slab: slab}
 		if window > 0 {
 			heap.Push(&held, it)
 			if held.Len() <= window {

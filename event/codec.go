@@ -296,10 +296,35 @@ const fieldSlab = 4 * slabSize
 // at the end of the stream. An error about the stream's content wraps
 // ErrCorrupt and names the byte offset of the record.
 func (fr *FetchReader) Next() (*Fetch, error) {
+	if len(fr.slab) == 0 {
+		fr.slab = make([]Fetch, slabSize)
+	}
+	f := &fr.slab[0]
+	if err := fr.decodeNext(f); err != nil {
+		*f = Fetch{} // reused by the next record
+		return nil, err
+	}
+	fr.slab = fr.slab[1:]
+	return f, nil
+}
+
+// NextInto is Next decoding into *f, which it overwrites whole, for a
+// caller that recycles its fetches. *f is left zero on an error.
+func (fr *FetchReader) NextInto(f *Fetch) error {
+	*f = Fetch{}
+	err := fr.decodeNext(f)
+	if err != nil {
+		*f = Fetch{}
+	}
+	return err
+}
+
+// decodeNext decodes the next record into *f, which is zero.
+func (fr *FetchReader) decodeNext(f *Fetch) error {
 	if !fr.started {
 		var m [len(fetchMagic)]byte
 		if _, err := io.ReadFull(fr.r, m[:]); err != nil || string(m[:]) != fetchMagic {
-			return nil, fmt.Errorf("%w: no %s magic at its start", ErrCorrupt, fetchMagic)
+			return fmt.Errorf("%w: no %s magic at its start", ErrCorrupt, fetchMagic)
 		}
 		fr.started = true
 		fr.n = int64(len(fetchMagic))
@@ -307,37 +332,37 @@ func (fr *FetchReader) Next() (*Fetch, error) {
 	at := fr.n
 	size, err := binary.ReadUvarint(fr.r)
 	if err == io.EOF {
-		return nil, io.EOF
+		return io.EOF
 	}
 	if err != nil || size > maxRecord {
-		return nil, fr.corrupt(at, "bad record length")
+		return fr.corrupt(at, "bad record length")
 	}
 	// A record that fits the buffer is decoded in place (the decoder
 	// copies what it keeps), else read into fr.rec.
 	rec, inPlace := []byte(nil), size <= uint64(fr.r.Size())
 	if inPlace {
 		if rec, err = fr.r.Peek(int(size)); err != nil {
-			return nil, fr.corrupt(at, "record cut short")
+			return fr.corrupt(at, "record cut short")
 		}
 	} else {
 		if err := fr.read(size); err != nil {
-			return nil, fr.corrupt(at, "record cut short")
+			return fr.corrupt(at, "record cut short")
 		}
 		rec = fr.rec
 	}
 	fr.n += int64(uvarintLen(size)) + int64(size)
 	d := decoder{b: rec, fr: fr}
-	f := d.fetch()
+	d.fetch(f)
 	if inPlace {
 		fr.r.Discard(int(size)) // Peek gave size bytes: never fails
 	}
 	if d.err != "" {
-		return nil, fr.corrupt(at, d.err)
+		return fr.corrupt(at, d.err)
 	}
 	if len(d.b) != 0 {
-		return nil, fr.corrupt(at, fmt.Sprintf("%d bytes left over", len(d.b)))
+		return fr.corrupt(at, fmt.Sprintf("%d bytes left over", len(d.b)))
 	}
-	return f, nil
+	return nil
 }
 
 // read reads the next size bytes into fr.rec, growing it as bytes come
@@ -450,15 +475,13 @@ func (d *decoder) str(in bool) string {
 	return s
 }
 
-func (d *decoder) fetch() *Fetch {
-	if len(d.fr.slab) == 0 {
-		d.fr.slab = make([]Fetch, slabSize)
-	}
-	f := &d.fr.slab[0]
+// fetch decodes a record into *f, which is zero; on an error (d.err) *f
+// holds whatever was decoded before it.
+func (d *decoder) fetch(f *Fetch) {
 	flags := d.uvarint()
 	if flags&^flagAll != 0 {
 		d.fail("unknown flags")
-		return nil
+		return
 	}
 	f.SignatureRecorded = flags&flagSignatureRecorded != 0
 	sec := d.fr.prev.sec + d.varint()
@@ -515,10 +538,4 @@ func (d *decoder) fetch() *Fetch {
 	p.offset += d.varint()
 	p.length += d.varint()
 	f.Source.Line, f.Source.Offset, f.Source.Length = p.line, p.offset, p.length
-	if d.err != "" {
-		*f = Fetch{} // reused by the next record
-		return nil
-	}
-	d.fr.slab = d.fr.slab[1:]
-	return f
 }

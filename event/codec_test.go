@@ -214,6 +214,28 @@ func FuzzFetchReader(f *testing.F) {
 			}
 			got = append(got, ft)
 		}
+		// NextInto, into one reused Fetch, decodes the same fetches and
+		// stops at the same record.
+		ri := NewFetchReader(bytes.NewReader(data))
+		var into Fetch
+		for i := 0; ; i++ {
+			err := ri.NextInto(&into)
+			if i == len(got) {
+				if err == nil {
+					t.Fatalf("NextInto decodes a fetch %d that Next did not", i)
+				}
+				if !reflect.DeepEqual(into, Fetch{}) {
+					t.Fatalf("NextInto leaves %+v after an error", into)
+				}
+				break
+			}
+			if err != nil {
+				t.Fatalf("NextInto %d: %v", i, err)
+			}
+			if !reflect.DeepEqual(&into, got[i]) {
+				t.Fatalf("NextInto %d:\n got %+v\nwant %+v", i, into, got[i])
+			}
+		}
 		var re bytes.Buffer
 		w := NewFetchWriter(&re)
 		for _, ft := range got {
