@@ -1,6 +1,7 @@
 package evaluate
 
 import (
+	"encoding/binary"
 	"net/netip"
 	"strings"
 	"time"
@@ -144,14 +145,23 @@ func (m *Model) NewJudger() *Judger { return &Judger{m: m} }
 func (jg *Judger) JudgeInto(j *Judgement, f *event.Fetch) { jg.m.judgeWith(j, f, nil, &jg.c) }
 
 // judgeCache holds the strings a Judger reuses; a nil *judgeCache makes
-// them anew each time. Each map is cleared when full, which bounds it.
+// them anew each time. Addresses are held direct-mapped (a later address
+// takes an earlier one's slot), rules in a map cleared when full: both
+// bounded.
 type judgeCache struct {
-	ips   map[netip.Addr]string
+	ips   *[ipSlots]ipText
 	rules map[*robots.Rule]string
 }
 
+// ipText is an address and its text.
+type ipText struct {
+	a netip.Addr
+	s string
+}
+
 const (
-	maxCachedIPs   = 1 << 14
+	ipSlotBits     = 12
+	ipSlots        = 1 << ipSlotBits
 	maxCachedRules = 1 << 12
 )
 
@@ -160,15 +170,17 @@ func (c *judgeCache) ipString(a netip.Addr) string {
 	if c == nil {
 		return a.String()
 	}
-	if s, ok := c.ips[a]; ok {
-		return s
+	if c.ips == nil {
+		c.ips = new([ipSlots]ipText)
 	}
-	if c.ips == nil || len(c.ips) >= maxCachedIPs {
-		c.ips = make(map[netip.Addr]string, 256)
+	b := a.As16()
+	h := binary.LittleEndian.Uint64(b[:8]) ^ binary.LittleEndian.Uint64(b[8:])
+	slot := &c.ips[(h*0x9E3779B97F4A7C15)>>(64-ipSlotBits)]
+	if slot.a == a && slot.s != "" {
+		return slot.s
 	}
-	s := a.String()
-	c.ips[a] = s
-	return s
+	*slot = ipText{a: a, s: a.String()}
+	return slot.s
 }
 
 // ruleText is v.ruleText(r).
