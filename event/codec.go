@@ -71,6 +71,7 @@ type FetchWriter struct {
 	strings map[string]uint32
 	gen     uint32            // counts the clearings of strings
 	last    [numFields]recent // per interning field, the last string coded
+	noLast  bool              // tests: code without last (the same bytes)
 	prev    position
 	n       int64 // bytes written to w
 	err     error
@@ -222,8 +223,17 @@ func (fw *FetchWriter) str(r []byte, s string, field int) []byte {
 	if field != noField {
 		// The field's last string, while the table still holds it, needs
 		// no lookup; the coding is the same either way.
-		if l := &fw.last[field]; l.gen == fw.gen && l.s == s {
+		if l := &fw.last[field]; l.gen == fw.gen && l.s == s && !fw.noLast {
 			return binary.AppendUvarint(r, uint64(l.idx+1)<<1)
+		}
+		if field >= fieldHeader && !fw.noLast {
+			// A log's header repeats the User-Agent and Referer just coded.
+			for _, l := range [2]*recent{&fw.last[fieldUserAgent], &fw.last[fieldReferer]} {
+				if l.gen == fw.gen && l.s == s {
+					fw.last[field] = *l
+					return binary.AppendUvarint(r, uint64(l.idx+1)<<1)
+				}
+			}
 		}
 		if i, ok := fw.strings[s]; ok {
 			fw.last[field] = recent{s: s, idx: i, gen: fw.gen}
