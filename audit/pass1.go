@@ -2,6 +2,7 @@ package audit
 
 import (
 	"fmt"
+	"io"
 	"sync/atomic"
 	"time"
 
@@ -95,7 +96,14 @@ func (r *run) readStream(fs *fileState, keep func(event.Problem), done *atomic.I
 	digest := newCountingHash()
 	var hosts hostSet
 	fs.spool = newFetchSpool(r.spool)
-	opts := ingest.Options{Progress: done, Resolver: warc.NewResolver(32 << 20), Digest: digest, LogExtraHeaders: r.cfg.LogExtraHeaders}
+	var sink io.Writer = digest
+	endHash := func() {}
+	if pipelined {
+		// Hashed on a goroutine of its own too: the reading goroutine
+		// parses, which is the most of the work.
+		sink, endHash = hashBehind(digest)
+	}
+	opts := ingest.Options{Progress: done, Resolver: warc.NewResolver(32 << 20), Digest: sink, LogExtraHeaders: r.cfg.LogExtraHeaders}
 	var counted int64 // fetches not yet added to r.events
 	spoolFetch := func(ft *event.Fetch) {
 		// r.events is shared by every reader: added to in steps, not at
@@ -130,6 +138,7 @@ func (r *run) readStream(fs *fileState, keep func(event.Problem), done *atomic.I
 		fs.stats, fs.err = ingest.Read(r.ctx, fs.f, opts, h)
 	}
 	endFetches()
+	endHash()
 	r.events.Add(counted)
 	fs.spool.finish()
 	if fs.err == nil {
@@ -211,4 +220,36 @@ func pipeFetches(fn func(*event.Fetch)) (add func(*event.Fetch), end func()) {
 		<-done
 	}
 	return add, end
+}
+
+// hashBehind returns a writer that hands copies of what it is given to
+// w, in order, on a goroutine of its own; end returns once w has had
+// every byte. Writes never fail (w is a hash).
+func hashBehind(w io.Writer) (io.Writer, func()) {
+	full := make(chan []byte, 4)
+	free := make(chan []byte, 6)
+	for range cap(free) {
+		free <- nil
+	}
+	done := make(chan struct{})
+	go func() {
+		defer close(done)
+		for b := range full {
+			w.Write(b)
+			free <- b[:0]
+		}
+	}()
+	return behindWriter{full, free}, func() {
+		close(full)
+		<-done
+	}
+}
+
+type behindWriter struct{ full, free chan []byte }
+
+func (b behindWriter) Write(p []byte) (int, error) {
+	if len(p) > 0 {
+		b.full <- append(<-b.free, p...) // the caller reuses p
+	}
+	return len(p), nil
 }
