@@ -23,13 +23,14 @@ func (r *run) readPass1() error {
 	}
 	r.events.Store(0)
 	prog := newProgress(r.cfg.Progress, "reading", total, &r.events)
-	// The last logs handed to the workers are read by two goroutines each
-	// (pipelined): with no file left to start, a worker would otherwise
-	// leave its core idle while another reads one big log alone.
+	// The last jobs-1 logs handed to the workers are read by several
+	// goroutines each (pipelined): with no file left to start, a worker
+	// would otherwise leave its core idle while another reads one big log
+	// alone.
 	last, tail := len(r.files), r.cfg.Jobs-1
 	for last > 0 && tail > 0 {
 		last--
-		if k := r.files[last].f.Kind; k == ingest.KindLog || k == ingest.KindWARC || k == ingest.KindARC {
+		if r.files[last].f.Kind == ingest.KindLog {
 			tail--
 		}
 	}
@@ -121,6 +122,9 @@ func (r *run) readStream(fs *fileState, keep func(event.Problem), done *atomic.I
 	onFetch, endFetches := spoolFetch, func() {}
 	if pipelined {
 		onFetch, endFetches = pipeFetches(spoolFetch)
+		if onPipelined != nil {
+			onPipelined(fs.f.Path)
+		}
 	}
 	h := ingest.Handler{
 		Fetch: func(ft *event.Fetch) error {
@@ -163,6 +167,10 @@ func (r *run) addCapture(c *event.Capture, keep func(event.Problem)) {
 	}
 	r.builder.AddCapture(c)
 }
+
+// onPipelined, when set (tests only), is told the inputs pass 1 reads
+// pipelined.
+var onPipelined func(path string)
 
 // pipeBatch is how many fetches a pipelined reader hands over at once.
 const pipeBatch = 256

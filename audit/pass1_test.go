@@ -1,11 +1,17 @@
 package audit
 
 import (
+	"bytes"
+	"context"
 	"fmt"
+	"os"
+	"path/filepath"
 	"reflect"
+	"sync"
 	"testing"
 
 	"github.com/repaudit/repaudit/event"
+	"github.com/repaudit/repaudit/table"
 )
 
 // TestPipeFetches: the pipelined spooler sees every fetch in order, each
@@ -67,5 +73,46 @@ func TestHashBehind(t *testing.T) {
 	end()
 	if behind.hex() != want.hex() || behind.n != want.n {
 		t.Errorf("hashed behind: %s (%d bytes), want %s (%d bytes)", behind.hex(), behind.n, want.hex(), want.n)
+	}
+}
+
+// TestPipelinedOneLog: with -j 2, one log beside a WARC is read pipelined
+// (the WARC is handed out after it), and the tables are those of -j 1.
+func TestPipelinedOneLog(t *testing.T) {
+	tmp := t.TempDir()
+	inputs := writeMultiHostCorpus(t, tmp, 5, 1, 3000) // the WARC, then the log
+	inputs = []string{inputs[1], inputs[0]}
+	var mu sync.Mutex
+	var piped []string
+	onPipelined = func(p string) { mu.Lock(); piped = append(piped, p); mu.Unlock() }
+	defer func() { onPipelined = nil }()
+	var outs []string
+	for _, jobs := range []int{1, 2} {
+		piped = nil
+		out := filepath.Join(tmp, fmt.Sprint("j", jobs))
+		if _, err := Run(context.Background(), Config{Inputs: inputs, Out: out, Jobs: jobs}); err != nil {
+			t.Fatalf("jobs=%d: %v", jobs, err)
+		}
+		want := []string(nil)
+		if jobs > 1 {
+			want = []string{inputs[0]}
+		}
+		if !reflect.DeepEqual(piped, want) {
+			t.Errorf("jobs=%d: pipelined %q, want %q", jobs, piped, want)
+		}
+		outs = append(outs, out)
+	}
+	for _, info := range table.Tables {
+		a, err := os.ReadFile(filepath.Join(outs[0], info.Name+".parquet"))
+		if err != nil {
+			t.Fatal(err)
+		}
+		b, err := os.ReadFile(filepath.Join(outs[1], info.Name+".parquet"))
+		if err != nil {
+			t.Fatal(err)
+		}
+		if !bytes.Equal(a, b) {
+			t.Errorf("%s.parquet differs between -j 1 and a pipelined -j 2", info.Name)
+		}
 	}
 }
