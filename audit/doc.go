@@ -6,7 +6,8 @@
 // entries, never with the size of the logs; every input is read once:
 //
 //  1. Every file is read in parallel (one worker per core), once
-//     (pass1.go). Captures build the robots.txt and directive timelines
+//     (pass1.go); the last logs handed out are parsed on one goroutine
+//     and spooled on another, so that one big log keeps two cores busy. Captures build the robots.txt and directive timelines
 //     and the archive's retention state; captured cards, key directories
 //     and IP lists build the identity timelines; robots.txt fetches build
 //     each bot's own view. Listings are read whole. Every fetch goes to
@@ -14,7 +15,8 @@
 //     memory while small, else in a temporary directory beside the
 //     output). The model is then frozen.
 //  2. The spools (never the inputs) are read and merged into one stream
-//     in time order (stream.go). Spools are opened lazily in order of
+//     in time order (stream.go), decoded into slabs of fetches that are
+//     recycled once written. Spools are opened lazily in order of
 //     their first timestamp, and a small reorder window per file absorbs
 //     the slight disorder of real logs (a file pass 1 saw in order skips
 //     it). Pass 2 is a pipeline of stages (judge.go): the merger cuts the

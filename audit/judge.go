@@ -38,7 +38,7 @@ type task struct {
 //
 //	file readers (one per source, stream.go)
 //	  → merger: one stream in (time, file, seq) order, cut into tasks
-//	  → jobs workers: Model.JudgeInto, tasks in any order
+//	  → jobs workers: a Judger each (Model.JudgeInto), tasks in any order
 //	  → orderer: tasks back in merged order, Tracker.Observe
 //	  → fetch writer and violation writer: the two tables, each in order
 //
@@ -128,10 +128,14 @@ func (p *judging) newTask(seq int) *task {
 	return t
 }
 
-// release returns t for reuse once the last writer is done with it.
+// release returns t for reuse once the last writer is done with it, and
+// its items and fetches to their slabs (stream.go).
 func (p *judging) release(t *task) {
 	if t.pending.Add(-1) == 0 {
-		clear(t.items) // the fetches may be collected
+		for _, it := range t.items {
+			it.slab.release(1)
+		}
+		clear(t.items)
 		t.items = t.items[:0]
 		p.free.Put(t)
 	}
@@ -201,8 +205,9 @@ func (p *judging) judgePool(ctx context.Context, in <-chan *task, out chan<- *ta
 	g, ctx := errgroup.WithContext(ctx)
 	for range p.jobs {
 		g.Go(func() error {
+			jg := p.model.NewJudger() // caches of its own: one per worker
 			for t := range in {
-				p.judgeTask(t)
+				p.judgeTask(jg, t)
 				if err := send(ctx, out, t); err != nil {
 					return err
 				}
@@ -214,13 +219,13 @@ func (p *judging) judgePool(ctx context.Context, in <-chan *task, out chan<- *ta
 }
 
 // judgeTask judges every fetch of t into t.out, reusing its judgements.
-func (p *judging) judgeTask(t *task) {
+func (p *judging) judgeTask(jg *evaluate.Judger, t *task) {
 	if cap(t.out) < len(t.items) {
 		t.out = make([]evaluate.Judgement, len(t.items))
 	}
 	t.out = t.out[:len(t.items)]
 	for i, it := range t.items {
-		p.model.JudgeInto(&t.out[i], it.f)
+		jg.JudgeInto(&t.out[i], it.f)
 	}
 	p.events.Add(int64(len(t.items)))
 }

@@ -34,6 +34,7 @@ const (
 // authorities its fetches name (capped) and how many name none.
 type hostSet struct {
 	seen      map[string]bool
+	parts     map[hostKey]bool // the (scheme, host) pairs already noted
 	list      []string
 	hostless  int64
 	referrers map[string]int64 // scheme://host of the referrers of host-less lines (capped)
@@ -50,18 +51,28 @@ func (h *hostSet) note(f *event.Fetch) {
 	if len(h.list) >= 64 {
 		return
 	}
+	// Looked up by its parts first: the key string is built once per
+	// (scheme, host), not once per fetch.
+	if h.parts[hostKey{f.Scheme, f.Host}] {
+		return
+	}
+	if h.parts == nil {
+		h.parts = make(map[hostKey]bool)
+		h.seen = make(map[string]bool)
+	}
+	h.parts[hostKey{strings.Clone(f.Scheme), strings.Clone(f.Host)}] = true
 	key := f.Host
 	if f.Scheme != "" {
 		key = f.Scheme + "://" + f.Host
-	}
-	if h.seen == nil {
-		h.seen = make(map[string]bool)
 	}
 	if !h.seen[key] {
 		h.seen[key] = true
 		h.list = append(h.list, strings.Clone(key))
 	}
 }
+
+// hostKey is an authority as a fetch names it.
+type hostKey struct{ scheme, host string }
 
 // noteReferrer counts the site a referrer names: on a site's own log,
 // most referrers of page views are its own pages, which suggests the

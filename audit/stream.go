@@ -14,18 +14,55 @@ import (
 // item is one fetch with its place in the input, for a total order.
 type item struct {
 	f    *event.Fetch
+	sec  int64 // f.Time as Unix seconds and nanoseconds: the heaps compare
+	nsec int32 // these rather than time.Time (same order, less work)
 	file int   // index of the source in input order
 	seq  int64 // position in the file
+	slab *fetchSlab
 }
 
 func less(a, b *item) bool {
-	if !a.f.Time.Equal(b.f.Time) {
-		return a.f.Time.Before(b.f.Time)
+	if a.sec != b.sec {
+		return a.sec < b.sec
+	}
+	if a.nsec != b.nsec {
+		return a.nsec < b.nsec
 	}
 	if a.file != b.file {
 		return a.file < b.file
 	}
 	return a.seq < b.seq
+}
+
+// itemSlab is how many items (and their fetches) a slab holds.
+const itemSlab = streamBatch
+
+// fetchSlab holds the items a file reader hands out and the fetches they
+// carry. Slabs are recycled once every item is released (judging.release:
+// the task that carries it is written), so that decoding a fetch
+// allocates only its strings: pass 2 allocated a fetch and an item per
+// fetch, most of its garbage. The items of one slab travel in nearby
+// tasks.
+type fetchSlab struct {
+	items   [itemSlab]item
+	fetches [itemSlab]event.Fetch
+	left    atomic.Int32 // items not yet released, counting unused ones
+}
+
+var fetchSlabs = sync.Pool{New: func() any { return new(fetchSlab) }}
+
+func newFetchSlab() *fetchSlab {
+	sl := fetchSlabs.Get().(*fetchSlab)
+	sl.left.Store(itemSlab)
+	return sl
+}
+
+// release releases n > 0 items of the slab; the last one recycles it.
+// The released items and their fetches must not be used again.
+func (sl *fetchSlab) release(n int32) {
+	if sl.left.Add(-n) == 0 {
+		fetchSlabs.Put(sl) // NextInto overwrites a fetch whole
+	}
 }
 
 type itemHeap []*item
@@ -101,6 +138,13 @@ func (s *stream) run(ctx context.Context, fs *fileState, progress *atomic.Int64)
 	var held itemHeap
 	batch := make([]*item, 0, streamBatch)
 	var seq, counted int64
+	var slab *fetchSlab
+	used := 0 // items of slab handed out
+	defer func() {
+		if slab != nil && used < itemSlab {
+			slab.release(int32(itemSlab - used))
+		}
+	}()
 	send := func() bool {
 		if progress != nil {
 			progress.Add(r.Consumed() - counted)
@@ -115,7 +159,11 @@ func (s *stream) run(ctx context.Context, fs *fileState, progress *atomic.Int64)
 		}
 	}
 	for {
-		f, err := r.Next()
+		if slab == nil || used == itemSlab {
+			slab, used = newFetchSlab(), 0
+		}
+		f := &slab.fetches[used]
+		err := r.NextInto(f)
 		if err == io.EOF {
 			break
 		}
@@ -123,7 +171,9 @@ func (s *stream) run(ctx context.Context, fs *fileState, progress *atomic.Int64)
 			return fmt.Errorf("%s: fetches spooled by pass 1: %w", fs.f.Path, err)
 		}
 		seq++
-		it := &item{f: f, file: s.idx, seq: seq}
+		it := &slab.items[used]
+		used++
+		*it = item{f: f, sec: f.Time.Unix(), nsec: int32(f.Time.Nanosecond()), file: s.idx, seq: seq, slab: slab}
 		if window > 0 {
 			heap.Push(&held, it)
 			if held.Len() <= window {

@@ -47,7 +47,9 @@
 // JudgeInto is Judge for callers that judge millions of fetches: it writes
 // into a Judgement the caller reuses (its Violations array included), so
 // a fetch that makes no finding allocates only its URL and client address
-// strings; evidence strings are built only for a finding.
+// strings; evidence strings are built only for a finding. A Judger
+// (Model.NewJudger, one per goroutine) also keeps the client address and
+// matched rule texts it made, so a clean fetch allocates its URL alone.
 //
 // # What Judge decides
 //

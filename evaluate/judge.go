@@ -1,6 +1,7 @@
 package evaluate
 
 import (
+	"encoding/binary"
 	"net/netip"
 	"strings"
 	"time"
@@ -126,15 +127,92 @@ func (m *Model) judge(f *event.Fetch, forced *ident) Judgement {
 	return j
 }
 
-// judgeInto judges f into j in named steps: the request's columns, the
+// Judger is Model.JudgeInto for one goroutine that judges many fetches:
+// it keeps the strings of the fetches rows that repeat from fetch to
+// fetch (a client address's text, a matched rule's text), so that a
+// repeated client or rule costs no allocation. The rows are the same as
+// JudgeInto's. A Judger is not safe for concurrent use: make one per
+// goroutine.
+type Judger struct {
+	m *Model
+	c judgeCache
+}
+
+// NewJudger returns a Judger of m.
+func (m *Model) NewJudger() *Judger { return &Judger{m: m} }
+
+// JudgeInto is Model.JudgeInto.
+func (jg *Judger) JudgeInto(j *Judgement, f *event.Fetch) { jg.m.judgeWith(j, f, nil, &jg.c) }
+
+// judgeCache holds the strings a Judger reuses; a nil *judgeCache makes
+// them anew each time. Addresses are held direct-mapped (a later address
+// takes an earlier one's slot), rules in a map cleared when full: both
+// bounded.
+type judgeCache struct {
+	ips   *[ipSlots]ipText
+	rules map[*robots.Rule]string
+}
+
+// ipText is an address and its text.
+type ipText struct {
+	a netip.Addr
+	s string
+}
+
+const (
+	ipSlotBits     = 12
+	ipSlots        = 1 << ipSlotBits
+	maxCachedRules = 1 << 12
+)
+
+// ipString is a.String().
+func (c *judgeCache) ipString(a netip.Addr) string {
+	if c == nil {
+		return a.String()
+	}
+	if c.ips == nil {
+		c.ips = new([ipSlots]ipText)
+	}
+	b := a.As16()
+	h := binary.LittleEndian.Uint64(b[:8]) ^ binary.LittleEndian.Uint64(b[8:])
+	slot := &c.ips[(h*0x9E3779B97F4A7C15)>>(64-ipSlotBits)]
+	if slot.a == a && slot.s != "" {
+		return slot.s
+	}
+	*slot = ipText{a: a, s: a.String()}
+	return slot.s
+}
+
+// ruleText is v.ruleText(r).
+func (c *judgeCache) ruleText(v *version, r *robots.Rule) string {
+	if c == nil || r == nil {
+		return v.ruleText(r)
+	}
+	if s, ok := c.rules[r]; ok {
+		return s
+	}
+	if c.rules == nil || len(c.rules) >= maxCachedRules {
+		c.rules = make(map[*robots.Rule]string, 64)
+	}
+	s := v.ruleText(r)
+	c.rules[r] = s
+	return s
+}
+
+// judgeInto judges f into j without a Judger's cache.
+func (m *Model) judgeInto(j *Judgement, f *event.Fetch, forced *ident) {
+	m.judgeWith(j, f, forced, nil)
+}
+
+// judgeWith judges f into j in named steps: the request's columns, the
 // client's identity, its signature, its identity status, the robots.txt
 // verdict, the robots.txt policies beyond Allow/Disallow, and the identity
-// findings. Evidence strings are built only for a finding.
-func (m *Model) judgeInto(j *Judgement, f *event.Fetch, forced *ident) {
+// findings. Evidence strings are built only for a finding. c may be nil.
+func (m *Model) judgeWith(j *Judgement, f *event.Fetch, forced *ident, c *judgeCache) {
 	vs := j.Violations[:0]
 	*j = Judgement{Violations: vs}
 	t := f.Time.UTC()
-	a, named := m.requestColumns(j, f, t)
+	a, named := m.requestColumns(j, f, t, c)
 
 	var id ident
 	if forced != nil {
@@ -169,7 +247,7 @@ func (m *Model) judgeInto(j *Judgement, f *event.Fetch, forced *ident) {
 	row.UserTriggered = id.userTriggered
 
 	st := m.identityStatus(j, f, t, id, sig, forced != nil)
-	r := m.robotsVerdict(j, f, t, a, named, id)
+	r := m.robotsVerdict(j, f, t, a, named, id, c)
 	m.policyFindings(j, f, t, a, &r, id)
 	m.identityFindings(j, f, t, id, sig, st)
 	row.Findings = int32(len(j.Violations))
@@ -178,7 +256,7 @@ func (m *Model) judgeInto(j *Judgement, f *event.Fetch, forced *ident) {
 // requestColumns fills the columns that come from the request alone and
 // finds the authority it is judged under; named is false when the request
 // names no host and no site is known.
-func (m *Model) requestColumns(j *Judgement, f *event.Fetch, t time.Time) (a *authority, named bool) {
+func (m *Model) requestColumns(j *Judgement, f *event.Fetch, t time.Time, c *judgeCache) (a *authority, named bool) {
 	row := &j.Fetch
 	row.FetchTime = t
 	row.Method = f.Method
@@ -197,7 +275,7 @@ func (m *Model) requestColumns(j *Judgement, f *event.Fetch, t time.Time) (a *au
 		row.WARCRecordLength = f.Source.Length
 	}
 	if f.ClientIP.IsValid() {
-		row.ClientIP = f.ClientIP.String()
+		row.ClientIP = c.ipString(f.ClientIP)
 	}
 	row.ForwardedFor = f.ForwardedFor
 
@@ -305,7 +383,7 @@ func (m *Model) identityStatus(j *Judgement, f *event.Fetch, t time.Time, id ide
 
 // robotsVerdict reconstructs the bot's view, judges the fetch under it
 // (DESIGN §3.3), fills the robots columns and adds the robots finding.
-func (m *Model) robotsVerdict(j *Judgement, f *event.Fetch, t time.Time, a *authority, named bool, id ident) robotsResult {
+func (m *Model) robotsVerdict(j *Judgement, f *event.Fetch, t time.Time, a *authority, named bool, id ident, c *judgeCache) robotsResult {
 	row := &j.Fetch
 	var r robotsResult
 	if named {
@@ -324,7 +402,7 @@ func (m *Model) robotsVerdict(j *Judgement, f *event.Fetch, t time.Time, a *auth
 			r.kind = KindCapturedWhileDisallowed
 		}
 	}
-	m.fillRobotsColumns(row, &r)
+	m.fillRobotsColumns(row, &r, c)
 	if r.verdict == VerdictNotJudged {
 		j.NotJudgedReason, j.NotJudgedCode = r.why, r.code
 		row.RobotsNote, row.NotJudgedReason = r.why, r.code
@@ -636,7 +714,7 @@ func graceWindow(a *authority, vt *version, token, target string, start, t time.
 }
 
 // fillRobotsColumns copies the view and verdict into the fetches row.
-func (m *Model) fillRobotsColumns(row *table.Fetch, r *robotsResult) {
+func (m *Model) fillRobotsColumns(row *table.Fetch, r *robotsResult, c *judgeCache) {
 	row.RobotsView = r.view
 	row.RobotsVerdict = r.verdict
 	if r.entry != nil {
@@ -649,7 +727,7 @@ func (m *Model) fillRobotsColumns(row *table.Fetch, r *robotsResult) {
 	if r.checked {
 		row.MatchedGroup = r.rv.Group
 		if r.rv.Rule != nil {
-			row.MatchedRule = r.version.ruleText(r.rv.Rule)
+			row.MatchedRule = c.ruleText(r.version, r.rv.Rule)
 			row.MatchedLine = int32(r.rv.Rule.Line)
 		}
 	}

@@ -11,19 +11,34 @@ import (
 // Judge gives, whatever the Judgement held before (findings included).
 func TestJudgeIntoMatchesJudge(t *testing.T) {
 	m, fetches := benchModel(t)
-	var j Judgement
-	findings := 0
-	for i, f := range fetches {
-		want := m.Judge(f)
-		m.JudgeInto(&j, f)
-		got := j
-		findings += len(want.Violations)
-		if len(got.Violations) == 0 {
-			got.Violations = nil // a reused, emptied array
+	var j, jj Judgement
+	jg := m.NewJudger()
+	findings, rules := 0, 0
+	// Twice over: the second round takes the Judger's strings from its
+	// caches.
+	for round := range 2 {
+		for i, f := range fetches {
+			want := m.Judge(f)
+			m.JudgeInto(&j, f)
+			jg.JudgeInto(&jj, f)
+			if round == 0 {
+				findings += len(want.Violations)
+				if want.Fetch.MatchedRule != "" && want.Fetch.ClientIP != "" {
+					rules++
+				}
+			}
+			for name, got := range map[string]Judgement{"JudgeInto": j, "Judger.JudgeInto": jj} {
+				if len(got.Violations) == 0 {
+					got.Violations = nil // a reused, emptied array
+				}
+				if !reflect.DeepEqual(got, want) {
+					t.Fatalf("round %d, fetch %d: %s = %+v, Judge = %+v", round, i, name, got, want)
+				}
+			}
 		}
-		if !reflect.DeepEqual(got, want) {
-			t.Fatalf("fetch %d: JudgeInto = %+v, Judge = %+v", i, got, want)
-		}
+	}
+	if rules == 0 {
+		t.Fatal("no fetch with a client address matched a rule: the Judger's caches go untested")
 	}
 	if findings == 0 {
 		t.Fatal("no fetch made a finding: the test proves little")
@@ -56,5 +71,17 @@ func TestJudgeIntoAllocations(t *testing.T) {
 	})
 	if allocs > 2 {
 		t.Errorf("JudgeInto of a clean fetch: %.1f allocations, want at most 2 (URL, client IP)", allocs)
+	}
+	// A Judger keeps the client address's text: the URL is left.
+	jg := m.NewJudger()
+	for _, f := range clean {
+		jg.JudgeInto(&j, f)
+	}
+	allocs = testing.AllocsPerRun(200, func() {
+		jg.JudgeInto(&j, clean[i%len(clean)])
+		i++
+	})
+	if allocs > 1 {
+		t.Errorf("Judger.JudgeInto of a clean fetch: %.1f allocations, want at most 1 (URL)", allocs)
 	}
 }

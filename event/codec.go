@@ -6,6 +6,7 @@ import (
 	"errors"
 	"fmt"
 	"io"
+	"net/netip"
 	"slices"
 	"time"
 )
@@ -68,9 +69,42 @@ type FetchWriter struct {
 	buf     []byte // encoded records not yet written
 	rec     []byte // the record being built
 	strings map[string]uint32
+	gen     uint32            // counts the clearings of strings
+	last    [numFields]recent // per interning field, the last string coded
+	noLast  bool              // tests: code without last (the same bytes)
 	prev    position
 	n       int64 // bytes written to w
 	err     error
+}
+
+// Interning fields, for FetchWriter.last: the same field often repeats
+// its last value (method, scheme, origin, format, file; a host or agent
+// in a burst), which then costs a string comparison, not a map lookup.
+const (
+	fieldForwardedFor = iota
+	fieldMethod
+	fieldScheme
+	fieldHost
+	fieldUserAgent
+	fieldReferer
+	fieldCDNVerifiedBot
+	fieldOrigin
+	fieldFormat
+	fieldFile
+	fieldHeader // then a name and a value slot per header index below headerSlots
+	numFields   = fieldHeader + 2*headerSlots
+	noField     = -1 // a literal field: never interned
+)
+
+// headerSlots is how many header fields have last strings of their own,
+// by index (a log's User-Agent and Referer); later ones share the last.
+const headerSlots = 4
+
+// recent is a string the table held at generation gen, under index idx.
+type recent struct {
+	s   string
+	idx uint32
+	gen uint32
 }
 
 // position is what records are coded relative to.
@@ -110,27 +144,26 @@ func (fw *FetchWriter) Write(f *Fetch) error {
 	r = binary.AppendVarint(r, sec-fw.prev.sec)
 	r = binary.AppendUvarint(r, uint64(f.Time.Nanosecond()))
 	fw.prev.sec = sec
-	ip, _ := f.ClientIP.MarshalBinary() // never fails
-	r = binary.AppendUvarint(r, uint64(len(ip)))
-	r = append(r, ip...)
-	r = fw.str(r, f.ForwardedFor, intern)
-	r = fw.str(r, f.Method, intern)
-	r = fw.str(r, f.Scheme, intern)
-	r = fw.str(r, f.Host, intern)
-	r = fw.str(r, f.Target, literal)
+	r = appendAddr(r, f.ClientIP)
+	r = fw.str(r, f.ForwardedFor, fieldForwardedFor)
+	r = fw.str(r, f.Method, fieldMethod)
+	r = fw.str(r, f.Scheme, fieldScheme)
+	r = fw.str(r, f.Host, fieldHost)
+	r = fw.str(r, f.Target, noField)
 	r = binary.AppendVarint(r, int64(f.Status))
 	r = binary.AppendVarint(r, f.Bytes)
-	r = fw.str(r, f.UserAgent, intern)
-	r = fw.str(r, f.Referer, intern)
-	r = fw.str(r, f.CDNVerifiedBot, intern)
-	r = fw.str(r, f.Origin, intern)
-	r = fw.str(r, f.Format, intern)
-	r = fw.str(r, f.RecordID, literal)
+	r = fw.str(r, f.UserAgent, fieldUserAgent)
+	r = fw.str(r, f.Referer, fieldReferer)
+	r = fw.str(r, f.CDNVerifiedBot, fieldCDNVerifiedBot)
+	r = fw.str(r, f.Origin, fieldOrigin)
+	r = fw.str(r, f.Format, fieldFormat)
+	r = fw.str(r, f.RecordID, noField)
 	if f.Header != nil {
 		r = binary.AppendUvarint(r, uint64(len(f.Header)))
-		for _, h := range f.Header {
-			r = fw.str(r, h.Name, intern)
-			r = fw.str(r, h.Value, intern)
+		for i, h := range f.Header {
+			slot := fieldHeader + 2*min(i, headerSlots-1)
+			r = fw.str(r, h.Name, slot)
+			r = fw.str(r, h.Value, slot+1)
 		}
 	}
 	if f.Body != nil {
@@ -140,11 +173,11 @@ func (fw *FetchWriter) Write(f *Fetch) error {
 	if f.ConcurrentTo != nil {
 		r = binary.AppendUvarint(r, uint64(len(f.ConcurrentTo)))
 		for _, s := range f.ConcurrentTo {
-			r = fw.str(r, s, literal)
+			r = fw.str(r, s, noField)
 		}
 	}
 	s := f.Source
-	r = fw.str(r, s.File, intern)
+	r = fw.str(r, s.File, fieldFile)
 	r = binary.AppendVarint(r, s.Line-fw.prev.line)
 	r = binary.AppendVarint(r, s.Offset-fw.prev.offset)
 	r = binary.AppendVarint(r, s.Length-fw.prev.length)
@@ -162,21 +195,58 @@ func (fw *FetchWriter) Write(f *Fetch) error {
 	return nil
 }
 
+// appendAddr appends a client address as a uvarint length and the bytes
+// of netip.Addr.MarshalBinary, without MarshalBinary's allocation in the
+// common cases.
+func appendAddr(r []byte, a netip.Addr) []byte {
+	switch {
+	case !a.IsValid():
+		return append(r, 0)
+	case a.Is4():
+		b := a.As4()
+		return append(append(r, 4), b[:]...)
+	case a.Zone() == "":
+		b := a.As16()
+		return append(append(r, 16), b[:]...)
+	}
+	ip, _ := a.MarshalBinary() // never fails
+	r = binary.AppendUvarint(r, uint64(len(ip)))
+	return append(r, ip...)
+}
+
 // str appends s: a reference when the table holds it, else a literal,
-// which joins the table when the field interns.
-func (fw *FetchWriter) str(r []byte, s string, in bool) []byte {
+// which joins the table when the field interns (field is not noField).
+func (fw *FetchWriter) str(r []byte, s string, field int) []byte {
 	if s == "" {
 		return append(r, 0)
 	}
-	if in {
+	if field != noField {
+		// The field's last string, while the table still holds it, needs
+		// no lookup; the coding is the same either way.
+		if l := &fw.last[field]; l.gen == fw.gen && l.s == s && !fw.noLast {
+			return binary.AppendUvarint(r, uint64(l.idx+1)<<1)
+		}
+		if field >= fieldHeader && !fw.noLast {
+			// A log's header repeats the User-Agent and Referer just coded.
+			for _, l := range [2]*recent{&fw.last[fieldUserAgent], &fw.last[fieldReferer]} {
+				if l.gen == fw.gen && l.s == s {
+					fw.last[field] = *l
+					return binary.AppendUvarint(r, uint64(l.idx+1)<<1)
+				}
+			}
+		}
 		if i, ok := fw.strings[s]; ok {
+			fw.last[field] = recent{s: s, idx: i, gen: fw.gen}
 			return binary.AppendUvarint(r, uint64(i+1)<<1)
 		}
 		if len(s) <= maxInterned {
 			if len(fw.strings) == maxStrings {
 				clear(fw.strings)
+				fw.gen++
 			}
-			fw.strings[s] = uint32(len(fw.strings))
+			i := uint32(len(fw.strings))
+			fw.strings[s] = i
+			fw.last[field] = recent{s: s, idx: i, gen: fw.gen}
 		}
 	}
 	r = binary.AppendUvarint(r, uint64(len(s))<<1|1)
@@ -207,6 +277,7 @@ func (fw *FetchWriter) Written() int64 { return fw.n }
 type FetchReader struct {
 	r       *bufio.Reader
 	slab    []Fetch // fetches are allocated slabSize at a time
+	fields  []Field // and header fields fieldSlab at a time
 	rec     []byte
 	strings []string
 	prev    position
@@ -227,14 +298,43 @@ var ErrCorrupt = errors.New("event: corrupt fetch stream")
 // strings, headers or bodies).
 const slabSize = 32
 
+// fieldSlab is how many header fields the reader allocates at once (a
+// log line's fetch carries two: User-Agent and Referer).
+const fieldSlab = 4 * slabSize
+
 // Next returns the next fetch, a new value the caller keeps, or io.EOF
 // at the end of the stream. An error about the stream's content wraps
 // ErrCorrupt and names the byte offset of the record.
 func (fr *FetchReader) Next() (*Fetch, error) {
+	if len(fr.slab) == 0 {
+		fr.slab = make([]Fetch, slabSize)
+	}
+	f := &fr.slab[0]
+	if err := fr.decodeNext(f); err != nil {
+		*f = Fetch{} // reused by the next record
+		return nil, err
+	}
+	fr.slab = fr.slab[1:]
+	return f, nil
+}
+
+// NextInto is Next decoding into *f, which it overwrites whole, for a
+// caller that recycles its fetches. *f is left zero on an error.
+func (fr *FetchReader) NextInto(f *Fetch) error {
+	*f = Fetch{}
+	err := fr.decodeNext(f)
+	if err != nil {
+		*f = Fetch{}
+	}
+	return err
+}
+
+// decodeNext decodes the next record into *f, which is zero.
+func (fr *FetchReader) decodeNext(f *Fetch) error {
 	if !fr.started {
 		var m [len(fetchMagic)]byte
 		if _, err := io.ReadFull(fr.r, m[:]); err != nil || string(m[:]) != fetchMagic {
-			return nil, fmt.Errorf("%w: no %s magic at its start", ErrCorrupt, fetchMagic)
+			return fmt.Errorf("%w: no %s magic at its start", ErrCorrupt, fetchMagic)
 		}
 		fr.started = true
 		fr.n = int64(len(fetchMagic))
@@ -242,24 +342,37 @@ func (fr *FetchReader) Next() (*Fetch, error) {
 	at := fr.n
 	size, err := binary.ReadUvarint(fr.r)
 	if err == io.EOF {
-		return nil, io.EOF
+		return io.EOF
 	}
 	if err != nil || size > maxRecord {
-		return nil, fr.corrupt(at, "bad record length")
+		return fr.corrupt(at, "bad record length")
 	}
-	if err := fr.read(size); err != nil {
-		return nil, fr.corrupt(at, "record cut short")
+	// A record that fits the buffer is decoded in place (the decoder
+	// copies what it keeps), else read into fr.rec.
+	rec, inPlace := []byte(nil), size <= uint64(fr.r.Size())
+	if inPlace {
+		if rec, err = fr.r.Peek(int(size)); err != nil {
+			return fr.corrupt(at, "record cut short")
+		}
+	} else {
+		if err := fr.read(size); err != nil {
+			return fr.corrupt(at, "record cut short")
+		}
+		rec = fr.rec
 	}
 	fr.n += int64(uvarintLen(size)) + int64(size)
-	d := decoder{b: fr.rec, fr: fr}
-	f := d.fetch()
+	d := decoder{b: rec, fr: fr}
+	d.fetch(f)
+	if inPlace {
+		fr.r.Discard(int(size)) // Peek gave size bytes: never fails
+	}
 	if d.err != "" {
-		return nil, fr.corrupt(at, d.err)
+		return fr.corrupt(at, d.err)
 	}
 	if len(d.b) != 0 {
-		return nil, fr.corrupt(at, fmt.Sprintf("%d bytes left over", len(d.b)))
+		return fr.corrupt(at, fmt.Sprintf("%d bytes left over", len(d.b)))
 	}
-	return f, nil
+	return nil
 }
 
 // read reads the next size bytes into fr.rec, growing it as bytes come
@@ -327,7 +440,8 @@ func (d *decoder) varint() int64 {
 	return v
 }
 
-// bytes returns the next n bytes (aliasing the record).
+// bytes returns the next n bytes (aliasing the record, which may be the
+// reader's buffer: copy what is kept).
 func (d *decoder) bytes(n uint64) []byte {
 	if n > uint64(len(d.b)) {
 		d.fail("field runs past the record")
@@ -371,15 +485,13 @@ func (d *decoder) str(in bool) string {
 	return s
 }
 
-func (d *decoder) fetch() *Fetch {
-	if len(d.fr.slab) == 0 {
-		d.fr.slab = make([]Fetch, slabSize)
-	}
-	f := &d.fr.slab[0]
+// fetch decodes a record into *f, which is zero; on an error (d.err) *f
+// holds whatever was decoded before it.
+func (d *decoder) fetch(f *Fetch) {
 	flags := d.uvarint()
 	if flags&^flagAll != 0 {
 		d.fail("unknown flags")
-		return nil
+		return
 	}
 	f.SignatureRecorded = flags&flagSignatureRecorded != 0
 	sec := d.fr.prev.sec + d.varint()
@@ -408,7 +520,15 @@ func (d *decoder) fetch() *Fetch {
 	f.Format = d.str(intern)
 	f.RecordID = d.str(literal)
 	if flags&flagHeader != 0 {
-		f.Header = make(Header, d.count(2))
+		n := d.count(2)
+		if n > len(d.fr.fields) {
+			d.fr.fields = make([]Field, max(n, fieldSlab))
+		}
+		// Capped: an append to one fetch's header never reaches the next's.
+		f.Header, d.fr.fields = d.fr.fields[:n:n], d.fr.fields[n:]
+		if n == 0 {
+			f.Header = Header{} // set but empty: non-nil, no allocation
+		}
 		for i := range f.Header {
 			f.Header[i] = Field{Name: d.str(intern), Value: d.str(intern)}
 		}
@@ -428,10 +548,4 @@ func (d *decoder) fetch() *Fetch {
 	p.offset += d.varint()
 	p.length += d.varint()
 	f.Source.Line, f.Source.Offset, f.Source.Length = p.line, p.offset, p.length
-	if d.err != "" {
-		*f = Fetch{} // reused by the next record
-		return nil
-	}
-	d.fr.slab = d.fr.slab[1:]
-	return f
 }

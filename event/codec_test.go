@@ -94,7 +94,9 @@ func TestCodecEveryField(t *testing.T) {
 
 // TestCodecRoundTrip covers what the compact coding depends on: deltas
 // going backwards, nil against empty slices, zero values, address forms,
-// strings longer than the table keeps, and the table being cleared.
+// strings longer than the table keeps, the table being cleared (with the
+// writer's last string per field), and records longer than the reader's
+// buffer.
 func TestCodecRoundTrip(t *testing.T) {
 	var in []*Fetch
 	for i := range 3000 {
@@ -116,6 +118,11 @@ func TestCodecRoundTrip(t *testing.T) {
 			f.ClientIP = netip.MustParseAddr("192.0.2.7")
 			f.UserAgent = fmt.Sprintf("bot/%d", i) // fills and clears the table
 			f.Time = time.Unix(-1, 5).UTC()
+		}
+		if i == 10 || i == 11 {
+			// Records longer than the reader's buffer, back to back: read
+			// whole rather than decoded in place.
+			f.Body = bytes.Repeat([]byte{byte(i)}, 200<<10)
 		}
 		in = append(in, f)
 	}
@@ -207,6 +214,28 @@ func FuzzFetchReader(f *testing.F) {
 			}
 			got = append(got, ft)
 		}
+		// NextInto, into one reused Fetch, decodes the same fetches and
+		// stops at the same record.
+		ri := NewFetchReader(bytes.NewReader(data))
+		var into Fetch
+		for i := 0; ; i++ {
+			err := ri.NextInto(&into)
+			if i == len(got) {
+				if err == nil {
+					t.Fatalf("NextInto decodes a fetch %d that Next did not", i)
+				}
+				if !reflect.DeepEqual(into, Fetch{}) {
+					t.Fatalf("NextInto leaves %+v after an error", into)
+				}
+				break
+			}
+			if err != nil {
+				t.Fatalf("NextInto %d: %v", i, err)
+			}
+			if !reflect.DeepEqual(&into, got[i]) {
+				t.Fatalf("NextInto %d:\n got %+v\nwant %+v", i, into, got[i])
+			}
+		}
 		var re bytes.Buffer
 		w := NewFetchWriter(&re)
 		for _, ft := range got {
@@ -226,4 +255,54 @@ func FuzzFetchReader(f *testing.F) {
 			}
 		}
 	})
+}
+
+// TestCodecLastSameBytes: the writer's last string per field is a
+// shortcut only: the stream is the bytes the string table alone gives,
+// across table clearings, for log-like fetches (a header repeating the
+// User-Agent and Referer) and the round-trip cases.
+func TestCodecLastSameBytes(t *testing.T) {
+	var in []*Fetch
+	for i := range 5000 {
+		ua := fmt.Sprintf("bot/%d", i%700) // 700 agents and 300 hosts: the table clears
+		ref := fmt.Sprintf("https://r%d.example/", i%5)
+		f := &Fetch{
+			Time: time.Unix(int64(1e9+i), 0).UTC(), Method: "GET", Scheme: "https",
+			Host: fmt.Sprintf("h%d.example", i%300), Target: fmt.Sprint("/p", i), Status: 200, Bytes: 10,
+			UserAgent: ua, Referer: ref, Origin: OriginLog, Format: "vhost_combined",
+			Header: Header{{"User-Agent", ua}, {"Referer", ref}},
+			Source: Source{File: "access.log", Line: int64(i + 1), Offset: -1},
+		}
+		if i%7 == 0 {
+			f.Header = Header{{"Referer", ref}, {"User-Agent", ua}, {"X", "y"}, {"Z", ua}, {"W", ref}}
+		}
+		if i%11 == 0 {
+			*f = *fullFetch(i)
+		}
+		in = append(in, f)
+	}
+	code := func(noLast bool) []byte {
+		var buf bytes.Buffer
+		w := NewFetchWriter(&buf)
+		w.noLast = noLast
+		for _, f := range in {
+			if err := w.Write(f); err != nil {
+				t.Fatal(err)
+			}
+		}
+		if err := w.Flush(); err != nil {
+			t.Fatal(err)
+		}
+		return buf.Bytes()
+	}
+	with, without := code(false), code(true)
+	if !bytes.Equal(with, without) {
+		t.Fatalf("the stream differs with the last strings (%d bytes) and without (%d bytes)", len(with), len(without))
+	}
+	got := roundTrip(t, in)
+	for i := range in {
+		if !reflect.DeepEqual(got[i], in[i]) {
+			t.Fatalf("fetch %d:\n got %+v\nwant %+v", i, got[i], in[i])
+		}
+	}
 }
