@@ -1,9 +1,12 @@
 package warc
 
 import (
+	"bytes"
 	"fmt"
 	"os"
 	"testing"
+
+	"github.com/repaudit/repaudit/event"
 )
 
 // checkReuse fails unless reading with Options.Reuse gives what reading
@@ -12,6 +15,10 @@ import (
 func checkReuse(t testing.TB, name string, data []byte, limit func(string, string, int) int) {
 	want := readRendered(t, data, Options{BodyLimit: limit})
 	got := readRendered(t, data, Options{BodyLimit: limit, Reuse: true})
+	// What may be kept (problems, record types) must still read the
+	// same after the whole input was read.
+	want = append(want, readKept(t, data, Options{BodyLimit: limit})...)
+	got = append(got, readKept(t, data, Options{BodyLimit: limit, Reuse: true})...)
 	if len(got) != len(want) {
 		t.Fatalf("%s: %d records and problems with Reuse, %d without", name, len(got), len(want))
 	}
@@ -20,6 +27,30 @@ func checkReuse(t testing.TB, name string, data []byte, limit func(string, strin
 			t.Fatalf("%s: item %d differs with Reuse:\n got %s\nwant %s", name, i, got[i], want[i])
 		}
 	}
+}
+
+// readKept reads data keeping every problem and record type, and renders
+// them at the end.
+func readKept(t testing.TB, data []byte, opts Options) []string {
+	r, err := NewReader(bytes.NewReader(data), "t.warc", opts)
+	if err != nil {
+		return nil
+	}
+	var probs []event.Problem
+	var types []string
+	for {
+		rec, err := r.Next()
+		probs = append(probs, r.Problems()...)
+		if err != nil {
+			break
+		}
+		types = append(types, rec.Type)
+	}
+	out := []string{fmt.Sprintf("types %q", types)}
+	for _, p := range probs {
+		out = append(out, fmt.Sprintf("kept problem %+v", p))
+	}
+	return out
 }
 
 // TestReuseReadsTheSame reads the real archives of the repository's
