@@ -32,6 +32,12 @@ type Options struct {
 	// combined/common/vhost logs (e.g. Signature, Signature-Input,
 	// Signature-Agent), passed to the access log reader.
 	LogExtraHeaders []string
+	// Reuse lets the WARC reader reuse the memory of each record for
+	// the next (warc.Options.Reuse): nothing of a Fetch or Capture, not
+	// even its strings, may be kept after the handler returns. For
+	// callers that only count, such as repaudit inspect. Ignored with a
+	// Resolver.
+	Reuse bool
 }
 
 // Handler receives what Read finds. Fetch and Capture values are valid
@@ -149,7 +155,7 @@ func ReadFrom(ctx context.Context, f File, src io.Reader, opts Options, h Handle
 }
 
 func readWARC(ctx context.Context, fh io.Reader, f File, opts Options, h Handler, st *Stats, problem func(event.Problem), advance func(int64)) error {
-	r, err := warc.NewReader(fh, f.Path, warc.Options{BodyLimit: opts.BodyLimit, Resolver: opts.Resolver})
+	r, err := warc.NewReader(fh, f.Path, warc.Options{BodyLimit: opts.BodyLimit, Resolver: opts.Resolver, Reuse: opts.Reuse})
 	if err != nil {
 		return fmt.Errorf("ingest: %s: %w", f.Path, err)
 	}

@@ -7,6 +7,7 @@ import (
 	"fmt"
 	"io"
 	"math/rand/v2"
+	"os"
 	"strings"
 	"sync"
 	"testing"
@@ -187,4 +188,80 @@ func BenchmarkGowarcLenient(b *testing.B) {
 			b.Fatalf("read %d records, want %d", count, corpus.records)
 		}
 	}
+}
+
+// BenchmarkInspect reads every record of the corpus as `repaudit inspect`
+// does: headers only, no body kept (a BodyLimit of 0), records' memory
+// reused.
+func BenchmarkInspect(b *testing.B) {
+	data, n := benchCorpus(b)
+	b.SetBytes(n)
+	b.ReportAllocs()
+	defer reportCPU(b, n)()
+	opts := Options{BodyLimit: func(string, string, int) int { return 0 }, Reuse: true}
+	for b.Loop() {
+		r, err := NewReader(bytes.NewReader(data), "bench.warc.gz", opts)
+		if err != nil {
+			b.Fatal(err)
+		}
+		count := 0
+		for _, err := range r.All() {
+			if err != nil {
+				b.Fatal(err)
+			}
+			count++
+		}
+		if count != corpus.records {
+			b.Fatalf("read %d records, want %d", count, corpus.records)
+		}
+	}
+}
+
+// BenchmarkInspectFile is BenchmarkInspect, and BenchmarkGunzipFile
+// BenchmarkGunzip, on the file named by REPAUDIT_BENCH_WARC (a .warc.gz,
+// read into memory first; for instance one of bench/inspect's corpus).
+func BenchmarkInspectFile(b *testing.B) {
+	data := benchFile(b)
+	opts := Options{BodyLimit: func(string, string, int) int { return 0 }, Reuse: true}
+	defer reportCPU(b, int64(len(data)))()
+	for b.Loop() {
+		r, err := NewReader(bytes.NewReader(data), "bench.warc.gz", opts)
+		if err != nil {
+			b.Fatal(err)
+		}
+		for _, err := range r.All() {
+			if err != nil {
+				b.Fatal(err)
+			}
+		}
+		if p := r.Problems(); len(p) > 0 {
+			b.Fatalf("problems: %v", p)
+		}
+	}
+}
+
+func BenchmarkGunzipFile(b *testing.B) {
+	data := benchFile(b)
+	zr := new(gzip.Reader)
+	defer reportCPU(b, int64(len(data)))()
+	for b.Loop() {
+		zr.Reset(bytes.NewReader(data))
+		if _, err := io.Copy(io.Discard, zr); err != nil {
+			b.Fatal(err)
+		}
+	}
+}
+
+func benchFile(b *testing.B) []byte {
+	name := os.Getenv("REPAUDIT_BENCH_WARC")
+	if name == "" {
+		b.Skip("REPAUDIT_BENCH_WARC is not set")
+	}
+	data, err := os.ReadFile(name)
+	if err != nil {
+		b.Fatal(err)
+	}
+	b.SetBytes(int64(len(data)))
+	b.ReportAllocs()
+	return data
 }

@@ -84,8 +84,9 @@ func isTokenChar(c byte) bool {
 
 // parseHTTPHead parses an HTTP header block (start line, fields, empty
 // line) held in s. scratch is reused for the fields; the returned header is
-// a fresh slice of exactly the right length, so callers may keep it.
-func parseHTTPHead(s string, request bool, scratch []event.Field) (httpHead, []event.Field) {
+// a fresh slice of exactly the right length, so callers may keep it, or
+// when reuse is not nil, reuse's backing array.
+func parseHTTPHead(s string, request bool, scratch []event.Field, reuse *event.Header) (httpHead, []event.Field) {
 	var h httpHead
 	line, rest := nextLine(s)
 	if request {
@@ -94,7 +95,12 @@ func parseHTTPHead(s string, request bool, scratch []event.Field) (httpHead, []e
 		h.proto, h.status, h.ok = parseStatusLine(line)
 	}
 	scratch, h.stats = parseFields(rest, scratch[:0])
-	if len(scratch) > 0 {
+	switch {
+	case len(scratch) == 0:
+	case reuse != nil:
+		*reuse = append((*reuse)[:0], scratch...)
+		h.header = *reuse
+	default:
 		h.header = make(event.Header, len(scratch))
 		copy(h.header, scratch)
 	}

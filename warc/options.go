@@ -15,6 +15,15 @@ type Options struct {
 	// the Reader returns and resolves revisit records against it (see
 	// Resolver). It may be shared by Readers running in parallel.
 	Resolver *Resolver
+	// Reuse lets the Reader reuse the memory of the records it returns:
+	// a Record, its Fetch or Capture, their headers and every string in
+	// them stay valid only until the next call to Next, not just
+	// Capture.Body (the Record's Type excepted: it may be kept). It is
+	// for callers that look at each record and keep nothing, such as
+	// counting (repaudit inspect): the reader then allocates almost
+	// nothing per record. Ignored when Resolver is set, which keeps
+	// captures.
+	Reuse bool
 }
 
 // Body limits used by DefaultBodyLimit.

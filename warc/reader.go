@@ -13,6 +13,7 @@ import (
 	"strconv"
 	"strings"
 	"time"
+	"unsafe"
 
 	"github.com/repaudit/repaudit/event"
 	"github.com/repaudit/repaudit/internal/decompress"
@@ -95,6 +96,41 @@ type Reader struct {
 	dec     decoders
 	scratch []event.Field
 	te, ce  []string
+	stopAt  func(int) int // memberLimit, made once
+
+	// Options.Reuse: the memory of the last reuseSlots queued records,
+	// used again in turn, and copies of what behind refers to.
+	reuse      bool
+	slots      [reuseSlots]*slot
+	queued     int // records queued so far: the current slot
+	behindText [pairWindow + 1]reusedPair
+	pushed     int // responses pushed to behind so far
+}
+
+// reuseSlots is how many records' memory Options.Reuse cycles through.
+// It exceeds what the reader may still refer to when a slot comes round
+// again: the queue (at most pairWindow+1 records), the record returned
+// last and the one before it (prev). behind keeps copies (reusedPair),
+// since the responses in it may be any number of records old.
+const reuseSlots = 2*pairWindow + 8
+
+// slot is the memory the parse of one record reuses under Options.Reuse.
+type slot struct {
+	it   item
+	rec  Record
+	c    event.Capture
+	f    event.Fetch
+	text []byte // header bytes the record's strings point into
+	whdr event.Header
+	hhdr event.Header
+	conc []string
+}
+
+// reusedPair holds the strings of one pairInfo in behind under
+// Options.Reuse.
+type reusedPair struct {
+	text []byte
+	conc []string
 }
 
 // item is a parsed record with what pairing and buffer reuse need.
@@ -123,7 +159,7 @@ type pairInfo struct {
 // in Source.File of records and problems. An empty input is a WARC file
 // without records.
 func NewReader(r io.Reader, name string, opts Options) (*Reader, error) {
-	rd := &Reader{name: name, opts: opts, limit: opts.BodyLimit}
+	rd := &Reader{name: name, opts: opts, limit: opts.BodyLimit, reuse: opts.Reuse && opts.Resolver == nil}
 	if rd.limit == nil {
 		rd.limit = DefaultBodyLimit
 	}
@@ -157,6 +193,7 @@ func NewReader(r io.Reader, name string, opts Options) (*Reader, error) {
 		rd.ms = newMemberStream(rd.kind, rd.rawBuf, rd.raw, rd.reportStored)
 		rd.br = bufio.NewReaderSize(rd.ms, streamBufferSize)
 	}
+	rd.stopAt = rd.memberLimit
 	if err := rd.detectFormat(); err != nil {
 		rd.close()
 		return nil, err
@@ -245,7 +282,11 @@ func (r *Reader) Next() (*Record, error) {
 			copy(r.behind, r.behind[1:])
 			r.behind = r.behind[:pairWindow-1]
 		}
-		r.behind = append(r.behind, it.pairInfo)
+		pi := it.pairInfo
+		if r.reuse {
+			pi = r.ownPair(pi)
+		}
+		r.behind = append(r.behind, pi)
 	}
 	r.prev = it.pairInfo
 	r.last = it
@@ -258,6 +299,9 @@ func (r *Reader) fill() bool {
 	for r.err == nil {
 		var it *item
 		var err error
+		if sl := r.slot(); sl != nil {
+			sl.text = sl.text[:0] // the record parsed last was dropped, or is reusedSlots back
+		}
 		if r.format == "arc" {
 			it, err = r.parseARC()
 		} else {
@@ -268,6 +312,7 @@ func (r *Reader) fill() bool {
 		}
 		if it != nil {
 			r.queue = append(r.queue, it)
+			r.queued++
 			return true
 		}
 	}
@@ -760,13 +805,20 @@ func (r *Reader) parseWARC() (*item, error) {
 	if r.ms != nil {
 		startB, startOK = r.ms.lastBoundaryIn(skipFrom, start)
 	}
-	s := string(hb)
+	sl := r.slot()
+	s := r.keep(hb)
 	r.br.Discard(len(hb))
 	version, rest := nextLine(s)
 	version = strings.TrimSpace(version)
 	fields, st := parseFields(rest, r.scratch[:0])
-	hdr := make(event.Header, len(fields))
-	copy(hdr, fields)
+	var hdr event.Header
+	if sl != nil {
+		sl.whdr = append(sl.whdr[:0], fields...)
+		hdr = sl.whdr
+	} else {
+		hdr = make(event.Header, len(fields))
+		copy(hdr, fields)
+	}
 	r.scratch = fields[:0]
 	if st.bad > 0 {
 		r.report(start, CodeHeaderLine, SevWarning, fmt.Sprintf("%d WARC header lines without a colon ignored, first: %q", st.bad, st.firstBad))
@@ -782,17 +834,32 @@ func (r *Reader) parseWARC() (*item, error) {
 		r.report(start, CodeBadContentLength, SevError, fmt.Sprintf("%s record %s has Content-Length %q; skipped", orDash(w.typ), orDash(w.id), clip(w.contentLength, 40)))
 		return nil, r.resync(start, true)
 	}
-	rec := &Record{Type: strings.ToLower(w.typ), Version: version, WARCHeader: hdr}
+	var rec *Record
+	var it *item
+	if sl != nil {
+		rec, it = &sl.rec, &sl.it
+		*it = item{}
+	} else {
+		rec, it = new(Record), new(item)
+	}
+	*rec = Record{Type: recordType(w.typ), Version: version, WARCHeader: hdr}
 	if w.typ == "" {
 		r.report(start, CodeMissingType, SevWarning, fmt.Sprintf("record %s has no WARC-Type", orDash(w.id)))
 	}
-	it := &item{rec: rec}
+	it.rec = rec
 	it.id = trimID(w.id)
 	it.uri = w.uri
 	if len(w.concurrent) > 0 {
-		it.concurrent = make([]string, len(w.concurrent))
-		for i, c := range w.concurrent {
-			it.concurrent[i] = trimID(c)
+		if sl != nil {
+			it.concurrent = sl.conc[:0]
+		} else {
+			it.concurrent = make([]string, 0, len(w.concurrent))
+		}
+		for _, c := range w.concurrent {
+			it.concurrent = append(it.concurrent, trimID(c))
+		}
+		if sl != nil {
+			sl.conc = it.concurrent
 		}
 	}
 	t, ok, exact := parseWARCDate(w.date)
@@ -809,7 +876,7 @@ func (r *Reader) parseWARC() (*item, error) {
 	}
 	r.blk.reset(r.br, cl)
 	if r.ms != nil && startOK {
-		r.blk.stop = r.memberLimit
+		r.blk.stop = r.stopAt
 	}
 	switch rec.Type {
 	case "warcinfo":
@@ -821,7 +888,13 @@ func (r *Reader) parseWARC() (*item, error) {
 	case "request":
 		err = r.readRequest(it, &w, t, start)
 	case "response", "revisit", "resource", "metadata":
-		c := &event.Capture{
+		var c *event.Capture
+		if sl != nil {
+			c = &sl.c
+		} else {
+			c = new(event.Capture)
+		}
+		*c = event.Capture{
 			Time:          t,
 			URL:           w.uri,
 			RecordType:    rec.Type,
@@ -912,12 +985,23 @@ func orDash(s string) string {
 func (r *Reader) readHTTPHead(request bool, start int64) (h httpHead, tooLong bool, err error) {
 	avail := r.blk.n
 	inMember := false // the record's member ends before its declared block
+	hb, found, err := r.peekHeader(maxHTTPHeader, avail)
 	if r.blk.stop != nil {
-		if k, ok, _ := r.recordMember(maxHTTPHeader); ok && int64(k) < avail {
+		// The header must not run into the next record's member. Only
+		// the bytes looked at matter: a member starting after them
+		// cannot change what was found (looking a whole maxHTTPHeader
+		// ahead for every record, as this did, decompresses far ahead
+		// of the parser for nothing).
+		n := len(hb)
+		k, ok, _ := r.recordMember(n)
+		if ok && k < n && int64(k) < avail {
 			avail, inMember = int64(k), true
+			hb, found, err = r.peekHeader(maxHTTPHeader, avail)
+		} else {
+			// recordMember's peek may have moved the buffered bytes.
+			hb, _ = r.br.Peek(n)
 		}
 	}
-	hb, found, err := r.peekHeader(maxHTTPHeader, avail)
 	if !found {
 		if err != nil {
 			return h, false, err
@@ -937,7 +1021,11 @@ func (r *Reader) readHTTPHead(request bool, start int64) (h httpHead, tooLong bo
 			r.report(start, CodeHTTPHeaderLong, SevWarning, fmt.Sprintf("HTTP header longer than %d bytes; fields after it ignored, body not read", maxHTTPHeader))
 		}
 	}
-	h, r.scratch = parseHTTPHead(string(hb), request, r.scratch)
+	var reuse *event.Header
+	if sl := r.slot(); sl != nil {
+		reuse = &sl.hhdr
+	}
+	h, r.scratch = parseHTTPHead(r.keep(hb), request, r.scratch, reuse)
 	r.br.Discard(len(hb))
 	r.blk.n -= int64(len(hb))
 	if h.ok && h.stats.bad > 0 {
@@ -954,7 +1042,13 @@ func isHTTPContentType(ct string) bool {
 // readRequest fills a request record's Fetch.
 func (r *Reader) readRequest(it *item, w *warcFields, t time.Time, start int64) error {
 	scheme, authority, uriTarget := splitURI(w.uri)
-	f := &event.Fetch{
+	var f *event.Fetch
+	if sl := r.slot(); sl != nil {
+		f = &sl.f
+	} else {
+		f = new(event.Fetch)
+	}
+	*f = event.Fetch{
 		Time:              t,
 		Scheme:            scheme,
 		Bytes:             -1,
@@ -1212,4 +1306,81 @@ func (r *Reader) keepCut(it *item, err error, startB boundary, startOK bool, sta
 		orDash(rec.Type), orDash(it.id), where, end-start))
 	r.finish(it)
 	return it
+}
+
+// slot returns the memory the record being parsed may reuse, or nil
+// unless Options.Reuse is in effect.
+func (r *Reader) slot() *slot {
+	if !r.reuse {
+		return nil
+	}
+	i := r.queued % reuseSlots
+	if r.slots[i] == nil {
+		r.slots[i] = new(slot)
+	}
+	return r.slots[i]
+}
+
+// keep returns b as a string that outlives the read buffer: a copy, or
+// under Options.Reuse a string in the current slot's text.
+func (r *Reader) keep(b []byte) string {
+	sl := r.slot()
+	if sl == nil || len(b) == 0 {
+		return string(b)
+	}
+	if cap(sl.text)-len(sl.text) < len(b) {
+		// A new array: the strings already made point into the old one,
+		// which stays as long as they do.
+		sl.text = make([]byte, 0, max(2*cap(sl.text), len(b), 4<<10))
+	}
+	at := len(sl.text)
+	sl.text = append(sl.text, b...)
+	return unsafe.String(&sl.text[at], len(b))
+}
+
+// ownPair returns p with its strings copied into memory of behind's own,
+// used again only after p has left behind.
+func (r *Reader) ownPair(p pairInfo) pairInfo {
+	o := &r.behindText[r.pushed%len(r.behindText)]
+	r.pushed++
+	o.text, o.conc = o.text[:0], o.conc[:0]
+	n := len(p.id) + len(p.uri)
+	for _, c := range p.concurrent {
+		n += len(c)
+	}
+	if cap(o.text) < n {
+		o.text = make([]byte, 0, max(n, 256))
+	}
+	own := func(s string) string {
+		if s == "" {
+			return ""
+		}
+		at := len(o.text)
+		o.text = append(o.text, s...)
+		return unsafe.String(&o.text[at], len(s))
+	}
+	p.id, p.uri = own(p.id), own(p.uri)
+	for _, c := range p.concurrent {
+		o.conc = append(o.conc, own(c))
+	}
+	p.concurrent = o.conc
+	if len(p.concurrent) == 0 {
+		p.concurrent = nil
+	}
+	return p
+}
+
+// recordTypes are the WARC-Type values of WARC 1.1 §6, lower-cased.
+var recordTypes = [...]string{"warcinfo", "response", "resource", "request", "metadata", "revisit", "conversion", "continuation"}
+
+// recordType returns the lower-cased WARC-Type as a string of its own (a
+// constant for the types WARC 1.1 defines), so that it may be kept even
+// under Options.Reuse.
+func recordType(t string) string {
+	for _, k := range recordTypes {
+		if strings.EqualFold(t, k) {
+			return k
+		}
+	}
+	return strings.Clone(strings.ToLower(t))
 }

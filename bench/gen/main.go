@@ -7,6 +7,12 @@
 //	go run ./bench/gen -kind robots -n 2000000 -out robots.log
 //	go run ./bench/gen -kind robots-hosts -n 2000000 -out robots-hosts.log
 //	go run ./bench/gen -kind warc -n 1000 -size 512000 -out robots.warc.gz
+//	go run ./bench/gen -kind crawl -n 40000 -size 40000 -out crawl.warc.gz
+//
+// -kind crawl writes what a crawler's WARC holds, for bench/inspect: one
+// request, response and metadata record per fetched page (HTML of about
+// -size bytes on average), robots.txt fetched once per host, some
+// redirects and 404s, one gzip member per record at the default level.
 //
 // The output is a function of the flags alone (a fixed seed, no clock), so
 // two runs measure the same bytes.
@@ -27,9 +33,9 @@ import (
 )
 
 func main() {
-	kind := flag.String("kind", "", "what to write: combined, robots, robots-hosts or warc")
-	n := flag.Int("n", 0, "log lines, or robots.txt captures for -kind warc")
-	size := flag.Int("size", 500*1024, "bytes of each robots.txt body (-kind warc)")
+	kind := flag.String("kind", "", "what to write: combined, robots, robots-hosts, warc or crawl")
+	n := flag.Int("n", 0, "log lines, robots.txt captures for -kind warc, fetches for -kind crawl")
+	size := flag.Int("size", 500*1024, "bytes of each robots.txt body (-kind warc), mean bytes of a page (-kind crawl)")
 	out := flag.String("out", "", "output `FILE`")
 	seed := flag.Uint64("seed", 1, "random seed")
 	flag.Parse()
@@ -59,6 +65,8 @@ func run(kind string, n, size int, out string, seed uint64) error {
 		err = robotsLog(w, rng, n, true)
 	case "warc":
 		err = robotsWARC(w, rng, n, size)
+	case "crawl":
+		err = crawlWARC(w, rng, n, size, seed)
 	default:
 		err = fmt.Errorf("unknown -kind %q", kind)
 	}

@@ -163,7 +163,10 @@ func inspectOne(ctx context.Context, path string, lf accesslog.Format, emit func
 	}
 	opts := ingest.Options{}
 	if emit == nil {
+		// Only counts are kept: no bodies, and the WARC reader may reuse
+		// each record's memory for the next.
 		opts.BodyLimit = func(string, string, int) int { return 0 }
+		opts.Reuse = true
 	}
 	st, err := ingest.Read(ctx, f, opts, h)
 	if err != nil {

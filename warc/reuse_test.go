@@ -1,0 +1,122 @@
+package warc
+
+import (
+	"bytes"
+	"fmt"
+	"os"
+	"testing"
+
+	"github.com/repaudit/repaudit/event"
+)
+
+// checkReuse fails unless reading with Options.Reuse gives what reading
+// without it gives. Types are also checked after the whole read, since
+// they may be kept.
+func checkReuse(t testing.TB, name string, data []byte, limit func(string, string, int) int) {
+	want := readRendered(t, data, Options{BodyLimit: limit})
+	got := readRendered(t, data, Options{BodyLimit: limit, Reuse: true})
+	// What may be kept (problems, record types) must still read the
+	// same after the whole input was read.
+	want = append(want, readKept(t, data, Options{BodyLimit: limit})...)
+	got = append(got, readKept(t, data, Options{BodyLimit: limit, Reuse: true})...)
+	if len(got) != len(want) {
+		t.Fatalf("%s: %d records and problems with Reuse, %d without", name, len(got), len(want))
+	}
+	for i := range want {
+		if got[i] != want[i] {
+			t.Fatalf("%s: item %d differs with Reuse:\n got %s\nwant %s", name, i, got[i], want[i])
+		}
+	}
+}
+
+// readKept reads data keeping every problem and record type, and renders
+// them at the end.
+func readKept(t testing.TB, data []byte, opts Options) []string {
+	r, err := NewReader(bytes.NewReader(data), "t.warc", opts)
+	if err != nil {
+		return nil
+	}
+	var probs []event.Problem
+	var types []string
+	for {
+		rec, err := r.Next()
+		probs = append(probs, r.Problems()...)
+		if err != nil {
+			break
+		}
+		types = append(types, rec.Type)
+	}
+	out := []string{fmt.Sprintf("types %q", types)}
+	for _, p := range probs {
+		out = append(out, fmt.Sprintf("kept problem %+v", p))
+	}
+	return out
+}
+
+// TestReuseReadsTheSame reads the real archives of the repository's
+// testdata, the benchmark corpus and the fuzz seeds with and without
+// Options.Reuse.
+func TestReuseReadsTheSame(t *testing.T) {
+	files := sampleArchives(t)
+	limits := map[string]func(string, string, int) int{
+		"default": nil,
+		"none":    func(string, string, int) int { return 0 },
+	}
+	for _, f := range files {
+		data, err := os.ReadFile(f)
+		if err != nil {
+			t.Fatal(err)
+		}
+		for ln, limit := range limits {
+			checkReuse(t, f+" "+ln, data, limit)
+		}
+	}
+	gz, _ := benchCorpus(nil)
+	checkReuse(t, "bench corpus", gz[:min(len(gz), 4<<20)], nil)
+	var seeds [][]byte
+	for _, r := range sampleRecords() {
+		seeds = append(seeds, r, gzipMember(r))
+	}
+	all := join(sampleRecords()...)
+	seeds = append(seeds, all, gzipEach(all[:len(all)/2], all[len(all)/2:]))
+	// Many records without a response between them: behind then holds
+	// responses from further back than the slots reach.
+	var many [][]byte
+	many = append(many, respRec(1, "http://e.com/a", httpResponse("HTTP/1.1 200 OK", "x")).bytes())
+	for i := range 3 * reuseSlots {
+		many = append(many, wrec{typ: "metadata", id: fmt.Sprintf("<urn:m:%d>", i), uri: fmt.Sprintf("http://e.com/m%d", i), ctype: "application/warc-fields", block: "a: b\r\n"}.bytes())
+	}
+	many = append(many, reqRec(1, "http://e.com/a", "GET /a HTTP/1.1\r\nHost: e.com\r\n\r\n", "WARC-Concurrent-To: <urn:uuid:resp-1>").bytes())
+	// A request whose response comes pairWindow-1 records later: the
+	// queue then holds as many records as it ever does.
+	many = append(many, reqRec(2, "http://e.com/b", "GET /b HTTP/1.1\r\nHost: e.com\r\n\r\n", "WARC-Concurrent-To: <urn:uuid:resp-2>").bytes())
+	for i := range pairWindow - 2 {
+		many = append(many, wrec{typ: "metadata", id: fmt.Sprintf("<urn:n:%d>", i), uri: fmt.Sprintf("http://e.com/n%d", i), ctype: "application/warc-fields", block: "c: d\r\n"}.bytes())
+	}
+	many = append(many, respRec(2, "http://e.com/b", httpResponse("HTTP/1.1 404 Not Found", "y")).bytes())
+	seeds = append(seeds, join(many...), gzipEach(many...))
+	for i, s := range seeds {
+		checkReuse(t, fmt.Sprint("seed ", i), s, nil)
+	}
+}
+
+// FuzzReuse checks that Options.Reuse reads any input as reading without
+// it does.
+func FuzzReuse(f *testing.F) {
+	for _, r := range sampleRecords() {
+		f.Add(r, uint8(0))
+	}
+	f.Add(join(sampleRecords()...), uint8(1))
+	f.Add(join(sampleRecords()...), uint8(2))
+	f.Add([]byte("filedesc://x.arc 0.0.0.0 19961104142103 text/plain 5\n1 0 \n\nhttp://e.com/ 1.2.3.4 19961104142103 text/html 19\nHTTP/1.0 200 OK\r\n\r\nx\n"), uint8(0))
+	f.Fuzz(func(t *testing.T, data []byte, mode uint8) {
+		input := data
+		switch mode % 3 {
+		case 1:
+			input = gzipMember(data)
+		case 2:
+			input = gzipEach(data[:len(data)/2], data[len(data)/2:])
+		}
+		checkReuse(t, "fuzz", input, func(string, string, int) int { return 1 << 10 })
+	})
+}
