@@ -81,6 +81,7 @@ func (r *run) readFile(fs *fileState, done *atomic.Int64) {
 func (r *run) readStream(fs *fileState, keep func(event.Problem), done *atomic.Int64) {
 	digest := newCountingHash()
 	var hosts hostSet
+	noter := r.builder.NewHostNoter()
 	fs.spool = newFetchSpool(r.spool)
 	opts := ingest.Options{Progress: done, Resolver: warc.NewResolver(32 << 20), Digest: digest, LogExtraHeaders: r.cfg.LogExtraHeaders}
 	h := ingest.Handler{
@@ -90,6 +91,8 @@ func (r *run) readStream(fs *fileState, keep func(event.Problem), done *atomic.I
 			hosts.note(ft)
 			if ft.Origin == event.OriginWARC || robots.IsRobotsTxt(ft.Target) {
 				r.builder.AddFetch(ft)
+			} else {
+				noter.Note(ft) // the view tracker forgets a host after its last fetch
 			}
 			return nil
 		},
@@ -104,6 +107,7 @@ func (r *run) readStream(fs *fileState, keep func(event.Problem), done *atomic.I
 		fs.stats, fs.err = ingest.Read(r.ctx, fs.f, opts, h)
 	}
 	fs.spool.finish()
+	noter.Flush()
 	if fs.err == nil {
 		fs.sha, fs.f.Size = digest.hex(), digest.n
 	}

@@ -1,0 +1,587 @@
+package evaluate
+
+import (
+	"container/heap"
+	"hash/maphash"
+	"math"
+	"slices"
+	"strings"
+	"time"
+
+	"github.com/repaudit/repaudit/event"
+	"github.com/repaudit/repaudit/robots"
+)
+
+// Streamed views (docs/semantics.md, "Evaluation" §5 and §16)
+//
+// A Builder told to StreamViews keeps no robots.txt fetch of a log: every
+// one of them is also a fetch of pass 2, which sees the fetches in time
+// order. A bot's view at t is its last robots.txt fetch at or before t, and
+// settling a fetch needs only the one before it (a 304 keeps its content, a
+// 5xx continues its unreachable run), so a ViewTracker that sees the fetches
+// in time order holds one entry per (authority, product token) instead of
+// every fetch. It applies, in (time, source) order, the robots.txt fetches
+// of the log as they come and the entries pass 1 kept (the archive
+// crawler's robots.txt captures and WARC request records: bounded by the
+// archive), and gives every fetch the view the judge needs (FetchView).
+// Entries are immutable once made: a fetch holds the entry it was given,
+// and an entry no fetch holds is collected.
+//
+// Per host the tracker keeps its entries, and the authorities a bot's
+// robots.txt fetch creates on a host the archive never captured, only until
+// the host's last fetch (pass 1 notes each host's last fetch time, a hash
+// and 16 bytes per host): a host seen once costs nothing afterwards.
+
+// staticEntry is a robots.txt fetch pass 1 kept: a WARC request record or a
+// capture by the archive crawler, unresolved.
+type staticEntry struct {
+	a     *authority
+	lower string
+	e     viewEntry
+}
+
+// hostNote is what pass 1 records of one host[:port] for the tracker: the
+// second of its last fetch, and the schemes of the robots.txt fetches that
+// create an authority (a status of 200-599: authorityOrNew).
+type hostNote struct {
+	last  int64 // Unix second of the host's last fetch, any kind
+	first int64 // UnixNano of its earliest authority-creating robots.txt fetch (see Builder.noteHost)
+	mask  uint8 // schemes of those fetches: schemeNone, schemeHTTP, schemeHTTPS
+}
+
+const (
+	schemeNone  = 1 << iota // the log names no scheme
+	schemeHTTP              // http
+	schemeHTTPS             // https
+)
+
+// schemeBit returns the hostNote bit of a lower-case scheme; 0 for a
+// scheme that creates no authority.
+func schemeBit(scheme string) uint8 {
+	switch scheme {
+	case "":
+		return schemeNone
+	case "http":
+		return schemeHTTP
+	case "https":
+		return schemeHTTPS
+	}
+	return 0
+}
+
+// hostNotes is the per-host record of pass 1, keyed by a 64-bit hash of the
+// host[:port] as fetches name it ("" for host-less fetches). Two hosts whose
+// hashes collide share a note: the later last time and both schemes (a
+// chance of about n²/2⁶⁵ for n hosts).
+type hostNotes struct {
+	seed  maphash.Seed
+	idx   map[uint64]int32
+	notes []hostNote
+	// first holds, for a host with authority-creating robots.txt fetches
+	// of two or more schemes, the earliest of each (UnixNano, by bit
+	// index): the authorities are created in that order.
+	first map[uint64]*[3]int64
+
+	lastHost string // cache: consecutive fetches mostly name one host
+	lastIdx  int32
+}
+
+func newHostNotes() *hostNotes {
+	return &hostNotes{seed: maphash.MakeSeed(), idx: make(map[uint64]int32), lastIdx: -1}
+}
+
+func unixNano(t time.Time) int64 {
+	if t.Year() < 1678 || t.Year() > 2261 {
+		if t.Year() < 1678 {
+			return math.MinInt64
+		}
+		return math.MaxInt64 - 1 // MaxInt64 means "none" (firsts)
+	}
+	return t.UnixNano()
+}
+
+// note records a fetch at t on host; bit is the scheme bit of a robots.txt
+// fetch that creates an authority, 0 otherwise.
+func (hn *hostNotes) note(host string, t time.Time, bit uint8) {
+	i := hn.lastIdx
+	if i < 0 || host != hn.lastHost {
+		h := maphash.String(hn.seed, host)
+		var ok bool
+		if i, ok = hn.idx[h]; !ok {
+			i = int32(len(hn.notes))
+			hn.notes = append(hn.notes, hostNote{last: math.MinInt64})
+			hn.idx[h] = i
+		}
+		hn.lastHost, hn.lastIdx = strings.Clone(host), i
+	}
+	n := &hn.notes[i]
+	if s := t.Unix(); s > n.last {
+		n.last = s
+	}
+	if bit == 0 {
+		return
+	}
+	ns := unixNano(t)
+	if n.mask == 0 || n.mask == bit {
+		if n.mask == 0 || ns < n.first {
+			n.first = ns
+		}
+		n.mask = bit
+		return
+	}
+	h := maphash.String(hn.seed, host)
+	if hn.first == nil {
+		hn.first = make(map[uint64]*[3]int64)
+	}
+	f := hn.first[h]
+	if f == nil {
+		f = &[3]int64{math.MaxInt64, math.MaxInt64, math.MaxInt64}
+		for b := range 3 {
+			if n.mask&(1<<b) != 0 {
+				f[b] = n.first // one scheme so far: its earliest is n.first
+			}
+		}
+		hn.first[h] = f
+	}
+	b := bitIndex(bit)
+	f[b] = min(f[b], ns)
+	n.mask |= bit
+	n.first = min(n.first, ns)
+}
+
+func bitIndex(bit uint8) int {
+	switch bit {
+	case schemeNone:
+		return 0
+	case schemeHTTP:
+		return 1
+	}
+	return 2
+}
+
+// lookup returns the note of host, and false when pass 1 saw no fetch on
+// it.
+func (hn *hostNotes) lookup(host string) (hostNote, *[3]int64, bool) {
+	if hn == nil {
+		return hostNote{}, nil, false
+	}
+	h := maphash.String(hn.seed, host)
+	i, ok := hn.idx[h]
+	if !ok {
+		return hostNote{}, nil, false
+	}
+	return hn.notes[i], hn.first[h], true
+}
+
+// FetchView is what the ViewTracker gives the judge for one fetch: the
+// authority it is judged under and the bot's robots.txt view there. The
+// zero FetchView means "none given": JudgeIntoView then judges as JudgeInto.
+type FetchView struct {
+	tracked bool
+	hasID   bool // id is identifyUA's answer for the fetch
+	a       *authority
+	id      ident
+	e       *viewEntry  // the view of id's token; nil when none
+	cards   []cardEntry // a signed fetch whose User-Agent names no bot: the views of card tokens
+}
+
+type cardEntry struct {
+	lower string
+	e     *viewEntry
+}
+
+// entry returns the view of the bot named lower.
+func (fv *FetchView) entry(lower string) *viewEntry {
+	if fv.hasID && lower == fv.id.lower {
+		return fv.e
+	}
+	for _, c := range fv.cards {
+		if c.lower == lower {
+			return c.e
+		}
+	}
+	return nil
+}
+
+// ViewTracker settles the bots' robots.txt views in time order for a Model
+// built with Builder.StreamViews. Give it the fetches of pass 2 in time
+// order, all fetches of one time at once (Step); it is not safe for
+// concurrent use, but the FetchViews it returns are immutable and may be
+// judged on any goroutine. Its memory is one entry per (authority, bot) on
+// the hosts whose last fetch is still to come, the entries pass 1 kept, and
+// the fetches of one time.
+type ViewTracker struct {
+	m      *Model
+	next   int // m.static[next:] are still to apply
+	hosts  map[string]*trackHost
+	drops  dropHeap
+	clock  time.Time
+	begun  bool
+	group  []groupEntry
+	robots int64 // robots.txt fetches applied, for tests
+}
+
+// trackHost is the tracker's state of one host[:port].
+type trackHost struct {
+	hostport    string
+	https, http *authority // created by a bot's robots.txt fetch: the archive has no timeline
+	cur         map[viewKey]*viewEntry
+	last        int64 // Unix second of its last fetch (pass 1); MaxInt64 when unknown
+}
+
+type viewKey struct {
+	a     *authority
+	lower string
+}
+
+type groupEntry struct {
+	a       *authority
+	lower   string
+	e       viewEntry
+	capture bool
+}
+
+type dropHeap []*trackHost
+
+func (h dropHeap) Len() int           { return len(h) }
+func (h dropHeap) Less(i, j int) bool { return h[i].last < h[j].last }
+func (h dropHeap) Swap(i, j int)      { h[i], h[j] = h[j], h[i] }
+func (h *dropHeap) Push(x any)        { *h = append(*h, x.(*trackHost)) }
+func (h *dropHeap) Pop() any {
+	old := *h
+	x := old[len(old)-1]
+	old[len(old)-1] = nil
+	*h = old[:len(old)-1]
+	return x
+}
+
+// Streams reports whether the model was built with Builder.StreamViews:
+// its fetches must then be judged through a ViewTracker (JudgeIntoView).
+func (m *Model) Streams() bool { return m.stream }
+
+// NewViewTracker returns a ViewTracker for the fetches of m's pass 2.
+func (m *Model) NewViewTracker() *ViewTracker {
+	return &ViewTracker{m: m, hosts: make(map[string]*trackHost)}
+}
+
+// isRobotsFetch reports whether f fetches /robots.txt (GET or no method):
+// the fetches that make a bot's view (Builder.AddFetch).
+func isRobotsFetch(f *event.Fetch) bool {
+	return robots.IsRobotsTxt(f.Target) && (f.Method == "" || strings.EqualFold(f.Method, "GET"))
+}
+
+// streamed reports whether the tracker applies f as a robots.txt fetch:
+// pass 1 kept those of WARC request records (Model.static).
+func streamed(f *event.Fetch) bool {
+	return f.Origin != event.OriginWARC && isRobotsFetch(f) && f.Status >= 200 && f.Status <= 599
+}
+
+// Step applies the robots.txt fetches among fs, which must all have the
+// same time, with the entries pass 1 kept up to that time, and writes the
+// view of each fs[i] into out[i]. Calls must come in time order; a call
+// for an earlier time than the last (a fetch merged out of order) gets the
+// views as they stand, and its robots.txt fetches count from then on.
+func (vt *ViewTracker) Step(fs []*event.Fetch, out []FetchView) {
+	if len(fs) == 0 {
+		return
+	}
+	m := vt.m
+	t := fs[0].Time.UTC()
+	if !vt.begun || t.After(vt.clock) {
+		vt.clock, vt.begun = t, true
+	}
+	// Entries before t, in order; then those at t, merged with the log's
+	// robots.txt fetches of t by source.
+	st := m.static
+	for vt.next < len(st) && st[vt.next].e.time.Before(t) {
+		s := &st[vt.next]
+		vt.apply(s.a, s.lower, s.e)
+		vt.next++
+	}
+	g := vt.group[:0]
+	for vt.next < len(st) && !st[vt.next].e.time.After(t) {
+		s := &st[vt.next]
+		g = append(g, groupEntry{a: s.a, lower: s.lower, e: s.e, capture: s.e.capture != nil})
+		vt.next++
+	}
+	for _, f := range fs {
+		if !streamed(f) {
+			continue
+		}
+		a, _ := vt.authorityFor(strings.ToLower(f.Scheme), f.Host)
+		if a == nil {
+			continue
+		}
+		id := m.identifyUA(f.UserAgent, a, t)
+		if id.token == "" {
+			continue
+		}
+		g = append(g, groupEntry{a: a, lower: id.lower, e: viewEntry{time: t, status: f.Status, src: f.Source}})
+	}
+	if len(g) > 1 {
+		slices.SortStableFunc(g, func(x, y groupEntry) int {
+			if c := lessSource(x.e.src, y.e.src); c != 0 {
+				return c
+			}
+			switch {
+			case x.capture == y.capture:
+				return 0
+			case y.capture:
+				return -1 // at one place, a bot's fetch before a capture (buildViews)
+			}
+			return 1
+		})
+	}
+	for i := range g {
+		vt.apply(g[i].a, g[i].lower, g[i].e)
+		g[i] = groupEntry{}
+	}
+	vt.group = g[:0]
+	for i, f := range fs {
+		out[i] = vt.view(f, t)
+	}
+	vt.sweep()
+}
+
+// apply settles one robots.txt fetch by the bot lower on a and makes it the
+// bot's view there.
+func (vt *ViewTracker) apply(a *authority, lower string, e viewEntry) {
+	th := vt.host(a.hostport)
+	k := viewKey{a, lower}
+	ne := new(viewEntry)
+	*ne = e
+	vt.m.resolveEntry(a, ne, th.cur[k])
+	if th.cur == nil {
+		th.cur = make(map[viewKey]*viewEntry)
+	}
+	th.cur[k] = ne
+	vt.robots++
+}
+
+// view is the FetchView of f at t.
+func (vt *ViewTracker) view(f *event.Fetch, t time.Time) FetchView {
+	a, th := vt.authorityFor(f.Scheme, f.Host)
+	fv := FetchView{tracked: true, a: a}
+	if a == nil || len(th.cur) == 0 {
+		return fv
+	}
+	m := vt.m
+	fv.id, fv.hasID = m.identifyUA(f.UserAgent, a, t), true
+	if fv.id.token != "" {
+		fv.e = th.cur[viewKey{a, fv.id.lower}]
+		return fv
+	}
+	if NeedsHeader(f) {
+		// A verified signature may name the agent after its card
+		// (checkSignature): the views of the cards' product tokens.
+		for _, c := range m.cards {
+			if c.ProductToken == "" {
+				continue
+			}
+			l := strings.ToLower(c.ProductToken)
+			if e := th.cur[viewKey{a, l}]; e != nil {
+				fv.cards = append(fv.cards, cardEntry{lower: l, e: e})
+			}
+		}
+	}
+	return fv
+}
+
+// authorityFor is Model.authorityFor over the authorities of the archive
+// and those the tracker created, with the tracker's state of the host.
+func (vt *ViewTracker) authorityFor(scheme, host string) (*authority, *trackHost) {
+	m := vt.m
+	if host == "" {
+		if m.defHost == "" {
+			return nil, nil
+		}
+		scheme, host = m.defScheme, m.defHost
+	}
+	th := vt.host(host)
+	return m.pickAuthority(vt.entry(th), scheme, host), th
+}
+
+// entry is the host's authorities by scheme: the archive's, else the
+// tracker's.
+func (vt *ViewTracker) entry(th *trackHost) hostEntry {
+	var e hostEntry
+	if h := vt.m.hosts[th.hostport]; h != nil {
+		e = *h
+	}
+	if e.https == nil {
+		e.https = th.https
+	}
+	if e.http == nil {
+		e.http = th.http
+	}
+	return e
+}
+
+// host returns the tracker's state of hostport, making it on first use:
+// the authorities its bots' robots.txt fetches create are made at once (in
+// the order of their first such fetch), since a Model built whole has
+// them from the start.
+func (vt *ViewTracker) host(hostport string) *trackHost {
+	if th := vt.hosts[hostport]; th != nil {
+		return th
+	}
+	m := vt.m
+	th := &trackHost{hostport: strings.Clone(hostport), last: math.MaxInt64}
+	n, first, ok := m.notes.lookup(hostport)
+	at := firsts(n, first)
+	if hostport == m.defHost && m.defHost != "" {
+		// Host-less fetches are the default authority's; their robots.txt
+		// fetches create it with the default scheme (authorityOrNew).
+		if n2, f2, ok2 := m.notes.lookup(""); ok2 {
+			at2 := firsts(n2, f2)
+			b := bitIndex(schemeBit(m.defScheme))
+			for i := range 3 {
+				at[b] = min(at[b], at2[i])
+			}
+			if !ok {
+				n.last = n2.last
+			}
+			n.last, ok = max(n.last, n2.last), true
+		}
+	}
+	if ok {
+		th.last = n.last
+		vt.createAuthorities(th, at)
+	}
+	vt.hosts[th.hostport] = th
+	heap.Push(&vt.drops, th)
+	return th
+}
+
+// firsts returns the earliest authority-creating robots.txt fetch of each
+// scheme (by bitIndex) of a host's note; MaxInt64 for none.
+func firsts(n hostNote, first *[3]int64) [3]int64 {
+	at := [3]int64{math.MaxInt64, math.MaxInt64, math.MaxInt64}
+	if first != nil {
+		return *first
+	}
+	for b := range 3 {
+		if n.mask&(1<<b) != 0 {
+			at[b] = n.first
+		}
+	}
+	return at
+}
+
+// createAuthorities makes the authorities of th's bots' robots.txt fetches
+// that the archive has no timeline for (Model.authorityOrNew), in the order
+// of each scheme's first fetch.
+func (vt *ViewTracker) createAuthorities(th *trackHost, at [3]int64) {
+	type sc struct {
+		scheme string
+		at     int64
+	}
+	var order []sc
+	names := [3]string{"", "http", "https"}
+	for b := range 3 {
+		if at[b] != math.MaxInt64 {
+			order = append(order, sc{names[b], at[b]})
+		}
+	}
+	if len(order) == 0 {
+		return
+	}
+	slices.SortStableFunc(order, func(x, y sc) int {
+		switch {
+		case x.at < y.at:
+			return -1
+		case x.at > y.at:
+			return 1
+		}
+		return 0
+	})
+	m := vt.m
+	for _, s := range order {
+		scheme := s.scheme
+		e := vt.entry(th)
+		if m.pickAuthority(e, scheme, th.hostport) != nil {
+			continue
+		}
+		if scheme == "" {
+			if th.hostport == m.defHost && m.defScheme != "" {
+				scheme = m.defScheme
+			} else {
+				scheme = "https"
+			}
+		}
+		a := m.newAuthority(scheme+"://"+th.hostport, th.hostport)
+		switch scheme {
+		case "https":
+			th.https = a
+		case "http":
+			th.http = a
+		}
+	}
+}
+
+// sweep forgets the hosts whose last fetch is before the clock's second.
+func (vt *ViewTracker) sweep() {
+	now := vt.clock.Unix()
+	for len(vt.drops) > 0 && vt.drops[0].last < now {
+		th := heap.Pop(&vt.drops).(*trackHost)
+		delete(vt.hosts, th.hostport)
+	}
+}
+
+// live returns the number of hosts and of views the tracker holds, for
+// tests.
+func (vt *ViewTracker) live() (hosts, views int) {
+	for _, th := range vt.hosts {
+		views += len(th.cur)
+	}
+	return len(vt.hosts), views
+}
+
+// HostNoter notes, for a Builder that streams views, the host and time of
+// the fetches not given to AddFetch (pass 1 gives it only robots.txt
+// fetches and WARC request records): the ViewTracker forgets a host after
+// its last fetch. Use one per input, from one goroutine; Flush at its end.
+// Consecutive fetches of one host take the Builder's lock once.
+type HostNoter struct {
+	b    *Builder
+	host string
+	last time.Time
+	any  bool
+}
+
+// NewHostNoter returns a HostNoter for b; its Note does nothing unless b
+// streams views.
+func (b *Builder) NewHostNoter() *HostNoter {
+	b.mu.Lock()
+	defer b.mu.Unlock()
+	if !b.stream {
+		return &HostNoter{}
+	}
+	return &HostNoter{b: b}
+}
+
+// Note notes f's host and time.
+func (h *HostNoter) Note(f *event.Fetch) {
+	if h.b == nil {
+		return
+	}
+	if h.any && f.Host == h.host {
+		if f.Time.After(h.last) {
+			h.last = f.Time
+		}
+		return
+	}
+	h.Flush()
+	h.host, h.last, h.any = strings.Clone(f.Host), f.Time, true
+}
+
+// Flush gives the Builder what Note holds.
+func (h *HostNoter) Flush() {
+	if h.b == nil || !h.any {
+		return
+	}
+	h.b.mu.Lock()
+	h.b.notes.note(h.host, h.last.UTC(), 0)
+	h.b.mu.Unlock()
+	h.any = false
+}
