@@ -40,14 +40,16 @@ type staticEntry struct {
 	e     viewEntry
 }
 
-// hostNote is what pass 1 records of one host[:port] for the tracker: the
-// second of its last fetch, and the schemes of the robots.txt fetches that
-// create an authority (a status of 200-599: authorityOrNew).
+// hostNote is what pass 1 records of one host[:port] for the tracker, in
+// 16 bytes: the second of its last fetch, and the schemes of the robots.txt
+// fetches that create an authority (a status of 200-599: authorityOrNew)
+// with the earliest of them.
 type hostNote struct {
 	last  int64 // Unix second of the host's last fetch, any kind
-	first int64 // UnixNano of its earliest authority-creating robots.txt fetch (see Builder.noteHost)
-	mask  uint8 // schemes of those fetches: schemeNone, schemeHTTP, schemeHTTPS
+	first int64 // UnixNano of its earliest authority-creating robots.txt fetch, low 3 bits: the mask of their schemes
 }
+
+func (n hostNote) mask() uint8 { return uint8(n.first & 7) }
 
 const (
 	schemeNone  = 1 << iota // the log names no scheme
@@ -75,27 +77,23 @@ func schemeBit(scheme string) uint8 {
 // chance of about n²/2⁶⁵ for n hosts).
 type hostNotes struct {
 	seed  maphash.Seed
-	idx   map[uint64]int32
-	notes []hostNote
+	notes map[uint64]hostNote
 	// first holds, for a host with authority-creating robots.txt fetches
 	// of two or more schemes, the earliest of each (UnixNano, by bit
 	// index): the authorities are created in that order.
 	first map[uint64]*[3]int64
-
-	lastHost string // cache: consecutive fetches mostly name one host
-	lastIdx  int32
 }
 
 func newHostNotes() *hostNotes {
-	return &hostNotes{seed: maphash.MakeSeed(), idx: make(map[uint64]int32), lastIdx: -1}
+	return &hostNotes{seed: maphash.MakeSeed(), notes: make(map[uint64]hostNote)}
 }
 
 func unixNano(t time.Time) int64 {
-	if t.Year() < 1678 || t.Year() > 2261 {
-		if t.Year() < 1678 {
-			return math.MinInt64
-		}
-		return math.MaxInt64 - 1 // MaxInt64 means "none" (firsts)
+	if t.Year() < 1678 {
+		return math.MinInt64
+	}
+	if t.Year() > 2261 {
+		return math.MaxInt64 - 8 // MaxInt64 means "none" (firsts)
 	}
 	return t.UnixNano()
 }
@@ -103,50 +101,39 @@ func unixNano(t time.Time) int64 {
 // note records a fetch at t on host; bit is the scheme bit of a robots.txt
 // fetch that creates an authority, 0 otherwise.
 func (hn *hostNotes) note(host string, t time.Time, bit uint8) {
-	i := hn.lastIdx
-	if i < 0 || host != hn.lastHost {
-		h := maphash.String(hn.seed, host)
-		var ok bool
-		if i, ok = hn.idx[h]; !ok {
-			i = int32(len(hn.notes))
-			hn.notes = append(hn.notes, hostNote{last: math.MinInt64})
-			hn.idx[h] = i
-		}
-		hn.lastHost, hn.lastIdx = strings.Clone(host), i
-	}
-	n := &hn.notes[i]
-	if s := t.Unix(); s > n.last {
+	h := maphash.String(hn.seed, host)
+	n, seen := hn.notes[h]
+	if s := t.Unix(); !seen || s > n.last {
 		n.last = s
 	}
-	if bit == 0 {
-		return
-	}
-	ns := unixNano(t)
-	if n.mask == 0 || n.mask == bit {
-		if n.mask == 0 || ns < n.first {
-			n.first = ns
-		}
-		n.mask = bit
-		return
-	}
-	h := maphash.String(hn.seed, host)
-	if hn.first == nil {
-		hn.first = make(map[uint64]*[3]int64)
-	}
-	f := hn.first[h]
-	if f == nil {
-		f = &[3]int64{math.MaxInt64, math.MaxInt64, math.MaxInt64}
-		for b := range 3 {
-			if n.mask&(1<<b) != 0 {
-				f[b] = n.first // one scheme so far: its earliest is n.first
+	if bit != 0 {
+		ns := unixNano(t) &^ 7
+		mask := n.mask()
+		switch {
+		case mask == 0:
+			n.first = ns | int64(bit)
+		case mask == bit:
+			n.first = min(n.first&^7, ns) | int64(bit)
+		default:
+			if hn.first == nil {
+				hn.first = make(map[uint64]*[3]int64)
 			}
+			f := hn.first[h]
+			if f == nil {
+				f = &[3]int64{math.MaxInt64, math.MaxInt64, math.MaxInt64}
+				for b := range 3 {
+					if mask&(1<<b) != 0 {
+						f[b] = n.first &^ 7 // one scheme so far: its earliest is n.first
+					}
+				}
+				hn.first[h] = f
+			}
+			b := bitIndex(bit)
+			f[b] = min(f[b], ns)
+			n.first = min(n.first&^7, ns) | int64(mask|bit)
 		}
-		hn.first[h] = f
 	}
-	b := bitIndex(bit)
-	f[b] = min(f[b], ns)
-	n.mask |= bit
-	n.first = min(n.first, ns)
+	hn.notes[h] = n
 }
 
 func bitIndex(bit uint8) int {
@@ -166,11 +153,8 @@ func (hn *hostNotes) lookup(host string) (hostNote, *[3]int64, bool) {
 		return hostNote{}, nil, false
 	}
 	h := maphash.String(hn.seed, host)
-	i, ok := hn.idx[h]
-	if !ok {
-		return hostNote{}, nil, false
-	}
-	return hn.notes[i], hn.first[h], true
+	n, ok := hn.notes[h]
+	return n, hn.first[h], ok
 }
 
 // FetchView is what the ViewTracker gives the judge for one fetch: the
@@ -461,8 +445,8 @@ func firsts(n hostNote, first *[3]int64) [3]int64 {
 		return *first
 	}
 	for b := range 3 {
-		if n.mask&(1<<b) != 0 {
-			at[b] = n.first
+		if n.mask()&(1<<b) != 0 {
+			at[b] = n.first &^ 7
 		}
 	}
 	return at
