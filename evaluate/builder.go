@@ -524,11 +524,11 @@ func (b *Builder) AddFetch(f *event.Fetch) {
 		}
 	}
 	if b.stream {
-		var bit uint8
+		var si uint64
 		if isRobots && f.Origin != event.OriginWARC && f.Status >= 200 && f.Status <= 599 {
-			bit = schemeBit(strings.ToLower(f.Scheme))
+			si = schemeIndex(strings.ToLower(f.Scheme))
 		}
-		b.notes.note(f.Host, t, bit)
+		b.notes.note(f.Host, t, si)
 		if isRobots && f.Origin != event.OriginWARC {
 			b.nRobotsReq++
 			return // the ViewTracker applies it in pass 2

@@ -177,6 +177,7 @@ func (b *Builder) Build() *Model {
 		notes:      b.notes,
 	}
 	b.notes = nil
+	m.notes.finish()
 	m.verifier = signature.NewVerifier(b.ids, signature.Options{Skew: opts.Skew, AllowTestKeys: opts.AllowTestKeys})
 	m.cards = b.ids.Cards()
 	m.uaCache.init()

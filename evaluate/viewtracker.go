@@ -40,121 +40,195 @@ type staticEntry struct {
 	e     viewEntry
 }
 
-// hostNote is what pass 1 records of one host[:port] for the tracker, in
-// 16 bytes: the second of its last fetch, and the schemes of the robots.txt
-// fetches that create an authority (a status of 200-599: authorityOrNew)
-// with the earliest of them.
-type hostNote struct {
-	last  int64 // Unix second of the host's last fetch, any kind
-	first int64 // UnixNano of its earliest authority-creating robots.txt fetch, low 3 bits: the mask of their schemes
+// hostNotes is what pass 1 records of each host[:port] named by a fetch
+// ("" for host-less fetches), for the tracker: the second of its last
+// fetch, and for each scheme the earliest robots.txt fetch that creates
+// an authority (a status of 200-599: Model.authorityOrNew). It is a sorted
+// array of 16-byte records, one per (host, scheme of such fetches or
+// none), keyed by a 62-bit hash of the host: two hosts whose hashes collide
+// share their notes (a chance of about n²/2⁶³ for n hosts). New records
+// go to an unsorted tail, merged into the sorted part when the tail grows
+// past a quarter of it; consecutive fetches of one host update one record.
+type hostNotes struct {
+	seed   maphash.Seed
+	recs   []noteRec
+	sorted int // recs[:sorted] are sorted by key, one record per key
+	tmp    []noteRec
+
+	lastHost string // cache: the record of the last host noted
+	lastKey  uint64
+	lastIdx  int // -1 when none
 }
 
-func (n hostNote) mask() uint8 { return uint8(n.first & 7) }
+// noteRec is the note of one host and scheme: key is the host's hash with
+// the scheme's index (0 none, 1 "", 2 http, 3 https) in its low two bits;
+// last and first are Unix seconds, clamped to 0..2³²-1: the last fetch of
+// any kind, and the earliest robots.txt fetch of the scheme.
+type noteRec struct {
+	key         uint64
+	last, first uint32
+}
 
-const (
-	schemeNone  = 1 << iota // the log names no scheme
-	schemeHTTP              // http
-	schemeHTTPS             // https
-)
+func newHostNotes() *hostNotes {
+	return &hostNotes{seed: maphash.MakeSeed(), lastIdx: -1}
+}
 
-// schemeBit returns the hostNote bit of a lower-case scheme; 0 for a
-// scheme that creates no authority.
-func schemeBit(scheme string) uint8 {
+func clampSec(t time.Time) uint32 {
+	s := t.Unix()
+	switch {
+	case s < 0:
+		return 0
+	case s > math.MaxUint32:
+		return math.MaxUint32
+	}
+	return uint32(s)
+}
+
+// schemeIndex is the index of a lower-case scheme in a noteRec's key; 0
+// for a scheme that creates no authority.
+func schemeIndex(scheme string) uint64 {
 	switch scheme {
 	case "":
-		return schemeNone
+		return 1
 	case "http":
-		return schemeHTTP
+		return 2
 	case "https":
-		return schemeHTTPS
+		return 3
 	}
 	return 0
 }
 
-// hostNotes is the per-host record of pass 1, keyed by a 64-bit hash of the
-// host[:port] as fetches name it ("" for host-less fetches). Two hosts whose
-// hashes collide share a note: the later last time and both schemes (a
-// chance of about n²/2⁶⁵ for n hosts).
-type hostNotes struct {
-	seed  maphash.Seed
-	notes map[uint64]hostNote
-	// first holds, for a host with authority-creating robots.txt fetches
-	// of two or more schemes, the earliest of each (UnixNano, by bit
-	// index): the authorities are created in that order.
-	first map[uint64]*[3]int64
-}
-
-func newHostNotes() *hostNotes {
-	return &hostNotes{seed: maphash.MakeSeed(), notes: make(map[uint64]hostNote)}
-}
-
-func unixNano(t time.Time) int64 {
-	if t.Year() < 1678 {
-		return math.MinInt64
-	}
-	if t.Year() > 2261 {
-		return math.MaxInt64 - 8 // MaxInt64 means "none" (firsts)
-	}
-	return t.UnixNano()
-}
-
-// note records a fetch at t on host; bit is the scheme bit of a robots.txt
-// fetch that creates an authority, 0 otherwise.
-func (hn *hostNotes) note(host string, t time.Time, bit uint8) {
-	h := maphash.String(hn.seed, host)
-	n, seen := hn.notes[h]
-	if s := t.Unix(); !seen || s > n.last {
-		n.last = s
-	}
-	if bit != 0 {
-		ns := unixNano(t) &^ 7
-		mask := n.mask()
-		switch {
-		case mask == 0:
-			n.first = ns | int64(bit)
-		case mask == bit:
-			n.first = min(n.first&^7, ns) | int64(bit)
-		default:
-			if hn.first == nil {
-				hn.first = make(map[uint64]*[3]int64)
-			}
-			f := hn.first[h]
-			if f == nil {
-				f = &[3]int64{math.MaxInt64, math.MaxInt64, math.MaxInt64}
-				for b := range 3 {
-					if mask&(1<<b) != 0 {
-						f[b] = n.first &^ 7 // one scheme so far: its earliest is n.first
-					}
-				}
-				hn.first[h] = f
-			}
-			b := bitIndex(bit)
-			f[b] = min(f[b], ns)
-			n.first = min(n.first&^7, ns) | int64(mask|bit)
+// note records a fetch at t on host; si is the schemeIndex of a robots.txt
+// fetch that creates an authority, 0 for any other fetch.
+func (hn *hostNotes) note(host string, t time.Time, si uint64) {
+	sec := clampSec(t)
+	var key uint64
+	if hn.lastIdx >= 0 && host == hn.lastHost {
+		key = hn.lastKey&^3 | si
+		if key == hn.lastKey {
+			r := &hn.recs[hn.lastIdx]
+			r.last, r.first = max(r.last, sec), min(r.first, sec)
+			return
 		}
+	} else {
+		key = maphash.String(hn.seed, host)&^3 | si
 	}
-	hn.notes[h] = n
+	hn.recs = append(hn.recs, noteRec{key: key, last: sec, first: sec})
+	hn.lastHost, hn.lastKey, hn.lastIdx = strings.Clone(host), key, len(hn.recs)-1
+	if tail := len(hn.recs) - hn.sorted; tail >= max(hn.sorted/4, 1<<14) {
+		hn.compact()
+	}
 }
 
-func bitIndex(bit uint8) int {
-	switch bit {
-	case schemeNone:
-		return 0
-	case schemeHTTP:
+// compact sorts the tail, merges records of one key, and merges it into
+// the sorted part from the back (the tail is copied aside: a quarter of
+// the records at most).
+func (hn *hostNotes) compact() {
+	hn.lastIdx = -1
+	tail := hn.recs[hn.sorted:]
+	slices.SortFunc(tail, func(x, y noteRec) int { return cmpU64(x.key, y.key) })
+	tail = mergeRecs(tail)
+	hn.tmp = append(hn.tmp[:0], tail...)
+	b := hn.tmp
+	a := hn.recs[:hn.sorted]
+	// Merge a and b into recs[:len(a)+len(b)] from the back; a record of
+	// b whose key a holds is folded into it.
+	out := hn.recs[:len(a)+len(b)]
+	i, j, k := len(a)-1, len(b)-1, len(out)-1
+	for j >= 0 {
+		switch {
+		case i >= 0 && a[i].key > b[j].key:
+			out[k] = a[i]
+			i--
+		case i >= 0 && a[i].key == b[j].key:
+			r := a[i]
+			r.last, r.first = max(r.last, b[j].last), min(r.first, b[j].first)
+			out[k] = r
+			i--
+			j--
+		default:
+			out[k] = b[j]
+			j--
+		}
+		k--
+	}
+	// Records folded leave a gap between out[:i+1] (a's rest, in place)
+	// and out[k+1:].
+	if gap := k - i; gap > 0 {
+		copy(out[i+1:], out[k+1:])
+		out = out[:len(out)-gap]
+	}
+	hn.recs = out
+	hn.sorted = len(out)
+	if cap(hn.tmp) > 1<<16 {
+		hn.tmp = nil
+	}
+}
+
+func cmpU64(x, y uint64) int {
+	switch {
+	case x < y:
+		return -1
+	case x > y:
 		return 1
 	}
-	return 2
+	return 0
 }
 
-// lookup returns the note of host, and false when pass 1 saw no fetch on
-// it.
-func (hn *hostNotes) lookup(host string) (hostNote, *[3]int64, bool) {
-	if hn == nil {
-		return hostNote{}, nil, false
+// mergeRecs folds sorted records of one key into one.
+func mergeRecs(rs []noteRec) []noteRec {
+	if len(rs) == 0 {
+		return rs
 	}
-	h := maphash.String(hn.seed, host)
-	n, ok := hn.notes[h]
-	return n, hn.first[h], ok
+	w := 0
+	for _, r := range rs[1:] {
+		if r.key == rs[w].key {
+			rs[w].last, rs[w].first = max(rs[w].last, r.last), min(rs[w].first, r.first)
+			continue
+		}
+		w++
+		rs[w] = r
+	}
+	return rs[:w+1]
+}
+
+// finish compacts the notes for lookups and releases the spare capacity.
+func (hn *hostNotes) finish() {
+	if hn == nil {
+		return
+	}
+	hn.compact()
+	hn.tmp = nil
+	if cap(hn.recs)-len(hn.recs) > len(hn.recs)/8+1024 {
+		hn.recs = slices.Clone(hn.recs)
+	}
+}
+
+// hostNote is what lookup gives of one host.
+type hostNote struct {
+	last  int64    // Unix second of its last fetch
+	first [3]int64 // per scheme ("", http, https): Unix second of the earliest authority-creating robots.txt fetch; MaxInt64 for none
+}
+
+// lookup returns the notes of host, and false when pass 1 saw no fetch on
+// it. The notes must be finished.
+func (hn *hostNotes) lookup(host string) (hostNote, bool) {
+	n := hostNote{last: math.MinInt64, first: [3]int64{math.MaxInt64, math.MaxInt64, math.MaxInt64}}
+	if hn == nil {
+		return n, false
+	}
+	base := maphash.String(hn.seed, host) &^ 3
+	rs := hn.recs[:hn.sorted]
+	i, _ := slices.BinarySearchFunc(rs, base, func(r noteRec, k uint64) int { return cmpU64(r.key, k) })
+	ok := false
+	for ; i < len(rs) && rs[i].key&^3 == base; i++ {
+		ok = true
+		n.last = max(n.last, int64(rs[i].last))
+		if si := rs[i].key & 3; si > 0 {
+			n.first[si-1] = int64(rs[i].first)
+		}
+	}
+	return n, ok
 }
 
 // FetchView is what the ViewTracker gives the judge for one fetch: the
@@ -411,45 +485,25 @@ func (vt *ViewTracker) host(hostport string) *trackHost {
 	}
 	m := vt.m
 	th := &trackHost{hostport: strings.Clone(hostport), last: math.MaxInt64}
-	n, first, ok := m.notes.lookup(hostport)
-	at := firsts(n, first)
+	n, ok := m.notes.lookup(hostport)
 	if hostport == m.defHost && m.defHost != "" {
 		// Host-less fetches are the default authority's; their robots.txt
 		// fetches create it with the default scheme (authorityOrNew).
-		if n2, f2, ok2 := m.notes.lookup(""); ok2 {
-			at2 := firsts(n2, f2)
-			b := bitIndex(schemeBit(m.defScheme))
+		if n2, ok2 := m.notes.lookup(""); ok2 {
+			b := schemeIndex(m.defScheme) - 1
 			for i := range 3 {
-				at[b] = min(at[b], at2[i])
-			}
-			if !ok {
-				n.last = n2.last
+				n.first[b] = min(n.first[b], n2.first[i])
 			}
 			n.last, ok = max(n.last, n2.last), true
 		}
 	}
 	if ok {
 		th.last = n.last
-		vt.createAuthorities(th, at)
+		vt.createAuthorities(th, n.first)
 	}
 	vt.hosts[th.hostport] = th
 	heap.Push(&vt.drops, th)
 	return th
-}
-
-// firsts returns the earliest authority-creating robots.txt fetch of each
-// scheme (by bitIndex) of a host's note; MaxInt64 for none.
-func firsts(n hostNote, first *[3]int64) [3]int64 {
-	at := [3]int64{math.MaxInt64, math.MaxInt64, math.MaxInt64}
-	if first != nil {
-		return *first
-	}
-	for b := range 3 {
-		if n.mask()&(1<<b) != 0 {
-			at[b] = n.first &^ 7
-		}
-	}
-	return at
 }
 
 // createAuthorities makes the authorities of th's bots' robots.txt fetches

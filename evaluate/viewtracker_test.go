@@ -1,6 +1,8 @@
 package evaluate
 
 import (
+	"math"
+	"math/rand/v2"
 	"net/netip"
 	"runtime"
 	"testing"
@@ -115,6 +117,7 @@ func TestStreamedViewsMemory(t *testing.T) {
 		}
 		m := b.Build()
 		built := liveHeap()
+		t.Logf("hosts=%v: %.1f bytes per request", hosts, float64(int64(built)-int64(before))/n)
 		vt := m.NewViewTracker()
 		views := make([]FetchView, 1)
 		maxHosts, maxViews := 0, 0
@@ -143,7 +146,7 @@ func TestStreamedViewsMemory(t *testing.T) {
 		per := float64(int64(built)-int64(before)) / n
 		limit := 16.0 // one host: nothing per request (some noise)
 		if hosts {
-			limit = 80 // a hash, an index and a 24-byte note per host, in a map
+			limit = 32 // a 16-byte note per host, sorted
 		}
 		if per > limit {
 			t.Errorf("hosts=%v: the model holds %.1f bytes per robots.txt request after pass 1, want at most %.0f", hosts, per, limit)
@@ -178,5 +181,52 @@ func TestStreamedHostForgotten(t *testing.T) {
 	vt.Step([]*event.Fetch{{Time: fs[2].Time.Add(time.Hour), Host: "other.example", Target: "/"}}, views)
 	if h, _ := vt.live(); h != 1 {
 		t.Errorf("an hour later: %d hosts held, want only the current one", h)
+	}
+}
+
+// TestHostNotes: the compacted notes give, for every host, what a map of
+// every fetch gives: the last second, and each scheme's earliest
+// authority-creating robots.txt fetch.
+func TestHostNotes(t *testing.T) {
+	rng := rand.New(rand.NewPCG(1, 2))
+	hn := newHostNotes()
+	want := map[string]hostNote{}
+	for i := range 300_000 {
+		host := "h" + itoa(rng.IntN(40_000)) + ".example"
+		if rng.IntN(10) == 0 {
+			host = "hot.example" // runs of one host
+		}
+		at := t0.Add(time.Duration(rng.IntN(1_000_000)) * time.Second)
+		si := uint64(0)
+		if rng.IntN(3) == 0 {
+			si = uint64(rng.IntN(4))
+		}
+		hn.note(host, at, si)
+		n, ok := want[host]
+		if !ok {
+			n = hostNote{last: math.MinInt64, first: [3]int64{math.MaxInt64, math.MaxInt64, math.MaxInt64}}
+		}
+		n.last = max(n.last, at.Unix())
+		if si > 0 {
+			n.first[si-1] = min(n.first[si-1], at.Unix())
+		}
+		want[host] = n
+		if i == 1000 {
+			hn.note("", at, 1) // a host-less robots.txt fetch
+			want[""] = hostNote{last: at.Unix(), first: [3]int64{at.Unix(), math.MaxInt64, math.MaxInt64}}
+		}
+	}
+	hn.finish()
+	if len(hn.recs) > 4*len(want) {
+		t.Errorf("%d records for %d hosts", len(hn.recs), len(want))
+	}
+	for host, w := range want {
+		got, ok := hn.lookup(host)
+		if !ok || got != w {
+			t.Fatalf("%q: notes %+v (%v), want %+v", host, got, ok, w)
+		}
+	}
+	if _, ok := hn.lookup("never.example"); ok {
+		t.Error("a host never noted has notes")
 	}
 }
