@@ -53,6 +53,10 @@ type Model struct {
 	stream bool
 	static []staticEntry
 	notes  *hostNotes
+	// The archive crawlers' robots.txt fetches in logs, which the
+	// ViewTracker keeps for WriteTables (mergeCrawlerViews).
+	viewsMu    sync.Mutex
+	crawlerLog []staticEntry
 
 	uaCache  uaCache
 	ipOwners sync.Map // IP list owner -> bool: the store has a list for it

@@ -67,6 +67,7 @@ func (m *Model) WriteTables(sink table.Sink) error {
 	if err := m.writeDirectives(sink); err != nil {
 		return err
 	}
+	m.mergeCrawlerViews()
 	if err := m.writeArchive(sink, &counts); err != nil {
 		return err
 	}

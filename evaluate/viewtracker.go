@@ -277,6 +277,8 @@ type ViewTracker struct {
 	begun  bool
 	group  []groupEntry
 	robots int64 // robots.txt fetches applied, for tests
+
+	crawlerLowers map[string]bool // the archive crawlers' tokens (crawlerLog)
 }
 
 // trackHost is the tracker's state of one host[:port].
@@ -319,7 +321,79 @@ func (m *Model) Streams() bool { return m.stream }
 
 // NewViewTracker returns a ViewTracker for the fetches of m's pass 2.
 func (m *Model) NewViewTracker() *ViewTracker {
-	return &ViewTracker{m: m, hosts: make(map[string]*trackHost)}
+	vt := &ViewTracker{m: m, hosts: make(map[string]*trackHost), crawlerLowers: map[string]bool{}}
+	for _, c := range m.crawlers {
+		if c.lower != "" {
+			vt.crawlerLowers[c.lower] = true
+		}
+	}
+	if m.runCrawler != nil && m.runCrawler.lower != "" {
+		vt.crawlerLowers[m.runCrawler.lower] = true
+	}
+	return vt
+}
+
+// logCrawlerFetch keeps a log's robots.txt fetch by an archive crawler's
+// token on an authority of the archive: WriteTables judges the crawler's
+// captures after pass 2, with the crawler's whole view history there
+// (mergeCrawlerViews). Only these fetches are kept whole.
+func (vt *ViewTracker) logCrawlerFetch(a *authority, lower string, e viewEntry) {
+	m := vt.m
+	if !vt.crawlerLowers[lower] {
+		return
+	}
+	if h := m.hosts[a.hostport]; h == nil || (h.https != a && h.http != a) {
+		return // an authority the archive never captured: no capture to judge
+	}
+	m.viewsMu.Lock()
+	m.crawlerLog = append(m.crawlerLog, staticEntry{a: a, lower: lower, e: e})
+	m.viewsMu.Unlock()
+}
+
+// mergeCrawlerViews adds the archive crawlers' robots.txt fetches the
+// ViewTracker saw in logs to their views, as Build does for a model that
+// keeps every fetch, before WriteTables judges the captures.
+func (m *Model) mergeCrawlerViews() {
+	m.viewsMu.Lock()
+	log := m.crawlerLog
+	m.crawlerLog = nil
+	m.viewsMu.Unlock()
+	if len(log) == 0 {
+		return
+	}
+	keys := map[viewKey]bool{}
+	for _, s := range log {
+		keys[viewKey{s.a, s.lower}] = true
+	}
+	all := slices.Clone(log)
+	for _, s := range m.static {
+		if keys[viewKey{s.a, s.lower}] {
+			all = append(all, s)
+		}
+	}
+	slices.SortStableFunc(all, func(x, y staticEntry) int {
+		if c := cmpEntry(x.e, y.e); c != 0 {
+			return c
+		}
+		switch xc, yc := x.e.capture != nil, y.e.capture != nil; {
+		case xc == yc:
+			return 0
+		case yc:
+			return -1
+		}
+		return 1
+	})
+	for k := range keys {
+		bv := m.viewFor(k.a, k.lower)
+		bv.entries = bv.entries[:0]
+	}
+	for _, s := range all {
+		bv := s.a.views[s.lower]
+		bv.entries = append(bv.entries, s.e)
+	}
+	for k := range keys {
+		m.resolveEntries(k.a, k.a.views[k.lower])
+	}
 }
 
 // isRobotsFetch reports whether f fetches /robots.txt (GET or no method):
@@ -374,7 +448,9 @@ func (vt *ViewTracker) Step(fs []*event.Fetch, out []FetchView) {
 		if id.token == "" {
 			continue
 		}
-		g = append(g, groupEntry{a: a, lower: id.lower, e: viewEntry{time: t, status: f.Status, src: f.Source}})
+		e := viewEntry{time: t, status: f.Status, src: f.Source}
+		g = append(g, groupEntry{a: a, lower: id.lower, e: e})
+		vt.logCrawlerFetch(a, id.lower, e)
 	}
 	if len(g) > 1 {
 		slices.SortStableFunc(g, func(x, y groupEntry) int {

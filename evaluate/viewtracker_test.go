@@ -230,3 +230,18 @@ func TestHostNotes(t *testing.T) {
 		t.Error("a host never noted has notes")
 	}
 }
+
+// The archive crawler's robots.txt fetches in a log count for its
+// captures, which WriteTables judges after pass 2: the tracker keeps
+// those (and only those) for it.
+func TestStreamedCrawlerLogFetch(t *testing.T) {
+	s := newScenario(t)
+	s.opts.ArchiveAgent = "CCBot"
+	s.robots(site+"/robots.txt", t0, 200, "User-agent: *\nAllow: /\n")
+	s.fetch(uaCCBot, site+"/robots.txt", hours(1), 503)
+	s.capture(site+"/page", hours(2), 200, "<html><body>x</body></html>")
+	s.run()
+	if got := s.violations(KindCapturedWhileDisallowed); len(got) != 1 || got[0].URLPath != "/page" {
+		t.Errorf("captured_while_disallowed = %+v, want the capture of /page (CCBot's 503 an hour before)", got)
+	}
+}
