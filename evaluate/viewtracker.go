@@ -279,6 +279,12 @@ type ViewTracker struct {
 	robots int64 // robots.txt fetches applied, for tests
 
 	crawlerLowers map[string]bool // the archive crawlers' tokens (crawlerLog)
+
+	// The authority of the last fetch viewed: consecutive fetches mostly
+	// name one host.
+	lastScheme, lastHost string
+	lastA                *authority
+	lastTH               *trackHost
 }
 
 // trackHost is the tracker's state of one host[:port].
@@ -287,6 +293,7 @@ type trackHost struct {
 	https, http *authority // created by a bot's robots.txt fetch: the archive has no timeline
 	cur         map[viewKey]*viewEntry
 	last        int64 // Unix second of its last fetch (pass 1); MaxInt64 when unknown
+	gone        bool  // swept
 }
 
 type viewKey struct {
@@ -494,7 +501,14 @@ func (vt *ViewTracker) apply(a *authority, lower string, e viewEntry) {
 
 // view is the FetchView of f at t.
 func (vt *ViewTracker) view(f *event.Fetch, t time.Time) FetchView {
-	a, th := vt.authorityFor(f.Scheme, f.Host)
+	var a *authority
+	var th *trackHost
+	if vt.lastTH != nil && !vt.lastTH.gone && f.Host == vt.lastHost && f.Scheme == vt.lastScheme {
+		a, th = vt.lastA, vt.lastTH
+	} else {
+		a, th = vt.authorityFor(f.Scheme, f.Host)
+		vt.lastScheme, vt.lastHost, vt.lastA, vt.lastTH = f.Scheme, f.Host, a, th
+	}
 	fv := FetchView{tracked: true, a: a}
 	if a == nil || len(th.cur) == 0 {
 		return fv
@@ -638,6 +652,7 @@ func (vt *ViewTracker) sweep() {
 	now := vt.clock.Unix()
 	for len(vt.drops) > 0 && vt.drops[0].last < now {
 		th := heap.Pop(&vt.drops).(*trackHost)
+		th.gone = true
 		delete(vt.hosts, th.hostport)
 	}
 }
