@@ -670,13 +670,14 @@ func (vt *ViewTracker) live() (hosts, views int) {
 // the fetches not given to AddFetch (pass 1 gives it only robots.txt
 // fetches and WARC request records): the ViewTracker forgets a host after
 // its last fetch. Use one per input, from one goroutine; Flush at its end.
-// Consecutive fetches of one host take the Builder's lock once.
+// It gathers the last time of up to hostNoterMax hosts before it takes the
+// Builder's lock.
 type HostNoter struct {
 	b    *Builder
-	host string
-	last time.Time
-	any  bool
+	last map[string]time.Time
 }
+
+const hostNoterMax = 4096
 
 // NewHostNoter returns a HostNoter for b; its Note does nothing unless b
 // streams views.
@@ -686,7 +687,7 @@ func (b *Builder) NewHostNoter() *HostNoter {
 	if !b.stream {
 		return &HostNoter{}
 	}
-	return &HostNoter{b: b}
+	return &HostNoter{b: b, last: make(map[string]time.Time)}
 }
 
 // Note notes f's host and time.
@@ -694,23 +695,27 @@ func (h *HostNoter) Note(f *event.Fetch) {
 	if h.b == nil {
 		return
 	}
-	if h.any && f.Host == h.host {
-		if f.Time.After(h.last) {
-			h.last = f.Time
+	if t, ok := h.last[f.Host]; ok {
+		if f.Time.After(t) {
+			h.last[f.Host] = f.Time
 		}
 		return
 	}
-	h.Flush()
-	h.host, h.last, h.any = strings.Clone(f.Host), f.Time, true
+	if len(h.last) >= hostNoterMax {
+		h.Flush()
+	}
+	h.last[strings.Clone(f.Host)] = f.Time
 }
 
 // Flush gives the Builder what Note holds.
 func (h *HostNoter) Flush() {
-	if h.b == nil || !h.any {
+	if h.b == nil || len(h.last) == 0 {
 		return
 	}
 	h.b.mu.Lock()
-	h.b.notes.note(h.host, h.last.UTC(), 0)
+	for host, t := range h.last {
+		h.b.notes.note(host, t, 0)
+	}
 	h.b.mu.Unlock()
-	h.any = false
+	clear(h.last)
 }
