@@ -5,6 +5,7 @@ import (
 	"context"
 	"errors"
 	"runtime/pprof"
+	"slices"
 	"sort"
 	"sync"
 	"sync/atomic"
@@ -12,6 +13,7 @@ import (
 	"golang.org/x/sync/errgroup"
 
 	"github.com/repaudit/repaudit/evaluate"
+	"github.com/repaudit/repaudit/event"
 	"github.com/repaudit/repaudit/table"
 )
 
@@ -21,6 +23,12 @@ const (
 	judgeBatch    = 512  // fetches per judging task
 )
 
+// viewHold is the most fetches of one time the views stage holds before
+// it settles the bots' robots.txt views for them (docs/semantics.md §16):
+// a robots.txt fetch counts for every fetch of its time, whatever the
+// file order, up to this many fetches of one time (about 32 MB of them).
+var viewHold = 1 << 16 // a variable for tests
+
 // task is one batch of merged fetches on its way through pass 2: the
 // merger fills items, a worker fills out, the orderer adds the findings
 // that need order, and the two table writers read it. Tasks are recycled
@@ -28,6 +36,7 @@ const (
 type task struct {
 	seq     int
 	items   []*item
+	views   []evaluate.FetchView // the bots' robots.txt views of items (a streamed model)
 	out     []evaluate.Judgement
 	pending atomic.Int32 // writers still to read the task
 }
@@ -38,7 +47,9 @@ type task struct {
 //
 //	file readers (one per source, stream.go)
 //	  → merger: one stream in (time, file, seq) order, cut into tasks
-//	  → jobs workers: a Judger each (Model.JudgeInto), tasks in any order
+//	  → views: ViewTracker.Step, the bots' robots.txt views in that order
+//	    (a model built with Builder.StreamViews)
+//	  → jobs workers: a Judger each (Judger.JudgeInto), tasks in any order
 //	  → orderer: tasks back in merged order, Tracker.Observe
 //	  → fetch writer and violation writer: the two tables, each in order
 //
@@ -79,6 +90,10 @@ func (p *judging) run(ctx context.Context) error {
 	// A task or two of slack per stage is enough to keep every stage
 	// busy; more would only hold more fetches in memory.
 	merged := make(chan *task, p.jobs+1)
+	viewed := merged
+	if p.model.Streams() {
+		viewed = make(chan *task, p.jobs+1)
+	}
 	judged := make(chan *task, p.jobs+1)
 	fetches := make(chan *task, 2)
 	violations := make(chan *task, 2)
@@ -95,9 +110,15 @@ func (p *judging) run(ctx context.Context) error {
 		defer close(merged)
 		return p.merge(ctx, merged)
 	})
+	if p.model.Streams() {
+		stage("views", func(ctx context.Context) error {
+			defer close(viewed)
+			return p.views(ctx, merged, viewed)
+		})
+	}
 	stage("judge", func(ctx context.Context) error {
 		defer close(judged)
-		return p.judgePool(ctx, merged, judged)
+		return p.judgePool(ctx, viewed, judged)
 	})
 	stage("order", func(ctx context.Context) error {
 		defer close(fetches)
@@ -137,6 +158,8 @@ func (p *judging) release(t *task) {
 		}
 		clear(t.items)
 		t.items = t.items[:0]
+		clear(t.views) // and the views they held
+		t.views = t.views[:0]
 		p.free.Put(t)
 	}
 }
@@ -224,10 +247,83 @@ func (p *judging) judgeTask(jg *evaluate.Judger, t *task) {
 		t.out = make([]evaluate.Judgement, len(t.items))
 	}
 	t.out = t.out[:len(t.items)]
-	for i, it := range t.items {
-		jg.JudgeInto(&t.out[i], it.f)
+	if len(t.views) == len(t.items) {
+		for i, it := range t.items {
+			jg.JudgeIntoView(&t.out[i], it.f, &t.views[i])
+		}
+	} else {
+		for i, it := range t.items {
+			jg.JudgeInto(&t.out[i], it.f)
+		}
 	}
 	p.events.Add(int64(len(t.items)))
+}
+
+// views settles the bots' robots.txt views of every fetch in merged order
+// (evaluate.ViewTracker) and passes the tasks on in that order. The
+// fetches of one time are held until the next time shows up (at most
+// viewHold of them): a bot's robots.txt fetch counts for every fetch of
+// its time, whatever the input order of their files.
+func (p *judging) views(ctx context.Context, in <-chan *task, out chan<- *task) error {
+	vt := p.model.NewViewTracker()
+	type ref struct {
+		t *task
+		i int
+	}
+	var (
+		held  []*task // tasks not sent yet, in order
+		group []ref   // the fetches of one time, not settled yet
+		fs    []*event.Fetch
+		vs    []evaluate.FetchView
+	)
+	step := func() {
+		fs, vs = fs[:0], vs[:0]
+		for _, r := range group {
+			fs = append(fs, r.t.items[r.i].f)
+		}
+		vs = slices.Grow(vs, len(fs))[:len(fs)]
+		vt.Step(fs, vs)
+		for k, r := range group {
+			r.t.views[r.i] = vs[k]
+		}
+		clear(fs)
+		clear(vs)
+		group = group[:0]
+	}
+	// sendHeld sends the held tasks that hold no unsettled fetch.
+	sendHeld := func() error {
+		n := len(held)
+		if len(group) > 0 {
+			n = slices.Index(held, group[0].t)
+		}
+		for _, t := range held[:n] {
+			if err := send(ctx, out, t); err != nil {
+				return err
+			}
+		}
+		held = append(held[:0], held[n:]...)
+		return nil
+	}
+	for t := range in {
+		t.views = slices.Grow(t.views[:0], len(t.items))[:len(t.items)]
+		held = append(held, t)
+		for i, it := range t.items {
+			if len(group) > 0 && (!it.f.Time.Equal(group[0].t.items[group[0].i].f.Time) || len(group) >= viewHold) {
+				step()
+			}
+			group = append(group, ref{t, i})
+		}
+		if err := sendHeld(); err != nil {
+			return err
+		}
+	}
+	if len(group) > 0 {
+		step()
+	}
+	if err := sendHeld(); err != nil {
+		return err
+	}
+	return ctx.Err()
 }
 
 // order puts judged tasks back in merged order, adds the findings that

@@ -218,3 +218,59 @@ func TestJudgeAllCancel(t *testing.T) {
 		}
 	}
 }
+
+// TestViewsTieAcrossTasks: a bot's robots.txt fetch counts for every fetch
+// of its second, whatever the file order and however many fetches share
+// the second: 1,500 page fetches of one second in a.log (three judging
+// tasks, merged first) all see the 503 that b.log has at that second.
+// Past viewHold fetches of one time the views are settled without waiting
+// (docs/semantics.md §16): then the first viewHold ones do not see it.
+func TestViewsTieAcrossTasks(t *testing.T) {
+	dir := t.TempDir()
+	const pages = 1500
+	ua := "Mozilla/5.0 AppleWebKit/537.36 (KHTML, like Gecko; compatible; GPTBot/1.2; +https://openai.com/gptbot)"
+	line := func(ts, path string, status int) string {
+		return fmt.Sprintf("20.171.207.10 - - [%s +0000] \"GET %s HTTP/1.1\" %d 100 \"-\" \"%s\"\n", ts, path, status, ua)
+	}
+	var a bytes.Buffer
+	a.WriteString(line("01/May/2025:10:00:00", "/robots.txt", 200))
+	for i := range pages {
+		a.WriteString(line("01/May/2025:11:00:00", fmt.Sprintf("/page/%d", i), 200))
+	}
+	b := line("01/May/2025:11:00:00", "/robots.txt", 503)
+	pa, pb := filepath.Join(dir, "a.log"), filepath.Join(dir, "b.log")
+	if err := os.WriteFile(pa, a.Bytes(), 0o644); err != nil {
+		t.Fatal(err)
+	}
+	if err := os.WriteFile(pb, []byte(b), 0o644); err != nil {
+		t.Fatal(err)
+	}
+	run := func(jobs int) []table.Fetch {
+		cfg := Config{Inputs: []string{pa, pb}, Out: filepath.Join(t.TempDir(), "out"), Jobs: jobs,
+			Eval: evaluate.Options{DefaultAuthority: "https://news.example.org"}}
+		col := &table.Collector{}
+		if _, _, err := execute(context.Background(), cfg, col); err != nil {
+			t.Fatal(err)
+		}
+		return col.Fetches
+	}
+	count503 := func(fs []table.Fetch) int {
+		n := 0
+		for _, f := range fs {
+			if f.URLPath != "/robots.txt" && f.RobotsViewStatus == 503 && f.RobotsVerdict == evaluate.VerdictUnreachable {
+				n++
+			}
+		}
+		return n
+	}
+	for _, jobs := range []int{1, 2} {
+		if got := count503(run(jobs)); got != pages {
+			t.Errorf("-j %d: %d of %d page fetches see the 503 of their second", jobs, got, pages)
+		}
+	}
+	defer func(n int) { viewHold = n }(viewHold)
+	viewHold = 1000
+	if got := count503(run(2)); got != pages-viewHold {
+		t.Errorf("viewHold %d: %d page fetches see the 503, want %d", viewHold, got, pages-viewHold)
+	}
+}

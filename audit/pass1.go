@@ -96,6 +96,7 @@ func (r *run) readFile(fs *fileState, done *atomic.Int64, pipelined bool) {
 func (r *run) readStream(fs *fileState, keep func(event.Problem), done *atomic.Int64, pipelined bool) {
 	digest := newCountingHash()
 	var hosts hostSet
+	noter := r.builder.NewHostNoter()
 	fs.spool = newFetchSpool(r.spool)
 	var sink io.Writer = digest
 	endHash := func() {}
@@ -117,6 +118,8 @@ func (r *run) readStream(fs *fileState, keep func(event.Problem), done *atomic.I
 		hosts.note(ft)
 		if ft.Origin == event.OriginWARC || robots.IsRobotsTxt(ft.Target) {
 			r.builder.AddFetch(ft)
+		} else {
+			noter.Note(ft) // the view tracker forgets a host after its last fetch
 		}
 	}
 	onFetch, endFetches := spoolFetch, func() {}
@@ -145,6 +148,7 @@ func (r *run) readStream(fs *fileState, keep func(event.Problem), done *atomic.I
 	endHash()
 	r.events.Add(counted)
 	fs.spool.finish()
+	noter.Flush()
 	if fs.err == nil {
 		fs.sha, fs.f.Size = digest.hex(), digest.n
 	}

@@ -21,7 +21,9 @@ func spoolFailed(fs *fileState) event.Problem {
 // that of an earlier input (first, which maps a digest to the first
 // input with it): an input read once, such as a pipe, cannot be compared
 // before it is read (dropDuplicates compares the others). Its fetches
-// are not judged a second time, and a warning says what did count twice.
+// are not judged a second time, and a warning says what did count twice
+// (its logs' robots.txt fetches count once: pass 2 settles the bots'
+// views, and it judges the input once).
 func judgedTwice(fs *fileState, first map[string]string) bool {
 	p, ok := first[fs.sha]
 	if !ok {
@@ -29,7 +31,7 @@ func judgedTwice(fs *fileState, first map[string]string) bool {
 		return false
 	}
 	fs.problems = append(fs.problems, event.Problem{Source: event.Source{File: fs.f.Path, Offset: -1}, Code: problem.InputDuplicate, Severity: event.SevWarning,
-		Message: "same content (SHA-256 " + fs.sha[:12] + "…) as " + p + ": its fetches are judged once; it could be compared only once read, so its robots.txt fetches and captures count twice in the robots.txt and retention state"})
+		Message: "same content (SHA-256 " + fs.sha[:12] + "…) as " + p + ": its fetches are judged once; it could be compared only once read, so its captures and WARC request records count twice in the robots.txt and retention state"})
 	return true
 }
 

@@ -367,6 +367,10 @@ func (r *run) newBuilder() error {
 		eopts.SpillDir = r.spool.base // large robots.txt bodies go beside the output
 	}
 	r.builder = evaluate.NewBuilder(eopts, r.catalog, r.ids)
+	// Pass 2 sees every fetch in time order and settles the bots'
+	// robots.txt views as it goes (judge.go, views stage): pass 1 keeps
+	// none of a log's robots.txt fetches.
+	r.builder.StreamViews()
 	for _, p := range r.cfg.Index {
 		if err := readListing(p, r.builder.AddIndexEntry, &r.st.problems); err != nil {
 			return err

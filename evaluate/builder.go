@@ -60,6 +60,25 @@ type Builder struct {
 	nCaptures  int64
 	nFetches   int64
 	nRobotsReq int64
+
+	stream bool       // StreamViews: log robots.txt fetches are not kept
+	notes  *hostNotes // StreamViews: each host's last fetch (viewtracker.go)
+}
+
+// StreamViews tells the Builder not to keep the robots.txt fetches of logs:
+// pass 2 must then judge every fetch through a ViewTracker, in time order
+// (Model.NewViewTracker, JudgeIntoView), which settles the bots' views as
+// it goes. Pass 1 keeps instead, per host[:port] named by a fetch, a hash
+// and 16 bytes: its last fetch time and the schemes of the robots.txt
+// fetches that create an authority (docs/semantics.md §16). Call it before
+// the first Add.
+func (b *Builder) StreamViews() {
+	b.mu.Lock()
+	defer b.mu.Unlock()
+	b.stream = true
+	if b.notes == nil {
+		b.notes = newHostNotes()
+	}
 }
 
 // NewBuilder returns an empty Builder. catalog and ids may be nil (no
@@ -624,6 +643,17 @@ func (b *Builder) AddFetch(f *event.Fetch) {
 			b.reqIDs = append(b.reqIDs, idKey)
 		}
 		b.reqConc = append(b.reqConc, concKeys...)
+	}
+	if b.stream {
+		var si uint64
+		if isRobots && f.Origin != event.OriginWARC && f.Status >= 200 && f.Status <= 599 {
+			si = schemeIndex(strings.ToLower(f.Scheme))
+		}
+		b.notes.note(f.Host, t, si)
+		if isRobots && f.Origin != event.OriginWARC {
+			b.nRobotsReq++
+			return // the ViewTracker applies it in pass 2
+		}
 	}
 	if isRobots {
 		src := f.Source

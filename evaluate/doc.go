@@ -14,6 +14,7 @@
 //	b := evaluate.NewBuilder(opts, bots.Default(), ids)
 //	for each WARC record:  b.AddCapture(capture)   // robots.txt versions, directives, archived records
 //	for each warcinfo:     b.AddWarcinfo(src, info) // names its file's crawler
+//	b.StreamViews()                                 // optional: keep no robots.txt fetch of a log (below)
 //	for each fetch:        b.AddFetch(fetch)       // only /robots.txt fetches and WARC request records are kept
 //	for each listing line: b.AddIndexEntry(entry)  // or AddSnippetEntry
 //	model := b.Build()
@@ -24,7 +25,9 @@
 // (in memory up to a budget, else in a temporary file in
 // Options.SpillDir) with its parsed rules a bounded cache rebuilt from the
 // body when needed (robotsstore.go); each bot's own robots.txt fetches
-// per authority, 88 bytes each until Build; a compact summary of every
+// per authority, 88 bytes each until Build (with StreamViews, only those
+// of WARC request records, and 16 bytes per host[:port]: its last fetch
+// time, the schemes of its robots.txt fetches); a compact summary of every
 // other capture (URL, time, status, record location and a pointer to a
 // deduplicated directive set), and the listing entries. Model.Close
 // releases the temporary file. docs/semantics.md ("Evaluation", §16)
@@ -43,6 +46,24 @@
 //	model.WriteTables(sink)  // timeline, directives, retention, listing and archive findings
 //	summary := model.Summary() // what pass 1 reconstructed and WriteTables wrote
 //	err := model.Close()       // the robots.txt spill file; a read error is reported here
+//
+// A model built with StreamViews settles the bots' robots.txt views in
+// pass 2 (viewtracker.go): a ViewTracker sees the fetches in time order,
+// all fetches of one time at once, before they are judged, and keeps one
+// entry per (authority, bot) on the hosts whose last fetch is still to
+// come, instead of every robots.txt request:
+//
+//	vt := model.NewViewTracker()
+//	for each time, its fetches fs in merged order:
+//		vt.Step(fs, views)                        // in order; views[i] is immutable
+//		model.JudgeIntoView(&j, fs[i], &views[i]) // then on any goroutine
+//		tr.Observe(&j)                            // in order, as above
+//
+// A ViewTracker is keyed by (authority, product token): a caller that
+// splits one authority's fetches by agent can give each part only that
+// agent's robots.txt fetches (a signed request whose User-Agent names no
+// bot takes its agent from the signature's card: it needs the card's
+// agent's robots.txt fetches too).
 //
 // JudgeInto is Judge for callers that judge millions of fetches: it writes
 // into a Judgement the caller reuses (its Violations array included), so

@@ -3,6 +3,7 @@ package evaluate
 import (
 	"math/rand/v2"
 	"net/netip"
+	"reflect"
 	"slices"
 	"strings"
 	"sync"
@@ -158,6 +159,74 @@ func (s *scenario) runOrder(rng *rand.Rand) {
 		s.t.Fatal(err)
 	}
 	s.summary = s.model.Summary()
+	s.checkStreamed(nil)
+}
+
+// checkStreamed runs the scenario again with a Builder that streams the
+// bots' robots.txt fetches (Builder.StreamViews) and a ViewTracker fed
+// the fetches of each time at once, as audit's pass 2 does, and fails
+// unless every table is the same: the tracker must settle every view the
+// whole-history model settles.
+func (s *scenario) checkStreamed(_ []func()) {
+	s.t.Helper()
+	b := NewBuilder(s.opts, bots.Default(), s.ids)
+	b.StreamViews()
+	for _, c := range s.caps {
+		b.AddCapture(c)
+	}
+	for _, f := range s.fetches {
+		b.AddFetch(f)
+	}
+	for _, e := range s.index {
+		b.AddIndexEntry(e)
+	}
+	for _, e := range s.snippets {
+		b.AddSnippetEntry(e)
+	}
+	m := b.Build()
+	defer m.Close()
+	order := slices.Clone(s.fetches)
+	slices.SortStableFunc(order, func(x, y *event.Fetch) int { return cmpTime(x.Time, y.Time) })
+	out := &table.Collector{}
+	judgeStreamed(m, order, out)
+	if err := m.WriteTables(out); err != nil {
+		s.t.Fatal(err)
+	}
+	if !reflect.DeepEqual(out, s.out) {
+		for i := range min(len(out.Fetches), len(s.out.Fetches)) {
+			if !reflect.DeepEqual(out.Fetches[i], s.out.Fetches[i]) {
+				s.t.Errorf("streamed views: fetch row %d\n got  %+v\n want %+v", i, out.Fetches[i], s.out.Fetches[i])
+				break
+			}
+		}
+		s.t.Errorf("streamed views: the tables differ from the whole-history model's (%d/%d fetches, %d/%d violations)",
+			len(out.Fetches), len(s.out.Fetches), len(out.Violations), len(s.out.Violations))
+	}
+}
+
+// judgeStreamed judges fetches, in time order, through a ViewTracker and
+// a Tracker into sink, the fetches of one time given to Step at once.
+func judgeStreamed(m *Model, order []*event.Fetch, sink table.Sink) {
+	vt := m.NewViewTracker()
+	tr := m.NewTracker()
+	views := make([]FetchView, len(order))
+	for i := 0; i < len(order); {
+		k := i + 1
+		for k < len(order) && order[k].Time.Equal(order[i].Time) {
+			k++
+		}
+		vt.Step(order[i:k], views[i:k])
+		i = k
+	}
+	for i, f := range order {
+		var j Judgement
+		m.JudgeIntoView(&j, f, &views[i])
+		tr.Observe(&j)
+		sink.Fetch(&j.Fetch)
+		for k := range j.Violations {
+			sink.Violation(&j.Violations[k])
+		}
+	}
 }
 
 func (s *scenario) j(f *event.Fetch) *Judgement {

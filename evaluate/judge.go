@@ -109,7 +109,7 @@ type robotsResult struct {
 // f is only read during the call. Judge is safe for concurrent use.
 func (m *Model) Judge(f *event.Fetch) Judgement {
 	var j Judgement
-	m.judgeInto(&j, f, nil)
+	m.judgeInto(&j, f, nil, nil)
 	return j
 }
 
@@ -117,13 +117,25 @@ func (m *Model) Judge(f *event.Fetch) Judgement {
 // many fetches and reuse their Judgements: *j is reset first, and the
 // array behind j.Violations is reused, so a fetch without findings costs
 // no allocation for them. Nothing of the previous content survives.
-func (m *Model) JudgeInto(j *Judgement, f *event.Fetch) { m.judgeInto(j, f, nil) }
+func (m *Model) JudgeInto(j *Judgement, f *event.Fetch) { m.judgeInto(j, f, nil, nil) }
+
+// JudgeIntoView is JudgeInto with the view a ViewTracker gave f
+// (ViewTracker.Step). A model built with Builder.StreamViews keeps no
+// robots.txt fetch of a log, and its fetches must be judged this way; for
+// any other model it gives what JudgeInto gives when the tracker saw every
+// fetch in time order. The zero FetchView is JudgeInto.
+func (m *Model) JudgeIntoView(j *Judgement, f *event.Fetch, v *FetchView) {
+	if v != nil && !v.tracked {
+		v = nil
+	}
+	m.judgeInto(j, f, nil, v)
+}
 
 // judge is Judge with an optional identity forced on the client (captures
 // judged as fetches by the archive crawler).
 func (m *Model) judge(f *event.Fetch, forced *ident) Judgement {
 	var j Judgement
-	m.judgeInto(&j, f, forced)
+	m.judgeInto(&j, f, forced, nil)
 	return j
 }
 
@@ -142,7 +154,15 @@ type Judger struct {
 func (m *Model) NewJudger() *Judger { return &Judger{m: m} }
 
 // JudgeInto is Model.JudgeInto.
-func (jg *Judger) JudgeInto(j *Judgement, f *event.Fetch) { jg.m.judgeWith(j, f, nil, &jg.c) }
+func (jg *Judger) JudgeInto(j *Judgement, f *event.Fetch) { jg.m.judgeWith(j, f, nil, &jg.c, nil) }
+
+// JudgeIntoView is Model.JudgeIntoView.
+func (jg *Judger) JudgeIntoView(j *Judgement, f *event.Fetch, v *FetchView) {
+	if v != nil && !v.tracked {
+		v = nil
+	}
+	jg.m.judgeWith(j, f, nil, &jg.c, v)
+}
 
 // judgeCache holds the strings a Judger reuses; a nil *judgeCache makes
 // them anew each time. Addresses are held direct-mapped (a later address
@@ -200,24 +220,35 @@ func (c *judgeCache) ruleText(v *version, r *robots.Rule) string {
 }
 
 // judgeInto judges f into j without a Judger's cache.
-func (m *Model) judgeInto(j *Judgement, f *event.Fetch, forced *ident) {
-	m.judgeWith(j, f, forced, nil)
+func (m *Model) judgeInto(j *Judgement, f *event.Fetch, forced *ident, fv *FetchView) {
+	m.judgeWith(j, f, forced, nil, fv)
 }
 
 // judgeWith judges f into j in named steps: the request's columns, the
 // client's identity, its signature, its identity status, the robots.txt
 // verdict, the robots.txt policies beyond Allow/Disallow, and the identity
-// findings. Evidence strings are built only for a finding. c may be nil.
-func (m *Model) judgeWith(j *Judgement, f *event.Fetch, forced *ident, c *judgeCache) {
+// findings. Evidence strings are built only for a finding. c and fv may
+// be nil.
+func (m *Model) judgeWith(j *Judgement, f *event.Fetch, forced *ident, c *judgeCache, fv *FetchView) {
 	vs := j.Violations[:0]
 	*j = Judgement{Violations: vs}
 	t := f.Time.UTC()
 	a, named := m.requestColumns(j, f, t, c)
+	if fv != nil && fv.a != a {
+		// An authority a bot's robots.txt fetch created (ViewTracker).
+		a, j.auth, j.Authority = fv.a, fv.a, ""
+		if a != nil {
+			j.Authority = a.key
+		}
+	}
 
 	var id ident
-	if forced != nil {
+	switch {
+	case forced != nil:
 		id = *forced
-	} else {
+	case fv != nil && fv.hasID:
+		id = fv.id
+	default:
 		id = m.identifyUA(f.UserAgent, a, t)
 	}
 	var sig signatureCheck
@@ -247,7 +278,7 @@ func (m *Model) judgeWith(j *Judgement, f *event.Fetch, forced *ident, c *judgeC
 	row.UserTriggered = id.userTriggered
 
 	st := m.identityStatus(j, f, t, id, sig, forced != nil)
-	r := m.robotsVerdict(j, f, t, a, named, id, c)
+	r := m.robotsVerdict(j, f, t, a, named, id, c, fv)
 	m.policyFindings(j, f, t, a, &r, id)
 	m.identityFindings(j, f, t, id, sig, st)
 	row.Findings = int32(len(j.Violations))
@@ -383,11 +414,11 @@ func (m *Model) identityStatus(j *Judgement, f *event.Fetch, t time.Time, id ide
 
 // robotsVerdict reconstructs the bot's view, judges the fetch under it
 // (DESIGN §3.3), fills the robots columns and adds the robots finding.
-func (m *Model) robotsVerdict(j *Judgement, f *event.Fetch, t time.Time, a *authority, named bool, id ident, c *judgeCache) robotsResult {
+func (m *Model) robotsVerdict(j *Judgement, f *event.Fetch, t time.Time, a *authority, named bool, id ident, c *judgeCache, fv *FetchView) robotsResult {
 	row := &j.Fetch
 	var r robotsResult
 	if named {
-		r = m.evalRobots(a, id.groupToken(), id.lower, f.Target, t)
+		r = m.evalRobots(a, id.groupToken(), id.lower, f.Target, t, fv)
 	} else {
 		r = robotsResult{verdict: VerdictNotJudged, code: NotJudgedNoHost, why: "the request names no host and no site is known (pass --site)"}
 	}
@@ -545,14 +576,20 @@ func cloneHeader(h event.Header) event.Header {
 }
 
 // evalRobots reconstructs the bot's view of a's robots.txt at t and judges
-// target under it (DESIGN §3.3).
-func (m *Model) evalRobots(a *authority, token, lower, target string, t time.Time) robotsResult {
+// target under it (DESIGN §3.3). The view is the ViewTracker's when fv is
+// given, else the bot's fetches pass 1 kept.
+func (m *Model) evalRobots(a *authority, token, lower, target string, t time.Time, fv *FetchView) robotsResult {
 	var r robotsResult
 	if a == nil {
 		r.view, r.verdict, r.why, r.code = ViewNone, VerdictNotJudged, "no robots.txt capture and no robots.txt fetch by the bot on this authority", NotJudgedNoVersion
 		return r
 	}
-	e := a.views[lower].at(t)
+	var e *viewEntry
+	if fv != nil {
+		e = fv.entry(lower)
+	} else {
+		e = a.views[lower].at(t)
+	}
 	if e == nil {
 		return m.evalUnchecked(a, token, target, t)
 	}

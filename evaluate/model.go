@@ -48,6 +48,17 @@ type Model struct {
 	nCaptures  int64
 	nRobotsReq int64
 
+	// Streamed views (Builder.StreamViews, viewtracker.go): the bots'
+	// robots.txt fetches pass 1 kept, unresolved, in (time, source)
+	// order, and what pass 1 noted of each host.
+	stream bool
+	static []staticEntry
+	notes  *hostNotes
+	// The archive crawlers' robots.txt fetches in logs, which the
+	// ViewTracker keeps for WriteTables (mergeCrawlerViews).
+	viewsMu    sync.Mutex
+	crawlerLog []staticEntry
+
 	uaCache  uaCache
 	ipOwners sync.Map // IP list owner -> bool: the store has a list for it
 
@@ -95,24 +106,30 @@ func (m *Model) authorityFor(scheme, host string) (a *authority, known bool) {
 	if h == nil {
 		return nil, true
 	}
+	return m.pickAuthority(*h, scheme, host), true
+}
+
+// pickAuthority is the authority of a request with scheme on host among
+// h's (authorityFor).
+func (m *Model) pickAuthority(h hostEntry, scheme, host string) *authority {
 	switch scheme {
 	case "https":
-		return h.https, true
+		return h.https
 	case "http":
-		return h.http, true
+		return h.http
 	case "":
 		if host == m.defHost && m.defScheme != "" {
 			if m.defScheme == "https" {
-				return h.https, true
+				return h.https
 			}
-			return h.http, true
+			return h.http
 		}
 		if h.https != nil {
-			return h.https, true
+			return h.https
 		}
-		return h.http, true
+		return h.http
 	}
-	return nil, true
+	return nil
 }
 
 // authorityOrNew is authorityFor for pass 1 robots.txt fetches: a bot may
@@ -161,7 +178,11 @@ func (b *Builder) Build() *Model {
 		nFetches:   b.nFetches,
 		nCaptures:  b.nCaptures,
 		nRobotsReq: b.nRobotsReq,
+		stream:     b.stream,
+		notes:      b.notes,
 	}
+	b.notes = nil
+	m.notes.finish()
 	m.verifier = signature.NewVerifier(b.ids, signature.Options{Skew: opts.Skew, AllowTestKeys: opts.AllowTestKeys})
 	m.cards = b.ids.Cards()
 	m.uaCache.init()

@@ -67,6 +67,7 @@ func (m *Model) WriteTables(sink table.Sink) error {
 	if err := m.writeDirectives(sink); err != nil {
 		return err
 	}
+	m.mergeCrawlerViews()
 	if err := m.writeArchive(sink, &counts); err != nil {
 		return err
 	}
@@ -272,7 +273,7 @@ func (m *Model) writeArchive(sink table.Sink, counts *archiveCounts) error {
 				Time: c.time, Method: "GET", Scheme: scheme, Host: hp, Target: target, Status: int(c.status),
 				Bytes: -1, Origin: event.OriginWARC, Format: "warc-capture", RecordID: c.recordID, Source: c.src,
 			}
-			m.judgeInto(&jj, &f, &aid)
+			m.judgeInto(&jj, &f, &aid, nil)
 			j = &jj
 			if !c.paired {
 				counts.captureFetches++

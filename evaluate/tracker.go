@@ -92,7 +92,10 @@ func (tr *Tracker) observeReplay(j *Judgement) {
 func (tr *Tracker) observeCrawlDelay(j *Judgement) {
 	row := &j.Fetch
 	t := row.FetchTime
-	if j.auth == nil || j.agentLower == "" {
+	if j.auth == nil || j.agentLower == "" || len(j.auth.versions) == 0 {
+		// Without a version no fetch on j.auth has a Crawl-delay
+		// (policyFindings): nothing to keep for the robots.txt fetches
+		// of hosts the archive never captured.
 		return
 	}
 	k := delayKey{auth: j.auth, agent: j.agentLower, identity: row.Identity}

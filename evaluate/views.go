@@ -56,20 +56,35 @@ func (bv *botView) at(t time.Time) *viewEntry {
 // buildViews files every robots.txt fetch of pass 1 under its authority and
 // product token (matched by product token, never by IP), adds the archive
 // crawler's robots.txt captures, and settles what each fetch told the bot.
+// When the Builder streams robots.txt fetches (Builder.StreamViews), pass 1
+// kept only those of WARC request records: the entries built here are
+// also kept unresolved in m.static, for the ViewTracker to apply in time
+// order with the log's robots.txt fetches.
 func (m *Model) buildViews(b *Builder) {
 	m.addFetchedViews(b)
 	m.addCapturedViews()
 	for _, a := range m.authList {
-		for _, bv := range a.views {
-			slices.SortStableFunc(bv.entries, func(x, y viewEntry) int {
-				if c := cmpTime(x.time, y.time); c != 0 {
-					return c
+		for lower, bv := range a.views {
+			slices.SortStableFunc(bv.entries, cmpEntry)
+			if m.stream {
+				for _, e := range bv.entries {
+					m.static = append(m.static, staticEntry{a: a, lower: lower, e: e})
 				}
-				return lessSource(x.src, y.src)
-			})
+			}
 			m.resolveEntries(a, bv)
 		}
 	}
+	// Entries of one key keep their order (the sort is stable); entries of
+	// different keys never meet, so the map order above does not matter.
+	slices.SortStableFunc(m.static, func(x, y staticEntry) int { return cmpEntry(x.e, y.e) })
+}
+
+// cmpEntry orders a bot's robots.txt fetches by time, then source.
+func cmpEntry(x, y viewEntry) int {
+	if c := cmpTime(x.time, y.time); c != 0 {
+		return c
+	}
+	return lessSource(x.src, y.src)
 }
 
 // addFetchedViews files the robots.txt fetches of logs and WARC request
@@ -174,73 +189,80 @@ func (m *Model) viewFor(a *authority, token string) *botView {
 }
 
 // resolveEntries settles what each robots.txt fetch told the bot
-// (DESIGN §3.3): 2xx the content in force at that moment, 304 the content
-// of its previous fetch, 3xx the version in force (its redirect resolved),
-// 4xx allow all, 5xx complete disallow.
+// (DESIGN §3.3), in time order: see resolveEntry.
 func (m *Model) resolveEntries(a *authority, bv *botView) {
 	for i := range bv.entries {
-		e := &bv.entries[i]
 		var prev *viewEntry
 		if i > 0 {
 			prev = &bv.entries[i-1]
 		}
-		switch {
-		case e.capture != nil:
-			e.kind = kindOfVersion(e.content)
-			if e.kind != vkContent {
-				e.content = nil
-			}
-			if e.capture.status == 0 && e.kind == vkUnreachable {
-				e.note = "no response"
-			}
-			if e.content == nil && e.kind == vkUnknown {
-				e.note = "the capture's content is unknown"
-			}
-		case e.status >= 200 && e.status < 300:
-			v := a.lastRulesAt(e.time)
-			if v == nil {
-				e.kind = vkUnknown
-				e.note = "no successful capture of robots.txt at or before that fetch: its content is unknown"
-				break
-			}
-			e.kind, e.content = vkContent, v
-			if in := a.versionAt(e.time); in != v {
-				e.note = "the archive's version in force then (" + in.id + ", status " + itoa(in.doc.status) + ") has no rules: the last successful capture is used"
-			}
-		case e.status == 304:
-			if prev != nil && prev.kind == vkContent {
-				e.kind, e.content = vkContent, prev.content
-				e.note = "304 Not Modified keeps the version of its previous fetch (" + fmtTime(prev.time) + ")"
-				break
-			}
-			if v := a.versionAt(e.time); v != nil && v.effect == effRules {
-				e.kind, e.content = vkContent, v
-				e.note = "304 Not Modified with no earlier successful fetch seen: the version in force then is used"
-				break
-			}
-			e.kind = vkUnknown
-			e.note = "304 Not Modified with no earlier successful fetch and no known version"
-		case e.status >= 300 && e.status < 400:
-			v := a.versionAt(e.time)
-			e.kind = kindOfVersion(v)
-			if e.kind == vkContent {
-				e.content = v
-			}
-			e.note = "redirect: the archive's version in force then is used"
-			if v == nil {
-				e.note = "redirect, and no archived version to follow it"
-			}
-		case e.status >= 400 && e.status < 500:
-			e.kind = vkAllowAll
-		case e.status >= 500:
-			e.kind = vkUnreachable
+		m.resolveEntry(a, &bv.entries[i], prev)
+	}
+}
+
+// resolveEntry settles what one robots.txt fetch told the bot (DESIGN
+// §3.3): 2xx the content in force at that moment, 304 the content of its
+// previous fetch, 3xx the version in force (its redirect resolved), 4xx
+// allow all, 5xx complete disallow. prev is the bot's previous fetch on a
+// (nil when none), already resolved: a 304 keeps its content and a 5xx
+// continues its unreachable run.
+func (m *Model) resolveEntry(a *authority, e, prev *viewEntry) {
+	switch {
+	case e.capture != nil:
+		e.kind = kindOfVersion(e.content)
+		if e.kind != vkContent {
+			e.content = nil
 		}
-		if e.kind == vkUnreachable {
-			if prev != nil && prev.kind == vkUnreachable {
-				e.runStart = prev.runStart
-			} else {
-				e.runStart = e.time
-			}
+		if e.capture.status == 0 && e.kind == vkUnreachable {
+			e.note = "no response"
+		}
+		if e.content == nil && e.kind == vkUnknown {
+			e.note = "the capture's content is unknown"
+		}
+	case e.status >= 200 && e.status < 300:
+		v := a.lastRulesAt(e.time)
+		if v == nil {
+			e.kind = vkUnknown
+			e.note = "no successful capture of robots.txt at or before that fetch: its content is unknown"
+			break
+		}
+		e.kind, e.content = vkContent, v
+		if in := a.versionAt(e.time); in != v {
+			e.note = "the archive's version in force then (" + in.id + ", status " + itoa(in.doc.status) + ") has no rules: the last successful capture is used"
+		}
+	case e.status == 304:
+		if prev != nil && prev.kind == vkContent {
+			e.kind, e.content = vkContent, prev.content
+			e.note = "304 Not Modified keeps the version of its previous fetch (" + fmtTime(prev.time) + ")"
+			break
+		}
+		if v := a.versionAt(e.time); v != nil && v.effect == effRules {
+			e.kind, e.content = vkContent, v
+			e.note = "304 Not Modified with no earlier successful fetch seen: the version in force then is used"
+			break
+		}
+		e.kind = vkUnknown
+		e.note = "304 Not Modified with no earlier successful fetch and no known version"
+	case e.status >= 300 && e.status < 400:
+		v := a.versionAt(e.time)
+		e.kind = kindOfVersion(v)
+		if e.kind == vkContent {
+			e.content = v
+		}
+		e.note = "redirect: the archive's version in force then is used"
+		if v == nil {
+			e.note = "redirect, and no archived version to follow it"
+		}
+	case e.status >= 400 && e.status < 500:
+		e.kind = vkAllowAll
+	case e.status >= 500:
+		e.kind = vkUnreachable
+	}
+	if e.kind == vkUnreachable {
+		if prev != nil && prev.kind == vkUnreachable {
+			e.runStart = prev.runStart
+		} else {
+			e.runStart = e.time
 		}
 	}
 }

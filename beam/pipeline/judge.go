@@ -166,6 +166,10 @@ func (fn *judgeFn) ProcessElement(ctx context.Context, key string, values func(*
 func (fn *judgeFn) evaluate(job partitionJob, sink *partWriter) error {
 	key := job.key
 	b := evaluate.NewBuilder(fn.world.eval, fn.world.catalog, fn.world.ids)
+	// The partition's fetches are judged in time order below, through a
+	// ViewTracker: the Builder keeps none of a log's robots.txt fetches.
+	b.StreamViews()
+	noter := b.NewHostNoter()
 	var fetches []*record
 	targets := map[event.Source]bool{}
 	for i, batch := range job.values {
@@ -192,6 +196,8 @@ func (fn *judgeFn) evaluate(job partitionJob, sink *partWriter) error {
 				}
 				if r.Model {
 					b.AddFetch(r.Fetch)
+				} else {
+					noter.Note(r.Fetch)
 				}
 				r.Fetch.Time = r.Fetch.Time.UTC()
 				fetches = append(fetches, r)
@@ -211,6 +217,7 @@ func (fn *judgeFn) evaluate(job partitionJob, sink *partWriter) error {
 		}
 		job.values[i] = nil
 	}
+	noter.Flush()
 	m := b.BuildPartition(key, fn.world.shared)
 	// audit.Run judges fetches merged by time, then input order, then
 	// position in the file: the Tracker (crawl-delay, signature replay)
@@ -228,8 +235,25 @@ func (fn *judgeFn) evaluate(job partitionJob, sink *partWriter) error {
 		return cmp.Compare(x.Seq, y.Seq)
 	})
 	tr := m.NewTracker()
+	vt := m.NewViewTracker()
+	var (
+		group []*event.Fetch
+		views []evaluate.FetchView
+		g0    int // index of group[0] in fetches
+	)
 	for i, r := range fetches {
-		j := m.Judge(r.Fetch)
+		if len(group) == 0 || !r.Fetch.Time.Equal(group[0].Time) {
+			// The fetches of one time at once: a robots.txt fetch counts
+			// for every fetch of its time.
+			group, g0 = group[:0], i
+			for k := i; k < len(fetches) && fetches[k].Fetch.Time.Equal(r.Fetch.Time); k++ {
+				group = append(group, fetches[k].Fetch)
+			}
+			views = slices.Grow(views[:0], len(group))[:len(group)]
+			vt.Step(group, views)
+		}
+		var j evaluate.Judgement
+		m.JudgeIntoView(&j, r.Fetch, &views[i-g0])
 		tr.Observe(&j)
 		if err := sink.Fetch(&j.Fetch); err != nil {
 			return err

@@ -1,0 +1,721 @@
+package evaluate
+
+import (
+	"container/heap"
+	"hash/maphash"
+	"math"
+	"slices"
+	"strings"
+	"time"
+
+	"github.com/repaudit/repaudit/event"
+	"github.com/repaudit/repaudit/robots"
+)
+
+// Streamed views (docs/semantics.md, "Evaluation" §5 and §16)
+//
+// A Builder told to StreamViews keeps no robots.txt fetch of a log: every
+// one of them is also a fetch of pass 2, which sees the fetches in time
+// order. A bot's view at t is its last robots.txt fetch at or before t, and
+// settling a fetch needs only the one before it (a 304 keeps its content, a
+// 5xx continues its unreachable run), so a ViewTracker that sees the fetches
+// in time order holds one entry per (authority, product token) instead of
+// every fetch. It applies, in (time, source) order, the robots.txt fetches
+// of the log as they come and the entries pass 1 kept (the archive
+// crawler's robots.txt captures and WARC request records: bounded by the
+// archive), and gives every fetch the view the judge needs (FetchView).
+// Entries are immutable once made: a fetch holds the entry it was given,
+// and an entry no fetch holds is collected.
+//
+// Per host the tracker keeps its entries, and the authorities a bot's
+// robots.txt fetch creates on a host the archive never captured, only until
+// the host's last fetch (pass 1 notes each host's last fetch time, a hash
+// and 16 bytes per host): a host seen once costs nothing afterwards.
+
+// staticEntry is a robots.txt fetch pass 1 kept: a WARC request record or a
+// capture by the archive crawler, unresolved.
+type staticEntry struct {
+	a     *authority
+	lower string
+	e     viewEntry
+}
+
+// hostNotes is what pass 1 records of each host[:port] named by a fetch
+// ("" for host-less fetches), for the tracker: the second of its last
+// fetch, and for each scheme the earliest robots.txt fetch that creates
+// an authority (a status of 200-599: Model.authorityOrNew). It is a sorted
+// array of 16-byte records, one per (host, scheme of such fetches or
+// none), keyed by a 62-bit hash of the host: two hosts whose hashes collide
+// share their notes (a chance of about n²/2⁶³ for n hosts). New records
+// go to an unsorted tail, merged into the sorted part when the tail grows
+// past a quarter of it; consecutive fetches of one host update one record.
+type hostNotes struct {
+	seed   maphash.Seed
+	recs   []noteRec
+	sorted int // recs[:sorted] are sorted by key, one record per key
+	tmp    []noteRec
+
+	lastHost string // cache: the record of the last host noted
+	lastKey  uint64
+	lastIdx  int // -1 when none
+}
+
+// noteRec is the note of one host and scheme: key is the host's hash with
+// the scheme's index (0 none, 1 "", 2 http, 3 https) in its low two bits;
+// last and first are Unix seconds, clamped to 0..2³²-1: the last fetch of
+// any kind, and the earliest robots.txt fetch of the scheme.
+type noteRec struct {
+	key         uint64
+	last, first uint32
+}
+
+func newHostNotes() *hostNotes {
+	return &hostNotes{seed: maphash.MakeSeed(), lastIdx: -1}
+}
+
+func clampSec(t time.Time) uint32 {
+	s := t.Unix()
+	switch {
+	case s < 0:
+		return 0
+	case s > math.MaxUint32:
+		return math.MaxUint32
+	}
+	return uint32(s)
+}
+
+// schemeIndex is the index of a lower-case scheme in a noteRec's key; 0
+// for a scheme that creates no authority.
+func schemeIndex(scheme string) uint64 {
+	switch scheme {
+	case "":
+		return 1
+	case "http":
+		return 2
+	case "https":
+		return 3
+	}
+	return 0
+}
+
+// note records a fetch at t on host; si is the schemeIndex of a robots.txt
+// fetch that creates an authority, 0 for any other fetch.
+func (hn *hostNotes) note(host string, t time.Time, si uint64) {
+	sec := clampSec(t)
+	var key uint64
+	if hn.lastIdx >= 0 && host == hn.lastHost {
+		key = hn.lastKey&^3 | si
+		if key == hn.lastKey {
+			r := &hn.recs[hn.lastIdx]
+			r.last, r.first = max(r.last, sec), min(r.first, sec)
+			return
+		}
+	} else {
+		key = maphash.String(hn.seed, host)&^3 | si
+	}
+	hn.recs = append(hn.recs, noteRec{key: key, last: sec, first: sec})
+	hn.lastHost, hn.lastKey, hn.lastIdx = strings.Clone(host), key, len(hn.recs)-1
+	if tail := len(hn.recs) - hn.sorted; tail >= max(hn.sorted/4, 1<<14) {
+		hn.compact()
+	}
+}
+
+// compact sorts the tail, merges records of one key, and merges it into
+// the sorted part from the back (the tail is copied aside: a quarter of
+// the records at most).
+func (hn *hostNotes) compact() {
+	hn.lastIdx = -1
+	tail := hn.recs[hn.sorted:]
+	slices.SortFunc(tail, func(x, y noteRec) int { return cmpU64(x.key, y.key) })
+	tail = mergeRecs(tail)
+	hn.tmp = append(hn.tmp[:0], tail...)
+	b := hn.tmp
+	a := hn.recs[:hn.sorted]
+	// Merge a and b into recs[:len(a)+len(b)] from the back; a record of
+	// b whose key a holds is folded into it.
+	out := hn.recs[:len(a)+len(b)]
+	i, j, k := len(a)-1, len(b)-1, len(out)-1
+	for j >= 0 {
+		switch {
+		case i >= 0 && a[i].key > b[j].key:
+			out[k] = a[i]
+			i--
+		case i >= 0 && a[i].key == b[j].key:
+			r := a[i]
+			r.last, r.first = max(r.last, b[j].last), min(r.first, b[j].first)
+			out[k] = r
+			i--
+			j--
+		default:
+			out[k] = b[j]
+			j--
+		}
+		k--
+	}
+	// Records folded leave a gap between out[:i+1] (a's rest, in place)
+	// and out[k+1:].
+	if gap := k - i; gap > 0 {
+		copy(out[i+1:], out[k+1:])
+		out = out[:len(out)-gap]
+	}
+	hn.recs = out
+	hn.sorted = len(out)
+	if cap(hn.tmp) > 1<<16 {
+		hn.tmp = nil
+	}
+}
+
+func cmpU64(x, y uint64) int {
+	switch {
+	case x < y:
+		return -1
+	case x > y:
+		return 1
+	}
+	return 0
+}
+
+// mergeRecs folds sorted records of one key into one.
+func mergeRecs(rs []noteRec) []noteRec {
+	if len(rs) == 0 {
+		return rs
+	}
+	w := 0
+	for _, r := range rs[1:] {
+		if r.key == rs[w].key {
+			rs[w].last, rs[w].first = max(rs[w].last, r.last), min(rs[w].first, r.first)
+			continue
+		}
+		w++
+		rs[w] = r
+	}
+	return rs[:w+1]
+}
+
+// finish compacts the notes for lookups and releases the spare capacity.
+func (hn *hostNotes) finish() {
+	if hn == nil {
+		return
+	}
+	hn.compact()
+	hn.tmp = nil
+	if cap(hn.recs)-len(hn.recs) > len(hn.recs)/8+1024 {
+		hn.recs = slices.Clone(hn.recs)
+	}
+}
+
+// hostNote is what lookup gives of one host.
+type hostNote struct {
+	last  int64    // Unix second of its last fetch
+	first [3]int64 // per scheme ("", http, https): Unix second of the earliest authority-creating robots.txt fetch; MaxInt64 for none
+}
+
+// lookup returns the notes of host, and false when pass 1 saw no fetch on
+// it. The notes must be finished.
+func (hn *hostNotes) lookup(host string) (hostNote, bool) {
+	n := hostNote{last: math.MinInt64, first: [3]int64{math.MaxInt64, math.MaxInt64, math.MaxInt64}}
+	if hn == nil {
+		return n, false
+	}
+	base := maphash.String(hn.seed, host) &^ 3
+	rs := hn.recs[:hn.sorted]
+	i, _ := slices.BinarySearchFunc(rs, base, func(r noteRec, k uint64) int { return cmpU64(r.key, k) })
+	ok := false
+	for ; i < len(rs) && rs[i].key&^3 == base; i++ {
+		ok = true
+		n.last = max(n.last, int64(rs[i].last))
+		if si := rs[i].key & 3; si > 0 {
+			n.first[si-1] = int64(rs[i].first)
+		}
+	}
+	return n, ok
+}
+
+// FetchView is what the ViewTracker gives the judge for one fetch: the
+// authority it is judged under and the bot's robots.txt view there. The
+// zero FetchView means "none given": JudgeIntoView then judges as JudgeInto.
+type FetchView struct {
+	tracked bool
+	hasID   bool // id is identifyUA's answer for the fetch
+	a       *authority
+	id      ident
+	e       *viewEntry  // the view of id's token; nil when none
+	cards   []cardEntry // a signed fetch whose User-Agent names no bot: the views of card tokens
+}
+
+type cardEntry struct {
+	lower string
+	e     *viewEntry
+}
+
+// entry returns the view of the bot named lower.
+func (fv *FetchView) entry(lower string) *viewEntry {
+	if fv.hasID && lower == fv.id.lower {
+		return fv.e
+	}
+	for _, c := range fv.cards {
+		if c.lower == lower {
+			return c.e
+		}
+	}
+	return nil
+}
+
+// ViewTracker settles the bots' robots.txt views in time order for a Model
+// built with Builder.StreamViews. Give it the fetches of pass 2 in time
+// order, all fetches of one time at once (Step); it is not safe for
+// concurrent use, but the FetchViews it returns are immutable and may be
+// judged on any goroutine. Its memory is one entry per (authority, bot) on
+// the hosts whose last fetch is still to come, the entries pass 1 kept, and
+// the fetches of one time.
+type ViewTracker struct {
+	m      *Model
+	next   int // m.static[next:] are still to apply
+	hosts  map[string]*trackHost
+	drops  dropHeap
+	clock  time.Time
+	begun  bool
+	group  []groupEntry
+	robots int64 // robots.txt fetches applied, for tests
+
+	crawlerLowers map[string]bool // the archive crawlers' tokens (crawlerLog)
+
+	// The authority of the last fetch viewed: consecutive fetches mostly
+	// name one host.
+	lastScheme, lastHost string
+	lastA                *authority
+	lastTH               *trackHost
+}
+
+// trackHost is the tracker's state of one host[:port].
+type trackHost struct {
+	hostport    string
+	https, http *authority // created by a bot's robots.txt fetch: the archive has no timeline
+	cur         map[viewKey]*viewEntry
+	last        int64 // Unix second of its last fetch (pass 1); MaxInt64 when unknown
+	gone        bool  // swept
+}
+
+type viewKey struct {
+	a     *authority
+	lower string
+}
+
+type groupEntry struct {
+	a       *authority
+	lower   string
+	e       viewEntry
+	capture bool
+}
+
+type dropHeap []*trackHost
+
+func (h dropHeap) Len() int           { return len(h) }
+func (h dropHeap) Less(i, j int) bool { return h[i].last < h[j].last }
+func (h dropHeap) Swap(i, j int)      { h[i], h[j] = h[j], h[i] }
+func (h *dropHeap) Push(x any)        { *h = append(*h, x.(*trackHost)) }
+func (h *dropHeap) Pop() any {
+	old := *h
+	x := old[len(old)-1]
+	old[len(old)-1] = nil
+	*h = old[:len(old)-1]
+	return x
+}
+
+// Streams reports whether the model was built with Builder.StreamViews:
+// its fetches must then be judged through a ViewTracker (JudgeIntoView).
+func (m *Model) Streams() bool { return m.stream }
+
+// NewViewTracker returns a ViewTracker for the fetches of m's pass 2.
+func (m *Model) NewViewTracker() *ViewTracker {
+	vt := &ViewTracker{m: m, hosts: make(map[string]*trackHost), crawlerLowers: map[string]bool{}}
+	for _, c := range m.crawlers {
+		if c.lower != "" {
+			vt.crawlerLowers[c.lower] = true
+		}
+	}
+	if m.runCrawler != nil && m.runCrawler.lower != "" {
+		vt.crawlerLowers[m.runCrawler.lower] = true
+	}
+	return vt
+}
+
+// logCrawlerFetch keeps a log's robots.txt fetch by an archive crawler's
+// token on an authority of the archive: WriteTables judges the crawler's
+// captures after pass 2, with the crawler's whole view history there
+// (mergeCrawlerViews). Only these fetches are kept whole.
+func (vt *ViewTracker) logCrawlerFetch(a *authority, lower string, e viewEntry) {
+	m := vt.m
+	if !vt.crawlerLowers[lower] {
+		return
+	}
+	if h := m.hosts[a.hostport]; h == nil || (h.https != a && h.http != a) {
+		return // an authority the archive never captured: no capture to judge
+	}
+	m.viewsMu.Lock()
+	m.crawlerLog = append(m.crawlerLog, staticEntry{a: a, lower: lower, e: e})
+	m.viewsMu.Unlock()
+}
+
+// mergeCrawlerViews adds the archive crawlers' robots.txt fetches the
+// ViewTracker saw in logs to their views, as Build does for a model that
+// keeps every fetch, before WriteTables judges the captures.
+func (m *Model) mergeCrawlerViews() {
+	m.viewsMu.Lock()
+	log := m.crawlerLog
+	m.crawlerLog = nil
+	m.viewsMu.Unlock()
+	if len(log) == 0 {
+		return
+	}
+	keys := map[viewKey]bool{}
+	for _, s := range log {
+		keys[viewKey{s.a, s.lower}] = true
+	}
+	all := slices.Clone(log)
+	for _, s := range m.static {
+		if keys[viewKey{s.a, s.lower}] {
+			all = append(all, s)
+		}
+	}
+	slices.SortStableFunc(all, func(x, y staticEntry) int {
+		if c := cmpEntry(x.e, y.e); c != 0 {
+			return c
+		}
+		switch xc, yc := x.e.capture != nil, y.e.capture != nil; {
+		case xc == yc:
+			return 0
+		case yc:
+			return -1
+		}
+		return 1
+	})
+	for k := range keys {
+		bv := m.viewFor(k.a, k.lower)
+		bv.entries = bv.entries[:0]
+	}
+	for _, s := range all {
+		bv := s.a.views[s.lower]
+		bv.entries = append(bv.entries, s.e)
+	}
+	for k := range keys {
+		m.resolveEntries(k.a, k.a.views[k.lower])
+	}
+}
+
+// isRobotsFetch reports whether f fetches /robots.txt (GET or no method):
+// the fetches that make a bot's view (Builder.AddFetch).
+func isRobotsFetch(f *event.Fetch) bool {
+	return robots.IsRobotsTxt(f.Target) && (f.Method == "" || strings.EqualFold(f.Method, "GET"))
+}
+
+// streamed reports whether the tracker applies f as a robots.txt fetch:
+// pass 1 kept those of WARC request records (Model.static).
+func streamed(f *event.Fetch) bool {
+	return f.Origin != event.OriginWARC && isRobotsFetch(f) && f.Status >= 200 && f.Status <= 599
+}
+
+// Step applies the robots.txt fetches among fs, which must all have the
+// same time, with the entries pass 1 kept up to that time, and writes the
+// view of each fs[i] into out[i]. Calls must come in time order; a call
+// for an earlier time than the last (a fetch merged out of order) gets the
+// views as they stand, and its robots.txt fetches count from then on.
+func (vt *ViewTracker) Step(fs []*event.Fetch, out []FetchView) {
+	if len(fs) == 0 {
+		return
+	}
+	m := vt.m
+	t := fs[0].Time.UTC()
+	if !vt.begun || t.After(vt.clock) {
+		vt.clock, vt.begun = t, true
+	}
+	// Entries before t, in order; then those at t, merged with the log's
+	// robots.txt fetches of t by source.
+	st := m.static
+	for vt.next < len(st) && st[vt.next].e.time.Before(t) {
+		s := &st[vt.next]
+		vt.apply(s.a, s.lower, s.e)
+		vt.next++
+	}
+	g := vt.group[:0]
+	for vt.next < len(st) && !st[vt.next].e.time.After(t) {
+		s := &st[vt.next]
+		g = append(g, groupEntry{a: s.a, lower: s.lower, e: s.e, capture: s.e.capture != nil})
+		vt.next++
+	}
+	for _, f := range fs {
+		if !streamed(f) {
+			continue
+		}
+		a, _ := vt.authorityFor(strings.ToLower(f.Scheme), f.Host)
+		if a == nil {
+			continue
+		}
+		id := m.identifyUA(f.UserAgent, a, t)
+		if id.token == "" {
+			continue
+		}
+		e := viewEntry{time: t, status: f.Status, src: f.Source}
+		g = append(g, groupEntry{a: a, lower: id.lower, e: e})
+		vt.logCrawlerFetch(a, id.lower, e)
+	}
+	if len(g) > 1 {
+		slices.SortStableFunc(g, func(x, y groupEntry) int {
+			if c := lessSource(x.e.src, y.e.src); c != 0 {
+				return c
+			}
+			switch {
+			case x.capture == y.capture:
+				return 0
+			case y.capture:
+				return -1 // at one place, a bot's fetch before a capture (buildViews)
+			}
+			return 1
+		})
+	}
+	for i := range g {
+		vt.apply(g[i].a, g[i].lower, g[i].e)
+		g[i] = groupEntry{}
+	}
+	vt.group = g[:0]
+	for i, f := range fs {
+		out[i] = vt.view(f, t)
+	}
+	vt.sweep()
+}
+
+// apply settles one robots.txt fetch by the bot lower on a and makes it the
+// bot's view there.
+func (vt *ViewTracker) apply(a *authority, lower string, e viewEntry) {
+	th := vt.host(a.hostport)
+	k := viewKey{a, lower}
+	ne := new(viewEntry)
+	*ne = e
+	vt.m.resolveEntry(a, ne, th.cur[k])
+	if th.cur == nil {
+		th.cur = make(map[viewKey]*viewEntry)
+	}
+	th.cur[k] = ne
+	vt.robots++
+}
+
+// view is the FetchView of f at t.
+func (vt *ViewTracker) view(f *event.Fetch, t time.Time) FetchView {
+	var a *authority
+	var th *trackHost
+	if vt.lastTH != nil && !vt.lastTH.gone && f.Host == vt.lastHost && f.Scheme == vt.lastScheme {
+		a, th = vt.lastA, vt.lastTH
+	} else {
+		a, th = vt.authorityFor(f.Scheme, f.Host)
+		vt.lastScheme, vt.lastHost, vt.lastA, vt.lastTH = f.Scheme, f.Host, a, th
+	}
+	fv := FetchView{tracked: true, a: a}
+	if a == nil || len(th.cur) == 0 {
+		return fv
+	}
+	m := vt.m
+	fv.id, fv.hasID = m.identifyUA(f.UserAgent, a, t), true
+	if fv.id.token != "" {
+		fv.e = th.cur[viewKey{a, fv.id.lower}]
+		return fv
+	}
+	if NeedsHeader(f) {
+		// A verified signature may name the agent after its card
+		// (checkSignature): the views of the cards' product tokens.
+		for _, c := range m.cards {
+			if c.ProductToken == "" {
+				continue
+			}
+			l := strings.ToLower(c.ProductToken)
+			if e := th.cur[viewKey{a, l}]; e != nil {
+				fv.cards = append(fv.cards, cardEntry{lower: l, e: e})
+			}
+		}
+	}
+	return fv
+}
+
+// authorityFor is Model.authorityFor over the authorities of the archive
+// and those the tracker created, with the tracker's state of the host.
+func (vt *ViewTracker) authorityFor(scheme, host string) (*authority, *trackHost) {
+	m := vt.m
+	if host == "" {
+		if m.defHost == "" {
+			return nil, nil
+		}
+		scheme, host = m.defScheme, m.defHost
+	}
+	th := vt.host(host)
+	return m.pickAuthority(vt.entry(th), scheme, host), th
+}
+
+// entry is the host's authorities by scheme: the archive's, else the
+// tracker's.
+func (vt *ViewTracker) entry(th *trackHost) hostEntry {
+	var e hostEntry
+	if h := vt.m.hosts[th.hostport]; h != nil {
+		e = *h
+	}
+	if e.https == nil {
+		e.https = th.https
+	}
+	if e.http == nil {
+		e.http = th.http
+	}
+	return e
+}
+
+// host returns the tracker's state of hostport, making it on first use:
+// the authorities its bots' robots.txt fetches create are made at once (in
+// the order of their first such fetch), since a Model built whole has
+// them from the start.
+func (vt *ViewTracker) host(hostport string) *trackHost {
+	if th := vt.hosts[hostport]; th != nil {
+		return th
+	}
+	m := vt.m
+	th := &trackHost{hostport: strings.Clone(hostport), last: math.MaxInt64}
+	n, ok := m.notes.lookup(hostport)
+	if hostport == m.defHost && m.defHost != "" {
+		// Host-less fetches are the default authority's; their robots.txt
+		// fetches create it with the default scheme (authorityOrNew).
+		if n2, ok2 := m.notes.lookup(""); ok2 {
+			b := schemeIndex(m.defScheme) - 1
+			for i := range 3 {
+				n.first[b] = min(n.first[b], n2.first[i])
+			}
+			n.last, ok = max(n.last, n2.last), true
+		}
+	}
+	if ok {
+		th.last = n.last
+		vt.createAuthorities(th, n.first)
+	}
+	vt.hosts[th.hostport] = th
+	heap.Push(&vt.drops, th)
+	return th
+}
+
+// createAuthorities makes the authorities of th's bots' robots.txt fetches
+// that the archive has no timeline for (Model.authorityOrNew), in the order
+// of each scheme's first fetch.
+func (vt *ViewTracker) createAuthorities(th *trackHost, at [3]int64) {
+	type sc struct {
+		scheme string
+		at     int64
+	}
+	var order []sc
+	names := [3]string{"", "http", "https"}
+	for b := range 3 {
+		if at[b] != math.MaxInt64 {
+			order = append(order, sc{names[b], at[b]})
+		}
+	}
+	if len(order) == 0 {
+		return
+	}
+	slices.SortStableFunc(order, func(x, y sc) int {
+		switch {
+		case x.at < y.at:
+			return -1
+		case x.at > y.at:
+			return 1
+		}
+		return 0
+	})
+	m := vt.m
+	for _, s := range order {
+		scheme := s.scheme
+		e := vt.entry(th)
+		if m.pickAuthority(e, scheme, th.hostport) != nil {
+			continue
+		}
+		if scheme == "" {
+			if th.hostport == m.defHost && m.defScheme != "" {
+				scheme = m.defScheme
+			} else {
+				scheme = "https"
+			}
+		}
+		a := m.newAuthority(scheme+"://"+th.hostport, th.hostport)
+		switch scheme {
+		case "https":
+			th.https = a
+		case "http":
+			th.http = a
+		}
+	}
+}
+
+// sweep forgets the hosts whose last fetch is before the clock's second.
+func (vt *ViewTracker) sweep() {
+	now := vt.clock.Unix()
+	for len(vt.drops) > 0 && vt.drops[0].last < now {
+		th := heap.Pop(&vt.drops).(*trackHost)
+		th.gone = true
+		delete(vt.hosts, th.hostport)
+	}
+}
+
+// live returns the number of hosts and of views the tracker holds, for
+// tests.
+func (vt *ViewTracker) live() (hosts, views int) {
+	for _, th := range vt.hosts {
+		views += len(th.cur)
+	}
+	return len(vt.hosts), views
+}
+
+// HostNoter notes, for a Builder that streams views, the host and time of
+// the fetches not given to AddFetch (pass 1 gives it only robots.txt
+// fetches and WARC request records): the ViewTracker forgets a host after
+// its last fetch. Use one per input, from one goroutine; Flush at its end.
+// It gathers the last time of up to hostNoterMax hosts before it takes the
+// Builder's lock.
+type HostNoter struct {
+	b    *Builder
+	last map[string]time.Time
+}
+
+const hostNoterMax = 4096
+
+// NewHostNoter returns a HostNoter for b; its Note does nothing unless b
+// streams views.
+func (b *Builder) NewHostNoter() *HostNoter {
+	b.mu.Lock()
+	defer b.mu.Unlock()
+	if !b.stream {
+		return &HostNoter{}
+	}
+	return &HostNoter{b: b, last: make(map[string]time.Time)}
+}
+
+// Note notes f's host and time.
+func (h *HostNoter) Note(f *event.Fetch) {
+	if h.b == nil {
+		return
+	}
+	if t, ok := h.last[f.Host]; ok {
+		if f.Time.After(t) {
+			h.last[f.Host] = f.Time
+		}
+		return
+	}
+	if len(h.last) >= hostNoterMax {
+		h.Flush()
+	}
+	h.last[strings.Clone(f.Host)] = f.Time
+}
+
+// Flush gives the Builder what Note holds.
+func (h *HostNoter) Flush() {
+	if h.b == nil || len(h.last) == 0 {
+		return
+	}
+	h.b.mu.Lock()
+	for host, t := range h.last {
+		h.b.notes.note(host, t, 0)
+	}
+	h.b.mu.Unlock()
+	clear(h.last)
+}
