@@ -107,6 +107,9 @@ func (fn *readFn) ProcessElement(ctx context.Context, elem string,
 		// One byte range of a large plain-text log (split.go).
 		err := readSplit(ctx, ref, local, cfg, onFetch, emitSplit, shared.NoteTimes)
 		shared.NoteHosts(hosts.Hosts())
+		if refs := hosts.Referrers(); len(refs) > 0 {
+			emitFile(encode(&fileInfo{Idx: ref.Idx, Referrers: refs}))
+		}
 		emitShared(encode(&shared))
 		return err
 	}
@@ -253,6 +256,7 @@ func (fn *readFn) ProcessElement(ctx context.Context, elem string,
 		in.Problems += n
 	}
 	info.Input = in
+	info.Referrers = hosts.Referrers()
 	emitFile(encode(&info))
 	emitShared(encode(&shared))
 	return nil

@@ -9,6 +9,7 @@ import (
 	"github.com/klauspost/compress/zstd"
 	"time"
 
+	"github.com/repaudit/repaudit/audit"
 	"github.com/repaudit/repaudit/evaluate"
 	"github.com/repaudit/repaudit/event"
 	"github.com/repaudit/repaudit/output"
@@ -155,11 +156,16 @@ type fileInfo struct {
 	Last   time.Time    `json:"last"`
 	Failed bool         `json:"failed,omitempty"`
 	Listed bool         `json:"listed"` // appears in the manifest's inputs (not a --index/--snippets file)
+	// Referrers counts the referrer sites of the file's host-less log
+	// lines (audit.HostSet.Referrers), for the notices' --site hint.
+	Referrers map[string]int64 `json:"referrers,omitempty"`
 }
 
-// partInfo names one part file a finished bundle wrote.
+// partInfo names one part file a finished bundle wrote, or (Table "")
+// carries what the bundle's rows and models tell the notices.
 type partInfo struct {
-	Table string `json:"table"`
-	Path  string `json:"path"`
-	Rows  int64  `json:"rows"`
+	Table   string             `json:"table"`
+	Path    string             `json:"path"`
+	Rows    int64              `json:"rows"`
+	Notices *audit.NoticeFacts `json:"notices,omitempty"`
 }
