@@ -28,6 +28,10 @@ import (
 // redirects to another partition's robots.txt are resolved by giving the
 // target's captures to AddRedirectTarget.
 //
+// Once, over the Shared facts merged from every input:
+//
+//	shared.Crawlers = shared.SettleCrawlers(opts, catalog, ids) // each WARC file's crawler
+//
 // Per partition:
 //
 //	b := evaluate.NewBuilder(opts, catalog, ids)   // the same catalog and identity store everywhere
