@@ -30,6 +30,14 @@ func LoadCatalog(paths []string) (*bots.Catalog, error) {
 	return catalog, nil
 }
 
+// CatalogInfo is the manifest's description of a bot catalog loaded from
+// the --bots files paths (LoadCatalog).
+func CatalogInfo(catalog *bots.Catalog, paths []string) output.Catalog {
+	dv := catalog.DataVersions()
+	return output.Catalog{CrawlerUserAgents: dv.CrawlerUserAgents, AIRobotsTxt: dv.AIRobotsTxt,
+		AIRobotsTxtDate: dv.AIRobotsTxtDate, Bots: catalog.Len(), Files: paths}
+}
+
 // LoadLocalIdentity adds the --card, --jwks and --ip-ranges files of cfg to
 // ids (valid for the whole run) and returns the problems they had.
 func LoadLocalIdentity(cfg Config, ids *identity.Store) ([]event.Problem, error) {
@@ -165,3 +173,8 @@ func (s *HostSet) Note(f *event.Fetch) { s.h.note(f) }
 // Hosts returns the authorities noted, in order of first sight, and the
 // number of fetches that named no host.
 func (s *HostSet) Hosts() (list []string, hostless int64) { return s.h.list, s.h.hostless }
+
+// Referrers returns the referrer sites (scheme://host) of the host-less
+// fetches noted, with their counts (at most 256 sites): the --site hint
+// of the notices (NoticeFacts.AddReferrers).
+func (s *HostSet) Referrers() map[string]int64 { return s.h.referrers }

@@ -4,6 +4,7 @@ import (
 	"fmt"
 	"sort"
 	"strings"
+	"time"
 
 	"github.com/repaudit/repaudit/bots"
 	"github.com/repaudit/repaudit/evaluate"
@@ -100,18 +101,24 @@ func (h *hostSet) noteReferrer(ref string) {
 func (s *Summary) mergeReferrers(h *hostSet) {
 	s.mu.Lock()
 	defer s.mu.Unlock()
-	for k, n := range h.referrers {
-		if _, ok := s.referrers[k]; ok || len(s.referrers) < 1024 {
-			s.referrers[k] += n
+	mergeReferrers(s.referrers, h.referrers)
+}
+
+// mergeReferrers adds the referrer counts of one file into a run's,
+// keeping at most 1024 sites.
+func mergeReferrers(into, from map[string]int64) {
+	for k, n := range from {
+		if _, ok := into[k]; ok || len(into) < 1024 {
+			into[k] += n
 		}
 	}
 }
 
 // topReferrer is the site most referrers of host-less lines name, when
 // it is at least a quarter of them: a hint, said as one.
-func (s *Summary) topReferrer() string {
+func topReferrer(referrers map[string]int64) string {
 	best, bestN, total := "", int64(0), int64(0)
-	for k, n := range s.referrers {
+	for k, n := range referrers {
 		total += n
 		if n > bestN || (n == bestN && k < best) {
 			best, bestN = k, n
@@ -125,29 +132,98 @@ func (s *Summary) topReferrer() string {
 
 // tally counts, as rows pass, what notices need: fetches not judged by
 // reason, and per bot the fetches whose IP could not be checked.
-func (s *Summary) tally(f *table.Fetch) {
+func (s *Summary) tally(f *table.Fetch) { tally(s.notJudged, s.noList, f) }
+
+func tally(notJudged, noList map[string]int64, f *table.Fetch) {
 	if f.NotJudgedReason != "" && f.NotJudgedReason != evaluate.NotJudgedNoBot {
-		s.notJudged[f.NotJudgedReason]++
+		notJudged[f.NotJudgedReason]++
 	}
 	if f.Agent != "" && f.IPCheck == identity.IPNoList && f.ClientIP != "" {
-		if _, ok := s.noList[f.Agent]; ok || len(s.noList) < 10000 {
-			s.noList[f.Agent]++
+		if _, ok := noList[f.Agent]; ok || len(noList) < 10000 {
+			noList[f.Agent]++
 		}
 	}
+}
+
+// NoticeFacts is what the notices of a run are written from. Run takes
+// the first three from its model and counts the rest as rows pass and
+// files are read; a partitioned run (the Beam pipeline in beam/) adds up
+// those of its partitions and files (Tally, Merge) and writes the same
+// notices.
+type NoticeFacts struct {
+	Site            evaluate.Site `json:"site"`              // Model.Site (or Shared.SettleSite)
+	AssumedVersions int           `json:"assumed,omitempty"` // Model.AssumedVersions
+	FirstVersion    time.Time     `json:"first,omitzero"`    // Model.FirstVersion
+	// NotJudged counts the fetch rows not judged, by reason (no-bot
+	// aside); NoList the bot fetches whose IP no list could check, by
+	// agent (at most 10,000 agents); Referrers the referrer sites of
+	// host-less log lines (HostSet.Referrers, at most 1,024 sites).
+	NotJudged map[string]int64 `json:"not_judged,omitempty"`
+	NoList    map[string]int64 `json:"no_list,omitempty"`
+	Referrers map[string]int64 `json:"referrers,omitempty"`
+}
+
+// Tally counts one fetch row, as Run counts every row it writes.
+func (nf *NoticeFacts) Tally(f *table.Fetch) {
+	if nf.NotJudged == nil {
+		nf.NotJudged, nf.NoList = map[string]int64{}, map[string]int64{}
+	}
+	tally(nf.NotJudged, nf.NoList, f)
+}
+
+// Merge adds o's counts to nf (Site is left as it is; the earliest
+// FirstVersion is kept).
+func (nf *NoticeFacts) Merge(o NoticeFacts) {
+	nf.AssumedVersions += o.AssumedVersions
+	if !o.FirstVersion.IsZero() && (nf.FirstVersion.IsZero() || o.FirstVersion.Before(nf.FirstVersion)) {
+		nf.FirstVersion = o.FirstVersion
+	}
+	if nf.NotJudged == nil {
+		nf.NotJudged, nf.NoList = map[string]int64{}, map[string]int64{}
+	}
+	for k, n := range o.NotJudged {
+		nf.NotJudged[k] += n
+	}
+	for a, n := range o.NoList {
+		if _, ok := nf.NoList[a]; ok || len(nf.NoList) < 10000 {
+			nf.NoList[a] += n
+		}
+	}
+	nf.AddReferrers(o.Referrers)
+}
+
+// AddReferrers adds one file's referrer counts (HostSet.Referrers).
+func (nf *NoticeFacts) AddReferrers(refs map[string]int64) {
+	if len(refs) == 0 {
+		return
+	}
+	if nf.Referrers == nil {
+		nf.Referrers = map[string]int64{}
+	}
+	mergeReferrers(nf.Referrers, refs)
 }
 
 // notices says what the run judged less than it could, and why: the site
 // it judged host-less lines as, fetches not judged by reason, robots.txt
 // versions assumed for the whole range, and bots whose IPs went unchecked.
 func notices(m *evaluate.Model, catalog *bots.Catalog, s *Summary) []Notice {
+	return Notices(&NoticeFacts{
+		Site: m.Site(), AssumedVersions: m.AssumedVersions(), FirstVersion: m.FirstVersion(),
+		NotJudged: s.notJudged, NoList: s.noList, Referrers: s.referrers,
+	}, catalog)
+}
+
+// Notices returns the notices of a run from its facts, in the order they
+// are written to manifest.json.
+func Notices(nf *NoticeFacts, catalog *bots.Catalog) []Notice {
 	var nl noticeList
-	nl.site(m)
-	nl.notJudged(m, s)
-	if m.AssumedVersions() > 0 {
+	nl.site(nf.Site)
+	nl.notJudged(nf)
+	if nf.AssumedVersions > 0 {
 		nl.add(NoticeAssumedRange, 0, "%s given without a time: assumed in force for the whole data range — give FILE@TIME, --robots-git or --robots-dir if the file changed",
-			plural(int64(m.AssumedVersions()), "robots.txt version", "robots.txt versions"))
+			plural(int64(nf.AssumedVersions), "robots.txt version", "robots.txt versions"))
 	}
-	nl.ipLists(catalog, s)
+	nl.ipLists(catalog, nf.NoList)
 	return nl.out
 }
 
@@ -160,8 +236,7 @@ func (nl *noticeList) add(code string, count int64, format string, a ...any) {
 
 // site says which site host-less inputs were judged as, or that several
 // were named and none chosen.
-func (nl *noticeList) site(m *evaluate.Model) {
-	site := m.Site()
+func (nl *noticeList) site(site evaluate.Site) {
 	switch {
 	case site.Inferred:
 		what := plural(site.Hostless, "log line names", "log lines name") + " no host"
@@ -178,28 +253,28 @@ func (nl *noticeList) site(m *evaluate.Model) {
 
 // notJudged counts the fetches not judged, by reason, with the fix for
 // each.
-func (nl *noticeList) notJudged(m *evaluate.Model, s *Summary) {
-	if c := s.notJudged[evaluate.NotJudgedNoHost]; c > 0 {
+func (nl *noticeList) notJudged(nf *NoticeFacts) {
+	if c := nf.NotJudged[evaluate.NotJudgedNoHost]; c > 0 {
 		hint := "pass --site https://YOUR-SITE (the site these logs are from)"
-		if ref := s.topReferrer(); ref != "" {
+		if ref := topReferrer(nf.Referrers); ref != "" {
 			hint = "pass --site with the site these logs are from (most of their referrers are " + ref + ": if that is it, --site " + ref + ")"
 		}
-		if m.Site().Versions > 0 {
+		if nf.Site.Versions > 0 {
 			hint += "; the robots.txt versions given name no site either and were not used"
 		}
 		nl.add(evaluate.NotJudgedNoHost, c, "%s: log lines name no host — %s", fetches(c), hint)
 	}
-	if c := s.notJudged[evaluate.NotJudgedNoVersion]; c > 0 {
+	if c := nf.NotJudged[evaluate.NotJudgedNoVersion]; c > 0 {
 		nl.add(evaluate.NotJudgedNoVersion, c, "%s by bots on sites with no known robots.txt version — give --robots FILE[@TIME], --robots-git DIR[:PATH], --robots-dir DIR, or a WARC from 'repaudit robots history URL'", fetches(c))
 	}
-	if c := s.notJudged[evaluate.NotJudgedBeforeFirst]; c > 0 {
+	if c := nf.NotJudged[evaluate.NotJudgedBeforeFirst]; c > 0 {
 		earliest := ""
-		if t := m.FirstVersion(); !t.IsZero() {
+		if t := nf.FirstVersion; !t.IsZero() {
 			earliest = " (earliest " + t.UTC().Format("2006-01-02T15:04:05Z") + ")"
 		}
 		nl.add(evaluate.NotJudgedBeforeFirst, c, "%s before the first known robots.txt version%s — give --robots FILE@TIME, --robots-git DIR[:PATH] or a WARC from 'repaudit robots history URL' that reaches back further", fetches(c), earliest)
 	}
-	if c := s.notJudged[evaluate.NotJudgedUnknownContent]; c > 0 {
+	if c := nf.NotJudged[evaluate.NotJudgedUnknownContent]; c > 0 {
 		nl.add(evaluate.NotJudgedUnknownContent, c, "%s under a robots.txt version whose content is unknown (see robots_versions.status_rule: a redirect target or revisited capture not in the inputs)", fetches(c))
 	}
 }
@@ -207,21 +282,21 @@ func (nl *noticeList) notJudged(m *evaluate.Model, s *Summary) {
 // ipLists names, per bot in the order of most fetches, the published IP
 // list that was not given; bots whose operators publish none are listed
 // together.
-func (nl *noticeList) ipLists(catalog *bots.Catalog, s *Summary) {
-	agents := make([]string, 0, len(s.noList))
-	for a := range s.noList {
+func (nl *noticeList) ipLists(catalog *bots.Catalog, noList map[string]int64) {
+	agents := make([]string, 0, len(noList))
+	for a := range noList {
 		agents = append(agents, a)
 	}
 	sort.Slice(agents, func(i, j int) bool {
-		if s.noList[agents[i]] != s.noList[agents[j]] {
-			return s.noList[agents[i]] > s.noList[agents[j]]
+		if noList[agents[i]] != noList[agents[j]] {
+			return noList[agents[i]] > noList[agents[j]]
 		}
 		return agents[i] < agents[j]
 	})
 	var unpublished []string
 	var unpublishedN int64
 	for _, a := range agents {
-		c := s.noList[a]
+		c := noList[a]
 		b, ok := catalog.Lookup(a)
 		if !ok {
 			continue // an unknown bot: nobody vouches for it

@@ -278,9 +278,7 @@ func (r *run) loadCatalog() error {
 		}
 		catalog = catalog.Merge(c)
 	}
-	dv := catalog.DataVersions()
-	r.sum.Catalog = output.Catalog{CrawlerUserAgents: dv.CrawlerUserAgents, AIRobotsTxt: dv.AIRobotsTxt,
-		AIRobotsTxtDate: dv.AIRobotsTxtDate, Bots: catalog.Len(), Files: r.cfg.Bots}
+	r.sum.Catalog = CatalogInfo(catalog, r.cfg.Bots)
 	r.catalog = catalog
 	return nil
 }

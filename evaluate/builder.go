@@ -48,6 +48,7 @@ type Builder struct {
 	warcUAs    map[string]int            // User-Agent of WARC request records -> count
 	fileUAs    map[string]map[string]int // WARC file -> User-Agent of its request records -> count
 	infos      map[string]warcinfo       // WARC file -> what its first warcinfo record names
+	crawlers   []ArchiveCrawler          // settled over all inputs (Shared.Crawlers): taken as they are
 	reqIDs     []pairHash                // pairKey(file, WARC-Record-ID) of request records, unsorted
 	reqConc    []pairHash                // pairKey(file, WARC-Concurrent-To) of request records, unsorted
 	index      []ListingEntry

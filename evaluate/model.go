@@ -435,6 +435,14 @@ func (m *Model) pickArchiveAgents(b *Builder) {
 	}
 	m.archiveAgent, m.archiveLower = m.runCrawler.token, m.runCrawler.lower
 	m.archiveAgentDerived = m.opts.ArchiveAgent == "" && m.archiveAgent != ""
+	if b.crawlers != nil {
+		// A partition of a run whose files' crawlers were settled
+		// once, over all inputs (Shared.SettleCrawlers).
+		for _, c := range b.crawlers {
+			m.crawlers[c.File] = mk(c.Agent, c.From)
+		}
+		return
+	}
 	files := make(map[string]bool)
 	for _, c := range b.captures {
 		files[c.src.File] = true

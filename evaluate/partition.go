@@ -6,8 +6,10 @@ import (
 	"strings"
 	"time"
 
+	"github.com/repaudit/repaudit/bots"
 	"github.com/repaudit/repaudit/event"
 	"github.com/repaudit/repaudit/extract"
+	"github.com/repaudit/repaudit/identity"
 	"github.com/repaudit/repaudit/problem"
 	"github.com/repaudit/repaudit/robots"
 )
@@ -25,6 +27,10 @@ import (
 // (the default archive agent). Shared carries those last two; robots.txt
 // redirects to another partition's robots.txt are resolved by giving the
 // target's captures to AddRedirectTarget.
+//
+// Once, over the Shared facts merged from every input:
+//
+//	shared.Crawlers = shared.SettleCrawlers(opts, catalog, ids) // each WARC file's crawler
 //
 // Per partition:
 //
@@ -138,6 +144,14 @@ type Shared struct {
 	// settled from the whole file, not from one partition's records.
 	FileUserAgents map[string]map[string]int64 `json:",omitempty"`
 	Warcinfo       map[string]WarcinfoFields   `json:",omitempty"`
+	// CaptureFiles names the input files with HTTP captures: with the
+	// files of FileUserAgents and Warcinfo, those whose crawler
+	// SettleCrawlers settles.
+	CaptureFiles map[string]bool `json:",omitempty"`
+	// Crawlers is every WARC file's crawler once SettleCrawlers has run
+	// over all inputs; BuildPartition then takes them as they are, and
+	// FileUserAgents, Warcinfo and CaptureFiles are no longer needed.
+	Crawlers []ArchiveCrawler
 	// What settles the site of host-less inputs when Options.DefaultAuthority
 	// is not given (the one authority the inputs name, see SettleSite):
 	// fetches without a host, site versions without a URL, and the
@@ -186,6 +200,10 @@ func (s *Shared) NoteCapture(c *event.Capture) {
 		return
 	}
 	s.note(c.Time)
+	if s.CaptureFiles == nil {
+		s.CaptureFiles = make(map[string]bool)
+	}
+	s.CaptureFiles[c.Source.File] = true
 	scheme := auth[:strings.Index(auth, ":")]
 	if robots.IsRobotsTxt(target) {
 		s.RobotsHosts = noteHost(s.RobotsHosts, hp, scheme, maxSharedHosts)
@@ -323,6 +341,15 @@ func (s *Shared) Merge(o Shared) {
 			s.Warcinfo[f] = w
 		}
 	}
+	for f := range o.CaptureFiles {
+		if s.CaptureFiles == nil {
+			s.CaptureFiles = make(map[string]bool)
+		}
+		s.CaptureFiles[f] = true
+	}
+	if s.Crawlers == nil {
+		s.Crawlers = o.Crawlers
+	}
 	s.Hostless += o.Hostless
 	s.SiteVersions += o.SiteVersions
 	for _, hp := range slices.Sorted(maps.Keys(o.FetchHosts)) {
@@ -340,6 +367,51 @@ func (s *Shared) Merge(o Shared) {
 			s.CaptureHosts = noteHost(s.CaptureHosts, hp, sc, maxSharedHosts)
 		}
 	}
+}
+
+// SettleCrawlers settles the crawler of every WARC file the facts name,
+// over all inputs, as Build does for one run (docs/semantics.md,
+// "Archive crawlers"): the option, else the file's own request records or
+// warcinfo record, else — for a file with none — the crawler every other
+// file names when they name exactly one. catalog and ids must be those
+// the partitions are built with (a card can name a User-Agent's product
+// token). A partitioned run settles them once and gives the result to
+// every partition in Crawlers, so that a file's crawler does not depend on
+// which partition its captures fall in, and the partitions need not carry
+// every file's User-Agent counts.
+func (s *Shared) SettleCrawlers(opts Options, catalog *bots.Catalog, ids *identity.Store) []ArchiveCrawler {
+	if catalog == nil {
+		catalog = &bots.Catalog{}
+	}
+	if ids == nil {
+		ids = identity.NewStore()
+	}
+	b := &Builder{
+		warcUAs: make(map[string]int, len(s.WARCUserAgents)),
+		fileUAs: make(map[string]map[string]int, len(s.FileUserAgents)),
+		infos:   make(map[string]warcinfo, len(s.Warcinfo)),
+	}
+	for ua, n := range s.WARCUserAgents {
+		b.warcUAs[ua] = int(n)
+	}
+	for f, uas := range s.FileUserAgents {
+		m := make(map[string]int, len(uas))
+		for ua, n := range uas {
+			m[ua] = int(n)
+		}
+		b.fileUAs[f] = m
+	}
+	for f, w := range s.Warcinfo {
+		b.infos[f] = warcinfo{userAgent: w.UserAgent, software: w.Software}
+	}
+	for f := range s.CaptureFiles {
+		b.captures = append(b.captures, &capRec{src: event.Source{File: f}})
+	}
+	m := &Model{opts: opts.withDefaults(), catalog: catalog, ids: ids}
+	m.cards = ids.Cards()
+	m.uaCache.init()
+	m.pickArchiveAgents(b)
+	return m.ArchiveCrawlers()
 }
 
 // siteBuilder is a Builder holding only what settleSite reads, from the
@@ -424,7 +496,11 @@ func (b *Builder) BuildPartition(key string, s Shared) *Model {
 	if !s.Earliest.IsZero() && (b.minTime.IsZero() || s.Earliest.Before(b.minTime)) {
 		b.minTime = s.Earliest
 	}
-	// A WARC file's crawler is settled from the whole file.
+	// A WARC file's crawler is settled from the whole file: once over
+	// all inputs (Crawlers), or here from the facts of every file.
+	if s.Crawlers != nil {
+		b.crawlers = s.Crawlers
+	}
 	for f, uas := range s.FileUserAgents {
 		m := make(map[string]int, len(uas))
 		for ua, n := range uas {

@@ -11,7 +11,8 @@
 //	                                     ├─ robots-like captures keyed by URL ─┐  │
 //	                                     ├─ redirect requests (URL ← partition)┤  │
 //	                                     │      five rounds of CoGroupByKey ───┴─→│ (targets of robots.txt redirects)
-//	                                     ├─ shared facts (latest time, archive UAs) ─── side input
+//	                                     ├─ shared facts (latest time, archive UAs) ─── combined, each WARC
+//	                                     │      file's crawler settled once (settleFn) ─── side input
 //	                                     ├─ captured cards, key sets, IP lists ──────── side input
 //	                                     ├─ problems ─→ part files
 //	                                     └─ file summaries ──────────────────────────── finalize

@@ -37,10 +37,15 @@ func (fn *finalizeFn) ProcessElement(ctx context.Context, _ []byte, partsSI, fil
 	var files []fileInfo
 	var shared evaluate.Shared
 	var b []byte
+	var facts audit.NoticeFacts
 	for partsSI(&b) {
 		var p partInfo
 		if err := json.Unmarshal(b, &p); err != nil {
 			return fmt.Errorf("finalize: %w", err)
+		}
+		if p.Notices != nil {
+			facts.Merge(*p.Notices)
+			continue
 		}
 		parts = append(parts, p)
 	}
@@ -65,7 +70,7 @@ func (fn *finalizeFn) ProcessElement(ctx context.Context, _ []byte, partsSI, fil
 		}
 		return parts[i].Path < parts[j].Path
 	})
-	sort.Slice(files, func(i, j int) bool { return files[i].Idx < files[j].Idx })
+	sort.SliceStable(files, func(i, j int) bool { return files[i].Idx < files[j].Idx })
 
 	dest := cfg.Out
 	local := !hasScheme(cfg.Out)
@@ -107,6 +112,10 @@ func (fn *finalizeFn) ProcessElement(ctx context.Context, _ []byte, partsSI, fil
 		}
 	}
 
+	catalog, err := audit.LoadCatalog(cfg.Bots)
+	if err != nil {
+		return fmt.Errorf("finalize: %w", err)
+	}
 	asOf := cfg.Eval.AsOf
 	if asOf.IsZero() {
 		asOf = shared.Latest // what Build takes for a zero Options.AsOf
@@ -115,6 +124,11 @@ func (fn *finalizeFn) ProcessElement(ctx context.Context, _ []byte, partsSI, fil
 		Tool: "repaudit", Version: cfg.Version, SchemaVersion: table.SchemaVersion, Command: cfg.Command,
 		Options: map[string]any{}, Counts: counts, AsOf: formatTime(asOf),
 		Timings: map[string]float64{"pipeline": time.Since(time.Unix(0, fn.Start)).Seconds()},
+	}
+	ci := audit.CatalogInfo(catalog, cfg.Bots)
+	m.Catalog = &ci
+	for _, c := range shared.Crawlers {
+		m.ArchiveCrawlers = append(m.ArchiveCrawlers, output.ArchiveCrawler{File: c.File, Agent: c.Agent, DerivedFrom: c.From})
 	}
 	for k, v := range cfg.Options {
 		m.Options[k] = v
@@ -134,6 +148,14 @@ func (fn *finalizeFn) ProcessElement(ctx context.Context, _ []byte, partsSI, fil
 	m.Inputs = append(m.Inputs, fn.SiteInputs...)
 	m.Inputs = append(m.Inputs, audit.SideInputs(cfg.auditConfig())...)
 	m.Started, m.Finished = formatTime(first), formatTime(last)
+	// The notices, from the same facts audit.Run writes them from: the
+	// site settled over all inputs, and what every partition's rows and
+	// model and every file's host-less lines counted.
+	facts.Site = shared.SettleSite(cfg.Eval)
+	for _, f := range files {
+		facts.AddReferrers(f.Referrers)
+	}
+	m.Notices = audit.Notices(&facts, catalog)
 	data, err := json.MarshalIndent(m, "", "  ")
 	if err != nil {
 		return err

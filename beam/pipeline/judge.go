@@ -10,12 +10,10 @@ import (
 	"slices"
 	"sync"
 
-	"github.com/repaudit/repaudit/audit"
 	"github.com/repaudit/repaudit/bots"
 	"github.com/repaudit/repaudit/evaluate"
 	"github.com/repaudit/repaudit/event"
 	"github.com/repaudit/repaudit/identity"
-	"github.com/repaudit/repaudit/ingest"
 	"github.com/repaudit/repaudit/problem"
 )
 
@@ -37,34 +35,10 @@ type world struct {
 func loadWorld(ctx context.Context, cfg *Config, sharedSI, identitySI, offsetsSI func(*[]byte) bool) (*world, error) {
 	w := &world{}
 	var err error
-	if w.catalog, err = audit.LoadCatalog(cfg.Bots); err != nil {
-		return nil, err
-	}
-	w.ids = identity.NewStore()
-	// Their problems were written once, by the launcher's read of them.
-	if _, err := audit.LoadLocalIdentity(cfg.auditConfig(), w.ids); err != nil {
+	if w.catalog, w.ids, err = loadIdentity(ctx, cfg, identitySI); err != nil {
 		return nil, err
 	}
 	var b []byte
-	for identitySI(&b) {
-		var d identityDoc
-		if err := json.Unmarshal(b, &d); err != nil {
-			return nil, fmt.Errorf("decode identity document: %w", err)
-		}
-		if d.Path == "" {
-			w.ids.AddCapture(d.URL, d.Body, d.Time, d.Where)
-			continue
-		}
-		local, cleanup, err := fetchLocal(ctx, d.Path)
-		if err != nil {
-			return nil, err
-		}
-		err = audit.LoadDocument(ingest.File{Path: local, Kind: ingest.Kind(d.Kind)}, w.ids, func(event.Problem) {})
-		cleanup()
-		if err != nil {
-			return nil, err
-		}
-	}
 	for sharedSI(&b) {
 		var s evaluate.Shared
 		if err := json.Unmarshal(b, &s); err != nil {
@@ -219,6 +193,7 @@ func (fn *judgeFn) evaluate(job partitionJob, sink *partWriter) error {
 	}
 	noter.Flush()
 	m := b.BuildPartition(key, fn.world.shared)
+	sink.noteModel(m)
 	// audit.Run judges fetches merged by time, then input order, then
 	// position in the file: the Tracker (crawl-delay, signature replay)
 	// must see them in that order.

@@ -134,6 +134,14 @@ func writeOwnFiles(t *testing.T) ownFiles {
 // (an ErrInputs when an input failed).
 func compareWithAudit(t *testing.T, cfg Config) error {
 	t.Helper()
+	_, err := compareWithAuditOut(t, cfg)
+	return err
+}
+
+// compareWithAuditOut is compareWithAudit that also returns the
+// pipeline's output directory.
+func compareWithAuditOut(t *testing.T, cfg Config) (string, error) {
+	t.Helper()
 	dir := t.TempDir()
 	cfg.Out = filepath.Join(dir, "beam")
 	runPipeline(t, cfg)
@@ -158,7 +166,8 @@ func compareWithAudit(t *testing.T, cfg Config) error {
 	if bm.AsOf != am.AsOf {
 		t.Errorf("manifest as_of %s, audit %s", bm.AsOf, am.AsOf)
 	}
-	return aerr
+	compareManifestNotes(t, am, bm)
+	return cfg.Out, aerr
 }
 
 // TestOwnSiteSourcesSameRowsAsAudit: --robots FILE[@TIME], --robots-git,

@@ -28,6 +28,7 @@ func init() {
 	register.Function3x1(unkey)
 	register.Function2x1(mergeShared)
 	register.DoFn5x1[context.Context, string, []byte, func(*[]byte) bool, func(string, []byte), error](&routeFn{})
+	register.DoFn4x1[context.Context, []byte, func(*[]byte) bool, func([]byte), error](&settleFn{})
 	register.Emitter1[[]byte]()
 	register.Emitter2[string, []byte]()
 	register.Emitter2[string, string]()
@@ -98,6 +99,8 @@ func Build(ctx context.Context, s beam.Scope, cfg Config) error {
 	// One element of shared facts for every side input that reads them.
 	shared = beam.Combine(s.Scope("shared"), mergeShared,
 		beam.Flatten(s, shared, beam.CreateList(s.Scope("site-shared"), [][]byte{encode(&siteShared)})))
+	// Each WARC file's crawler, settled once over all inputs.
+	shared = beam.ParDo(s.Scope("crawlers"), &settleFn{Cfg: cfg}, shared, beam.SideInput{Input: idDocs})
 	events = beam.Flatten(s, events, beam.ParDo(s.Scope("site-versions"), unkey, beam.CreateList(s.Scope("site"), siteElems)))
 
 	// Robots.txt redirects to another partition: one round per hop.

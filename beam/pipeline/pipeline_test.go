@@ -4,6 +4,7 @@ import (
 	"context"
 	"os"
 	"path/filepath"
+	"reflect"
 	"slices"
 	"strings"
 	"testing"
@@ -180,6 +181,7 @@ func TestDemoSameRowsAsAudit(t *testing.T) {
 	if !slices.Equal(bm.Inputs, am.Inputs) {
 		t.Errorf("manifest inputs:\n got %+v\nwant %+v", bm.Inputs, am.Inputs)
 	}
+	compareManifestNotes(t, am, bm)
 	for name, n := range am.Counts {
 		if bm.Counts[name] != n {
 			t.Errorf("manifest count %s: got %d, want %d", name, bm.Counts[name], n)
@@ -197,14 +199,10 @@ func TestCorpusSameRowsAsAudit(t *testing.T) {
 	if err := corpus.Generate(in, corpus.Options{Hosts: 12, Lines: 3000, LogFiles: 3, WARCs: 2, Seed: 7}); err != nil {
 		t.Fatal(err)
 	}
-	cfg := Config{Inputs: []string{in}, Out: filepath.Join(dir, "beam"), Eval: evaluate.Options{DefaultAuthority: corpus.Site}}
-	runPipeline(t, cfg)
-	acfg := auditConfig(cfg)
-	acfg.Out = filepath.Join(dir, "audit")
-	if _, err := audit.Run(context.Background(), acfg); err != nil {
+	cfg := Config{Inputs: []string{in}, Eval: evaluate.Options{DefaultAuthority: corpus.Site}}
+	if err := compareWithAudit(t, cfg); err != nil {
 		t.Fatal(err)
 	}
-	compareOutputs(t, acfg.Out, cfg.Out)
 }
 
 // TestCommonCrawlSample audits a Common Crawl-shaped segment: CCBot judged
@@ -215,15 +213,11 @@ func TestCommonCrawlSample(t *testing.T) {
 	if err := corpus.GenerateCC(in, 12); err != nil {
 		t.Fatal(err)
 	}
-	cfg := Config{Inputs: []string{filepath.Join(in, "segment")}, Out: filepath.Join(dir, "beam")}
-	runPipeline(t, cfg)
-	acfg := auditConfig(cfg)
-	acfg.Out = filepath.Join(dir, "audit")
-	if _, err := audit.Run(context.Background(), acfg); err != nil {
+	out, err := compareWithAuditOut(t, Config{Inputs: []string{filepath.Join(in, "segment")}})
+	if err != nil {
 		t.Fatal(err)
 	}
-	compareOutputs(t, acfg.Out, cfg.Out)
-	parts, _ := filepath.Glob(filepath.Join(cfg.Out, "violations", "*.parquet"))
+	parts, _ := filepath.Glob(filepath.Join(out, "violations", "*.parquet"))
 	n := 0
 	for _, r := range tableRows(t, parts) {
 		if strings.Contains(r, "kind=captured_while_disallowed\t") && strings.Contains(r, "agent=CCBot\t") {
@@ -274,5 +268,21 @@ func TestSplitLogsSameRowsAsAudit(t *testing.T) {
 	}
 	if err := compareWithAudit(t, cfg); err != nil {
 		t.Errorf("audit: %v", err)
+	}
+}
+
+// compareManifestNotes checks that the pipeline's manifest has audit's
+// notices, archive crawlers and catalog.
+func compareManifestNotes(t testing.TB, am, bm *output.Manifest) {
+	t.Helper()
+	t.Logf("manifest: %d notices, %d archive crawlers", len(am.Notices), len(am.ArchiveCrawlers))
+	if !slices.Equal(bm.Notices, am.Notices) {
+		t.Errorf("manifest notices:\n got %+v\nwant %+v", bm.Notices, am.Notices)
+	}
+	if !slices.Equal(bm.ArchiveCrawlers, am.ArchiveCrawlers) {
+		t.Errorf("manifest archive_crawlers:\n got %+v\nwant %+v", bm.ArchiveCrawlers, am.ArchiveCrawlers)
+	}
+	if bm.Catalog == nil || am.Catalog == nil || !reflect.DeepEqual(*bm.Catalog, *am.Catalog) {
+		t.Errorf("manifest catalog: got %+v, want %+v", bm.Catalog, am.Catalog)
 	}
 }

@@ -82,6 +82,7 @@ func (fn *readFn) ProcessElement(ctx context.Context, elem string,
 	events := newBatcher(emitEvent)
 	defer events.flush() // also after an error: what was read is judged
 	var seq int64
+	var scratch []byte // one fetch record, copied into its batch
 	var hosts audit.HostSet
 	onFetch := func(ft *event.Fetch) error {
 		seq++
@@ -99,14 +100,17 @@ func (fn *readFn) ProcessElement(ctx context.Context, elem string,
 			cp.Header = nil // read only for signed requests
 			out = &cp
 		}
-		events.add(evaluate.FetchPartition(ft, cfg.Eval.DefaultAuthority),
-			encode(&record{Kind: kindFetch, Model: model, File: ref.Idx, Split: ref.Split, Seq: seq, Fetch: out}))
+		scratch = appendFetchRecord(scratch[:0], &record{Kind: kindFetch, Model: model, File: ref.Idx, Split: ref.Split, Seq: seq, Fetch: out})
+		events.add(evaluate.FetchPartition(ft, cfg.Eval.DefaultAuthority), scratch)
 		return nil
 	}
 	if ref.Splits > 1 {
 		// One byte range of a large plain-text log (split.go).
 		err := readSplit(ctx, ref, local, cfg, onFetch, emitSplit, shared.NoteTimes)
 		shared.NoteHosts(hosts.Hosts())
+		if refs := hosts.Referrers(); len(refs) > 0 {
+			emitFile(encode(&fileInfo{Idx: ref.Idx, Referrers: refs}))
+		}
 		emitShared(encode(&shared))
 		return err
 	}
@@ -253,6 +257,7 @@ func (fn *readFn) ProcessElement(ctx context.Context, elem string,
 		in.Problems += n
 	}
 	info.Input = in
+	info.Referrers = hosts.Referrers()
 	emitFile(encode(&info))
 	emitShared(encode(&shared))
 	return nil

@@ -2,13 +2,15 @@ package pipeline
 
 import (
 	"encoding/binary"
-
 	"encoding/json"
 	"errors"
 	"fmt"
-	"github.com/klauspost/compress/zstd"
+	"sync"
 	"time"
 
+	"github.com/klauspost/compress/zstd"
+
+	"github.com/repaudit/repaudit/audit"
 	"github.com/repaudit/repaudit/evaluate"
 	"github.com/repaudit/repaudit/event"
 	"github.com/repaudit/repaudit/output"
@@ -72,12 +74,16 @@ var (
 // sealBatch compresses a batch of records for the runner.
 func sealBatch(batch []byte) []byte { return zenc.EncodeAll(batch, make([]byte, 0, len(batch)/4)) }
 
-// eachRecord calls fn with every record of a sealed batch.
+// eachRecord calls fn with every record of a sealed batch. A record is
+// valid only during the call (decodeRecord copies what it keeps).
 func eachRecord(sealed []byte, fn func(rec []byte) error) error {
-	batch, err := zdec.DecodeAll(sealed, nil)
+	bp := batchBufs.Get().(*[]byte)
+	defer batchBufs.Put(bp)
+	batch, err := zdec.DecodeAll(sealed, (*bp)[:0])
 	if err != nil {
 		return fmt.Errorf("decode event batch: %w", err)
 	}
+	*bp = batch
 	for len(batch) > 0 {
 		n, k := binary.Uvarint(batch)
 		if k <= 0 || n > uint64(len(batch)-k) {
@@ -91,24 +97,38 @@ func eachRecord(sealed []byte, fn func(rec []byte) error) error {
 	return nil
 }
 
-// batcher groups a reader's records by partition.
+// batchBufs holds the buffers batches are unsealed into.
+var batchBufs = sync.Pool{New: func() any { return new([]byte) }}
+
+// batcher groups a reader's records by partition. The buffers of sent
+// batches are used again (free), so that a batch is not grown anew from
+// nothing each time.
 type batcher struct {
 	emit    func(string, []byte)
 	pending map[string][]byte
 	counts  map[string]int
 	total   int
+	free    [][]byte
 }
+
+// maxFree bounds the buffers a batcher keeps for reuse.
+const maxFree = 64
 
 func newBatcher(emit func(string, []byte)) *batcher {
 	return &batcher{emit: emit, pending: map[string][]byte{}, counts: map[string]int{}}
 }
 
 func (b *batcher) add(key string, rec []byte) {
-	b.pending[key] = appendRecord(b.pending[key], rec)
+	buf, ok := b.pending[key]
+	if !ok && len(b.free) > 0 {
+		buf = b.free[len(b.free)-1]
+		b.free = b.free[:len(b.free)-1]
+	}
+	b.pending[key] = appendRecord(buf, rec)
 	b.counts[key]++
 	b.total++
 	if b.counts[key] >= batchRecords {
-		b.emit(key, sealBatch(b.pending[key]))
+		b.send(key, b.pending[key])
 		delete(b.pending, key)
 		b.total -= b.counts[key]
 		delete(b.counts, key)
@@ -118,9 +138,17 @@ func (b *batcher) add(key string, rec []byte) {
 	}
 }
 
+// send seals a batch and keeps its buffer for another.
+func (b *batcher) send(key string, batch []byte) {
+	b.emit(key, sealBatch(batch))
+	if len(b.free) < maxFree {
+		b.free = append(b.free, batch[:0])
+	}
+}
+
 func (b *batcher) flush() {
 	for key, batch := range b.pending {
-		b.emit(key, sealBatch(batch))
+		b.send(key, batch)
 	}
 	clear(b.pending)
 	clear(b.counts)
@@ -128,6 +156,9 @@ func (b *batcher) flush() {
 }
 
 func decodeRecord(b []byte) (*record, error) {
+	if len(b) > 0 && b[0] == fetchTag {
+		return decodeFetchRecord(b)
+	}
 	var r record
 	if err := json.Unmarshal(b, &r); err != nil {
 		return nil, fmt.Errorf("decode event: %w", err)
@@ -155,11 +186,16 @@ type fileInfo struct {
 	Last   time.Time    `json:"last"`
 	Failed bool         `json:"failed,omitempty"`
 	Listed bool         `json:"listed"` // appears in the manifest's inputs (not a --index/--snippets file)
+	// Referrers counts the referrer sites of the file's host-less log
+	// lines (audit.HostSet.Referrers), for the notices' --site hint.
+	Referrers map[string]int64 `json:"referrers,omitempty"`
 }
 
-// partInfo names one part file a finished bundle wrote.
+// partInfo names one part file a finished bundle wrote, or (Table "")
+// carries what the bundle's rows and models tell the notices.
 type partInfo struct {
-	Table string `json:"table"`
-	Path  string `json:"path"`
-	Rows  int64  `json:"rows"`
+	Table   string             `json:"table"`
+	Path    string             `json:"path"`
+	Rows    int64              `json:"rows"`
+	Notices *audit.NoticeFacts `json:"notices,omitempty"`
 }

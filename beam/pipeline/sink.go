@@ -14,6 +14,8 @@ import (
 
 	"github.com/apache/beam/sdks/v2/go/pkg/beam/io/filesystem"
 
+	"github.com/repaudit/repaudit/audit"
+	"github.com/repaudit/repaudit/evaluate"
 	"github.com/repaudit/repaudit/output"
 	"github.com/repaudit/repaudit/table"
 )
@@ -49,6 +51,10 @@ type partWriter struct {
 	out  string
 	base string
 	w    *output.Writer
+	// notices counts what the manifest's notices need, as audit.Run
+	// counts it: from every fetch row and every partition's model.
+	notices audit.NoticeFacts
+	noticed bool
 }
 
 var _ table.Sink = (*partWriter)(nil)
@@ -66,7 +72,19 @@ func newPartWriter(out string) (*partWriter, error) {
 	return &partWriter{out: out, base: base, w: w}, nil
 }
 
-func (p *partWriter) Fetch(r *table.Fetch) error                 { return p.w.Fetch(r) }
+func (p *partWriter) Fetch(r *table.Fetch) error {
+	p.notices.Tally(r)
+	p.noticed = true
+	return p.w.Fetch(r)
+}
+
+// noteModel notes what the notices need of one partition's model: its
+// robots.txt versions assumed for the whole range and its earliest one.
+func (p *partWriter) noteModel(m *evaluate.Model) {
+	p.notices.Merge(audit.NoticeFacts{AssumedVersions: m.AssumedVersions(), FirstVersion: m.FirstVersion()})
+	p.noticed = true
+}
+
 func (p *partWriter) Violation(r *table.Violation) error         { return p.w.Violation(r) }
 func (p *partWriter) RobotsVersion(r *table.RobotsVersion) error { return p.w.RobotsVersion(r) }
 func (p *partWriter) RobotsRule(r *table.RobotsRule) error       { return p.w.RobotsRule(r) }
@@ -97,6 +115,10 @@ func (p *partWriter) finish(ctx context.Context) ([]partInfo, error) {
 			return nil, err
 		}
 		parts = append(parts, partInfo{Table: n, Path: dst, Rows: counts[n]})
+	}
+	if p.noticed {
+		nf := p.notices
+		parts = append(parts, partInfo{Notices: &nf})
 	}
 	return parts, nil
 }

@@ -92,6 +92,7 @@ func run(ctx context.Context, args []string, stderr io.Writer) int {
 	}
 	// On a worker, Init takes over here and never returns.
 	beam.Init()
+	defer startProfiles(os.Getenv)()
 
 	fail := func(format string, a ...any) int {
 		fmt.Fprintf(stderr, "repaudit-beam: "+format+"\n", a...)

@@ -1,0 +1,68 @@
+package pipeline
+
+import (
+	"path/filepath"
+	"strings"
+	"testing"
+
+	"github.com/repaudit/repaudit/evaluate"
+	"github.com/repaudit/repaudit/output"
+)
+
+// Real archives written by real crawlers (audit/testdata/samplewarcs,
+// README there cites their projects and commits).
+const sampleWARCs = "../../audit/testdata/samplewarcs"
+
+const (
+	heritrixWARC = "IAH-20080430204825-00000-blackbook-truncated.warc.gz" // heritrix 1.14.0: request records, warcinfo
+	heritrixARC  = "IAH-20080430204825-00000-blackbook-truncated.arc.gz"  // the same crawl as ARC: no evidence of its crawler
+	wgetWARC     = "IAH-urls-wget.warc.gz"                                // Wget 1.14
+	browserWARC  = "example.warc.gz"                                      // Webrecorder, a person's Chrome
+	ccbotWARC    = "whirlwind.warc.gz"                                    // CCBot/2.0
+)
+
+// TestSampleWARCsCrawlersAsAudit: a file without evidence of its crawler
+// (the ARC) borrows the run's crawler only when every other file names
+// the same one, decided once over the whole run, not per partition: the
+// pipeline writes audit's rows and archive_crawlers for each set.
+func TestSampleWARCsCrawlersAsAudit(t *testing.T) {
+	cases := []struct {
+		name  string
+		files []string
+		// arcAgent and arcFrom are the ARC's crawler in archive_crawlers.
+		arcAgent, arcFrom string
+	}{
+		{"one crawler", []string{heritrixARC, heritrixWARC}, "heritrix", evaluate.CrawlerFromRun},
+		{"one crawler and a browser", []string{heritrixARC, browserWARC, heritrixWARC}, "heritrix", evaluate.CrawlerFromRun},
+		{"two crawlers", []string{heritrixARC, ccbotWARC, heritrixWARC}, "", ""},
+		{"every sample", []string{heritrixARC, browserWARC, wgetWARC, ccbotWARC, heritrixWARC}, "", ""},
+	}
+	for _, tc := range cases {
+		t.Run(tc.name, func(t *testing.T) {
+			var in []string
+			for _, f := range tc.files {
+				in = append(in, filepath.Join(sampleWARCs, f))
+			}
+			out, err := compareWithAuditOut(t, Config{Inputs: in})
+			if err != nil {
+				t.Fatalf("audit: %v", err)
+			}
+			m, err := output.ReadManifest(out)
+			if err != nil {
+				t.Fatal(err)
+			}
+			found := false
+			for _, c := range m.ArchiveCrawlers {
+				if strings.HasSuffix(c.File, heritrixARC) {
+					found = true
+					if !strings.EqualFold(c.Agent, tc.arcAgent) || c.DerivedFrom != tc.arcFrom {
+						t.Errorf("ARC crawler %q (%s), want %q (%s)", c.Agent, c.DerivedFrom, tc.arcAgent, tc.arcFrom)
+					}
+				}
+			}
+			if !found {
+				t.Errorf("the ARC is not in archive_crawlers: %+v", m.ArchiveCrawlers)
+			}
+		})
+	}
+}
