@@ -96,13 +96,27 @@ type colBuf struct {
 	poffs []int32
 	pdata []byte
 	// kInt32: the values.
-	i32   []int32
-	index map[string]int32
-	b     []bool
-	i64   []int64 // kInt64, kTime, kTimePtr
-	f64   []float64
-	def   []int16 // kTime, kTimePtr: definition level, 1 present, 0 null
-	nulls int
+	i32 []int32
+	// A dictionary of at most smallDict keys (most columns: agents,
+	// verdicts, notes, files) is searched in keys and kidx, comparing
+	// strings; a larger one is moved to index (mapped), which hashes every
+	// value looked up.
+	keys   []string
+	kidx   []int32
+	mapped bool
+	index  map[string]int32
+	// last is the value of the previous row of a dictionary column and
+	// lastIdx its entry (valid while hasLast): hosts, agents and User-Agents
+	// come in runs, and comparing with the previous value costs less than
+	// any lookup.
+	last    string
+	lastIdx int32
+	hasLast bool
+	b       []bool
+	i64     []int64 // kInt64, kTime, kTimePtr
+	f64     []float64
+	def     []int16 // kTime, kTimePtr: definition level, 1 present, 0 null
+	nulls   int
 }
 
 // width is the fixed number of bytes one row of the column takes.
@@ -124,7 +138,6 @@ func newBatch(s *tableSpec) *batch {
 	for i, c := range s.Cols {
 		if c.kind == kString || c.kind == kDict {
 			b.cols[i].offs = []int32{0}
-			b.cols[i].index = make(map[string]int32)
 		}
 	}
 	return b
@@ -153,10 +166,8 @@ func (b *batch) reset(budget int) {
 		c.f64 = c.f64[:0]
 		c.def = c.def[:0]
 		c.nulls = 0
-		if c.index != nil {
-			// The keys point into data: clear them before data is overwritten.
-			clear(c.index)
-		}
+		// The keys point into data: clear them before data is overwritten.
+		c.forget()
 	}
 	b.rows, b.bytes = 0, 0
 }
@@ -193,8 +204,13 @@ func (c *colBuf) appendString(s string, dictLimit int) (int, error) {
 	if c.plain {
 		return c.appendPlain(s)
 	}
-	if i, ok := c.index[s]; ok {
+	if c.hasLast && s == c.last {
+		c.i32 = append(c.i32, c.lastIdx)
+		return 0, nil
+	}
+	if i, ok := c.lookup(s); ok {
 		c.i32 = append(c.i32, i)
+		c.last, c.lastIdx, c.hasLast = s, i, true
 		return 0, nil
 	}
 	v, added := s, 0
@@ -203,16 +219,17 @@ func (c *colBuf) appendString(s string, dictLimit int) (int, error) {
 		// Two invalid strings can become the same valid one: the
 		// dictionary must not hold a value twice. The raw string keys the
 		// entry of its valid form.
-		i, ok := c.index[v]
+		i, ok := c.lookup(v)
 		if !ok {
 			i = c.addEntry(v)
 		}
-		c.index[strings.Clone(s)] = i
+		c.remember(strings.Clone(s), i)
 		c.i32 = append(c.i32, i)
 		added += len(s) + dictOverhead
 	} else {
 		c.i32 = append(c.i32, c.addEntry(v))
 	}
+	c.last, c.lastIdx, c.hasLast = s, c.i32[len(c.i32)-1], true
 	added += len(v) + dictOverhead
 	// A Parquet dictionary page is an int32 length and the bytes of each
 	// entry.
@@ -236,8 +253,56 @@ func (c *colBuf) addEntry(v string) int32 {
 	if len(v) > 0 {
 		key = unsafe.String(&c.data[start], len(v))
 	}
-	c.index[key] = i
+	c.remember(key, i)
 	return i
+}
+
+// smallDict is the most keys a dictionary column searches one by one.
+const smallDict = 16
+
+// lookup returns the entry that key s stands for.
+func (c *colBuf) lookup(s string) (int32, bool) {
+	if !c.mapped {
+		for j, k := range c.keys {
+			if k == s {
+				return c.kidx[j], true
+			}
+		}
+		return 0, false
+	}
+	i, ok := c.index[s]
+	return i, ok
+}
+
+// remember makes key s stand for entry i.
+func (c *colBuf) remember(s string, i int32) {
+	if !c.mapped {
+		if len(c.keys) < smallDict {
+			c.keys = append(c.keys, s)
+			c.kidx = append(c.kidx, i)
+			return
+		}
+		if c.index == nil {
+			c.index = make(map[string]int32)
+		}
+		for j, k := range c.keys {
+			c.index[k] = c.kidx[j]
+		}
+		clear(c.keys)
+		c.keys, c.kidx, c.mapped = c.keys[:0], c.kidx[:0], true
+	}
+	c.index[s] = i
+}
+
+// forget drops every key and the previous value.
+func (c *colBuf) forget() {
+	clear(c.keys)
+	c.keys, c.kidx = c.keys[:0], c.kidx[:0]
+	if c.mapped {
+		clear(c.index)
+		c.mapped = false
+	}
+	c.last, c.hasLast = "", false
 }
 
 // appendPlain appends a string value to a plain column.
@@ -256,7 +321,7 @@ func (c *colBuf) appendPlain(s string) (int, error) {
 // toPlain turns a dictionary column plain: every row so far gets its
 // value in poffs and pdata.
 func (c *colBuf) toPlain() (int, error) {
-	clear(c.index)
+	c.forget()
 	po, pd := append(c.poffs[:0], 0), c.pdata[:0]
 	for _, i := range c.i32 {
 		v := c.data[c.offs[i]:c.offs[i+1]]
