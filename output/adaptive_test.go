@@ -19,10 +19,14 @@ import (
 // that repeat.
 func adaptiveRow(i int) table.Fetch {
 	r := table.Fetch{
-		FetchTime:     base.Add(time.Duration(i%100) * time.Second),
-		Agent:         []string{"GPTBot", "ClaudeBot", "", "bad\xffagent"}[i%4],
-		URL:           fmt.Sprintf("https://example.com/%d", i%50),
-		URLPath:       []string{"a\xff", "a\xfe", "a\uFFFD", "/x"}[i%4],
+		FetchTime: base.Add(time.Duration(i%100) * time.Second),
+		Agent:     []string{"GPTBot", "ClaudeBot", "", "bad\xffagent"}[i%4],
+		URL:       fmt.Sprintf("https://example.com/%d", i%50),
+		URLPath:   []string{"a\xff", "a\xfe", "a\uFFFD", "/x"}[i%4],
+		// 20 values given two ways each (invalid, and valid as the
+		// invalid one becomes): a dictionary that outgrows the keys
+		// searched one by one (smallDict) with raw invalid keys in it.
+		Operator:      []string{fmt.Sprintf("op%d\xff", i/2%20), fmt.Sprintf("op%d\uFFFD", i/2%20)}[i%2],
 		ClientIP:      fmt.Sprintf("192.0.2.%d", i),
 		FetchStatus:   []int32{200, 404, 301}[i%3],
 		ResponseBytes: int64(i%9) * 100,
@@ -95,7 +99,7 @@ func TestAdaptiveReadBack(t *testing.T) {
 			col  string
 			want any
 		}{
-			{"agent", valid(r.Agent)}, {"url", r.URL}, {"url_path", valid(r.URLPath)},
+			{"agent", valid(r.Agent)}, {"url", r.URL}, {"url_path", valid(r.URLPath)}, {"operator", valid(r.Operator)},
 			{"client_ip", r.ClientIP}, {"user_agent", r.UserAgent},
 			{"fetch_status", int64(r.FetchStatus)}, {"response_bytes", r.ResponseBytes},
 			{"source_line", r.SourceLine}, {"fetch_time", &r.FetchTime}, {"robots_view_time", r.RobotsViewTime},
