@@ -3,11 +3,13 @@ package output
 import (
 	"fmt"
 	"path/filepath"
+	"slices"
 	"strings"
 	"testing"
 	"time"
 
 	"github.com/apache/arrow-go/v18/arrow"
+	"github.com/apache/arrow-go/v18/parquet"
 	"github.com/apache/arrow-go/v18/parquet/file"
 
 	"github.com/repaudit/repaudit/table"
@@ -31,6 +33,8 @@ func adaptiveRow(i int) table.Fetch {
 		FetchStatus:   []int32{200, 404, 301}[i%3],
 		ResponseBytes: int64(i%9) * 100,
 		SourceLine:    int64(i + 1),
+		// In no order: plain, where source_line is delta-encoded.
+		WARCRecordOffset: int64(i) * 7919 * 104729 % 1_000_000_007,
 		// Distinct 300-byte values: a row group's dictionary passes the
 		// 1 MiB page limit after about 3500 rows and the column turns
 		// plain.
@@ -88,6 +92,11 @@ func TestAdaptiveReadBack(t *testing.T) {
 		if d, ok := want[name]; ok && dictionaryData(cc) != d {
 			t.Errorf("%s: dictionary-encoded %v, want %v (%v)", name, !d, d, cc.EncodingStats())
 		}
+		// Numbers in order are delta-encoded, others plain (deltaPays).
+		delta := slices.Contains(cc.Encodings(), parquet.Encodings.DeltaBinaryPacked)
+		if wantDelta := name == "source_line"; (name == "source_line" || name == "warc_record_offset") && delta != wantDelta {
+			t.Errorf("%s: delta-encoded %v, want %v (%v)", name, delta, wantDelta, cc.Encodings())
+		}
 	}
 	col := func(name string) *arrow.Chunked {
 		return tbl.Column(tbl.Schema().FieldIndices(name)[0]).Data()
@@ -102,7 +111,7 @@ func TestAdaptiveReadBack(t *testing.T) {
 			{"agent", valid(r.Agent)}, {"url", r.URL}, {"url_path", valid(r.URLPath)}, {"operator", valid(r.Operator)},
 			{"client_ip", r.ClientIP}, {"user_agent", r.UserAgent},
 			{"fetch_status", int64(r.FetchStatus)}, {"response_bytes", r.ResponseBytes},
-			{"source_line", r.SourceLine}, {"fetch_time", &r.FetchTime}, {"robots_view_time", r.RobotsViewTime},
+			{"source_line", r.SourceLine}, {"warc_record_offset", r.WARCRecordOffset}, {"fetch_time", &r.FetchTime}, {"robots_view_time", r.RobotsViewTime},
 		}
 		for _, c := range checks {
 			if got := cell(t, col(c.col), i); !equalCell(got, c.want) {

@@ -137,7 +137,7 @@ func cpuTime() time.Duration {
 // a corpus made by beam/cmd/repaudit-corpus). It loads up to
 // REPAUDIT_BENCH_ROWS distinct rows (default 262144) and writes
 // REPAUDIT_BENCH_WRITE rows (default 1048576) cycling through them, and
-// reports process CPU time per row (both the appending and the encoding
+// reports (REPAUDIT_BENCH_RG_BYTES sets Options.RowGroupBytes) process CPU time per row (both the appending and the encoding
 // goroutine count), rows per CPU-second, file bytes per row and the
 // writer's peak live heap. Without the
 // variable it is skipped: the repository holds no audit of that size.
@@ -162,7 +162,7 @@ func BenchmarkWriteRealFetches(b *testing.B) {
 		runtime.GC()
 		live0 := liveHeap()
 		c0 := cpuTime()
-		w, err := Create(dir, Options{})
+		w, err := Create(dir, Options{RowGroupBytes: envInt("REPAUDIT_BENCH_RG_BYTES", 0)})
 		if err != nil {
 			b.Fatal(err)
 		}
@@ -183,6 +183,15 @@ func BenchmarkWriteRealFetches(b *testing.B) {
 			b.Fatal(err)
 		}
 		size = fi.Size()
+		if out := os.Getenv("REPAUDIT_BENCH_OUT"); out != "" {
+			data, err := os.ReadFile(filepath.Join(dir, "fetches.parquet"))
+			if err != nil {
+				b.Fatal(err)
+			}
+			if err := os.WriteFile(out, data, 0o644); err != nil {
+				b.Fatal(err)
+			}
+		}
 	}
 	total := float64(n) * float64(b.N)
 	b.ReportMetric(total/b.Elapsed().Seconds(), "rows/s")

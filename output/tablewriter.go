@@ -5,6 +5,7 @@ import (
 	"encoding/base64"
 	"fmt"
 	"math"
+	mbits "math/bits"
 	"os"
 	"strings"
 	"sync"
@@ -68,7 +69,7 @@ type tableWriter struct {
 	// chunk, so encode sets them to plainProps or dictProps (which differ
 	// in that alone) before each column: a chunk written plain then has no
 	// dictionary page at all.
-	props, plainProps, dictProps *parquet.WriterProperties
+	props, plainProps, dictProps, deltaProps *parquet.WriterProperties
 }
 
 // batch holds the rows of one row group, one colBuf per column.
@@ -339,7 +340,7 @@ func (c *colBuf) toPlain() (int, error) {
 
 // writerProps are the Parquet writer properties of a table, with
 // dictionary encoding on or off for every column.
-func writerProps(s *tableSpec, rowGroupRows int, cc compress.Compression, dict bool) *parquet.WriterProperties {
+func writerProps(s *tableSpec, rowGroupRows int, cc compress.Compression, dict, delta bool) *parquet.WriterProperties {
 	props := []parquet.WriterProperty{
 		parquet.WithCompression(cc),
 		parquet.WithMaxRowGroupLength(int64(rowGroupRows)),
@@ -355,12 +356,16 @@ func writerProps(s *tableSpec, rowGroupRows int, cc compress.Compression, dict b
 			// files.
 			props = append(props, parquet.WithStatsFor(c.Name, false))
 		}
+		if delta && c.kind != kString && c.kind != kDict && c.kind != kBool && c.kind != kFloat64 {
+			props = append(props, parquet.WithEncodingFor(c.Name, parquet.Encodings.DeltaBinaryPacked))
+		}
 	}
 	return parquet.NewWriterProperties(props...)
 }
 
 func newTableWriter(s *tableSpec, path string, rowGroupRows, rowGroupBytes int, cc compress.Compression) (*tableWriter, error) {
-	plain, dict := writerProps(s, rowGroupRows, cc, false), writerProps(s, rowGroupRows, cc, true)
+	plain, dict := writerProps(s, rowGroupRows, cc, false, false), writerProps(s, rowGroupRows, cc, true, false)
+	delta := writerProps(s, rowGroupRows, cc, false, true)
 	props := new(parquet.WriterProperties)
 	*props = *plain
 	arrowProps := pqarrow.NewArrowWriterProperties(pqarrow.WithStoreSchema())
@@ -386,7 +391,7 @@ func newTableWriter(s *tableSpec, path string, rowGroupRows, rowGroupBytes int, 
 	}
 	out := &sink{bw: bufio.NewWriterSize(f, 256<<10)}
 	tw := &tableWriter{spec: s, f: f, out: out, limit: rowGroupRows, budget: rowGroupBytes,
-		dictLimit: int(props.DictionaryPageSizeLimit()), props: props, plainProps: plain, dictProps: dict}
+		dictLimit: int(props.DictionaryPageSizeLimit()), props: props, plainProps: plain, dictProps: dict, deltaProps: delta}
 	tw.fw = file.NewParquetWriter(out, pqschema.Root(), file.WithWriterProps(props), file.WithWriteMetadata(meta))
 	for _, c := range s.Cols {
 		tw.rowWidth += width(c.kind)
@@ -734,6 +739,8 @@ func (tw *tableWriter) encode(b *batch) (err error) {
 		}
 		if dict {
 			*tw.props = *tw.dictProps
+		} else if b.rows >= adaptiveRows && tw.enc.deltaPays(col.kind, c) {
+			*tw.props = *tw.deltaProps
 		} else {
 			*tw.props = *tw.plainProps
 		}
@@ -791,6 +798,87 @@ func (tw *tableWriter) encode(b *batch) (err error) {
 		}
 	}
 	return rgw.Close()
+}
+
+// deltaPays reports whether a numeric column chunk that is not
+// dictionary-encoded is written DELTA_BINARY_PACKED rather than plain: when
+// that encoding's size, computed for the present values, is at most what
+// the values take packed as offsets from their minimum (about what zstd
+// leaves of plain values in no order). Sorted or clustered values (fetch
+// times in pass-2 order, line numbers, WARC offsets) take fewer bits as
+// deltas, and zstd compresses the packed deltas further when they repeat
+// (times logged to the second); values in no order have deltas wider than
+// their range and stay plain.
+func (e *encoder) deltaPays(k kind, c *colBuf) bool {
+	var bits, width, n int
+	switch k {
+	case kInt32:
+		bits, width, n = deltaBits(c.i32, nil)
+	case kInt64:
+		bits, width, n = deltaBits(c.i64, nil)
+	case kTime, kTimePtr:
+		bits, width, n = deltaBits(c.i64, c.def)
+	default:
+		return false
+	}
+	return n > 0 && bits <= n*width
+}
+
+// deltaBits returns the number of bits DELTA_BINARY_PACKED takes for the
+// values of v whose definition level is not 0 (all of them when def is
+// nil), the bit width of their range (max - min) and their number.
+// DELTA_BINARY_PACKED writes blocks of 128 deltas, each with its minimum
+// delta and four miniblocks of 32 deltas packed at the width of their
+// largest one (the block header is counted as 64 bits, about its zigzag
+// varint for the deltas that matter).
+func deltaBits[T int32 | int64](v []T, def []int16) (bits, width, count int) {
+	const block, mini = 128, 32
+	var deltas [block]uint64
+	n := 0
+	var prev, lo, hi int64
+	flush := func() {
+		if n == 0 {
+			return
+		}
+		m0 := deltas[0]
+		for _, d := range deltas[1:n] {
+			m0 = min(m0, d)
+		}
+		bits += 64
+		for m := 0; m < n; m += mini {
+			var top uint64
+			for _, d := range deltas[m:min(m+mini, n)] {
+				top = max(top, d-m0)
+			}
+			// A miniblock is written at full length.
+			bits += mini * mbits.Len64(top)
+		}
+		n = 0
+	}
+	for i, x := range v {
+		if def != nil && def[i] == 0 {
+			continue
+		}
+		y := int64(x)
+		if count == 0 {
+			prev, lo, hi = y, y, y
+			count++
+			continue
+		}
+		count++
+		lo, hi = min(lo, y), max(hi, y)
+		// A delta as a two's-complement 64-bit value offset by 2^63, so
+		// that uint64 order is int64 order (arrow-go's arithmetic wraps
+		// the same way).
+		deltas[n] = uint64(y-prev) ^ (1 << 63)
+		prev = y
+		n++
+		if n == block {
+			flush()
+		}
+	}
+	flush()
+	return bits, mbits.Len64(uint64(hi - lo)), count
 }
 
 // bitmap returns the Arrow validity bitmap of definition levels def.
