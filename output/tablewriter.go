@@ -264,8 +264,11 @@ const smallDict = 16
 // lookup returns the entry that key s stands for.
 func (c *colBuf) lookup(s string) (int32, bool) {
 	if !c.mapped {
+		// Values of equal length often share a prefix (file paths,
+		// User-Agents): the last byte tells most of them apart before
+		// a full comparison.
 		for j, k := range c.keys {
-			if k == s {
+			if len(k) == len(s) && (len(s) == 0 || k[len(k)-1] == s[len(s)-1]) && k == s {
 				return c.kidx[j], true
 			}
 		}
