@@ -3,11 +3,13 @@ package output
 import (
 	"fmt"
 	"path/filepath"
+	"slices"
 	"strings"
 	"testing"
 	"time"
 
 	"github.com/apache/arrow-go/v18/arrow"
+	"github.com/apache/arrow-go/v18/parquet"
 	"github.com/apache/arrow-go/v18/parquet/file"
 
 	"github.com/repaudit/repaudit/table"
@@ -19,14 +21,20 @@ import (
 // that repeat.
 func adaptiveRow(i int) table.Fetch {
 	r := table.Fetch{
-		FetchTime:     base.Add(time.Duration(i%100) * time.Second),
-		Agent:         []string{"GPTBot", "ClaudeBot", "", "bad\xffagent"}[i%4],
-		URL:           fmt.Sprintf("https://example.com/%d", i%50),
-		URLPath:       []string{"a\xff", "a\xfe", "a\uFFFD", "/x"}[i%4],
+		FetchTime: base.Add(time.Duration(i%100) * time.Second),
+		Agent:     []string{"GPTBot", "ClaudeBot", "", "bad\xffagent"}[i%4],
+		URL:       fmt.Sprintf("https://example.com/%d", i%50),
+		URLPath:   []string{"a\xff", "a\xfe", "a\uFFFD", "/x"}[i%4],
+		// 20 values given two ways each (invalid, and valid as the
+		// invalid one becomes): a dictionary that outgrows the keys
+		// searched one by one (smallDict) with raw invalid keys in it.
+		Operator:      []string{fmt.Sprintf("op%d\xff", i/2%20), fmt.Sprintf("op%d\uFFFD", i/2%20)}[i%2],
 		ClientIP:      fmt.Sprintf("192.0.2.%d", i),
 		FetchStatus:   []int32{200, 404, 301}[i%3],
 		ResponseBytes: int64(i%9) * 100,
 		SourceLine:    int64(i + 1),
+		// In no order: plain, where source_line is delta-encoded.
+		WARCRecordOffset: int64(i) * 7919 * 104729 % 1_000_000_007,
 		// Distinct 300-byte values: a row group's dictionary passes the
 		// 1 MiB page limit after about 3500 rows and the column turns
 		// plain.
@@ -84,6 +92,11 @@ func TestAdaptiveReadBack(t *testing.T) {
 		if d, ok := want[name]; ok && dictionaryData(cc) != d {
 			t.Errorf("%s: dictionary-encoded %v, want %v (%v)", name, !d, d, cc.EncodingStats())
 		}
+		// Numbers in order are delta-encoded, others plain (deltaPays).
+		delta := slices.Contains(cc.Encodings(), parquet.Encodings.DeltaBinaryPacked)
+		if wantDelta := name == "source_line"; (name == "source_line" || name == "warc_record_offset") && delta != wantDelta {
+			t.Errorf("%s: delta-encoded %v, want %v (%v)", name, delta, wantDelta, cc.Encodings())
+		}
 	}
 	col := func(name string) *arrow.Chunked {
 		return tbl.Column(tbl.Schema().FieldIndices(name)[0]).Data()
@@ -95,10 +108,10 @@ func TestAdaptiveReadBack(t *testing.T) {
 			col  string
 			want any
 		}{
-			{"agent", valid(r.Agent)}, {"url", r.URL}, {"url_path", valid(r.URLPath)},
+			{"agent", valid(r.Agent)}, {"url", r.URL}, {"url_path", valid(r.URLPath)}, {"operator", valid(r.Operator)},
 			{"client_ip", r.ClientIP}, {"user_agent", r.UserAgent},
 			{"fetch_status", int64(r.FetchStatus)}, {"response_bytes", r.ResponseBytes},
-			{"source_line", r.SourceLine}, {"fetch_time", &r.FetchTime}, {"robots_view_time", r.RobotsViewTime},
+			{"source_line", r.SourceLine}, {"warc_record_offset", r.WARCRecordOffset}, {"fetch_time", &r.FetchTime}, {"robots_view_time", r.RobotsViewTime},
 		}
 		for _, c := range checks {
 			if got := cell(t, col(c.col), i); !equalCell(got, c.want) {

@@ -23,11 +23,11 @@
 // Atomicity: Create makes a temporary sibling directory DIR.partial-<random>
 // and opens one Parquet file per table of table.Tables there. Rows are
 // buffered per table and written one row group (at most 131072 rows and
-// 16 MiB of buffered rows) at a time, by a goroutine of the table's own
+// 8 MiB of buffered rows) at a time, by a goroutine of the table's own
 // with arrow-go's Parquet column writers while the next group fills; a
 // table holds at most two row groups, so the writer's memory does not grow
-// with the input. Each column chunk is dictionary-encoded or plain as its
-// values make worthwhile. Commit writes each file's footer, fsyncs it, writes
+// with the input. Each column chunk is dictionary-encoded, delta-encoded
+// (integers and times in order) or plain as its values make worthwhile. Commit writes each file's footer, fsyncs it, writes
 // manifest.json last, fsyncs the directory and renames it to DIR. A run that
 // dies before Commit leaves only DIR.partial-*: no manifest.json, and tables
 // without a Parquet footer that no reader accepts. DIR itself never holds a

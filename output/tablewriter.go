@@ -5,6 +5,7 @@ import (
 	"encoding/base64"
 	"fmt"
 	"math"
+	mbits "math/bits"
 	"os"
 	"strings"
 	"sync"
@@ -68,7 +69,7 @@ type tableWriter struct {
 	// chunk, so encode sets them to plainProps or dictProps (which differ
 	// in that alone) before each column: a chunk written plain then has no
 	// dictionary page at all.
-	props, plainProps, dictProps *parquet.WriterProperties
+	props, plainProps, dictProps, deltaProps *parquet.WriterProperties
 }
 
 // batch holds the rows of one row group, one colBuf per column.
@@ -96,13 +97,27 @@ type colBuf struct {
 	poffs []int32
 	pdata []byte
 	// kInt32: the values.
-	i32   []int32
-	index map[string]int32
-	b     []bool
-	i64   []int64 // kInt64, kTime, kTimePtr
-	f64   []float64
-	def   []int16 // kTime, kTimePtr: definition level, 1 present, 0 null
-	nulls int
+	i32 []int32
+	// A dictionary of at most smallDict keys (most columns: agents,
+	// verdicts, notes, files) is searched in keys and kidx, comparing
+	// strings; a larger one is moved to index (mapped), which hashes every
+	// value looked up.
+	keys   []string
+	kidx   []int32
+	mapped bool
+	index  map[string]int32
+	// last is the value of the previous row of a dictionary column and
+	// lastIdx its entry (valid while hasLast): hosts, agents and User-Agents
+	// come in runs, and comparing with the previous value costs less than
+	// any lookup.
+	last    string
+	lastIdx int32
+	hasLast bool
+	b       []bool
+	i64     []int64 // kInt64, kTime, kTimePtr
+	f64     []float64
+	def     []int16 // kTime, kTimePtr: definition level, 1 present, 0 null
+	nulls   int
 }
 
 // width is the fixed number of bytes one row of the column takes.
@@ -124,7 +139,6 @@ func newBatch(s *tableSpec) *batch {
 	for i, c := range s.Cols {
 		if c.kind == kString || c.kind == kDict {
 			b.cols[i].offs = []int32{0}
-			b.cols[i].index = make(map[string]int32)
 		}
 	}
 	return b
@@ -153,10 +167,8 @@ func (b *batch) reset(budget int) {
 		c.f64 = c.f64[:0]
 		c.def = c.def[:0]
 		c.nulls = 0
-		if c.index != nil {
-			// The keys point into data: clear them before data is overwritten.
-			clear(c.index)
-		}
+		// The keys point into data: clear them before data is overwritten.
+		c.forget()
 	}
 	b.rows, b.bytes = 0, 0
 }
@@ -193,8 +205,13 @@ func (c *colBuf) appendString(s string, dictLimit int) (int, error) {
 	if c.plain {
 		return c.appendPlain(s)
 	}
-	if i, ok := c.index[s]; ok {
+	if c.hasLast && s == c.last {
+		c.i32 = append(c.i32, c.lastIdx)
+		return 0, nil
+	}
+	if i, ok := c.lookup(s); ok {
 		c.i32 = append(c.i32, i)
+		c.last, c.lastIdx, c.hasLast = s, i, true
 		return 0, nil
 	}
 	v, added := s, 0
@@ -203,16 +220,17 @@ func (c *colBuf) appendString(s string, dictLimit int) (int, error) {
 		// Two invalid strings can become the same valid one: the
 		// dictionary must not hold a value twice. The raw string keys the
 		// entry of its valid form.
-		i, ok := c.index[v]
+		i, ok := c.lookup(v)
 		if !ok {
 			i = c.addEntry(v)
 		}
-		c.index[strings.Clone(s)] = i
+		c.remember(strings.Clone(s), i)
 		c.i32 = append(c.i32, i)
 		added += len(s) + dictOverhead
 	} else {
 		c.i32 = append(c.i32, c.addEntry(v))
 	}
+	c.last, c.lastIdx, c.hasLast = s, c.i32[len(c.i32)-1], true
 	added += len(v) + dictOverhead
 	// A Parquet dictionary page is an int32 length and the bytes of each
 	// entry.
@@ -236,8 +254,59 @@ func (c *colBuf) addEntry(v string) int32 {
 	if len(v) > 0 {
 		key = unsafe.String(&c.data[start], len(v))
 	}
-	c.index[key] = i
+	c.remember(key, i)
 	return i
+}
+
+// smallDict is the most keys a dictionary column searches one by one.
+const smallDict = 16
+
+// lookup returns the entry that key s stands for.
+func (c *colBuf) lookup(s string) (int32, bool) {
+	if !c.mapped {
+		// Values of equal length often share a prefix (file paths,
+		// User-Agents): the last byte tells most of them apart before
+		// a full comparison.
+		for j, k := range c.keys {
+			if len(k) == len(s) && (len(s) == 0 || k[len(k)-1] == s[len(s)-1]) && k == s {
+				return c.kidx[j], true
+			}
+		}
+		return 0, false
+	}
+	i, ok := c.index[s]
+	return i, ok
+}
+
+// remember makes key s stand for entry i.
+func (c *colBuf) remember(s string, i int32) {
+	if !c.mapped {
+		if len(c.keys) < smallDict {
+			c.keys = append(c.keys, s)
+			c.kidx = append(c.kidx, i)
+			return
+		}
+		if c.index == nil {
+			c.index = make(map[string]int32)
+		}
+		for j, k := range c.keys {
+			c.index[k] = c.kidx[j]
+		}
+		clear(c.keys)
+		c.keys, c.kidx, c.mapped = c.keys[:0], c.kidx[:0], true
+	}
+	c.index[s] = i
+}
+
+// forget drops every key and the previous value.
+func (c *colBuf) forget() {
+	clear(c.keys)
+	c.keys, c.kidx = c.keys[:0], c.kidx[:0]
+	if c.mapped {
+		clear(c.index)
+		c.mapped = false
+	}
+	c.last, c.hasLast = "", false
 }
 
 // appendPlain appends a string value to a plain column.
@@ -256,7 +325,7 @@ func (c *colBuf) appendPlain(s string) (int, error) {
 // toPlain turns a dictionary column plain: every row so far gets its
 // value in poffs and pdata.
 func (c *colBuf) toPlain() (int, error) {
-	clear(c.index)
+	c.forget()
 	po, pd := append(c.poffs[:0], 0), c.pdata[:0]
 	for _, i := range c.i32 {
 		v := c.data[c.offs[i]:c.offs[i+1]]
@@ -274,7 +343,7 @@ func (c *colBuf) toPlain() (int, error) {
 
 // writerProps are the Parquet writer properties of a table, with
 // dictionary encoding on or off for every column.
-func writerProps(s *tableSpec, rowGroupRows int, cc compress.Compression, dict bool) *parquet.WriterProperties {
+func writerProps(s *tableSpec, rowGroupRows int, cc compress.Compression, dict, delta bool) *parquet.WriterProperties {
 	props := []parquet.WriterProperty{
 		parquet.WithCompression(cc),
 		parquet.WithMaxRowGroupLength(int64(rowGroupRows)),
@@ -290,12 +359,16 @@ func writerProps(s *tableSpec, rowGroupRows int, cc compress.Compression, dict b
 			// files.
 			props = append(props, parquet.WithStatsFor(c.Name, false))
 		}
+		if delta && c.kind != kString && c.kind != kDict && c.kind != kBool && c.kind != kFloat64 {
+			props = append(props, parquet.WithEncodingFor(c.Name, parquet.Encodings.DeltaBinaryPacked))
+		}
 	}
 	return parquet.NewWriterProperties(props...)
 }
 
 func newTableWriter(s *tableSpec, path string, rowGroupRows, rowGroupBytes int, cc compress.Compression) (*tableWriter, error) {
-	plain, dict := writerProps(s, rowGroupRows, cc, false), writerProps(s, rowGroupRows, cc, true)
+	plain, dict := writerProps(s, rowGroupRows, cc, false, false), writerProps(s, rowGroupRows, cc, true, false)
+	delta := writerProps(s, rowGroupRows, cc, false, true)
 	props := new(parquet.WriterProperties)
 	*props = *plain
 	arrowProps := pqarrow.NewArrowWriterProperties(pqarrow.WithStoreSchema())
@@ -321,7 +394,7 @@ func newTableWriter(s *tableSpec, path string, rowGroupRows, rowGroupBytes int, 
 	}
 	out := &sink{bw: bufio.NewWriterSize(f, 256<<10)}
 	tw := &tableWriter{spec: s, f: f, out: out, limit: rowGroupRows, budget: rowGroupBytes,
-		dictLimit: int(props.DictionaryPageSizeLimit()), props: props, plainProps: plain, dictProps: dict}
+		dictLimit: int(props.DictionaryPageSizeLimit()), props: props, plainProps: plain, dictProps: dict, deltaProps: delta}
 	tw.fw = file.NewParquetWriter(out, pqschema.Root(), file.WithWriterProps(props), file.WithWriteMetadata(meta))
 	for _, c := range s.Cols {
 		tw.rowWidth += width(c.kind)
@@ -669,6 +742,8 @@ func (tw *tableWriter) encode(b *batch) (err error) {
 		}
 		if dict {
 			*tw.props = *tw.dictProps
+		} else if b.rows >= adaptiveRows && tw.enc.deltaPays(col.kind, c) {
+			*tw.props = *tw.deltaProps
 		} else {
 			*tw.props = *tw.plainProps
 		}
@@ -726,6 +801,87 @@ func (tw *tableWriter) encode(b *batch) (err error) {
 		}
 	}
 	return rgw.Close()
+}
+
+// deltaPays reports whether a numeric column chunk that is not
+// dictionary-encoded is written DELTA_BINARY_PACKED rather than plain: when
+// that encoding's size, computed for the present values, is at most what
+// the values take packed as offsets from their minimum (about what zstd
+// leaves of plain values in no order). Sorted or clustered values (fetch
+// times in pass-2 order, line numbers, WARC offsets) take fewer bits as
+// deltas, and zstd compresses the packed deltas further when they repeat
+// (times logged to the second); values in no order have deltas wider than
+// their range and stay plain.
+func (e *encoder) deltaPays(k kind, c *colBuf) bool {
+	var bits, width, n int
+	switch k {
+	case kInt32:
+		bits, width, n = deltaBits(c.i32, nil)
+	case kInt64:
+		bits, width, n = deltaBits(c.i64, nil)
+	case kTime, kTimePtr:
+		bits, width, n = deltaBits(c.i64, c.def)
+	default:
+		return false
+	}
+	return n > 0 && bits <= n*width
+}
+
+// deltaBits returns the number of bits DELTA_BINARY_PACKED takes for the
+// values of v whose definition level is not 0 (all of them when def is
+// nil), the bit width of their range (max - min) and their number.
+// DELTA_BINARY_PACKED writes blocks of 128 deltas, each with its minimum
+// delta and four miniblocks of 32 deltas packed at the width of their
+// largest one (the block header is counted as 64 bits, about its zigzag
+// varint for the deltas that matter).
+func deltaBits[T int32 | int64](v []T, def []int16) (bits, width, count int) {
+	const block, mini = 128, 32
+	var deltas [block]uint64
+	n := 0
+	var prev, lo, hi int64
+	flush := func() {
+		if n == 0 {
+			return
+		}
+		m0 := deltas[0]
+		for _, d := range deltas[1:n] {
+			m0 = min(m0, d)
+		}
+		bits += 64
+		for m := 0; m < n; m += mini {
+			var top uint64
+			for _, d := range deltas[m:min(m+mini, n)] {
+				top = max(top, d-m0)
+			}
+			// A miniblock is written at full length.
+			bits += mini * mbits.Len64(top)
+		}
+		n = 0
+	}
+	for i, x := range v {
+		if def != nil && def[i] == 0 {
+			continue
+		}
+		y := int64(x)
+		if count == 0 {
+			prev, lo, hi = y, y, y
+			count++
+			continue
+		}
+		count++
+		lo, hi = min(lo, y), max(hi, y)
+		// A delta as a two's-complement 64-bit value offset by 2^63, so
+		// that uint64 order is int64 order (arrow-go's arithmetic wraps
+		// the same way).
+		deltas[n] = uint64(y-prev) ^ (1 << 63)
+		prev = y
+		n++
+		if n == block {
+			flush()
+		}
+	}
+	flush()
+	return bits, mbits.Len64(uint64(hi - lo)), count
 }
 
 // bitmap returns the Arrow validity bitmap of definition levels def.

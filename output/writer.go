@@ -39,7 +39,7 @@ const DefaultRowGroupRows = 128 << 10
 // this bounds the writer's memory whatever the number of rows or the size
 // of the values (a single value larger than the budget is still written,
 // as a row group of its own).
-const DefaultRowGroupBytes = 16 << 20
+const DefaultRowGroupBytes = 8 << 20
 
 // Options configure Create.
 type Options struct {

@@ -6,6 +6,7 @@ import (
 	"flag"
 	"fmt"
 	"io"
+	"os"
 	"runtime"
 	"sort"
 	"strings"
@@ -43,7 +44,9 @@ func runAudit(ctx context.Context, args []string, std stdio) int {
 		failProbs severityFlag
 		quiet     = fs.Bool("q", false, "no progress and no summary")
 		sources   audit.SourceFlags
+		memLimit  memLimitFlag
 	)
+	fs.Var(&memLimit, "memory-limit", "soft memory `limit` of the Go heap, e.g. 300MiB, 1GiB, or off (default: GOMEMLIMIT when set, else 192MiB; never below 1.5 times the live heap)")
 	sources.Register(fs)
 	fs.Var(&failProbs, "fail-on-problems", "exit 1 when problems.parquet holds a problem of `SEVERITY` or worse: --fail-on-problems=error|warning|info (bare: warning, which includes an input that yielded nothing)")
 	inputs, err := parseInterspersed(fs, args)
@@ -88,6 +91,7 @@ func runAudit(ctx context.Context, args []string, std stdio) int {
 	if n := *jobs; n > 0 && n < runtime.GOMAXPROCS(0) {
 		defer runtime.GOMAXPROCS(runtime.GOMAXPROCS(n))
 	}
+	defer applyMemoryLimit(memLimit, os.Getenv)()
 	cfg := audit.Config{
 		Inputs: inputs, Out: *out, Force: *force, Jobs: *jobs, LogFormat: set.LogFormat, LogExtraHeaders: set.LogExtraHeaders,
 		Bots: shared.Bots, Cards: shared.Cards, JWKS: shared.JWKS, IPRanges: set.IPRanges, IPRangesDirs: sources.IPRangesDirs,
