@@ -131,14 +131,6 @@ func (m *Model) JudgeIntoView(j *Judgement, f *event.Fetch, v *FetchView) {
 	m.judgeInto(j, f, nil, v)
 }
 
-// judge is Judge with an optional identity forced on the client (captures
-// judged as fetches by the archive crawler).
-func (m *Model) judge(f *event.Fetch, forced *ident) Judgement {
-	var j Judgement
-	m.judgeInto(&j, f, forced, nil)
-	return j
-}
-
 // Judger is Model.JudgeInto for one goroutine that judges many fetches:
 // it keeps the strings of the fetches rows that repeat from fetch to
 // fetch (a client address's text, a matched rule's text), so that a
