@@ -26,6 +26,7 @@ import (
 	"sort"
 	"syscall"
 
+	"github.com/repaudit/repaudit/internal/profile"
 	"github.com/repaudit/repaudit/internal/safetext"
 	// The time zone database, so report --tz works on systems without
 	// /usr/share/zoneinfo (containers, Windows); about 450 KB next to the
@@ -179,7 +180,7 @@ func unknownCommand(name string, std stdio) int {
 
 func main() {
 	ctx, stop := signal.NotifyContext(context.Background(), os.Interrupt, syscall.SIGTERM)
-	endProfiles := startProfiles(os.Getenv)
+	endProfiles := profile.Start("repaudit", os.Getenv, os.Stderr)
 	code := run(ctx, os.Args[1:], stdio{Stdin: os.Stdin, Stdout: os.Stdout, Stderr: os.Stderr, Getenv: os.Getenv})
 	stop()
 	endProfiles()

@@ -33,6 +33,7 @@ import (
 
 	"github.com/repaudit/repaudit/audit"
 	"github.com/repaudit/repaudit/beam/pipeline"
+	"github.com/repaudit/repaudit/internal/profile"
 )
 
 const (
@@ -92,7 +93,7 @@ func run(ctx context.Context, args []string, stderr io.Writer) int {
 	}
 	// On a worker, Init takes over here and never returns.
 	beam.Init()
-	defer startProfiles(os.Getenv)()
+	defer profile.Start("repaudit-beam", os.Getenv, os.Stderr)()
 
 	fail := func(format string, a ...any) int {
 		fmt.Fprintf(stderr, "repaudit-beam: "+format+"\n", a...)

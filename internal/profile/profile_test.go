@@ -1,0 +1,46 @@
+package profile
+
+import (
+	"bytes"
+	"os"
+	"path/filepath"
+	"strings"
+	"testing"
+)
+
+func TestStartWritesBothProfiles(t *testing.T) {
+	dir := t.TempDir()
+	env := map[string]string{EnvCPU: filepath.Join(dir, "cpu.prof"), EnvMem: filepath.Join(dir, "mem.prof")}
+	var stderr bytes.Buffer
+	stop := Start("prog", func(k string) string { return env[k] }, &stderr)
+	stop()
+	for _, p := range env {
+		fi, err := os.Stat(p)
+		if err != nil || fi.Size() == 0 {
+			t.Errorf("%s: %v, size %v", p, err, fi)
+		}
+	}
+	if stderr.Len() != 0 {
+		t.Errorf("stderr: %q", stderr.String())
+	}
+}
+
+func TestStartReportsAndGoesOn(t *testing.T) {
+	bad := filepath.Join(t.TempDir(), "missing", "x.prof")
+	env := map[string]string{EnvCPU: bad, EnvMem: bad}
+	var stderr bytes.Buffer
+	Start("prog", func(k string) string { return env[k] }, &stderr)()
+	for _, want := range []string{"prog: " + EnvCPU + ": ", "prog: " + EnvMem + ": "} {
+		if !strings.Contains(stderr.String(), want) {
+			t.Errorf("stderr %q lacks %q", stderr.String(), want)
+		}
+	}
+}
+
+func TestStartNothingAsked(t *testing.T) {
+	var stderr bytes.Buffer
+	Start("prog", func(string) string { return "" }, &stderr)()
+	if stderr.Len() != 0 {
+		t.Errorf("stderr: %q", stderr.String())
+	}
+}
