@@ -1,8 +1,6 @@
 package warc
 
 import (
-	"github.com/repaudit/repaudit/internal/cputime"
-
 	"bytes"
 	"fmt"
 	"io"
@@ -14,6 +12,9 @@ import (
 
 	"github.com/klauspost/compress/gzip"
 	"github.com/nlnwa/gowarc"
+
+	"github.com/repaudit/repaudit/internal/cputime"
+	"github.com/repaudit/repaudit/internal/synth"
 )
 
 // corpus is a generated per-record-gzip WARC of realistic HTML captures
@@ -25,53 +26,18 @@ var corpus struct {
 	records      int
 }
 
-// words is a deterministic pseudo-vocabulary for page text.
-func words(rng *rand.Rand, n int) []string {
-	syl := []string{"ka", "to", "ri", "men", "sa", "lo", "ver", "in", "da", "por", "ex", "tion", "al", "be", "que", "ne", "mi", "str", "u", "on"}
-	ws := make([]string, n)
-	for i := range ws {
-		var b strings.Builder
-		for range 1 + rng.IntN(4) {
-			b.WriteString(syl[rng.IntN(len(syl))])
-		}
-		ws[i] = b.String()
-	}
-	return ws
-}
-
 // htmlPage returns a page of about size bytes.
 func htmlPage(rng *rand.Rand, vocab []string, size int) string {
 	var b strings.Builder
 	b.Grow(size + 512)
-	title := vocab[rng.IntN(len(vocab))] + " " + vocab[rng.IntN(len(vocab))]
-	fmt.Fprintf(&b, "<!DOCTYPE html>\n<html lang=\"en\"><head><meta charset=\"utf-8\"><title>%s</title>\n", title)
-	if rng.IntN(10) == 0 {
-		b.WriteString("<meta name=\"robots\" content=\"noindex, nofollow\">\n")
-	}
-	b.WriteString("<link rel=\"stylesheet\" href=\"/static/site.css?v=3\"><script src=\"/static/app.js\" defer></script></head>\n<body><div class=\"wrap\">\n")
-	for b.Len() < size {
-		switch rng.IntN(4) {
-		case 0:
-			fmt.Fprintf(&b, "<h2 id=\"s%d\">%s</h2>\n", rng.IntN(1000), vocab[rng.IntN(len(vocab))])
-		case 1:
-			fmt.Fprintf(&b, "<a href=\"/%s/%s-%d.html\" class=\"nav\">%s</a>\n", vocab[rng.IntN(len(vocab))], vocab[rng.IntN(len(vocab))], rng.IntN(100000), vocab[rng.IntN(len(vocab))])
-		default:
-			b.WriteString("<p>")
-			for range 20 + rng.IntN(60) {
-				b.WriteString(vocab[rng.IntN(len(vocab))])
-				b.WriteByte(' ')
-			}
-			b.WriteString("</p>\n")
-		}
-	}
-	b.WriteString("</div></body></html>\n")
+	synth.HTMLPage(&b, rng, vocab, size)
 	return b.String()
 }
 
 func benchCorpus(b *testing.B) ([]byte, int64) {
 	corpus.once.Do(func() {
 		rng := rand.New(rand.NewPCG(1, 2))
-		vocab := words(rng, 3000)
+		vocab := synth.Vocabulary(rng, 3000)
 		var out bytes.Buffer
 		zw, _ := gzip.NewWriterLevel(&out, gzip.DefaultCompression)
 		add := func(rec []byte) {
@@ -137,13 +103,16 @@ func BenchmarkGunzip(b *testing.B) {
 
 // BenchmarkIngest reads every record of the corpus with default options
 // (HTML bodies kept up to 64 KiB).
-func BenchmarkIngest(b *testing.B) {
+func BenchmarkIngest(b *testing.B) { benchRead(b, Options{}) }
+
+// benchRead reads every record of the corpus with opts, once per round.
+func benchRead(b *testing.B, opts Options) {
 	data, n := benchCorpus(b)
 	b.SetBytes(n)
 	b.ReportAllocs()
 	defer reportCPU(b, n)()
 	for b.Loop() {
-		r, err := NewReader(bytes.NewReader(data), "bench.warc.gz", Options{})
+		r, err := NewReader(bytes.NewReader(data), "bench.warc.gz", opts)
 		if err != nil {
 			b.Fatal(err)
 		}
@@ -194,27 +163,7 @@ func BenchmarkGowarcLenient(b *testing.B) {
 // does: headers only, no body kept (a BodyLimit of 0), records' memory
 // reused.
 func BenchmarkInspect(b *testing.B) {
-	data, n := benchCorpus(b)
-	b.SetBytes(n)
-	b.ReportAllocs()
-	defer reportCPU(b, n)()
-	opts := Options{BodyLimit: func(string, string, int) int { return 0 }, Reuse: true}
-	for b.Loop() {
-		r, err := NewReader(bytes.NewReader(data), "bench.warc.gz", opts)
-		if err != nil {
-			b.Fatal(err)
-		}
-		count := 0
-		for _, err := range r.All() {
-			if err != nil {
-				b.Fatal(err)
-			}
-			count++
-		}
-		if count != corpus.records {
-			b.Fatalf("read %d records, want %d", count, corpus.records)
-		}
-	}
+	benchRead(b, Options{BodyLimit: func(string, string, int) int { return 0 }, Reuse: true})
 }
 
 // BenchmarkInspectFile is BenchmarkInspect, and BenchmarkGunzipFile

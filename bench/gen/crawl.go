@@ -9,6 +9,7 @@ import (
 	"time"
 
 	"github.com/repaudit/repaudit/event"
+	"github.com/repaudit/repaudit/internal/synth"
 	"github.com/repaudit/repaudit/warc"
 )
 
@@ -31,7 +32,7 @@ func crawlWARC(w io.Writer, rng *rand.Rand, n, size int, seed uint64) error {
 	}); err != nil {
 		return err
 	}
-	vocab := vocabulary(rng, 3000)
+	vocab := synth.Vocabulary(rng, 3000)
 	hosts := 200
 	seen := make([]bool, hosts)
 	t := start.Add(time.Duration(seed) * time.Hour)
@@ -59,7 +60,7 @@ func crawlWARC(w io.Writer, rng *rand.Rand, n, size int, seed uint64) error {
 		default:
 			path = fmt.Sprintf("/%s/%s-%d.html", vocab[rng.IntN(len(vocab))], vocab[rng.IntN(len(vocab))], i)
 			page.Reset()
-			htmlPage(&page, rng, vocab, size/8+rng.IntN(size*7/4))
+			synth.HTMLPage(&page, rng, vocab, size/8+rng.IntN(size*7/4))
 			body = []byte(page.String())
 			head = responseHead("200 OK", "text/html; charset=utf-8", len(body), rng)
 		}
@@ -93,44 +94,4 @@ func responseHead(status, ctype string, n int, rng *rand.Rand) string {
 	}
 	b.WriteString("\r\n")
 	return b.String()
-}
-
-// vocabulary is a deterministic pseudo-vocabulary for page text.
-func vocabulary(rng *rand.Rand, n int) []string {
-	syl := []string{"ka", "to", "ri", "men", "sa", "lo", "ver", "in", "da", "por", "ex", "tion", "al", "be", "que", "ne", "mi", "str", "u", "on"}
-	ws := make([]string, n)
-	for i := range ws {
-		var b strings.Builder
-		for range 1 + rng.IntN(4) {
-			b.WriteString(syl[rng.IntN(len(syl))])
-		}
-		ws[i] = b.String()
-	}
-	return ws
-}
-
-// htmlPage writes a page of about size bytes to b.
-func htmlPage(b *strings.Builder, rng *rand.Rand, vocab []string, size int) {
-	pick := func() string { return vocab[rng.IntN(len(vocab))] }
-	fmt.Fprintf(b, "<!DOCTYPE html>\n<html lang=\"en\"><head><meta charset=\"utf-8\"><title>%s %s</title>\n", pick(), pick())
-	if rng.IntN(10) == 0 {
-		b.WriteString("<meta name=\"robots\" content=\"noindex, nofollow\">\n")
-	}
-	b.WriteString("<link rel=\"stylesheet\" href=\"/static/site.css?v=3\"><script src=\"/static/app.js\" defer></script></head>\n<body><div class=\"wrap\">\n")
-	for b.Len() < size {
-		switch rng.IntN(4) {
-		case 0:
-			fmt.Fprintf(b, "<h2 id=\"s%d\">%s</h2>\n", rng.IntN(1000), pick())
-		case 1:
-			fmt.Fprintf(b, "<a href=\"/%s/%s-%d.html\" class=\"nav\">%s</a>\n", pick(), pick(), rng.IntN(100000), pick())
-		default:
-			b.WriteString("<p>")
-			for range 20 + rng.IntN(60) {
-				b.WriteString(pick())
-				b.WriteByte(' ')
-			}
-			b.WriteString("</p>\n")
-		}
-	}
-	b.WriteString("</div></body></html>\n")
 }
