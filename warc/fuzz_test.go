@@ -8,21 +8,27 @@ import (
 	"testing"
 )
 
+// addSampleSeeds adds the seeds every reader fuzz test starts from: each
+// sample record, all of them in one gzip member and in two, and an ARC.
+func addSampleSeeds(f *testing.F) {
+	for _, r := range sampleRecords() {
+		f.Add(r, uint8(0))
+	}
+	f.Add(join(sampleRecords()...), uint8(1))
+	f.Add(join(sampleRecords()...), uint8(2))
+	f.Add([]byte("filedesc://x.arc 0.0.0.0 19961104142103 text/plain 5\n1 0 \n\nhttp://e.com/ 1.2.3.4 19961104142103 text/html 19\nHTTP/1.0 200 OK\r\n\r\nx\n"), uint8(0))
+}
+
 // FuzzReader feeds arbitrary bytes, plain, as one gzip member and split
 // over two gzip members, and checks that the reader never panics, ends
 // with io.EOF (it reads from memory, so there is no I/O error), keeps
 // bodies within the limit and locates records inside the input.
 func FuzzReader(f *testing.F) {
-	for _, r := range sampleRecords() {
-		f.Add(r, uint8(0))
-	}
-	f.Add(join(sampleRecords()...), uint8(1))
+	addSampleSeeds(f)
 	f.Add(reqRec(1, "https://e.com/s", httpResponse("POST /s HTTP/1.1", "3\r\nhel\r\n0\r\n\r\n", "Host: e.com", "Content-Digest: sha-256=:x:", "Transfer-Encoding: chunked")).bytes(), uint8(0))
-	f.Add(join(sampleRecords()...), uint8(2))
 	f.Add(respRec(1, "http://e.com/", httpResponse("HTTP/1.1 200 OK", "5\r\nhello\r\n0\r\n\r\n", "Transfer-Encoding: chunked", "Content-Type: text/html")).bytes(), uint8(0))
 	f.Add(respRec(1, "http://e.com/", httpResponse("HTTP/1.1 200 OK", string(gzipMember([]byte("hello"))), "Content-Encoding: gzip", "Content-Type: text/html")).bytes(), uint8(1))
 	f.Add(respRec(1, "http://e.com/", httpResponse("HTTP/1.1 200 OK", "xx", "Content-Encoding: br", "Content-Type: text/html")).bytes(), uint8(0))
-	f.Add([]byte("filedesc://x.arc 0.0.0.0 19961104142103 text/plain 5\n1 0 \n\nhttp://e.com/ 1.2.3.4 19961104142103 text/html 19\nHTTP/1.0 200 OK\r\n\r\nx\n"), uint8(0))
 	f.Add(wrec{typ: "response", cl: "-", block: "HTTP/1.1 200 OK\r\n\r\n"}.bytes(), uint8(0))
 	f.Add([]byte("WARC/1.0\r\nContent-Length: 99999999999\r\n\r\n"), uint8(1))
 	f.Add(zstdFrame(join(sampleRecords()...)), uint8(0))

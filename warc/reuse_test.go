@@ -103,12 +103,7 @@ func TestReuseReadsTheSame(t *testing.T) {
 // FuzzReuse checks that Options.Reuse reads any input as reading without
 // it does.
 func FuzzReuse(f *testing.F) {
-	for _, r := range sampleRecords() {
-		f.Add(r, uint8(0))
-	}
-	f.Add(join(sampleRecords()...), uint8(1))
-	f.Add(join(sampleRecords()...), uint8(2))
-	f.Add([]byte("filedesc://x.arc 0.0.0.0 19961104142103 text/plain 5\n1 0 \n\nhttp://e.com/ 1.2.3.4 19961104142103 text/html 19\nHTTP/1.0 200 OK\r\n\r\nx\n"), uint8(0))
+	addSampleSeeds(f)
 	f.Fuzz(func(t *testing.T, data []byte, mode uint8) {
 		input := data
 		switch mode % 3 {
