@@ -19,6 +19,18 @@ func addSampleSeeds(f *testing.F) {
 	f.Add([]byte("filedesc://x.arc 0.0.0.0 19961104142103 text/plain 5\n1 0 \n\nhttp://e.com/ 1.2.3.4 19961104142103 text/html 19\nHTTP/1.0 200 OK\r\n\r\nx\n"), uint8(0))
 }
 
+// fuzzInput is data plain (mode 0), as one gzip member (1) or split over
+// two (2).
+func fuzzInput(data []byte, mode uint8) []byte {
+	switch mode % 3 {
+	case 1:
+		return gzipMember(data)
+	case 2:
+		return gzipEach(data[:len(data)/2], data[len(data)/2:])
+	}
+	return data
+}
+
 // FuzzReader feeds arbitrary bytes, plain, as one gzip member and split
 // over two gzip members, and checks that the reader never panics, ends
 // with io.EOF (it reads from memory, so there is no I/O error), keeps
@@ -42,13 +54,7 @@ func FuzzReader(f *testing.F) {
 	}
 	f.Add(bytes.Replace(sampleRecords()[0], []byte("2024-05-01T12:00:00Z"), []byte("2024-05-01T12:00"), 1), uint8(0))
 	f.Fuzz(func(t *testing.T, data []byte, mode uint8) {
-		input := data
-		switch mode % 3 {
-		case 1:
-			input = gzipMember(data)
-		case 2:
-			input = gzipEach(data[:len(data)/2], data[len(data)/2:])
-		}
+		input := fuzzInput(data, mode)
 		const limit = 1 << 10
 		r, err := NewReader(bytes.NewReader(input), "fuzz", Options{BodyLimit: func(string, string, int) int { return limit }, Resolver: NewResolver(1 << 16)})
 		if err != nil {

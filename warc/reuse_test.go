@@ -105,13 +105,7 @@ func TestReuseReadsTheSame(t *testing.T) {
 func FuzzReuse(f *testing.F) {
 	addSampleSeeds(f)
 	f.Fuzz(func(t *testing.T, data []byte, mode uint8) {
-		input := data
-		switch mode % 3 {
-		case 1:
-			input = gzipMember(data)
-		case 2:
-			input = gzipEach(data[:len(data)/2], data[len(data)/2:])
-		}
+		input := fuzzInput(data, mode)
 		checkReuse(t, "fuzz", input, func(string, string, int) int { return 1 << 10 })
 	})
 }
