@@ -3,8 +3,8 @@ package audit
 import (
 	"bytes"
 	"context"
+	"encoding/json"
 	"fmt"
-	"github.com/repaudit/repaudit/output"
 	"os"
 	"path/filepath"
 	"strings"
@@ -12,6 +12,7 @@ import (
 	"time"
 
 	"github.com/repaudit/repaudit/evaluate"
+	"github.com/repaudit/repaudit/output"
 	"github.com/repaudit/repaudit/table"
 )
 
@@ -42,21 +43,7 @@ func TestRunSameOutputForAnyJobs(t *testing.T) {
 		}
 		outs = append(outs, out)
 	}
-	for _, info := range table.Tables {
-		first, err := os.ReadFile(filepath.Join(outs[0], info.Name+".parquet"))
-		if err != nil {
-			t.Fatal(err)
-		}
-		for _, o := range outs[1:] {
-			b, err := os.ReadFile(filepath.Join(o, info.Name+".parquet"))
-			if err != nil {
-				t.Fatal(err)
-			}
-			if !bytes.Equal(first, b) {
-				t.Errorf("%s.parquet differs between %s and %s", info.Name, outs[0], o)
-			}
-		}
-	}
+	sameTables(t, outs)
 }
 
 func TestRunSummary(t *testing.T) {
@@ -124,4 +111,39 @@ func TestMergeOrdersAcrossFiles(t *testing.T) {
 	if got := strings.Join(paths, " "); got != "/1 /2 /3" {
 		t.Errorf("fetch order = %q, want \"/1 /2 /3\"", got)
 	}
+}
+
+// sameTables fails t unless every table is byte-identical in every output
+// directory of outs.
+func sameTables(t *testing.T, outs []string) {
+	t.Helper()
+	for _, info := range table.Tables {
+		first, err := os.ReadFile(filepath.Join(outs[0], info.Name+".parquet"))
+		if err != nil {
+			t.Fatal(err)
+		}
+		for _, o := range outs[1:] {
+			b, err := os.ReadFile(filepath.Join(o, info.Name+".parquet"))
+			if err != nil {
+				t.Fatal(err)
+			}
+			if !bytes.Equal(first, b) {
+				t.Errorf("%s.parquet differs between %s and %s", info.Name, outs[0], o)
+			}
+		}
+	}
+}
+
+// readManifest reads the manifest.json of the audit directory out.
+func readManifest(t *testing.T, out string) output.Manifest {
+	t.Helper()
+	raw, err := os.ReadFile(filepath.Join(out, "manifest.json"))
+	if err != nil {
+		t.Fatal(err)
+	}
+	var m output.Manifest
+	if err := json.Unmarshal(raw, &m); err != nil {
+		t.Fatal(err)
+	}
+	return m
 }

@@ -2,7 +2,6 @@ package audit
 
 import (
 	"bytes"
-	"encoding/json"
 	"os"
 	"path/filepath"
 	"slices"
@@ -162,14 +161,7 @@ func TestEachCrawlerJudgedOnItsOwn(t *testing.T) {
 	if _, err := Run(t.Context(), Config{Inputs: []string{a, b, c}, Out: out, Jobs: 2}); err != nil {
 		t.Fatal(err)
 	}
-	raw, err := os.ReadFile(filepath.Join(out, "manifest.json"))
-	if err != nil {
-		t.Fatal(err)
-	}
-	var m output.Manifest
-	if err := json.Unmarshal(raw, &m); err != nil {
-		t.Fatal(err)
-	}
+	m := readManifest(t, out)
 	wantCrawlers := []output.ArchiveCrawler{
 		{File: a, Agent: "heritrix", DerivedFrom: evaluate.CrawlerFromRequests},
 		{File: b, Agent: "archive.org_bot", DerivedFrom: evaluate.CrawlerFromRequests},

@@ -124,21 +124,7 @@ func TestJudgeAllSameBytesForAnyJobs(t *testing.T) {
 		}
 		outs = append(outs, out)
 	}
-	for _, info := range table.Tables {
-		first, err := os.ReadFile(filepath.Join(outs[0], info.Name+".parquet"))
-		if err != nil {
-			t.Fatal(err)
-		}
-		for _, o := range outs[1:] {
-			b, err := os.ReadFile(filepath.Join(o, info.Name+".parquet"))
-			if err != nil {
-				t.Fatal(err)
-			}
-			if !bytes.Equal(first, b) {
-				t.Errorf("%s.parquet differs between %s and %s", info.Name, filepath.Base(outs[0]), filepath.Base(o))
-			}
-		}
-	}
+	sameTables(t, outs)
 }
 
 // failingSink fails on the n-th row of one table.

@@ -1,7 +1,6 @@
 package audit
 
 import (
-	"encoding/json"
 	"fmt"
 	"net/url"
 	"os"
@@ -223,14 +222,7 @@ func TestSampleWARCsEachCrawlerOnItsOwn(t *testing.T) {
 	if err != nil {
 		t.Fatal(err)
 	}
-	raw, err := os.ReadFile(filepath.Join(out, "manifest.json"))
-	if err != nil {
-		t.Fatal(err)
-	}
-	var m output.Manifest
-	if err := json.Unmarshal(raw, &m); err != nil {
-		t.Fatal(err)
-	}
+	m := readManifest(t, out)
 	wantCrawlers := []output.ArchiveCrawler{
 		{File: sampleWARCs[2]}, // names none, and the run holds three crawlers
 		{File: sampleWARCs[0], Agent: "heritrix", DerivedFrom: evaluate.CrawlerFromRequests},
