@@ -10,129 +10,23 @@ import (
 	"testing"
 	"time"
 
-	"github.com/go-git/go-git/v5"
-	"github.com/go-git/go-git/v5/plumbing/object"
-
 	"github.com/repaudit/repaudit/evaluate"
+	"github.com/repaudit/repaudit/internal/ownsite"
 	"github.com/repaudit/repaudit/table"
 )
 
-// The own-site scenario: a publisher with an nginx combined log (no host
-// in it), the history of their robots.txt, and googlebot.json as Google
-// publishes it (creationTime: the day it was downloaded, after the log).
-const (
-	ownSite  = "https://news.example.org"
-	robotsV1 = "# news.example.org\nUser-agent: *\nDisallow: /admin/\n\nUser-agent: GPTBot\nDisallow: /archive/\n"
-	robotsV2 = "# news.example.org\nUser-agent: *\nDisallow: /admin/\n\nUser-agent: GPTBot\nDisallow: /\n\nUser-agent: Googlebot\nDisallow: /drafts/\n"
-	// googlebot.json in the shape Google publishes it, downloaded after the log.
-	ownGooglebotJSON = `{
-  "creationTime": "2025-11-20T23:00:45.000000",
-  "prefixes": [
-    {"ipv6Prefix": "2001:4860:4801:10::/64"},
-    {"ipv4Prefix": "66.249.64.0/27"},
-    {"ipv4Prefix": "66.249.66.0/27"}
-  ]
-}
-`
-)
-
-var (
-	ownV1Time = time.Date(2025, 4, 20, 8, 0, 0, 0, time.UTC)
-	ownV2Time = time.Date(2025, 5, 5, 12, 0, 0, 0, time.UTC)
-)
-
-const (
-	uaGPTBot    = "Mozilla/5.0 AppleWebKit/537.36 (KHTML, like Gecko; compatible; GPTBot/1.2; +https://openai.com/gptbot)"
-	uaGooglebot = "Mozilla/5.0 (compatible; Googlebot/2.1; +http://www.google.com/bot.html)"
-	uaClaudeBot = "Mozilla/5.0 AppleWebKit/537.36 (KHTML, like Gecko; compatible; ClaudeBot/1.0; +claudebot@anthropic.com)"
-	uaChrome    = "Mozilla/5.0 (Windows NT 10.0; Win64; x64) AppleWebKit/537.36 (KHTML, like Gecko) Chrome/124.0.0.0 Safari/537.36"
-)
-
-func ownLog() string {
-	line := func(ip, ts, path string, status int, ua string) string {
-		ref := "-"
-		if ua == uaChrome {
-			ref = ownSite + "/" // a reader who came from the front page
-		}
-		return fmt.Sprintf("%s - - [%s +0000] \"GET %s HTTP/1.1\" %d 5120 \"%s\" \"%s\"\n", ip, ts, path, status, ref, ua)
-	}
-	return line("20.171.207.10", "01/May/2025:10:00:00", "/robots.txt", 200, uaGPTBot) +
-		line("20.171.207.10", "01/May/2025:10:05:00", "/news/a", 200, uaGPTBot) +
-		line("20.171.207.10", "01/May/2025:10:06:00", "/archive/old", 200, uaGPTBot) + // v1 line 6
-		line("198.51.100.7", "01/May/2025:11:00:00", "/news/a", 200, uaChrome) +
-		line("66.249.66.1", "06/May/2025:00:00:00", "/robots.txt", 200, uaGooglebot) +
-		line("66.249.66.1", "06/May/2025:00:10:00", "/drafts/x", 200, uaGooglebot) + // real Googlebot, v2 line 10
-		line("185.220.101.34", "06/May/2025:01:00:00", "/drafts/y", 200, uaGooglebot) + // fake: Tor exit
-		line("20.171.207.10", "06/May/2025:09:00:00", "/robots.txt", 200, uaGPTBot) +
-		line("20.171.207.10", "06/May/2025:09:10:00", "/news/b", 200, uaGPTBot) + // v2 line 6
-		line("45.146.164.110", "07/May/2025:08:00:00", "/drafts/z", 200, uaGooglebot) + // fake: a VPS, stale view
-		line("160.79.104.10", "08/May/2025:10:00:00", "/admin/panel", 200, uaClaudeBot) // never fetched robots.txt
-}
-
-// ownWARC is the same two robots.txt versions captured in a WARC.
-func ownWARC() string {
-	rec := func(id string, at time.Time, body string) string {
-		http := "HTTP/1.1 200 OK\r\nContent-Type: text/plain\r\nContent-Length: " + fmt.Sprint(len(body)) + "\r\n\r\n" + body
-		return "WARC/1.1\r\nWARC-Type: response\r\nWARC-Target-URI: " + ownSite + "/robots.txt\r\n" +
-			"WARC-Date: " + at.Format(time.RFC3339) + "\r\nWARC-Record-ID: <urn:uuid:" + id + ">\r\n" +
-			"Content-Type: application/http; msgtype=response\r\nContent-Length: " + fmt.Sprint(len(http)) + "\r\n\r\n" + http + "\r\n\r\n"
-	}
-	return rec("6f2d1c9e-0000-4000-8000-000000000001", ownV1Time, robotsV1) + rec("6f2d1c9e-0000-4000-8000-000000000002", ownV2Time, robotsV2)
-}
-
-// ownGitRepo builds a site repository with go-git: a page, then the two
-// robots.txt versions committed at their times.
-func ownGitRepo(t *testing.T, dir string) {
-	t.Helper()
-	repo, err := git.PlainInit(dir, false)
-	if err != nil {
-		t.Fatal(err)
-	}
-	wt, err := repo.Worktree()
-	if err != nil {
-		t.Fatal(err)
-	}
-	commit := func(name, body string, when time.Time, msg string) {
-		if err := os.WriteFile(filepath.Join(dir, name), []byte(body), 0o644); err != nil {
-			t.Fatal(err)
-		}
-		if _, err := wt.Add(name); err != nil {
-			t.Fatal(err)
-		}
-		sig := &object.Signature{Name: "Web Team", Email: "web@example.org", When: when}
-		if _, err := wt.Commit(msg, &git.CommitOptions{Author: sig, Committer: sig}); err != nil {
-			t.Fatal(err)
-		}
-	}
-	commit("index.html", "<h1>News</h1>", ownV1Time.Add(-72*time.Hour), "first page")
-	commit("robots.txt", robotsV1, ownV1Time, "robots.txt: keep GPTBot out of the archive")
-	commit("index.html", "<h1>The News</h1>", ownV1Time.Add(24*time.Hour), "title")
-	commit("robots.txt", robotsV2, ownV2Time, "robots.txt: block GPTBot, keep Googlebot out of drafts")
-}
-
+// ownFiles are the files of the own-site scenario (internal/ownsite): a
+// publisher's nginx combined log (no host in it), the history of their
+// robots.txt, and googlebot.json as Google publishes it.
 type ownFiles struct {
-	dir, log, warc, repo, v1, v2, ranges string
+	dir, log, warc, repo, snaps, v1, v2, ranges, rangesDir string
 }
 
 func writeOwnFiles(t *testing.T) ownFiles {
 	t.Helper()
-	d := t.TempDir()
-	f := ownFiles{
-		dir:    d,
-		log:    filepath.Join(d, "access.log"),
-		warc:   filepath.Join(d, "robots-captures.warc"),
-		repo:   filepath.Join(d, "site"),
-		v1:     filepath.Join(d, "robots-v1.txt"),
-		v2:     filepath.Join(d, "robots-v2.txt"),
-		ranges: filepath.Join(d, "googlebot.json"),
-	}
-	for p, body := range map[string]string{f.log: ownLog(), f.warc: ownWARC(), f.v1: robotsV1, f.v2: robotsV2, f.ranges: ownGooglebotJSON} {
-		if err := os.WriteFile(p, []byte(body), 0o644); err != nil {
-			t.Fatal(err)
-		}
-	}
-	ownGitRepo(t, f.repo)
-	return f
+	f := ownsite.Write(t)
+	return ownFiles{dir: f.Dir, log: f.Log, warc: f.WARC, repo: f.Repo, snaps: f.Snaps,
+		v1: f.V1, v2: f.V2, ranges: f.Ranges, rangesDir: f.RangesDir}
 }
 
 // finding is what must agree whatever the robots.txt source: the evidence
@@ -176,14 +70,14 @@ func TestOwnSiteSourcesAgree(t *testing.T) {
 	f := writeOwnFiles(t)
 	base := func() Config {
 		return Config{Inputs: []string{f.log}, IPRanges: map[string][]string{"Googlebot": {f.ranges}},
-			Eval: evaluate.Options{DefaultAuthority: ownSite}}
+			Eval: evaluate.Options{DefaultAuthority: ownsite.Site}}
 	}
 	viaWARC := base()
 	viaWARC.Inputs = append(viaWARC.Inputs, f.warc)
 	viaGit := base()
 	viaGit.RobotsGit = []string{f.repo}
 	viaFiles := base()
-	viaFiles.Robots = []string{f.v1 + "@" + ownV1Time.Format(time.RFC3339), f.v2 + "@2025-05-05T12:00:00Z"}
+	viaFiles.Robots = []string{f.v1 + "@" + ownsite.V1Time.Format(time.RFC3339), f.v2 + "@2025-05-05T12:00:00Z"}
 	viaWARCInferred := viaWARC
 	viaWARCInferred.Eval.DefaultAuthority = "" // the WARC names the one site
 
@@ -238,7 +132,7 @@ func TestOwnSiteSourcesAgree(t *testing.T) {
 				t.Errorf("%d robots.txt versions, want 2", len(col.RobotsVersions))
 			}
 			for _, rv := range col.RobotsVersions {
-				if rv.Source != tc.source || rv.URL != ownSite+"/robots.txt" {
+				if rv.Source != tc.source || rv.URL != ownsite.Site+"/robots.txt" {
 					t.Errorf("version %s: source %q url %q", rv.VersionID, rv.Source, rv.URL)
 				}
 			}
@@ -255,7 +149,7 @@ func TestOwnSiteSourcesAgree(t *testing.T) {
 	// The evidence says where the version came from, checkably.
 	col, _ := runOwn(t, viaGit)
 	for _, v := range col.Violations {
-		if v.Kind == "disallowed_fetch" && v.Agent == "GPTBot" && v.URL == ownSite+"/news/b" {
+		if v.Kind == "disallowed_fetch" && v.Agent == "GPTBot" && v.URL == ownsite.Site+"/news/b" {
 			for _, want := range []string{"from git " + f.repo + "@", ":robots.txt (committed 2025-05-05T12:00:00Z", `"robots.txt: block GPTBot, keep Googlebot out of drafts" by Web Team`, `"Disallow: /"`} {
 				if !strings.Contains(v.Evidence, want) {
 					t.Errorf("evidence lacks %q: %s", want, v.Evidence)
@@ -277,7 +171,7 @@ func TestOwnSiteNeverSilent(t *testing.T) {
 	for _, n := range sum.Notices {
 		codes[n.Code] = n
 	}
-	if n := codes[evaluate.NotJudgedNoHost]; n.Count != 10 || !strings.Contains(n.Message, "--site "+ownSite) || !strings.Contains(n.Message, "were not used") {
+	if n := codes[evaluate.NotJudgedNoHost]; n.Count != 10 || !strings.Contains(n.Message, "--site "+ownsite.Site) || !strings.Contains(n.Message, "were not used") {
 		t.Errorf("no-host notice = %+v, want 10 fetches and the fix", n)
 	}
 	googleNotice := false
@@ -297,7 +191,7 @@ func TestOwnSiteNeverSilent(t *testing.T) {
 
 	// A plain robots.txt among the inputs, with no time: in force for the
 	// whole data range, and said so.
-	col, sum = runOwn(t, Config{Inputs: []string{f.log, f.v2}, Eval: evaluate.Options{DefaultAuthority: ownSite}})
+	col, sum = runOwn(t, Config{Inputs: []string{f.log, f.v2}, Eval: evaluate.Options{DefaultAuthority: ownsite.Site}})
 	if len(col.RobotsVersions) != 1 || !col.RobotsVersions[0].AssumedWholeRange || col.RobotsVersions[0].FetchTime.Format(time.RFC3339) != "2025-05-01T10:00:00Z" {
 		t.Fatalf("versions = %+v, want one assumed from the first log line", col.RobotsVersions)
 	}
@@ -320,11 +214,11 @@ func TestOwnSiteNeverSilent(t *testing.T) {
 func TestMissingAndDuplicateInputs(t *testing.T) {
 	f := writeOwnFiles(t)
 	dup := filepath.Join(f.dir, "access-copy.log")
-	if err := os.WriteFile(dup, []byte(ownLog()), 0o644); err != nil {
+	if err := os.WriteFile(dup, []byte(ownsite.Log()), 0o644); err != nil {
 		t.Fatal(err)
 	}
 	cfg := Config{Inputs: []string{f.log, dup, filepath.Join(f.dir, "nope.log")}, RobotsGit: []string{f.repo},
-		Eval: evaluate.Options{DefaultAuthority: ownSite}, Out: filepath.Join(t.TempDir(), "out"), Jobs: 2, MaxProblemsPerFile: 100}
+		Eval: evaluate.Options{DefaultAuthority: ownsite.Site}, Out: filepath.Join(t.TempDir(), "out"), Jobs: 2, MaxProblemsPerFile: 100}
 	col := &table.Collector{}
 	sum, _, err := execute(context.Background(), cfg, col)
 	if err == nil || len(sum.Failed) != 1 || !strings.HasSuffix(sum.Failed[0], "nope.log") {
