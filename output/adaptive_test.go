@@ -8,7 +8,6 @@ import (
 	"testing"
 	"time"
 
-	"github.com/apache/arrow-go/v18/arrow"
 	"github.com/apache/arrow-go/v18/parquet"
 	"github.com/apache/arrow-go/v18/parquet/file"
 
@@ -71,8 +70,8 @@ func TestAdaptiveReadBack(t *testing.T) {
 	}
 	path := filepath.Join(dir, "fetches.parquet")
 	tbl, groups := readTable(t, path)
-	if tbl.NumRows() != n {
-		t.Fatalf("got %d rows, want %d", tbl.NumRows(), n)
+	if tbl.rows != n {
+		t.Fatalf("got %d rows, want %d", tbl.rows, n)
 	}
 	// About 450 bytes a row: the 8 MiB budget flushes before 131072 rows.
 	if groups < 2 {
@@ -98,9 +97,7 @@ func TestAdaptiveReadBack(t *testing.T) {
 			t.Errorf("%s: delta-encoded %v, want %v (%v)", name, delta, wantDelta, cc.Encodings())
 		}
 	}
-	col := func(name string) *arrow.Chunked {
-		return tbl.Column(tbl.Schema().FieldIndices(name)[0]).Data()
-	}
+	col := func(name string) []any { return tbl.col(t, name) }
 	valid := func(s string) string { return strings.ToValidUTF8(s, "\uFFFD") }
 	for i := range n {
 		r := adaptiveRow(i)

@@ -1,7 +1,6 @@
 package output
 
 import (
-	"context"
 	"os"
 	"path/filepath"
 	"reflect"
@@ -11,12 +10,6 @@ import (
 	"syscall"
 	"testing"
 	"time"
-
-	"github.com/apache/arrow-go/v18/arrow"
-	"github.com/apache/arrow-go/v18/arrow/array"
-	"github.com/apache/arrow-go/v18/arrow/memory"
-	"github.com/apache/arrow-go/v18/parquet/file"
-	"github.com/apache/arrow-go/v18/parquet/pqarrow"
 
 	"github.com/repaudit/repaudit/table"
 )
@@ -38,84 +31,51 @@ func loadRows[T any](tb testing.TB, name, path string, n int) []T {
 			spec = s
 		}
 	}
-	rdr, err := file.OpenParquetFile(path, false)
-	if err != nil {
-		tb.Fatalf("open %s: %v", path, err)
-	}
-	defer rdr.Close()
-	fr, err := pqarrow.NewFileReader(rdr, pqarrow.ArrowReadProperties{BatchSize: 64 << 10}, memory.DefaultAllocator)
-	if err != nil {
-		tb.Fatal(err)
-	}
 	intern := make(map[string]string)
 	str := func(s string) string {
 		if v, ok := intern[s]; ok {
 			return v
 		}
-		s = string([]byte(s)) // detach from the Arrow buffer
 		intern[s] = s
 		return s
 	}
-	out := make([]T, 0, min(n, int(rdr.NumRows())))
-	// One record reader per row group: a batch that spans two row groups
-	// with different dictionaries comes back chunked, which pqarrow does
-	// not implement.
-	for rg := 0; rg < rdr.NumRowGroups() && len(out) < n; rg++ {
-		rr, err := fr.GetRecordReader(context.Background(), nil, []int{rg})
-		if err != nil {
-			tb.Fatal(err)
+	var out []T
+	readGroups(tb, path, func(g *readBack) bool {
+		cols := make([][]any, len(spec.Cols))
+		for i, c := range spec.Cols {
+			cols[i] = g.col(tb, c.Name)
 		}
-		for len(out) < n && rr.Next() {
-			rec := rr.RecordBatch()
-			cols := make([]arrow.Array, len(spec.Cols))
+		for r := 0; r < int(g.rows) && len(out) < n; r++ {
+			var row T
+			v := reflect.ValueOf(&row).Elem()
 			for i, c := range spec.Cols {
-				idx := rec.Schema().FieldIndices(c.Name)
-				if len(idx) == 0 {
-					tb.Fatalf("%s: no column %s", path, c.Name)
-				}
-				cols[i] = rec.Column(idx[0])
-			}
-			for r := 0; r < int(rec.NumRows()) && len(out) < n; r++ {
-				var row T
-				v := reflect.ValueOf(&row).Elem()
-				for i, c := range spec.Cols {
-					f := v.Field(c.Field)
-					a := cols[i]
-					if a.IsNull(r) {
+				f := v.Field(c.Field)
+				switch x := cols[i][r].(type) {
+				case string:
+					f.SetString(str(x))
+				case bool:
+					f.SetBool(x)
+				case int64:
+					f.SetInt(x)
+				case float64:
+					f.SetFloat(x)
+				case *time.Time:
+					if x == nil { // null
 						continue
 					}
-					switch a := a.(type) {
-					case *array.Dictionary:
-						f.SetString(str(a.Dictionary().(*array.String).Value(a.GetValueIndex(r))))
-					case *array.String:
-						f.SetString(str(a.Value(r)))
-					case *array.Boolean:
-						f.SetBool(a.Value(r))
-					case *array.Int32:
-						f.SetInt(int64(a.Value(r)))
-					case *array.Int64:
-						f.SetInt(a.Value(r))
-					case *array.Float64:
-						f.SetFloat(a.Value(r))
-					case *array.Timestamp:
-						tm := time.UnixMicro(int64(a.Value(r))).UTC()
-						if c.kind == kTimePtr {
-							f.Set(reflect.ValueOf(&tm))
-						} else {
-							f.Set(reflect.ValueOf(tm))
-						}
-					default:
-						tb.Fatalf("%s: column %s: unexpected array type %T", path, c.Name, a)
+					if c.kind == kTimePtr {
+						f.Set(reflect.ValueOf(x))
+					} else {
+						f.Set(reflect.ValueOf(*x))
 					}
+				default:
+					tb.Fatalf("%s: column %s: unexpected cell %T", path, c.Name, x)
 				}
-				out = append(out, row)
 			}
+			out = append(out, row)
 		}
-		if err := rr.Err(); err != nil {
-			tb.Fatalf("%s: row group %d: %v", path, rg, err)
-		}
-		rr.Release()
-	}
+		return len(out) < n
+	})
 	return out
 }
 

@@ -32,7 +32,7 @@ func TestLargeDictionary(t *testing.T) {
 		t.Fatal(err)
 	}
 	tbl, _ := readTable(t, filepath.Join(dir, "fetches.parquet"))
-	col := tbl.Column(tbl.Schema().FieldIndices("user_agent")[0]).Data()
+	col := tbl.col(t, "user_agent")
 	for _, i := range []int{0, 1, n / 2, n - 1} {
 		want := fmt.Sprintf("Mozilla/5.0 (compatible; Bot%06d/1.0; +https://example.com/bots/%06d)", i, i)
 		if got := cell(t, col, i); got != want {

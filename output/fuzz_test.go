@@ -38,17 +38,15 @@ func FuzzWriteValues(f *testing.F) {
 			t.Fatal(err)
 		}
 		tbl, _ := readTable(t, filepath.Join(dir, "fetches.parquet"))
-		col := func(name string) int {
-			return tbl.Schema().FieldIndices(name)[0]
-		}
+		col := func(name string) []any { return tbl.col(t, name) }
 		for i := range 3 {
-			if got, want := cell(t, tbl.Column(col("agent")).Data(), i), strings.ToValidUTF8(agent, "\uFFFD"); got != want {
+			if got, want := cell(t, col("agent"), i), strings.ToValidUTF8(agent, "\uFFFD"); got != want {
 				t.Fatalf("agent: got %q, want %q", got, want)
 			}
-			if got, want := cell(t, tbl.Column(col("url")).Data(), i), strings.ToValidUTF8(url, "\uFFFD"); got != want {
+			if got, want := cell(t, col("url"), i), strings.ToValidUTF8(url, "\uFFFD"); got != want {
 				t.Fatalf("url: got %q, want %q", got, want)
 			}
-			got := cell(t, tbl.Column(col("fetch_time")).Data(), i).(*time.Time)
+			got := cell(t, col("fetch_time"), i).(*time.Time)
 			inRange := !at.IsZero() && !at.Before(minTime) && at.Before(maxTime)
 			if inRange != (got != nil) || got != nil && !got.Equal(at.Truncate(time.Microsecond)) {
 				t.Fatalf("fetch_time %v: got %v", at, got)

@@ -15,13 +15,11 @@ import (
 
 	"github.com/apache/arrow-go/v18/arrow"
 	"github.com/apache/arrow-go/v18/arrow/array"
-	"github.com/apache/arrow-go/v18/arrow/flight"
 	"github.com/apache/arrow-go/v18/arrow/memory"
 	"github.com/apache/arrow-go/v18/parquet"
 	"github.com/apache/arrow-go/v18/parquet/compress"
 	"github.com/apache/arrow-go/v18/parquet/file"
 	"github.com/apache/arrow-go/v18/parquet/metadata"
-	"github.com/apache/arrow-go/v18/parquet/pqarrow"
 )
 
 // tableWriter writes one table. Rows are appended column by column into a
@@ -371,8 +369,7 @@ func newTableWriter(s *tableSpec, path string, rowGroupRows, rowGroupBytes int, 
 	delta := writerProps(s, rowGroupRows, cc, false, true)
 	props := new(parquet.WriterProperties)
 	*props = *plain
-	arrowProps := pqarrow.NewArrowWriterProperties(pqarrow.WithStoreSchema())
-	pqschema, err := pqarrow.ToParquet(s.schema, props, arrowProps)
+	root, err := s.parquetSchema(props)
 	if err != nil {
 		return nil, err
 	}
@@ -385,7 +382,11 @@ func newTableWriter(s *tableSpec, path string, rowGroupRows, rowGroupBytes int, 
 			return nil, err
 		}
 	}
-	if err := meta.Append("ARROW:schema", base64.StdEncoding.EncodeToString(flight.SerializeSchema(s.schema, memory.DefaultAllocator))); err != nil {
+	ipcSchema, err := s.arrowSchemaIPC()
+	if err != nil {
+		return nil, err
+	}
+	if err := meta.Append("ARROW:schema", base64.StdEncoding.EncodeToString(ipcSchema)); err != nil {
 		return nil, err
 	}
 	f, err := os.Create(path)
@@ -395,7 +396,7 @@ func newTableWriter(s *tableSpec, path string, rowGroupRows, rowGroupBytes int, 
 	out := &sink{bw: bufio.NewWriterSize(f, 256<<10)}
 	tw := &tableWriter{spec: s, f: f, out: out, limit: rowGroupRows, budget: rowGroupBytes,
 		dictLimit: int(props.DictionaryPageSizeLimit()), props: props, plainProps: plain, dictProps: dict, deltaProps: delta}
-	tw.fw = file.NewParquetWriter(out, pqschema.Root(), file.WithWriterProps(props), file.WithWriteMetadata(meta))
+	tw.fw = file.NewParquetWriter(out, root, file.WithWriterProps(props), file.WithWriteMetadata(meta))
 	for _, c := range s.Cols {
 		tw.rowWidth += width(c.kind)
 	}

@@ -12,12 +12,9 @@ import (
 	"time"
 
 	"github.com/apache/arrow-go/v18/arrow"
-	"github.com/apache/arrow-go/v18/arrow/array"
-	"github.com/apache/arrow-go/v18/arrow/memory"
 	"github.com/apache/arrow-go/v18/parquet"
 	"github.com/apache/arrow-go/v18/parquet/file"
 	"github.com/apache/arrow-go/v18/parquet/metadata"
-	"github.com/apache/arrow-go/v18/parquet/pqarrow"
 
 	"github.com/repaudit/repaudit/table"
 )
@@ -77,62 +74,6 @@ func sinkMethod(t *testing.T, w *Writer, info table.Info) reflect.Value {
 	}
 	t.Fatalf("Writer has no method taking %s", rt)
 	return reflect.Value{}
-}
-
-// readTable reads a Parquet file back with Arrow.
-func readTable(t *testing.T, path string) (arrow.Table, int) {
-	t.Helper()
-	rdr, err := file.OpenParquetFile(path, false)
-	if err != nil {
-		t.Fatalf("open %s: %v", path, err)
-	}
-	t.Cleanup(func() { rdr.Close() })
-	fr, err := pqarrow.NewFileReader(rdr, pqarrow.ArrowReadProperties{}, memory.DefaultAllocator)
-	if err != nil {
-		t.Fatal(err)
-	}
-	tbl, err := fr.ReadTable(context.Background())
-	if err != nil {
-		t.Fatalf("read %s: %v", path, err)
-	}
-	t.Cleanup(tbl.Release)
-	return tbl, rdr.NumRowGroups()
-}
-
-// cell returns the Go value of row i of a column read back, in the same
-// shape fill produced: *time.Time for timestamps (nil when null).
-func cell(t *testing.T, col *arrow.Chunked, i int) any {
-	t.Helper()
-	for _, c := range col.Chunks() {
-		if i >= c.Len() {
-			i -= c.Len()
-			continue
-		}
-		if c.IsNull(i) {
-			return (*time.Time)(nil)
-		}
-		switch a := c.(type) {
-		case *array.Dictionary:
-			return a.Dictionary().(*array.String).Value(a.GetValueIndex(i))
-		case *array.String:
-			return a.Value(i)
-		case *array.Boolean:
-			return a.Value(i)
-		case *array.Int32:
-			return int64(a.Value(i))
-		case *array.Int64:
-			return a.Value(i)
-		case *array.Float64:
-			return a.Value(i)
-		case *array.Timestamp:
-			tm := time.UnixMicro(int64(a.Value(i))).UTC()
-			return &tm
-		default:
-			t.Fatalf("unexpected array type %T", c)
-		}
-	}
-	t.Fatalf("row %d out of range", i)
-	return nil
 }
 
 // want returns field f of a row in the shape cell returns.
@@ -198,20 +139,20 @@ func TestWriteReadBack(t *testing.T) {
 			}
 			tbl, groups := readTable(t, filepath.Join(dir, info.Name+".parquet"))
 			n := sizes[info.Name]
-			if got := int(tbl.NumRows()); got != n {
+			if got := int(tbl.rows); got != n {
 				t.Fatalf("got %d rows, want %d", got, n)
 			}
 			if wantGroups := (n + 3) / 4; groups != wantGroups {
 				t.Errorf("got %d row groups, want %d", groups, wantGroups)
 			}
-			if got, want := int(tbl.NumCols()), reflect.TypeOf(info.Row).NumField(); got != want {
+			if got, want := len(tbl.names), reflect.TypeOf(info.Row).NumField(); got != want {
 				t.Fatalf("got %d columns, want %d (one per struct field)", got, want)
 			}
 			for ci, c := range spec.Cols {
-				if got := tbl.Schema().Field(ci).Name; got != c.Name {
+				if got := tbl.names[ci]; got != c.Name {
 					t.Errorf("column %d: got name %q, want %q", ci, got, c.Name)
 				}
-				col := tbl.Column(ci).Data()
+				col := tbl.cols[ci]
 				for ri, r := range rows[info.Name] {
 					got := cell(t, col, ri)
 					w := want(r.Elem().Field(c.Field))
@@ -268,15 +209,7 @@ func TestValues(t *testing.T) {
 		t.Fatal(err)
 	}
 	tbl, _ := readTable(t, filepath.Join(dir, "fetches.parquet"))
-	col := func(name string) *arrow.Chunked {
-		for i, f := range tbl.Schema().Fields() {
-			if f.Name == name {
-				return tbl.Column(i).Data()
-			}
-		}
-		t.Fatalf("no column %s", name)
-		return nil
-	}
+	col := func(name string) []any { return tbl.col(t, name) }
 	viewUTC := time.Date(2025, 1, 2, 2, 4, 5, 678901000, time.UTC)
 	tests := []struct {
 		col  string
@@ -302,11 +235,14 @@ func TestValues(t *testing.T) {
 			t.Errorf("%s row %d: got %v, want %v", tt.col, tt.row, got, tt.want)
 		}
 	}
-	ts := tbl.Schema().Field(0).Type.(*arrow.TimestampType)
+	if tbl.arrow == nil {
+		t.Fatal("no ARROW:schema in the footer")
+	}
+	ts := tbl.arrow.Field(0).Type.(*arrow.TimestampType)
 	if ts.Unit != arrow.Microsecond || ts.TimeZone != "UTC" {
 		t.Errorf("fetch_time type: got %v, want timestamp[us, tz=UTC]", ts)
 	}
-	for _, f := range tbl.Schema().Fields() {
+	for _, f := range tbl.arrow.Fields() {
 		if f.Name == "agent" && f.Nullable {
 			t.Errorf("agent: got nullable, want required")
 		}
@@ -500,8 +436,8 @@ func TestOptions(t *testing.T) {
 		if err := w.Commit(nil); err != nil {
 			t.Fatal(err)
 		}
-		if tbl, _ := readTable(t, filepath.Join(dir, "fetches.parquet")); tbl.NumRows() != 1 {
-			t.Errorf("compression %q: got %d rows", c, tbl.NumRows())
+		if tbl, _ := readTable(t, filepath.Join(dir, "fetches.parquet")); tbl.rows != 1 {
+			t.Errorf("compression %q: got %d rows", c, tbl.rows)
 		}
 	}
 	if _, err := Create(filepath.Join(t.TempDir(), "o"), Options{Compression: "lzma"}); err == nil {
