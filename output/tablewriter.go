@@ -113,11 +113,20 @@ type colBuf struct {
 	last    string
 	lastIdx int32
 	hasLast bool
-	b       []bool
-	i64     []int64 // kInt64, kTime, kTimePtr
-	f64     []float64
-	def     []int16 // kTime, kTimePtr: definition level, 1 present, 0 null
-	nulls   int
+	// seen caches entries by the address of the row's string: the
+	// judge hands over the same strings again and again (hosts,
+	// User-Agents, agents, robots.txt version ids and files are shared,
+	// not rebuilt, per fetch), and an address and a length compare for
+	// less than a lookup hashes or compares bytes. Go strings are
+	// immutable and the slot's pointer keeps the string alive, so an
+	// address and length that match are the same value. Allocated at
+	// the column's first lookup.
+	seen  *[seenSlots]seenSlot
+	b     []bool
+	i64   []int64 // kInt64, kTime, kTimePtr
+	f64   []float64
+	def   []int16 // kTime, kTimePtr: definition level, 1 present, 0 null
+	nulls int
 }
 
 // width is the fixed number of bytes one row of the column takes.
@@ -209,9 +218,25 @@ func (c *colBuf) appendString(s string, dictLimit int) (int, error) {
 		c.i32 = append(c.i32, c.lastIdx)
 		return 0, nil
 	}
+	var slot *seenSlot
+	if len(s) > 0 {
+		if c.seen == nil {
+			c.seen = new([seenSlots]seenSlot)
+		}
+		p := unsafe.StringData(s)
+		slot = &c.seen[(uint64(uintptr(unsafe.Pointer(p)))*0x9E3779B97F4A7C15)>>(64-seenBits)]
+		if slot.p == p && int(slot.n) == len(s) {
+			c.i32 = append(c.i32, slot.idx)
+			c.last, c.lastIdx, c.hasLast = s, slot.idx, true
+			return 0, nil
+		}
+	}
 	if i, ok := c.lookup(s); ok {
 		c.i32 = append(c.i32, i)
 		c.last, c.lastIdx, c.hasLast = s, i, true
+		if slot != nil && len(s) <= math.MaxInt32 {
+			*slot = seenSlot{unsafe.StringData(s), int32(len(s)), i}
+		}
 		return 0, nil
 	}
 	v, added := s, 0
@@ -231,6 +256,9 @@ func (c *colBuf) appendString(s string, dictLimit int) (int, error) {
 		c.i32 = append(c.i32, c.addEntry(v))
 	}
 	c.last, c.lastIdx, c.hasLast = s, c.i32[len(c.i32)-1], true
+	if slot != nil && len(s) <= math.MaxInt32 {
+		*slot = seenSlot{unsafe.StringData(s), int32(len(s)), c.lastIdx}
+	}
 	added += len(v) + dictOverhead
 	// A Parquet dictionary page is an int32 length and the bytes of each
 	// entry.
@@ -257,6 +285,20 @@ func (c *colBuf) addEntry(v string) int32 {
 	c.remember(key, i)
 	return i
 }
+
+// seenSlot is one entry of a column's address cache (colBuf.seen): the
+// string at p of length n is entry idx.
+type seenSlot struct {
+	p   *byte
+	n   int32
+	idx int32
+}
+
+// seenBits sizes the address cache: 1<<seenBits slots per column.
+const (
+	seenBits  = 8
+	seenSlots = 1 << seenBits
+)
 
 // smallDict is the most keys a dictionary column searches one by one.
 const smallDict = 16
@@ -307,6 +349,9 @@ func (c *colBuf) forget() {
 		c.mapped = false
 	}
 	c.last, c.hasLast = "", false
+	if c.seen != nil {
+		clear(c.seen[:])
+	}
 }
 
 // appendPlain appends a string value to a plain column.
@@ -909,8 +954,18 @@ func (e *encoder) writeStrings(w *file.ByteArrayColumnChunkWriter, offs []int32,
 	if cap(e.vals) < step {
 		e.vals = make([]parquet.ByteArray, step)
 	}
+	pageSize := w.Properties().DataPageSize()
 	for start := 0; start < n; start += step {
 		end := min(start+step, n)
+		if enc := w.CurrentEncoder(); enc.Encoding() == parquet.Encodings.Plain && enc.EstimatedDataEncodedSize() == 0 {
+			// A new page: reserve its bytes at once (see reservePage).
+			var size int64
+			for b := start; b < n && size < pageSize; b += step {
+				e := min(b+step, n)
+				size += int64(offs[e]-offs[b]) + 4*int64(e-b)
+			}
+			reservePage(enc, size)
+		}
 		vals := e.vals[:end-start]
 		for j := range vals {
 			vals[j] = data[offs[start+j]:offs[start+j+1]]
@@ -956,8 +1011,18 @@ func (e *encoder) writeDictDense(w *file.ByteArrayColumnChunkWriter, c *colBuf) 
 		e.vals = make([]parquet.ByteArray, step)
 	}
 	n := len(c.i32)
+	pageSize := w.Properties().DataPageSize()
 	for start := 0; start < n; start += step {
 		end := min(start+step, n)
+		if enc := w.CurrentEncoder(); enc.Encoding() == parquet.Encodings.Plain && enc.EstimatedDataEncodedSize() == 0 {
+			var size int64
+			for b := start; b < n && size < pageSize; b += step {
+				for _, k := range c.i32[b:min(b+step, n)] {
+					size += int64(c.offs[k+1]-c.offs[k]) + 4
+				}
+			}
+			reservePage(enc, size)
+		}
 		vals := e.vals[:end-start]
 		for j := range vals {
 			k := c.i32[start+j]
@@ -968,4 +1033,19 @@ func (e *encoder) writeDictDense(w *file.ByteArrayColumnChunkWriter, c *colBuf) 
 		}
 	}
 	return nil
+}
+
+// reservePage makes room for the size bytes of a plain BYTE_ARRAY page in
+// the column writer's encoder before they are written. The column writer
+// ends a page once a batch of values (WriteBatchSize) takes it to
+// DataPageSize or more, so writeStrings knows each page's size in advance.
+// Without this the encoder's buffer, a new one (from arrow-go's pool) for
+// every page and column chunk, grows by doubling as values arrive: each
+// step allocates a zeroed buffer and copies the old one, several megabytes
+// of allocation per megabyte page for columns of long strings (the
+// evidence of violations). The bytes written are the same.
+func reservePage(enc interface{ ReserveForWrite(int) }, size int64) {
+	if size > 0 && size <= math.MaxInt32 {
+		enc.ReserveForWrite(int(size))
+	}
 }
