@@ -631,3 +631,33 @@ func dictionaryData(cc *metadata.ColumnChunkMetaData) bool {
 	}
 	return false
 }
+
+// TestStickyError: the first error of one table is returned by every
+// later write, of any table, and by Commit.
+func TestStickyError(t *testing.T) {
+	w, err := Create(filepath.Join(t.TempDir(), "out"), Options{})
+	if err != nil {
+		t.Fatal(err)
+	}
+	defer w.Abort()
+	if err := w.Violation(&table.Violation{Kind: "k"}); err != nil {
+		t.Fatal(err)
+	}
+	w.fetches.closed = true // the table fails its next row
+	err = w.Fetch(&table.Fetch{})
+	if !errors.Is(err, ErrClosed) || !strings.Contains(err.Error(), "write fetches") {
+		t.Fatalf("Fetch: got %v, want the fetches table's error", err)
+	}
+	if err2 := w.Violation(&table.Violation{Kind: "k"}); err2 != err {
+		t.Errorf("Violation after the error: got %v, want %v", err2, err)
+	}
+	if err2 := w.Problem(&table.Problem{}); err2 != err {
+		t.Errorf("Problem after the error: got %v, want %v", err2, err)
+	}
+	if err2 := w.Commit(nil); err2 != err {
+		t.Errorf("Commit after the error: got %v, want %v", err2, err)
+	}
+	if err := w.Fetch(nil); err == nil {
+		t.Errorf("Fetch(nil): no error")
+	}
+}
