@@ -197,8 +197,19 @@ var (
 	maxTime = time.Date(10000, 1, 1, 0, 0, 0, 0, time.UTC)
 )
 
+// minUnix and maxUnix are minTime and maxTime in Unix seconds.
+var minUnix, maxUnix = minTime.Unix(), maxTime.Unix()
+
+// timeInRange reports whether t is after minTime (the zero time) and
+// before maxTime: what !t.IsZero() && !t.Before(minTime) &&
+// t.Before(maxTime) says, in one conversion to Unix seconds.
+func timeInRange(t *time.Time) bool {
+	s := t.Unix()
+	return (s > minUnix || s == minUnix && t.Nanosecond() != 0) && s < maxUnix
+}
+
 func (c *colBuf) appendTime(t *time.Time) {
-	if t == nil || t.IsZero() || t.Before(minTime) || !t.Before(maxTime) {
+	if t == nil || !timeInRange(t) {
 		c.i64 = append(c.i64, 0)
 		c.def = append(c.def, 0)
 		c.nulls++

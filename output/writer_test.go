@@ -661,3 +661,22 @@ func TestStickyError(t *testing.T) {
 		t.Errorf("Fetch(nil): no error")
 	}
 }
+
+// TestTimeInRange: timeInRange says what the comparisons with minTime and
+// maxTime say, at and around the bounds and in other zones.
+func TestTimeInRange(t *testing.T) {
+	zone := time.FixedZone("x", -5*3600)
+	var times []time.Time
+	for _, b := range []time.Time{minTime, maxTime, time.Unix(0, 0), time.Date(2025, 6, 1, 12, 0, 0, 0, time.UTC)} {
+		for _, d := range []time.Duration{-time.Second, -1, 0, 1, time.Second, 24 * time.Hour} {
+			times = append(times, b.Add(d), b.Add(d).In(zone))
+		}
+	}
+	times = append(times, time.Time{}, time.Unix(-1<<62, 0), time.Unix(1<<62, 0), time.Unix(0, -1))
+	for _, at := range times {
+		want := !at.IsZero() && !at.Before(minTime) && at.Before(maxTime)
+		if got := timeInRange(&at); got != want {
+			t.Errorf("timeInRange(%v) = %v, want %v", at, got, want)
+		}
+	}
+}
