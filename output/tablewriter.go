@@ -123,9 +123,11 @@ type colBuf struct {
 	// alive, so an address and length that match are the same value.
 	// Allocated at the column's first lookup, with seenSmall slots, and
 	// seenLarge once the dictionary needs its map. A column whose values
-	// are rebuilt per row (URLs) hits seldom: after seenTrial probes
-	// with fewer than one hit in four, the batch stops probing
-	// (seenOff).
+	// are rebuilt per row (URLs) hits seldom: once seenTrial probes
+	// have missed while fewer than seenTrial/4 hit, the batch stops
+	// probing (seenOff). The strings handed to the writer must not
+	// change afterwards (no Go string does; one made with unsafe over a
+	// reused buffer would be wrong here, as in last).
 	seen                 []seenSlot
 	seenShift            uint8
 	seenOff              bool

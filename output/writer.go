@@ -81,7 +81,10 @@ func codec(name string) (compress.Compression, error) {
 // implements table.Sink. The rows of one table must come from one
 // goroutine at a time, but different tables may be written from different
 // goroutines at once (each table has its own writer); Commit and Abort
-// must come after every write has returned.
+// must come after every write has returned. The writer may keep a row's
+// strings (not the row) until Commit, to recognise them again by their
+// address: their bytes must not change, which holds for every Go string
+// not made with package unsafe over a reused buffer.
 type Writer struct {
 	dir    string // final directory
 	tmp    string // temporary sibling directory holding the files
