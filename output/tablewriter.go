@@ -713,7 +713,7 @@ func writeNumDict[T int32 | int64](w file.ColumnChunkWriter, vals []T, def []int
 	indices := array.NewInt32Data(array.NewData(arrow.PrimitiveTypes.Int32, len(idx),
 		[]*memory.Buffer{nil, memory.NewBufferBytes(arrow.Int32Traits.CastToBytes(idx))}, nil, 0, 0))
 	defer indices.Release()
-	presizeIndices(enc, indices)
+	presizeIndices(enc, idx)
 	if err := de.PutDictionary(dict); err != nil {
 		return err
 	}
@@ -1032,7 +1032,7 @@ func (e *encoder) writeDict(w *file.ByteArrayColumnChunkWriter, c *colBuf) error
 	idx := array.NewInt32Data(array.NewData(arrow.PrimitiveTypes.Int32, len(c.i32),
 		[]*memory.Buffer{nil, memory.NewBufferBytes(arrow.Int32Traits.CastToBytes(c.i32))}, nil, 0, 0))
 	defer idx.Release()
-	presizeIndices(w.CurrentEncoder(), idx)
+	presizeIndices(w.CurrentEncoder(), c.i32)
 	if err := de.PutDictionary(dict); err != nil {
 		return err
 	}
@@ -1054,20 +1054,26 @@ type indexBuffer interface {
 }
 
 // presizeIndices sizes the index buffer of enc, an empty dictionary
-// encoder, for the indices idx before they are written. The column writer
-// hands the encoder its indices a batch (WriteBatchSize) at a time, and
-// the encoder grows its buffer by doubling, a zeroed allocation and a copy
-// per step: for each column chunk of a row group of 45,000 rows, six
+// encoder, for the n indices about to be written. The column writer hands
+// the encoder its indices a batch (WriteBatchSize) at a time, and the
+// encoder grows its buffer by doubling, a zeroed allocation and a copy per
+// step: for each column chunk of a row group of 45,000 rows, six
 // allocations adding up to twice the final buffer, most of what the
-// writers allocated. Putting all the indices at once sizes it in one step;
-// Reset then empties the encoder again and keeps the buffer's capacity.
-// The bytes written are the same.
-func presizeIndices(enc any, idx arrow.Array) {
+// writers allocated. PutIndices sizes the buffer for a whole array in one
+// step before it looks at the array's type; an array of n float32 (not
+// indices, so it puts nothing and returns an error: arrow-go v18.4.1's
+// encoder.go) does that without a pass over the values. Reset then
+// empties the encoder again and keeps the buffer's capacity. The bytes
+// written are the same whatever PutIndices does with the array.
+func presizeIndices(enc any, idx []int32) {
 	ib, ok := enc.(indexBuffer)
-	if !ok || ib.NumEntries() != 0 || idx.Len() <= 1024 {
+	if !ok || ib.NumEntries() != 0 || len(idx) <= 1024 {
 		return
 	}
-	ib.PutIndices(idx) // an error leaves the buffer as it was: Reset all the same
+	sizer := array.NewFloat32Data(array.NewData(arrow.PrimitiveTypes.Float32, len(idx),
+		[]*memory.Buffer{nil, memory.NewBufferBytes(arrow.Int32Traits.CastToBytes(idx))}, nil, 0, 0))
+	ib.PutIndices(sizer) // the error is expected
+	sizer.Release()
 	ib.Reset()
 }
 
