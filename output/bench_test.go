@@ -102,9 +102,21 @@ func cpuTime() time.Duration {
 // writer's peak live heap. Without the
 // variable it is skipped: the repository holds no audit of that size.
 func BenchmarkWriteRealFetches(b *testing.B) {
-	path := os.Getenv("REPAUDIT_BENCH_FETCHES")
+	benchWriteReal(b, "fetches", "REPAUDIT_BENCH_FETCHES", func(w *Writer, r *table.Fetch) error { return w.Fetch(r) })
+}
+
+// BenchmarkWriteRealViolations is BenchmarkWriteRealFetches for the
+// violations table: set REPAUDIT_BENCH_VIOLATIONS to a violations.parquet.
+// Its rows carry long evidence strings (about 500 bytes on a log audit),
+// written plain.
+func BenchmarkWriteRealViolations(b *testing.B) {
+	benchWriteReal(b, "violations", "REPAUDIT_BENCH_VIOLATIONS", func(w *Writer, r *table.Violation) error { return w.Violation(r) })
+}
+
+func benchWriteReal[T any](b *testing.B, name, env string, add func(*Writer, *T) error) {
+	path := os.Getenv(env)
 	if path == "" {
-		b.Skip("REPAUDIT_BENCH_FETCHES not set")
+		b.Skip(env + " not set")
 	}
 	envInt := func(k string, def int) int {
 		if v, err := strconv.Atoi(os.Getenv(k)); err == nil && v > 0 {
@@ -112,7 +124,7 @@ func BenchmarkWriteRealFetches(b *testing.B) {
 		}
 		return def
 	}
-	rows := loadRows[table.Fetch](b, "fetches", path, envInt("REPAUDIT_BENCH_ROWS", 256<<10))
+	rows := loadRows[T](b, name, path, envInt("REPAUDIT_BENCH_ROWS", 256<<10))
 	n := envInt("REPAUDIT_BENCH_WRITE", 1<<20)
 	b.ReportAllocs()
 	var cpu time.Duration
@@ -127,7 +139,7 @@ func BenchmarkWriteRealFetches(b *testing.B) {
 			b.Fatal(err)
 		}
 		for i := range n {
-			if err := w.Fetch(&rows[i%len(rows)]); err != nil {
+			if err := add(w, &rows[i%len(rows)]); err != nil {
 				b.Fatal(err)
 			}
 			if i%8192 == 0 {
@@ -138,13 +150,13 @@ func BenchmarkWriteRealFetches(b *testing.B) {
 			b.Fatal(err)
 		}
 		cpu += cpuTime() - c0
-		fi, err := os.Stat(filepath.Join(dir, "fetches.parquet"))
+		fi, err := os.Stat(filepath.Join(dir, name+".parquet"))
 		if err != nil {
 			b.Fatal(err)
 		}
 		size = fi.Size()
 		if out := os.Getenv("REPAUDIT_BENCH_OUT"); out != "" {
-			data, err := os.ReadFile(filepath.Join(dir, "fetches.parquet"))
+			data, err := os.ReadFile(filepath.Join(dir, name+".parquet"))
 			if err != nil {
 				b.Fatal(err)
 			}

@@ -27,7 +27,12 @@
 // with arrow-go's Parquet column writers while the next group fills; a
 // table holds at most two row groups, so the writer's memory does not grow
 // with the input. Each column chunk is dictionary-encoded, delta-encoded
-// (integers and times in order) or plain as its values make worthwhile. Commit writes each file's footer, fsyncs it, writes
+// (integers and times in order) or plain as its values make worthwhile.
+// Dictionary lookups while appending go first by the string's address (the
+// judge hands over shared strings); arrow-go's buffers are sized once per
+// column chunk or page where the writer knows the size, and what arrow-go
+// allocates through the writer properties is recycled per table (alloc.go),
+// so that writing allocates little per row. Commit writes each file's footer, fsyncs it, writes
 // manifest.json last, fsyncs the directory and renames it to DIR. A run that
 // dies before Commit leaves only DIR.partial-*: no manifest.json, and tables
 // without a Parquet footer that no reader accepts. DIR itself never holds a

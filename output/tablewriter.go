@@ -7,6 +7,7 @@ import (
 	"math"
 	mbits "math/bits"
 	"os"
+	"slices"
 	"strings"
 	"sync"
 	"time"
@@ -111,11 +112,29 @@ type colBuf struct {
 	last    string
 	lastIdx int32
 	hasLast bool
-	b       []bool
-	i64     []int64 // kInt64, kTime, kTimePtr
-	f64     []float64
-	def     []int16 // kTime, kTimePtr: definition level, 1 present, 0 null
-	nulls   int
+	// seen caches entries by the address of the row's string: the
+	// judge hands over the same strings again and again (hosts,
+	// User-Agents, agents, robots.txt version ids, client IPs and files
+	// are shared, not rebuilt, per fetch), and an address and a length
+	// compare for less than a lookup hashes or compares bytes. Go
+	// strings are immutable and the slot's pointer keeps the string
+	// alive, so an address and length that match are the same value.
+	// Allocated at the column's first lookup, with seenSmall slots, and
+	// seenLarge once the dictionary needs its map. A column whose values
+	// are rebuilt per row (URLs) hits seldom: once seenTrial probes
+	// have missed while fewer than seenTrial/4 hit, the batch stops
+	// probing (seenOff). The strings handed to the writer must not
+	// change afterwards (no Go string does; one made with unsafe over a
+	// reused buffer would be wrong here, as in last).
+	seen                 []seenSlot
+	seenShift            uint8
+	seenOff              bool
+	seenProbes, seenHits int32
+	b                    []bool
+	i64                  []int64 // kInt64, kTime, kTimePtr
+	f64                  []float64
+	def                  []int16 // kTime, kTimePtr: definition level, 1 present, 0 null
+	nulls                int
 }
 
 // width is the fixed number of bytes one row of the column takes.
@@ -178,8 +197,19 @@ var (
 	maxTime = time.Date(10000, 1, 1, 0, 0, 0, 0, time.UTC)
 )
 
+// minUnix and maxUnix are minTime and maxTime in Unix seconds.
+var minUnix, maxUnix = minTime.Unix(), maxTime.Unix()
+
+// timeInRange reports whether t is after minTime (the zero time) and
+// before maxTime: what !t.IsZero() && !t.Before(minTime) &&
+// t.Before(maxTime) says, in one conversion to Unix seconds.
+func timeInRange(t *time.Time) bool {
+	s := t.Unix()
+	return (s > minUnix || s == minUnix && t.Nanosecond() != 0) && s < maxUnix
+}
+
 func (c *colBuf) appendTime(t *time.Time) {
-	if t == nil || t.IsZero() || t.Before(minTime) || !t.Before(maxTime) {
+	if t == nil || !timeInRange(t) {
 		c.i64 = append(c.i64, 0)
 		c.def = append(c.def, 0)
 		c.nulls++
@@ -207,9 +237,29 @@ func (c *colBuf) appendString(s string, dictLimit int) (int, error) {
 		c.i32 = append(c.i32, c.lastIdx)
 		return 0, nil
 	}
+	var slot *seenSlot
+	if len(s) > 0 && !c.seenOff {
+		if c.seen == nil {
+			c.seen, c.seenShift = make([]seenSlot, 1<<seenSmall), 64-seenSmall
+		}
+		p := unsafe.StringData(s)
+		slot = &c.seen[(uint64(uintptr(unsafe.Pointer(p)))*0x9E3779B97F4A7C15)>>c.seenShift]
+		if slot.p == p && int(slot.n) == len(s) {
+			c.seenHits++
+			c.i32 = append(c.i32, slot.idx)
+			c.last, c.lastIdx, c.hasLast = s, slot.idx, true
+			return 0, nil
+		}
+		if c.seenProbes++; c.seenProbes == seenTrial && c.seenHits < seenTrial/4 {
+			c.seenOff = true
+		}
+	}
 	if i, ok := c.lookup(s); ok {
 		c.i32 = append(c.i32, i)
 		c.last, c.lastIdx, c.hasLast = s, i, true
+		if slot != nil && len(s) <= math.MaxInt32 {
+			*slot = seenSlot{unsafe.StringData(s), int32(len(s)), i}
+		}
 		return 0, nil
 	}
 	v, added := s, 0
@@ -229,6 +279,9 @@ func (c *colBuf) appendString(s string, dictLimit int) (int, error) {
 		c.i32 = append(c.i32, c.addEntry(v))
 	}
 	c.last, c.lastIdx, c.hasLast = s, c.i32[len(c.i32)-1], true
+	if slot != nil && len(s) <= math.MaxInt32 {
+		*slot = seenSlot{unsafe.StringData(s), int32(len(s)), c.lastIdx}
+	}
 	added += len(v) + dictOverhead
 	// A Parquet dictionary page is an int32 length and the bytes of each
 	// entry.
@@ -255,6 +308,23 @@ func (c *colBuf) addEntry(v string) int32 {
 	c.remember(key, i)
 	return i
 }
+
+// seenSlot is one entry of a column's address cache (colBuf.seen): the
+// string at p of length n is entry idx.
+type seenSlot struct {
+	p   *byte
+	n   int32
+	idx int32
+}
+
+// The address cache of a column (colBuf.seen) has 1<<seenSmall slots,
+// 1<<seenLarge once its dictionary is mapped; seenTrial probes decide
+// whether it pays in a batch.
+const (
+	seenSmall = 8
+	seenLarge = 12
+	seenTrial = 1 << 14
+)
 
 // smallDict is the most keys a dictionary column searches one by one.
 const smallDict = 16
@@ -292,6 +362,13 @@ func (c *colBuf) remember(s string, i int32) {
 		}
 		clear(c.keys)
 		c.keys, c.kidx, c.mapped = c.keys[:0], c.kidx[:0], true
+		if c.seen != nil {
+			// More values than a small cache holds: the large one (its
+			// capacity is kept for the next batches).
+			c.seen = slices.Grow(c.seen[:0], 1<<seenLarge)[:1<<seenLarge]
+			clear(c.seen)
+			c.seenShift = 64 - seenLarge
+		}
 	}
 	c.index[s] = i
 }
@@ -305,6 +382,11 @@ func (c *colBuf) forget() {
 		c.mapped = false
 	}
 	c.last, c.hasLast = "", false
+	if len(c.seen) > 1<<seenSmall {
+		c.seen, c.seenShift = c.seen[:1<<seenSmall], 64-seenSmall
+	}
+	clear(c.seen)
+	c.seenOff, c.seenProbes, c.seenHits = false, 0, 0
 }
 
 // appendPlain appends a string value to a plain column.
@@ -341,8 +423,9 @@ func (c *colBuf) toPlain() (int, error) {
 
 // writerProps are the Parquet writer properties of a table, with
 // dictionary encoding on or off for every column.
-func writerProps(s *tableSpec, rowGroupRows int, cc compress.Compression, dict, delta bool) *parquet.WriterProperties {
+func writerProps(s *tableSpec, rowGroupRows int, cc compress.Compression, dict, delta bool, mem memory.Allocator) *parquet.WriterProperties {
 	props := []parquet.WriterProperty{
+		parquet.WithAllocator(mem),
 		parquet.WithCompression(cc),
 		parquet.WithMaxRowGroupLength(int64(rowGroupRows)),
 		parquet.WithDictionaryDefault(dict),
@@ -365,8 +448,9 @@ func writerProps(s *tableSpec, rowGroupRows int, cc compress.Compression, dict, 
 }
 
 func newTableWriter(s *tableSpec, path string, rowGroupRows, rowGroupBytes int, cc compress.Compression) (*tableWriter, error) {
-	plain, dict := writerProps(s, rowGroupRows, cc, false, false), writerProps(s, rowGroupRows, cc, true, false)
-	delta := writerProps(s, rowGroupRows, cc, false, true)
+	mem := new(recycler)
+	plain, dict := writerProps(s, rowGroupRows, cc, false, false, mem), writerProps(s, rowGroupRows, cc, true, false, mem)
+	delta := writerProps(s, rowGroupRows, cc, false, true, mem)
 	props := new(parquet.WriterProperties)
 	*props = *plain
 	root, err := s.parquetSchema(props)
@@ -627,15 +711,16 @@ func writeNumDict[T int32 | int64](w file.ColumnChunkWriter, vals []T, def []int
 			[]*memory.Buffer{nil, memory.NewBufferBytes(arrow.Int64Traits.CastToBytes(e))}, nil, 0, 0))
 	}
 	defer dict.Release()
+	indices := array.NewInt32Data(array.NewData(arrow.PrimitiveTypes.Int32, len(idx),
+		[]*memory.Buffer{nil, memory.NewBufferBytes(arrow.Int32Traits.CastToBytes(idx))}, nil, 0, 0))
+	defer indices.Release()
+	presizeIndices(enc, idx)
 	if err := de.PutDictionary(dict); err != nil {
 		return err
 	}
 	if de.NumEntries() != len(entries) {
 		return fmt.Errorf("dictionary of %d entries holds %d", len(entries), de.NumEntries())
 	}
-	indices := array.NewInt32Data(array.NewData(arrow.PrimitiveTypes.Int32, len(idx),
-		[]*memory.Buffer{nil, memory.NewBufferBytes(arrow.Int32Traits.CastToBytes(idx))}, nil, 0, 0))
-	defer indices.Release()
 	step := int(w.Properties().WriteBatchSize())
 	for start := 0; start < len(vals); start += step {
 		end := min(start+step, len(vals))
@@ -910,8 +995,18 @@ func (e *encoder) writeStrings(w *file.ByteArrayColumnChunkWriter, offs []int32,
 	if cap(e.vals) < step {
 		e.vals = make([]parquet.ByteArray, step)
 	}
+	pageSize := w.Properties().DataPageSize()
 	for start := 0; start < n; start += step {
 		end := min(start+step, n)
+		if enc := w.CurrentEncoder(); enc.Encoding() == parquet.Encodings.Plain && enc.EstimatedDataEncodedSize() == 0 {
+			// A new page: reserve its bytes at once (see reservePage).
+			var size int64
+			for b := start; b < n && size < pageSize; b += step {
+				e := min(b+step, n)
+				size += int64(offs[e]-offs[b]) + 4*int64(e-b)
+			}
+			reservePage(enc, size)
+		}
 		vals := e.vals[:end-start]
 		for j := range vals {
 			vals[j] = data[offs[start+j]:offs[start+j+1]]
@@ -935,6 +1030,10 @@ func (e *encoder) writeDict(w *file.ByteArrayColumnChunkWriter, c *colBuf) error
 	dict := array.NewStringData(array.NewData(arrow.BinaryTypes.String, n,
 		[]*memory.Buffer{nil, memory.NewBufferBytes(arrow.Int32Traits.CastToBytes(c.offs)), memory.NewBufferBytes(c.data)}, nil, 0, 0))
 	defer dict.Release()
+	idx := array.NewInt32Data(array.NewData(arrow.PrimitiveTypes.Int32, len(c.i32),
+		[]*memory.Buffer{nil, memory.NewBufferBytes(arrow.Int32Traits.CastToBytes(c.i32))}, nil, 0, 0))
+	defer idx.Release()
+	presizeIndices(w.CurrentEncoder(), c.i32)
 	if err := de.PutDictionary(dict); err != nil {
 		return err
 	}
@@ -944,10 +1043,39 @@ func (e *encoder) writeDict(w *file.ByteArrayColumnChunkWriter, c *colBuf) error
 		w.FallbackToPlain()
 		return e.writeDictDense(w, c)
 	}
-	idx := array.NewInt32Data(array.NewData(arrow.PrimitiveTypes.Int32, len(c.i32),
-		[]*memory.Buffer{nil, memory.NewBufferBytes(arrow.Int32Traits.CastToBytes(c.i32))}, nil, 0, 0))
-	defer idx.Release()
 	return w.WriteDictIndices(idx, nil, nil)
+}
+
+// indexBuffer is the part of arrow-go's dictionary encoder presizeIndices
+// uses.
+type indexBuffer interface {
+	PutIndices(arrow.Array) error
+	Reset()
+	NumEntries() int
+}
+
+// presizeIndices sizes the index buffer of enc, an empty dictionary
+// encoder, for the n indices about to be written. The column writer hands
+// the encoder its indices a batch (WriteBatchSize) at a time, and the
+// encoder grows its buffer by doubling, a zeroed allocation and a copy per
+// step: for each column chunk of a row group of 45,000 rows, six
+// allocations adding up to twice the final buffer, most of what the
+// writers allocated. PutIndices sizes the buffer for a whole array in one
+// step before it looks at the array's type; an array of n float32 (not
+// indices, so it puts nothing and returns an error: arrow-go v18.4.1's
+// encoder.go) does that without a pass over the values. Reset then
+// empties the encoder again and keeps the buffer's capacity. The bytes
+// written are the same whatever PutIndices does with the array.
+func presizeIndices(enc any, idx []int32) {
+	ib, ok := enc.(indexBuffer)
+	if !ok || ib.NumEntries() != 0 || len(idx) <= 1024 {
+		return
+	}
+	sizer := array.NewFloat32Data(array.NewData(arrow.PrimitiveTypes.Float32, len(idx),
+		[]*memory.Buffer{nil, memory.NewBufferBytes(arrow.Int32Traits.CastToBytes(idx))}, nil, 0, 0))
+	ib.PutIndices(sizer) // the error is expected
+	sizer.Release()
+	ib.Reset()
 }
 
 // writeDictDense writes a dictionary column value by value.
@@ -957,8 +1085,18 @@ func (e *encoder) writeDictDense(w *file.ByteArrayColumnChunkWriter, c *colBuf) 
 		e.vals = make([]parquet.ByteArray, step)
 	}
 	n := len(c.i32)
+	pageSize := w.Properties().DataPageSize()
 	for start := 0; start < n; start += step {
 		end := min(start+step, n)
+		if enc := w.CurrentEncoder(); enc.Encoding() == parquet.Encodings.Plain && enc.EstimatedDataEncodedSize() == 0 {
+			var size int64
+			for b := start; b < n && size < pageSize; b += step {
+				for _, k := range c.i32[b:min(b+step, n)] {
+					size += int64(c.offs[k+1]-c.offs[k]) + 4
+				}
+			}
+			reservePage(enc, size)
+		}
 		vals := e.vals[:end-start]
 		for j := range vals {
 			k := c.i32[start+j]
@@ -969,4 +1107,19 @@ func (e *encoder) writeDictDense(w *file.ByteArrayColumnChunkWriter, c *colBuf) 
 		}
 	}
 	return nil
+}
+
+// reservePage makes room for the size bytes of a plain BYTE_ARRAY page in
+// the column writer's encoder before they are written. The column writer
+// ends a page once a batch of values (WriteBatchSize) takes it to
+// DataPageSize or more, so writeStrings knows each page's size in advance.
+// Without this the encoder's buffer, a new one (from arrow-go's pool) for
+// every page and column chunk, grows by doubling as values arrive: each
+// step allocates a zeroed buffer and copies the old one, several megabytes
+// of allocation per megabyte page for columns of long strings (the
+// evidence of violations). The bytes written are the same.
+func reservePage(enc interface{ ReserveForWrite(int) }, size int64) {
+	if size > 0 && size <= math.MaxInt32 {
+		enc.ReserveForWrite(int(size))
+	}
 }

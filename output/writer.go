@@ -10,6 +10,8 @@ import (
 	"reflect"
 	"strings"
 	"sync"
+	"sync/atomic"
+	"unsafe"
 
 	"github.com/apache/arrow-go/v18/parquet/compress"
 
@@ -79,7 +81,10 @@ func codec(name string) (compress.Compression, error) {
 // implements table.Sink. The rows of one table must come from one
 // goroutine at a time, but different tables may be written from different
 // goroutines at once (each table has its own writer); Commit and Abort
-// must come after every write has returned.
+// must come after every write has returned. The writer may keep a row's
+// strings (not the row) until Commit, to recognise them again by their
+// address: their bytes must not change, which holds for every Go string
+// not made with package unsafe over a reused buffer.
 type Writer struct {
 	dir    string // final directory
 	tmp    string // temporary sibling directory holding the files
@@ -87,8 +92,11 @@ type Writer struct {
 	tables []*tableWriter
 	byName map[string]*tableWriter
 	errMu  sync.Mutex
-	err    error // sticky: the first write error; guarded by errMu
-	done   bool  // committed or aborted
+	err    error       // sticky: the first write error; guarded by errMu
+	failed atomic.Bool // err is set: rows need not take errMu to find out
+	done   bool        // committed or aborted
+	// The two tables of one row per fetch or finding, looked up once.
+	fetches, violations *tableWriter
 }
 
 var _ table.Sink = (*Writer)(nil)
@@ -143,6 +151,7 @@ func Create(dir string, opts Options) (*Writer, error) {
 		w.tables = append(w.tables, tw)
 		w.byName[s.Name] = tw
 	}
+	w.fetches, w.violations = w.byName["fetches"], w.byName["violations"]
 	return w, nil
 }
 
@@ -191,10 +200,20 @@ func checkTarget(dir string, force bool) error {
 func (w *Writer) Dir() string { return w.dir }
 
 // Fetch appends a row to fetches.parquet.
-func (w *Writer) Fetch(r *table.Fetch) error { return w.add("fetches", r) }
+func (w *Writer) Fetch(r *table.Fetch) error {
+	if r == nil {
+		return w.add("fetches", r)
+	}
+	return w.addTo(w.fetches, unsafe.Pointer(r))
+}
 
 // Violation appends a row to violations.parquet.
-func (w *Writer) Violation(r *table.Violation) error { return w.add("violations", r) }
+func (w *Writer) Violation(r *table.Violation) error {
+	if r == nil {
+		return w.add("violations", r)
+	}
+	return w.addTo(w.violations, unsafe.Pointer(r))
+}
 
 // RobotsVersion appends a row to robots_versions.parquet.
 func (w *Writer) RobotsVersion(r *table.RobotsVersion) error { return w.add("robots_versions", r) }
@@ -226,11 +245,24 @@ func (w *Writer) add(name string, row any) error {
 	if rv.Type().Elem() != tw.spec.typ {
 		return fmt.Errorf("output: %s row of type %s", name, rv.Type())
 	}
-	if err := tw.add(rv.UnsafePointer()); err != nil {
+	return w.addTo(tw, rv.UnsafePointer())
+}
+
+// addTo appends the row at p, of tw's row type, to tw: the path of the
+// typed methods once the type is known.
+func (w *Writer) addTo(tw *tableWriter, p unsafe.Pointer) error {
+	if w.done {
+		return ErrClosed
+	}
+	if w.failed.Load() {
+		return w.stickyErr()
+	}
+	if err := tw.add(p); err != nil {
 		w.errMu.Lock()
 		defer w.errMu.Unlock()
 		if w.err == nil {
-			w.err = fmt.Errorf("write %s: %w", name, err)
+			w.err = fmt.Errorf("write %s: %w", tw.spec.Name, err)
+			w.failed.Store(true)
 		}
 		return w.err
 	}

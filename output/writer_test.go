@@ -567,3 +567,52 @@ func dictionaryData(cc *metadata.ColumnChunkMetaData) bool {
 	}
 	return false
 }
+
+// TestStickyError: the first error of one table is returned by every
+// later write, of any table, and by Commit.
+func TestStickyError(t *testing.T) {
+	w, err := Create(filepath.Join(t.TempDir(), "out"), Options{})
+	if err != nil {
+		t.Fatal(err)
+	}
+	defer w.Abort()
+	if err := w.Violation(&table.Violation{Kind: "k"}); err != nil {
+		t.Fatal(err)
+	}
+	w.fetches.closed = true // the table fails its next row
+	err = w.Fetch(&table.Fetch{})
+	if !errors.Is(err, ErrClosed) || !strings.Contains(err.Error(), "write fetches") {
+		t.Fatalf("Fetch: got %v, want the fetches table's error", err)
+	}
+	if err2 := w.Violation(&table.Violation{Kind: "k"}); err2 != err {
+		t.Errorf("Violation after the error: got %v, want %v", err2, err)
+	}
+	if err2 := w.Problem(&table.Problem{}); err2 != err {
+		t.Errorf("Problem after the error: got %v, want %v", err2, err)
+	}
+	if err2 := w.Commit(nil); err2 != err {
+		t.Errorf("Commit after the error: got %v, want %v", err2, err)
+	}
+	if err := w.Fetch(nil); err == nil {
+		t.Errorf("Fetch(nil): no error")
+	}
+}
+
+// TestTimeInRange: timeInRange says what the comparisons with minTime and
+// maxTime say, at and around the bounds and in other zones.
+func TestTimeInRange(t *testing.T) {
+	zone := time.FixedZone("x", -5*3600)
+	var times []time.Time
+	for _, b := range []time.Time{minTime, maxTime, time.Unix(0, 0), time.Date(2025, 6, 1, 12, 0, 0, 0, time.UTC)} {
+		for _, d := range []time.Duration{-time.Second, -1, 0, 1, time.Second, 24 * time.Hour} {
+			times = append(times, b.Add(d), b.Add(d).In(zone))
+		}
+	}
+	times = append(times, time.Time{}, time.Unix(-1<<62, 0), time.Unix(1<<62, 0), time.Unix(0, -1))
+	for _, at := range times {
+		want := !at.IsZero() && !at.Before(minTime) && at.Before(maxTime)
+		if got := timeInRange(&at); got != want {
+			t.Errorf("timeInRange(%v) = %v, want %v", at, got, want)
+		}
+	}
+}

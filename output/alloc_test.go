@@ -1,0 +1,68 @@
+package output
+
+import (
+	"bytes"
+	"testing"
+	"unsafe"
+)
+
+func aligned(b []byte) bool {
+	return len(b) == 0 || uintptr(unsafe.Pointer(unsafe.SliceData(b)))&63 == 0
+}
+
+// TestRecycler checks memory.Allocator's contract on recycled buffers:
+// zeroed, aligned, contents kept by Reallocate, and a freed buffer handed
+// out again.
+func TestRecycler(t *testing.T) {
+	r := new(recycler)
+	for _, n := range []int{0, 1, 63, 64, 65, 1000, 4096, 100000} {
+		b := r.Allocate(n)
+		if len(b) != n || !aligned(b) {
+			t.Fatalf("Allocate(%d): len %d, aligned %v", n, len(b), aligned(b))
+		}
+		if !bytes.Equal(b, make([]byte, n)) {
+			t.Fatalf("Allocate(%d): not zeroed", n)
+		}
+		for i := range b {
+			b[i] = 0xAA
+		}
+		r.Free(b)
+		c := r.Allocate(n)
+		if n >= 64 && unsafe.SliceData(c) != unsafe.SliceData(b) {
+			t.Errorf("Allocate(%d) after Free: a new buffer, want the freed one", n)
+		}
+		if !bytes.Equal(c, make([]byte, n)) {
+			t.Fatalf("Allocate(%d) after Free: not zeroed", n)
+		}
+	}
+	// Reallocate within the class: the contents stay, the new bytes are 0.
+	b := r.Allocate(100)
+	for i := range b {
+		b[i] = byte(i + 1)
+	}
+	dirty := b[:cap(b)]
+	for i := 100; i < len(dirty); i++ {
+		dirty[i] = 0xFF
+	}
+	g := r.Reallocate(120, b)
+	if len(g) != 120 || g[99] != 100 || !bytes.Equal(g[100:], make([]byte, 20)) {
+		t.Fatalf("Reallocate within the class: %v", g)
+	}
+	// Past the class: a new buffer with the contents, the old one freed.
+	h := r.Reallocate(1000, g)
+	if len(h) != 1000 || !aligned(h) || h[0] != 1 || h[99] != 100 || !bytes.Equal(h[120:], make([]byte, 880)) {
+		t.Fatalf("Reallocate past the class: %v", h[:130])
+	}
+	if k := r.Allocate(128); unsafe.SliceData(k) != unsafe.SliceData(g) {
+		t.Errorf("the buffer Reallocate replaced was not taken back")
+	}
+	// Foreign buffers (not a power of two, misaligned) are left alone,
+	// and the free lists stay bounded.
+	r.Free(make([]byte, 100))
+	for range 2 * recycleKeep {
+		r.Free(make([]byte, 1<<20))
+	}
+	if r.bytes > recycleBytes || len(r.free[14]) > recycleKeep {
+		t.Errorf("kept %d bytes, %d buffers of 1 MiB", r.bytes, len(r.free[14]))
+	}
+}
