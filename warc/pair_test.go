@@ -7,6 +7,7 @@ import (
 	"strings"
 	"testing"
 
+	"github.com/repaudit/repaudit/event"
 	"github.com/repaudit/repaudit/problem"
 )
 
@@ -305,5 +306,55 @@ func TestResolverConcurrent(t *testing.T) {
 		if n := <-done; n != 20 {
 			t.Errorf("resolved %d revisits, want 20", n)
 		}
+	}
+}
+
+// TestResolverPooledBodies remembers more large bodies than the budget
+// holds: evicted bodies are recycled for later copies, and a body handed
+// to a resolved revisit is never overwritten by that recycling.
+func TestResolverPooledBodies(t *testing.T) {
+	const n = 40 << 10
+	res := NewResolver(4 * (n + entryOverhead + 64))
+	body := func(i int) []byte { return bytes.Repeat([]byte{byte('a' + i%26)}, n-i) }
+	id := func(i int) string { return fmt.Sprintf("urn:uuid:%d", i) }
+	resolve := func(i int) *event.Capture {
+		c := &event.Capture{RecordType: "revisit", RefersTo: "<" + id(i) + ">"}
+		res.Resolve(c)
+		return c
+	}
+	shared := map[int]*event.Capture{}
+	buffers := map[*byte]bool{} // backing arrays of remembered bodies
+	for i := range 40 {
+		res.Remember(&event.Capture{RecordType: "response", RecordID: "<" + id(i) + ">", Status: 200, Body: body(i)})
+		// The newest captures keep their own bytes, whatever buffer
+		// they were copied into (looked at without Resolve, which
+		// would keep their buffers out of the pool).
+		for j := max(0, i-2); j <= i; j++ {
+			if e := res.byID[id(j)]; e == nil || !bytes.Equal(e.body, body(j)) {
+				t.Fatalf("after %d: capture %d not remembered with its body", i, j)
+			}
+		}
+		buffers[&res.byID[id(i)].body[0]] = true
+		if i%10 == 0 {
+			c := resolve(i)
+			if !c.Resolved || !bytes.Equal(c.Body, body(i)) || cap(c.Body) != len(c.Body) {
+				t.Fatalf("revisit of %d: resolved %v, %d bytes (cap %d)", i, c.Resolved, len(c.Body), cap(c.Body))
+			}
+			shared[i] = c
+		}
+	}
+	for i, c := range shared {
+		if !bytes.Equal(c.Body, body(i)) {
+			t.Errorf("body of the revisit of %d was overwritten after its entry was evicted", i)
+		}
+	}
+	if c := resolve(0); c.Resolved {
+		t.Errorf("capture 0 still resolves after 39 others")
+	}
+	if len(buffers) > 20 {
+		t.Errorf("40 bodies remembered in %d buffers: evicted ones are not reused", len(buffers))
+	}
+	if res.poolBytes > res.maxBytes/4 {
+		t.Errorf("pool holds %d bytes, more than a quarter of the budget %d", res.poolBytes, res.maxBytes)
 	}
 }

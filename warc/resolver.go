@@ -25,6 +25,10 @@ type Resolver struct {
 	byDigest map[string]*entry
 	fifo     []*entry // oldest first, from head
 	head     int
+	// pool holds the body buffers of evicted entries for later copies,
+	// by size class (poolClass); poolBytes is their total capacity.
+	pool      [][][]byte
+	poolBytes int64
 }
 
 type entry struct {
@@ -36,6 +40,65 @@ type entry struct {
 	body          []byte
 	truncated     bool
 	size          int64
+	// shared: Resolve handed body to a revisit capture, so it must not
+	// go back to the pool when the entry is evicted.
+	shared bool
+}
+
+// Body buffers of at least poolMin bytes are recycled: a crawl's pages
+// are remembered one after another, each copy into fresh memory cost a
+// large allocation (page faults, collector cycles) besides the copy.
+// Classes are poolStep bytes wide; the pool holds at most a quarter of
+// the budget.
+const (
+	poolMin  = 16 << 10
+	poolStep = 8 << 10
+)
+
+// poolClass is the size class of a body of n >= poolMin bytes: a buffer
+// of class k holds k*poolStep bytes.
+func poolClass(n int) int { return (n + poolStep - 1) / poolStep }
+
+// takeBuf returns a buffer of capacity at least n from the pool, or nil.
+// r.mu is held.
+func (r *Resolver) takeBuf(n int) []byte {
+	k := poolClass(n)
+	if k >= len(r.pool) || len(r.pool[k]) == 0 {
+		return nil
+	}
+	l := r.pool[k]
+	b := l[len(l)-1]
+	l[len(l)-1] = nil
+	r.pool[k] = l[:len(l)-1]
+	r.poolBytes -= int64(cap(b))
+	return b
+}
+
+// putBuf keeps the body of an evicted entry for reuse. r.mu is held.
+func (r *Resolver) putBuf(b []byte) {
+	if cap(b) < poolMin || cap(b)%poolStep != 0 || r.poolBytes+int64(cap(b)) > r.maxBytes/4 {
+		return
+	}
+	k := cap(b) / poolStep
+	if k >= len(r.pool) {
+		r.pool = append(r.pool, make([][][]byte, k+1-len(r.pool))...)
+	}
+	r.pool[k] = append(r.pool[k], b[:0])
+	r.poolBytes += int64(cap(b))
+}
+
+// copyBody returns a copy of body, in a pooled buffer when it is large.
+func (r *Resolver) copyBody(body []byte) []byte {
+	if len(body) < poolMin {
+		return append([]byte(nil), body...)
+	}
+	r.mu.Lock()
+	b := r.takeBuf(len(body))
+	r.mu.Unlock()
+	if b == nil {
+		b = make([]byte, 0, poolClass(len(body))*poolStep)
+	}
+	return append(b, body...)
 }
 
 // NewResolver returns a Resolver that keeps at most maxBytes of remembered
@@ -83,7 +146,7 @@ func (r *Resolver) Remember(c *event.Capture) {
 		return
 	}
 	if len(c.Body) > 0 {
-		e.body = append([]byte(nil), c.Body...)
+		e.body = r.copyBody(c.Body)
 	}
 	r.mu.Lock()
 	defer r.mu.Unlock()
@@ -105,6 +168,9 @@ func (r *Resolver) Remember(c *event.Capture) {
 		}
 		if r.byDigest[old.digestKey] == old {
 			delete(r.byDigest, old.digestKey)
+		}
+		if !old.shared {
+			r.putBuf(old.body)
 		}
 	}
 	if r.head > 1024 && r.head > len(r.fifo)/2 {
@@ -142,11 +208,15 @@ func (r *Resolver) Resolve(c *event.Capture) bool {
 			e = r.byDigest[k]
 		}
 	}
+	if e != nil {
+		e.shared = true
+	}
 	r.mu.Unlock()
 	if e == nil {
 		return false
 	}
-	c.Body, c.BodyTruncated = e.body, e.truncated
+	// Capacity cut to the length: the buffer may be a pooled one.
+	c.Body, c.BodyTruncated = e.body[:len(e.body):len(e.body)], e.truncated
 	if c.ContentType == "" {
 		c.ContentType = e.contentType
 	}
