@@ -3,6 +3,7 @@ package warc
 import (
 	"bytes"
 	"fmt"
+	"io"
 	"slices"
 	"strings"
 	"testing"
@@ -354,7 +355,73 @@ func TestResolverPooledBodies(t *testing.T) {
 	if len(buffers) > 20 {
 		t.Errorf("40 bodies remembered in %d buffers: evicted ones are not reused", len(buffers))
 	}
-	if res.poolBytes > res.maxBytes/4 {
+	if res.poolBytes > max(res.maxBytes/4, n+poolStep) {
 		t.Errorf("pool holds %d bytes, more than a quarter of the budget %d", res.poolBytes, res.maxBytes)
+	}
+}
+
+// TestResolverLentBuffers reads large pages whose bodies the resolver
+// keeps in the buffers they were read into, with a budget of about one
+// page: a request read ahead of its response makes the reader parse (and
+// the resolver remember, and evict) pages before the caller sees them.
+// Every page must reach the caller with its own bytes, and buffers must
+// be reused.
+func TestResolverLentBuffers(t *testing.T) {
+	page := func(n int) string {
+		return strings.Repeat(fmt.Sprintf("<p>page %d</p>", n), 2000)[:17<<10+256*(n%16)]
+	}
+	resp := func(n int) []byte {
+		return respRec(n, fmt.Sprintf("http://e.com/%d", n), httpResponse("HTTP/1.1 200 OK", page(n), "Content-Type: text/html")).bytes()
+	}
+	var parts [][]byte
+	for g := range 8 {
+		a, b, c := 3*g, 3*g+1, 3*g+2
+		// The request of a comes first; b and c are read before a.
+		parts = append(parts, reqRec(a, fmt.Sprintf("http://e.com/%d", a), "GET / HTTP/1.1\r\nHost: e.com\r\n\r\n",
+			fmt.Sprintf("WARC-Concurrent-To: <urn:uuid:resp-%d>", a)).bytes(), resp(b), resp(c), resp(a))
+	}
+	// A revisit of the last page, still remembered.
+	parts = append(parts, wrec{typ: "revisit", id: "<urn:uuid:rv>", uri: "http://e.com/21",
+		extra: []string{"WARC-Refers-To: <urn:uuid:resp-21>"}}.bytes())
+	res := NewResolver(int64(len(page(15))) * 3 / 2)
+	r, err := NewReader(bytes.NewReader(join(parts...)), "t.warc", Options{Resolver: res})
+	if err != nil {
+		t.Fatal(err)
+	}
+	buffers := map[*byte]bool{}
+	pages, resolved := 0, 0
+	for {
+		rec, err := r.Next()
+		if err == io.EOF {
+			break
+		}
+		if err != nil {
+			t.Fatal(err)
+		}
+		c := rec.Capture
+		if c == nil {
+			continue
+		}
+		var n int
+		if _, err := fmt.Sscanf(c.URL, "http://e.com/%d", &n); err != nil {
+			t.Fatalf("URL %q", c.URL)
+		}
+		if string(c.Body) != page(n) {
+			t.Errorf("%s %s: body of %d bytes %.30q..., want page %d", c.RecordType, c.RecordID, len(c.Body), c.Body, n)
+		}
+		if c.RecordType == "revisit" {
+			if c.Resolved {
+				resolved++
+			}
+			continue
+		}
+		pages++
+		buffers[&c.Body[0]] = true
+	}
+	if pages != 24 || resolved != 1 {
+		t.Errorf("%d pages, %d revisits resolved; want 24 and 1", pages, resolved)
+	}
+	if len(buffers) > 12 {
+		t.Errorf("24 pages read into %d buffers: lent buffers are not reused", len(buffers))
 	}
 }

@@ -43,13 +43,19 @@ type entry struct {
 	// shared: Resolve handed body to a revisit capture, so it must not
 	// go back to the pool when the entry is evicted.
 	shared bool
+	// busy: body is the buffer a Reader read the capture into and lent
+	// us (remember with owned); its caller may still read it. An entry
+	// evicted while busy (evicted) gives its body to the pool on release.
+	busy, evicted bool
 }
 
 // Body buffers of at least poolMin bytes are recycled: a crawl's pages
-// are remembered one after another, each copy into fresh memory cost a
-// large allocation (page faults, collector cycles) besides the copy.
-// Classes are poolStep bytes wide; the pool holds at most a quarter of
-// the budget.
+// are remembered one after another, and each copy into fresh memory cost
+// a large allocation (page faults, collector cycles) besides the copy.
+// A Reader reads bodies of known length into a buffer lent from the pool
+// (lend), which the resolver then keeps without a copy; other bodies are
+// copied into pooled buffers. Classes are poolStep bytes wide; the pool
+// holds one buffer, or more up to a quarter of the budget.
 const (
 	poolMin  = 16 << 10
 	poolStep = 8 << 10
@@ -76,7 +82,7 @@ func (r *Resolver) takeBuf(n int) []byte {
 
 // putBuf keeps the body of an evicted entry for reuse. r.mu is held.
 func (r *Resolver) putBuf(b []byte) {
-	if cap(b) < poolMin || cap(b)%poolStep != 0 || r.poolBytes+int64(cap(b)) > r.maxBytes/4 {
+	if cap(b) < poolMin || cap(b)%poolStep != 0 || r.poolBytes > 0 && r.poolBytes+int64(cap(b)) > r.maxBytes/4 {
 		return
 	}
 	k := cap(b) / poolStep
@@ -85,6 +91,33 @@ func (r *Resolver) putBuf(b []byte) {
 	}
 	r.pool[k] = append(r.pool[k], b[:0])
 	r.poolBytes += int64(cap(b))
+}
+
+// lend returns an empty buffer of capacity n rounded up to its size
+// class, from the pool or new, for a Reader to read a body of n bytes
+// into; nil when n is below poolMin.
+func (r *Resolver) lend(n int) []byte {
+	if n < poolMin {
+		return nil
+	}
+	r.mu.Lock()
+	b := r.takeBuf(n)
+	r.mu.Unlock()
+	if b == nil {
+		b = make([]byte, 0, poolClass(n)*poolStep)
+	}
+	return b
+}
+
+// release says that the Reader's caller is done with the body of e,
+// remembered from a lent buffer.
+func (r *Resolver) release(e *entry) {
+	r.mu.Lock()
+	defer r.mu.Unlock()
+	e.busy = false
+	if e.evicted && !e.shared {
+		r.putBuf(e.body)
+	}
 }
 
 // copyBody returns a copy of body, in a pooled buffer when it is large.
@@ -123,8 +156,16 @@ func digestKey(digest, uri string) string {
 // nor a payload digest are ignored, as is a capture larger than the whole
 // budget.
 func (r *Resolver) Remember(c *event.Capture) {
+	r.remember(c, false)
+}
+
+// remember is Remember. owned means that c.Body is a buffer from lend
+// that the resolver may keep as it is, busy until release; it returns
+// the entry made (nil when nothing was remembered, and then c.Body
+// remains the caller's).
+func (r *Resolver) remember(c *event.Capture, owned bool) *entry {
 	if c == nil || c.RecordType == "revisit" {
-		return
+		return nil
 	}
 	e := &entry{
 		id:          trimID(c.RecordID),
@@ -136,16 +177,19 @@ func (r *Resolver) Remember(c *event.Capture) {
 		truncated:   c.BodyTruncated,
 	}
 	if e.id == "" && e.digestKey == "" {
-		return
+		return nil
 	}
 	e.size = entryOverhead + int64(len(e.id)+len(e.digestKey)+len(e.proto)+len(e.contentType)+len(c.Body))
 	for _, f := range c.Header {
 		e.size += int64(len(f.Name)+len(f.Value)) + 32
 	}
 	if e.size > r.maxBytes {
-		return
+		return nil
 	}
-	if len(c.Body) > 0 {
+	switch {
+	case owned && len(c.Body) > 0:
+		e.body, e.busy = c.Body, true
+	case len(c.Body) > 0:
 		e.body = r.copyBody(c.Body)
 	}
 	r.mu.Lock()
@@ -169,7 +213,10 @@ func (r *Resolver) Remember(c *event.Capture) {
 		if r.byDigest[old.digestKey] == old {
 			delete(r.byDigest, old.digestKey)
 		}
-		if !old.shared {
+		switch {
+		case old.busy:
+			old.evicted = true
+		case !old.shared:
 			r.putBuf(old.body)
 		}
 	}
@@ -179,6 +226,7 @@ func (r *Resolver) Remember(c *event.Capture) {
 		r.fifo = r.fifo[:n]
 		r.head = 0
 	}
+	return e
 }
 
 // Resolve fills a revisit capture from the original it refers to, found by
