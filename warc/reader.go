@@ -975,9 +975,11 @@ func (r *Reader) finish(it *item) {
 			case "revisit":
 				res.Resolve(c)
 			case "response", "resource":
-				if it.lent && len(c.Body) > 0 && cap(it.buf) > 0 && &c.Body[0] == &it.buf[:1][0] {
-					// The resolver keeps the lent buffer itself; the
-					// caller may read c.Body until it calls Next again.
+				if it.lent && len(c.Body) > 0 && cap(it.buf) > 0 && cap(it.buf)-len(c.Body) < poolStep && &c.Body[0] == &it.buf[:1][0] {
+					// The resolver keeps the lent buffer itself (unless
+					// the body came out much shorter than its length
+					// said: the budget counts body lengths); the caller
+					// may read c.Body until it calls Next again.
 					if it.entry = res.remember(c, true); it.entry != nil {
 						it.buf = nil
 					}
