@@ -55,7 +55,7 @@ type entry struct {
 // A Reader reads bodies of known length into a buffer lent from the pool
 // (lend), which the resolver then keeps without a copy; other bodies are
 // copied into pooled buffers. Classes are poolStep bytes wide; the pool
-// holds one buffer, or more up to a quarter of the budget.
+// holds one buffer, or more up to an eighth of the budget.
 const (
 	poolMin  = 16 << 10
 	poolStep = 8 << 10
@@ -82,7 +82,7 @@ func (r *Resolver) takeBuf(n int) []byte {
 
 // putBuf keeps the body of an evicted entry for reuse. r.mu is held.
 func (r *Resolver) putBuf(b []byte) {
-	if cap(b) < poolMin || cap(b)%poolStep != 0 || r.poolBytes > 0 && r.poolBytes+int64(cap(b)) > r.maxBytes/4 {
+	if cap(b) < poolMin || cap(b)%poolStep != 0 || r.poolBytes > 0 && r.poolBytes+int64(cap(b)) > r.maxBytes/8 {
 		return
 	}
 	k := cap(b) / poolStep
