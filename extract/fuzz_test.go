@@ -83,8 +83,8 @@ func checkRules(t *testing.T, rules []Rule, via string) {
 	}
 }
 
-// FuzzParseMetaQuick holds ParseMeta's shortcut for documents without a
-// meta tag to the tokenizer's answer on the same bytes.
+// FuzzParseMetaQuick holds ParseMeta's shortcuts for documents and bodies
+// without a meta tag to the tokenizer's answer on the same bytes.
 func FuzzParseMetaQuick(f *testing.F) {
 	for _, s := range []string{
 		`<html><head><title>p</title></head><body>text</body></html>`,
@@ -93,6 +93,8 @@ func FuzzParseMetaQuick(f *testing.F) {
 		`<head><title>x</title>`,
 		`<me<meta name=robots content=noarchive>`,
 		`<head><!-- <meta name=robots content=noindex> --></head>`,
+		`<head><title>t</title></head><body><p>x</p><mEtA name=robots content=noindex></body>`,
+		`<p>text</p><!-- <META> --><x-meta name=robots content=none><mETa name=robots>`,
 	} {
 		f.Add([]byte(s), 0, false)
 	}

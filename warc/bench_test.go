@@ -105,14 +105,27 @@ func BenchmarkGunzip(b *testing.B) {
 // (HTML bodies kept up to 64 KiB).
 func BenchmarkIngest(b *testing.B) { benchRead(b, Options{}) }
 
+// BenchmarkIngestResolver reads as `repaudit audit` does: default body
+// limits and a Resolver remembering every response. Its budget is 4 MiB,
+// an eighth of the corpus, as audit's 32 MiB per file is of a file of a
+// large crawl: most remembered bodies evict older ones.
+func BenchmarkIngestResolver(b *testing.B) {
+	benchReadWith(b, func() Options { return Options{Resolver: NewResolver(4 << 20)} })
+}
+
 // benchRead reads every record of the corpus with opts, once per round.
 func benchRead(b *testing.B, opts Options) {
+	benchReadWith(b, func() Options { return opts })
+}
+
+// benchReadWith is benchRead with the options of each round made anew.
+func benchReadWith(b *testing.B, options func() Options) {
 	data, n := benchCorpus(b)
 	b.SetBytes(n)
 	b.ReportAllocs()
 	defer reportCPU(b, n)()
 	for b.Loop() {
-		r, err := NewReader(bytes.NewReader(data), "bench.warc.gz", opts)
+		r, err := NewReader(bytes.NewReader(data), "bench.warc.gz", options())
 		if err != nil {
 			b.Fatal(err)
 		}

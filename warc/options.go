@@ -14,6 +14,9 @@ type Options struct {
 	// Resolver, when set, remembers every response and resource capture
 	// the Reader returns and resolves revisit records against it (see
 	// Resolver). It may be shared by Readers running in parallel.
+	// Capture.Body is then read-only: the Resolver may keep the very
+	// buffer the Reader returns (and it stays valid until the next call
+	// to Next, as without a Resolver).
 	Resolver *Resolver
 	// Reuse lets the Reader reuse the memory of the records it returns:
 	// a Record, its Fetch or Capture, their headers and every string in

@@ -3,10 +3,12 @@ package warc
 import (
 	"bytes"
 	"fmt"
+	"io"
 	"slices"
 	"strings"
 	"testing"
 
+	"github.com/repaudit/repaudit/event"
 	"github.com/repaudit/repaudit/problem"
 )
 
@@ -305,5 +307,121 @@ func TestResolverConcurrent(t *testing.T) {
 		if n := <-done; n != 20 {
 			t.Errorf("resolved %d revisits, want 20", n)
 		}
+	}
+}
+
+// TestResolverPooledBodies remembers more large bodies than the budget
+// holds: evicted bodies are recycled for later copies, and a body handed
+// to a resolved revisit is never overwritten by that recycling.
+func TestResolverPooledBodies(t *testing.T) {
+	const n = 40 << 10
+	res := NewResolver(4 * (n + entryOverhead + 64))
+	body := func(i int) []byte { return bytes.Repeat([]byte{byte('a' + i%26)}, n-i) }
+	id := func(i int) string { return fmt.Sprintf("urn:uuid:%d", i) }
+	resolve := func(i int) *event.Capture {
+		c := &event.Capture{RecordType: "revisit", RefersTo: "<" + id(i) + ">"}
+		res.Resolve(c)
+		return c
+	}
+	shared := map[int]*event.Capture{}
+	buffers := map[*byte]bool{} // backing arrays of remembered bodies
+	for i := range 40 {
+		res.Remember(&event.Capture{RecordType: "response", RecordID: "<" + id(i) + ">", Status: 200, Body: body(i)})
+		// The newest captures keep their own bytes, whatever buffer
+		// they were copied into (looked at without Resolve, which
+		// would keep their buffers out of the pool).
+		for j := max(0, i-2); j <= i; j++ {
+			if e := res.byID[id(j)]; e == nil || !bytes.Equal(e.body, body(j)) {
+				t.Fatalf("after %d: capture %d not remembered with its body", i, j)
+			}
+		}
+		buffers[&res.byID[id(i)].body[0]] = true
+		if i%10 == 0 {
+			c := resolve(i)
+			if !c.Resolved || !bytes.Equal(c.Body, body(i)) || cap(c.Body) != len(c.Body) {
+				t.Fatalf("revisit of %d: resolved %v, %d bytes (cap %d)", i, c.Resolved, len(c.Body), cap(c.Body))
+			}
+			shared[i] = c
+		}
+	}
+	for i, c := range shared {
+		if !bytes.Equal(c.Body, body(i)) {
+			t.Errorf("body of the revisit of %d was overwritten after its entry was evicted", i)
+		}
+	}
+	if c := resolve(0); c.Resolved {
+		t.Errorf("capture 0 still resolves after 39 others")
+	}
+	if len(buffers) > 20 {
+		t.Errorf("40 bodies remembered in %d buffers: evicted ones are not reused", len(buffers))
+	}
+	if res.poolBytes > max(res.maxBytes/8, n+poolStep) {
+		t.Errorf("pool holds %d bytes, more than an eighth of the budget %d", res.poolBytes, res.maxBytes)
+	}
+}
+
+// TestResolverLentBuffers reads large pages whose bodies the resolver
+// keeps in the buffers they were read into, with a budget of about one
+// page: a request read ahead of its response makes the reader parse (and
+// the resolver remember, and evict) pages before the caller sees them.
+// Every page must reach the caller with its own bytes, and buffers must
+// be reused.
+func TestResolverLentBuffers(t *testing.T) {
+	page := func(n int) string {
+		return strings.Repeat(fmt.Sprintf("<p>page %d</p>", n), 2000)[:17<<10+256*(n%16)]
+	}
+	resp := func(n int) []byte {
+		return respRec(n, fmt.Sprintf("http://e.com/%d", n), httpResponse("HTTP/1.1 200 OK", page(n), "Content-Type: text/html")).bytes()
+	}
+	var parts [][]byte
+	for g := range 8 {
+		a, b, c := 3*g, 3*g+1, 3*g+2
+		// The request of a comes first; b and c are read before a.
+		parts = append(parts, reqRec(a, fmt.Sprintf("http://e.com/%d", a), "GET / HTTP/1.1\r\nHost: e.com\r\n\r\n",
+			fmt.Sprintf("WARC-Concurrent-To: <urn:uuid:resp-%d>", a)).bytes(), resp(b), resp(c), resp(a))
+	}
+	// A revisit of the last page, still remembered.
+	parts = append(parts, wrec{typ: "revisit", id: "<urn:uuid:rv>", uri: "http://e.com/21",
+		extra: []string{"WARC-Refers-To: <urn:uuid:resp-21>"}}.bytes())
+	res := NewResolver(int64(len(page(15))) * 3 / 2)
+	r, err := NewReader(bytes.NewReader(join(parts...)), "t.warc", Options{Resolver: res})
+	if err != nil {
+		t.Fatal(err)
+	}
+	buffers := map[*byte]bool{}
+	pages, resolved := 0, 0
+	for {
+		rec, err := r.Next()
+		if err == io.EOF {
+			break
+		}
+		if err != nil {
+			t.Fatal(err)
+		}
+		c := rec.Capture
+		if c == nil {
+			continue
+		}
+		var n int
+		if _, err := fmt.Sscanf(c.URL, "http://e.com/%d", &n); err != nil {
+			t.Fatalf("URL %q", c.URL)
+		}
+		if string(c.Body) != page(n) {
+			t.Errorf("%s %s: body of %d bytes %.30q..., want page %d", c.RecordType, c.RecordID, len(c.Body), c.Body, n)
+		}
+		if c.RecordType == "revisit" {
+			if c.Resolved {
+				resolved++
+			}
+			continue
+		}
+		pages++
+		buffers[&c.Body[0]] = true
+	}
+	if pages != 24 || resolved != 1 {
+		t.Errorf("%d pages, %d revisits resolved; want 24 and 1", pages, resolved)
+	}
+	if len(buffers) > 12 {
+		t.Errorf("24 pages read into %d buffers: lent buffers are not reused", len(buffers))
 	}
 }

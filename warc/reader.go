@@ -137,6 +137,11 @@ type reusedPair struct {
 type item struct {
 	rec *Record
 	buf []byte // body buffer owned by the item
+	// lent: buf came from the Resolver's pool (Resolver.lend); lent is
+	// the entry that took it over when the capture was remembered, busy
+	// until the caller is done with the record (Resolver.release).
+	lent  bool
+	entry *entry
 	// headDone is set once the record's headers (WARC, and HTTP when the
 	// block holds an HTTP message) were read completely: a record cut
 	// after that point is kept (see keepCut).
@@ -256,6 +261,10 @@ func (r *Reader) Next() (*Record, error) {
 	if r.last != nil {
 		if r.last.buf != nil {
 			r.free = append(r.free, r.last.buf[:0])
+		}
+		if r.last.entry != nil {
+			r.opts.Resolver.release(r.last.entry)
+			r.last.entry = nil
 		}
 		r.last = nil
 	}
@@ -966,7 +975,17 @@ func (r *Reader) finish(it *item) {
 			case "revisit":
 				res.Resolve(c)
 			case "response", "resource":
-				res.Remember(c)
+				if it.lent && len(c.Body) > 0 && cap(it.buf) > 0 && cap(it.buf)-len(c.Body) < poolStep && &c.Body[0] == &it.buf[:1][0] {
+					// The resolver keeps the lent buffer itself (unless
+					// the body came out much shorter than its length
+					// said: the budget counts body lengths); the caller
+					// may read c.Body until it calls Next again.
+					if it.entry = res.remember(c, true); it.entry != nil {
+						it.buf = nil
+					}
+				} else {
+					res.Remember(c)
+				}
 			}
 		}
 	}
@@ -1183,7 +1202,17 @@ func (r *Reader) readMessage(it *item, c *event.Capture, isHTTP bool, fallbackCT
 		c.BodyTruncated = true
 		return nil
 	}
-	res := r.dec.readPayload(&r.blk, r.takeBuf(), limit, r.te, r.ce)
+	var buf []byte
+	if rs := r.opts.Resolver; rs != nil && len(r.te) == 0 && len(r.ce) == 0 && (c.RecordType == "response" || c.RecordType == "resource") {
+		// The payload's length is known: read it into a buffer the
+		// resolver can keep without copying it (finish).
+		buf = rs.lend(int(min(int64(limit), r.blk.n)))
+		it.lent = buf != nil
+	}
+	if buf == nil {
+		buf = r.takeBuf()
+	}
+	res := r.dec.readPayload(&r.blk, buf, limit, r.te, r.ce)
 	it.buf = res.body
 	if r.blk.err != nil {
 		// Keep what was read before the cut: endRecord decides whether

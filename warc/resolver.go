@@ -25,6 +25,10 @@ type Resolver struct {
 	byDigest map[string]*entry
 	fifo     []*entry // oldest first, from head
 	head     int
+	// pool holds the body buffers of evicted entries for later copies,
+	// by size class (poolClass); poolBytes is their total capacity.
+	pool      [][][]byte
+	poolBytes int64
 }
 
 type entry struct {
@@ -36,6 +40,98 @@ type entry struct {
 	body          []byte
 	truncated     bool
 	size          int64
+	// shared: Resolve handed body to a revisit capture, so it must not
+	// go back to the pool when the entry is evicted.
+	shared bool
+	// busy: body is the buffer a Reader read the capture into and lent
+	// us (remember with owned); its caller may still read it. An entry
+	// evicted while busy (evicted) gives its body to the pool on release.
+	busy, evicted bool
+}
+
+// Body buffers of at least poolMin bytes are recycled: a crawl's pages
+// are remembered one after another, and each copy into fresh memory cost
+// a large allocation (page faults, collector cycles) besides the copy.
+// A Reader reads bodies of known length into a buffer lent from the pool
+// (lend), which the resolver then keeps without a copy; other bodies are
+// copied into pooled buffers. Classes are poolStep bytes wide; the pool
+// holds one buffer, or more up to an eighth of the budget.
+const (
+	poolMin  = 16 << 10
+	poolStep = 8 << 10
+)
+
+// poolClass is the size class of a body of n >= poolMin bytes: a buffer
+// of class k holds k*poolStep bytes.
+func poolClass(n int) int { return (n + poolStep - 1) / poolStep }
+
+// takeBuf returns a buffer of capacity at least n from the pool, or nil.
+// r.mu is held.
+func (r *Resolver) takeBuf(n int) []byte {
+	k := poolClass(n)
+	if k >= len(r.pool) || len(r.pool[k]) == 0 {
+		return nil
+	}
+	l := r.pool[k]
+	b := l[len(l)-1]
+	l[len(l)-1] = nil
+	r.pool[k] = l[:len(l)-1]
+	r.poolBytes -= int64(cap(b))
+	return b
+}
+
+// putBuf keeps the body of an evicted entry for reuse. r.mu is held.
+func (r *Resolver) putBuf(b []byte) {
+	if cap(b) < poolMin || cap(b)%poolStep != 0 || r.poolBytes > 0 && r.poolBytes+int64(cap(b)) > r.maxBytes/8 {
+		return
+	}
+	k := cap(b) / poolStep
+	if k >= len(r.pool) {
+		r.pool = append(r.pool, make([][][]byte, k+1-len(r.pool))...)
+	}
+	r.pool[k] = append(r.pool[k], b[:0])
+	r.poolBytes += int64(cap(b))
+}
+
+// lend returns an empty buffer of capacity n rounded up to its size
+// class, from the pool or new, for a Reader to read a body of n bytes
+// into; nil when n is below poolMin.
+func (r *Resolver) lend(n int) []byte {
+	if n < poolMin {
+		return nil
+	}
+	r.mu.Lock()
+	b := r.takeBuf(n)
+	r.mu.Unlock()
+	if b == nil {
+		b = make([]byte, 0, poolClass(n)*poolStep)
+	}
+	return b
+}
+
+// release says that the Reader's caller is done with the body of e,
+// remembered from a lent buffer.
+func (r *Resolver) release(e *entry) {
+	r.mu.Lock()
+	defer r.mu.Unlock()
+	e.busy = false
+	if e.evicted && !e.shared {
+		r.putBuf(e.body)
+	}
+}
+
+// copyBody returns a copy of body, in a pooled buffer when it is large.
+func (r *Resolver) copyBody(body []byte) []byte {
+	if len(body) < poolMin {
+		return append([]byte(nil), body...)
+	}
+	r.mu.Lock()
+	b := r.takeBuf(len(body))
+	r.mu.Unlock()
+	if b == nil {
+		b = make([]byte, 0, poolClass(len(body))*poolStep)
+	}
+	return append(b, body...)
 }
 
 // NewResolver returns a Resolver that keeps at most maxBytes of remembered
@@ -60,8 +156,16 @@ func digestKey(digest, uri string) string {
 // nor a payload digest are ignored, as is a capture larger than the whole
 // budget.
 func (r *Resolver) Remember(c *event.Capture) {
+	r.remember(c, false)
+}
+
+// remember is Remember. owned means that c.Body is a buffer from lend
+// that the resolver may keep as it is, busy until release; it returns
+// the entry made (nil when nothing was remembered, and then c.Body
+// remains the caller's).
+func (r *Resolver) remember(c *event.Capture, owned bool) *entry {
 	if c == nil || c.RecordType == "revisit" {
-		return
+		return nil
 	}
 	e := &entry{
 		id:          trimID(c.RecordID),
@@ -73,17 +177,20 @@ func (r *Resolver) Remember(c *event.Capture) {
 		truncated:   c.BodyTruncated,
 	}
 	if e.id == "" && e.digestKey == "" {
-		return
+		return nil
 	}
 	e.size = entryOverhead + int64(len(e.id)+len(e.digestKey)+len(e.proto)+len(e.contentType)+len(c.Body))
 	for _, f := range c.Header {
 		e.size += int64(len(f.Name)+len(f.Value)) + 32
 	}
 	if e.size > r.maxBytes {
-		return
+		return nil
 	}
-	if len(c.Body) > 0 {
-		e.body = append([]byte(nil), c.Body...)
+	switch {
+	case owned && len(c.Body) > 0:
+		e.body, e.busy = c.Body, true
+	case len(c.Body) > 0:
+		e.body = r.copyBody(c.Body)
 	}
 	r.mu.Lock()
 	defer r.mu.Unlock()
@@ -106,6 +213,12 @@ func (r *Resolver) Remember(c *event.Capture) {
 		if r.byDigest[old.digestKey] == old {
 			delete(r.byDigest, old.digestKey)
 		}
+		switch {
+		case old.busy:
+			old.evicted = true
+		case !old.shared:
+			r.putBuf(old.body)
+		}
 	}
 	if r.head > 1024 && r.head > len(r.fifo)/2 {
 		n := copy(r.fifo, r.fifo[r.head:])
@@ -113,6 +226,7 @@ func (r *Resolver) Remember(c *event.Capture) {
 		r.fifo = r.fifo[:n]
 		r.head = 0
 	}
+	return e
 }
 
 // Resolve fills a revisit capture from the original it refers to, found by
@@ -142,11 +256,15 @@ func (r *Resolver) Resolve(c *event.Capture) bool {
 			e = r.byDigest[k]
 		}
 	}
+	if e != nil {
+		e.shared = true
+	}
 	r.mu.Unlock()
 	if e == nil {
 		return false
 	}
-	c.Body, c.BodyTruncated = e.body, e.truncated
+	// Capacity cut to the length: the buffer may be a pooled one.
+	c.Body, c.BodyTruncated = e.body[:len(e.body):len(e.body)], e.truncated
 	if c.ContentType == "" {
 		c.ContentType = e.contentType
 	}
