@@ -58,34 +58,20 @@ type archiveCounts struct {
 // WriteTables writes robots_versions, robots_rules, directives, retention,
 // the findings about listings and archived records, the fetches judged
 // from captures without a paired request record, and pass 1 problems to
-// sink, each table's rows in a deterministic order.
-//
-// robots_versions, robots_rules and directives are written on a goroutine
-// of their own while the captures are judged (fetches, retention,
-// violations, then problems): sink's methods for different tables are
-// called from two goroutines at once (output.Writer and table.Collector
-// allow it), never one table's from both.
+// sink, in a deterministic order.
 func (m *Model) WriteTables(sink table.Sink) error {
 	counts := archiveCounts{retention: map[string]int64{}, findings: map[string]int64{}}
+	if err := m.writeVersions(sink); err != nil {
+		return err
+	}
+	if err := m.writeDirectives(sink); err != nil {
+		return err
+	}
 	m.mergeCrawlerViews()
-	// What the two goroutines read is settled; neither writes to the
-	// other's tables.
-	docs := make(chan error, 1)
-	go func() {
-		err := m.writeVersions(sink)
-		if err == nil {
-			err = m.writeDirectives(sink)
-		}
-		docs <- err
-	}()
-	err := m.writeArchive(sink, &counts)
-	if err == nil {
-		err = m.writeListings(sink, &counts)
+	if err := m.writeArchive(sink, &counts); err != nil {
+		return err
 	}
-	if derr := <-docs; derr != nil {
-		return derr
-	}
-	if err != nil {
+	if err := m.writeListings(sink, &counts); err != nil {
 		return err
 	}
 	for i := range m.problems {

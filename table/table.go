@@ -181,10 +181,8 @@ type Problem struct {
 }
 
 // Sink receives rows. Implementations decide where they go (Parquet files,
-// memory in tests). The rows of one table come from one goroutine at a
-// time, but the methods of different tables may be called from different
-// goroutines at once (evaluate's Model.WriteTables does), as output.Writer
-// and Collector allow.
+// memory in tests). Methods may be called from one goroutine only unless the
+// implementation says otherwise.
 type Sink interface {
 	Fetch(*Fetch) error
 	Violation(*Violation) error
@@ -214,8 +212,7 @@ var Tables = []Info{
 }
 
 // Collector is a Sink that keeps every row in memory; for tests and small
-// runs. Each table has its own slice, so different tables may be filled
-// from different goroutines at once.
+// runs.
 type Collector struct {
 	Fetches        []Fetch
 	Violations     []Violation
