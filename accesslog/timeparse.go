@@ -24,7 +24,7 @@ func (c *clfTimeCache) parse(s string) (time.Time, bool) {
 	}
 	t, ok := parseCLFTime(s)
 	if ok {
-		c.key, c.t = s, t
+		c.key, c.t = strings.Clone(s), t // s may alias the read buffer
 	}
 	return t, ok
 }
