@@ -163,6 +163,7 @@ func (jg *Judger) JudgeIntoView(j *Judgement, f *event.Fetch, v *FetchView) {
 type judgeCache struct {
 	ips   *[ipSlots]ipText
 	rules map[*robots.Rule]string
+	ev    evBuf // evidence being built
 }
 
 // ipText is an address and its text.
@@ -432,7 +433,7 @@ func (m *Model) robotsVerdict(j *Judgement, f *event.Fetch, t time.Time, a *auth
 	}
 	if r.kind != "" {
 		v := m.baseViolation(row, r.kind)
-		m.robotsEvidence(&v, &r, id.token, a, f.Target, t)
+		m.robotsEvidence(&v, &r, id.token, a, f.Target, t, c)
 		j.Violations = append(j.Violations, v)
 	}
 	return r
