@@ -164,6 +164,7 @@ type judgeCache struct {
 	ips   *[ipSlots]ipText
 	rules map[*robots.Rule]string
 	ev    evBuf // evidence being built
+	ua    *uaLocal
 }
 
 // ipText is an address and its text.
@@ -242,7 +243,14 @@ func (m *Model) judgeWith(j *Judgement, f *event.Fetch, forced *ident, c *judgeC
 	case fv != nil && fv.hasID:
 		id = fv.id
 	default:
-		id = m.identifyUA(f.UserAgent, a, t)
+		var l *uaLocal
+		if c != nil {
+			if c.ua == nil {
+				c.ua = new(uaLocal)
+			}
+			l = c.ua
+		}
+		id = m.identifyUALocal(f.UserAgent, a, t, l)
 	}
 	var sig signatureCheck
 	if forced == nil {

@@ -270,6 +270,7 @@ func (fv *FetchView) entry(lower string) *viewEntry {
 // the fetches of one time.
 type ViewTracker struct {
 	m      *Model
+	ua     uaLocal // identification by User-Agent
 	next   int // m.static[next:] are still to apply
 	hosts  map[string]*trackHost
 	drops  dropHeap
@@ -451,7 +452,7 @@ func (vt *ViewTracker) Step(fs []*event.Fetch, out []FetchView) {
 		if a == nil {
 			continue
 		}
-		id := m.identifyUA(f.UserAgent, a, t)
+		id := m.identifyUALocal(f.UserAgent, a, t, &vt.ua)
 		if id.token == "" {
 			continue
 		}
@@ -514,7 +515,7 @@ func (vt *ViewTracker) view(f *event.Fetch, t time.Time) FetchView {
 		return fv
 	}
 	m := vt.m
-	fv.id, fv.hasID = m.identifyUA(f.UserAgent, a, t), true
+	fv.id, fv.hasID = m.identifyUALocal(f.UserAgent, a, t, &vt.ua), true
 	if fv.id.token != "" {
 		fv.e = th.cur[viewKey{a, fv.id.lower}]
 		return fv
