@@ -459,6 +459,11 @@ func (d *decoder) fail(what string) {
 }
 
 func (d *decoder) uvarint() uint64 {
+	if len(d.b) > 0 && d.b[0] < 0x80 { // one byte: most flags, lengths and references
+		v := uint64(d.b[0])
+		d.b = d.b[1:]
+		return v
+	}
 	v, n := binary.Uvarint(d.b)
 	if n <= 0 {
 		d.fail("bad varint")
@@ -469,6 +474,15 @@ func (d *decoder) uvarint() uint64 {
 }
 
 func (d *decoder) varint() int64 {
+	if len(d.b) > 0 && d.b[0] < 0x80 { // one byte, zigzag as binary.Varint
+		ux := uint64(d.b[0])
+		d.b = d.b[1:]
+		x := int64(ux >> 1)
+		if ux&1 != 0 {
+			x = ^x
+		}
+		return x
+	}
 	v, n := binary.Varint(d.b)
 	if n <= 0 {
 		d.fail("bad varint")

@@ -2,6 +2,7 @@ package event
 
 import (
 	"bytes"
+	"encoding/binary"
 	"errors"
 	"fmt"
 	"io"
@@ -310,6 +311,29 @@ func TestCodecLastSameBytes(t *testing.T) {
 	for i := range in {
 		if !reflect.DeepEqual(got[i], in[i]) {
 			t.Fatalf("fetch %d:\n got %+v\nwant %+v", i, got[i], in[i])
+		}
+	}
+}
+
+// TestDecoderVarintsOneByte: the one-byte shortcuts of the decoder read
+// what encoding/binary reads, for every one-byte value and a few longer.
+func TestDecoderVarintsOneByte(t *testing.T) {
+	for _, b := range [][]byte{{0}, {1}, {0x7f}, {0x80, 1}, {0xff, 0x7f}, {0x80}, {}} {
+		for i := range 128 {
+			in := b
+			if len(b) == 1 {
+				in = []byte{byte(i)}
+			}
+			wu, nu := binary.Uvarint(in)
+			wv, nv := binary.Varint(in)
+			d := decoder{b: in}
+			if gu := d.uvarint(); nu > 0 && (gu != wu || len(d.b) != len(in)-nu) || nu <= 0 && d.err == "" {
+				t.Fatalf("uvarint(%x) = %d (%q), want %d, %d", in, gu, d.err, wu, nu)
+			}
+			d = decoder{b: in}
+			if gv := d.varint(); nv > 0 && (gv != wv || len(d.b) != len(in)-nv) || nv <= 0 && d.err == "" {
+				t.Fatalf("varint(%x) = %d (%q), want %d, %d", in, gv, d.err, wv, nv)
+			}
 		}
 	}
 }
