@@ -67,6 +67,8 @@ type Options struct {
 	// headers ("{a|b|c}"), in capture order, for example {"Host",
 	// "User-Agent"}. Other formats ignore it: they name their fields.
 	ExtraHeaders []string
+
+	bufSize int // tests: the line buffer's size when Format is given (0: sampleBytes)
 }
 
 // Reader reads one access log, line by line, as event.Fetch values. It is
@@ -142,7 +144,11 @@ func NewReader(r io.Reader, name string, opts Options) (*Reader, error) {
 	if c := dr.Compression(); c != decompress.None {
 		rd.compressed = c
 	}
-	rd.br = bufio.NewReaderSize(&stickyReader{r: dr}, sampleBytes)
+	size := sampleBytes
+	if opts.bufSize > 0 && rd.format != "" {
+		size = opts.bufSize
+	}
+	rd.br = bufio.NewReaderSize(&stickyReader{r: dr}, size)
 	if rd.format == "" {
 		sample, _ := rd.br.Peek(sampleBytes)
 		lines := sampleSplit(sample, len(sample) < sampleBytes)
