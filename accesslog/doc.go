@@ -52,9 +52,12 @@
 // Header slice is reused too: both are overwritten by the next call to
 // Next. Strings in them are ordinary immutable strings and may be kept;
 // copy the Fetch (and clone its Header) to keep the whole value. This is
-// what lets the reader parse a combined line with one allocation: each
-// line is converted to one string and every field is a substring of it;
-// only values that hold escapes are decoded into new strings.
+// what lets the reader parse a combined line with about one small
+// allocation: the Apache/nginx text formats are parsed in place in the
+// read buffer, then the target is copied and the fields that repeat
+// (method, host, user agent, referer) are interned per Reader; the other
+// formats convert each line to one string of which every field is a
+// substring. Values that hold escapes are decoded into new strings.
 //
 // # Malformed input
 //

@@ -4,9 +4,12 @@ import (
 	"bytes"
 	"io"
 	"os"
+	"reflect"
 	"strings"
 	"testing"
 	"time"
+
+	"github.com/repaudit/repaudit/event"
 )
 
 // fuzzRead reads data as format f (or auto-detected) and checks the
@@ -16,6 +19,9 @@ func fuzzRead(t *testing.T, data []byte, f Format) {
 	r, err := NewReader(bytes.NewReader(data), "fuzz.log", Options{Format: f, MaxLine: 4096, ExtraHeaders: []string{"Signature", "Signature-Input"}})
 	if err != nil {
 		return
+	}
+	if r.zeroCopy {
+		sameWithoutZeroCopy(t, data, f)
 	}
 	for n := 0; ; n++ {
 		fe, err := r.Next()
@@ -45,6 +51,44 @@ func fuzzRead(t *testing.T, data []byte, f Format) {
 		if n > len(data) {
 			t.Fatalf("more fetches than input bytes")
 		}
+	}
+}
+
+// sameWithoutZeroCopy reads data twice, in place in the read buffer and
+// with a string per line, keeps every fetch of the first reading to the
+// end (a field left pointing into the buffer would have changed by then)
+// and compares the two, problems included.
+func sameWithoutZeroCopy(t *testing.T, data []byte, f Format) {
+	read := func(zeroCopy bool) ([]event.Fetch, []event.Problem) {
+		opts := Options{Format: f, MaxLine: 4096, ExtraHeaders: []string{"Signature", "Signature-Input"}}
+		if zeroCopy {
+			opts.bufSize = 64 // refilled every line or two: aliasing shows
+		}
+		r, err := NewReader(bytes.NewReader(data), "fuzz.log", opts)
+		if err != nil {
+			t.Fatal(err)
+		}
+		r.zeroCopy = zeroCopy
+		var fs []event.Fetch
+		var ps []event.Problem
+		for {
+			fe, err := r.Next()
+			ps = append(ps, r.Problems()...)
+			if err != nil {
+				return fs, ps
+			}
+			c := *fe
+			c.Header = append(event.Header(nil), fe.Header...)
+			fs = append(fs, c)
+		}
+	}
+	fc, pc := read(false)
+	if len(fc) > 0 {
+		f = Format(fc[0].Format) // as detected
+	}
+	fz, pz := read(true)
+	if !reflect.DeepEqual(fz, fc) || !reflect.DeepEqual(pz, pc) {
+		t.Fatalf("zero-copy reading differs:\n%+v\n%+v\nproblems:\n%v\n%v", fz, fc, pz, pc)
 	}
 }
 

@@ -9,6 +9,7 @@ import (
 	"iter"
 	"strconv"
 	"strings"
+	"unsafe"
 
 	"github.com/repaudit/repaudit/event"
 	"github.com/repaudit/repaudit/internal/decompress"
@@ -66,6 +67,8 @@ type Options struct {
 	// headers ("{a|b|c}"), in capture order, for example {"Host",
 	// "User-Agent"}. Other formats ignore it: they name their fields.
 	ExtraHeaders []string
+
+	bufSize int // tests: the line buffer's size when Format is given (0: sampleBytes)
 }
 
 // Reader reads one access log, line by line, as event.Fetch values. It is
@@ -93,6 +96,11 @@ type Reader struct {
 	err      error
 
 	parse func(r *Reader, line string) bool
+	// zeroCopy: parse reads the line in place (a string over the read
+	// buffer) and detach copies what the fetch keeps; only for parsers
+	// that keep nothing of the line but the fetch's fields (see detach).
+	zeroCopy bool
+	interned map[string]string // detach's repeated field values
 
 	clfTime  clfTimeCache
 	dateTime dateCache
@@ -136,7 +144,11 @@ func NewReader(r io.Reader, name string, opts Options) (*Reader, error) {
 	if c := dr.Compression(); c != decompress.None {
 		rd.compressed = c
 	}
-	rd.br = bufio.NewReaderSize(&stickyReader{r: dr}, sampleBytes)
+	size := sampleBytes
+	if opts.bufSize > 0 && rd.format != "" {
+		size = opts.bufSize
+	}
+	rd.br = bufio.NewReaderSize(&stickyReader{r: dr}, size)
 	if rd.format == "" {
 		sample, _ := rd.br.Peek(sampleBytes)
 		lines := sampleSplit(sample, len(sample) < sampleBytes)
@@ -156,6 +168,10 @@ func NewReader(r io.Reader, name string, opts Options) (*Reader, error) {
 		rd.format = f
 	}
 	rd.parse = parserFor(rd.format)
+	switch rd.format {
+	case Combined, Common, VhostCombined:
+		rd.zeroCopy = true
+	}
 	return rd, nil
 }
 
@@ -328,6 +344,13 @@ func (r *Reader) Next() (*event.Fetch, error) {
 			// No format but W3C's starts a line with '#': a comment
 			// (test files and hand-edited logs have them).
 			ok = r.notRequest("comment line", string(b))
+		} else if r.zeroCopy {
+			// The line's string aliases the read buffer, which the next
+			// read overwrites: detach copies every field the fetch keeps.
+			line := unsafe.String(unsafe.SliceData(b), len(b))
+			if ok = r.parse(r, line); ok {
+				r.detach(f, line)
+			}
 		} else {
 			ok = r.parse(r, string(b))
 		}
@@ -433,7 +456,7 @@ func (r *Reader) report(sev string, code problem.Code, msg, line string) {
 func (r *Reader) fail(code problem.Code, msg, line string) bool {
 	r.skipped++
 	if len(r.bad) < sampleLines {
-		r.bad = append(r.bad, line[:min(len(line), 4096)])
+		r.bad = append(r.bad, strings.Clone(line[:min(len(line), 4096)])) // line may alias the read buffer
 	}
 	r.report(event.SevError, code, msg, line)
 	return false
@@ -510,4 +533,82 @@ func (s *stickyReader) Read(p []byte) (int, error) {
 	n, err := s.r.Read(p)
 	s.err = err
 	return n, err
+}
+
+// Interning by detach: values up to maxIntern bytes (methods, hosts,
+// agents, referers) are kept once per distinct value, in a table cleared
+// when it holds maxInterned of them.
+const (
+	maxIntern   = 512
+	maxInterned = 4096
+)
+
+// detach makes every string of f that points into line, which aliases
+// the read buffer, a string of its own: the target a copy, the other
+// fields (which repeat from line to line) interned, so that a line costs
+// an allocation of its target rather than of the whole line. A header
+// value that is the User-Agent or Referer field shares its string.
+func (r *Reader) detach(f *event.Fetch, line string) {
+	lo := uintptr(unsafe.Pointer(unsafe.StringData(line)))
+	n := uintptr(len(line))
+	in := func(s string) bool {
+		return len(s) > 0 && uintptr(unsafe.Pointer(unsafe.StringData(s)))-lo < n
+	}
+	if in(f.Target) {
+		f.Target = strings.Clone(f.Target)
+	}
+	if in(f.ForwardedFor) {
+		f.ForwardedFor = strings.Clone(f.ForwardedFor)
+	}
+	if in(f.RecordID) {
+		f.RecordID = strings.Clone(f.RecordID)
+	}
+	for _, p := range [...]*string{&f.Method, &f.Scheme, &f.Host, &f.CDNVerifiedBot} {
+		if in(*p) {
+			*p = r.intern(*p)
+		}
+	}
+	ua, ref := f.UserAgent, f.Referer
+	if in(ua) {
+		f.UserAgent = r.intern(ua)
+	}
+	if in(ref) {
+		f.Referer = r.intern(ref)
+	}
+	for i := range f.Header {
+		h := &f.Header[i]
+		if in(h.Name) {
+			h.Name = r.intern(h.Name)
+		}
+		switch v := h.Value; {
+		case !in(v):
+		case same(v, ua):
+			h.Value = f.UserAgent
+		case same(v, ref):
+			h.Value = f.Referer
+		default:
+			h.Value = r.intern(v)
+		}
+	}
+}
+
+// same reports whether a and b are the same bytes in memory.
+func same(a, b string) bool {
+	return len(a) == len(b) && unsafe.StringData(a) == unsafe.StringData(b)
+}
+
+// intern returns a string of its own equal to s: the one kept for s, or
+// a copy (kept when short enough).
+func (r *Reader) intern(s string) string {
+	if v, ok := r.interned[s]; ok {
+		return v
+	}
+	c := strings.Clone(s)
+	if len(s) <= maxIntern {
+		if r.interned == nil || len(r.interned) >= maxInterned {
+			r.interned = make(map[string]string, 256)
+		}
+		r.interned[c] = c
+	}
+	return c
 }

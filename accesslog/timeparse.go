@@ -12,19 +12,25 @@ import (
 // mostly share their second.
 
 // clfTimeCache converts "10/Oct/2000:13:55:36 -0700" and remembers the last
-// string it converted.
+// string it converted, in an array of its own: the string parsed may
+// alias the read buffer (Reader.zeroCopy), and copying it at every new
+// second would cost an allocation per line of a sparse log.
 type clfTimeCache struct {
-	key string
+	key [clfTimeLen]byte
+	ok  bool // key holds a converted string
 	t   time.Time
 }
 
+const clfTimeLen = len("10/Oct/2000:13:55:36 -0700")
+
 func (c *clfTimeCache) parse(s string) (time.Time, bool) {
-	if s == c.key && s != "" {
+	if c.ok && s == string(c.key[:]) {
 		return c.t, true
 	}
 	t, ok := parseCLFTime(s)
-	if ok {
-		c.key, c.t = s, t
+	if ok { // len(s) == clfTimeLen
+		copy(c.key[:], s)
+		c.ok, c.t = true, t
 	}
 	return t, ok
 }

@@ -79,3 +79,32 @@ func BenchmarkAuditEndToEnd(b *testing.B) {
 	b.ReportMetric(float64(lines)/sec, "fetches/s")
 	b.ReportMetric(float64(rows)/sec, "rows/s")
 }
+
+// BenchmarkAuditCorpus audits the inputs under $REPAUDIT_BENCH_CORPUS
+// (skipped when unset) with $REPAUDIT_BENCH_JOBS judging workers (default
+// GOMAXPROCS, which -cpu sets): a way to take an execution trace of a
+// whole audit, for instance to see which pass-2 stage waits on which:
+//
+//	REPAUDIT_BENCH_CORPUS=/tmp/c1 go test -run XXX -bench AuditCorpus \
+//	  -benchtime 1x -cpu 2 -trace trace.out ./audit
+//	go tool trace -pprof=sync trace.out > sync.prof
+func BenchmarkAuditCorpus(b *testing.B) {
+	corpus := os.Getenv("REPAUDIT_BENCH_CORPUS")
+	if corpus == "" {
+		b.Skip("REPAUDIT_BENCH_CORPUS not set")
+	}
+	jobs := 0
+	if s := os.Getenv("REPAUDIT_BENCH_JOBS"); s != "" {
+		fmt.Sscan(s, &jobs)
+	}
+	dir := b.TempDir()
+	i := 0
+	for b.Loop() {
+		i++
+		out := filepath.Join(dir, fmt.Sprint("out", i))
+		if _, err := Run(context.Background(), Config{Inputs: []string{corpus}, Out: out, Jobs: jobs}); err != nil {
+			b.Fatal(err)
+		}
+		os.RemoveAll(out)
+	}
+}

@@ -274,18 +274,15 @@ func (p *judging) views(ctx context.Context, in <-chan *task, out chan<- *task) 
 		held  []*task // tasks not sent yet, in order
 		group []ref   // the fetches of one time, not settled yet
 		fs    []*event.Fetch
-		vs    []evaluate.FetchView
+		vs    []*evaluate.FetchView
 	)
 	step := func() {
 		fs, vs = fs[:0], vs[:0]
 		for _, r := range group {
 			fs = append(fs, r.t.items[r.i].f)
+			vs = append(vs, &r.t.views[r.i])
 		}
-		vs = slices.Grow(vs, len(fs))[:len(fs)]
-		vt.Step(fs, vs)
-		for k, r := range group {
-			r.t.views[r.i] = vs[k]
-		}
+		vt.StepTo(fs, vs) // views written in place
 		clear(fs)
 		clear(vs)
 		group = group[:0]

@@ -191,3 +191,24 @@ func BenchmarkIdentifyUncached(b *testing.B) {
 	}
 	b.ReportMetric(float64(b.N)/b.Elapsed().Seconds(), "lookups/s")
 }
+
+// BenchmarkIdentifyLocal is BenchmarkIdentifyCached through a
+// goroutine's own cache (uaLocal), as the judge and the view tracker
+// identify: the mix's strings repeat as one string per value, as the
+// spool's decoder interns them.
+func BenchmarkIdentifyLocal(b *testing.B) {
+	m := NewBuilder(Options{}, bots.Default(), identity.NewStore()).Build()
+	mix := uaMix(b)
+	var l uaLocal
+	for _, ua := range mix {
+		m.identifyUALocal(ua, nil, t0, &l)
+	}
+	b.ReportAllocs()
+	b.ResetTimer()
+	i := 0
+	for b.Loop() {
+		m.identifyUALocal(mix[i&(len(mix)-1)], nil, t0, &l)
+		i++
+	}
+	b.ReportMetric(float64(b.N)/b.Elapsed().Seconds(), "lookups/s")
+}

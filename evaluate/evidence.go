@@ -1,8 +1,8 @@
 package evaluate
 
 import (
+	"slices"
 	"strconv"
-	"strings"
 	"time"
 
 	"github.com/repaudit/repaudit/event"
@@ -62,6 +62,52 @@ func Severity(kind string) string {
 
 func fmtTime(t time.Time) string { return t.UTC().Format(time.RFC3339Nano) }
 
+// evBuf builds an evidence string. A Judger reuses one (judgeCache.ev),
+// so that a finding costs one allocation of its evidence's exact size
+// rather than a growing builder's.
+type evBuf struct{ b []byte }
+
+func (e *evBuf) WriteString(s string) { e.b = append(e.b, s...) }
+
+// time writes t as fmtTime does.
+func (e *evBuf) time(t time.Time) { e.b = t.UTC().AppendFormat(e.b, time.RFC3339Nano) }
+
+// int writes n in decimal.
+func (e *evBuf) int(n int) { e.b = strconv.AppendInt(e.b, int64(n), 10) }
+
+// source writes src as event.Source.String does.
+func (e *evBuf) source(src event.Source) {
+	e.b = append(e.b, src.File...)
+	switch {
+	case src.Line > 0:
+		e.b = strconv.AppendInt(append(e.b, ':'), src.Line, 10)
+	case src.Offset >= 0:
+		e.b = strconv.AppendInt(append(e.b, '@'), src.Offset, 10)
+	}
+}
+
+// quote writes s as strconv.Quote does.
+func (e *evBuf) quote(s string) { e.b = strconv.AppendQuote(e.b, s) }
+
+// quoteRule writes strconv.Quote(r.String()) without building the
+// rule's text: its "Allow: " or "Disallow: " prefix is ASCII, which
+// quotes as itself.
+func (e *evBuf) quoteRule(r *robots.Rule) {
+	n := len(e.b)
+	e.quote(r.Pattern)
+	prefix := "Disallow: "
+	if r.Allow {
+		prefix = "Allow: "
+	}
+	e.b = slices.Insert(e.b, n+1, []byte(prefix)...)
+}
+
+// String returns what was written, as a string of its own.
+func (e *evBuf) String() string { return string(e.b) }
+
+// reset empties e for the next evidence, keeping its memory.
+func (e *evBuf) reset() { e.b = e.b[:0] }
+
 // fmtDur renders a duration for evidence: whole hours as "24h", else
 // rounded to the second.
 func fmtDur(d time.Duration) string {
@@ -82,7 +128,7 @@ func fmtSeconds(s float64) string { return strconv.FormatFloat(s, 'f', -1, 64) +
 
 // writeVersion writes the description of a robots.txt version, computed
 // once at Build.
-func writeVersion(sb *strings.Builder, v *version) {
+func writeVersion(sb *evBuf, v *version) {
 	if v.desc == "" { // not built yet; never stored here: the model is shared
 		sb.WriteString(describeVersion(v))
 		return
@@ -93,7 +139,7 @@ func writeVersion(sb *strings.Builder, v *version) {
 // describeVersion describes a robots.txt version: the capture, a followed
 // redirect and what its status means.
 func describeVersion(v *version) string {
-	var b strings.Builder
+	var b evBuf
 	sb := &b
 	d := v.doc
 	sb.WriteString("robots.txt ")
@@ -127,7 +173,7 @@ func describeVersion(v *version) string {
 			sb.WriteString(": redirect loop, unavailable: allow all (RFC 9309 §2.3.1.2)")
 		case ruleUnreachable30d:
 			sb.WriteString(": unreachable since ")
-			sb.WriteString(fmtTime(v.unreachSince))
+			sb.time(v.unreachSince)
 			sb.WriteString(", for longer than the unreachability limit: treated as unavailable, allow all (RFC 9309 §2.3.1.4)")
 		default:
 			sb.WriteString(": unavailable, allow all (RFC 9309 §2.3.1.3)")
@@ -145,7 +191,7 @@ func describeVersion(v *version) string {
 }
 
 // writeVerdict describes the deciding group and rule.
-func writeVerdict(sb *strings.Builder, v *version, rv robots.Verdict, target string) {
+func writeVerdict(sb *evBuf, v *version, rv robots.Verdict, target string) {
 	sb.WriteString(": ")
 	if rv.Group == "" {
 		sb.WriteString("no group applies to ")
@@ -153,9 +199,9 @@ func writeVerdict(sb *strings.Builder, v *version, rv robots.Verdict, target str
 		return
 	}
 	sb.WriteString("group ")
-	sb.WriteString(strconv.Quote(rv.Group))
+	sb.quote(rv.Group)
 	sb.WriteString(" (line ")
-	sb.WriteString(itoa(rv.GroupLine))
+	sb.int(rv.GroupLine)
 	sb.WriteString(")")
 	if rv.Rule == nil {
 		sb.WriteString(", no rule matches ")
@@ -163,27 +209,27 @@ func writeVerdict(sb *strings.Builder, v *version, rv robots.Verdict, target str
 		return
 	}
 	sb.WriteString(", line ")
-	sb.WriteString(itoa(rv.Rule.Line))
+	sb.int(rv.Rule.Line)
 	sb.WriteString(" ")
-	sb.WriteString(strconv.Quote(v.ruleText(rv.Rule)))
+	sb.quoteRule(rv.Rule)
 	sb.WriteString(" matches ")
 	sb.WriteString(target)
 }
 
 // writeEntry writes the description of a bot's own robots.txt fetch. It
 // is not kept per fetch: a log may hold millions of robots.txt requests.
-func writeEntry(sb *strings.Builder, token string, e *viewEntry) {
+func writeEntry(sb *evBuf, token string, e *viewEntry) {
 	sb.WriteString(token)
 	if e.capture != nil {
 		sb.WriteString(" (the archive crawler) captured robots.txt ")
 	} else {
 		sb.WriteString(" last fetched robots.txt ")
 	}
-	sb.WriteString(fmtTime(e.time))
+	sb.time(e.time)
 	sb.WriteString(" (")
-	sb.WriteString(e.src.String())
+	sb.source(e.src)
 	sb.WriteString(", status ")
-	sb.WriteString(itoa(e.status))
+	sb.int(e.status)
 	sb.WriteString(")")
 	if e.note != "" {
 		sb.WriteString(": ")
@@ -194,40 +240,43 @@ func writeEntry(sb *strings.Builder, token string, e *viewEntry) {
 // robotsEvidence fills a robots.txt finding's columns and evidence: what
 // the bot's view was (never fetched, fresh but unreachable, or a fetch of
 // a version), then the request.
-func (m *Model) robotsEvidence(v *table.Violation, r *robotsResult, token string, a *authority, target string, t time.Time) {
-	var sb strings.Builder
-	sb.Grow(512)
+func (m *Model) robotsEvidence(v *table.Violation, r *robotsResult, token string, a *authority, target string, t time.Time, c *judgeCache) {
+	sb := new(evBuf)
+	if c != nil {
+		sb = &c.ev
+		sb.reset()
+	}
 	if ver := r.version; ver != nil {
 		setRobotsVersion(v, ver)
 	}
 	if r.checked {
 		v.MatchedGroup = r.rv.Group
 		if r.rv.Rule != nil {
-			v.MatchedRule = r.version.ruleText(r.rv.Rule)
+			v.MatchedRule = c.ruleText(r.version, r.rv.Rule)
 			v.MatchedLine = int32(r.rv.Rule.Line)
 		}
 	}
 	e := r.entry
 	switch {
 	case r.view == ViewUnchecked:
-		m.neverFetchedEvidence(&sb, r, token, a, target)
+		m.neverFetchedEvidence(sb, r, token, a, target)
 	case e != nil && e.kind == vkUnreachable && r.view == ViewFresh:
 		v.RobotsStatus = int32(e.status)
-		unreachableEvidence(&sb, e, token, a)
+		unreachableEvidence(sb, e, token, a)
 	default:
-		m.viewEvidence(&sb, r, token, target, t)
+		m.viewEvidence(sb, r, token, target, t)
 	}
 	sb.WriteString("; fetched ")
 	sb.WriteString(target)
 	sb.WriteString(" at ")
-	sb.WriteString(fmtTime(t))
+	sb.time(t)
 	v.Evidence = sb.String()
 }
 
 // neverFetchedEvidence says that the bot never fetched robots.txt before
 // the request, and how many versions in force in the cache lifetime
 // before it disallow the target.
-func (m *Model) neverFetchedEvidence(sb *strings.Builder, r *robotsResult, token string, a *authority, target string) {
+func (m *Model) neverFetchedEvidence(sb *evBuf, r *robotsResult, token string, a *authority, target string) {
 	if r.version != nil {
 		writeVersion(sb, r.version)
 		if r.checked {
@@ -239,9 +288,9 @@ func (m *Model) neverFetchedEvidence(sb *strings.Builder, r *robotsResult, token
 	sb.WriteString(" never fetched ")
 	sb.WriteString(a.robotsURL)
 	sb.WriteString(" before this request: ")
-	sb.WriteString(itoa(r.windowD))
+	sb.int(r.windowD)
 	sb.WriteString(" of ")
-	sb.WriteString(itoa(r.windowN))
+	sb.int(r.windowN)
 	sb.WriteString(" robots.txt versions in force during the ")
 	sb.WriteString(fmtDur(m.opts.RobotsTTL))
 	sb.WriteString(" before it disallow ")
@@ -251,23 +300,23 @@ func (m *Model) neverFetchedEvidence(sb *strings.Builder, r *robotsResult, token
 
 // unreachableEvidence says that the bot's last robots.txt fetch found it
 // unreachable: a complete disallow.
-func unreachableEvidence(sb *strings.Builder, e *viewEntry, token string, a *authority) {
+func unreachableEvidence(sb *evBuf, e *viewEntry, token string, a *authority) {
 	if e.capture == nil {
 		sb.WriteString(token)
 		sb.WriteString(" got status ")
-		sb.WriteString(itoa(e.status))
+		sb.int(e.status)
 		sb.WriteString(" for ")
 		sb.WriteString(a.robotsURL)
 		sb.WriteString(" at ")
-		sb.WriteString(fmtTime(e.time))
+		sb.time(e.time)
 		sb.WriteString(" (")
-		sb.WriteString(e.src.String())
+		sb.source(e.src)
 		sb.WriteString("): unreachable, complete disallow (RFC 9309 §2.3.1.4)")
 		if in := a.versionAt(e.time); in != nil && in.effect != effDisallowAll {
 			sb.WriteString("; the archive's version in force then was ")
 			sb.WriteString(in.id)
 			sb.WriteString(" (status ")
-			sb.WriteString(itoa(in.doc.status))
+			sb.int(in.doc.status)
 			sb.WriteString("), which this bot did not get")
 		}
 	} else {
@@ -275,14 +324,14 @@ func unreachableEvidence(sb *strings.Builder, e *viewEntry, token string, a *aut
 	}
 	if e.runStart.Before(e.time) {
 		sb.WriteString("; unreachable for this bot since ")
-		sb.WriteString(fmtTime(e.runStart))
+		sb.time(e.runStart)
 	}
 }
 
 // viewEvidence names the version the finding rests on and the bot's
 // robots.txt fetch behind its view, with why a stale view was or was not
 // used.
-func (m *Model) viewEvidence(sb *strings.Builder, r *robotsResult, token, target string, t time.Time) {
+func (m *Model) viewEvidence(sb *evBuf, r *robotsResult, token, target string, t time.Time) {
 	if r.version != nil {
 		writeVersion(sb, r.version)
 		if r.checked {
@@ -315,10 +364,10 @@ func (e *viewEntry) content0() *version { return e.ver }
 
 // acapEvidence fills an ACAP finding's columns and evidence.
 func (m *Model) acapEvidence(v *table.Violation, ver *version, av robots.ACAPVerdict, target, usage string) {
-	var sb strings.Builder
+	var sb evBuf
 	writeVersion(&sb, ver)
 	sb.WriteString(": ACAP line ")
-	sb.WriteString(itoa(av.Line))
+	sb.int(av.Line)
 	sb.WriteString(" ")
 	sb.WriteString(strconv.Quote(av.Record))
 	sb.WriteString(" prohibits ")

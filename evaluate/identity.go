@@ -5,6 +5,7 @@ import (
 	"strings"
 	"sync"
 	"time"
+	"unsafe"
 
 	"github.com/repaudit/repaudit/bots"
 	"github.com/repaudit/repaudit/identity"
@@ -110,12 +111,46 @@ func (m *Model) computeUAInfo(ua string) *uaInfo {
 	return info
 }
 
+// uaLocal is one goroutine's cache in front of the shared uaCache (a
+// Judger's, the ViewTracker's), direct-mapped by the address of the
+// User-Agent's bytes: the spool's decoder and the log reader intern the
+// values that repeat, so one agent mostly comes as one string, found
+// without hashing it or taking a shard's lock (which both cores would
+// contend for). Equal address and length mean equal strings; an entry
+// holds its string, so the address is not reused.
+type uaLocal [uaLocalSlots]struct {
+	ua   string
+	info *uaInfo
+}
+
+const uaLocalSlots = 256
+
+// uaInfoLocal is m.uaInfo(ua) through l, which may be nil.
+func (m *Model) uaInfoLocal(ua string, l *uaLocal) *uaInfo {
+	if l == nil || ua == "" {
+		return m.uaInfo(ua)
+	}
+	p := uintptr(unsafe.Pointer(unsafe.StringData(ua)))
+	e := &l[(p>>3^p>>13^uintptr(len(ua)))&(uaLocalSlots-1)]
+	if e.info != nil && len(e.ua) == len(ua) && unsafe.StringData(e.ua) == unsafe.StringData(ua) {
+		return e.info
+	}
+	info := m.uaInfo(ua)
+	e.ua, e.info = ua, info
+	return info
+}
+
 // identifyUA identifies the client behind a User-Agent at t on authority a
 // (DESIGN §3.1): the catalog first, then a Signature Agent Card, then a
 // product token that names a group of a's robots.txt, then the UA's bot
 // token. A plain browser gets no token.
 func (m *Model) identifyUA(ua string, a *authority, t time.Time) ident {
-	info := m.uaInfo(ua)
+	return m.identifyUALocal(ua, a, t, nil)
+}
+
+// identifyUALocal is identifyUA through a goroutine's cache l (nil: none).
+func (m *Model) identifyUALocal(ua string, a *authority, t time.Time, l *uaLocal) ident {
+	info := m.uaInfoLocal(ua, l)
 	var id ident
 	if info.cardMaybe {
 		if c, ok := m.ids.CardForUA(ua, t); ok {

@@ -163,6 +163,8 @@ func (jg *Judger) JudgeIntoView(j *Judgement, f *event.Fetch, v *FetchView) {
 type judgeCache struct {
 	ips   *[ipSlots]ipText
 	rules map[*robots.Rule]string
+	ev    evBuf // evidence being built
+	ua    *uaLocal
 }
 
 // ipText is an address and its text.
@@ -241,7 +243,14 @@ func (m *Model) judgeWith(j *Judgement, f *event.Fetch, forced *ident, c *judgeC
 	case fv != nil && fv.hasID:
 		id = fv.id
 	default:
-		id = m.identifyUA(f.UserAgent, a, t)
+		var l *uaLocal
+		if c != nil {
+			if c.ua == nil {
+				c.ua = new(uaLocal)
+			}
+			l = c.ua
+		}
+		id = m.identifyUALocal(f.UserAgent, a, t, l)
 	}
 	var sig signatureCheck
 	if forced == nil {
@@ -432,7 +441,7 @@ func (m *Model) robotsVerdict(j *Judgement, f *event.Fetch, t time.Time, a *auth
 	}
 	if r.kind != "" {
 		v := m.baseViolation(row, r.kind)
-		m.robotsEvidence(&v, &r, id.token, a, f.Target, t)
+		m.robotsEvidence(&v, &r, id.token, a, f.Target, t, c)
 		j.Violations = append(j.Violations, v)
 	}
 	return r

@@ -183,7 +183,12 @@ func (c *robotsContent) file() *robots.File {
 		return nil
 	}
 	if f := c.parsed.Load(); f != nil {
-		c.used.Store(true)
+		// Stored only when clear: the judging workers check fetches
+		// against the same few files, and a store per check would move
+		// the cache line between their cores.
+		if !c.used.Load() {
+			c.used.Store(true)
+		}
 		return f
 	}
 	s := c.store

@@ -408,7 +408,7 @@ func (rj *retentionJudge) takeDown(a *authority) {
 		}
 		since = pv
 	}
-	var sb strings.Builder
+	var sb evBuf
 	writeVersion(&sb, vNow)
 	sb.WriteString(": line ")
 	sb.WriteString(itoa(reqs[0].Line))
@@ -446,7 +446,7 @@ func (rj *retentionJudge) acapUsage(vCap *version, usage string) {
 	if !av.Applies {
 		return
 	}
-	var sb strings.Builder
+	var sb evBuf
 	writeVersion(&sb, vCap)
 	sb.WriteString(": ACAP line ")
 	sb.WriteString(itoa(av.Line))

@@ -2,7 +2,6 @@ package evaluate
 
 import (
 	"strconv"
-	"strings"
 	"time"
 
 	"github.com/repaudit/repaudit/event"
@@ -124,7 +123,7 @@ func (tr *Tracker) crawlDelayViolation(j *Judgement, prev lastFetch, interval, r
 	v := tr.m.baseViolation(row, KindCrawlDelayIgnored)
 	v.ObservedInterval = interval.Seconds()
 	v.CrawlDelay = j.crawlDelay
-	var sb strings.Builder
+	var sb evBuf
 	writeVersion(&sb, j.delayVer)
 	sb.WriteString(": line ")
 	sb.WriteString(itoa(j.delayLine))

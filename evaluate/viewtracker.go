@@ -270,13 +270,15 @@ func (fv *FetchView) entry(lower string) *viewEntry {
 // the fetches of one time.
 type ViewTracker struct {
 	m      *Model
-	next   int // m.static[next:] are still to apply
+	ua     uaLocal // identification by User-Agent
+	next   int     // m.static[next:] are still to apply
 	hosts  map[string]*trackHost
 	drops  dropHeap
 	clock  time.Time
 	begun  bool
 	group  []groupEntry
-	robots int64 // robots.txt fetches applied, for tests
+	to     []*FetchView // Step's pointers into its out
+	robots int64        // robots.txt fetches applied, for tests
 
 	crawlerLowers map[string]bool // the archive crawlers' tokens (crawlerLog)
 
@@ -421,6 +423,18 @@ func streamed(f *event.Fetch) bool {
 // for an earlier time than the last (a fetch merged out of order) gets the
 // views as they stand, and its robots.txt fetches count from then on.
 func (vt *ViewTracker) Step(fs []*event.Fetch, out []FetchView) {
+	to := vt.to[:0]
+	for i := range fs {
+		to = append(to, &out[i])
+	}
+	vt.StepTo(fs, to)
+	clear(to)
+	vt.to = to[:0]
+}
+
+// StepTo is Step writing the view of fs[i] into *out[i], for a caller
+// whose views are not contiguous (the fetches of one time span tasks).
+func (vt *ViewTracker) StepTo(fs []*event.Fetch, out []*FetchView) {
 	if len(fs) == 0 {
 		return
 	}
@@ -451,7 +465,7 @@ func (vt *ViewTracker) Step(fs []*event.Fetch, out []FetchView) {
 		if a == nil {
 			continue
 		}
-		id := m.identifyUA(f.UserAgent, a, t)
+		id := m.identifyUALocal(f.UserAgent, a, t, &vt.ua)
 		if id.token == "" {
 			continue
 		}
@@ -479,7 +493,7 @@ func (vt *ViewTracker) Step(fs []*event.Fetch, out []FetchView) {
 	}
 	vt.group = g[:0]
 	for i, f := range fs {
-		out[i] = vt.view(f, t)
+		vt.view(out[i], f, t)
 	}
 	vt.sweep()
 }
@@ -500,7 +514,7 @@ func (vt *ViewTracker) apply(a *authority, lower string, e viewEntry) {
 }
 
 // view is the FetchView of f at t.
-func (vt *ViewTracker) view(f *event.Fetch, t time.Time) FetchView {
+func (vt *ViewTracker) view(fv *FetchView, f *event.Fetch, t time.Time) {
 	var a *authority
 	var th *trackHost
 	if vt.lastTH != nil && !vt.lastTH.gone && f.Host == vt.lastHost && f.Scheme == vt.lastScheme {
@@ -509,15 +523,15 @@ func (vt *ViewTracker) view(f *event.Fetch, t time.Time) FetchView {
 		a, th = vt.authorityFor(f.Scheme, f.Host)
 		vt.lastScheme, vt.lastHost, vt.lastA, vt.lastTH = f.Scheme, f.Host, a, th
 	}
-	fv := FetchView{tracked: true, a: a}
+	*fv = FetchView{tracked: true, a: a}
 	if a == nil || len(th.cur) == 0 {
-		return fv
+		return
 	}
 	m := vt.m
-	fv.id, fv.hasID = m.identifyUA(f.UserAgent, a, t), true
+	fv.id, fv.hasID = m.identifyUALocal(f.UserAgent, a, t, &vt.ua), true
 	if fv.id.token != "" {
 		fv.e = th.cur[viewKey{a, fv.id.lower}]
-		return fv
+		return
 	}
 	if NeedsHeader(f) {
 		// A verified signature may name the agent after its card
@@ -532,7 +546,6 @@ func (vt *ViewTracker) view(f *event.Fetch, t time.Time) FetchView {
 			}
 		}
 	}
-	return fv
 }
 
 // authorityFor is Model.authorityFor over the authorities of the archive

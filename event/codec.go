@@ -9,6 +9,7 @@ import (
 	"net/netip"
 	"slices"
 	"time"
+	"unsafe"
 )
 
 // The fetch codec writes Fetch events to a compact binary stream and reads
@@ -69,9 +70,10 @@ type FetchWriter struct {
 	buf     []byte // encoded records not yet written
 	rec     []byte // the record being built
 	strings map[string]uint32
-	gen     uint32            // counts the clearings of strings
-	last    [numFields]recent // per interning field, the last string coded
-	noLast  bool              // tests: code without last (the same bytes)
+	gen     uint32             // counts the clearings of strings
+	last    [numFields]recent  // per interning field, the last string coded
+	seen    *[seenSlots]recent // strings coded lately, by where their bytes are
+	noLast  bool               // tests: code without last and seen (the same bytes)
 	prev    position
 	n       int64 // bytes written to w
 	err     error
@@ -95,6 +97,14 @@ const (
 	numFields   = fieldHeader + 2*headerSlots
 	noField     = -1 // a literal field: never interned
 )
+
+// seenSlots is the size of FetchWriter.seen, a direct-mapped cache of
+// table entries keyed by the address of a string's bytes: readers intern
+// the values that repeat (accesslog, the spool's own decoder), so one
+// value mostly comes as one string, found by its address without hashing
+// its bytes. Equal address and length mean equal strings, which are
+// immutable; the entry holds its string, so the address is not reused.
+const seenSlots = 1 << 10
 
 // headerSlots is how many header fields have last strings of their own,
 // by index (a log's User-Agent and Referer); later ones share the last.
@@ -235,8 +245,23 @@ func (fw *FetchWriter) str(r []byte, s string, field int) []byte {
 				}
 			}
 		}
+		var slot *recent
+		if !fw.noLast {
+			if fw.seen == nil {
+				fw.seen = new([seenSlots]recent)
+			}
+			p := uintptr(unsafe.Pointer(unsafe.StringData(s)))
+			slot = &fw.seen[(p>>3^p>>13^uintptr(len(s)))&(seenSlots-1)]
+			if slot.gen == fw.gen && len(slot.s) == len(s) && unsafe.StringData(slot.s) == unsafe.StringData(s) {
+				fw.last[field] = *slot
+				return binary.AppendUvarint(r, uint64(slot.idx+1)<<1)
+			}
+		}
 		if i, ok := fw.strings[s]; ok {
 			fw.last[field] = recent{s: s, idx: i, gen: fw.gen}
+			if slot != nil {
+				*slot = fw.last[field]
+			}
 			return binary.AppendUvarint(r, uint64(i+1)<<1)
 		}
 		if len(s) <= maxInterned {
@@ -247,6 +272,9 @@ func (fw *FetchWriter) str(r []byte, s string, field int) []byte {
 			i := uint32(len(fw.strings))
 			fw.strings[s] = i
 			fw.last[field] = recent{s: s, idx: i, gen: fw.gen}
+			if slot != nil {
+				*slot = fw.last[field]
+			}
 		}
 	}
 	r = binary.AppendUvarint(r, uint64(len(s))<<1|1)
@@ -278,6 +306,7 @@ type FetchReader struct {
 	r       *bufio.Reader
 	slab    []Fetch // fetches are allocated slabSize at a time
 	fields  []Field // and header fields fieldSlab at a time
+	reuse   Header  // NextInto: the old header of the fetch decoded into
 	rec     []byte
 	strings []string
 	prev    position
@@ -297,6 +326,10 @@ var ErrCorrupt = errors.New("event: corrupt fetch stream")
 // returned keeps up to slabSize-1 others' memory alive (not their
 // strings, headers or bodies).
 const slabSize = 32
+
+// headerRoom is the fewest fields a decoded header has room for (a log
+// line's fetch carries two: User-Agent and Referer).
+const headerRoom = 2
 
 // fieldSlab is how many header fields the reader allocates at once (a
 // log line's fetch carries two: User-Agent and Referer).
@@ -320,9 +353,14 @@ func (fr *FetchReader) Next() (*Fetch, error) {
 
 // NextInto is Next decoding into *f, which it overwrites whole, for a
 // caller that recycles its fetches. *f is left zero on an error.
+//
+// The memory of f's Header is reused for the new one when large enough:
+// nothing may hold the old Header slice (its strings may be kept).
 func (fr *FetchReader) NextInto(f *Fetch) error {
+	fr.reuse = f.Header[:0:cap(f.Header)]
 	*f = Fetch{}
 	err := fr.decodeNext(f)
+	fr.reuse = nil
 	if err != nil {
 		*f = Fetch{}
 	}
@@ -421,6 +459,11 @@ func (d *decoder) fail(what string) {
 }
 
 func (d *decoder) uvarint() uint64 {
+	if len(d.b) > 0 && d.b[0] < 0x80 { // one byte: most flags, lengths and references
+		v := uint64(d.b[0])
+		d.b = d.b[1:]
+		return v
+	}
 	v, n := binary.Uvarint(d.b)
 	if n <= 0 {
 		d.fail("bad varint")
@@ -431,6 +474,15 @@ func (d *decoder) uvarint() uint64 {
 }
 
 func (d *decoder) varint() int64 {
+	if len(d.b) > 0 && d.b[0] < 0x80 { // one byte, zigzag as binary.Varint
+		ux := uint64(d.b[0])
+		d.b = d.b[1:]
+		x := int64(ux >> 1)
+		if ux&1 != 0 {
+			x = ^x
+		}
+		return x
+	}
 	v, n := binary.Varint(d.b)
 	if n <= 0 {
 		d.fail("bad varint")
@@ -521,13 +573,21 @@ func (d *decoder) fetch(f *Fetch) {
 	f.RecordID = d.str(literal)
 	if flags&flagHeader != 0 {
 		n := d.count(2)
-		if n > len(d.fr.fields) {
-			d.fr.fields = make([]Field, max(n, fieldSlab))
-		}
-		// Capped: an append to one fetch's header never reaches the next's.
-		f.Header, d.fr.fields = d.fr.fields[:n:n], d.fr.fields[n:]
-		if n == 0 {
+		switch reuse := d.fr.reuse; {
+		case n == 0:
 			f.Header = Header{} // set but empty: non-nil, no allocation
+		case n <= cap(reuse):
+			f.Header = reuse[:n] // this fetch's own memory
+			clear(reuse[n:cap(reuse)])
+		default:
+			// Room for headerRoom fields, so that the header of a
+			// recycled fetch (NextInto) is mostly reused.
+			c := max(n, headerRoom)
+			if c > len(d.fr.fields) {
+				d.fr.fields = make([]Field, max(c, fieldSlab))
+			}
+			// Capped: an append to one fetch's header never reaches the next's.
+			f.Header, d.fr.fields = d.fr.fields[:n:c], d.fr.fields[c:]
 		}
 		for i := range f.Header {
 			f.Header[i] = Field{Name: d.str(intern), Value: d.str(intern)}

@@ -2,6 +2,7 @@ package event
 
 import (
 	"bytes"
+	"encoding/binary"
 	"errors"
 	"fmt"
 	"io"
@@ -263,8 +264,15 @@ func FuzzFetchReader(f *testing.F) {
 // User-Agent and Referer) and the round-trip cases.
 func TestCodecLastSameBytes(t *testing.T) {
 	var in []*Fetch
+	shared := make([]string, 700) // interned agents: one string per value (FetchWriter.seen)
+	for i := range shared {
+		shared[i] = fmt.Sprintf("bot/%d", i)
+	}
 	for i := range 5000 {
 		ua := fmt.Sprintf("bot/%d", i%700) // 700 agents and 300 hosts: the table clears
+		if i%3 != 0 {
+			ua = shared[i%700]
+		}
 		ref := fmt.Sprintf("https://r%d.example/", i%5)
 		f := &Fetch{
 			Time: time.Unix(int64(1e9+i), 0).UTC(), Method: "GET", Scheme: "https",
@@ -303,6 +311,29 @@ func TestCodecLastSameBytes(t *testing.T) {
 	for i := range in {
 		if !reflect.DeepEqual(got[i], in[i]) {
 			t.Fatalf("fetch %d:\n got %+v\nwant %+v", i, got[i], in[i])
+		}
+	}
+}
+
+// TestDecoderVarintsOneByte: the one-byte shortcuts of the decoder read
+// what encoding/binary reads, for every one-byte value and a few longer.
+func TestDecoderVarintsOneByte(t *testing.T) {
+	for _, b := range [][]byte{{0}, {1}, {0x7f}, {0x80, 1}, {0xff, 0x7f}, {0x80}, {}} {
+		for i := range 128 {
+			in := b
+			if len(b) == 1 {
+				in = []byte{byte(i)}
+			}
+			wu, nu := binary.Uvarint(in)
+			wv, nv := binary.Varint(in)
+			d := decoder{b: in}
+			if gu := d.uvarint(); nu > 0 && (gu != wu || len(d.b) != len(in)-nu) || nu <= 0 && d.err == "" {
+				t.Fatalf("uvarint(%x) = %d (%q), want %d, %d", in, gu, d.err, wu, nu)
+			}
+			d = decoder{b: in}
+			if gv := d.varint(); nv > 0 && (gv != wv || len(d.b) != len(in)-nv) || nv <= 0 && d.err == "" {
+				t.Fatalf("varint(%x) = %d (%q), want %d, %d", in, gv, d.err, wv, nv)
+			}
 		}
 	}
 }

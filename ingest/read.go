@@ -69,6 +69,10 @@ type Stats struct {
 	// newest first has mostly Descending pairs.
 	Ascending, Descending int64
 	prev                  time.Time
+	// statuses counts the common statuses of fetches before they join
+	// Statuses (at the end of ReadFrom): an array index, not a map
+	// update, per fetch.
+	statuses *[600]int64
 }
 
 func newStats() Stats {
@@ -85,6 +89,19 @@ func (s *Stats) see(t time.Time) {
 	if t.After(s.Last) {
 		s.Last = t
 	}
+}
+
+// foldStatuses adds the counts of statuses to Statuses.
+func (s *Stats) foldStatuses() {
+	if s.statuses == nil {
+		return
+	}
+	for c, n := range s.statuses {
+		if n > 0 {
+			s.Statuses[c] += n
+		}
+	}
+	s.statuses = nil
 }
 
 // StatusCodes returns the statuses seen, sorted.
@@ -151,6 +168,7 @@ func ReadFrom(ctx context.Context, f File, src io.Reader, opts Options, h Handle
 		// Count the unread remainder too, so progress reaches 100%.
 		opts.Progress.Add(f.Size - last)
 	}
+	st.foldStatuses()
 	return st, err
 }
 
@@ -274,7 +292,13 @@ func (s *Stats) fetch(ft *event.Fetch, h Handler) error {
 		}
 		s.prev = ft.Time
 	}
-	if ft.Status != 0 {
+	if s.statuses == nil {
+		s.statuses = new([600]int64)
+	}
+	switch {
+	case ft.Status > 0 && ft.Status < len(s.statuses):
+		s.statuses[ft.Status]++
+	case ft.Status != 0:
 		s.Statuses[ft.Status]++
 	}
 	if robots.IsRobotsTxt(ft.Target) {
