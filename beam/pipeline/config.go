@@ -50,6 +50,14 @@ type Config struct {
 	// is read in, side by side (split.go): 0 = DefaultSplitBytes, < 0 =
 	// every file is read whole.
 	SplitBytes int64
+	// HotFetches is how many fetches make a partition hot: its fetches
+	// are then judged in shards keyed by agent (hot.go). 0 =
+	// DefaultHotFetches, < 0 = never; 1 makes every partition with a
+	// fetch hot (tests).
+	HotFetches int64
+	// HotShards is the most shards a hot partition is judged in; 0 =
+	// DefaultHotShards.
+	HotShards int
 	// MaxProblemsPerFile caps the problems kept per input (and code), as
 	// audit.Config does. 0 = 10000.
 	MaxProblemsPerFile int

@@ -47,7 +47,8 @@
 // file, position in the file) — the order `audit` merges them in — and
 // judges them. So a worker needs memory for the largest host's fetches:
 // about 0.5 KB × fetches of that host (1 GB for 2M fetches of one host).
-// See beam/README.md for keying a hot host by (host, agent).
+// A hot host (Config.HotFetches) is judged in shards keyed by (host,
+// agent) instead, each with the host's whole model (hot.go).
 //
 // # Part files
 //

@@ -34,6 +34,7 @@ const (
 	flagModel     = 1 << iota // record.Model
 	flagZeroTime              // Fetch.Time is the zero time
 	flagSigRecord             // Fetch.SignatureRecorded
+	flagReplica               // record.Replica
 )
 
 // appendFetchRecord appends r (a kindFetch record) in the binary form.
@@ -42,6 +43,9 @@ func appendFetchRecord(dst []byte, r *record) []byte {
 	var flags byte
 	if r.Model {
 		flags |= flagModel
+	}
+	if r.Replica {
+		flags |= flagReplica
 	}
 	if f.Time.IsZero() {
 		flags |= flagZeroTime
@@ -186,7 +190,7 @@ func decodeFetchRecord(b []byte) (*record, error) {
 	}
 	r := &fetchReader{b: b, s: string(b), pos: 2}
 	flags := b[1]
-	rec := &record{Kind: kindFetch, Model: flags&flagModel != 0, Fetch: &event.Fetch{}}
+	rec := &record{Kind: kindFetch, Model: flags&flagModel != 0, Replica: flags&flagReplica != 0, Fetch: &event.Fetch{}}
 	rec.File = int(r.uvarint())
 	rec.Split = int(r.uvarint())
 	rec.Seq = r.varint()

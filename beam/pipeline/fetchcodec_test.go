@@ -55,7 +55,7 @@ func fill(t *testing.T, v reflect.Value, path string) {
 func TestFetchCodecCarriesEveryField(t *testing.T) {
 	var f event.Fetch
 	fill(t, reflect.ValueOf(&f).Elem(), "f")
-	in := &record{Kind: kindFetch, Model: true, File: 3, Split: 2, Seq: 12345, Fetch: &f}
+	in := &record{Kind: kindFetch, Model: true, Replica: true, File: 3, Split: 2, Seq: 12345, Fetch: &f}
 	got, err := decodeRecord(appendFetchRecord(nil, in))
 	if err != nil {
 		t.Fatal(err)

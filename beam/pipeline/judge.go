@@ -136,17 +136,17 @@ func (fn *judgeFn) ProcessElement(ctx context.Context, key string, values func(*
 	return nil
 }
 
-// evaluate is pass 1 and pass 2 of audit.Run for one partition.
-func (fn *judgeFn) evaluate(job partitionJob, sink *partWriter) error {
-	key := job.key
-	b := evaluate.NewBuilder(fn.world.eval, fn.world.catalog, fn.world.ids)
-	// The partition's fetches are judged in time order below, through a
+// buildModel is pass 1 of audit.Run for the partition key from its
+// batches of records; each fetch record is also given to keep (which may
+// be nil). The batches are released as they are read.
+func (w *world) buildModel(key string, batches [][]byte, keep func(*record)) (*evaluate.Model, error) {
+	b := evaluate.NewBuilder(w.eval, w.catalog, w.ids)
+	// The partition's fetches are judged in time order, through a
 	// ViewTracker: the Builder keeps none of a log's robots.txt fetches.
 	b.StreamViews()
 	noter := b.NewHostNoter()
-	var fetches []*record
 	targets := map[event.Source]bool{}
-	for i, batch := range job.values {
+	for i, batch := range batches {
 		err := eachRecord(batch, func(v []byte) error {
 			r, err := decodeRecord(v)
 			if err != nil {
@@ -164,7 +164,7 @@ func (fn *judgeFn) evaluate(job partitionJob, sink *partWriter) error {
 			case kindFetch:
 				if r.Split > 0 {
 					// A range of a split file counts lines from its start.
-					if offs := fn.world.lineOffsets[r.File]; r.Split < len(offs) {
+					if offs := w.lineOffsets[r.File]; r.Split < len(offs) {
 						r.Fetch.Source.Line += offs[r.Split]
 					}
 				}
@@ -174,7 +174,9 @@ func (fn *judgeFn) evaluate(job partitionJob, sink *partWriter) error {
 					noter.Note(r.Fetch)
 				}
 				r.Fetch.Time = r.Fetch.Time.UTC()
-				fetches = append(fetches, r)
+				if keep != nil {
+					keep(r)
+				}
 			case kindIndex:
 				b.AddIndexEntry(*r.Entry)
 			case kindSnippet:
@@ -187,13 +189,28 @@ func (fn *judgeFn) evaluate(job partitionJob, sink *partWriter) error {
 			return nil
 		})
 		if err != nil {
-			return err
+			return nil, err
 		}
-		job.values[i] = nil
+		batches[i] = nil
 	}
 	noter.Flush()
-	m := b.BuildPartition(key, fn.world.shared)
-	sink.noteModel(m)
+	return b.BuildPartition(key, w.shared), nil
+}
+
+// evaluate is pass 1 and pass 2 of audit.Run for one partition, or for
+// one shard of a hot partition (hot.go): a shard judges its own fetches
+// and steps the replicas of the others' robots.txt fetches through its
+// view tracker; only shard 0 writes the partition's other tables.
+func (fn *judgeFn) evaluate(job partitionJob, sink *partWriter) error {
+	shard, key := parseShardKey(job.key)
+	var fetches []*record
+	m, err := fn.world.buildModel(key, job.values, func(r *record) { fetches = append(fetches, r) })
+	if err != nil {
+		return err
+	}
+	if shard == 0 {
+		sink.noteModel(m)
+	}
 	// audit.Run judges fetches merged by time, then input order, then
 	// position in the file: the Tracker (crawl-delay, signature replay)
 	// must see them in that order.
@@ -211,10 +228,14 @@ func (fn *judgeFn) evaluate(job partitionJob, sink *partWriter) error {
 	})
 	tr := m.NewTracker()
 	vt := m.NewViewTracker()
+	// One Judger and one Judgement for the partition, as audit's judging
+	// workers have: a clean fetch then allocates its URL alone.
+	jg := m.NewJudger()
 	var (
 		group []*event.Fetch
 		views []evaluate.FetchView
 		g0    int // index of group[0] in fetches
+		j     evaluate.Judgement
 	)
 	for i, r := range fetches {
 		if len(group) == 0 || !r.Fetch.Time.Equal(group[0].Time) {
@@ -227,8 +248,11 @@ func (fn *judgeFn) evaluate(job partitionJob, sink *partWriter) error {
 			views = slices.Grow(views[:0], len(group))[:len(group)]
 			vt.Step(group, views)
 		}
-		var j evaluate.Judgement
-		m.JudgeIntoView(&j, r.Fetch, &views[i-g0])
+		if r.Replica {
+			fetches[i] = nil
+			continue // judged by its own shard
+		}
+		jg.JudgeIntoView(&j, r.Fetch, &views[i-g0])
 		tr.Observe(&j)
 		if err := sink.Fetch(&j.Fetch); err != nil {
 			return err
@@ -239,6 +263,9 @@ func (fn *judgeFn) evaluate(job partitionJob, sink *partWriter) error {
 			}
 		}
 		fetches[i] = nil // let the judged events go
+	}
+	if shard != 0 {
+		return nil
 	}
 	return m.WriteTables(sink)
 }

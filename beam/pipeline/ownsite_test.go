@@ -9,6 +9,8 @@ import (
 	"strings"
 	"testing"
 
+	"github.com/apache/beam/sdks/v2/go/pkg/beam"
+
 	"github.com/repaudit/repaudit/audit"
 	"github.com/repaudit/repaudit/evaluate"
 	"github.com/repaudit/repaudit/internal/ownsite"
@@ -42,9 +44,17 @@ func compareWithAudit(t *testing.T, cfg Config) error {
 // pipeline's output directory.
 func compareWithAuditOut(t *testing.T, cfg Config) (string, error) {
 	t.Helper()
+	out, _, err := compareWithAuditRun(t, cfg)
+	return out, err
+}
+
+// compareWithAuditRun is compareWithAuditOut that also returns the
+// pipeline's result (its counters).
+func compareWithAuditRun(t *testing.T, cfg Config) (string, beam.PipelineResult, error) {
+	t.Helper()
 	dir := t.TempDir()
 	cfg.Out = filepath.Join(dir, "beam")
-	runPipeline(t, cfg)
+	pr := runPipeline(t, cfg)
 	acfg := auditConfig(cfg)
 	acfg.Out = filepath.Join(dir, "audit")
 	_, aerr := audit.Run(context.Background(), acfg)
@@ -67,7 +77,7 @@ func compareWithAuditOut(t *testing.T, cfg Config) (string, error) {
 		t.Errorf("manifest as_of %s, audit %s", bm.AsOf, am.AsOf)
 	}
 	compareManifestNotes(t, am, bm)
-	return cfg.Out, aerr
+	return cfg.Out, pr, aerr
 }
 
 // TestOwnSiteSourcesSameRowsAsAudit: --robots FILE[@TIME], --robots-git,

@@ -29,6 +29,15 @@ func init() {
 	register.Function2x1(mergeShared)
 	register.DoFn5x1[context.Context, string, []byte, func(*[]byte) bool, func(string, []byte), error](&routeFn{})
 	register.DoFn4x1[context.Context, []byte, func(*[]byte) bool, func([]byte), error](&settleFn{})
+	register.Function3x0(countFetches)
+	register.Function3x0(shard0)
+	register.Function2x1(sumInt64)
+	register.DoFn3x0[string, int64, func(string)](&hotFilterFn{})
+	register.DoFn6x1[context.Context, string, []byte, func(*string) bool, func(string, []byte), func(string, []byte), error](&scanFn{})
+	register.DoFn8x1[context.Context, string, func(*[]byte) bool, func(*[]byte) bool, func(*[]byte) bool, func(*[]byte) bool, func(*[]byte) bool, func([]byte), error](&planFn{})
+	register.DoFn6x1[context.Context, string, []byte, func(*string) bool, func(*[]byte) bool, func(string, []byte), error](&splitFn{})
+	register.Emitter1[string]()
+	register.Emitter2[string, int64]()
 	register.Emitter1[[]byte]()
 	register.Emitter2[string, []byte]()
 	register.Emitter2[string, string]()
@@ -112,7 +121,8 @@ func Build(ctx context.Context, s beam.Scope, cfg Config) error {
 		reqs = next
 	}
 	routed := beam.ParDo(s.Scope("route"), &routeFn{Cfg: cfg}, beam.Flatten(s, all...), beam.SideInput{Input: shared})
-	grouped := beam.GroupByKey(s, routed)
+	// Hot partitions are judged in shards keyed by agent (hot.go).
+	grouped := beam.GroupByKey(s, hotShards(s, cfg, routed, shared, idDocs, offsets))
 	judgeParts := beam.ParDo(s.Scope("judge"), &judgeFn{Cfg: cfg}, grouped,
 		beam.SideInput{Input: shared}, beam.SideInput{Input: idDocs}, beam.SideInput{Input: offsets})
 
@@ -150,7 +160,7 @@ func (*redirectFn) ProcessElement(ctx context.Context, url string, docs func(*[]
 			return fmt.Errorf("redirect target %s: %w", url, err)
 		}
 		next, redirects := evaluate.RedirectTarget(r.Capture)
-		one := sealBatch(appendRecord(nil, b))
+		one := sealBatch(appendRecord(nil, b), 0)
 		for _, p := range parts {
 			emitTarget(p, one)
 			if redirects && evaluate.URLPartition(next) != p && !asked[[2]string{next, p}] {
@@ -184,13 +194,19 @@ var failedInputs = beam.NewCounter("repaudit", "inputs-failed")
 
 // FailedInputs returns how many inputs could not be read in a finished
 // run (0 when the runner reports no metrics).
-func FailedInputs(pr beam.PipelineResult) int64 {
+func FailedInputs(pr beam.PipelineResult) int64 { return Counter(pr, "inputs-failed") }
+
+// Counter returns the value of the pipeline's counter name in a finished
+// run: inputs-failed, hot-partitions (partitions judged in shards by
+// agent) and hot-shards (their shards). 0 when the runner reports no
+// metrics.
+func Counter(pr beam.PipelineResult, name string) int64 {
 	if pr == nil {
 		return 0
 	}
 	var n int64
 	for _, c := range pr.Metrics().AllMetrics().Counters() {
-		if c.Namespace() == "repaudit" && c.Name() == "inputs-failed" {
+		if c.Namespace() == "repaudit" && c.Name() == name {
 			n += c.Result()
 		}
 	}

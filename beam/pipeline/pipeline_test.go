@@ -53,15 +53,17 @@ func auditConfig(c Config) audit.Config {
 	}
 }
 
-func runPipeline(t testing.TB, cfg Config) {
+func runPipeline(t testing.TB, cfg Config) beam.PipelineResult {
 	t.Helper()
 	p, s := beam.NewPipelineWithRoot()
 	if err := Build(context.Background(), s, cfg); err != nil {
 		t.Fatal(err)
 	}
-	if err := ptest.Run(p); err != nil {
+	pr, err := ptest.RunWithMetrics(p)
+	if err != nil {
 		t.Fatalf("pipeline: %v", err)
 	}
+	return pr
 }
 
 // eachRow reads every Parquet file of a table and renders each row as

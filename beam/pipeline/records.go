@@ -29,11 +29,15 @@ const (
 // events keep every field the evaluation reads; capture bodies travel
 // only where the Builder reads them (evaluate.NeedsBody).
 type record struct {
-	Kind    byte                   `json:"k"`
-	Model   bool                   `json:"m,omitempty"` // fetch also given to Builder.AddFetch (pass 1)
-	File    int                    `json:"i,omitempty"` // input index, for the fetch order
-	Split   int                    `json:"p,omitempty"` // byte range of a split file (split.go)
-	Seq     int64                  `json:"q,omitempty"` // position among the fetches of the file (or of its range)
+	Kind  byte  `json:"k"`
+	Model bool  `json:"m,omitempty"` // fetch also given to Builder.AddFetch (pass 1)
+	File  int   `json:"i,omitempty"` // input index, for the fetch order
+	Split int   `json:"p,omitempty"` // byte range of a split file (split.go)
+	Seq   int64 `json:"q,omitempty"` // position among the fetches of the file (or of its range)
+	// Replica marks a fetch of a hot partition's shard that another shard
+	// judges (hot.go): a robots.txt fetch or WARC request record given to
+	// every shard's model and view tracker, judged by one.
+	Replica bool                   `json:"r,omitempty"`
 	Fetch   *event.Fetch           `json:"f,omitempty"`
 	Capture *event.Capture         `json:"c,omitempty"`
 	Entry   *evaluate.ListingEntry `json:"e,omitempty"`
@@ -71,15 +75,33 @@ var (
 	zdec, _ = zstd.NewReader(nil, zstd.WithDecoderConcurrency(0), zstd.WithDecoderMaxMemory(1<<30))
 )
 
-// sealBatch compresses a batch of records for the runner.
-func sealBatch(batch []byte) []byte { return zenc.EncodeAll(batch, make([]byte, 0, len(batch)/4)) }
+// sealBatch compresses a batch of records for the runner. The sealed
+// batch starts with the number of fetch records in it (uvarint), so that
+// the fetches of a partition are counted without unsealing (hot.go).
+func sealBatch(batch []byte, fetches int) []byte {
+	dst := binary.AppendUvarint(make([]byte, 0, len(batch)/4+binary.MaxVarintLen64), uint64(fetches))
+	return zenc.EncodeAll(batch, dst)
+}
+
+// batchFetches returns the number of fetch records in a sealed batch.
+func batchFetches(sealed []byte) int64 {
+	n, k := binary.Uvarint(sealed)
+	if k <= 0 {
+		return 0
+	}
+	return int64(n)
+}
 
 // eachRecord calls fn with every record of a sealed batch. A record is
 // valid only during the call (decodeRecord copies what it keeps).
 func eachRecord(sealed []byte, fn func(rec []byte) error) error {
+	_, k := binary.Uvarint(sealed)
+	if k <= 0 {
+		return errors.New("decode event batch: bad header")
+	}
 	bp := batchBufs.Get().(*[]byte)
 	defer batchBufs.Put(bp)
-	batch, err := zdec.DecodeAll(sealed, (*bp)[:0])
+	batch, err := zdec.DecodeAll(sealed[k:], (*bp)[:0])
 	if err != nil {
 		return fmt.Errorf("decode event batch: %w", err)
 	}
@@ -107,6 +129,7 @@ type batcher struct {
 	emit    func(string, []byte)
 	pending map[string][]byte
 	counts  map[string]int
+	fetches map[string]int // fetch records among counts
 	total   int
 	free    [][]byte
 }
@@ -115,7 +138,7 @@ type batcher struct {
 const maxFree = 64
 
 func newBatcher(emit func(string, []byte)) *batcher {
-	return &batcher{emit: emit, pending: map[string][]byte{}, counts: map[string]int{}}
+	return &batcher{emit: emit, pending: map[string][]byte{}, counts: map[string]int{}, fetches: map[string]int{}}
 }
 
 func (b *batcher) add(key string, rec []byte) {
@@ -126,12 +149,16 @@ func (b *batcher) add(key string, rec []byte) {
 	}
 	b.pending[key] = appendRecord(buf, rec)
 	b.counts[key]++
+	if len(rec) > 0 && rec[0] == fetchTag {
+		b.fetches[key]++
+	}
 	b.total++
 	if b.counts[key] >= batchRecords {
 		b.send(key, b.pending[key])
 		delete(b.pending, key)
 		b.total -= b.counts[key]
 		delete(b.counts, key)
+		delete(b.fetches, key)
 	}
 	if b.total >= batchPending {
 		b.flush()
@@ -140,7 +167,7 @@ func (b *batcher) add(key string, rec []byte) {
 
 // send seals a batch and keeps its buffer for another.
 func (b *batcher) send(key string, batch []byte) {
-	b.emit(key, sealBatch(batch))
+	b.emit(key, sealBatch(batch, b.fetches[key]))
 	if len(b.free) < maxFree {
 		b.free = append(b.free, batch[:0])
 	}
@@ -152,6 +179,7 @@ func (b *batcher) flush() {
 	}
 	clear(b.pending)
 	clear(b.counts)
+	clear(b.fetches)
 	b.total = 0
 }
 

@@ -72,6 +72,8 @@ func run(ctx context.Context, args []string, stderr io.Writer) int {
 		force   = fs.Bool("force", false, "replace an existing output directory (local outputs: only once the new one is complete)")
 		workers = fs.Int("workers", 0, "partitions a judging bundle evaluates side by side in one worker process (default: its cores)")
 		split   = fs.Int64("split-bytes", pipeline.DefaultSplitBytes, "read a local plain-text log larger than this many `BYTES` in ranges of that size, side by side (negative: every file whole)")
+		hot     = fs.Int64("hot-fetches", pipeline.DefaultHotFetches, "judge a host[:port] with at least this many `FETCHES` in shards keyed by agent (1: every host; negative: never)")
+		shards  = fs.Int("hot-shards", pipeline.DefaultHotShards, "the most shards a hot host[:port] is judged in")
 	)
 
 	// Flags may come after inputs, as with 'repaudit audit'.
@@ -117,6 +119,8 @@ func run(ctx context.Context, args []string, stderr io.Writer) int {
 		Eval:       set.Eval,
 		Workers:    *workers,
 		SplitBytes: *split,
+		HotFetches: *hot,
+		HotShards:  *shards,
 		Version:    "beam",
 		Command:    append([]string{"repaudit-beam"}, args...),
 		Options:    map[string]string{},
