@@ -138,50 +138,27 @@ func readColumn(tb testing.TB, path string, desc *schema.Column, cr file.ColumnC
 	var vals []any
 	read := 0 // levels read so far
 	for int64(read) < n {
+		want := n - int64(read)
 		var got int64
 		var err error
 		switch r := cr.(type) {
 		case *file.ByteArrayColumnChunkReader:
-			buf := make([]parquet.ByteArray, n-int64(read))
-			var nv int
-			got, nv, err = r.ReadBatch(n-int64(read), buf, def[read:], nil)
-			for _, v := range buf[:nv] {
-				vals = append(vals, string(v))
-			}
+			got, vals, err = readBatch(r.ReadBatch, want, def[read:], vals, func(v parquet.ByteArray) any { return string(v) })
 		case *file.BooleanColumnChunkReader:
-			buf := make([]bool, n-int64(read))
-			var nv int
-			got, nv, err = r.ReadBatch(n-int64(read), buf, def[read:], nil)
-			for _, v := range buf[:nv] {
-				vals = append(vals, v)
-			}
+			got, vals, err = readBatch(r.ReadBatch, want, def[read:], vals, func(v bool) any { return v })
 		case *file.Int32ColumnChunkReader:
-			buf := make([]int32, n-int64(read))
-			var nv int
-			got, nv, err = r.ReadBatch(n-int64(read), buf, def[read:], nil)
-			for _, v := range buf[:nv] {
-				vals = append(vals, int64(v))
-			}
+			got, vals, err = readBatch(r.ReadBatch, want, def[read:], vals, func(v int32) any { return int64(v) })
 		case *file.Int64ColumnChunkReader:
-			buf := make([]int64, n-int64(read))
-			var nv int
-			got, nv, err = r.ReadBatch(n-int64(read), buf, def[read:], nil)
-			isTime := isTimestamp(desc.LogicalType())
-			for _, v := range buf[:nv] {
-				if isTime {
+			conv := func(v int64) any { return v }
+			if isTimestamp(desc.LogicalType()) {
+				conv = func(v int64) any {
 					tm := time.UnixMicro(v).UTC()
-					vals = append(vals, &tm)
-				} else {
-					vals = append(vals, v)
+					return &tm
 				}
 			}
+			got, vals, err = readBatch(r.ReadBatch, want, def[read:], vals, conv)
 		case *file.Float64ColumnChunkReader:
-			buf := make([]float64, n-int64(read))
-			var nv int
-			got, nv, err = r.ReadBatch(n-int64(read), buf, def[read:], nil)
-			for _, v := range buf[:nv] {
-				vals = append(vals, v)
-			}
+			got, vals, err = readBatch(r.ReadBatch, want, def[read:], vals, func(v float64) any { return v })
 		default:
 			tb.Fatalf("%s: column %s: unexpected reader %T", path, desc.Name(), cr)
 		}
@@ -207,6 +184,17 @@ func readColumn(tb testing.TB, path string, desc *schema.Column, cr file.ColumnC
 		next++
 	}
 	return out
+}
+
+// readBatch reads up to want levels with a typed column reader's
+// ReadBatch into def and appends the values read, converted, to vals.
+func readBatch[T any](read func(int64, []T, []int16, []int16) (int64, int, error), want int64, def []int16, vals []any, conv func(T) any) (int64, []any, error) {
+	buf := make([]T, want)
+	got, nv, err := read(want, buf, def, nil)
+	for _, v := range buf[:nv] {
+		vals = append(vals, conv(v))
+	}
+	return got, vals, err
 }
 
 // isTimestamp reports whether a column's logical type is a timestamp.
