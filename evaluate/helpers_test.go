@@ -143,17 +143,11 @@ func (s *scenario) runOrder(rng *rand.Rand) {
 	s.model = b.Build()
 	order := slices.Clone(s.fetches)
 	slices.SortStableFunc(order, func(x, y *event.Fetch) int { return cmpTime(x.Time, y.Time) })
-	tr := s.model.NewTracker()
 	s.judg = make(map[*event.Fetch]*Judgement)
 	s.out = &table.Collector{}
-	for _, f := range order {
-		j := s.model.Judge(f)
-		tr.Observe(&j)
-		s.judg[f] = &j
-		s.out.Fetch(&j.Fetch)
-		for i := range j.Violations {
-			s.out.Violation(&j.Violations[i])
-		}
+	js := judgeKept(s.model, order, s.out)
+	for i, f := range order {
+		s.judg[f] = &js[i]
 	}
 	if err := s.model.WriteTables(s.out); err != nil {
 		s.t.Fatal(err)
@@ -206,6 +200,24 @@ func (s *scenario) checkStreamed(_ []func()) {
 
 // judgeStreamed judges fetches, in time order, through a ViewTracker and
 // a Tracker into sink, the fetches of one time given to Step at once.
+// judgeKept judges fetches in time order with the views the model kept
+// from Build (Judge), as audit does without streamed views, and hands the
+// rows to sink; it returns the judgements in order.
+func judgeKept(m *Model, order []*event.Fetch, sink table.Sink) []Judgement {
+	tr := m.NewTracker()
+	js := make([]Judgement, len(order))
+	for i, f := range order {
+		js[i] = m.Judge(f)
+		j := &js[i]
+		tr.Observe(j)
+		sink.Fetch(&j.Fetch)
+		for k := range j.Violations {
+			sink.Violation(&j.Violations[k])
+		}
+	}
+	return js
+}
+
 func judgeStreamed(m *Model, order []*event.Fetch, sink table.Sink) {
 	vt := m.NewViewTracker()
 	tr := m.NewTracker()

@@ -97,15 +97,7 @@ func (s *scenario) runPartitioned() *table.Collector {
 		m := b.BuildPartition(k, shared)
 		order := slices.Clone(fetches[k])
 		slices.SortStableFunc(order, func(x, y *event.Fetch) int { return cmpTime(x.Time, y.Time) })
-		tr := m.NewTracker()
-		for _, f := range order {
-			j := m.Judge(f)
-			tr.Observe(&j)
-			out.Fetch(&j.Fetch)
-			for i := range j.Violations {
-				out.Violation(&j.Violations[i])
-			}
-		}
+		judgeKept(m, order, out)
 		if err := m.WriteTables(out); err != nil {
 			s.t.Fatal(err)
 		}

@@ -312,15 +312,7 @@ func FuzzStreamedViews(f *testing.F) {
 			if stream {
 				judgeStreamed(m, order, out)
 			} else {
-				tr := m.NewTracker()
-				for _, f := range order {
-					j := m.Judge(f)
-					tr.Observe(&j)
-					out.Fetch(&j.Fetch)
-					for k := range j.Violations {
-						out.Violation(&j.Violations[k])
-					}
-				}
+				judgeKept(m, order, out)
 			}
 			if err := m.WriteTables(out); err != nil {
 				t.Fatal(err)
