@@ -2,6 +2,7 @@ package pipeline
 
 import (
 	"context"
+	"fmt"
 	"os"
 	"path/filepath"
 	"reflect"
@@ -10,15 +11,13 @@ import (
 	"testing"
 	"time"
 
-	"github.com/apache/arrow-go/v18/arrow/memory"
-	"github.com/apache/arrow-go/v18/parquet/file"
-	"github.com/apache/arrow-go/v18/parquet/pqarrow"
 	"github.com/apache/beam/sdks/v2/go/pkg/beam"
 	"github.com/apache/beam/sdks/v2/go/pkg/beam/testing/ptest"
 
 	"github.com/repaudit/repaudit/audit"
 	"github.com/repaudit/repaudit/beam/internal/corpus"
 	"github.com/repaudit/repaudit/evaluate"
+	"github.com/repaudit/repaudit/internal/parquetread"
 	"github.com/repaudit/repaudit/output"
 	"github.com/repaudit/repaudit/table"
 
@@ -71,46 +70,32 @@ func runPipeline(t testing.TB, cfg Config) beam.PipelineResult {
 func eachRow(t testing.TB, paths []string, fn func(row string)) {
 	t.Helper()
 	for _, p := range paths {
-		rdr, err := file.OpenParquetFile(p, false)
-		if err != nil {
-			t.Fatal(err)
-		}
-		fr, err := pqarrow.NewFileReader(rdr, pqarrow.ArrowReadProperties{BatchSize: 64 << 10}, memory.DefaultAllocator)
-		if err != nil {
-			t.Fatal(err)
-		}
-		rr, err := fr.GetRecordReader(context.Background(), nil, nil)
-		if err != nil {
-			t.Fatal(err)
-		}
-		for rr.Next() {
-			rec := rr.Record()
-			cols := make([][]string, rec.NumCols())
-			for c := range int(rec.NumCols()) {
-				name := rec.Schema().Field(c).Name
-				col := rec.Column(c)
-				for i := range col.Len() {
-					v := "NULL"
-					if !col.IsNull(i) {
-						v = col.ValueStr(i)
+		_, err := parquetread.Groups(p, func(g *parquetread.Table) bool {
+			var sb strings.Builder
+			for r := range int(g.Rows) {
+				sb.Reset()
+				for c, name := range g.Names {
+					sb.WriteString(name)
+					sb.WriteByte('=')
+					switch v := g.Cols[c][r].(type) {
+					case *time.Time:
+						if v == nil {
+							sb.WriteString("NULL")
+						} else {
+							sb.WriteString(v.Format(time.RFC3339Nano))
+						}
+					default:
+						fmt.Fprint(&sb, v)
 					}
-					cols[c] = append(cols[c], name+"="+v)
-				}
-			}
-			for i := range int(rec.NumRows()) {
-				var sb strings.Builder
-				for c := range cols {
-					sb.WriteString(cols[c][i])
 					sb.WriteByte('\t')
 				}
 				fn(sb.String())
 			}
-		}
-		if err := rr.Err(); err != nil {
+			return true
+		})
+		if err != nil {
 			t.Fatal(err)
 		}
-		rr.Release()
-		rdr.Close()
 	}
 }
 
