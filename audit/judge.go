@@ -275,6 +275,8 @@ func (p *judging) views(ctx context.Context, in <-chan *task, out chan<- *task) 
 		group []ref   // the fetches of one time, not settled yet
 		fs    []*event.Fetch
 		vs    []*evaluate.FetchView
+		gsec  int64 // the time of the fetches in group
+		gnsec int32
 	)
 	step := func() {
 		fs, vs = fs[:0], vs[:0]
@@ -305,8 +307,12 @@ func (p *judging) views(ctx context.Context, in <-chan *task, out chan<- *task) 
 		t.views = slices.Grow(t.views[:0], len(t.items))[:len(t.items)]
 		held = append(held, t)
 		for i, it := range t.items {
-			if len(group) > 0 && (!it.f.Time.Equal(group[0].t.items[group[0].i].f.Time) || len(group) >= viewHold) {
+			// it.sec and it.nsec are the instant f.Time is (stream.go).
+			if len(group) > 0 && (it.sec != gsec || it.nsec != gnsec || len(group) >= viewHold) {
 				step()
+			}
+			if len(group) == 0 {
+				gsec, gnsec = it.sec, it.nsec
 			}
 			group = append(group, ref{t, i})
 		}

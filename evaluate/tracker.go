@@ -16,7 +16,7 @@ import (
 // triples and the replay window, not by the number of fetches.
 type Tracker struct {
 	m      *Model
-	last   map[delayKey]lastFetch
+	last   map[delayKey]*lastFetch // one lookup per fetch: updated in place
 	replay *signature.ReplayDetector
 }
 
@@ -36,7 +36,7 @@ type lastFetch struct {
 func (m *Model) NewTracker() *Tracker {
 	tr := &Tracker{
 		m:      m,
-		last:   make(map[delayKey]lastFetch),
+		last:   make(map[delayKey]*lastFetch),
 		replay: signature.NewReplayDetector(0),
 	}
 	return tr
@@ -98,8 +98,13 @@ func (tr *Tracker) observeCrawlDelay(j *Judgement) {
 		return
 	}
 	k := delayKey{auth: j.auth, agent: j.agentLower, identity: row.Identity}
-	prev, seen := tr.last[k]
-	if seen && !t.Before(prev.t) && j.crawlDelay > 0 {
+	p := tr.last[k]
+	if p == nil {
+		tr.last[k] = &lastFetch{t: t, src: event.Source{File: row.SourceFile, Line: row.SourceLine, Offset: row.WARCRecordOffset}, target: row.URLPath}
+		return
+	}
+	prev := *p
+	if !t.Before(prev.t) && j.crawlDelay > 0 {
 		interval := t.Sub(prev.t)
 		var res time.Duration
 		if wholeSecond(t) && wholeSecond(prev.t) {
@@ -110,8 +115,8 @@ func (tr *Tracker) observeCrawlDelay(j *Judgement) {
 			j.Violations = append(j.Violations, tr.crawlDelayViolation(j, prev, interval, res))
 		}
 	}
-	if !seen || !t.Before(prev.t) {
-		tr.last[k] = lastFetch{t: t, src: event.Source{File: row.SourceFile, Line: row.SourceLine, Offset: row.WARCRecordOffset}, target: row.URLPath}
+	if !t.Before(prev.t) {
+		*p = lastFetch{t: t, src: event.Source{File: row.SourceFile, Line: row.SourceLine, Offset: row.WARCRecordOffset}, target: row.URLPath}
 	}
 }
 

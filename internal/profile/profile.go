@@ -6,6 +6,8 @@
 //	REPAUDIT_CPUPROFILE=FILE   CPU profile
 //	REPAUDIT_MEMPROFILE=FILE   heap profile (allocations since start, and
 //	                           what is live) taken when the command ends
+//	REPAUDIT_TRACE=FILE        execution trace (go tool trace FILE): where
+//	                           goroutines wait and cores idle
 package profile
 
 import (
@@ -14,12 +16,14 @@ import (
 	"os"
 	"runtime"
 	"runtime/pprof"
+	"runtime/trace"
 )
 
 // The environment variables Start reads.
 const (
-	EnvCPU = "REPAUDIT_CPUPROFILE"
-	EnvMem = "REPAUDIT_MEMPROFILE"
+	EnvCPU   = "REPAUDIT_CPUPROFILE"
+	EnvMem   = "REPAUDIT_MEMPROFILE"
+	EnvTrace = "REPAUDIT_TRACE"
 )
 
 // Start starts what getenv asks for; the returned function ends it.
@@ -36,6 +40,17 @@ func Start(prog string, getenv func(string) string, stderr io.Writer) (stop func
 			fmt.Fprintf(stderr, "%s: %s: %v\n", prog, EnvCPU, err)
 		} else {
 			stops = append(stops, func() { pprof.StopCPUProfile(); f.Close() })
+		}
+	}
+	if p := getenv(EnvTrace); p != "" {
+		f, err := os.Create(p)
+		if err == nil {
+			err = trace.Start(f)
+		}
+		if err != nil {
+			fmt.Fprintf(stderr, "%s: %s: %v\n", prog, EnvTrace, err)
+		} else {
+			stops = append(stops, func() { trace.Stop(); f.Close() })
 		}
 	}
 	if p := getenv(EnvMem); p != "" {

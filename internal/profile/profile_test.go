@@ -8,9 +8,9 @@ import (
 	"testing"
 )
 
-func TestStartWritesBothProfiles(t *testing.T) {
+func TestStartWritesEveryProfile(t *testing.T) {
 	dir := t.TempDir()
-	env := map[string]string{EnvCPU: filepath.Join(dir, "cpu.prof"), EnvMem: filepath.Join(dir, "mem.prof")}
+	env := map[string]string{EnvCPU: filepath.Join(dir, "cpu.prof"), EnvMem: filepath.Join(dir, "mem.prof"), EnvTrace: filepath.Join(dir, "trace.out")}
 	var stderr bytes.Buffer
 	stop := Start("prog", func(k string) string { return env[k] }, &stderr)
 	stop()
@@ -27,10 +27,10 @@ func TestStartWritesBothProfiles(t *testing.T) {
 
 func TestStartReportsAndGoesOn(t *testing.T) {
 	bad := filepath.Join(t.TempDir(), "missing", "x.prof")
-	env := map[string]string{EnvCPU: bad, EnvMem: bad}
+	env := map[string]string{EnvCPU: bad, EnvMem: bad, EnvTrace: bad}
 	var stderr bytes.Buffer
 	Start("prog", func(k string) string { return env[k] }, &stderr)()
-	for _, want := range []string{"prog: " + EnvCPU + ": ", "prog: " + EnvMem + ": "} {
+	for _, want := range []string{"prog: " + EnvCPU + ": ", "prog: " + EnvMem + ": ", "prog: " + EnvTrace + ": "} {
 		if !strings.Contains(stderr.String(), want) {
 			t.Errorf("stderr %q lacks %q", stderr.String(), want)
 		}
