@@ -18,6 +18,7 @@ import (
 	"github.com/repaudit/repaudit/event"
 	"github.com/repaudit/repaudit/identity"
 	"github.com/repaudit/repaudit/ingest"
+	"github.com/repaudit/repaudit/internal/profile"
 	"github.com/repaudit/repaudit/output"
 	"github.com/repaudit/repaudit/problem"
 	"github.com/repaudit/repaudit/table"
@@ -232,6 +233,7 @@ func (r *run) phase(name string, fn func() error) error {
 	start := time.Now()
 	err := fn()
 	r.timings[name] = time.Since(start).Seconds()
+	profile.Phase(name)
 	return err
 }
 
