@@ -431,6 +431,10 @@ func (c *countingSink) Fetch(f *table.Fetch) error {
 	return c.Sink.Fetch(f)
 }
 
+// Finish passes on that a table is whole (table.Finisher): one model
+// writes the model's tables, once.
+func (c *countingSink) Finish(name string) error { return table.Finish(c.Sink, name) }
+
 func (c *countingSink) Problem(p *table.Problem) error {
 	c.sum.Problems++
 	c.sum.ProblemsBySeverity[p.Severity]++

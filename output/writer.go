@@ -97,9 +97,18 @@ type Writer struct {
 	done   bool        // committed or aborted
 	// The two tables of one row per fetch or finding, looked up once.
 	fetches, violations *tableWriter
+	spares              spareBudget // the tables' spare batches
 }
 
-var _ table.Sink = (*Writer)(nil)
+// spareRowGroups is how many row groups' budgets (RowGroupBytes) the
+// spare batches of all tables keep at most (spareBudget): enough for
+// those of the two tables pass 2 writes at once.
+const spareRowGroups = 3
+
+var (
+	_ table.Sink     = (*Writer)(nil)
+	_ table.Finisher = (*Writer)(nil)
+)
 
 // Create prepares the output directory dir. It refuses an existing
 // non-empty directory unless opts.Force is set. Tables are written into a
@@ -142,12 +151,14 @@ func Create(dir string, opts Options) (*Writer, error) {
 		return nil, fmt.Errorf("create %s: %w", dir, err)
 	}
 	w := &Writer{dir: dir, tmp: tmp, opts: opts, byName: make(map[string]*tableWriter)}
+	w.spares.limit = spareRowGroups * int64(opts.RowGroupBytes)
 	for _, s := range sp {
 		tw, err := newTableWriter(s, filepath.Join(tmp, s.Name+".parquet"), opts.RowGroupRows, opts.RowGroupBytes, cc)
 		if err != nil {
 			w.Abort()
 			return nil, fmt.Errorf("create %s: %w", dir, err)
 		}
+		tw.spares = &w.spares
 		w.tables = append(w.tables, tw)
 		w.byName[s.Name] = tw
 	}
@@ -269,6 +280,37 @@ func (w *Writer) addTo(tw *tableWriter, p unsafe.Pointer) error {
 	return nil
 }
 
+// Finish writes table name's last row group and footer and frees what
+// the table held (table.Finisher): no row of it may follow. Commit then
+// leaves the file as it is. The file's bytes are those Commit would have
+// written; finishing a table as soon as it is whole keeps the buffers of
+// the tables written one after another from adding up.
+func (w *Writer) Finish(name string) error {
+	if w.done {
+		return ErrClosed
+	}
+	if err := w.stickyErr(); err != nil {
+		return err
+	}
+	tw, ok := w.byName[name]
+	if !ok {
+		return fmt.Errorf("output: no table %q", name)
+	}
+	if tw.closed {
+		return nil
+	}
+	if err := tw.close(); err != nil {
+		w.errMu.Lock()
+		defer w.errMu.Unlock()
+		if w.err == nil {
+			w.err = fmt.Errorf("write %s: %w", name, err)
+			w.failed.Store(true)
+		}
+		return w.err
+	}
+	return nil
+}
+
 func (w *Writer) stickyErr() error {
 	w.errMu.Lock()
 	defer w.errMu.Unlock()
@@ -307,6 +349,9 @@ func (w *Writer) Commit(m *Manifest) error {
 
 func (w *Writer) commit(m *Manifest) error {
 	for _, tw := range w.tables {
+		if tw.closed {
+			continue // finished early (Finish)
+		}
 		if err := tw.close(); err != nil {
 			return fmt.Errorf("%s: %w", tw.spec.Name, err)
 		}
