@@ -2,6 +2,7 @@ package audit
 
 import (
 	"container/heap"
+	"sync"
 
 	"github.com/repaudit/repaudit/event"
 	"github.com/repaudit/repaudit/ingest"
@@ -76,7 +77,7 @@ func (w *spoolWindow) add(f *event.Fetch) {
 	if n := len(w.free); n > 0 {
 		h, w.free = w.free[n-1], w.free[:n-1]
 	} else {
-		h = new(heldFetch)
+		h = heldFetches.Get().(*heldFetch)
 	}
 	hdr, conc := h.f.Header[:0], h.f.ConcurrentTo[:0]
 	h.f = *f
@@ -119,8 +120,14 @@ func (w *spoolWindow) flush() {
 	for w.held.Len() > 0 {
 		w.pop()
 	}
+	for _, h := range w.free {
+		heldFetches.Put(h)
+	}
 	w.free = nil
 }
+
+// heldFetches recycles the windows' slots from one archive to the next.
+var heldFetches = sync.Pool{New: func() any { return new(heldFetch) }}
 
 // heldHeap orders held fetches by time, then position in the file, as
 // less orders the items of one file in pass 2.

@@ -10,7 +10,6 @@ import (
 	"slices"
 	"strings"
 	"sync"
-	"sync/atomic"
 	"time"
 	"unicode/utf8"
 	"unsafe"
@@ -31,10 +30,8 @@ import (
 // is one Parquet row group: a goroutine of the table's own encodes it with
 // arrow-go's Parquet column writers while the next batch fills. There are
 // never more than two batches per table, so a table's memory is about twice
-// its byte budget however many rows it gets or however long its strings;
-// a batch back from encoding keeps its buffers for the next row group only
-// within the Writer's budget of spare batches (spareBudget), and a table
-// finished early (Writer.Finish) keeps nothing.
+// its byte budget however many rows it gets or however long its strings; a
+// table finished early (Writer.Finish) keeps nothing.
 //
 // The column writers are called exactly as pqarrow (arrow-go's Arrow to
 // Parquet layer, which wrote these files before) calls them for the Arrow
@@ -67,10 +64,6 @@ type tableWriter struct {
 
 	enc encoder // used by one goroutine at a time: the encoding one, or close
 
-	// spares is the Writer's budget of spare batches' memory; nil keeps
-	// every spare.
-	spares *spareBudget
-
 	// props are the file writer's properties. arrow-go fixes whether a
 	// column chunk is dictionary-encoded from them when it starts the
 	// chunk, so encode sets them to plainProps or dictProps (which differ
@@ -83,8 +76,7 @@ type tableWriter struct {
 type batch struct {
 	cols  []colBuf
 	rows  int
-	bytes int   // buffered bytes: rows × rowWidth plus string data
-	kept  int64 // memBytes counted in the Writer's spareBudget while spare
+	bytes int // buffered bytes: rows × rowWidth plus string data
 }
 
 // colBuf is one column of a batch. Which fields are used depends on the
@@ -548,7 +540,6 @@ func (tw *tableWriter) nextBatch() *batch {
 	if tw.free != nil {
 		select {
 		case b := <-tw.free:
-			tw.spares.unkeep(b)
 			return b
 		default:
 		}
@@ -557,59 +548,7 @@ func (tw *tableWriter) nextBatch() *batch {
 		tw.batches++
 		return newBatch(tw.spec)
 	}
-	b := <-tw.free
-	tw.spares.unkeep(b)
-	return b
-}
-
-// spareBudget caps the memory the tables of one Writer keep in spare
-// batches: a batch back from encoding keeps its buffers for the table's
-// next row group while the spares kept in all stay within limit, and
-// gives them to the collector otherwise. The tables written at once row
-// group after row group (pass 2's fetches and violations) keep theirs and
-// do not grow them again; the model's tables, written one after another
-// after them, mostly do not, so their spares do not add up (Writer.Finish
-// frees a table's all). Which buffers are kept changes no byte written.
-type spareBudget struct {
-	limit int64
-	kept  atomic.Int64
-}
-
-// keep reports whether b, just encoded, may keep its buffers, and counts
-// them if so. A nil budget keeps every batch.
-func (s *spareBudget) keep(b *batch) bool {
-	if s == nil {
-		return true
-	}
-	n := int64(b.memBytes())
-	if s.kept.Add(n) > s.limit {
-		s.kept.Add(-n)
-		return false
-	}
-	b.kept = n
-	return true
-}
-
-// unkeep stops counting b: it is filling again, or dropped.
-func (s *spareBudget) unkeep(b *batch) {
-	if s != nil && b.kept > 0 {
-		s.kept.Add(-b.kept)
-	}
-	b.kept = 0
-}
-
-// memBytes estimates the memory the batch's buffers hold: their
-// capacities, and the dictionary maps by their entries (a cleared Go map
-// keeps its room).
-func (b *batch) memBytes() int {
-	n := 0
-	for i := range b.cols {
-		c := &b.cols[i]
-		n += 4*(cap(c.offs)+cap(c.poffs)+cap(c.i32)+cap(c.kidx)) + cap(c.data) + cap(c.pdata) +
-			16*cap(c.keys) + dictOverhead*len(c.index) + int(unsafe.Sizeof(seenSlot{}))*cap(c.seen) +
-			cap(c.b) + 8*(cap(c.i64)+cap(c.f64)) + 2*cap(c.def)
-	}
-	return n
+	return <-tw.free
 }
 
 func (tw *tableWriter) writeErr() error {
@@ -638,11 +577,7 @@ func (tw *tableWriter) startEncoding() {
 					tw.setWriteErr(err)
 				}
 			}
-			if tw.spares.keep(b) {
-				b.reset(tw.budget)
-			} else {
-				b = newBatch(tw.spec) // its buffers go to the collector
-			}
+			b.reset(tw.budget)
 			tw.free <- b
 		}
 	}()
@@ -721,8 +656,7 @@ func (tw *tableWriter) release() {
 	if tw.free != nil {
 		for {
 			select {
-			case b := <-tw.free:
-				tw.spares.unkeep(b)
+			case <-tw.free:
 				continue
 			default:
 			}

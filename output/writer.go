@@ -97,13 +97,7 @@ type Writer struct {
 	done   bool        // committed or aborted
 	// The two tables of one row per fetch or finding, looked up once.
 	fetches, violations *tableWriter
-	spares              spareBudget // the tables' spare batches
 }
-
-// spareRowGroups is how many row groups' budgets (RowGroupBytes) the
-// spare batches of all tables keep at most (spareBudget): enough for
-// those of the two tables pass 2 writes at once.
-const spareRowGroups = 3
 
 var (
 	_ table.Sink     = (*Writer)(nil)
@@ -151,14 +145,12 @@ func Create(dir string, opts Options) (*Writer, error) {
 		return nil, fmt.Errorf("create %s: %w", dir, err)
 	}
 	w := &Writer{dir: dir, tmp: tmp, opts: opts, byName: make(map[string]*tableWriter)}
-	w.spares.limit = spareRowGroups * int64(opts.RowGroupBytes)
 	for _, s := range sp {
 		tw, err := newTableWriter(s, filepath.Join(tmp, s.Name+".parquet"), opts.RowGroupRows, opts.RowGroupBytes, cc)
 		if err != nil {
 			w.Abort()
 			return nil, fmt.Errorf("create %s: %w", dir, err)
 		}
-		tw.spares = &w.spares
 		w.tables = append(w.tables, tw)
 		w.byName[s.Name] = tw
 	}
