@@ -198,6 +198,12 @@ func execute(ctx context.Context, cfg Config, w table.Sink) (*Summary, *evaluate
 	if err := r.phase("pass2", func() error { return r.judgePass2(model, counter) }); err != nil {
 		return nil, nil, err
 	}
+	// The fetches and violations tables get few rows from here on (the
+	// archive's unpaired captures and findings): their spare buffers go
+	// while the model's tables are written (output.Writer.Trim).
+	if t, ok := w.(interface{ Trim() }); ok {
+		t.Trim()
+	}
 	if err := r.phase("write", func() error { return r.writeTables(model, counter) }); err != nil {
 		return nil, nil, err
 	}

@@ -13,8 +13,8 @@ import (
 
 // writeAll writes n rows to every table of a new writer in dir, table after
 // table as the model writes its tables; finish finishes each table once its
-// rows are written. It commits.
-func writeAll(t *testing.T, dir string, n int, finish bool) {
+// rows are written, trim trims the writer every 50 rows. It commits.
+func writeAll(t *testing.T, dir string, n int, finish, trim bool) {
 	t.Helper()
 	// Small row groups: every table writes several, so the encoding
 	// goroutine runs and the spare batch is freed by Finish.
@@ -24,9 +24,12 @@ func writeAll(t *testing.T, dir string, n int, finish bool) {
 	}
 	for _, info := range table.Tables {
 		m := sinkMethod(t, w, info)
-		for _, row := range sampleRows(info, n) {
+		for i, row := range sampleRows(info, n) {
 			if out := m.Call([]reflect.Value{row}); !out[0].IsNil() {
 				t.Fatalf("%s: %v", info.Name, out[0].Interface())
+			}
+			if trim && i%50 == 49 {
+				w.Trim()
 			}
 		}
 		if finish {
@@ -40,13 +43,14 @@ func writeAll(t *testing.T, dir string, n int, finish bool) {
 	}
 }
 
-// TestFinishSameBytes checks that finishing each table as soon as its
-// rows are written changes no byte of any file.
-func TestFinishSameBytes(t *testing.T) {
+// TestFinishTrimSameBytes checks that neither finishing each table as
+// soon as its rows are written nor trimming the writer between rows
+// changes a byte of any file.
+func TestFinishTrimSameBytes(t *testing.T) {
 	const n = 300
 	ref, dir := filepath.Join(t.TempDir(), "ref"), filepath.Join(t.TempDir(), "finish")
-	writeAll(t, ref, n, false)
-	writeAll(t, dir, n, true)
+	writeAll(t, ref, n, false, false)
+	writeAll(t, dir, n, true, true)
 	for _, info := range table.Tables {
 		a, err := os.ReadFile(filepath.Join(ref, info.Name+".parquet"))
 		if err != nil {

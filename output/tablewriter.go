@@ -670,6 +670,28 @@ func (tw *tableWriter) release() {
 	}
 }
 
+// trim drops the spare batch, if the encoding goroutine has given it
+// back, and the recycler's buffers (Writer.Trim). A batch still being
+// encoded comes back later and is kept.
+func (tw *tableWriter) trim() {
+	if tw.closed {
+		return
+	}
+	if tw.free != nil {
+		for empty := false; !empty; {
+			select {
+			case <-tw.free:
+				tw.batches-- // nextBatch makes a new one when needed
+			default:
+				empty = true
+			}
+		}
+	}
+	if r, ok := tw.props.Allocator().(*recycler); ok {
+		r.drop()
+	}
+}
+
 // abort drops the table's rows and closes its file without a footer.
 func (tw *tableWriter) abort() {
 	if tw.closed {

@@ -303,6 +303,18 @@ func (w *Writer) Finish(name string) error {
 	return nil
 }
 
+// Trim frees what each open table keeps to fill its next row group while
+// the last one is encoded (its spare batch, the encoder's recycled
+// buffers): call it when the tables that got rows in bulk get few or none
+// for a while (audit: after pass 2, while the model's tables are
+// written), and never while a row is being written. A table that gets
+// rows again allocates them again; no byte written changes.
+func (w *Writer) Trim() {
+	for _, tw := range w.tables {
+		tw.trim()
+	}
+}
+
 func (w *Writer) stickyErr() error {
 	w.errMu.Lock()
 	defer w.errMu.Unlock()
