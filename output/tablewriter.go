@@ -653,14 +653,11 @@ func (tw *tableWriter) close() error {
 // scratch, the recycler's buffers. A table closed early (Writer.Finish)
 // then holds nothing while the others are written.
 func (tw *tableWriter) release() {
-	if tw.free != nil {
-		for {
-			select {
-			case <-tw.free:
-				continue
-			default:
-			}
-			break
+	for empty := tw.free == nil; !empty; {
+		select {
+		case <-tw.free:
+		default:
+			empty = true
 		}
 	}
 	tw.free = nil
