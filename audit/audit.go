@@ -18,6 +18,7 @@ import (
 	"github.com/repaudit/repaudit/event"
 	"github.com/repaudit/repaudit/identity"
 	"github.com/repaudit/repaudit/ingest"
+	"github.com/repaudit/repaudit/internal/profile"
 	"github.com/repaudit/repaudit/output"
 	"github.com/repaudit/repaudit/problem"
 	"github.com/repaudit/repaudit/table"
@@ -197,6 +198,12 @@ func execute(ctx context.Context, cfg Config, w table.Sink) (*Summary, *evaluate
 	if err := r.phase("pass2", func() error { return r.judgePass2(model, counter) }); err != nil {
 		return nil, nil, err
 	}
+	// The fetches and violations tables get few rows from here on (the
+	// archive's unpaired captures and findings): their spare buffers go
+	// while the model's tables are written (output.Writer.Trim).
+	if t, ok := w.(interface{ Trim() }); ok {
+		t.Trim()
+	}
 	if err := r.phase("write", func() error { return r.writeTables(model, counter) }); err != nil {
 		return nil, nil, err
 	}
@@ -232,6 +239,7 @@ func (r *run) phase(name string, fn func() error) error {
 	start := time.Now()
 	err := fn()
 	r.timings[name] = time.Since(start).Seconds()
+	profile.Phase(name)
 	return err
 }
 
@@ -428,6 +436,10 @@ func (c *countingSink) Fetch(f *table.Fetch) error {
 	}
 	return c.Sink.Fetch(f)
 }
+
+// Finish passes on that a table is whole (table.Finisher): one model
+// writes the model's tables, once.
+func (c *countingSink) Finish(name string) error { return table.Finish(c.Sink, name) }
 
 func (c *countingSink) Problem(p *table.Problem) error {
 	c.sum.Problems++

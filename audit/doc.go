@@ -19,7 +19,8 @@
 //     recycled once written. Spools are opened lazily in order of
 //     their first timestamp, and a small reorder window per file absorbs
 //     the slight disorder of real logs (a file pass 1 saw in order skips
-//     it). Pass 2 is a pipeline of stages (judge.go): the merger cuts the
+//     it; an archive's fetches went through the same window as pass 1
+//     spooled them, window.go). Pass 2 is a pipeline of stages (judge.go): the merger cuts the
 //     merged stream into batches, a pool of -j workers judges them in any
 //     order, an orderer puts them back in merged order and tracks
 //     crawl-delay and signature replay, which need order, and the fetches

@@ -107,6 +107,7 @@ func (r *run) readStream(fs *fileState, keep func(event.Problem), done *atomic.I
 	}
 	opts := ingest.Options{Progress: done, Resolver: warc.NewResolver(32 << 20), Digest: sink, LogExtraHeaders: r.cfg.LogExtraHeaders}
 	var counted int64 // fetches not yet added to r.events
+	toSpool, endWindow := spooler(fs)
 	spoolFetch := func(ft *event.Fetch) {
 		// r.events is shared by every reader: added to in steps, not at
 		// each fetch (an atomic add per fetch from two cores contends).
@@ -114,7 +115,7 @@ func (r *run) readStream(fs *fileState, keep func(event.Problem), done *atomic.I
 			r.events.Add(counted)
 			counted = 0
 		}
-		fs.spool.add(ft)
+		toSpool(ft)
 		hosts.note(ft)
 		if ft.Origin == event.OriginWARC || robots.IsRobotsTxt(ft.Target) {
 			r.builder.AddFetch(ft)
@@ -145,6 +146,7 @@ func (r *run) readStream(fs *fileState, keep func(event.Problem), done *atomic.I
 		fs.stats, fs.err = ingest.Read(r.ctx, fs.f, opts, h)
 	}
 	endFetches()
+	endWindow()
 	endHash()
 	r.events.Add(counted)
 	fs.spool.finish()

@@ -101,6 +101,10 @@ type fetchSpool struct {
 	// the one before: pass 2 then needs no reorder window.
 	sorted bool
 	last   time.Time
+	// windowed is true when pass 1 put the fetches through pass 2's
+	// reorder window as it added them (window.go): pass 2 reads them as
+	// they are.
+	windowed bool
 }
 
 func newFetchSpool(dir *spoolDir) *fetchSpool {

@@ -126,9 +126,10 @@ func (s *stream) run(ctx context.Context, fs *fileState, progress *atomic.Int64)
 	if window <= 0 {
 		window = reorderWindow
 	}
-	if fs.spool.sorted {
+	if fs.spool.sorted || fs.spool.windowed && window == reorderWindow {
 		// Already in time order: the window would give the fetches back
-		// as they come ((time, file, seq) order within one file).
+		// as they come ((time, file, seq) order within one file). Or
+		// already through the window (window.go).
 		window = 0
 	}
 	r, err := fs.spool.reader()

@@ -126,14 +126,19 @@ func quote(s string) string {
 
 func fmtSeconds(s float64) string { return strconv.FormatFloat(s, 'f', -1, 64) + "s" }
 
-// writeVersion writes the description of a robots.txt version, computed
-// once at Build.
+// writeVersion writes the description of a robots.txt version, made
+// once when first needed after Build (judging workers may race to make
+// it: they make the same string, and one is kept).
 func writeVersion(sb *evBuf, v *version) {
-	if v.desc == "" { // not built yet; never stored here: the model is shared
-		sb.WriteString(describeVersion(v))
+	if p := v.desc.Load(); p != nil {
+		sb.WriteString(*p)
 		return
 	}
-	sb.WriteString(v.desc)
+	d := describeVersion(v)
+	if v.final { // before, the version may still change
+		v.desc.Store(&d)
+	}
+	sb.WriteString(d)
 }
 
 // describeVersion describes a robots.txt version: the capture, a followed

@@ -58,7 +58,9 @@ type archiveCounts struct {
 // WriteTables writes robots_versions, robots_rules, directives, retention,
 // the findings about listings and archived records, the fetches judged
 // from captures without a paired request record, and pass 1 problems to
-// sink, in a deterministic order.
+// sink, in a deterministic order. It finishes (table.Finish) each of
+// robots_versions, robots_rules, directives and retention once written:
+// a sink shared by several models must not be a table.Finisher.
 func (m *Model) WriteTables(sink table.Sink) error {
 	counts := archiveCounts{retention: map[string]int64{}, findings: map[string]int64{}}
 	if err := m.writeVersions(sink); err != nil {
@@ -67,8 +69,16 @@ func (m *Model) WriteTables(sink table.Sink) error {
 	if err := m.writeDirectives(sink); err != nil {
 		return err
 	}
+	// Each table is whole once written: a sink that can finish it frees
+	// its buffers before the next one fills (table.Finisher).
+	if err := table.Finish(sink, "directives"); err != nil {
+		return err
+	}
 	m.mergeCrawlerViews()
 	if err := m.writeArchive(sink, &counts); err != nil {
+		return err
+	}
+	if err := table.Finish(sink, "retention"); err != nil {
 		return err
 	}
 	if err := m.writeListings(sink, &counts); err != nil {
@@ -101,6 +111,9 @@ func (m *Model) writeVersions(sink table.Sink) error {
 			}
 		}
 	}
+	if err := table.Finish(sink, "robots_versions"); err != nil {
+		return err
+	}
 	for _, a := range m.authList {
 		for _, v := range a.versions {
 			if err := writeRules(sink, v); err != nil {
@@ -108,7 +121,7 @@ func (m *Model) writeVersions(sink table.Sink) error {
 			}
 		}
 	}
-	return nil
+	return table.Finish(sink, "robots_rules")
 }
 
 // versionRow is the robots_versions row of version v of a.

@@ -3,6 +3,7 @@ package evaluate
 import (
 	"sort"
 	"strings"
+	"sync/atomic"
 	"time"
 
 	"github.com/repaudit/repaudit/event"
@@ -67,7 +68,12 @@ type version struct {
 	unreachSince time.Time // start of the continuous unreachable run (effDisallowAll and its 30-day segment)
 	segment      bool      // the part past UnreachableAfter of an unreachable version
 	unreach      bool      // the capture itself was unreachable (5xx or no response), before the 30-day rule
-	desc         string    // evidence description, set by Build (describeVersion)
+	// desc is the evidence description (describeVersion), made when a
+	// finding first cites the version once Build has fixed it (final):
+	// most versions are never cited, and their descriptions were a tenth
+	// of the live heap of an archive audit.
+	desc  atomic.Pointer[string]
+	final bool
 	// captures are the later captures identical to doc (same status rule,
 	// effect, status, redirect and content) that directly followed it and
 	// were collapsed into this version, in time order. Each is still its
@@ -304,7 +310,7 @@ func (m *Model) buildTimeline(a *authority) {
 	}
 	a.versions = m.applyUnreachable(a.versions)
 	for _, v := range a.versions {
-		v.desc = describeVersion(v)
+		v.final = true
 		if v.content != nil && v.content.file != nil {
 			if a.groups == nil && len(v.content.file.tokens) > 0 {
 				a.groups = make(map[string]bool)

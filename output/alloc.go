@@ -107,3 +107,10 @@ func (r *recycler) Free(b []byte) {
 	}
 	r.mu.Unlock()
 }
+
+// drop lets the collector have every buffer kept: the table is written.
+func (r *recycler) drop() {
+	r.mu.Lock()
+	defer r.mu.Unlock()
+	r.free, r.bytes = [recycleClasses][][]byte{}, 0
+}

@@ -30,7 +30,8 @@ import (
 // is one Parquet row group: a goroutine of the table's own encodes it with
 // arrow-go's Parquet column writers while the next batch fills. There are
 // never more than two batches per table, so a table's memory is about twice
-// its byte budget however many rows it gets or however long its strings.
+// its byte budget however many rows it gets or however long its strings; a
+// table finished early (Writer.Finish) keeps nothing.
 //
 // The column writers are called exactly as pqarrow (arrow-go's Arrow to
 // Parquet layer, which wrote these files before) calls them for the Arrow
@@ -631,6 +632,7 @@ func (tw *tableWriter) close() error {
 	if err == nil {
 		err = tw.fw.Close()
 	}
+	tw.release()
 	if err == nil {
 		err = tw.out.err
 	}
@@ -644,6 +646,47 @@ func (tw *tableWriter) close() error {
 		err = cerr
 	}
 	return err
+}
+
+// release lets the collector have what the table keeps for the row
+// groups to come once it is closed: the spare batch, the encoder's
+// scratch, the recycler's buffers. A table closed early (Writer.Finish)
+// then holds nothing while the others are written.
+func (tw *tableWriter) release() {
+	for empty := tw.free == nil; !empty; {
+		select {
+		case <-tw.free:
+		default:
+			empty = true
+		}
+	}
+	tw.free = nil
+	tw.enc = encoder{}
+	if r, ok := tw.props.Allocator().(*recycler); ok {
+		r.drop()
+	}
+}
+
+// trim drops the spare batch, if the encoding goroutine has given it
+// back, and the recycler's buffers (Writer.Trim). A batch still being
+// encoded comes back later and is kept.
+func (tw *tableWriter) trim() {
+	if tw.closed {
+		return
+	}
+	if tw.free != nil {
+		for empty := false; !empty; {
+			select {
+			case <-tw.free:
+				tw.batches-- // nextBatch makes a new one when needed
+			default:
+				empty = true
+			}
+		}
+	}
+	if r, ok := tw.props.Allocator().(*recycler); ok {
+		r.drop()
+	}
 }
 
 // abort drops the table's rows and closes its file without a footer.

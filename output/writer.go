@@ -99,7 +99,10 @@ type Writer struct {
 	fetches, violations *tableWriter
 }
 
-var _ table.Sink = (*Writer)(nil)
+var (
+	_ table.Sink     = (*Writer)(nil)
+	_ table.Finisher = (*Writer)(nil)
+)
 
 // Create prepares the output directory dir. It refuses an existing
 // non-empty directory unless opts.Force is set. Tables are written into a
@@ -269,6 +272,49 @@ func (w *Writer) addTo(tw *tableWriter, p unsafe.Pointer) error {
 	return nil
 }
 
+// Finish writes table name's last row group and footer and frees what
+// the table held (table.Finisher): no row of it may follow. Commit then
+// leaves the file as it is. The file's bytes are those Commit would have
+// written; finishing a table as soon as it is whole keeps the buffers of
+// the tables written one after another from adding up.
+func (w *Writer) Finish(name string) error {
+	if w.done {
+		return ErrClosed
+	}
+	if err := w.stickyErr(); err != nil {
+		return err
+	}
+	tw, ok := w.byName[name]
+	if !ok {
+		return fmt.Errorf("output: no table %q", name)
+	}
+	if tw.closed {
+		return nil
+	}
+	if err := tw.close(); err != nil {
+		w.errMu.Lock()
+		defer w.errMu.Unlock()
+		if w.err == nil {
+			w.err = fmt.Errorf("write %s: %w", name, err)
+			w.failed.Store(true)
+		}
+		return w.err
+	}
+	return nil
+}
+
+// Trim frees what each open table keeps to fill its next row group while
+// the last one is encoded (its spare batch, the encoder's recycled
+// buffers): call it when the tables that got rows in bulk get few or none
+// for a while (audit: after pass 2, while the model's tables are
+// written), and never while a row is being written. A table that gets
+// rows again allocates them again; no byte written changes.
+func (w *Writer) Trim() {
+	for _, tw := range w.tables {
+		tw.trim()
+	}
+}
+
 func (w *Writer) stickyErr() error {
 	w.errMu.Lock()
 	defer w.errMu.Unlock()
@@ -307,6 +353,9 @@ func (w *Writer) Commit(m *Manifest) error {
 
 func (w *Writer) commit(m *Manifest) error {
 	for _, tw := range w.tables {
+		if tw.closed {
+			continue // finished early (Finish)
+		}
 		if err := tw.close(); err != nil {
 			return fmt.Errorf("%s: %w", tw.spec.Name, err)
 		}

@@ -193,6 +193,24 @@ type Sink interface {
 	Problem(*Problem) error
 }
 
+// Finisher is a Sink that can finish one table before the others, to
+// free what it holds for it: Finish(name) says that no row of table name
+// follows. A writer that knows it wrote a table's last row calls Finish
+// (through the function of that name); a sink that several writers
+// share must not implement it.
+type Finisher interface {
+	Finish(name string) error
+}
+
+// Finish tells s that table name gets no more rows, when s is a
+// Finisher; it does nothing otherwise.
+func Finish(s Sink, name string) error {
+	if f, ok := s.(Finisher); ok {
+		return f.Finish(name)
+	}
+	return nil
+}
+
 // Info names one table and the row type behind it.
 type Info struct {
 	Name string // table name, also the file stem: fetches -> fetches.parquet

@@ -8,15 +8,21 @@
 //	                           what is live) taken when the command ends
 //	REPAUDIT_TRACE=FILE        execution trace (go tool trace FILE): where
 //	                           goroutines wait and cores idle
+//	REPAUDIT_MEMPROFILE_PHASES=DIR
+//	                           one in-use heap profile per phase of an
+//	                           audit (DIR/NN-PHASE.heap), each taken after
+//	                           a collection at the phase's end (Phase)
 package profile
 
 import (
 	"fmt"
 	"io"
 	"os"
+	"path/filepath"
 	"runtime"
 	"runtime/pprof"
 	"runtime/trace"
+	"sync"
 )
 
 // The environment variables Start reads.
@@ -24,7 +30,45 @@ const (
 	EnvCPU   = "REPAUDIT_CPUPROFILE"
 	EnvMem   = "REPAUDIT_MEMPROFILE"
 	EnvTrace = "REPAUDIT_TRACE"
+	// EnvMemPhases names a directory for Phase's profiles.
+	EnvMemPhases = "REPAUDIT_MEMPROFILE_PHASES"
 )
+
+// phases is the state of REPAUDIT_MEMPROFILE_PHASES: the directory
+// (empty: off), the profiles written so far, where failures go.
+var phases struct {
+	sync.Mutex
+	dir    string
+	n      int
+	prog   string
+	stderr io.Writer
+}
+
+// Phase writes an in-use heap profile named after the phase that just
+// ended, when REPAUDIT_MEMPROFILE_PHASES asked for them (a no-op
+// otherwise). It collects garbage first, so the profile shows what the
+// phase left live: the collection changes the run's timing, which is why
+// it is off unless asked for.
+func Phase(name string) {
+	phases.Lock()
+	defer phases.Unlock()
+	if phases.dir == "" {
+		return
+	}
+	phases.n++
+	runtime.GC()
+	p := filepath.Join(phases.dir, fmt.Sprintf("%02d-%s.heap", phases.n, name))
+	f, err := os.Create(p)
+	if err == nil {
+		err = pprof.Lookup("heap").WriteTo(f, 0)
+		if cerr := f.Close(); err == nil {
+			err = cerr
+		}
+	}
+	if err != nil {
+		fmt.Fprintf(phases.stderr, "%s: %s: %v\n", phases.prog, EnvMemPhases, err)
+	}
+}
 
 // Start starts what getenv asks for; the returned function ends it.
 // Failures are reported on stderr, prefixed with prog, and the run goes on
@@ -65,6 +109,17 @@ func Start(prog string, getenv func(string) string, stderr io.Writer) (stop func
 				fmt.Fprintf(stderr, "%s: %s: %v\n", prog, EnvMem, err)
 			}
 		})
+	}
+	if d := getenv(EnvMemPhases); d != "" {
+		if err := os.MkdirAll(d, 0o755); err != nil {
+			fmt.Fprintf(stderr, "%s: %s: %v\n", prog, EnvMemPhases, err)
+		} else {
+			runtime.MemProfileRate = 64 << 10
+			phases.Lock()
+			phases.dir, phases.n, phases.prog, phases.stderr = d, 0, prog, stderr
+			phases.Unlock()
+			stops = append(stops, func() { phases.Lock(); phases.dir = ""; phases.Unlock() })
+		}
 	}
 	return func() {
 		for _, s := range stops {

@@ -44,3 +44,36 @@ func TestStartNothingAsked(t *testing.T) {
 		t.Errorf("stderr: %q", stderr.String())
 	}
 }
+
+func TestPhaseProfiles(t *testing.T) {
+	dir := filepath.Join(t.TempDir(), "phases")
+	Phase("before") // not asked for yet: nothing written
+	var stderr bytes.Buffer
+	stop := Start("prog", func(k string) string {
+		if k == EnvMemPhases {
+			return dir
+		}
+		return ""
+	}, &stderr)
+	Phase("pass1")
+	Phase("pass2")
+	stop()
+	Phase("after") // ended: nothing written
+	entries, err := os.ReadDir(dir)
+	if err != nil {
+		t.Fatal(err)
+	}
+	var names []string
+	for _, e := range entries {
+		names = append(names, e.Name())
+		if fi, err := e.Info(); err != nil || fi.Size() == 0 {
+			t.Errorf("%s: %v, empty", e.Name(), err)
+		}
+	}
+	if got := strings.Join(names, " "); got != "01-pass1.heap 02-pass2.heap" {
+		t.Errorf("profiles %q, want 01-pass1.heap 02-pass2.heap", got)
+	}
+	if stderr.Len() != 0 {
+		t.Errorf("stderr: %q", stderr.String())
+	}
+}
