@@ -4,6 +4,7 @@ import (
 	"bufio"
 	"encoding/base64"
 	"fmt"
+	"hash/maphash"
 	"math"
 	mbits "math/bits"
 	"os"
@@ -99,12 +100,19 @@ type colBuf struct {
 	i32 []int32
 	// A dictionary of at most smallDict keys (most columns: agents,
 	// verdicts, notes, files) is searched in keys and kidx, comparing
-	// strings; a larger one is moved to index (mapped), which hashes every
-	// value looked up.
+	// strings; a larger one is moved to an index (mapped), which hashes
+	// every value looked up: tab, an open-addressing table of the entries
+	// (see dictSlot), and raw for the keys that are not entries (invalid
+	// UTF-8 as given, standing for its valid form), nil while there are
+	// none. Unlike a Go map keyed by strings, the table holds no pointers
+	// (nothing for the collector to scan, no write barriers) and finds an
+	// entry by a hash and one comparison with its bytes in data.
 	keys   []string
 	kidx   []int32
 	mapped bool
-	index  map[string]int32
+	tab    []uint64
+	ntab   int // entries in tab
+	raw    map[string]int32
 	// last is the value of the previous row of a dictionary column and
 	// lastIdx its entry (valid while hasLast): hosts, agents and User-Agents
 	// come in runs, and comparing with the previous value costs less than
@@ -272,7 +280,7 @@ func (c *colBuf) appendString(s string, dictLimit int) (int, error) {
 		if !ok {
 			i = c.addEntry(v)
 		}
-		c.remember(strings.Clone(s), i)
+		c.remember(strings.Clone(s), i, false)
 		c.i32 = append(c.i32, i)
 		added += len(s) + dictOverhead
 	} else {
@@ -305,7 +313,7 @@ func (c *colBuf) addEntry(v string) int32 {
 	if len(v) > 0 {
 		key = unsafe.String(&c.data[start], len(v))
 	}
-	c.remember(key, i)
+	c.remember(key, i, true)
 	return i
 }
 
@@ -342,26 +350,94 @@ func (c *colBuf) lookup(s string) (int32, bool) {
 		}
 		return 0, false
 	}
-	i, ok := c.index[s]
-	return i, ok
+	h := maphash.String(dictSeed, s)
+	tag, mask := h>>32, uint64(len(c.tab)-1)
+	for p := h & mask; ; p = (p + 1) & mask {
+		e := c.tab[p]
+		if e == 0 {
+			break
+		}
+		if e>>32 == tag {
+			i := int32(uint32(e)) - 1
+			if string(c.data[c.offs[i]:c.offs[i+1]]) == s {
+				return i, true
+			}
+		}
+	}
+	if c.raw != nil {
+		i, ok := c.raw[s]
+		return i, ok
+	}
+	return 0, false
 }
 
-// remember makes key s stand for entry i.
-func (c *colBuf) remember(s string, i int32) {
+// dictSeed seeds the hash of the dictionaries' tables. The hash decides
+// only where an entry sits in a table, never what is written.
+var dictSeed = maphash.MakeSeed()
+
+// A slot of colBuf.tab is 0 when free, else the high 32 bits of the hash
+// of an entry's value and the entry's index plus 1. The table is at most
+// half full (maxLoad), so a probe for a missing value soon meets a free
+// slot.
+const (
+	minTab  = 64
+	maxLoad = 2
+)
+
+// insert adds entry i, whose value is v, to tab, growing it as needed.
+func (c *colBuf) insert(v string, i int32) {
+	if maxLoad*(c.ntab+1) > len(c.tab) {
+		c.growTab()
+	}
+	c.put(maphash.String(dictSeed, v), i)
+	c.ntab++
+}
+
+func (c *colBuf) put(h uint64, i int32) {
+	mask := uint64(len(c.tab) - 1)
+	p := h & mask
+	for c.tab[p] != 0 {
+		p = (p + 1) & mask
+	}
+	c.tab[p] = h>>32<<32 | uint64(uint32(i+1))
+}
+
+// growTab doubles tab (or makes it) and puts every entry back.
+func (c *colBuf) growTab() {
+	n := max(minTab, 2*len(c.tab))
+	if cap(c.tab) >= n {
+		c.tab = c.tab[:n]
+		clear(c.tab)
+	} else {
+		c.tab = make([]uint64, n)
+	}
+	for i := range c.ntab {
+		c.put(maphash.String(dictSeed, string(c.data[c.offs[i]:c.offs[i+1]])), int32(i))
+	}
+}
+
+// remember makes key s stand for entry i: s is the entry's own value
+// (own), or a raw string standing for it.
+func (c *colBuf) remember(s string, i int32, own bool) {
 	if !c.mapped {
 		if len(c.keys) < smallDict {
 			c.keys = append(c.keys, s)
 			c.kidx = append(c.kidx, i)
 			return
 		}
-		if c.index == nil {
-			c.index = make(map[string]int32)
+		// To the index: every entry, then the raw keys.
+		c.mapped, c.ntab = true, 0
+		c.tab = c.tab[:0]
+		for j := range len(c.offs) - 1 {
+			c.insert(string(c.data[c.offs[j]:c.offs[j+1]]), int32(j))
 		}
 		for j, k := range c.keys {
-			c.index[k] = c.kidx[j]
+			if e := c.kidx[j]; k != string(c.data[c.offs[e]:c.offs[e+1]]) {
+				c.rememberRaw(k, e)
+			}
 		}
 		clear(c.keys)
-		c.keys, c.kidx, c.mapped = c.keys[:0], c.kidx[:0], true
+		c.keys, c.kidx = c.keys[:0], c.kidx[:0]
 		if c.seen != nil {
 			// More values than a small cache holds: the large one (its
 			// capacity is kept for the next batches).
@@ -369,8 +445,25 @@ func (c *colBuf) remember(s string, i int32) {
 			clear(c.seen)
 			c.seenShift = 64 - seenLarge
 		}
+		if !own {
+			c.rememberRaw(s, i)
+		}
+		// An entry of its own is in the table already: the loop above
+		// put every entry there.
+		return
 	}
-	c.index[s] = i
+	if own {
+		c.insert(s, i)
+	} else {
+		c.rememberRaw(s, i)
+	}
+}
+
+func (c *colBuf) rememberRaw(s string, i int32) {
+	if c.raw == nil {
+		c.raw = make(map[string]int32)
+	}
+	c.raw[s] = i
 }
 
 // forget drops every key and the previous value.
@@ -378,7 +471,9 @@ func (c *colBuf) forget() {
 	clear(c.keys)
 	c.keys, c.kidx = c.keys[:0], c.kidx[:0]
 	if c.mapped {
-		clear(c.index)
+		// growTab clears the part of tab it uses again.
+		c.tab, c.ntab = c.tab[:0], 0
+		c.raw = nil
 		c.mapped = false
 	}
 	c.last, c.hasLast = "", false
