@@ -918,6 +918,11 @@ func repetitive[T int32 | int64](v []T, seen *map[T]struct{}) bool {
 	return true
 }
 
+// arrowSpacedDict makes encode leave a dictionary-encoded time column
+// with nulls to arrow-go's own encoder, as before writeNumDict took
+// nulls: tests compare the bytes of the two.
+var arrowSpacedDict = false
+
 // dictEncoder is the part of arrow-go's dictionary encoder (an internal
 // type) that writing a ready dictionary needs.
 type dictEncoder interface {
@@ -1007,7 +1012,7 @@ func (tw *tableWriter) encode(b *batch) (err error) {
 			_, err = cw.(*file.Float64ColumnChunkWriter).WriteBatch(c.f64, nil, nil)
 		default:
 			w := cw.(*file.Int64ColumnChunkWriter)
-			if dict && c.nulls < b.rows {
+			if dict && c.nulls < b.rows && (c.nulls == 0 || !arrowSpacedDict) {
 				var valid []byte
 				if c.nulls > 0 {
 					valid = tw.enc.bitmap(c.def)
