@@ -212,19 +212,29 @@ var minUnix, maxUnix = minTime.Unix(), maxTime.Unix()
 // before maxTime: what !t.IsZero() && !t.Before(minTime) &&
 // t.Before(maxTime) says, in one conversion to Unix seconds.
 func timeInRange(t *time.Time) bool {
-	s := t.Unix()
-	return (s > minUnix || s == minUnix && t.Nanosecond() != 0) && s < maxUnix
+	return unixInRange(t.Unix(), t.Nanosecond())
+}
+
+// unixInRange is timeInRange of the time s seconds and ns nanoseconds
+// after the Unix epoch.
+func unixInRange(s int64, ns int) bool {
+	return (s > minUnix || s == minUnix && ns != 0) && s < maxUnix
 }
 
 func (c *colBuf) appendTime(t *time.Time) {
-	if t == nil || !timeInRange(t) {
-		c.i64 = append(c.i64, 0)
-		c.def = append(c.def, 0)
-		c.nulls++
-		return
+	if t != nil {
+		// One conversion for the range and the value: t.UnixMicro() is
+		// the same sum, which cannot overflow within the range.
+		s, ns := t.Unix(), t.Nanosecond()
+		if unixInRange(s, ns) {
+			c.i64 = append(c.i64, s*1e6+int64(ns)/1e3)
+			c.def = append(c.def, 1)
+			return
+		}
 	}
-	c.i64 = append(c.i64, t.UnixMicro())
-	c.def = append(c.def, 1)
+	c.i64 = append(c.i64, 0)
+	c.def = append(c.def, 0)
+	c.nulls++
 }
 
 // errTooLarge reports a string column whose data in one row group would
