@@ -1,7 +1,9 @@
 package output
 
 import (
+	"bytes"
 	"fmt"
+	"os"
 	"path/filepath"
 	"slices"
 	"strings"
@@ -115,5 +117,72 @@ func TestAdaptiveReadBack(t *testing.T) {
 				t.Fatalf("row %d %s: got %v, want %v", i, c.col, got, c.want)
 			}
 		}
+	}
+}
+
+// TestNumDictNullsSameBytes checks that writeNumDict writes a
+// dictionary-encoded time column with nulls (robots_view_time of
+// adaptiveRow) as arrow-go's own dictionary encoder does, byte for byte.
+func TestNumDictNullsSameBytes(t *testing.T) {
+	if testing.Short() {
+		t.Skip("writes 2 × 20000 rows")
+	}
+	write := func(arrow bool) []byte {
+		old := arrowSpacedDict
+		arrowSpacedDict = arrow
+		defer func() { arrowSpacedDict = old }()
+		dir := filepath.Join(t.TempDir(), "o")
+		w, err := Create(dir, Options{})
+		if err != nil {
+			t.Fatal(err)
+		}
+		defer w.Abort()
+		for i := range 20000 {
+			r := adaptiveRow(i)
+			if i >= 10000 && i%7 == 0 {
+				r.RobotsViewTime = nil // a second row group with other nulls
+			}
+			if err := w.Fetch(&r); err != nil {
+				t.Fatal(err)
+			}
+			if i == 9999 {
+				w.fetches.flush()
+			}
+		}
+		if err := w.Commit(nil); err != nil {
+			t.Fatal(err)
+		}
+		data, err := os.ReadFile(filepath.Join(dir, "fetches.parquet"))
+		if err != nil {
+			t.Fatal(err)
+		}
+		return data
+	}
+	mine, theirs := write(false), write(true)
+	// The column must take the path under test in both row groups.
+	rdr, err := file.NewParquetReader(bytes.NewReader(mine))
+	if err != nil {
+		t.Fatal(err)
+	}
+	if n := rdr.NumRowGroups(); n != 2 {
+		t.Fatalf("got %d row groups, want 2", n)
+	}
+	for g := range 2 {
+		rg := rdr.MetaData().RowGroup(g)
+		i := rdr.MetaData().Schema.ColumnIndexByName("robots_view_time")
+		cc, err := rg.ColumnChunk(i)
+		if err != nil {
+			t.Fatal(err)
+		}
+		st, err := cc.Statistics()
+		if err != nil || st == nil {
+			t.Fatalf("row group %d: no statistics (%v)", g, err)
+		}
+		if !dictionaryData(cc) || st.NullCount() == 0 {
+			t.Fatalf("row group %d: robots_view_time dictionary-encoded %v with %d nulls, want both", g, dictionaryData(cc), st.NullCount())
+		}
+	}
+	if !bytes.Equal(mine, theirs) {
+		t.Fatalf("fetches.parquet differs: %d bytes, arrow-go's encoder %d", len(mine), len(theirs))
 	}
 }

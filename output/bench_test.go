@@ -7,6 +7,7 @@ import (
 	"runtime"
 	"runtime/metrics"
 	"strconv"
+	"strings"
 	"syscall"
 	"testing"
 	"time"
@@ -16,9 +17,12 @@ import (
 
 // loadRows reads up to n rows of a table written by this package (or any
 // Parquet file with the same column names) back into row structs, so a
-// benchmark can write real rows again. Strings are interned: the rows of a
-// log audit repeat few distinct values, and a benchmark should not need
-// gigabytes to hold them.
+// benchmark can write real rows again. The strings of dictionary columns
+// (kDict: hosts, agents, User-Agents, files) are interned, as pass 2 hands
+// them over (the spool reader and the judge share them) and so that a
+// benchmark does not need gigabytes to hold them; the other string columns
+// (URLs, client addresses) get a string of their own per row, as pass 2
+// builds them per fetch, unless REPAUDIT_BENCH_INTERN_ALL is set.
 func loadRows[T any](tb testing.TB, name, path string, n int) []T {
 	tb.Helper()
 	var spec *tableSpec
@@ -32,6 +36,7 @@ func loadRows[T any](tb testing.TB, name, path string, n int) []T {
 		}
 	}
 	intern := make(map[string]string)
+	internAll := os.Getenv("REPAUDIT_BENCH_INTERN_ALL") != ""
 	str := func(s string) string {
 		if v, ok := intern[s]; ok {
 			return v
@@ -52,7 +57,12 @@ func loadRows[T any](tb testing.TB, name, path string, n int) []T {
 				f := v.Field(c.Field)
 				switch x := cols[i][r].(type) {
 				case string:
-					f.SetString(str(x))
+					if c.kind == kDict || internAll {
+						x = str(x)
+					} else {
+						x = strings.Clone(x)
+					}
+					f.SetString(x)
 				case bool:
 					f.SetBool(x)
 				case int64:

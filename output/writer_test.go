@@ -599,7 +599,8 @@ func TestStickyError(t *testing.T) {
 }
 
 // TestTimeInRange: timeInRange says what the comparisons with minTime and
-// maxTime say, at and around the bounds and in other zones.
+// maxTime say, at and around the bounds and in other zones, and appendTime
+// writes a time in range as its UnixMicro.
 func TestTimeInRange(t *testing.T) {
 	zone := time.FixedZone("x", -5*3600)
 	var times []time.Time
@@ -613,6 +614,12 @@ func TestTimeInRange(t *testing.T) {
 		want := !at.IsZero() && !at.Before(minTime) && at.Before(maxTime)
 		if got := timeInRange(&at); got != want {
 			t.Errorf("timeInRange(%v) = %v, want %v", at, got, want)
+		}
+		// appendTime: null out of range, else the time's microseconds.
+		var c colBuf
+		c.appendTime(&at)
+		if got := c.def[0] == 1; got != want || want && c.i64[0] != at.UnixMicro() {
+			t.Errorf("appendTime(%v): value %d present %v, want %d present %v", at, c.i64[0], got, at.UnixMicro(), want)
 		}
 	}
 }

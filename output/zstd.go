@@ -108,3 +108,6 @@ func (z *zstdCodec) NewWriterLevel(w io.Writer, level int) (io.WriteCloser, erro
 type errReader struct{ err error }
 
 func (e errReader) Read([]byte) (int, error) { return 0, e.err }
+
+// zstdFast is the zstd level of column chunks that are not plain strings.
+const zstdFast = 1
