@@ -46,7 +46,7 @@ func runAudit(ctx context.Context, args []string, std stdio) int {
 		sources   audit.SourceFlags
 		memLimit  memLimitFlag
 	)
-	fs.Var(&memLimit, "memory-limit", "soft memory `limit` of the Go heap, e.g. 300MiB, 1GiB, or off (default: GOMEMLIMIT when set, else 192MiB; never below 1.5 times the live heap)")
+	fs.Var(&memLimit, "memory-limit", "soft memory `limit` of the Go heap, e.g. 300MiB, 1GiB, or off (default: GOMEMLIMIT when set, else 192MiB; past two thirds of it in live heap, collected as with GOGC=50 instead)")
 	sources.Register(fs)
 	fs.Var(&failProbs, "fail-on-problems", "exit 1 when problems.parquet holds a problem of `SEVERITY` or worse: --fail-on-problems=error|warning|info (bare: warning, which includes an input that yielded nothing)")
 	inputs, err := parseInterspersed(fs, args)

@@ -8,7 +8,7 @@ import (
 	"runtime/metrics"
 	"strconv"
 	"strings"
-	"sync/atomic"
+	"sync"
 )
 
 // defaultMemoryLimit is the soft memory limit of `repaudit audit` when
@@ -63,11 +63,21 @@ func (m *memLimitFlag) Set(s string) error {
 }
 
 // applyMemoryLimit sets the soft memory limit an audit runs under; stop
-// puts back the one before. The limit is a floor, not a cap: after
-// every collection the limit becomes at least 1.5 times the live heap, so
-// a run whose live heap outgrows it (inputs whose memory is not bounded
-// yet, docs/semantics.md §16) collects as with GOGC=50 rather than
-// continuously; GOGC's own doubling still applies below the limit.
+// puts back the one before. The limit is a floor, not a cap: once a
+// collection finds the live heap above two thirds of it, the limit is
+// lifted and the collector runs as with GOGC=50 (or the environment's
+// GOGC, when lower), so a run whose live heap outgrows it (inputs whose
+// memory is not bounded yet, docs/semantics.md §16) gets 1.5 times its
+// live heap rather than collecting continuously; when the live heap
+// falls back, the limit returns.
+//
+// Why not keep a limit and raise it to 1.5 times the live heap: a limit
+// counts all of the runtime's memory (stacks, free spans, fragmentation),
+// not the heap alone, so such a limit left the heap a tenth of headroom,
+// and near its limit the runtime also hands memory back to the system
+// and faults it in again. On the standard WARC case (live heap near
+// 200 MB) that cost 12.3 CPU-s against 7.4 with GOGC=50 and no limit,
+// for 311 against 366 MB of peak RSS.
 func applyMemoryLimit(m memLimitFlag, getenv func(string) string) (stop func()) {
 	limit := int64(defaultMemoryLimit)
 	switch {
@@ -81,21 +91,39 @@ func applyMemoryLimit(m memLimitFlag, getenv func(string) string) (stop func()) 
 		return func() { debug.SetMemoryLimit(old) }
 	}
 	old := debug.SetMemoryLimit(limit)
-	var stopped atomic.Bool
+	oldPercent := debug.SetGCPercent(100)
+	debug.SetGCPercent(oldPercent)
+	bigPercent := 50
+	if oldPercent >= 0 && oldPercent < bigPercent {
+		bigPercent = oldPercent
+	}
+	var mu sync.Mutex // orders rearm against stop
+	stopped := false
 	var rearm func(*gcSentinel)
 	sample := []metrics.Sample{{Name: "/gc/heap/live:bytes"}}
 	rearm = func(*gcSentinel) {
-		if stopped.Load() {
+		mu.Lock()
+		defer mu.Unlock()
+		if stopped {
 			return
 		}
 		metrics.Read(sample)
 		live := int64(sample[0].Value.Uint64())
-		debug.SetMemoryLimit(max(limit, live+live/2))
+		if live > limit/3*2 {
+			debug.SetMemoryLimit(math.MaxInt64)
+			debug.SetGCPercent(bigPercent)
+		} else {
+			debug.SetGCPercent(oldPercent)
+			debug.SetMemoryLimit(limit)
+		}
 		runtime.SetFinalizer(&gcSentinel{}, rearm)
 	}
 	runtime.SetFinalizer(&gcSentinel{}, rearm)
 	return func() {
-		stopped.Store(true)
+		mu.Lock()
+		defer mu.Unlock()
+		stopped = true
+		debug.SetGCPercent(oldPercent)
 		debug.SetMemoryLimit(old)
 	}
 }

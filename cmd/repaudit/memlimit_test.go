@@ -61,8 +61,16 @@ func TestApplyMemoryLimit(t *testing.T) {
 	}
 	stop()
 
-	// A live heap above the limit raises it to 1.5 times the live heap
-	// after a collection, so the collector does not run continuously.
+	// A live heap above two thirds of the limit lifts it after a
+	// collection and collects as with GOGC=50 instead, so the collector
+	// does not run continuously; once the live heap falls back, the limit
+	// and the collector's percentage return.
+	percent := func() int { p := debug.SetGCPercent(100); debug.SetGCPercent(p); return p }
+	beforePercent := percent()
+	bigPercent := 50
+	if beforePercent >= 0 && beforePercent < 50 {
+		bigPercent = beforePercent
+	}
 	var small memLimitFlag
 	small.Set("32MiB")
 	stop = applyMemoryLimit(small, noEnv)
@@ -71,13 +79,23 @@ func TestApplyMemoryLimit(t *testing.T) {
 	for i := range ballast {
 		ballast[i] = new([1 << 20]byte)
 	}
-	deadline := time.Now().Add(10 * time.Second)
-	for current() < 64<<20*3/2 && time.Now().Before(deadline) {
-		runtime.GC()
-		time.Sleep(10 * time.Millisecond)
+	waitFor := func(ok func() bool) bool {
+		for deadline := time.Now().Add(10 * time.Second); time.Now().Before(deadline); {
+			if ok() {
+				return true
+			}
+			runtime.GC()
+			time.Sleep(10 * time.Millisecond)
+		}
+		return ok()
 	}
-	if got := current(); got < 64<<20*3/2 {
-		t.Errorf("64 MiB live under a 32 MiB limit: limit %d, want at least 1.5 times the live heap", got)
+	if !waitFor(func() bool { return current() == math.MaxInt64 && percent() == bigPercent }) {
+		t.Errorf("64 MiB live under a 32 MiB limit: limit %d, GOGC %d; want no limit and GOGC %d", current(), percent(), bigPercent)
+	}
+	runtime.KeepAlive(ballast)
+	ballast = nil
+	if !waitFor(func() bool { return current() == 32<<20 && percent() == beforePercent }) {
+		t.Errorf("live heap gone: limit %d, GOGC %d; want 32 MiB and %d back", current(), percent(), beforePercent)
 	}
 	runtime.KeepAlive(ballast)
 }
