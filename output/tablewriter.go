@@ -72,6 +72,9 @@ type tableWriter struct {
 	// deltaProps (which differ in that alone) before each column: a chunk
 	// written plain then has no dictionary page at all.
 	props, plainProps, plainFastProps, dictProps, deltaProps *parquet.WriterProperties
+	// mem is the allocator of all five. release and trim reach it here,
+	// not through props, which the encoding goroutine overwrites.
+	mem *recycler
 }
 
 // batch holds the rows of one row group, one colBuf per column.
@@ -616,7 +619,7 @@ func newTableWriter(s *tableSpec, path string, rowGroupRows, rowGroupBytes int, 
 	}
 	out := &sink{bw: bufio.NewWriterSize(f, 256<<10)}
 	tw := &tableWriter{spec: s, f: f, out: out, limit: rowGroupRows, budget: rowGroupBytes,
-		dictLimit: int(props.DictionaryPageSizeLimit()), props: props, plainProps: plain, plainFastProps: plainFast, dictProps: dict, deltaProps: delta}
+		dictLimit: int(props.DictionaryPageSizeLimit()), props: props, plainProps: plain, plainFastProps: plainFast, dictProps: dict, deltaProps: delta, mem: mem}
 	tw.fw = file.NewParquetWriter(out, root, file.WithWriterProps(props), file.WithWriteMetadata(meta))
 	for _, c := range s.Cols {
 		tw.rowWidth += width(c.kind)
@@ -798,9 +801,7 @@ func (tw *tableWriter) release() {
 	}
 	tw.free = nil
 	tw.enc = encoder{}
-	if r, ok := tw.props.Allocator().(*recycler); ok {
-		r.drop()
-	}
+	tw.mem.drop()
 }
 
 // trim drops the spare batch, if the encoding goroutine has given it
@@ -820,9 +821,7 @@ func (tw *tableWriter) trim() {
 			}
 		}
 	}
-	if r, ok := tw.props.Allocator().(*recycler); ok {
-		r.drop()
-	}
+	tw.mem.drop()
 }
 
 // abort drops the table's rows and closes its file without a footer.
