@@ -117,11 +117,6 @@ type colBuf struct {
 	tab    []uint64
 	ntab   int // entries in tab
 	raw    map[string]int32
-	// missHash is the hash of the string at missPtr of length missLen,
-	// which the last lookup in tab did not find (nil missPtr: none).
-	missHash uint64
-	missLen  int
-	missPtr  *byte
 	// last is the value of the previous row of a dictionary column and
 	// lastIdx its entry (valid while hasLast): hosts, agents and User-Agents
 	// come in runs, and comparing with the previous value costs less than
@@ -299,7 +294,7 @@ func (c *colBuf) appendString(s string, dictLimit int) (int, error) {
 		if !ok {
 			i = c.addEntry(v)
 		}
-		c.remember(strings.Clone(s), "", i, false)
+		c.remember(strings.Clone(s), i, false)
 		c.i32 = append(c.i32, i)
 		added += len(s) + dictOverhead
 	} else {
@@ -332,7 +327,7 @@ func (c *colBuf) addEntry(v string) int32 {
 	if len(v) > 0 {
 		key = unsafe.String(&c.data[start], len(v))
 	}
-	c.remember(key, v, i, true)
+	c.remember(key, i, true)
 	return i
 }
 
@@ -383,8 +378,6 @@ func (c *colBuf) lookup(s string) (int32, bool) {
 			}
 		}
 	}
-	// The value is likely added next (addEntry): keep its hash.
-	c.missHash, c.missLen, c.missPtr = h, len(s), unsafe.StringData(s)
 	if c.raw != nil {
 		i, ok := c.raw[s]
 		return i, ok
@@ -406,20 +399,11 @@ const (
 )
 
 // insert adds entry i, whose value is v, to tab, growing it as needed.
-// src is the string v was copied from (the row's value), whose hash the
-// last lookup may have computed already.
-func (c *colBuf) insert(v, src string, i int32) {
+func (c *colBuf) insert(v string, i int32) {
 	if maxLoad*(c.ntab+1) > len(c.tab) {
 		c.growTab()
 	}
-	var h uint64
-	if c.missPtr != nil && c.missPtr == unsafe.StringData(src) && c.missLen == len(src) && len(src) == len(v) {
-		h = c.missHash
-	} else {
-		h = maphash.String(dictSeed, v)
-	}
-	c.missPtr = nil
-	c.put(h, i)
+	c.put(maphash.String(dictSeed, v), i)
 	c.ntab++
 }
 
@@ -432,15 +416,9 @@ func (c *colBuf) put(h uint64, i int32) {
 	c.tab[p] = h>>32<<32 | uint64(uint32(i+1))
 }
 
-// growTab doubles tab (or makes it) and puts every entry back. An empty
-// tab (a new batch's first) takes at once the capacity an earlier batch
-// grew it to: rehashing long values at every doubling cost more than
-// clearing the table.
+// growTab doubles tab (or makes it) and puts every entry back.
 func (c *colBuf) growTab() {
 	n := max(minTab, 2*len(c.tab))
-	if len(c.tab) == 0 {
-		n = max(minTab, cap(c.tab))
-	}
 	if cap(c.tab) >= n {
 		c.tab = c.tab[:n]
 		clear(c.tab)
@@ -453,8 +431,8 @@ func (c *colBuf) growTab() {
 }
 
 // remember makes key s stand for entry i: s is the entry's own value
-// (own, copied from the row's value src), or a raw string standing for it.
-func (c *colBuf) remember(s, src string, i int32, own bool) {
+// (own), or a raw string standing for it.
+func (c *colBuf) remember(s string, i int32, own bool) {
 	if !c.mapped {
 		if len(c.keys) < smallDict {
 			c.keys = append(c.keys, s)
@@ -465,8 +443,7 @@ func (c *colBuf) remember(s, src string, i int32, own bool) {
 		c.mapped, c.ntab = true, 0
 		c.tab = c.tab[:0]
 		for j := range len(c.offs) - 1 {
-			e := string(c.data[c.offs[j]:c.offs[j+1]])
-			c.insert(e, e, int32(j))
+			c.insert(string(c.data[c.offs[j]:c.offs[j+1]]), int32(j))
 		}
 		for j, k := range c.keys {
 			if e := c.kidx[j]; k != string(c.data[c.offs[e]:c.offs[e+1]]) {
@@ -490,7 +467,7 @@ func (c *colBuf) remember(s, src string, i int32, own bool) {
 		return
 	}
 	if own {
-		c.insert(s, src, i)
+		c.insert(s, i)
 	} else {
 		c.rememberRaw(s, i)
 	}
@@ -511,7 +488,6 @@ func (c *colBuf) forget() {
 		// growTab clears the part of tab it uses again.
 		c.tab, c.ntab = c.tab[:0], 0
 		c.raw = nil
-		c.missPtr = nil
 		c.mapped = false
 	}
 	c.last, c.hasLast = "", false
