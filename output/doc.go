@@ -31,8 +31,7 @@
 // in a row group of at least adaptiveRows rows, plain numbers are
 // compressed at zstd's fastest level, everything else at its default.
 // Dictionary lookups while appending go first by the string's address (the
-// judge hands over shared strings), then through a pointer-free hash table
-// of the row group's entries; arrow-go's buffers are sized once per
+// judge hands over shared strings), then by value; arrow-go's buffers are sized once per
 // column chunk or page where the writer knows the size, and what arrow-go
 // allocates through the writer properties is recycled per table (alloc.go),
 // so that writing allocates little per row. Commit writes each file's footer, fsyncs it, writes

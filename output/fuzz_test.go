@@ -58,7 +58,7 @@ func FuzzWriteValues(f *testing.F) {
 
 // FuzzDictionary writes one row group whose string columns take more
 // distinct values than a dictionary searches one by one (smallDict), so
-// that they are indexed by the hash table, from pieces of arbitrary bytes
+// that they are indexed by a map, from pieces of arbitrary bytes
 // (invalid UTF-8 among them, given raw and as its valid form, empty
 // strings, values that differ in their last byte only), and reads every
 // value back.

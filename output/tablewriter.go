@@ -4,7 +4,6 @@ import (
 	"bufio"
 	"encoding/base64"
 	"fmt"
-	"hash/maphash"
 	"math"
 	mbits "math/bits"
 	"os"
@@ -89,8 +88,9 @@ type batch struct {
 type colBuf struct {
 	// String columns (kString, kDict) are gathered as a dictionary:
 	// offs[i]..offs[i+1] is entry i in data (offs starts with 0), i32
-	// holds each row's entry, and keys or tab find each entry by value as
-	// the row gave it (before any U+FFFD replacement). When the dictionary outgrows a Parquet dictionary page,
+	// holds each row's entry and index each entry by value as the row gave
+	// it (before any U+FFFD replacement; a Go map hashes a string without
+	// allocating). When the dictionary outgrows a Parquet dictionary page,
 	// the column turns plain for the rest of the batch: poffs and pdata
 	// then hold each row's value, the same way. The two pairs keep their
 	// roles, so each keeps the capacity its role needs from one batch to
@@ -104,19 +104,12 @@ type colBuf struct {
 	i32 []int32
 	// A dictionary of at most smallDict keys (most columns: agents,
 	// verdicts, notes, files) is searched in keys and kidx, comparing
-	// strings; a larger one is moved to an index (mapped), which hashes
-	// every value looked up: tab, an open-addressing table of the entries
-	// (its slots: see minTab), and raw for the keys that are not entries (invalid
-	// UTF-8 as given, standing for its valid form), nil while there are
-	// none. Unlike a Go map keyed by strings, the table holds no pointers
-	// (nothing for the collector to scan, no write barriers) and finds an
-	// entry by a hash and one comparison with its bytes in data.
+	// strings; a larger one is moved to index (mapped), which hashes every
+	// value looked up.
 	keys   []string
 	kidx   []int32
 	mapped bool
-	tab    []uint64
-	ntab   int // entries in tab
-	raw    map[string]int32
+	index  map[string]int32
 	// last is the value of the previous row of a dictionary column and
 	// lastIdx its entry (valid while hasLast): hosts, agents and User-Agents
 	// come in runs, and comparing with the previous value costs less than
@@ -294,7 +287,7 @@ func (c *colBuf) appendString(s string, dictLimit int) (int, error) {
 		if !ok {
 			i = c.addEntry(v)
 		}
-		c.remember(strings.Clone(s), i, false)
+		c.remember(strings.Clone(s), i)
 		c.i32 = append(c.i32, i)
 		added += len(s) + dictOverhead
 	} else {
@@ -327,7 +320,7 @@ func (c *colBuf) addEntry(v string) int32 {
 	if len(v) > 0 {
 		key = unsafe.String(&c.data[start], len(v))
 	}
-	c.remember(key, i, true)
+	c.remember(key, i)
 	return i
 }
 
@@ -364,94 +357,26 @@ func (c *colBuf) lookup(s string) (int32, bool) {
 		}
 		return 0, false
 	}
-	h := maphash.String(dictSeed, s)
-	tag, mask := h>>32, uint64(len(c.tab)-1)
-	for p := h & mask; ; p = (p + 1) & mask {
-		e := c.tab[p]
-		if e == 0 {
-			break
-		}
-		if e>>32 == tag {
-			i := int32(uint32(e)) - 1
-			if string(c.data[c.offs[i]:c.offs[i+1]]) == s {
-				return i, true
-			}
-		}
-	}
-	if c.raw != nil {
-		i, ok := c.raw[s]
-		return i, ok
-	}
-	return 0, false
+	i, ok := c.index[s]
+	return i, ok
 }
 
-// dictSeed seeds the hash of the dictionaries' tables. The hash decides
-// only where an entry sits in a table, never what is written.
-var dictSeed = maphash.MakeSeed()
-
-// A slot of colBuf.tab is 0 when free, else the high 32 bits of the hash
-// of an entry's value and the entry's index plus 1. The table is at most
-// half full (maxLoad), so a probe for a missing value soon meets a free
-// slot.
-const (
-	minTab  = 64
-	maxLoad = 2
-)
-
-// insert adds entry i, whose value is v, to tab, growing it as needed.
-func (c *colBuf) insert(v string, i int32) {
-	if maxLoad*(c.ntab+1) > len(c.tab) {
-		c.growTab()
-	}
-	c.put(maphash.String(dictSeed, v), i)
-	c.ntab++
-}
-
-func (c *colBuf) put(h uint64, i int32) {
-	mask := uint64(len(c.tab) - 1)
-	p := h & mask
-	for c.tab[p] != 0 {
-		p = (p + 1) & mask
-	}
-	c.tab[p] = h>>32<<32 | uint64(uint32(i+1))
-}
-
-// growTab doubles tab (or makes it) and puts every entry back.
-func (c *colBuf) growTab() {
-	n := max(minTab, 2*len(c.tab))
-	if cap(c.tab) >= n {
-		c.tab = c.tab[:n]
-		clear(c.tab)
-	} else {
-		c.tab = make([]uint64, n)
-	}
-	for i := range c.ntab {
-		c.put(maphash.String(dictSeed, string(c.data[c.offs[i]:c.offs[i+1]])), int32(i))
-	}
-}
-
-// remember makes key s stand for entry i: s is the entry's own value
-// (own), or a raw string standing for it.
-func (c *colBuf) remember(s string, i int32, own bool) {
+// remember makes key s stand for entry i.
+func (c *colBuf) remember(s string, i int32) {
 	if !c.mapped {
 		if len(c.keys) < smallDict {
 			c.keys = append(c.keys, s)
 			c.kidx = append(c.kidx, i)
 			return
 		}
-		// To the index: every entry, then the raw keys.
-		c.mapped, c.ntab = true, 0
-		c.tab = c.tab[:0]
-		for j := range len(c.offs) - 1 {
-			c.insert(string(c.data[c.offs[j]:c.offs[j+1]]), int32(j))
+		if c.index == nil {
+			c.index = make(map[string]int32)
 		}
 		for j, k := range c.keys {
-			if e := c.kidx[j]; k != string(c.data[c.offs[e]:c.offs[e+1]]) {
-				c.rememberRaw(k, e)
-			}
+			c.index[k] = c.kidx[j]
 		}
 		clear(c.keys)
-		c.keys, c.kidx = c.keys[:0], c.kidx[:0]
+		c.keys, c.kidx, c.mapped = c.keys[:0], c.kidx[:0], true
 		if c.seen != nil {
 			// More values than a small cache holds: the large one (its
 			// capacity is kept for the next batches).
@@ -459,25 +384,8 @@ func (c *colBuf) remember(s string, i int32, own bool) {
 			clear(c.seen)
 			c.seenShift = 64 - seenLarge
 		}
-		if !own {
-			c.rememberRaw(s, i)
-		}
-		// An entry of its own is in the table already: the loop above
-		// put every entry there.
-		return
 	}
-	if own {
-		c.insert(s, i)
-	} else {
-		c.rememberRaw(s, i)
-	}
-}
-
-func (c *colBuf) rememberRaw(s string, i int32) {
-	if c.raw == nil {
-		c.raw = make(map[string]int32)
-	}
-	c.raw[s] = i
+	c.index[s] = i
 }
 
 // forget drops every key and the previous value.
@@ -485,9 +393,7 @@ func (c *colBuf) forget() {
 	clear(c.keys)
 	c.keys, c.kidx = c.keys[:0], c.kidx[:0]
 	if c.mapped {
-		// growTab clears the part of tab it uses again.
-		c.tab, c.ntab = c.tab[:0], 0
-		c.raw = nil
+		clear(c.index)
 		c.mapped = false
 	}
 	c.last, c.hasLast = "", false
