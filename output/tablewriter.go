@@ -674,13 +674,7 @@ func (tw *tableWriter) close() error {
 // scratch, the recycler's buffers. A table closed early (Writer.Finish)
 // then holds nothing while the others are written.
 func (tw *tableWriter) release() {
-	for empty := tw.free == nil; !empty; {
-		select {
-		case <-tw.free:
-		default:
-			empty = true
-		}
-	}
+	tw.dropSpares()
 	tw.free = nil
 	tw.enc = encoder{}
 	tw.mem.drop()
@@ -693,17 +687,21 @@ func (tw *tableWriter) trim() {
 	if tw.closed {
 		return
 	}
-	if tw.free != nil {
-		for empty := false; !empty; {
-			select {
-			case <-tw.free:
-				tw.batches-- // nextBatch makes a new one when needed
-			default:
-				empty = true
-			}
+	tw.dropSpares()
+	tw.mem.drop()
+}
+
+// dropSpares lets go of the batches the encoding goroutine has given back
+// (nextBatch makes a new one when needed).
+func (tw *tableWriter) dropSpares() {
+	for tw.free != nil {
+		select {
+		case <-tw.free:
+			tw.batches--
+		default:
+			return
 		}
 	}
-	tw.mem.drop()
 }
 
 // abort drops the table's rows and closes its file without a footer.
