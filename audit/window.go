@@ -60,10 +60,8 @@ type spoolWindow struct {
 // its Fetch, Header and WARC-Concurrent-To values (their strings are
 // immutable and are shared).
 type heldFetch struct {
-	f    event.Fetch
-	sec  int64
-	nsec int32
-	seq  int64
+	f   event.Fetch
+	key item // its place in pass 2's order (less), file and fetch unset
 }
 
 func newSpoolWindow(size int, out func(*event.Fetch)) *spoolWindow {
@@ -96,7 +94,7 @@ func (w *spoolWindow) add(f *event.Fetch) {
 		h.f.ConcurrentTo = append(conc, f.ConcurrentTo...)
 	}
 	w.seq++
-	h.sec, h.nsec, h.seq = f.Time.Unix(), int32(f.Time.Nanosecond()), w.seq
+	h.key = item{sec: f.Time.Unix(), nsec: int32(f.Time.Nanosecond()), seq: w.seq}
 	heap.Push(&w.held, h)
 	if w.held.Len() > w.size {
 		w.pop()
@@ -129,23 +127,14 @@ func (w *spoolWindow) flush() {
 // heldFetches recycles the windows' slots from one archive to the next.
 var heldFetches = sync.Pool{New: func() any { return new(heldFetch) }}
 
-// heldHeap orders held fetches by time, then position in the file, as
-// less orders the items of one file in pass 2.
+// heldHeap orders held fetches by time, then position in the file: by
+// less, which orders the items of one file in pass 2.
 type heldHeap []*heldFetch
 
-func (h heldHeap) Len() int { return len(h) }
-func (h heldHeap) Less(i, j int) bool {
-	a, b := h[i], h[j]
-	if a.sec != b.sec {
-		return a.sec < b.sec
-	}
-	if a.nsec != b.nsec {
-		return a.nsec < b.nsec
-	}
-	return a.seq < b.seq
-}
-func (h heldHeap) Swap(i, j int) { h[i], h[j] = h[j], h[i] }
-func (h *heldHeap) Push(x any)   { *h = append(*h, x.(*heldFetch)) }
+func (h heldHeap) Len() int           { return len(h) }
+func (h heldHeap) Less(i, j int) bool { return less(&h[i].key, &h[j].key) }
+func (h heldHeap) Swap(i, j int)      { h[i], h[j] = h[j], h[i] }
+func (h *heldHeap) Push(x any)        { *h = append(*h, x.(*heldFetch)) }
 func (h *heldHeap) Pop() any {
 	old := *h
 	x := old[len(old)-1]
