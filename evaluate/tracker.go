@@ -99,25 +99,25 @@ func (tr *Tracker) observeCrawlDelay(j *Judgement) {
 	}
 	k := delayKey{auth: j.auth, agent: j.agentLower, identity: row.Identity}
 	p := tr.last[k]
-	if p == nil {
-		tr.last[k] = &lastFetch{t: t, src: event.Source{File: row.SourceFile, Line: row.SourceLine, Offset: row.WARCRecordOffset}, target: row.URLPath}
-		return
-	}
-	prev := *p
-	if !t.Before(prev.t) && j.crawlDelay > 0 {
-		interval := t.Sub(prev.t)
+	if p != nil && !t.Before(p.t) && j.crawlDelay > 0 {
+		interval := t.Sub(p.t)
 		var res time.Duration
-		if wholeSecond(t) && wholeSecond(prev.t) {
+		if wholeSecond(t) && wholeSecond(p.t) {
 			res = time.Second
 		}
 		delay := time.Duration(j.crawlDelay * float64(time.Second))
 		if interval+res <= delay {
-			j.Violations = append(j.Violations, tr.crawlDelayViolation(j, prev, interval, res))
+			j.Violations = append(j.Violations, tr.crawlDelayViolation(j, *p, interval, res))
 		}
 	}
-	if !t.Before(prev.t) {
-		*p = lastFetch{t: t, src: event.Source{File: row.SourceFile, Line: row.SourceLine, Offset: row.WARCRecordOffset}, target: row.URLPath}
+	switch {
+	case p == nil:
+		p = new(lastFetch)
+		tr.last[k] = p
+	case t.Before(p.t):
+		return // an earlier fetch, out of order: the later one stays
 	}
+	*p = lastFetch{t: t, src: event.Source{File: row.SourceFile, Line: row.SourceLine, Offset: row.WARCRecordOffset}, target: row.URLPath}
 }
 
 // crawlDelayViolation is the crawl_delay_ignored finding of j, interval

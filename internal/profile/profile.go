@@ -75,28 +75,27 @@ func Phase(name string) {
 // unprofiled.
 func Start(prog string, getenv func(string) string, stderr io.Writer) (stop func()) {
 	var stops []func()
-	if p := getenv(EnvCPU); p != "" {
+	// toFile starts writing what env names to its file.
+	toFile := func(env string, start func(io.Writer) error, end func()) {
+		p := getenv(env)
+		if p == "" {
+			return
+		}
 		f, err := os.Create(p)
 		if err == nil {
-			err = pprof.StartCPUProfile(f)
+			err = start(f)
 		}
 		if err != nil {
-			fmt.Fprintf(stderr, "%s: %s: %v\n", prog, EnvCPU, err)
-		} else {
-			stops = append(stops, func() { pprof.StopCPUProfile(); f.Close() })
+			if f != nil {
+				f.Close()
+			}
+			fmt.Fprintf(stderr, "%s: %s: %v\n", prog, env, err)
+			return
 		}
+		stops = append(stops, func() { end(); f.Close() })
 	}
-	if p := getenv(EnvTrace); p != "" {
-		f, err := os.Create(p)
-		if err == nil {
-			err = trace.Start(f)
-		}
-		if err != nil {
-			fmt.Fprintf(stderr, "%s: %s: %v\n", prog, EnvTrace, err)
-		} else {
-			stops = append(stops, func() { trace.Stop(); f.Close() })
-		}
-	}
+	toFile(EnvCPU, pprof.StartCPUProfile, pprof.StopCPUProfile)
+	toFile(EnvTrace, trace.Start, trace.Stop)
 	if p := getenv(EnvMem); p != "" {
 		runtime.MemProfileRate = 64 << 10
 		stops = append(stops, func() {
