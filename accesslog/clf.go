@@ -25,10 +25,15 @@ const maxGroups = 8
 // first '[' after a space or tab (an IPv6 client is never bracketed in
 // these formats, and a user name with spaces stays before it), or -1.
 func timeOpen(s string) int {
-	for i := 1; i < len(s); i++ {
-		if s[i] == '[' && (s[i-1] == ' ' || s[i-1] == '\t') {
+	for i := 1; i < len(s); {
+		j := strings.IndexByte(s[i:], '[')
+		if j < 0 {
+			return -1
+		}
+		if i += j; s[i-1] == ' ' || s[i-1] == '\t' {
 			return i
 		}
+		i++
 	}
 	return -1
 }
@@ -103,7 +108,7 @@ func chainEnd(s string, groups []span, first int) int {
 // address is the client, and when there are several the whole chain is
 // returned too, comma-and-space separated.
 func clientChain(field string) (netip.Addr, string) {
-	if strings.IndexByte(field, ',') < 0 && strings.IndexByte(field, ' ') < 0 && strings.IndexByte(field, '"') < 0 {
+	if plainToken(field) {
 		return parseIP(field), "" // the common case: one address, no allocation
 	}
 	addrs := strings.FieldsFunc(field, func(c rune) bool { return c == ',' || c == ' ' || c == '\t' || c == '"' })
@@ -114,6 +119,52 @@ func clientChain(field string) (netip.Addr, string) {
 		return parseIP(addrs[0]), ""
 	}
 	return parseIP(addrs[0]), strings.Join(addrs, ", ")
+}
+
+// plainToken reports whether s holds no ',', ' ' or '"' (one scan).
+func plainToken(s string) bool {
+	for i := 0; i < len(s); i++ {
+		if c := s[i]; c == ',' || c == ' ' || c == '"' {
+			return false
+		}
+	}
+	return true
+}
+
+// hostEntry is a vhost field as written and as normHost reads it.
+type hostEntry struct{ raw, host, scheme string }
+
+// hostSlots is the size of Reader.hosts.
+const hostSlots = 1 << 8
+
+// vhost is normHost(raw, "") with the host interned, remembered for the
+// fields seen lately (a log names a few sites, over and over): in a
+// direct-mapped cache, then a map cleared as intern's is.
+func (r *Reader) vhost(raw string) (host, scheme string) {
+	if r.hosts == nil {
+		r.hosts = new([hostSlots]hostEntry)
+	}
+	e := &r.hosts[quickHash(raw)&(hostSlots-1)]
+	if e.raw == raw { // also "": the zero entry is normHost's answer for it
+		return e.host, e.scheme
+	}
+	v, ok := r.hostMap[raw]
+	if !ok {
+		host, scheme = normHost(raw, "")
+		if host != "" {
+			host = r.intern(host) // raw may alias the read buffer
+		}
+		if len(raw) > maxIntern {
+			return host, scheme
+		}
+		v = hostEntry{strings.Clone(raw), host, scheme}
+		if r.hostMap == nil || len(r.hostMap) >= maxInterned {
+			r.hostMap = make(map[string]hostEntry, 64)
+		}
+		r.hostMap[v.raw] = v
+	}
+	*e = v
+	return v.host, v.scheme
 }
 
 func (r *Reader) parseCLFLine(s string, vhost bool) bool {
@@ -147,7 +198,7 @@ func (r *Reader) parseCLFLine(s string, vhost bool) bool {
 	last := chainEnd(s, groups[:min(n, maxGroups)], first)
 	f.ClientIP, f.ForwardedFor = clientChain(s[groups[first].start:groups[last].end])
 	if vhost {
-		f.Host, f.Scheme = normHost(s[groups[0].start:groups[0].end], "")
+		f.Host, f.Scheme = r.vhost(s[groups[0].start:groups[0].end])
 	}
 
 	i := skipSpace(s, closeIdx+1)

@@ -100,3 +100,42 @@ func TestInternShares(t *testing.T) {
 		t.Fatal("a long value was kept in the table")
 	}
 }
+
+// TestInternCaches: the caches in front of intern's map and of the vhost
+// field's normalization give back the value of each line, for more
+// values than they hold (colliding slots) and past the map's clearing.
+func TestInternCaches(t *testing.T) {
+	type want struct{ host, scheme, ua string }
+	var log strings.Builder
+	var wants []want
+	ports := []string{"", ":80", ":443", ":8080"}
+	for i := range 3 * maxInterned {
+		raw := fmt.Sprintf("Host-%d.Example%s", i%700, ports[i%4])
+		host, scheme := normHost(raw, "")
+		ua := fmt.Sprintf("Bot-%d/1.0", i%(maxInterned+300))
+		if i%5 == 0 {
+			ua = "Mozilla/5.0 (compatible; Same/1.0)"
+		}
+		fmt.Fprintf(&log, "%s 10.0.0.1 - - [01/May/2024:12:00:00 +0000] \"GET / HTTP/1.1\" 200 1 \"-\" \"%s\"\n", raw, ua)
+		wants = append(wants, want{host, scheme, ua})
+	}
+	r, err := NewReader(strings.NewReader(log.String()), "v.log", Options{Format: VhostCombined})
+	if err != nil {
+		t.Fatal(err)
+	}
+	for i := 0; ; i++ {
+		f, err := r.Next()
+		if err == io.EOF {
+			if i != len(wants) {
+				t.Fatalf("%d fetches, want %d", i, len(wants))
+			}
+			break
+		}
+		if err != nil {
+			t.Fatal(err)
+		}
+		if w := wants[i]; f.Host != w.host || f.Scheme != w.scheme || f.UserAgent != w.ua || f.Header.Get("User-Agent") != w.ua {
+			t.Fatalf("line %d: host %q scheme %q agent %q, want %+v", i+1, f.Host, f.Scheme, f.UserAgent, w)
+		}
+	}
+}

@@ -1,6 +1,7 @@
 package accesslog
 
 import (
+	"net/netip"
 	"testing"
 	"time"
 )
@@ -138,6 +139,80 @@ func TestParseIPPort(t *testing.T) {
 	} {
 		if got := parseIPPort(in).String(); got != want {
 			t.Errorf("parseIPPort(%q): got %s, want %s", in, got, want)
+		}
+	}
+}
+
+// clfCacheAgrees checks that a clfTimeCache that has converted prev
+// converts s as parseCLFTime does: the same instant, in UTC, or failure.
+func clfCacheAgrees(t *testing.T, prev, s string) {
+	t.Helper()
+	var c clfTimeCache
+	c.parse(prev)
+	got, ok := c.parse(s)
+	want, wok := parseCLFTime(s)
+	if ok != wok || got != want {
+		t.Fatalf("after %q, cache parses %q as %v (%v); parseCLFTime %v (%v)", prev, s, got, ok, want, wok)
+	}
+}
+
+// TestCLFTimeCacheMinute: a time that differs from the last one in its
+// seconds only is converted from the last one's minute; anything else
+// (another minute or zone, bad seconds) as parseCLFTime converts it.
+func TestCLFTimeCacheMinute(t *testing.T) {
+	base := "31/Dec/2016:23:59:07 +0130"
+	for _, s := range []string{
+		"31/Dec/2016:23:59:00 +0130", "31/Dec/2016:23:59:59 +0130",
+		"31/Dec/2016:23:59:60 +0130", // a leap second rolls over
+		"31/Dec/2016:23:59:61 +0130", "31/Dec/2016:23:59:6x +0130", "31/Dec/2016:23:59:-1 +0130",
+		"31/Dec/2016:23:58:07 +0130", "31/Dec/2016:23:59:07 +0100", "31/Dec/2016:23:59:07 +013",
+		"31/Dec/2016:23:59:07 +0130x", "31/Dec/2016:23:59:07", "",
+	} {
+		clfCacheAgrees(t, base, s)
+		clfCacheAgrees(t, "31/Dec/2016:23:59:6x +0130", s) // a failed string is not kept
+	}
+}
+
+func FuzzCLFTimeCache(f *testing.F) {
+	f.Add("10/Oct/2000:13:55:36 -0700", "10/Oct/2000:13:55:59 -0700")
+	f.Add("10/Oct/2000:13:55:36 -0700", "10/Oct/2000:13:55:60 -0700")
+	f.Add("10/Oct/2000:13:55:36 -0700", "10/Oct/2000:13:56:01 -0700")
+	f.Fuzz(func(t *testing.T, prev, s string) { clfCacheAgrees(t, prev, s) })
+}
+
+// TestParseIPv4: the fast path reads what netip.ParseAddr reads, and
+// leaves to it whatever is not a plain dotted quad.
+func TestParseIPv4(t *testing.T) {
+	for _, s := range []string{"192.0.2.1", "0.0.0.0", "255.255.255.255", "256.0.0.1", "01.2.3.4", "1.2.3", "1.2.3.4.5",
+		"1..2.3", ".1.2.3", "1.2.3.", "1.2.3.04", "1.2.3.0", "10.0.0.1 ", "::ffff:1.2.3.4", "-", "", "1.2.3.4%eth0", "1234.1.1.1"} {
+		checkIPv4(t, s)
+	}
+}
+
+func checkIPv4(t *testing.T, s string) {
+	t.Helper()
+	got, ok := parseIPv4(s)
+	want, err := netip.ParseAddr(s)
+	if ok && (err != nil || got != want) || !ok && err == nil && want.Is4() {
+		t.Fatalf("parseIPv4(%q) = %v, %v; netip: %v, %v", s, got, ok, want, err)
+	}
+}
+
+func FuzzParseIPv4(f *testing.F) {
+	for _, s := range []string{"192.0.2.1", "01.2.3.4", "1.2.3.4.5", "255.255.255.256"} {
+		f.Add(s)
+	}
+	f.Fuzz(checkIPv4)
+}
+
+// TestTimeOpen: the '[' that opens the time is the first one after a
+// space or tab, never at the start of the line.
+func TestTimeOpen(t *testing.T) {
+	for s, want := range map[string]int{
+		"1.2.3.4 - - [01/": 12, "[x] [t": 4, "a[b [c": 4, "a\t[": 2, "[": -1, "": -1, "ab[": -1, "a [": 2, "a[[ [": 4,
+	} {
+		if got := timeOpen(s); got != want {
+			t.Errorf("timeOpen(%q) = %d, want %d", s, got, want)
 		}
 	}
 }

@@ -100,7 +100,11 @@ type Reader struct {
 	// buffer) and detach copies what the fetch keeps; only for parsers
 	// that keep nothing of the line but the fetch's fields (see detach).
 	zeroCopy bool
-	interned map[string]string // detach's repeated field values
+	interned map[string]string     // detach's repeated field values
+	recent   *[recentSlots]string  // intern's cache before interned
+	hosts    *[hostSlots]hostEntry // vhost fields already normalized
+	hostMap  map[string]hostEntry  // and behind it
+	targets  []byte                // detach's chunk of targets (keepTarget)
 
 	clfTime  clfTimeCache
 	dateTime dateCache
@@ -291,7 +295,10 @@ func (r *Reader) All() iter.Seq2[*event.Fetch, error] {
 
 // Next returns the next fetch. The returned Fetch, and its Header slice,
 // belong to the Reader and are overwritten by the next call: copy what
-// must outlive it (the strings inside are immutable and may be kept).
+// must outlive it (the strings inside are immutable and may be kept; in
+// the combined, common and vhost_combined formats a Target shares its
+// memory with the targets of the lines around it, 2 KiB of them, so
+// a caller that keeps a few targets of many lines should copy them).
 // Lines that cannot be used are reported through Problems and skipped.
 // Next returns io.EOF at the end of input; a compressed input cut short or
 // corrupt ends with a CodeTruncated or CodeCorrupt problem and io.EOF.
@@ -555,7 +562,7 @@ func (r *Reader) detach(f *event.Fetch, line string) {
 		return len(s) > 0 && uintptr(unsafe.Pointer(unsafe.StringData(s)))-lo < n
 	}
 	if in(f.Target) {
-		f.Target = strings.Clone(f.Target)
+		f.Target = r.keepTarget(f.Target)
 	}
 	if in(f.ForwardedFor) {
 		f.ForwardedFor = strings.Clone(f.ForwardedFor)
@@ -592,23 +599,82 @@ func (r *Reader) detach(f *event.Fetch, line string) {
 	}
 }
 
+// targetChunk is the memory detach copies targets into: one allocation
+// for many lines' targets rather than one each.
+const targetChunk = 2 << 10
+
+// keepTarget returns a copy of the target s, in the reader's current
+// chunk of targets (a long one in memory of its own). The chunk's bytes
+// are only ever appended to, so the strings over it never change.
+func (r *Reader) keepTarget(s string) string {
+	if len(s) > targetChunk/8 {
+		return strings.Clone(s)
+	}
+	if len(r.targets)+len(s) > cap(r.targets) {
+		r.targets = make([]byte, 0, targetChunk)
+	}
+	n := len(r.targets)
+	r.targets = append(r.targets, s...)
+	return unsafe.String(&r.targets[n], len(s))
+}
+
 // same reports whether a and b are the same bytes in memory.
 func same(a, b string) bool {
 	return len(a) == len(b) && unsafe.StringData(a) == unsafe.StringData(b)
 }
 
 // intern returns a string of its own equal to s: the one kept for s, or
-// a copy (kept when short enough).
+// a copy (kept when short enough). A direct-mapped cache, indexed by a
+// hash of a few of the bytes, is looked at before the map: most values
+// are found there, for a comparison of their bytes instead of hashing
+// them all and probing the map.
 func (r *Reader) intern(s string) string {
-	if v, ok := r.interned[s]; ok {
-		return v
+	if r.recent == nil {
+		r.recent = new([recentSlots]string)
 	}
-	c := strings.Clone(s)
-	if len(s) <= maxIntern {
+	slot := &r.recent[quickHash(s)&(recentSlots-1)]
+	if *slot == s {
+		return *slot
+	}
+	v, ok := r.interned[s]
+	if !ok {
+		v = strings.Clone(s)
+		if len(s) > maxIntern {
+			return v
+		}
 		if r.interned == nil || len(r.interned) >= maxInterned {
 			r.interned = make(map[string]string, 256)
 		}
-		r.interned[c] = c
+		r.interned[v] = v
 	}
-	return c
+	*slot = v
+	return v
+}
+
+// recentSlots is the size of Reader.recent.
+const recentSlots = 1 << 9
+
+// quickHash hashes the length and up to 24 bytes of s (its first, middle
+// and last 8): cheap, and enough to tell apart the values one field of a
+// log repeats; a collision costs a map lookup, never a wrong value.
+func quickHash(s string) uint {
+	n := len(s)
+	var h uint64
+	if n >= 8 {
+		h = le64(s) ^ le64(s[n/2-4:])*0x9e3779b97f4a7c15 ^ le64(s[n-8:])*0xc2b2ae3d27d4eb4f
+	} else {
+		for i := 0; i < n; i++ {
+			h = h<<8 | uint64(s[i])
+		}
+	}
+	h ^= uint64(n) * 0x165667b19e3779f9
+	h *= 0xff51afd7ed558ccd
+	return uint(h ^ h>>29 ^ h>>41)
+}
+
+// le64 reads the first 8 bytes of s, little-endian.
+func le64(s string) uint64 {
+	_ = s[7]
+	return uint64(s[0]) | uint64(s[1])<<8 | uint64(s[2])<<16 | uint64(s[3])<<24 |
+		uint64(s[4])<<32 | uint64(s[5])<<40 | uint64(s[6])<<48 | uint64(s[7])<<56
 }

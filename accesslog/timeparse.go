@@ -14,23 +14,34 @@ import (
 // clfTimeCache converts "10/Oct/2000:13:55:36 -0700" and remembers the last
 // string it converted, in an array of its own: the string parsed may
 // alias the read buffer (Reader.zeroCopy), and copying it at every new
-// second would cost an allocation per line of a sparse log.
+// second would cost an allocation per line of a sparse log. A string
+// that differs from the last one only in its seconds is converted from
+// the last one's minute: the lines of one minute parse one date.
 type clfTimeCache struct {
 	key [clfTimeLen]byte
-	ok  bool // key holds a converted string
-	t   time.Time
+	ok  bool  // key holds a converted string
+	min int64 // Unix seconds of key's minute (its seconds set to 00)
 }
 
-const clfTimeLen = len("10/Oct/2000:13:55:36 -0700")
+const (
+	clfTimeLen = len("10/Oct/2000:13:55:36 -0700")
+	clfSecAt   = len("10/Oct/2000:13:55:") // where the seconds are
+)
 
 func (c *clfTimeCache) parse(s string) (time.Time, bool) {
-	if c.ok && s == string(c.key[:]) {
-		return c.t, true
+	if c.ok && len(s) == clfTimeLen && s[:clfSecAt] == string(c.key[:clfSecAt]) && s[clfSecAt+2:] == string(c.key[clfSecAt+2:]) {
+		// The seconds as parseCLFTime and civilSeconds check them; the
+		// rest was checked when key was converted.
+		if ss, ok := num2(s[clfSecAt : clfSecAt+2]); ok && ss <= 60 {
+			return time.Unix(c.min+int64(ss), 0).UTC(), true
+		}
+		return time.Time{}, false
 	}
 	t, ok := parseCLFTime(s)
 	if ok { // len(s) == clfTimeLen
+		ss, _ := num2(s[clfSecAt : clfSecAt+2])
 		copy(c.key[:], s)
-		c.ok, c.t = true, t
+		c.ok, c.min = true, t.Unix()-int64(ss)
 	}
 	return t, ok
 }
