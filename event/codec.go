@@ -17,10 +17,11 @@ import (
 // neither the input nor its parser (package audit spools pass 1's fetches
 // this way).
 //
-// A stream is the magic "RAFETCH1" followed by records. A record is a
+// A stream is the magic "RAFETCH2" followed by records. A record is a
 // uvarint length and that many bytes:
 //
-//	flags      uvarint: 1 SignatureRecorded, 2 Body set, 4 Header set, 8 ConcurrentTo set
+//	flags      uvarint: 1 SignatureRecorded, 2 Body set, 4 Header set, 8 ConcurrentTo set;
+//	           above them (sameShift) a "same" bit per field of sameFields, Status and Header
 //	time       zigzag varint seconds since the previous record's (the first: since 1970), uvarint nanoseconds
 //	client IP  uvarint length and netip.Addr.MarshalBinary bytes
 //	strings    ForwardedFor Method Scheme Host Target
@@ -31,6 +32,13 @@ import (
 //	body       (when set) uvarint length and bytes
 //	concurrent (when set) uvarint count, then strings
 //	source     string File, zigzag varint Line, Offset and Length, each since the previous record's
+//
+// A field whose "same" bit is set equals the previous record's and is
+// left out (the first record's previous has empty strings, Status 0 and
+// an empty Header); a Header is the same when it has the same fields, in
+// order, and is set in both records. Most fields of a log's lines repeat
+// from line to line (method, scheme, origin, format, file, the empty
+// ones): this spares coding and decoding them.
 //
 // A string is a uvarint v: 0 is "", an odd v a literal of v>>1 bytes that
 // follow, an even v the entry (v>>1)-1 of the stream's string table.
@@ -44,7 +52,7 @@ import (
 // is what every reader produces.
 
 const (
-	fetchMagic  = "RAFETCH1"
+	fetchMagic  = "RAFETCH2"
 	maxInterned = 512      // longest string kept in the string table
 	maxStrings  = 1024     // entries in the string table before it is cleared
 	maxRecord   = 64 << 20 // longest record (a Body is at most 1 MiB, see warc.MaxRequestBody)
@@ -56,7 +64,56 @@ const (
 	flagHeader
 	flagConcurrentTo
 	flagAll = flagSignatureRecorded | flagBody | flagHeader | flagConcurrentTo
+	// sameShift is where the "same" bits start in a record's flags.
+	sameShift = 4
 )
+
+// The fields a record may code as the previous record's, by their "same"
+// bit (above sameShift): the string fields but Target (sameFields of
+// them), then Status and Header.
+const (
+	sameForwardedFor = iota
+	sameMethod
+	sameScheme
+	sameHost
+	sameUserAgent
+	sameReferer
+	sameCDNVerifiedBot
+	sameOrigin
+	sameFormat
+	sameRecordID
+	sameFile
+	sameFields // string fields
+	sameStatus = sameFields
+	sameHeader = sameFields + 1
+	sameAll    = 1<<(sameHeader+1) - 1
+)
+
+// sameString reports whether a and b are the same string: equal and
+// at the same address (or empty).
+func sameString(a, b string) bool {
+	return len(a) == len(b) && (len(a) == 0 || unsafe.StringData(a) == unsafe.StringData(b))
+}
+
+// sameHeaders reports whether a and b hold the same strings (sameString).
+func sameHeaders(a, b Header) bool {
+	if len(a) != len(b) {
+		return false
+	}
+	for i := range a {
+		if !sameString(a[i].Name, b[i].Name) || !sameString(a[i].Value, b[i].Value) {
+			return false
+		}
+	}
+	return true
+}
+
+// previous is what the next record's "same" bits refer to.
+type previous struct {
+	strs   [sameFields]string
+	status int
+	header Header // a copy (the caller may reuse its memory)
+}
 
 // Whether each string field joins the string table.
 const (
@@ -75,6 +132,7 @@ type FetchWriter struct {
 	seen    *[seenSlots]recent // strings coded lately, by where their bytes are
 	noLast  bool               // tests: code without last and seen (the same bytes)
 	prev    position
+	same    previous
 	n       int64 // bytes written to w
 	err     error
 }
@@ -130,6 +188,25 @@ func NewFetchWriter(w io.Writer) *FetchWriter {
 	return fw
 }
 
+// sameField is the interning field of each "same" string field, and
+// sameIntern whether the decoder interns it.
+var (
+	sameField = [sameFields]int{fieldForwardedFor, fieldMethod, fieldScheme, fieldHost, fieldUserAgent,
+		fieldReferer, fieldCDNVerifiedBot, fieldOrigin, fieldFormat, noField, fieldFile}
+	sameIntern = [sameFields]bool{intern, intern, intern, intern, intern, intern, intern, intern, intern, literal, intern}
+)
+
+// strs codes the string fields first to last (by "same" index, inclusive)
+// that are not the previous record's, in that order.
+func (fw *FetchWriter) strs(r []byte, same uint64, first, last int) []byte {
+	for k := first; k <= last; k++ {
+		if same&(1<<k) == 0 {
+			r = fw.str(r, fw.same.strs[k], sameField[k])
+		}
+	}
+	return r
+}
+
 // Write encodes one fetch. After an error from w, every call returns it.
 func (fw *FetchWriter) Write(f *Fetch) error {
 	if fw.err != nil {
@@ -149,26 +226,46 @@ func (fw *FetchWriter) Write(f *Fetch) error {
 	if f.ConcurrentTo != nil {
 		flags |= flagConcurrentTo
 	}
-	r = binary.AppendUvarint(r, flags)
+	// The "same" bits: a field is the same when it is the same string
+	// (the readers intern what repeats; an equal string elsewhere in
+	// memory is merely coded again).
+	ps := &fw.same.strs
+	var same uint64
+	strs := [sameFields]string{f.ForwardedFor, f.Method, f.Scheme, f.Host, f.UserAgent, f.Referer,
+		f.CDNVerifiedBot, f.Origin, f.Format, f.RecordID, f.Source.File}
+	for k, v := range strs {
+		if sameString(v, ps[k]) {
+			same |= 1 << k
+		} else {
+			ps[k] = v
+		}
+	}
+	if f.Status == fw.same.status {
+		same |= 1 << sameStatus
+	} else {
+		fw.same.status = f.Status
+	}
+	if f.Header != nil {
+		if sameHeaders(f.Header, fw.same.header) {
+			same |= 1 << sameHeader
+		} else {
+			fw.same.header = append(fw.same.header[:0], f.Header...)
+		}
+	}
+	r = binary.AppendUvarint(r, flags|same<<sameShift)
 	sec := f.Time.Unix()
 	r = binary.AppendVarint(r, sec-fw.prev.sec)
 	r = binary.AppendUvarint(r, uint64(f.Time.Nanosecond()))
 	fw.prev.sec = sec
 	r = appendAddr(r, f.ClientIP)
-	r = fw.str(r, f.ForwardedFor, fieldForwardedFor)
-	r = fw.str(r, f.Method, fieldMethod)
-	r = fw.str(r, f.Scheme, fieldScheme)
-	r = fw.str(r, f.Host, fieldHost)
+	r = fw.strs(r, same, sameForwardedFor, sameHost)
 	r = fw.str(r, f.Target, noField)
-	r = binary.AppendVarint(r, int64(f.Status))
+	if same&(1<<sameStatus) == 0 {
+		r = binary.AppendVarint(r, int64(f.Status))
+	}
 	r = binary.AppendVarint(r, f.Bytes)
-	r = fw.str(r, f.UserAgent, fieldUserAgent)
-	r = fw.str(r, f.Referer, fieldReferer)
-	r = fw.str(r, f.CDNVerifiedBot, fieldCDNVerifiedBot)
-	r = fw.str(r, f.Origin, fieldOrigin)
-	r = fw.str(r, f.Format, fieldFormat)
-	r = fw.str(r, f.RecordID, noField)
-	if f.Header != nil {
+	r = fw.strs(r, same, sameUserAgent, sameRecordID)
+	if f.Header != nil && same&(1<<sameHeader) == 0 {
 		r = binary.AppendUvarint(r, uint64(len(f.Header)))
 		for i, h := range f.Header {
 			slot := fieldHeader + 2*min(i, headerSlots-1)
@@ -186,12 +283,12 @@ func (fw *FetchWriter) Write(f *Fetch) error {
 			r = fw.str(r, s, noField)
 		}
 	}
-	s := f.Source
-	r = fw.str(r, s.File, fieldFile)
-	r = binary.AppendVarint(r, s.Line-fw.prev.line)
-	r = binary.AppendVarint(r, s.Offset-fw.prev.offset)
-	r = binary.AppendVarint(r, s.Length-fw.prev.length)
-	fw.prev.line, fw.prev.offset, fw.prev.length = s.Line, s.Offset, s.Length
+	src := f.Source
+	r = fw.strs(r, same, sameFile, sameFile)
+	r = binary.AppendVarint(r, src.Line-fw.prev.line)
+	r = binary.AppendVarint(r, src.Offset-fw.prev.offset)
+	r = binary.AppendVarint(r, src.Length-fw.prev.length)
+	fw.prev.line, fw.prev.offset, fw.prev.length = src.Line, src.Offset, src.Length
 	fw.rec = r
 	if len(r) > maxRecord {
 		fw.err = fmt.Errorf("event: fetch record of %d bytes (at most %d)", len(r), maxRecord)
@@ -233,7 +330,7 @@ func (fw *FetchWriter) str(r []byte, s string, field int) []byte {
 	if field != noField {
 		// The field's last string, while the table still holds it, needs
 		// no lookup; the coding is the same either way.
-		if l := &fw.last[field]; l.gen == fw.gen && l.s == s && !fw.noLast {
+		if l := &fw.last[field]; l.gen == fw.gen && sameString(l.s, s) && !fw.noLast {
 			return binary.AppendUvarint(r, uint64(l.idx+1)<<1)
 		}
 		if field >= fieldHeader && !fw.noLast {
@@ -308,15 +405,16 @@ type FetchReader struct {
 	fields  []Field // and header fields fieldSlab at a time
 	reuse   Header  // NextInto: the old header of the fetch decoded into
 	rec     []byte
-	strings []string
+	strings []string // "", then the string table
 	prev    position
+	same    previous
 	n       int64 // bytes consumed
 	started bool
 }
 
 // NewFetchReader returns a reader of the stream r.
 func NewFetchReader(r io.Reader) *FetchReader {
-	return &FetchReader{r: bufio.NewReaderSize(r, 64<<10)}
+	return &FetchReader{r: bufio.NewReaderSize(r, 64<<10), strings: []string{""}}
 }
 
 // ErrCorrupt is wrapped by every error about the content of a stream.
@@ -378,6 +476,18 @@ func (fr *FetchReader) decodeNext(f *Fetch) error {
 		fr.n = int64(len(fetchMagic))
 	}
 	at := fr.n
+	// A record shorter than 128 bytes (its length one byte, most
+	// records) is peeked with its length and skipped at once.
+	if b, _ := fr.r.Peek(1); len(b) == 1 && b[0] < 0x80 {
+		size := int(b[0])
+		if b, err := fr.r.Peek(1 + size); err == nil {
+			fr.n += int64(1 + size)
+			d := decoder{b: b[1:], fr: fr}
+			d.fetch(f)
+			fr.r.Discard(1 + size) // Peek gave them: never fails
+			return d.end(at)
+		}
+	}
 	size, err := binary.ReadUvarint(fr.r)
 	if err == io.EOF {
 		return io.EOF
@@ -404,11 +514,17 @@ func (fr *FetchReader) decodeNext(f *Fetch) error {
 	if inPlace {
 		fr.r.Discard(int(size)) // Peek gave size bytes: never fails
 	}
+	return d.end(at)
+}
+
+// end reports what went wrong decoding the record at byte at, if
+// anything did.
+func (d *decoder) end(at int64) error {
 	if d.err != "" {
-		return fr.corrupt(at, d.err)
+		return d.fr.corrupt(at, d.err)
 	}
 	if len(d.b) != 0 {
-		return fr.corrupt(at, fmt.Sprintf("%d bytes left over", len(d.b)))
+		return d.fr.corrupt(at, fmt.Sprintf("%d bytes left over", len(d.b)))
 	}
 	return nil
 }
@@ -514,13 +630,25 @@ func (d *decoder) count(min int) int {
 	return int(n)
 }
 
+// str reads a string; in says whether its field interns (the table).
+// An empty string or a reference of one byte, most strings, takes the
+// inlined path: strings[0] is "", and entry i of the table is strings[i+1],
+// so that a string's even v indexes strings with v>>1.
 func (d *decoder) str(in bool) string {
+	if b, t := d.b, d.fr.strings; len(b) > 0 && b[0]&0x81 == 0 && int(b[0]>>1) < len(t) {
+		d.b = b[1:] // (an empty d.b may mean d.err is set: strSlow)
+		return t[b[0]>>1]
+	}
+	return d.strSlow(in)
+}
+
+func (d *decoder) strSlow(in bool) string {
 	v := d.uvarint()
 	switch {
 	case v == 0 || d.err != "":
 		return ""
 	case v&1 == 0:
-		i := v>>1 - 1
+		i := v >> 1
 		if i >= uint64(len(d.fr.strings)) {
 			d.fail("string reference out of range")
 			return ""
@@ -529,8 +657,8 @@ func (d *decoder) str(in bool) string {
 	}
 	s := string(d.bytes(v >> 1))
 	if in && len(s) <= maxInterned && d.err == "" {
-		if len(d.fr.strings) == maxStrings {
-			d.fr.strings = d.fr.strings[:0]
+		if len(d.fr.strings) == 1+maxStrings {
+			d.fr.strings = d.fr.strings[:1]
 		}
 		d.fr.strings = append(d.fr.strings, s)
 	}
@@ -541,7 +669,8 @@ func (d *decoder) str(in bool) string {
 // holds whatever was decoded before it.
 func (d *decoder) fetch(f *Fetch) {
 	flags := d.uvarint()
-	if flags&^flagAll != 0 {
+	same := flags >> sameShift
+	if flags&^(flagAll|sameAll<<sameShift) != 0 || same&(1<<sameHeader) != 0 && flags&flagHeader == 0 {
 		d.fail("unknown flags")
 		return
 	}
@@ -558,39 +687,27 @@ func (d *decoder) fetch(f *Fetch) {
 			d.fail("bad client address")
 		}
 	}
-	f.ForwardedFor = d.str(intern)
-	f.Method = d.str(intern)
-	f.Scheme = d.str(intern)
-	f.Host = d.str(intern)
+	// ps holds the previous record's strings; those not the same are
+	// decoded into it, in the record's order.
+	ps := &d.fr.same.strs
+	d.strs(same, sameForwardedFor, sameHost)
 	f.Target = d.str(literal)
-	f.Status = int(d.varint())
+	if same&(1<<sameStatus) == 0 {
+		d.fr.same.status = int(d.varint())
+	}
+	f.Status = d.fr.same.status
 	f.Bytes = d.varint()
-	f.UserAgent = d.str(intern)
-	f.Referer = d.str(intern)
-	f.CDNVerifiedBot = d.str(intern)
-	f.Origin = d.str(intern)
-	f.Format = d.str(intern)
-	f.RecordID = d.str(literal)
+	d.strs(same, sameUserAgent, sameRecordID)
 	if flags&flagHeader != 0 {
-		n := d.count(2)
-		switch reuse := d.fr.reuse; {
-		case n == 0:
-			f.Header = Header{} // set but empty: non-nil, no allocation
-		case n <= cap(reuse):
-			f.Header = reuse[:n] // this fetch's own memory
-			clear(reuse[n:cap(reuse)])
-		default:
-			// Room for headerRoom fields, so that the header of a
-			// recycled fetch (NextInto) is mostly reused.
-			c := max(n, headerRoom)
-			if c > len(d.fr.fields) {
-				d.fr.fields = make([]Field, max(c, fieldSlab))
+		if same&(1<<sameHeader) != 0 {
+			d.header(f, len(d.fr.same.header))
+			copy(f.Header, d.fr.same.header)
+		} else {
+			d.header(f, d.count(2))
+			for i := range f.Header {
+				f.Header[i] = Field{Name: d.str(intern), Value: d.str(intern)}
 			}
-			// Capped: an append to one fetch's header never reaches the next's.
-			f.Header, d.fr.fields = d.fr.fields[:n:c], d.fr.fields[c:]
-		}
-		for i := range f.Header {
-			f.Header[i] = Field{Name: d.str(intern), Value: d.str(intern)}
+			d.fr.same.header = append(d.fr.same.header[:0], f.Header...)
 		}
 	}
 	if flags&flagBody != 0 {
@@ -602,10 +719,45 @@ func (d *decoder) fetch(f *Fetch) {
 			f.ConcurrentTo[i] = d.str(literal)
 		}
 	}
-	f.Source.File = d.str(intern)
+	d.strs(same, sameFile, sameFile)
+	f.ForwardedFor, f.Method, f.Scheme, f.Host = ps[sameForwardedFor], ps[sameMethod], ps[sameScheme], ps[sameHost]
+	f.UserAgent, f.Referer, f.CDNVerifiedBot = ps[sameUserAgent], ps[sameReferer], ps[sameCDNVerifiedBot]
+	f.Origin, f.Format, f.RecordID, f.Source.File = ps[sameOrigin], ps[sameFormat], ps[sameRecordID], ps[sameFile]
 	p := &d.fr.prev
 	p.line += d.varint()
 	p.offset += d.varint()
 	p.length += d.varint()
 	f.Source.Line, f.Source.Offset, f.Source.Length = p.line, p.offset, p.length
+}
+
+// strs decodes the string fields first to last (by "same" index,
+// inclusive) that are not the previous record's into it.
+func (d *decoder) strs(same uint64, first, last int) {
+	ps := &d.fr.same.strs
+	for k := first; k <= last; k++ {
+		if same&(1<<k) == 0 {
+			ps[k] = d.str(sameIntern[k])
+		}
+	}
+}
+
+// header gives f a Header of n fields, set but empty when n is 0, in
+// memory of its own.
+func (d *decoder) header(f *Fetch, n int) {
+	switch reuse := d.fr.reuse; {
+	case n == 0:
+		f.Header = Header{} // set but empty: non-nil, no allocation
+	case n <= cap(reuse):
+		f.Header = reuse[:n] // this fetch's own memory
+		clear(reuse[n:cap(reuse)])
+	default:
+		// Room for headerRoom fields, so that the header of a
+		// recycled fetch (NextInto) is mostly reused.
+		c := max(n, headerRoom)
+		if c > len(d.fr.fields) {
+			d.fr.fields = make([]Field, max(c, fieldSlab))
+		}
+		// Capped: an append to one fetch's header never reaches the next's.
+		f.Header, d.fr.fields = d.fr.fields[:n:c], d.fr.fields[c:]
+	}
 }

@@ -40,6 +40,20 @@ func fullFetch(i int) *Fetch {
 	}
 }
 
+// checkRoundTrip fails unless in comes back from a spool as it went in.
+func checkRoundTrip(t *testing.T, in []*Fetch) {
+	t.Helper()
+	got := roundTrip(t, in)
+	if len(got) != len(in) {
+		t.Fatalf("%d fetches back, want %d", len(got), len(in))
+	}
+	for i := range in {
+		if !reflect.DeepEqual(got[i], in[i]) {
+			t.Fatalf("fetch %d:\n got %+v\nwant %+v", i, got[i], in[i])
+		}
+	}
+}
+
 func roundTrip(t *testing.T, in []*Fetch) []*Fetch {
 	t.Helper()
 	var buf bytes.Buffer
@@ -127,15 +141,7 @@ func TestCodecRoundTrip(t *testing.T) {
 		}
 		in = append(in, f)
 	}
-	got := roundTrip(t, in)
-	if len(got) != len(in) {
-		t.Fatalf("%d fetches back, want %d", len(got), len(in))
-	}
-	for i := range in {
-		if !reflect.DeepEqual(got[i], in[i]) {
-			t.Fatalf("fetch %d:\n got %+v\nwant %+v", i, got[i], in[i])
-		}
-	}
+	checkRoundTrip(t, in)
 }
 
 // TestCodecCompact: repeated strings travel once; a log fetch costs few
@@ -307,12 +313,7 @@ func TestCodecLastSameBytes(t *testing.T) {
 	if !bytes.Equal(with, without) {
 		t.Fatalf("the stream differs with the last strings (%d bytes) and without (%d bytes)", len(with), len(without))
 	}
-	got := roundTrip(t, in)
-	for i := range in {
-		if !reflect.DeepEqual(got[i], in[i]) {
-			t.Fatalf("fetch %d:\n got %+v\nwant %+v", i, got[i], in[i])
-		}
-	}
+	checkRoundTrip(t, in)
 }
 
 // TestDecoderVarintsOneByte: the one-byte shortcuts of the decoder read
@@ -336,4 +337,80 @@ func TestDecoderVarintsOneByte(t *testing.T) {
 			}
 		}
 	}
+}
+
+// FuzzFetchCodec: sequences of fetches whose fields repeat from one to
+// the next or not, in every combination the fuzzer finds (the "same"
+// bits), with empty, invalid UTF-8 and long strings, headers nil, empty
+// or not, bodies and concurrent IDs, come back whole through Next and
+// through NextInto into recycled fetches.
+func FuzzFetchCodec(f *testing.F) {
+	f.Add("GET", "bot/1.0", []byte{0, 1, 2, 3, 4, 5, 6, 7}, uint16(5), 3)
+	f.Add("", "\xff\xfe", []byte{255, 0, 255, 0}, uint16(0xffff), 1)
+	f.Add("h", strings.Repeat("x", maxInterned+1), []byte("abcdefghij"), uint16(0x5a5a), 600)
+	f.Fuzz(func(t *testing.T, a, b string, pattern []byte, status uint16, long int) {
+		if len(pattern) == 0 || len(pattern) > 64 {
+			return
+		}
+		long = min(max(long, 0), 4*maxInterned)
+		vals := []string{"", a, b, strings.Repeat(a+b, long/max(1, len(a+b))+1)}
+		var in []*Fetch
+		for i, p := range pattern {
+			for k := range 3 { // each pattern byte gives three fetches: repeats
+				bits := uint64(p) * 0x9e3779b97f4a7c15 >> (k * 7)
+				v := func(n int) string {
+					x := vals[bits>>(2*n)&3]
+					if bits>>(50+n%8)&1 != 0 {
+						x = strings.Clone(x) // equal, elsewhere in memory
+					}
+					return x
+				}
+				ft := &Fetch{
+					Time:         time.Unix(int64(1e9+i*7-k), int64(bits%1e9)).UTC(),
+					ClientIP:     netip.AddrFrom4([4]byte{10, 0, 0, byte(p)}),
+					ForwardedFor: v(0), Method: v(1), Scheme: v(2), Host: v(3), Target: v(4),
+					Status: int(status) >> (bits & 3), Bytes: int64(bits%7) - 1,
+					UserAgent: v(5), Referer: v(6), CDNVerifiedBot: v(7), Origin: v(8), Format: v(9),
+					RecordID: v(10), SignatureRecorded: bits&(1<<40) != 0,
+					Source: Source{File: v(11), Line: int64(i), Offset: int64(bits % 5), Length: int64(k)},
+				}
+				switch bits >> 44 & 3 {
+				case 1:
+					ft.Header = Header{}
+				case 2:
+					ft.Header = Header{{"User-Agent", ft.UserAgent}, {"Referer", ft.Referer}}
+				case 3:
+					ft.Header = Header{{v(12), v(13)}, {v(14), v(15)}, {v(16), ft.UserAgent}, {"X", v(17)}, {"Y", v(18)}}
+				}
+				if bits&(1<<47) != 0 {
+					ft.Body = []byte(v(19))
+				}
+				if bits&(1<<48) != 0 {
+					ft.ConcurrentTo = []string{v(20), v(21)}
+				}
+				in = append(in, ft)
+			}
+		}
+		checkRoundTrip(t, in)
+		var buf bytes.Buffer
+		w := NewFetchWriter(&buf)
+		for _, ft := range in {
+			w.Write(ft)
+		}
+		w.Flush()
+		r := NewFetchReader(&buf)
+		slab := make([]Fetch, 3)
+		for i := range in {
+			into := &slab[i%len(slab)]
+			if err := r.NextInto(into); err != nil {
+				t.Fatalf("NextInto %d: %v", i, err)
+			}
+			if !reflect.DeepEqual(into, in[i]) {
+				t.Fatalf("NextInto %d:\n got %+v\nwant %+v", i, into, in[i])
+			}
+		}
+		if err := r.NextInto(&slab[0]); err != io.EOF {
+			t.Fatalf("after the last fetch: %v", err)
+		}
+	})
 }
