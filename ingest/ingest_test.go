@@ -6,6 +6,7 @@ import (
 	"crypto/sha256"
 	"os"
 	"path/filepath"
+	"slices"
 	"strconv"
 	"testing"
 
@@ -13,6 +14,7 @@ import (
 	"github.com/klauspost/compress/zstd"
 
 	"github.com/repaudit/repaudit/event"
+	"github.com/repaudit/repaudit/warc"
 )
 
 const combinedLine = `192.0.2.1 - - [12/Mar/2025:10:00:00 +0000] "GET /robots.txt HTTP/1.1" 200 10 "-" "Mozilla/5.0 (compatible; GPTBot/1.2; +https://openai.com/gptbot)"` + "\n" +
@@ -190,5 +192,58 @@ func TestReadDigestCoversWholeFile(t *testing.T) {
 	want := sha256.Sum256(data)
 	if got := h.Sum(nil); !bytes.Equal(got, want[:]) {
 		t.Errorf("digest %x, want the file's %x", got, want)
+	}
+}
+
+// TestReadRevisitFromFile: Read of a regular file lets the resolver read
+// a revisit's original again from the file rather than keep every body;
+// the revisit gets the original's body all the same, as ReadFrom (which
+// cannot read the input again) gives it.
+func TestReadRevisitFromFile(t *testing.T) {
+	var buf bytes.Buffer
+	w := warc.NewWriter(&buf, warc.WriterOptions{})
+	page := bytes.Repeat([]byte("<p>a page</p>"), 2000)
+	block := append([]byte("HTTP/1.1 200 OK\r\nContent-Type: text/html\r\n\r\n"), page...)
+	fields := func(typ, id string, more ...event.Field) event.Header {
+		return append(event.Header{{Name: "WARC-Type", Value: typ}, {Name: "WARC-Record-ID", Value: id},
+			{Name: "WARC-Date", Value: "2025-03-01T00:00:00Z"}, {Name: "WARC-Target-URI", Value: "https://example.com/p"},
+			{Name: "Content-Type", Value: "application/http;msgtype=response"}}, more...)
+	}
+	w.WriteRecord(fields("response", "<urn:uuid:orig>"), block)
+	w.WriteRecord(fields("revisit", "<urn:uuid:rv>", event.Field{Name: "WARC-Refers-To", Value: "<urn:uuid:orig>"}), nil)
+	if err := w.WriteRecord(fields("revisit", "<urn:uuid:rv2>", event.Field{Name: "WARC-Refers-To", Value: "<urn:uuid:orig>"}), nil); err != nil {
+		t.Fatal(err)
+	}
+	p := write(t, t.TempDir(), "a.warc.gz", buf.Bytes())
+	f, err := Sniff(p, "")
+	if err != nil {
+		t.Fatal(err)
+	}
+	read := func(fromFile bool) []string {
+		var got []string
+		h := Handler{
+			Capture: func(c *event.Capture) error {
+				got = append(got, c.RecordType+" "+strconv.FormatBool(c.Resolved)+" "+strconv.Itoa(c.Status)+" "+strconv.Itoa(len(c.Body)))
+				if !bytes.Equal(c.Body, page) {
+					t.Errorf("%s %s: body of %d bytes, want the page's %d", c.RecordType, c.RecordID, len(c.Body), len(page))
+				}
+				return nil
+			},
+			Problem: func(p event.Problem) { t.Errorf("problem %+v", p) },
+		}
+		opts := Options{Resolver: warc.NewResolver(1 << 20)}
+		if fromFile {
+			_, err = Read(context.Background(), f, opts, h)
+		} else {
+			_, err = ReadFrom(context.Background(), f, bytes.NewReader(buf.Bytes()), opts, h)
+		}
+		if err != nil {
+			t.Fatal(err)
+		}
+		return got
+	}
+	got, want := read(true), read(false)
+	if len(got) != 3 || !slices.Equal(got, want) {
+		t.Errorf("Read gave %q, ReadFrom %q", got, want)
 	}
 }

@@ -20,7 +20,11 @@ type Options struct {
 	// Passes that only need fetches set it to return 0.
 	BodyLimit func(targetURI, contentType string, status int) int
 	// Resolver, when set, resolves WARC revisits against originals seen
-	// earlier (across files when shared).
+	// earlier (across files when shared). Read of a regular file lets it
+	// read an original's body again from the file (warc.Options.Origin)
+	// rather than keep a copy of every body: a Resolver shared across
+	// files then resolves revisits of a file's records only while that
+	// file is being read.
 	Resolver *warc.Resolver
 	// Progress, when set, is advanced by the stored bytes consumed.
 	Progress *atomic.Int64
@@ -123,13 +127,23 @@ func Read(ctx context.Context, f File, opts Options, h Handler) (Stats, error) {
 	}
 	defer fh.Close()
 	defer WatchReads(ctx, fh)()
-	return ReadFrom(ctx, f, fh, opts, h)
+	var at io.ReaderAt
+	if st, err := fh.Stat(); err == nil && st.Mode().IsRegular() {
+		at = fh
+	}
+	return readFrom(ctx, f, fh, at, opts, h)
 }
 
 // ReadFrom is Read of an input already open: src gives its stored bytes
 // from the first (for an input that can be read only once, the reader
 // SniffReader returned). Records and problems are named after f.Path.
 func ReadFrom(ctx context.Context, f File, src io.Reader, opts Options, h Handler) (Stats, error) {
+	return readFrom(ctx, f, src, nil, opts, h)
+}
+
+// readFrom is ReadFrom; at, when not nil, gives src's bytes at any offset
+// (a regular file read from its first byte).
+func readFrom(ctx context.Context, f File, src io.Reader, at io.ReaderAt, opts Options, h Handler) (Stats, error) {
 	st := newStats()
 	var err error
 	if opts.Digest != nil {
@@ -151,7 +165,7 @@ func ReadFrom(ctx context.Context, f File, src io.Reader, opts Options, h Handle
 	}
 	switch f.Kind {
 	case KindWARC, KindARC:
-		err = readWARC(ctx, src, f, opts, h, &st, problem, advance)
+		err = readWARC(ctx, src, at, f, opts, h, &st, problem, advance)
 	case KindLog:
 		err = readLog(ctx, src, f, opts, h, &st, problem, advance)
 	default:
@@ -172,8 +186,12 @@ func ReadFrom(ctx context.Context, f File, src io.Reader, opts Options, h Handle
 	return st, err
 }
 
-func readWARC(ctx context.Context, fh io.Reader, f File, opts Options, h Handler, st *Stats, problem func(event.Problem), advance func(int64)) error {
-	r, err := warc.NewReader(fh, f.Path, warc.Options{BodyLimit: opts.BodyLimit, Resolver: opts.Resolver, Reuse: opts.Reuse})
+func readWARC(ctx context.Context, fh io.Reader, at io.ReaderAt, f File, opts Options, h Handler, st *Stats, problem func(event.Problem), advance func(int64)) error {
+	wo := warc.Options{BodyLimit: opts.BodyLimit, Resolver: opts.Resolver, Reuse: opts.Reuse}
+	if at != nil && opts.Resolver != nil {
+		wo.Origin = at
+	}
+	r, err := warc.NewReader(fh, f.Path, wo)
 	if err != nil {
 		return fmt.Errorf("ingest: %s: %w", f.Path, err)
 	}

@@ -34,6 +34,7 @@ const (
 	WARCNotEncoded         Code = "warc-payload-not-encoded"
 	WARCDecode             Code = "warc-payload-decode"
 	WARCUnknownCoding      Code = "warc-payload-unknown-coding"
+	WARCRevisitReread      Code = "warc-revisit-reread"
 )
 
 // Access logs (package accesslog) and their order (package audit).
@@ -223,6 +224,7 @@ var registry = []Entry{
 	{KindProblem, WARCNotEncoded, Info, groupWARC, "header names a content coding the payload does not have; taken as is"},
 	{KindProblem, WARCDecode, Warning, groupWARC, "content decoding failed part way; body kept up to the failure"},
 	{KindProblem, WARCUnknownCoding, Warning, groupWARC, "content coding not supported, or several stacked; body left encoded"},
+	{KindProblem, WARCRevisitReread, Warning, groupWARC, "a revisit's original, remembered by where it is stored, could not be read again from the file (it changed, or cannot be read); the revisit is left unresolved"},
 
 	// Access logs.
 	{KindProblem, LogUnparsedLine, Error, groupLog, "line skipped: it does not have the format's shape"},

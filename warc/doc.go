@@ -102,7 +102,9 @@
 // A [Resolver], set in Options, remembers response and resource captures
 // and fills revisit records from their original (WARC 1.1 §6.7), by
 // WARC-Refers-To or by payload digest and URI; it may be shared by readers
-// of several files.
+// of several files. With Options.Origin (the input, readable at any
+// offset) it keeps where each original is stored instead of a copy of its
+// body, and reads the body again when a revisit refers to it.
 //
 // # Writing
 //

@@ -1,6 +1,9 @@
 package warc
 
-import "strings"
+import (
+	"io"
+	"strings"
+)
 
 // Options configures a Reader. The zero value is ready to use.
 type Options struct {
@@ -18,6 +21,17 @@ type Options struct {
 	// buffer the Reader returns (and it stays valid until the next call
 	// to Next, as without a Resolver).
 	Resolver *Resolver
+	// Origin, when set with a Resolver, is the input itself (the bytes
+	// the Reader reads, from the first) readable at any offset, such as
+	// the *os.File of a regular file. The Resolver then keeps where each
+	// response and resource record is stored rather than a copy of its
+	// body, and reads the body again from Origin when a revisit refers
+	// to it (for records in gzip members of their own and uncompressed
+	// files; others are copied as without Origin). Origin must stay
+	// readable as long as the Resolver may resolve revisits, and is only
+	// read through ReadAt, which may be called from another Reader's
+	// goroutine when the Resolver is shared.
+	Origin io.ReaderAt
 	// Reuse lets the Reader reuse the memory of the records it returns:
 	// a Record, its Fetch or Capture, their headers and every string in
 	// them stay valid only until the next call to Next, not just

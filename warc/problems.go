@@ -50,6 +50,7 @@ const (
 	CodeNotEncoded     = problem.WARCNotEncoded     // info: header names a content coding the payload does not have; taken as is
 	CodeDecode         = problem.WARCDecode         // warning: content decoding failed part way; body kept up to the failure
 	CodeUnknownCoding  = problem.WARCUnknownCoding  // warning: content coding not supported; body left encoded
+	CodeRevisitReread  = problem.WARCRevisitReread  // warning: a revisit's original could not be read again from the input (Options.Origin); the revisit is left unresolved
 )
 
 // maxPending is the number of problems kept between calls to Problems.

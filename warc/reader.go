@@ -69,6 +69,9 @@ type Reader struct {
 	name  string
 	opts  Options
 	limit func(targetURI, contentType string, status int) int
+	// origin: the Resolver reads bodies again from Options.Origin rather
+	// than keeping them (see rereadable).
+	origin *origin
 
 	raw    *countReader
 	rawBuf *bufio.Reader
@@ -82,6 +85,7 @@ type Reader struct {
 
 	problems    []event.Problem
 	dropped     int
+	reported    int  // problems reported so far, kept or dropped
 	shared      bool // some record did not sit in a member of its own
 	cutReported bool
 
@@ -142,6 +146,8 @@ type item struct {
 	// until the caller is done with the record (Resolver.release).
 	lent  bool
 	entry *entry
+	// reportedAt is r.reported when the record's parse began.
+	reportedAt int
 	// headDone is set once the record's headers (WARC, and HTTP when the
 	// block holds an HTTP message) were read completely: a record cut
 	// after that point is kept (see keepCut).
@@ -164,12 +170,26 @@ type pairInfo struct {
 // in Source.File of records and problems. An empty input is a WARC file
 // without records.
 func NewReader(r io.Reader, name string, opts Options) (*Reader, error) {
+	return newReader(r, name, opts, nil)
+}
+
+// newReader is NewReader; kit, when not nil, lends the buffers and the
+// gzip decoder of an earlier Reader (a Resolver reading records again).
+func newReader(r io.Reader, name string, opts Options, kit *readerKit) (*Reader, error) {
 	rd := &Reader{name: name, opts: opts, limit: opts.BodyLimit, reuse: opts.Reuse && opts.Resolver == nil}
 	if rd.limit == nil {
 		rd.limit = DefaultBodyLimit
 	}
+	if opts.Origin != nil && opts.Resolver != nil {
+		rd.origin = &origin{at: opts.Origin, name: name, limit: rd.limit}
+	}
 	rd.raw = &countReader{r: decompress.MarkReader{R: r}}
-	rd.rawBuf = bufio.NewReaderSize(rd.raw, streamBufferSize)
+	var rawKit, brKit **bufio.Reader
+	if kit != nil {
+		rawKit, brKit = &kit.raw, &kit.br
+		rd.dec, kit.dec = kit.dec, decoders{}
+	}
+	rd.rawBuf = lentBufio(rawKit, rd.raw)
 	magic, err := rd.rawBuf.Peek(4)
 	if err != nil && err != io.EOF {
 		return nil, rd.ioErr(err)
@@ -196,7 +216,10 @@ func NewReader(r io.Reader, name string, opts Options) (*Reader, error) {
 		rd.br = bufio.NewReaderSize(rd.whole, streamBufferSize)
 	default:
 		rd.ms = newMemberStream(rd.kind, rd.rawBuf, rd.raw, rd.reportStored)
-		rd.br = bufio.NewReaderSize(rd.ms, streamBufferSize)
+		if kit != nil {
+			rd.ms.gz, kit.gz = kit.gz, nil
+		}
+		rd.br = lentBufio(brKit, rd.ms)
 	}
 	rd.stopAt = rd.memberLimit
 	if err := rd.detectFormat(); err != nil {
@@ -493,6 +516,7 @@ func (r *Reader) reportStored(code problem.Code, sev string, stored int64, msg s
 }
 
 func (r *Reader) addProblem(p event.Problem) {
+	r.reported++
 	if len(r.problems) >= maxPending {
 		r.dropped++
 		return
@@ -791,6 +815,7 @@ func (r *Reader) parseWARC() (*item, error) {
 		return nil, r.fail(err, -1)
 	}
 	start := r.pos()
+	reportedAt := r.reported
 	hb, found, err := r.peekHeader(maxWARCHeader, math.MaxInt64)
 	if !isVersionLine(hb) {
 		if len(hb) < 6 && err != nil {
@@ -855,7 +880,7 @@ func (r *Reader) parseWARC() (*item, error) {
 	if w.typ == "" {
 		r.report(start, CodeMissingType, SevWarning, fmt.Sprintf("record %s has no WARC-Type", orDash(w.id)))
 	}
-	it.rec = rec
+	it.rec, it.reportedAt = rec, reportedAt
 	it.id = trimID(w.id)
 	it.uri = w.uri
 	if len(w.concurrent) > 0 {
@@ -961,6 +986,17 @@ func (r *Reader) endRecord(it *item, readErr error, startB boundary, startOK boo
 	return it, nl == 0, nil
 }
 
+// rereadable reports whether the Resolver may read the bodies of this
+// input's records again from Options.Origin, given where they are
+// stored: WARC records in gzip members of their own or in an
+// uncompressed file (not zstd frames, which may need the file's
+// dictionary, nor ARC records, whose format is told by the file's first
+// record). finish also wants the record read without a problem, so that
+// reading it again surely gives what was read the first time.
+func (r *Reader) rereadable() bool {
+	return r.origin != nil && r.format == "warc" && (r.kind == kindGzip || r.kind == kindNone)
+}
+
 // finish completes an item once its Source is known.
 func (r *Reader) finish(it *item) {
 	rec := it.rec
@@ -973,14 +1009,20 @@ func (r *Reader) finish(it *item) {
 		if res := r.opts.Resolver; res != nil {
 			switch c.RecordType {
 			case "revisit":
-				res.Resolve(c)
+				if _, err := res.resolve(c); err != nil {
+					r.reportStored(CodeRevisitReread, SevWarning, c.Source.Offset, err.Error()+"; the revisit is left unresolved")
+				}
 			case "response", "resource":
-				if it.lent && len(c.Body) > 0 && cap(it.buf) > 0 && cap(it.buf)-len(c.Body) < poolStep && &c.Body[0] == &it.buf[:1][0] {
+				if r.rereadable() && !rec.Decompressed && r.reported == it.reportedAt {
+					// Its body need not be kept: it can be read again
+					// from the record as stored, as it was read now.
+					res.remember(c, false, &stored{from: r.origin, at: rec.Source.Offset, n: rec.Source.Length})
+				} else if it.lent && len(c.Body) > 0 && cap(it.buf) > 0 && cap(it.buf)-len(c.Body) < poolStep && &c.Body[0] == &it.buf[:1][0] {
 					// The resolver keeps the lent buffer itself (unless
 					// the body came out much shorter than its length
 					// said: the budget counts body lengths); the caller
 					// may read c.Body until it calls Next again.
-					if it.entry = res.remember(c, true); it.entry != nil {
+					if it.entry = res.remember(c, true, nil); it.entry != nil {
 						it.buf = nil
 					}
 				} else {
@@ -1203,7 +1245,7 @@ func (r *Reader) readMessage(it *item, c *event.Capture, isHTTP bool, fallbackCT
 		return nil
 	}
 	var buf []byte
-	if rs := r.opts.Resolver; rs != nil && len(r.te) == 0 && len(r.ce) == 0 && (c.RecordType == "response" || c.RecordType == "resource") {
+	if rs := r.opts.Resolver; rs != nil && !r.rereadable() && len(r.te) == 0 && len(r.ce) == 0 && (c.RecordType == "response" || c.RecordType == "resource") {
 		// The payload's length is known: read it into a buffer the
 		// resolver can keep without copying it (finish).
 		buf = rs.lend(int(min(int64(limit), r.blk.n)))

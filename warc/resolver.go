@@ -1,8 +1,15 @@
 package warc
 
 import (
+	"bufio"
+	"bytes"
+	"errors"
+	"fmt"
+	"io"
 	"strings"
 	"sync"
+
+	"github.com/klauspost/compress/gzip"
 
 	"github.com/repaudit/repaudit/event"
 )
@@ -17,6 +24,13 @@ const entryOverhead = 256
 // (WARC 1.1 §6.7). A Resolver is safe for concurrent use and may be shared
 // by Readers across files; a revisit resolves only when its original was
 // remembered before it, within the byte budget.
+//
+// A Reader whose input can be read again at any offset (Options.Origin)
+// gives the Resolver where each original is stored instead of its body:
+// the body is read again from there when a revisit first refers to it,
+// and kept from then on. The budget counts the body either way, so the
+// same revisits resolve whether the input can be read again or not;
+// only the memory held, and the copying of every body, differ.
 type Resolver struct {
 	mu       sync.Mutex
 	maxBytes int64
@@ -47,6 +61,103 @@ type entry struct {
 	// us (remember with owned); its caller may still read it. An entry
 	// evicted while busy (evicted) gives its body to the pool on release.
 	busy, evicted bool
+	// stored: when from is set and body is nil, the body (bodyLen bytes)
+	// is not held but read again from the record stored at [at, at+n) of
+	// from's input, on the first revisit that refers to it.
+	stored
+	bodyLen int
+}
+
+// origin is an input a Reader read, readable again at any offset
+// (Options.Origin), with what reading one of its records again needs.
+type origin struct {
+	at    io.ReaderAt
+	name  string
+	limit func(targetURI, contentType string, status int) int
+}
+
+// errReread says that a record read again is not the one remembered.
+var errReread = errors.New("the record read again is not the original remembered")
+
+// readerKit is what a Reader allocates besides its records (two
+// buffers of streamBufferSize, gzip decoders), kept from one reading
+// again to the next: allocating them for every revisit cost several
+// times the reading itself.
+type readerKit struct {
+	raw, br *bufio.Reader
+	gz      *gzip.Reader
+	dec     decoders // content decoders
+}
+
+var readerKits = sync.Pool{New: func() any { return new(readerKit) }}
+
+// lentBufio returns *b reset to read from r, or a new buffer when there
+// is none (or b is nil). *b is cleared: the Reader owns it.
+func lentBufio(b **bufio.Reader, r io.Reader) *bufio.Reader {
+	if b == nil || *b == nil {
+		return bufio.NewReaderSize(r, streamBufferSize)
+	}
+	br := *b
+	*b = nil
+	br.Reset(r)
+	return br
+}
+
+// keep takes back the buffers and decoder of rd, done with.
+func (k *readerKit) keep(rd *Reader) {
+	k.raw = rd.rawBuf
+	if rd.br != rd.rawBuf {
+		k.br = rd.br
+	}
+	if rd.ms != nil && rd.ms.gz != nil {
+		k.gz = rd.ms.gz
+	}
+	k.dec = rd.dec
+	k.dec.zd = nil // closed by rd.close
+	k.dec.chunk = chunkedReader{}
+	// Hold no input while pooled.
+	for _, b := range []*bufio.Reader{k.raw, k.br} {
+		if b != nil {
+			b.Reset(noInput)
+		}
+	}
+}
+
+var noInput = strings.NewReader("")
+
+// reread reads the body of e's original again from its input.
+func (o *origin) reread(e *entry) ([]byte, error) {
+	kit := readerKits.Get().(*readerKit)
+	rd, err := newReader(io.NewSectionReader(o.at, e.at, e.n), o.name, Options{BodyLimit: o.limit}, kit)
+	if err != nil {
+		return nil, err // kit's buffers may be in rd: let them go
+	}
+	defer func() {
+		rd.close()
+		kit.keep(rd)
+		readerKits.Put(kit)
+	}()
+	// The body is read into a buffer of its known length (takeBuf),
+	// which the entry then keeps.
+	rd.free = append(rd.free, make([]byte, 0, e.bodyLen))
+	rec, err := rd.Next()
+	if err != nil {
+		if err == io.EOF {
+			err = errReread
+		}
+		return nil, err
+	}
+	// The original was read without a problem (Reader.finish), so
+	// reading it again gives none either, unless the input changed.
+	c := rec.Capture
+	if c == nil || trimID(c.RecordID) != e.id || len(c.Body) != e.bodyLen || c.BodyTruncated != e.truncated || len(rd.Problems()) > 0 {
+		return nil, errReread
+	}
+	b := c.Body
+	if cap(b)-len(b) > len(b)/8 {
+		b = bytes.Clone(b) // held for later revisits: no more room than it needs
+	}
+	return b, nil
 }
 
 // Body buffers of at least poolMin bytes are recycled: a crawl's pages
@@ -156,14 +267,22 @@ func digestKey(digest, uri string) string {
 // nor a payload digest are ignored, as is a capture larger than the whole
 // budget.
 func (r *Resolver) Remember(c *event.Capture) {
-	r.remember(c, false)
+	r.remember(c, false, nil)
+}
+
+// stored is where a remembered capture's record is stored in an input
+// that can be read again.
+type stored struct {
+	from  *origin
+	at, n int64
 }
 
 // remember is Remember. owned means that c.Body is a buffer from lend
-// that the resolver may keep as it is, busy until release; it returns
-// the entry made (nil when nothing was remembered, and then c.Body
-// remains the caller's).
-func (r *Resolver) remember(c *event.Capture, owned bool) *entry {
+// that the resolver may keep as it is, busy until release; loc, when
+// set, that the body need not be kept at all: it is read again from
+// there when a revisit refers to it. It returns the entry made (nil when
+// nothing was remembered, and then c.Body remains the caller's).
+func (r *Resolver) remember(c *event.Capture, owned bool, loc *stored) *entry {
 	if c == nil || c.RecordType == "revisit" {
 		return nil
 	}
@@ -187,6 +306,8 @@ func (r *Resolver) remember(c *event.Capture, owned bool) *entry {
 		return nil
 	}
 	switch {
+	case loc != nil && len(c.Body) > 0:
+		e.stored, e.bodyLen = *loc, len(c.Body)
 	case owned && len(c.Body) > 0:
 		e.body, e.busy = c.Body, true
 	case len(c.Body) > 0:
@@ -242,8 +363,16 @@ func (r *Resolver) remember(c *event.Capture, owned bool) *entry {
 // original's status is taken and its header is updated with the 304's
 // fields as a cache would (RFC 9111 §4.3.4).
 func (r *Resolver) Resolve(c *event.Capture) bool {
+	ok, _ := r.resolve(c)
+	return ok
+}
+
+// resolve is Resolve; the error says why an original stored in an input
+// that can be read again could not be read (the revisit is then left
+// unresolved).
+func (r *Resolver) resolve(c *event.Capture) (bool, error) {
 	if c == nil || c.RecordType != "revisit" {
-		return false
+		return false, nil
 	}
 	r.mu.Lock()
 	e := r.byID[trimID(c.RefersTo)]
@@ -256,15 +385,29 @@ func (r *Resolver) Resolve(c *event.Capture) bool {
 			e = r.byDigest[k]
 		}
 	}
+	var body []byte
 	if e != nil {
 		e.shared = true
+		body = e.body
 	}
 	r.mu.Unlock()
 	if e == nil {
-		return false
+		return false, nil
+	}
+	if body == nil && e.from != nil {
+		b, err := e.from.reread(e)
+		if err != nil {
+			return false, fmt.Errorf("revisit %s: original %s at offset %d of %s: %w", c.RecordID, e.id, e.at, e.from.name, err)
+		}
+		r.mu.Lock()
+		if e.body == nil { // else another reader read it first
+			e.body = b
+		}
+		body = e.body
+		r.mu.Unlock()
 	}
 	// Capacity cut to the length: the buffer may be a pooled one.
-	c.Body, c.BodyTruncated = e.body[:len(e.body):len(e.body)], e.truncated
+	c.Body, c.BodyTruncated = body[:len(body):len(body)], e.truncated
 	if c.ContentType == "" {
 		c.ContentType = e.contentType
 	}
@@ -276,7 +419,7 @@ func (r *Resolver) Resolve(c *event.Capture) bool {
 		c.Header = freshen(e.header, c.Header)
 	}
 	c.Resolved = true
-	return true
+	return true, nil
 }
 
 // freshen returns the stored header updated with the fields of a 304
