@@ -29,9 +29,12 @@
 // of WARC request records, and 16 bytes per host[:port]: its last fetch
 // time, the schemes of its robots.txt fetches); a compact summary of every
 // other capture (URL, time, status, record location and a pointer to a
-// deduplicated directive set), and the listing entries. Model.Close
-// releases the temporary file. docs/semantics.md ("Evaluation", §16)
-// says what is bounded and what is not.
+// deduplicated directive set), and the listing entries. With a spill
+// directory, Build writes the capture summaries to a temporary file of
+// their own, which WriteTables reads back (capspill.go): judging does
+// not need them. Model.Close releases the temporary files.
+// docs/semantics.md ("Evaluation", §16) says what is bounded and what is
+// not.
 //
 // Pass 2 reads the fetches again, merged in time order. Judge is stateless
 // and safe for concurrent use; the Tracker holds the little sequential
@@ -70,7 +73,11 @@
 // a fetch that makes no finding allocates only its URL and client address
 // strings; evidence strings are built only for a finding. A Judger
 // (Model.NewJudger, one per goroutine) also keeps the client address and
-// matched rule texts it made, so a clean fetch allocates its URL alone.
+// matched rule texts it made, so a clean fetch allocates its URL alone,
+// and, in small tables keyed by pointer or by (content, token, target),
+// the robots.txt verdicts, Crawl-delays and evidence parts that repeat
+// from fetch to fetch (judge.go, judgeCache): the rows are the same
+// bytes with or without them.
 //
 // # What Judge decides
 //

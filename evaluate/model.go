@@ -3,6 +3,7 @@ package evaluate
 import (
 	"crypto/sha256"
 	"encoding/binary"
+	"errors"
 	"slices"
 	"strings"
 	"sync"
@@ -25,6 +26,11 @@ type Model struct {
 	verifier *signature.Verifier
 	robots   *robotsStore     // robots.txt contents of the versions
 	cards    []*identity.Card // every card known, for the cheap "may a card match this UA" test
+	capSpill *capSpill        // where captures went between Build and the write phase (capspill.go)
+	// groupSets are the distinct token sets of authorities' groups
+	// (authority.groups, shared); groupScratch is buildTimeline's.
+	groupSets    map[string]map[string]bool
+	groupScratch []string
 
 	hosts     map[string]*hostEntry // host[:port] -> authorities by scheme
 	authList  []*authority          // sorted by key
@@ -213,6 +219,7 @@ func (b *Builder) Build() *Model {
 		}
 		return strings.Compare(string(x.Code), string(y.Code))
 	})
+	m.spillCaptures() // until the write phase: pass 2 does not need them
 	return m
 }
 
@@ -251,6 +258,9 @@ func cmpCap(a, b *capRec) int {
 // capsOf returns the captures of the normalized URL url, sorted by time
 // and source: a range of m.captures, which is sorted by URL first.
 func (m *Model) capsOf(url string) []*capRec {
+	if m.captures == nil && m.capSpill != nil {
+		m.loadCaptures() // an error is WriteTables'
+	}
 	i, found := slices.BinarySearchFunc(m.captures, url, func(c *capRec, u string) int { return strings.Compare(c.url, u) })
 	if !found {
 		return nil
@@ -555,7 +565,13 @@ func (m *Model) ArchiveCrawlers() []ArchiveCrawler {
 // (Options.SpillDir) and returns the first error reading or writing it,
 // after which some judgements may be wrong. Judge, WriteTables and every
 // method that reads robots.txt rules must not be called afterwards.
-func (m *Model) Close() error { return m.robots.close() }
+func (m *Model) Close() error {
+	if sp := m.capSpill; sp != nil {
+		sp.once.Do(func() { sp.err = errors.New("evaluate: captures read after Close") })
+		sp.close()
+	}
+	return m.robots.close()
+}
 
 // AsOf returns the time retention and latest directives are judged at.
 func (m *Model) AsOf() time.Time { return m.opts.AsOf }

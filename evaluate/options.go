@@ -57,9 +57,13 @@ type Options struct {
 	// against robots.txt (robots_verdict not_judged).
 	DefaultAuthority string
 	// SpillDir is where robots.txt bodies go once those kept in memory
-	// pass a quarter of RobotsCacheBytes (one unlinked temporary file); ""
-	// keeps every body in memory.
+	// pass a quarter of RobotsCacheBytes (one unlinked temporary file),
+	// and the capture summaries between Build and WriteTables (another;
+	// capspill.go); "" keeps both in memory.
 	SpillDir string
+	// spillAllCaptures spills the capture summaries however few they are
+	// (tests; capspill.go).
+	spillAllCaptures bool
 	// RobotsCacheBytes bounds the estimated size of the parsed robots.txt
 	// files kept in memory; 0 means DefaultRobotsCacheBytes. A file
 	// evicted is parsed again from its body when needed.

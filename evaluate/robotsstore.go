@@ -1,9 +1,7 @@
 package evaluate
 
 import (
-	"errors"
 	"fmt"
-	"os"
 	"strings"
 	"sync"
 	"sync/atomic"
@@ -64,9 +62,8 @@ type robotsStore struct {
 	inMem    int64 // body octets kept in memory
 	memSize  int64 // budget of inMem before bodies are spilled
 	dir      string
-	spill    *os.File
+	spill    *tempFile
 	spillEnd int64
-	removed  bool  // the spill file was unlinked when created
 	noSpill  bool  // creating or writing the spill file failed: bodies stay in memory
 	err      error // first error reading the spill file; sticky
 
@@ -124,14 +121,10 @@ func (s *robotsStore) keepBody(c *robotsContent, body []byte) {
 	}
 	if s.inMem+int64(len(body)) > s.memSize && s.dir != "" && !s.noSpill {
 		if s.spill == nil {
-			f, err := os.CreateTemp(s.dir, ".repaudit-robots-*.tmp")
-			if err != nil {
+			if f, err := createTemp(s.dir, ".repaudit-robots-*.tmp"); err != nil {
 				s.noSpill = true
 			} else {
-				// Unlinked at once where the system allows it: nothing is
-				// left behind however the run ends. close removes it
-				// otherwise.
-				s.spill, s.removed = f, os.Remove(f.Name()) == nil
+				s.spill = f
 			}
 		}
 		if s.spill != nil {
@@ -222,14 +215,8 @@ func (s *robotsStore) close() error {
 	defer s.mu.Unlock()
 	err := s.err
 	if s.spill != nil {
-		name := s.spill.Name()
-		if cerr := s.spill.Close(); err == nil && cerr != nil {
+		if cerr := s.spill.close(); err == nil && cerr != nil {
 			err = fmt.Errorf("robots.txt spill file: %w", cerr)
-		}
-		if !s.removed {
-			if rerr := os.Remove(name); err == nil && rerr != nil && !errors.Is(rerr, os.ErrNotExist) {
-				err = fmt.Errorf("robots.txt spill file: %w", rerr)
-			}
 		}
 		s.spill = nil
 	}

@@ -35,6 +35,7 @@ type ModelSummary struct {
 
 // Summary returns the model's counters.
 func (m *Model) Summary() ModelSummary {
+	m.loadCaptures() // an error reading them back is WriteTables'
 	s := ModelSummary{
 		AsOf: m.opts.AsOf, ArchiveAgent: m.archiveAgent, ArchiveAgentDerived: m.archiveAgentDerived,
 		RobotsFetches: m.nRobotsReq, Fetches: m.nFetches, Captures: m.nCaptures,

@@ -84,6 +84,9 @@ func (m *Model) WriteTables(sink table.Sink) error {
 	if err := m.writeListings(sink, &counts); err != nil {
 		return err
 	}
+	if sp := m.capSpill; sp != nil && sp.err != nil {
+		return sp.err // reading the spilled captures back for capsOf failed
+	}
 	for i := range m.problems {
 		p := &m.problems[i]
 		if err := sink.Problem(&table.Problem{
@@ -219,9 +222,9 @@ func groupAgents(g robots.Group) string {
 }
 
 func (m *Model) writeDirectives(sink table.Sink) error {
-	for _, c := range m.captures {
+	return m.eachCapture(func(c *capRec) error {
 		if c.dir == nil {
-			continue
+			return nil
 		}
 		_, hp, _ := c.parts()
 		for _, r := range c.dir.d.Rules {
@@ -238,8 +241,8 @@ func (m *Model) writeDirectives(sink table.Sink) error {
 				return err
 			}
 		}
-	}
-	return nil
+		return nil
+	})
 }
 
 // retReason is one reason behind a retention action.
@@ -275,7 +278,7 @@ func (m *Model) writeArchive(sink table.Sink, counts *archiveCounts) error {
 		aid ident
 		jj  Judgement
 	)
-	for _, c := range m.captures {
+	return m.eachCapture(func(c *capRec) error {
 		scheme, hp, target := c.parts()
 		a, _ := m.authorityFor(scheme, hp)
 		cr := m.crawlerOf(c.src.File) // each capture is its own file's crawler's fetch
@@ -313,8 +316,8 @@ func (m *Model) writeArchive(sink table.Sink, counts *archiveCounts) error {
 				return err
 			}
 		}
-	}
-	return nil
+		return nil
+	})
 }
 
 // retention decides what an archive may do with capture c as of AsOf
