@@ -92,11 +92,16 @@ func BenchmarkJudge(b *testing.B) {
 // the Violations array is reused, so only strings are allocated.
 func BenchmarkJudgeInto(b *testing.B) {
 	m, fetches := benchModel(b)
+	benchJudgeInto(b, fetches, m.JudgeInto)
+}
+
+// benchJudgeInto judges fetches in turn into one reused Judgement.
+func benchJudgeInto(b *testing.B, fetches []*event.Fetch, judge func(*Judgement, *event.Fetch)) {
 	var j Judgement
 	b.ReportAllocs()
 	i := 0
 	for b.Loop() {
-		m.JudgeInto(&j, fetches[i%len(fetches)])
+		judge(&j, fetches[i%len(fetches)])
 		i++
 	}
 	b.ReportMetric(float64(b.N)/b.Elapsed().Seconds(), "fetches/s")
@@ -211,4 +216,12 @@ func BenchmarkIdentifyLocal(b *testing.B) {
 		i++
 	}
 	b.ReportMetric(float64(b.N)/b.Elapsed().Seconds(), "lookups/s")
+}
+
+// BenchmarkJudger judges as a pass-2 worker does: one Judger, into one
+// reused Judgement (its caches of addresses, rules, evidence parts and
+// Crawl-delays in use).
+func BenchmarkJudger(b *testing.B) {
+	m, fetches := benchModel(b)
+	benchJudgeInto(b, fetches, m.NewJudger().JudgeInto)
 }

@@ -4,6 +4,7 @@ import (
 	"slices"
 	"strconv"
 	"time"
+	"unsafe"
 
 	"github.com/repaudit/repaudit/event"
 	"github.com/repaudit/repaudit/robots"
@@ -221,6 +222,97 @@ func writeVerdict(sb *evBuf, v *version, rv robots.Verdict, target string) {
 	sb.WriteString(target)
 }
 
+// evidenceSlots is the size of a Judger's tables of evidence parts.
+const evidenceSlots = 256
+
+// verdictText is the text writeVerdict writes before the target for a
+// matched rule; entryText the text writeEntry writes. Both are the same
+// for every finding under one rule (or one robots.txt fetch of a bot),
+// and a Judger keeps the last one per slot (judgeCache), so that a
+// finding copies them instead of quoting rules and formatting times
+// again. A miss writes the text in place and copies it into the slot's
+// buffer, which is reused: no allocation either way. A slot holds its
+// key's pointer, so the rule or entry cannot be freed and its address
+// reused while the slot names it.
+type verdictText struct {
+	rule  *robots.Rule
+	group string
+	gline int
+	text  []byte
+}
+
+type entryText struct {
+	e     *viewEntry
+	a     *authority // unreachableEvidence's; nil in writeEntry's table
+	token string
+	text  []byte
+}
+
+// slotOf maps a pointer to a slot of a table of evidenceSlots.
+func slotOf(p unsafe.Pointer) uintptr { return slotIn(uintptr(p), evidenceSlots) }
+
+// writeVerdict is writeVerdict through c's table (c may be nil).
+func (c *judgeCache) writeVerdict(sb *evBuf, v *version, rv robots.Verdict, target string) {
+	if c == nil || rv.Group == "" || rv.Rule == nil {
+		writeVerdict(sb, v, rv, target)
+		return
+	}
+	if c.verdicts == nil {
+		c.verdicts = new([evidenceSlots]verdictText)
+	}
+	s := &c.verdicts[slotOf(unsafe.Pointer(rv.Rule))]
+	if s.rule == rv.Rule && s.gline == rv.GroupLine && s.group == rv.Group {
+		sb.b = append(sb.b, s.text...)
+	} else {
+		n := len(sb.b)
+		writeVerdict(sb, v, rv, "")
+		s.rule, s.group, s.gline = rv.Rule, rv.Group, rv.GroupLine
+		s.text = append(s.text[:0], sb.b[n:]...)
+	}
+	sb.WriteString(target)
+}
+
+// writeEntry is writeEntry through c's table (c may be nil).
+func (c *judgeCache) writeEntry(sb *evBuf, token string, e *viewEntry) {
+	if c == nil {
+		writeEntry(sb, token, e)
+		return
+	}
+	if c.entries == nil {
+		c.entries = new([evidenceSlots]entryText)
+	}
+	s := &c.entries[slotOf(unsafe.Pointer(e))]
+	if s.e == e && s.token == token {
+		sb.b = append(sb.b, s.text...)
+		return
+	}
+	n := len(sb.b)
+	writeEntry(sb, token, e)
+	s.e, s.token = e, token
+	s.text = append(s.text[:0], sb.b[n:]...)
+}
+
+// unreachableEvidence is unreachableEvidence through c's table (c may be
+// nil): its text depends on the entry, the token and the authority alone.
+func (c *judgeCache) unreachableEvidence(sb *evBuf, e *viewEntry, token string, a *authority) {
+	if c == nil {
+		unreachableEvidence(sb, e, token, a)
+		return
+	}
+	if c.unreach == nil {
+		c.unreach = new([evidenceSlots]entryText)
+	}
+	s := &c.unreach[slotOf(unsafe.Pointer(e))]
+	if s.e == e && s.a == a && s.token == token {
+		sb.b = append(sb.b, s.text...)
+		return
+	}
+	n := len(sb.b)
+	unreachableEvidence(sb, e, token, a)
+	s.e, s.a, s.token = e, a, token
+	s.text = append(s.text[:0], sb.b[n:]...)
+}
+
 // writeEntry writes the description of a bot's own robots.txt fetch. It
 // is not kept per fetch: a log may hold millions of robots.txt requests.
 func writeEntry(sb *evBuf, token string, e *viewEntry) {
@@ -264,12 +356,12 @@ func (m *Model) robotsEvidence(v *table.Violation, r *robotsResult, token string
 	e := r.entry
 	switch {
 	case r.view == ViewUnchecked:
-		m.neverFetchedEvidence(sb, r, token, a, target)
+		m.neverFetchedEvidence(sb, r, token, a, target, c)
 	case e != nil && e.kind == vkUnreachable && r.view == ViewFresh:
 		v.RobotsStatus = int32(e.status)
-		unreachableEvidence(sb, e, token, a)
+		c.unreachableEvidence(sb, e, token, a)
 	default:
-		m.viewEvidence(sb, r, token, target, t)
+		m.viewEvidence(sb, r, token, target, t, c)
 	}
 	sb.WriteString("; fetched ")
 	sb.WriteString(target)
@@ -281,11 +373,11 @@ func (m *Model) robotsEvidence(v *table.Violation, r *robotsResult, token string
 // neverFetchedEvidence says that the bot never fetched robots.txt before
 // the request, and how many versions in force in the cache lifetime
 // before it disallow the target.
-func (m *Model) neverFetchedEvidence(sb *evBuf, r *robotsResult, token string, a *authority, target string) {
+func (m *Model) neverFetchedEvidence(sb *evBuf, r *robotsResult, token string, a *authority, target string, c *judgeCache) {
 	if r.version != nil {
 		writeVersion(sb, r.version)
 		if r.checked {
-			writeVerdict(sb, r.version, r.rv, target)
+			c.writeVerdict(sb, r.version, r.rv, target)
 		}
 		sb.WriteString("; ")
 	}
@@ -336,11 +428,11 @@ func unreachableEvidence(sb *evBuf, e *viewEntry, token string, a *authority) {
 // viewEvidence names the version the finding rests on and the bot's
 // robots.txt fetch behind its view, with why a stale view was or was not
 // used.
-func (m *Model) viewEvidence(sb *evBuf, r *robotsResult, token, target string, t time.Time) {
+func (m *Model) viewEvidence(sb *evBuf, r *robotsResult, token, target string, t time.Time, c *judgeCache) {
 	if r.version != nil {
 		writeVersion(sb, r.version)
 		if r.checked {
-			writeVerdict(sb, r.version, r.rv, target)
+			c.writeVerdict(sb, r.version, r.rv, target)
 		}
 	}
 	e := r.entry
@@ -348,7 +440,7 @@ func (m *Model) viewEvidence(sb *evBuf, r *robotsResult, token, target string, t
 		return
 	}
 	sb.WriteString("; ")
-	writeEntry(sb, token, e)
+	c.writeEntry(sb, token, e)
 	if r.view != ViewStale {
 		return
 	}
@@ -401,8 +493,10 @@ func (m *Model) acapEvidence(v *table.Violation, ver *version, av robots.ACAPVer
 // it relies on and where that version was captured.
 func setRobotsVersion(v *table.Violation, ver *version) {
 	v.RobotsVersionID = ver.id
-	ct := ver.doc.time
-	v.RobotsCaptureTime = &ct
+	// The capture's own time, as fetches.robots_view_time points at its
+	// entry's: a model is not changed after Build, and the rows only
+	// read it (a copy cost an allocation per finding).
+	v.RobotsCaptureTime = &ver.doc.time
 	v.RobotsWARCFile = ver.doc.src.File
 	v.RobotsWARCOffset = ver.doc.src.Offset
 	v.RobotsStatus = int32(ver.doc.status)

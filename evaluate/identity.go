@@ -5,7 +5,6 @@ import (
 	"strings"
 	"sync"
 	"time"
-	"unsafe"
 
 	"github.com/repaudit/repaudit/bots"
 	"github.com/repaudit/repaudit/identity"
@@ -130,9 +129,9 @@ func (m *Model) uaInfoLocal(ua string, l *uaLocal) *uaInfo {
 	if l == nil || ua == "" {
 		return m.uaInfo(ua)
 	}
-	p := uintptr(unsafe.Pointer(unsafe.StringData(ua)))
-	e := &l[(p>>3^p>>13^uintptr(len(ua)))&(uaLocalSlots-1)]
-	if e.info != nil && len(e.ua) == len(ua) && unsafe.StringData(e.ua) == unsafe.StringData(ua) {
+	k := addrOf(ua)
+	e := &l[slotIn(k.bits(), uaLocalSlots)]
+	if e.info != nil && addrOf(e.ua) == k {
 		return e.info
 	}
 	info := m.uaInfo(ua)

@@ -2,9 +2,11 @@ package evaluate
 
 import (
 	"encoding/binary"
+	"hash/maphash"
 	"net/netip"
 	"strings"
 	"time"
+	"unsafe"
 
 	"github.com/repaudit/repaudit/event"
 	"github.com/repaudit/repaudit/identity"
@@ -162,10 +164,96 @@ func (jg *Judger) JudgeIntoView(j *Judgement, f *event.Fetch, v *FetchView) {
 // bounded.
 type judgeCache struct {
 	ips   *[ipSlots]ipText
+	ipRun hitRun
 	rules map[*robots.Rule]string
 	ev    evBuf // evidence being built
 	ua    *uaLocal
+	// owners is hasIPList's answer by owner string, direct-mapped by
+	// the string's address: an owner is a token or URL of the catalog, a
+	// card or the UA cache, whose strings are made once (strings.Clone),
+	// so the address names the string and a hit costs no hashing.
+	owners [ownerSlots]ownerSlot
+	// Parts of evidence by rule and by robots.txt fetch (evidence.go).
+	verdicts *[evidenceSlots]verdictText
+	entries  *[evidenceSlots]entryText
+	unreach  *[evidenceSlots]entryText // unreachableEvidence's texts
+	// delays is File.CrawlDelay by (file, group token), the token by
+	// its string's address as owners.
+	delays *[delaySlots]delaySlot
+	// checks is robotsContent.Check by (content, group token, target):
+	// a site's fetches repeat its paths, and a check walks the group's
+	// rules. The target is hashed (it is decoded anew for every fetch).
+	checks *[checkSlots]checkSlot
+	seed   maphash.Seed
 }
+
+// checkSlot is one robots.txt check and its verdict.
+type checkSlot struct {
+	rc     *robotsContent
+	token  strAddr
+	target string
+	rv     robots.Verdict
+}
+
+const checkSlots = 512
+
+// check is rc.Check(token, target) through c (which may be nil). The
+// verdict depends on the content, the token and the target alone.
+func (c *judgeCache) check(rc *robotsContent, token, target string) robots.Verdict {
+	if c == nil {
+		return rc.Check(token, target)
+	}
+	if c.checks == nil {
+		c.checks = new([checkSlots]checkSlot)
+		c.seed = maphash.MakeSeed()
+	}
+	k := addrOf(token)
+	h := maphash.String(c.seed, target) ^ uint64(uintptr(unsafe.Pointer(rc))>>4) ^ uint64(k.bits())*0x9E3779B97F4A7C15
+	s := &c.checks[(h^h>>32)&(checkSlots-1)]
+	if s.rc == rc && s.token == k && k.set() && s.target == target {
+		return s.rv
+	}
+	rv := rc.Check(token, target)
+	*s = checkSlot{rc: rc, token: k, target: target, rv: rv}
+	return rv
+}
+
+// delaySlot is the Crawl-delay of one group token in one robots.txt.
+type delaySlot struct {
+	f     *robots.File
+	token strAddr
+	cd    robots.CrawlDelay
+	ok    bool
+}
+
+const delaySlots = 256
+
+// crawlDelay is fl.CrawlDelay(token) through c (which may be nil): asked
+// for every judged fetch, it costs a group lookup by agent name.
+func (c *judgeCache) crawlDelay(fl *robots.File, token string) (robots.CrawlDelay, bool) {
+	if c == nil {
+		return fl.CrawlDelay(token)
+	}
+	if c.delays == nil {
+		c.delays = new([delaySlots]delaySlot)
+	}
+	k := addrOf(token)
+	s := &c.delays[slotIn(uintptr(unsafe.Pointer(fl))^k.bits()*3, delaySlots)]
+	if s.f != fl || s.token != k || !k.set() {
+		cd, ok := fl.CrawlDelay(token)
+		*s = delaySlot{f: fl, token: k, cd: cd, ok: ok}
+	}
+	return s.cd, s.ok
+}
+
+// ownerSlot is one owner string, by address and length, and whether the
+// identity store holds an IP list for it.
+type ownerSlot struct {
+	owner strAddr
+	has   bool
+}
+
+const ownerSlots = 64
 
 // ipText is an address and its text.
 type ipText struct {
@@ -179,9 +267,54 @@ const (
 	maxCachedRules = 1 << 12
 )
 
+// hitRun decides whether a Judger's table of strings pays. A log with
+// more distinct keys than the table has slots (a CDN's, tens of
+// thousands of client addresses in turn) misses nearly every time, and
+// each miss costs a load from a table the fetches have pushed out of the
+// CPU cache on top of making the string: after a probe of four times the
+// table's slots that hit less than a quarter of the time, the next
+// tableBypass strings are made without the table, then the table is
+// probed again. A probe is four times the table, so that keys that fit
+// in it have filled it before most of the probe is counted. The strings
+// are the same either way.
+type hitRun struct {
+	n, hits int // lookups and hits of the current probe
+	bypass  int // strings left to make without the table
+}
+
+const tableBypass = 1 << 18
+
+// skip reports whether the next string is made without the table.
+func (r *hitRun) skip() bool {
+	if r.bypass > 0 {
+		r.bypass--
+		return true
+	}
+	return false
+}
+
+// note counts a lookup of a table of slots entries; a probe ends after
+// four times slots lookups.
+func (r *hitRun) note(hit bool, slots int) {
+	r.n++
+	if hit {
+		r.hits++
+	}
+	if r.n < 4*slots {
+		return
+	}
+	if r.hits*4 < r.n {
+		r.bypass = tableBypass
+	}
+	r.n, r.hits = 0, 0
+}
+
 // ipString is a.String().
 func (c *judgeCache) ipString(a netip.Addr) string {
 	if c == nil {
+		return a.String()
+	}
+	if c.ipRun.skip() {
 		return a.String()
 	}
 	if c.ips == nil {
@@ -190,11 +323,28 @@ func (c *judgeCache) ipString(a netip.Addr) string {
 	b := a.As16()
 	h := binary.LittleEndian.Uint64(b[:8]) ^ binary.LittleEndian.Uint64(b[8:])
 	slot := &c.ips[(h*0x9E3779B97F4A7C15)>>(64-ipSlotBits)]
-	if slot.a == a && slot.s != "" {
-		return slot.s
+	hit := slot.a == a && slot.s != ""
+	c.ipRun.note(hit, ipSlots)
+	if !hit {
+		*slot = ipText{a: a, s: a.String()}
 	}
-	*slot = ipText{a: a, s: a.String()}
 	return slot.s
+}
+
+// hasIPList is m.hasIPList(owner) through c (which may be nil): the
+// model's answer is a sync.Map lookup, asked for most bot fetches.
+func (c *judgeCache) hasIPList(m *Model, owner string) bool {
+	if c == nil {
+		return m.hasIPList(owner)
+	}
+	k := addrOf(owner)
+	s := &c.owners[slotIn(k.bits(), ownerSlots)]
+	if s.owner == k && k.set() {
+		return s.has
+	}
+	has := m.hasIPList(owner)
+	*s = ownerSlot{owner: k, has: has}
+	return has
 }
 
 // ruleText is v.ruleText(r).
@@ -278,9 +428,9 @@ func (m *Model) judgeWith(j *Judgement, f *event.Fetch, forced *ident, c *judgeC
 	row.IdentifiedBy = id.by
 	row.UserTriggered = id.userTriggered
 
-	st := m.identityStatus(j, f, t, id, sig, forced != nil)
+	st := m.identityStatus(j, f, t, id, sig, forced != nil, c)
 	r := m.robotsVerdict(j, f, t, a, named, id, c, fv)
-	m.policyFindings(j, f, t, a, &r, id)
+	m.policyFindings(j, f, t, a, &r, id, c)
 	m.identityFindings(j, f, t, id, sig, st)
 	row.Findings = int32(len(j.Violations))
 }
@@ -338,7 +488,7 @@ func (s signatureCheck) signed() bool { return s.res != nil }
 // copy of the request for replay detection and names the agent after the
 // card of its Signature-Agent when the User-Agent named none.
 func (m *Model) checkSignature(j *Judgement, f *event.Fetch, t time.Time, id *ident) signatureCheck {
-	if !f.Header.Has("Signature") && !f.Header.Has("Signature-Input") {
+	if !hasSignatureFields(f.Header) {
 		return signatureCheck{}
 	}
 	req := &signature.Request{
@@ -384,11 +534,11 @@ type idStatus struct {
 
 // identityStatus decides fetches.identity (DESIGN §4): a failed check
 // makes it spoofed, a passed one verified, otherwise claimed.
-func (m *Model) identityStatus(j *Judgement, f *event.Fetch, t time.Time, id ident, sig signatureCheck, forced bool) idStatus {
+func (m *Model) identityStatus(j *Judgement, f *event.Fetch, t time.Time, id ident, sig signatureCheck, forced bool, c *judgeCache) idStatus {
 	row := &j.Fetch
 	var st idStatus
 	if f.ClientIP.IsValid() && !forced {
-		st.ipc = m.checkIP(id, f.ClientIP, t)
+		st.ipc = m.checkIP(id, f.ClientIP, t, c)
 		switch st.ipc.Result {
 		case identity.IPInRange, identity.IPNotInRange, identity.IPNoList:
 			row.IPCheck = st.ipc.Result
@@ -419,7 +569,7 @@ func (m *Model) robotsVerdict(j *Judgement, f *event.Fetch, t time.Time, a *auth
 	row := &j.Fetch
 	var r robotsResult
 	if named {
-		r = m.evalRobots(a, id.groupToken(), id.lower, f.Target, t, fv)
+		r = m.evalRobots(a, id.groupToken(), id.lower, f.Target, t, fv, c)
 	} else {
 		r = robotsResult{verdict: VerdictNotJudged, code: NotJudgedNoHost, why: "the request names no host and no site is known (pass --site)"}
 	}
@@ -451,7 +601,7 @@ func (m *Model) robotsVerdict(j *Judgement, f *event.Fetch, t time.Time, a *auth
 // notes the Crawl-delay for the Tracker. Both come from the version the
 // verdict used; for a bot that never fetched robots.txt, from the version
 // in force at t.
-func (m *Model) policyFindings(j *Judgement, f *event.Fetch, t time.Time, a *authority, r *robotsResult, id ident) {
+func (m *Model) policyFindings(j *Judgement, f *event.Fetch, t time.Time, a *authority, r *robotsResult, id ident, c *judgeCache) {
 	row := &j.Fetch
 	ver := r.version
 	if r.view == ViewUnchecked {
@@ -475,7 +625,7 @@ func (m *Model) policyFindings(j *Judgement, f *event.Fetch, t time.Time, a *aut
 		}
 	}
 	if r.verdict != VerdictNotJudged {
-		if cd, ok := fl.CrawlDelay(id.groupToken()); ok && cd.Seconds > 0 {
+		if cd, ok := c.crawlDelay(fl, id.groupToken()); ok && cd.Seconds > 0 {
 			j.crawlDelay, j.delayLine, j.delayVer = cd.Seconds, cd.Line, ver
 		}
 	}
@@ -521,10 +671,10 @@ func listTime(t time.Time, earliest bool) string {
 
 // checkIP checks the client address against the ranges published for the
 // bot in force at t: under its product token, then the catalog's ranges
-// URL, then the card's ips_uri.
-func (m *Model) checkIP(id ident, ip netip.Addr, t time.Time) identity.IPCheck {
+// URL, then the card's ips_uri. c may be nil.
+func (m *Model) checkIP(id ident, ip netip.Addr, t time.Time, c *judgeCache) identity.IPCheck {
 	for _, owner := range [3]string{id.token, id.botIPURL(), id.cardIPURL()} {
-		if owner == "" || !m.hasIPList(owner) {
+		if owner == "" || !c.hasIPList(m, owner) {
 			continue
 		}
 		if r := m.ids.CheckIP(owner, ip, t); r.Result != identity.IPNoList {
@@ -579,7 +729,7 @@ func cloneHeader(h event.Header) event.Header {
 // evalRobots reconstructs the bot's view of a's robots.txt at t and judges
 // target under it (DESIGN §3.3). The view is the ViewTracker's when fv is
 // given, else the bot's fetches pass 1 kept.
-func (m *Model) evalRobots(a *authority, token, lower, target string, t time.Time, fv *FetchView) robotsResult {
+func (m *Model) evalRobots(a *authority, token, lower, target string, t time.Time, fv *FetchView, c *judgeCache) robotsResult {
 	var r robotsResult
 	if a == nil {
 		r.view, r.verdict, r.why, r.code = ViewNone, VerdictNotJudged, "no robots.txt capture and no robots.txt fetch by the bot on this authority", NotJudgedNoVersion
@@ -592,7 +742,7 @@ func (m *Model) evalRobots(a *authority, token, lower, target string, t time.Tim
 		e = a.views[lower].at(t)
 	}
 	if e == nil {
-		return m.evalUnchecked(a, token, target, t)
+		return m.evalUnchecked(a, token, target, t, c)
 	}
 	r.entry = e
 	if t.Sub(e.time) > m.opts.RobotsTTL {
@@ -610,7 +760,7 @@ func (m *Model) evalRobots(a *authority, token, lower, target string, t time.Tim
 			r.version = vt
 			switch vt.effect {
 			case effRules:
-				m.check(&r, vt, token, target)
+				m.check(&r, vt, token, target, c)
 				if !r.rv.Allowed {
 					r.verdict, r.kind = VerdictDisallowed, KindStaleRobots
 				}
@@ -629,7 +779,7 @@ func (m *Model) evalRobots(a *authority, token, lower, target string, t time.Tim
 	switch e.kind {
 	case vkContent:
 		r.version = e.content
-		m.check(&r, e.content, token, target)
+		m.check(&r, e.content, token, target, c)
 		if !r.rv.Allowed {
 			r.verdict, r.kind = VerdictDisallowed, KindDisallowedFetch
 		}
@@ -655,8 +805,8 @@ func (m *Model) evalRobots(a *authority, token, lower, target string, t time.Tim
 }
 
 // check judges target under version v's rules.
-func (m *Model) check(r *robotsResult, v *version, token, target string) {
-	r.rv = v.content.file.Check(token, target)
+func (m *Model) check(r *robotsResult, v *version, token, target string, c *judgeCache) {
+	r.rv = c.check(v.content.file, token, target)
 	r.checked = true
 	r.verdict = VerdictAllowed
 }
@@ -664,14 +814,14 @@ func (m *Model) check(r *robotsResult, v *version, token, target string) {
 // evalUnchecked judges a fetch by a bot that never fetched robots.txt on a
 // before t against every version in force during [t-ttl, t] (DESIGN §3.3
 // step 3): all disallow is unchecked_disallowed, some is possible_violation.
-func (m *Model) evalUnchecked(a *authority, token, target string, t time.Time) robotsResult {
+func (m *Model) evalUnchecked(a *authority, token, target string, t time.Time, c *judgeCache) robotsResult {
 	r := robotsResult{view: ViewUnchecked}
 	vt := a.versionAt(t)
 	if vt == nil {
 		r.view, r.verdict, r.why, r.code = ViewNone, VerdictNotJudged, "no robots.txt version of this authority is known at or before the fetch time", a.missingCode()
 		return r
 	}
-	w := graceWindow(a, vt, token, target, t.Add(-m.opts.RobotsTTL), t)
+	w := graceWindow(a, vt, token, target, t.Add(-m.opts.RobotsTTL), t, c)
 	r.windowN, r.windowD = w.n, w.d
 	switch {
 	case w.n == 0:
@@ -717,8 +867,8 @@ type window struct {
 }
 
 // graceWindow judges target under every version of a in force during
-// [start, t]; vt is the version at t.
-func graceWindow(a *authority, vt *version, token, target string, start, t time.Time) window {
+// [start, t]; vt is the version at t. c may be nil.
+func graceWindow(a *authority, vt *version, token, target string, start, t time.Time, c *judgeCache) window {
 	var w window
 	i := len(a.versions) - 1
 	for i > 0 && a.versions[i].from.After(start) {
@@ -731,7 +881,7 @@ func graceWindow(a *authority, vt *version, token, target string, start, t time.
 		}
 		switch v.effect {
 		case effRules:
-			rv := v.content.file.Check(token, target)
+			rv := c.check(v.content.file, token, target)
 			w.n++
 			if !rv.Allowed {
 				w.d++

@@ -559,8 +559,24 @@ func (b *Builder) BuildPartition(key string, s Shared) *Model {
 // NeedsHeader reports whether Judge reads a fetch's Header: only for a
 // signed request (Signature or Signature-Input present, Web Bot Auth).
 // A pipeline may drop every other fetch's Header before shipping it.
-func NeedsHeader(f *event.Fetch) bool {
-	return f.Header.Has("Signature") || f.Header.Has("Signature-Input")
+func NeedsHeader(f *event.Fetch) bool { return hasSignatureFields(f.Header) }
+
+// hasSignatureFields is h.Has("Signature") || h.Has("Signature-Input") in
+// one pass over h, asked of every fetch: a field name fold-equals either
+// name (strings.EqualFold) only if its first rune folds to 's', that is,
+// if it starts with 'S', 's' or the first byte of 'ſ' (U+017F, which
+// folds to 's'), so the other fields are skipped on their first byte.
+func hasSignatureFields(h event.Header) bool {
+	for i := range h {
+		n := h[i].Name
+		if n == "" || (n[0] != 'S' && n[0] != 's' && n[0] != 0xC5) {
+			continue
+		}
+		if strings.EqualFold(n, "Signature") || strings.EqualFold(n, "Signature-Input") {
+			return true
+		}
+	}
+	return false
 }
 
 // NoteTimes records the span of one input's events, as Builder.NoteTimes

@@ -1,6 +1,7 @@
 package evaluate
 
 import (
+	"slices"
 	"sort"
 	"strings"
 	"sync/atomic"
@@ -309,17 +310,31 @@ func (m *Model) buildTimeline(a *authority) {
 		}
 	}
 	a.versions = m.applyUnreachable(a.versions)
+	tokens := m.groupScratch[:0]
 	for _, v := range a.versions {
 		v.final = true
 		if v.content != nil && v.content.file != nil {
-			if a.groups == nil && len(v.content.file.tokens) > 0 {
-				a.groups = make(map[string]bool)
-			}
-			for _, t := range v.content.file.tokens {
-				a.groups[t] = true
-			}
+			tokens = append(tokens, v.content.file.tokens...)
 		}
 	}
+	if len(tokens) > 0 {
+		// Authorities whose robots.txt files name the same tokens (most
+		// of a crawl's hosts) share one read-only set.
+		slices.Sort(tokens)
+		tokens = slices.Compact(tokens)
+		key := strings.Join(tokens, "\x00")
+		if a.groups = m.groupSets[key]; a.groups == nil {
+			a.groups = make(map[string]bool, len(tokens))
+			for _, t := range tokens {
+				a.groups[t] = true
+			}
+			if m.groupSets == nil {
+				m.groupSets = make(map[string]map[string]bool)
+			}
+			m.groupSets[key] = a.groups
+		}
+	}
+	m.groupScratch = tokens[:0]
 }
 
 // collapseVersions resolves each version (RFC 9309 §2.3.1) and folds

@@ -282,12 +282,22 @@ type ViewTracker struct {
 
 	crawlerLowers map[string]bool // the archive crawlers' tokens (crawlerLog)
 
-	// The authority of the last fetch viewed: consecutive fetches mostly
-	// name one host.
-	lastScheme, lastHost string
-	lastA                *authority
-	lastTH               *trackHost
+	// The authorities of the fetches viewed, by the address of their
+	// Host string (the fetch decoder shares the strings that repeat) and
+	// their scheme: the fetches of a time interleave many hosts, and
+	// authorityFor looks the host up in two maps.
+	auths *[authSlots]authSlot
 }
+
+// authSlot is the authority and host state of one (scheme, Host).
+type authSlot struct {
+	host   strAddr
+	scheme string
+	a      *authority
+	th     *trackHost
+}
+
+const authSlots = 256
 
 // trackHost is the tracker's state of one host[:port].
 type trackHost struct {
@@ -515,13 +525,16 @@ func (vt *ViewTracker) apply(a *authority, lower string, e viewEntry) {
 
 // view is the FetchView of f at t.
 func (vt *ViewTracker) view(fv *FetchView, f *event.Fetch, t time.Time) {
-	var a *authority
-	var th *trackHost
-	if vt.lastTH != nil && !vt.lastTH.gone && f.Host == vt.lastHost && f.Scheme == vt.lastScheme {
-		a, th = vt.lastA, vt.lastTH
-	} else {
+	if vt.auths == nil {
+		vt.auths = new([authSlots]authSlot)
+	}
+	k := addrOf(f.Host)
+	sl := &vt.auths[slotIn(k.bits(), authSlots)]
+	a, th := sl.a, sl.th
+	if th == nil || th.gone || sl.host != k || sl.scheme != f.Scheme {
+		// A host the tracker forgot (gone) is made anew by authorityFor.
 		a, th = vt.authorityFor(f.Scheme, f.Host)
-		vt.lastScheme, vt.lastHost, vt.lastA, vt.lastTH = f.Scheme, f.Host, a, th
+		*sl = authSlot{host: k, scheme: f.Scheme, a: a, th: th}
 	}
 	*fv = FetchView{tracked: true, a: a}
 	if a == nil || len(th.cur) == 0 {
@@ -686,8 +699,11 @@ func (vt *ViewTracker) live() (hosts, views int) {
 // It gathers the last time of up to hostNoterMax hosts before it takes the
 // Builder's lock.
 type HostNoter struct {
-	b    *Builder
-	last map[string]time.Time
+	b     *Builder
+	index map[string]int32 // a host's place in hosts and times
+	hosts []string
+	times []time.Time // each host's last time
+	prev  int32       // the place of the last fetch's host, or -1
 }
 
 const hostNoterMax = 4096
@@ -700,35 +716,47 @@ func (b *Builder) NewHostNoter() *HostNoter {
 	if !b.stream {
 		return &HostNoter{}
 	}
-	return &HostNoter{b: b, last: make(map[string]time.Time)}
+	return &HostNoter{b: b, index: make(map[string]int32), prev: -1}
 }
 
-// Note notes f's host and time.
+// Note notes f's host and time: one string comparison when the host is
+// the last fetch's (a reader interns hosts, so mostly by address), else
+// one map lookup.
 func (h *HostNoter) Note(f *event.Fetch) {
 	if h.b == nil {
 		return
 	}
-	if t, ok := h.last[f.Host]; ok {
-		if f.Time.After(t) {
-			h.last[f.Host] = f.Time
+	i := h.prev
+	if i < 0 || h.hosts[i] != f.Host {
+		var ok bool
+		if i, ok = h.index[f.Host]; !ok {
+			if len(h.hosts) >= hostNoterMax {
+				h.Flush()
+			}
+			i = int32(len(h.hosts))
+			host := strings.Clone(f.Host)
+			h.index[host] = i
+			h.hosts = append(h.hosts, host)
+			h.times = append(h.times, f.Time)
 		}
-		return
+		h.prev = i
 	}
-	if len(h.last) >= hostNoterMax {
-		h.Flush()
+	if f.Time.After(h.times[i]) {
+		h.times[i] = f.Time
 	}
-	h.last[strings.Clone(f.Host)] = f.Time
 }
 
 // Flush gives the Builder what Note holds.
 func (h *HostNoter) Flush() {
-	if h.b == nil || len(h.last) == 0 {
+	if h.b == nil || len(h.hosts) == 0 {
 		return
 	}
 	h.b.mu.Lock()
-	for host, t := range h.last {
-		h.b.notes.note(host, t, 0)
+	for i, host := range h.hosts {
+		h.b.notes.note(host, h.times[i], 0)
 	}
 	h.b.mu.Unlock()
-	clear(h.last)
+	clear(h.index)
+	clear(h.hosts)
+	h.hosts, h.times, h.prev = h.hosts[:0], h.times[:0], -1
 }
