@@ -1,7 +1,6 @@
 package audit
 
 import (
-	"container/heap"
 	"context"
 	"errors"
 	"runtime/pprof"
@@ -187,7 +186,7 @@ func (p *judging) merge(ctx context.Context, out chan<- *task) error {
 		bySource[s.idx] = s
 		pending++
 		if it, ok := s.next(); ok {
-			heap.Push(&heads, it)
+			heads.push(it)
 		}
 	}
 	seq := 0
@@ -204,9 +203,9 @@ func (p *judging) merge(ctx context.Context, out chan<- *task) error {
 		it := heads[0]
 		if nx, ok := bySource[it.file].next(); ok {
 			heads[0] = nx
-			heap.Fix(&heads, 0)
+			heads.fixTop()
 		} else {
-			heap.Pop(&heads)
+			heads.pop()
 		}
 		cur.items = append(cur.items, it)
 		if len(cur.items) == judgeBatch {
