@@ -99,6 +99,9 @@ type hotFilterFn struct {
 }
 
 func (fn *hotFilterFn) ProcessElement(key string, n int64, emit func(string)) {
+	if testStageHook != nil {
+		testStageHook("hot")
+	}
 	if fn.Min > 0 && n >= fn.Min {
 		emit(key)
 	}
@@ -200,6 +203,9 @@ type planFn struct {
 
 func (fn *planFn) ProcessElement(ctx context.Context, key string, models func(*[]byte) bool, uas func(*[]byte) bool,
 	sharedSI, identitySI, offsetsSI func(*[]byte) bool, emit func([]byte)) error {
+	if testStageHook != nil {
+		testStageHook("plan")
+	}
 	if fn.world == nil {
 		w, err := loadWorld(ctx, &fn.Cfg, sharedSI, identitySI, offsetsSI)
 		if err != nil {
@@ -472,8 +478,14 @@ func hotShards(s beam.Scope, cfg Config, routed, shared, idDocs, offsets beam.PC
 	}
 	counts := beam.CombinePerKey(s, sumInt64, beam.ParDo(s, countFetches, routed))
 	hot := beam.ParDo(s, &hotFilterFn{Min: min}, counts)
-	models, uas := beam.ParDo2(s.Scope("scan"), &scanFn{}, routed, beam.SideInput{Input: hot})
-	plans := beam.ParDo(s.Scope("plan"), &planFn{Cfg: cfg}, beam.CoGroupByKey(s, models, uas),
+	// scanFn and splitFn read side inputs made from every routed batch:
+	// each reads the batches from behind a GroupByKey that waits for them
+	// (gate.go), as planFn's CoGroupByKey waits for the world it loads.
+	models, uas := beam.ParDo2(s.Scope("scan"), &scanFn{}, hold(s.Scope("scan"), routed, gateOnStrings(s, hot)),
+		beam.SideInput{Input: hot})
+	plans := beam.ParDo(s.Scope("plan"), &planFn{Cfg: cfg},
+		beam.CoGroupByKey(s, beam.Flatten(s, models, gateOn(s, shared, idDocs, offsets)), uas),
 		beam.SideInput{Input: shared}, beam.SideInput{Input: idDocs}, beam.SideInput{Input: offsets})
-	return beam.ParDo(s.Scope("split"), &splitFn{}, routed, beam.SideInput{Input: hot}, beam.SideInput{Input: plans})
+	return beam.ParDo(s.Scope("split"), &splitFn{}, hold(s.Scope("split"), routed, gateOnStrings(s, hot), gateOn(s, plans)),
+		beam.SideInput{Input: hot}, beam.SideInput{Input: plans})
 }

@@ -8,10 +8,12 @@ import (
 	"slices"
 	"strings"
 	"testing"
+	"time"
 
 	"github.com/apache/beam/sdks/v2/go/pkg/beam"
 
 	"github.com/repaudit/repaudit/audit"
+	"github.com/repaudit/repaudit/beam/internal/corpus"
 	"github.com/repaudit/repaudit/evaluate"
 	"github.com/repaudit/repaudit/internal/ownsite"
 	"github.com/repaudit/repaudit/output"
@@ -128,4 +130,30 @@ func TestUnreadableInputsLikeAudit(t *testing.T) {
 	if !errors.Is(err, audit.ErrInputs) || !strings.Contains(err.Error(), "nope.log") || !strings.Contains(err.Error(), "broken.log.gz") {
 		t.Errorf("audit: %v, want an input error naming nope.log and broken.log.gz", err)
 	}
+}
+
+// TestSideInputsWaited: the stages that read the shared facts and the
+// line offsets of split files wait for them whatever the runner schedules
+// first (gate.go). With their producers slowed down, Prism would
+// otherwise judge a site's host-less log lines in a partition of their
+// own, with no robots.txt version (as CI once saw), a split log's lines
+// without their offsets, and a hot partition in one shard, or in shards
+// without a plan.
+func TestSideInputsWaited(t *testing.T) {
+	testStageHook = func(string) { time.Sleep(700 * time.Millisecond) }
+	t.Cleanup(func() { testStageHook = nil })
+	f := writeOwnFiles(t)
+	if err := compareWithAudit(t, Config{Inputs: []string{f.log, f.warc}, IPRangesDirs: []string{f.rangesDir}}); err != nil {
+		t.Errorf("audit: %v", err)
+	}
+	dir := t.TempDir()
+	if err := corpus.Generate(dir, corpus.Options{Hosts: 3, Lines: 1500, LogFiles: 1, WARCs: 1, Seed: 5}); err != nil {
+		t.Fatal(err)
+	}
+	cfg := Config{Inputs: []string{dir}, SplitBytes: 40_000, Eval: evaluate.Options{DefaultAuthority: corpus.Site}}
+	if err := compareWithAudit(t, cfg); err != nil {
+		t.Errorf("audit: %v", err)
+	}
+	// Hot partitions: which are hot and their plans.
+	checkHot(t, Config{Inputs: []string{f.log, f.warc}, IPRangesDirs: []string{f.rangesDir}, HotFetches: 1})
 }

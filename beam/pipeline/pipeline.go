@@ -28,6 +28,10 @@ func init() {
 	register.Function3x1(unkey)
 	register.Function2x1(mergeShared)
 	register.DoFn5x1[context.Context, string, []byte, func(*[]byte) bool, func(string, []byte), error](&routeFn{})
+	register.Function2x0(dropAll)
+	register.Function2x0(dropAllStrings)
+	register.Function3x0(ungroup)
+	register.Function4x0(splitHostless)
 	register.DoFn4x1[context.Context, []byte, func(*[]byte) bool, func([]byte), error](&settleFn{})
 	register.Function3x0(countFetches)
 	register.Function3x0(shard0)
@@ -120,9 +124,15 @@ func Build(ctx context.Context, s beam.Scope, cfg Config) error {
 		all = append(all, targets)
 		reqs = next
 	}
-	routed := beam.ParDo(s.Scope("route"), &routeFn{Cfg: cfg}, beam.Flatten(s, all...), beam.SideInput{Input: shared})
-	// Hot partitions are judged in shards keyed by agent (hot.go).
-	grouped := beam.GroupByKey(s, hotShards(s, cfg, routed, shared, idDocs, offsets))
+	// Events without a host wait for the shared facts that settle their
+	// site (gate.go).
+	keyed, hostless := beam.ParDo2(s.Scope("route"), splitHostless, beam.Flatten(s, all...))
+	held := hold(s.Scope("route"), hostless, gateOn(s, shared))
+	routed := beam.Flatten(s, keyed, beam.ParDo(s.Scope("route"), &routeFn{Cfg: cfg}, held, beam.SideInput{Input: shared}))
+	// Hot partitions are judged in shards keyed by agent (hot.go). The
+	// partitions wait for the side inputs the judging stage reads.
+	grouped := beam.GroupByKey(s, beam.Flatten(s, hotShards(s, cfg, routed, shared, idDocs, offsets),
+		gateOn(s, shared, idDocs, offsets)))
 	judgeParts := beam.ParDo(s.Scope("judge"), &judgeFn{Cfg: cfg}, grouped,
 		beam.SideInput{Input: shared}, beam.SideInput{Input: idDocs}, beam.SideInput{Input: offsets})
 
@@ -213,10 +223,11 @@ func Counter(pr beam.PipelineResult, name string) int64 {
 	return n
 }
 
-// routeFn gives each batch of events the partition it is judged in: its
-// own key, except events without a host (log lines of --site, site
-// robots.txt versions without a URL), which go to the site settled over
-// all inputs (evaluate.Shared.SettleSite), as audit.Run settles it.
+// routeFn gives the batches of events without a host (log lines of a
+// site not named with --site, site robots.txt versions without a URL) the
+// partition of the site settled over all inputs
+// (evaluate.Shared.SettleSite), as audit.Run settles it. Its input is
+// held behind the shared facts (gate.go): every batch has the key "".
 type routeFn struct {
 	Cfg Config `json:"cfg"`
 
@@ -224,10 +235,6 @@ type routeFn struct {
 }
 
 func (fn *routeFn) ProcessElement(ctx context.Context, key string, batch []byte, sharedSI func(*[]byte) bool, emit func(string, []byte)) error {
-	if key != "" {
-		emit(key, batch)
-		return nil
-	}
 	if fn.site == nil {
 		var all evaluate.Shared
 		var b []byte

@@ -1,0 +1,96 @@
+package pipeline
+
+import (
+	"github.com/apache/beam/sdks/v2/go/pkg/beam"
+)
+
+// Side inputs and the runner's readiness (beam/README.md, "Side inputs").
+//
+// A stage that reads a side input must not run before that side input is
+// complete: a routeFn that saw only part of the shared facts settles no
+// site and keys host-less fetches apart from their site's robots.txt
+// captures, and a judgeFn builds its world (site, crawlers, identity)
+// once, from whatever it saw. The Beam model holds a main input back until
+// its side inputs are ready, but Prism (the Go SDK's local runner) lets a
+// stage run as soon as the side input's producer is not behind the main
+// input's watermark; in a batch run every element is at the minimum
+// timestamp, so a stage fed by an early bundle of the read stage may run
+// while the shared facts are still being combined. That happened in CI:
+// the own-site test's log fetches were judged in a partition of their own,
+// with no robots.txt version.
+//
+// So every main input that reads a side input built from the inputs is
+// held behind a GroupByKey whose input also takes a gate: an empty
+// collection made from each side input, which a runner can only finish
+// after the side input itself. A GroupByKey fires once all of its input is
+// done, so the stage after it sees complete side inputs on any runner.
+//   - Host-less events wait for the shared facts before routeFn settles
+//     their site (few: the log lines of one site).
+//   - The judging stage's partitions already sit behind a GroupByKey: it
+//     takes the gates of the shared facts, the identity documents and the
+//     line offsets.
+//   - Hot partitions (hot.go): scanFn reads which partitions are hot, and
+//     splitFn that and the plans, all made from every routed batch; each
+//     reads the routed batches again from behind its own GroupByKey. That
+//     moves a run's events through the runner twice more; --hot-fetches=-1
+//     (no hot partitions) leaves both out.
+//   - finalizeFn's main input is an impulse, whose watermark is at the end
+//     of time at once: it waits for its side inputs on Prism too.
+
+// testStageHook, when set (by a test, before the pipeline runs: the
+// runner is in-process), is called as a side input's producer starts on
+// an element: "settle" (the shared facts), "files" (split files' line
+// offsets), "hot" (the hot partitions) and "plan" (their plans). A test slows them down to find a stage that reads them early.
+var testStageHook func(stage string)
+
+// gateOn returns an empty collection of KV<string, []byte> that is done
+// only once each of pcols (of []byte) is.
+func gateOn(s beam.Scope, pcols ...beam.PCollection) beam.PCollection {
+	s = s.Scope("gate")
+	gates := make([]beam.PCollection, len(pcols))
+	for i, p := range pcols {
+		gates[i] = beam.ParDo(s, dropAll, p)
+	}
+	return beam.Flatten(s, gates...)
+}
+
+// gateOnStrings is gateOn for collections of strings.
+func gateOnStrings(s beam.Scope, pcols ...beam.PCollection) beam.PCollection {
+	s = s.Scope("gate")
+	gates := make([]beam.PCollection, len(pcols))
+	for i, p := range pcols {
+		gates[i] = beam.ParDo(s, dropAllStrings, p)
+	}
+	return beam.Flatten(s, gates...)
+}
+
+// dropAll and dropAllStrings emit nothing: their output is done when
+// their input is.
+func dropAll(_ []byte, _ func(string, []byte))        {}
+func dropAllStrings(_ string, _ func(string, []byte)) {}
+
+// hold returns the batches of pcol (KV<string, []byte>) again, from behind
+// a GroupByKey that also waits for gates (gateOn).
+func hold(s beam.Scope, pcol beam.PCollection, gates ...beam.PCollection) beam.PCollection {
+	g := beam.GroupByKey(s, beam.Flatten(s, append([]beam.PCollection{pcol}, gates...)...))
+	return beam.ParDo(s, ungroup, g)
+}
+
+// ungroup emits each batch of a key.
+func ungroup(key string, batches func(*[]byte) bool, emit func(string, []byte)) {
+	var b []byte
+	for batches(&b) {
+		emit(key, b)
+		b = nil // the batch is the emitted element's
+	}
+}
+
+// splitHostless sends the events of a known partition on, and those
+// without one (key "") to the stage that settles their site.
+func splitHostless(key string, batch []byte, keyed, hostless func(string, []byte)) {
+	if key == "" {
+		hostless(key, batch)
+		return
+	}
+	keyed(key, batch)
+}
