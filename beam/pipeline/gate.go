@@ -1,6 +1,8 @@
 package pipeline
 
 import (
+	"reflect"
+
 	"github.com/apache/beam/sdks/v2/go/pkg/beam"
 )
 
@@ -44,22 +46,16 @@ import (
 var testStageHook func(stage string)
 
 // gateOn returns an empty collection of KV<string, []byte> that is done
-// only once each of pcols (of []byte) is.
+// only once each of pcols (of []byte or of string) is.
 func gateOn(s beam.Scope, pcols ...beam.PCollection) beam.PCollection {
 	s = s.Scope("gate")
 	gates := make([]beam.PCollection, len(pcols))
 	for i, p := range pcols {
-		gates[i] = beam.ParDo(s, dropAll, p)
-	}
-	return beam.Flatten(s, gates...)
-}
-
-// gateOnStrings is gateOn for collections of strings.
-func gateOnStrings(s beam.Scope, pcols ...beam.PCollection) beam.PCollection {
-	s = s.Scope("gate")
-	gates := make([]beam.PCollection, len(pcols))
-	for i, p := range pcols {
-		gates[i] = beam.ParDo(s, dropAllStrings, p)
+		var drop any = dropAll
+		if p.Type().Type() == reflect.TypeFor[string]() {
+			drop = dropAllStrings
+		}
+		gates[i] = beam.ParDo(s, drop, p)
 	}
 	return beam.Flatten(s, gates...)
 }

@@ -481,11 +481,11 @@ func hotShards(s beam.Scope, cfg Config, routed, shared, idDocs, offsets beam.PC
 	// scanFn and splitFn read side inputs made from every routed batch:
 	// each reads the batches from behind a GroupByKey that waits for them
 	// (gate.go), as planFn's CoGroupByKey waits for the world it loads.
-	models, uas := beam.ParDo2(s.Scope("scan"), &scanFn{}, hold(s.Scope("scan"), routed, gateOnStrings(s, hot)),
+	models, uas := beam.ParDo2(s.Scope("scan"), &scanFn{}, hold(s.Scope("scan"), routed, gateOn(s, hot)),
 		beam.SideInput{Input: hot})
 	plans := beam.ParDo(s.Scope("plan"), &planFn{Cfg: cfg},
 		beam.CoGroupByKey(s, beam.Flatten(s, models, gateOn(s, shared, idDocs, offsets)), uas),
 		beam.SideInput{Input: shared}, beam.SideInput{Input: idDocs}, beam.SideInput{Input: offsets})
-	return beam.ParDo(s.Scope("split"), &splitFn{}, hold(s.Scope("split"), routed, gateOnStrings(s, hot), gateOn(s, plans)),
+	return beam.ParDo(s.Scope("split"), &splitFn{}, hold(s.Scope("split"), routed, gateOn(s, hot), gateOn(s, plans)),
 		beam.SideInput{Input: hot}, beam.SideInput{Input: plans})
 }
