@@ -1,7 +1,9 @@
 package pipeline
 
 import (
+	"hash/crc32"
 	"reflect"
+	"strconv"
 
 	"github.com/apache/beam/sdks/v2/go/pkg/beam"
 )
@@ -27,7 +29,7 @@ import (
 // after the side input itself. A GroupByKey fires once all of its input is
 // done, so the stage after it sees complete side inputs on any runner.
 //   - Host-less events wait for the shared facts before routeFn settles
-//     their site (few: the log lines of one site).
+//     their site (the log lines of one site, spread over a few keys).
 //   - The judging stage's partitions already sit behind a GroupByKey: it
 //     takes the gates of the shared facts, the identity documents and the
 //     line offsets.
@@ -82,11 +84,18 @@ func ungroup(key string, batches func(*[]byte) bool, emit func(string, []byte)) 
 }
 
 // splitHostless sends the events of a known partition on, and those
-// without one (key "") to the stage that settles their site.
+// without one (key "") to the stage that settles their site. A large log
+// of one site is all host-less: its batches are spread over hostlessKeys
+// keys (a NUL byte and a number, which no host[:port] is) by a checksum of
+// their last bytes, so that more than one worker moves them on.
 func splitHostless(key string, batch []byte, keyed, hostless func(string, []byte)) {
 	if key == "" {
-		hostless(key, batch)
+		tail := batch[max(0, len(batch)-64):]
+		hostless("\x00"+strconv.Itoa(int(crc32.ChecksumIEEE(tail)%hostlessKeys)), batch)
 		return
 	}
 	keyed(key, batch)
 }
+
+// hostlessKeys is how many keys host-less batches are spread over.
+const hostlessKeys = 16

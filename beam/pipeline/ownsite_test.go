@@ -3,6 +3,7 @@ package pipeline
 import (
 	"context"
 	"errors"
+	"fmt"
 	"os"
 	"path/filepath"
 	"slices"
@@ -152,6 +153,28 @@ func TestSideInputsWaited(t *testing.T) {
 	}
 	cfg := Config{Inputs: []string{dir}, SplitBytes: 40_000, Eval: evaluate.Options{DefaultAuthority: corpus.Site}}
 	if err := compareWithAudit(t, cfg); err != nil {
+		t.Errorf("audit: %v", err)
+	}
+	// A host-less log of many batches, spread over the route stage's
+	// keys: GPTBot reading 5,000 pages in the own-site log, in time order.
+	lines := strings.SplitAfter(ownsite.Log(), "\n")
+	var sb strings.Builder
+	for _, l := range lines[:9] { // up to 06/May/2025:09:10
+		sb.WriteString(l)
+	}
+	at := time.Date(2025, 5, 6, 10, 0, 0, 0, time.UTC)
+	for i := range 5000 {
+		fmt.Fprintf(&sb, "20.171.207.10 - - [%s +0000] \"GET /news/%d HTTP/1.1\" 200 5120 \"-\" \"%s\"\n",
+			at.Add(time.Duration(i)*time.Second).Format("02/Jan/2006:15:04:05"), i, ownsite.UAGPTBot)
+	}
+	for _, l := range lines[9:] {
+		sb.WriteString(l)
+	}
+	big := filepath.Join(f.dir, "big.log")
+	if err := os.WriteFile(big, []byte(sb.String()), 0o644); err != nil {
+		t.Fatal(err)
+	}
+	if err := compareWithAudit(t, Config{Inputs: []string{big, f.warc}, IPRangesDirs: []string{f.rangesDir}}); err != nil {
 		t.Errorf("audit: %v", err)
 	}
 	// Hot partitions: which are hot and their plans.

@@ -227,7 +227,7 @@ func Counter(pr beam.PipelineResult, name string) int64 {
 // site not named with --site, site robots.txt versions without a URL) the
 // partition of the site settled over all inputs
 // (evaluate.Shared.SettleSite), as audit.Run settles it. Its input is
-// held behind the shared facts (gate.go): every batch has the key "".
+// held behind the shared facts (gate.go), under keys of its own.
 type routeFn struct {
 	Cfg Config `json:"cfg"`
 
