@@ -62,9 +62,7 @@ type settleFn struct {
 }
 
 func (fn *settleFn) ProcessElement(ctx context.Context, elem []byte, identitySI func(*[]byte) bool, emit func([]byte)) error {
-	if testStageHook != nil {
-		testStageHook("settle")
-	}
+	stageHook("settle")
 	var s evaluate.Shared
 	if err := json.Unmarshal(elem, &s); err != nil {
 		return fmt.Errorf("decode shared facts: %w", err)

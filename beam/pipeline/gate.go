@@ -47,6 +47,13 @@ import (
 // offsets), "hot" (the hot partitions) and "plan" (their plans). A test slows them down to find a stage that reads them early.
 var testStageHook func(stage string)
 
+// stageHook calls testStageHook, if set.
+func stageHook(stage string) {
+	if testStageHook != nil {
+		testStageHook(stage)
+	}
+}
+
 // gateOn returns an empty collection of KV<string, []byte> that is done
 // only once each of pcols (of []byte or of string) is.
 func gateOn(s beam.Scope, pcols ...beam.PCollection) beam.PCollection {

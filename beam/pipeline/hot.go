@@ -99,9 +99,7 @@ type hotFilterFn struct {
 }
 
 func (fn *hotFilterFn) ProcessElement(key string, n int64, emit func(string)) {
-	if testStageHook != nil {
-		testStageHook("hot")
-	}
+	stageHook("hot")
 	if fn.Min > 0 && n >= fn.Min {
 		emit(key)
 	}
@@ -203,9 +201,7 @@ type planFn struct {
 
 func (fn *planFn) ProcessElement(ctx context.Context, key string, models func(*[]byte) bool, uas func(*[]byte) bool,
 	sharedSI, identitySI, offsetsSI func(*[]byte) bool, emit func([]byte)) error {
-	if testStageHook != nil {
-		testStageHook("plan")
-	}
+	stageHook("plan")
 	if fn.world == nil {
 		w, err := loadWorld(ctx, &fn.Cfg, sharedSI, identitySI, offsetsSI)
 		if err != nil {
@@ -466,8 +462,9 @@ func (fn *splitFn) ProcessElement(ctx context.Context, key string, batch []byte,
 }
 
 // hotShards adds the stages that key each batch of routed by shard of its
-// partition (splitFn), hot partitions planned by planFn.
-func hotShards(s beam.Scope, cfg Config, routed, shared, idDocs, offsets beam.PCollection) beam.PCollection {
+// partition (splitFn), hot partitions planned by planFn. worldGate is
+// gateOn(shared, idDocs, offsets): planFn loads its world from them.
+func hotShards(s beam.Scope, cfg Config, routed, shared, idDocs, offsets, worldGate beam.PCollection) beam.PCollection {
 	s = s.Scope("hot")
 	if cfg.HotFetches < 0 {
 		return beam.ParDo(s, shard0, routed)
@@ -481,11 +478,12 @@ func hotShards(s beam.Scope, cfg Config, routed, shared, idDocs, offsets beam.PC
 	// scanFn and splitFn read side inputs made from every routed batch:
 	// each reads the batches from behind a GroupByKey that waits for them
 	// (gate.go), as planFn's CoGroupByKey waits for the world it loads.
-	models, uas := beam.ParDo2(s.Scope("scan"), &scanFn{}, hold(s.Scope("scan"), routed, gateOn(s, hot)),
+	hotGate := gateOn(s, hot)
+	models, uas := beam.ParDo2(s.Scope("scan"), &scanFn{}, hold(s.Scope("scan"), routed, hotGate),
 		beam.SideInput{Input: hot})
 	plans := beam.ParDo(s.Scope("plan"), &planFn{Cfg: cfg},
-		beam.CoGroupByKey(s, beam.Flatten(s, models, gateOn(s, shared, idDocs, offsets)), uas),
+		beam.CoGroupByKey(s, beam.Flatten(s, models, worldGate), uas),
 		beam.SideInput{Input: shared}, beam.SideInput{Input: idDocs}, beam.SideInput{Input: offsets})
-	return beam.ParDo(s.Scope("split"), &splitFn{}, hold(s.Scope("split"), routed, gateOn(s, hot), gateOn(s, plans)),
+	return beam.ParDo(s.Scope("split"), &splitFn{}, hold(s.Scope("split"), routed, hotGate, gateOn(s, plans)),
 		beam.SideInput{Input: hot}, beam.SideInput{Input: plans})
 }

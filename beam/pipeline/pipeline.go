@@ -131,8 +131,8 @@ func Build(ctx context.Context, s beam.Scope, cfg Config) error {
 	routed := beam.Flatten(s, keyed, beam.ParDo(s.Scope("route"), &routeFn{Cfg: cfg}, held, beam.SideInput{Input: shared}))
 	// Hot partitions are judged in shards keyed by agent (hot.go). The
 	// partitions wait for the side inputs the judging stage reads.
-	grouped := beam.GroupByKey(s, beam.Flatten(s, hotShards(s, cfg, routed, shared, idDocs, offsets),
-		gateOn(s, shared, idDocs, offsets)))
+	worldGate := gateOn(s, shared, idDocs, offsets)
+	grouped := beam.GroupByKey(s, beam.Flatten(s, hotShards(s, cfg, routed, shared, idDocs, offsets, worldGate), worldGate))
 	judgeParts := beam.ParDo(s.Scope("judge"), &judgeFn{Cfg: cfg}, grouped,
 		beam.SideInput{Input: shared}, beam.SideInput{Input: idDocs}, beam.SideInput{Input: offsets})
 

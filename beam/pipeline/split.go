@@ -256,9 +256,7 @@ type lineOffsets struct {
 
 func (fn *fileFn) ProcessElement(ctx context.Context, key string, values func(*[]byte) bool,
 	emitProblem func([]byte), emitFile func([]byte), emitOffsets func([]byte)) error {
-	if testStageHook != nil {
-		testStageHook("files")
-	}
+	stageHook("files")
 	var msgs []splitMsg
 	var b []byte
 	for values(&b) {
