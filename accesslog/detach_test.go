@@ -119,21 +119,11 @@ func TestInternCaches(t *testing.T) {
 		fmt.Fprintf(&log, "%s 10.0.0.1 - - [01/May/2024:12:00:00 +0000] \"GET / HTTP/1.1\" 200 1 \"-\" \"%s\"\n", raw, ua)
 		wants = append(wants, want{host, scheme, ua})
 	}
-	r, err := NewReader(strings.NewReader(log.String()), "v.log", Options{Format: VhostCombined})
-	if err != nil {
-		t.Fatal(err)
+	_, fetches, _ := readAll(t, log.String(), Options{Format: VhostCombined})
+	if len(fetches) != len(wants) {
+		t.Fatalf("%d fetches, want %d", len(fetches), len(wants))
 	}
-	for i := 0; ; i++ {
-		f, err := r.Next()
-		if err == io.EOF {
-			if i != len(wants) {
-				t.Fatalf("%d fetches, want %d", i, len(wants))
-			}
-			break
-		}
-		if err != nil {
-			t.Fatal(err)
-		}
+	for i, f := range fetches {
 		if w := wants[i]; f.Host != w.host || f.Scheme != w.scheme || f.UserAgent != w.ua || f.Header.Get("User-Agent") != w.ua {
 			t.Fatalf("line %d: host %q scheme %q agent %q, want %+v", i+1, f.Host, f.Scheme, f.UserAgent, w)
 		}
