@@ -60,7 +60,8 @@ func writeCrawl(t *testing.T, path string, info event.Header, ua string, pages [
 // request records: the run's most frequent crawler) and archive.org_bot,
 // each with its own robots.txt capture forbidding it a directory it then
 // captures; and a third WARC with responses only, whose warcinfo names
-// archive.org_bot.
+// archive.org_bot and states the same crawl as the second (isPartOf), so
+// that the second file's robots.txt capture is its view too.
 func twoCrawls(t *testing.T) (a, b, c string) {
 	dir := t.TempDir()
 	t0 := time.Date(2025, 4, 1, 0, 0, 0, 0, time.UTC)
@@ -70,11 +71,11 @@ func twoCrawls(t *testing.T) (a, b, c string) {
 		{"/h/1", t0.Add(time.Hour), "h1"},
 		{"/ok", t0.Add(2 * time.Hour), "ok"},
 	})
-	writeCrawl(t, b, event.Header{{Name: "software", Value: "Heritrix/3.4.0"}}, uaArchiveOB, []page{
+	writeCrawl(t, b, event.Header{{Name: "software", Value: "Heritrix/3.4.0"}, {Name: "isPartOf", Value: "iabot-2025-04"}}, uaArchiveOB, []page{
 		{"/robots.txt", t0.Add(10 * time.Hour), "User-agent: heritrix\nDisallow: /h/\n\nUser-agent: archive.org_bot\nDisallow: /b/\n"},
 		{"/b/1", t0.Add(11 * time.Hour), "b1"},
 	})
-	writeCrawl(t, c, event.Header{{Name: "http-header-user-agent", Value: uaArchiveOB}}, "", []page{
+	writeCrawl(t, c, event.Header{{Name: "http-header-user-agent", Value: uaArchiveOB}, {Name: "isPartOf", Value: "iabot-2025-04"}}, "", []page{
 		{"/b/2", t0.Add(12 * time.Hour), "b2"},
 	})
 	return a, b, c

@@ -250,6 +250,7 @@ type rfetch struct {
 	recordID string   // WARC request records only
 	conc     []string // WARC request records only
 	status   int
+	fetch    *event.Fetch // a log's fetch: what its client's identity is decided from
 }
 
 // robotsFetch is how pass 1 keeps an rfetch: 88 bytes by value, the
@@ -264,6 +265,7 @@ type robotsFetch struct {
 	host   string
 	src    event.Source
 	warc   *warcRef
+	fetch  *event.Fetch // a log's fetch (identityFacts); nil for WARC request records
 }
 
 // fetchWho is the scheme, User-Agent and origin of robots.txt fetches.
@@ -303,6 +305,7 @@ func (b *Builder) robotsFetches() iter.Seq[*rfetch] {
 			if c.warc != nil {
 				rf.recordID, rf.conc = c.warc.recordID, c.warc.conc
 			}
+			rf.fetch = c.fetch
 			if !yield(&rf) {
 				return
 			}
@@ -663,12 +666,28 @@ func (b *Builder) AddFetch(f *event.Fetch) {
 		if f.Status >= 0 && f.Status <= 999 {
 			st = int32(f.Status)
 		}
+		var fx *event.Fetch
+		if f.Origin != event.OriginWARC {
+			fx = identityFacts(f)
+		}
 		b.rfetches = append(b.rfetches, robotsFetch{
-			sec: t.Unix(), nsec: int32(t.Nanosecond()), status: st, src: src, warc: warc,
+			sec: t.Unix(), nsec: int32(t.Nanosecond()), status: st, src: src, warc: warc, fetch: fx,
 			who:  b.whoOf(fetchWho{strings.ToLower(f.Scheme), f.UserAgent, f.Origin}),
 			host: b.internStr(f.Host),
 		})
 		b.nRobotsReq++
+	}
+}
+
+// identityFacts copies what the identity of f's client is decided from
+// (Model.robotsScope): a model that keeps the logs' robots.txt fetches
+// (no StreamViews) keys each bot's view by who fetched.
+func identityFacts(f *event.Fetch) *event.Fetch {
+	return &event.Fetch{
+		Time: f.Time, Method: strings.Clone(f.Method), Scheme: strings.Clone(f.Scheme), Host: strings.Clone(f.Host),
+		Target: strings.Clone(f.Target), ClientIP: f.ClientIP, UserAgent: strings.Clone(f.UserAgent),
+		Header: cloneHeader(f.Header), SignatureRecorded: f.SignatureRecorded,
+		CDNVerifiedBot: strings.Clone(f.CDNVerifiedBot), Origin: f.Origin, Source: f.Source,
 	}
 }
 

@@ -99,7 +99,7 @@ func TestEachArchiveCrawlerOnItsOwn(t *testing.T) {
 	// Each crawler's own robots.txt captures are its view, and only its.
 	a := both.model.hosts["example.com"].https
 	for tok, want := range map[string]int{"ccbot": 1, "gptbot": 1} {
-		if bv := a.views[tok]; bv == nil || len(bv.entries) != want {
+		if bv := viewOf(a, tok); bv == nil || len(bv.entries) != want {
 			t.Errorf("%s view entries: %+v, want %d", tok, bv, want)
 		}
 	}
@@ -263,7 +263,7 @@ func TestIdenticalCapturesCollapse(t *testing.T) {
 	if s.summary.RobotsVersions != 2 {
 		t.Errorf("summary versions = %d, want 2", s.summary.RobotsVersions)
 	}
-	bv := s.model.hosts["example.com"].https.views["ccbot"]
+	bv := viewOf(s.model.hosts["example.com"].https, "ccbot")
 	if bv == nil || len(bv.entries) != 4 {
 		t.Fatalf("crawler view entries = %+v, want 4", bv)
 	}
@@ -326,7 +326,7 @@ func TestCollapseKeepsStatusAndThirtyDays(t *testing.T) {
 	if want := []string{"unreachable/3", "unreachable-30d-unavailable/3", "unavailable/1"}; !slices.Equal(rules, want) {
 		t.Errorf("versions %q, want %q", rules, want)
 	}
-	bv := s.model.hosts["example.com"].https.views["ccbot"]
+	bv := viewOf(s.model.hosts["example.com"].https, "ccbot")
 	if bv == nil || len(bv.entries) != 4 {
 		t.Fatalf("crawler view entries = %+v, want 4", bv)
 	}

@@ -354,20 +354,40 @@ func (m *Model) robotsEvidence(v *table.Violation, r *robotsResult, token string
 		}
 	}
 	e := r.entry
+	who := scopeWho(token, r.scope)
 	switch {
 	case r.view == ViewUnchecked:
-		m.neverFetchedEvidence(sb, r, token, a, target, c)
+		m.neverFetchedEvidence(sb, r, who, a, target, c)
 	case e != nil && e.kind == vkUnreachable && r.view == ViewFresh:
 		v.RobotsStatus = int32(e.status)
-		c.unreachableEvidence(sb, e, token, a)
+		c.unreachableEvidence(sb, e, who, a)
 	default:
-		m.viewEvidence(sb, r, token, target, t, c)
+		m.viewEvidence(sb, r, who, target, t, c)
 	}
 	sb.WriteString("; fetched ")
 	sb.WriteString(target)
 	sb.WriteString(" at ")
 	sb.time(t)
 	v.Evidence = sb.String()
+}
+
+// scopeWho names whose robots.txt fetches made the view of scope sc of
+// the bot token (docs/semantics.md, Evaluation §5.1), as evidence starts
+// a sentence about them: "GPTBot's verified clients last fetched …".
+func scopeWho(token string, sc viewScope) string {
+	switch sc.kind {
+	case scopeVerified:
+		return token + "'s verified clients"
+	case scopeClient:
+		ip := "with no address"
+		if sc.ip.IsValid() {
+			ip = sc.ip.String()
+		}
+		return "this spoofed client (" + ip + ", claiming " + token + "; only its own robots.txt fetches count)"
+	case scopeToken:
+		return token + " (any client claiming it: its identity could not be checked)"
+	}
+	return token
 }
 
 // neverFetchedEvidence says that the bot never fetched robots.txt before

@@ -366,3 +366,19 @@ func (s *scenario) spoofedFindings() int {
 	}
 	return n
 }
+
+// viewOf returns the one view of the bot lower on a, whatever its scope;
+// nil when it has none, and a test failure when it has several.
+func viewOf(a *authority, lower string) *botView {
+	var out *botView
+	for k, bv := range a.views {
+		if k.lower != lower {
+			continue
+		}
+		if out != nil {
+			panic("several views of " + lower + " on " + a.key)
+		}
+		out = bv
+	}
+	return out
+}

@@ -16,7 +16,9 @@ import (
 
 // A client claiming to be Googlebot from outside Google's published
 // ranges breaks robots.txt: the finding is recorded as spoofed, never
-// attributed to Google.
+// attributed to Google. Its robots.txt fetch is its own view only: the
+// real Googlebot, which never fetched robots.txt, is judged unchecked
+// (docs/semantics.md, Evaluation §5.1).
 func TestSpoofedGooglebot(t *testing.T) {
 	s := newScenario(t)
 	s.ids.AddIPList("Googlebot", &identity.IPList{
@@ -39,7 +41,9 @@ func TestSpoofedGooglebot(t *testing.T) {
 		}
 	}
 	contains(t, "ip evidence", j.Violations[1].Evidence, "client IP 192.0.2.10 is not in the IP ranges published for Googlebot", "googlebot.json")
-	j = s.expect(real, ViewFresh, VerdictDisallowed, KindDisallowedFetch)
+	contains(t, "fake's view", j.Violations[0].Evidence, "this spoofed client (192.0.2.10, claiming Googlebot; only its own robots.txt fetches count) last fetched robots.txt")
+	j = s.expect(real, ViewUnchecked, VerdictDisallowed, KindUncheckedDisallowed)
+	contains(t, "real's view", j.Violations[0].Evidence, "Googlebot's verified clients never fetched")
 	if j.Fetch.Identity != IdentityVerified || j.Fetch.Operator != "Google" || j.Fetch.IPCheck != "in_range" {
 		t.Errorf("real row identity %q operator %q ip_check %q", j.Fetch.Identity, j.Fetch.Operator, j.Fetch.IPCheck)
 	}

@@ -103,7 +103,9 @@ type robotsResult struct {
 	windowN  int    // unchecked: versions judged in the grace window
 	windowD  int    // unchecked: of which disallow
 	useOwn   bool
-	stale30d bool // a 5xx view older than UnreachableAfter: treated as unavailable
+	stale30d bool      // a 5xx view older than UnreachableAfter: treated as unavailable
+	scope    viewScope // whose robots.txt fetches made the view
+	src      event.Source
 }
 
 // Judge judges one fetch: the client's identity, its robots.txt view at
@@ -544,23 +546,53 @@ func (m *Model) identityStatus(j *Judgement, f *event.Fetch, t time.Time, id ide
 			row.IPCheck = st.ipc.Result
 		}
 	}
-	st.cardSigns = id.card != nil && id.card.Invalid == "" && (len(id.card.JWKS) > 0 || id.card.JWKSURI != "")
+	st.cardSigns = id.cardSigns()
 	j.claimant = st.cardSigns
-	signed := sig.signed()
-	spoofed := st.ipc.Result == identity.IPNotInRange ||
-		(signed && sig.res.Verdict == signature.Invalid) ||
-		(!signed && f.SignatureRecorded && st.cardSigns)
-	verified := st.ipc.Result == identity.IPInRange || (signed && sig.res.Verdict == signature.Verified) || f.CDNVerifiedBot != ""
-	switch {
-	case spoofed:
-		row.Identity = IdentitySpoofed
+	row.Identity = clientIdentity(f, st.ipc, sig, st.cardSigns)
+	if row.Identity == IdentitySpoofed {
 		row.Operator = "" // never attributed to the operator
-	case verified:
-		row.Identity = IdentityVerified
-	default:
-		row.Identity = IdentityClaimed
 	}
 	return st
+}
+
+// cardSigns reports whether the client's card publishes keys.
+func (id *ident) cardSigns() bool {
+	return id.card != nil && id.card.Invalid == "" && (len(id.card.JWKS) > 0 || id.card.JWKSURI != "")
+}
+
+// clientIdentity is the identity status of f's client from its checks:
+// spoofed when one fails, verified when one passes, else claimed.
+func clientIdentity(f *event.Fetch, ipc identity.IPCheck, sig signatureCheck, cardSigns bool) string {
+	signed := sig.signed()
+	switch {
+	case ipc.Result == identity.IPNotInRange ||
+		(signed && sig.res.Verdict == signature.Invalid) ||
+		(!signed && f.SignatureRecorded && cardSigns):
+		return IdentitySpoofed
+	case ipc.Result == identity.IPInRange || (signed && sig.res.Verdict == signature.Verified) || f.CDNVerifiedBot != "":
+		return IdentityVerified
+	}
+	return IdentityClaimed
+}
+
+// robotsScope is the scope of a log's robots.txt fetch f by the bot id
+// (docs/semantics.md, Evaluation §5.1): the client's identity status,
+// decided by the same checks as its fetches row (a replayed signature,
+// found only in write order, is not known here).
+func (m *Model) robotsScope(f *event.Fetch, t time.Time, id ident) viewScope {
+	var j Judgement
+	sig := m.checkSignature(&j, f, t, &id)
+	var ipc identity.IPCheck
+	if f.ClientIP.IsValid() {
+		ipc = m.checkIP(id, f.ClientIP, t, nil)
+	}
+	switch clientIdentity(f, ipc, sig, id.cardSigns()) {
+	case IdentitySpoofed:
+		return viewScope{kind: scopeClient, ip: f.ClientIP}
+	case IdentityVerified:
+		return viewScope{kind: scopeVerified}
+	}
+	return viewScope{}
 }
 
 // robotsVerdict reconstructs the bot's view, judges the fetch under it
@@ -569,7 +601,7 @@ func (m *Model) robotsVerdict(j *Judgement, f *event.Fetch, t time.Time, a *auth
 	row := &j.Fetch
 	var r robotsResult
 	if named {
-		r = m.evalRobots(a, id.groupToken(), id.lower, f.Target, t, fv, c)
+		r = m.evalRobots(a, id.groupToken(), id.lower, f, t, m.judgeScope(f, row.Identity), fv, c)
 	} else {
 		r = robotsResult{verdict: VerdictNotJudged, code: NotJudgedNoHost, why: "the request names no host and no site is known (pass --site)"}
 	}
@@ -605,7 +637,7 @@ func (m *Model) policyFindings(j *Judgement, f *event.Fetch, t time.Time, a *aut
 	row := &j.Fetch
 	ver := r.version
 	if r.view == ViewUnchecked {
-		ver = a.versionAt(t)
+		ver = a.versionAtSrc(t, r.src)
 	}
 	fl := ver.file()
 	if fl == nil {
@@ -726,28 +758,53 @@ func cloneHeader(h event.Header) event.Header {
 	return out
 }
 
-// evalRobots reconstructs the bot's view of a's robots.txt at t and judges
-// target under it (DESIGN §3.3). The view is the ViewTracker's when fv is
-// given, else the bot's fetches pass 1 kept.
-func (m *Model) evalRobots(a *authority, token, lower, target string, t time.Time, fv *FetchView, c *judgeCache) robotsResult {
+// judgeScope is the view a fetch is judged by (docs/semantics.md,
+// Evaluation §5.1): an archive record's crawl's; a spoofed client's own;
+// the operator's verified clients'; else every claiming client's.
+func (m *Model) judgeScope(f *event.Fetch, identity string) viewScope {
+	switch {
+	case f.Origin == event.OriginWARC:
+		return crawlScope(m.crawlOf(f.Source.File))
+	case identity == IdentitySpoofed:
+		return viewScope{kind: scopeClient, ip: f.ClientIP}
+	case identity == IdentityVerified:
+		return viewScope{kind: scopeVerified}
+	}
+	return viewScope{}
+}
+
+// evalRobots reconstructs the bot's view of a's robots.txt at the time t
+// of f and judges f's target under it (DESIGN §3.3). The view is the one
+// of scope sc: the ViewTracker's when fv is given and f is not an archive
+// record, else the one Build settled. An archive record is placed among
+// its crawl's records by file order (botView.atSrc, versionAtSrc).
+func (m *Model) evalRobots(a *authority, token, lower string, f *event.Fetch, t time.Time, sc viewScope, fv *FetchView, c *judgeCache) robotsResult {
 	var r robotsResult
+	r.scope = sc
+	target := f.Target
 	if a == nil {
 		r.view, r.verdict, r.why, r.code = ViewNone, VerdictNotJudged, "no robots.txt capture and no robots.txt fetch by the bot on this authority", NotJudgedNoVersion
 		return r
 	}
+	var src event.Source // placing among a file's records: archive records only
 	var e *viewEntry
-	if fv != nil {
-		e = fv.entry(lower)
-	} else {
-		e = a.views[lower].at(t)
+	switch {
+	case sc.kind == scopeCrawl:
+		src = f.Source
+		e = a.views[vkey{lower, sc}].atSrc(t, src)
+	case fv != nil:
+		e = fv.entry(lower, sc)
+	default:
+		e = a.views[vkey{lower, sc}].at(t)
 	}
 	if e == nil {
-		return m.evalUnchecked(a, token, target, t, c)
+		return m.evalUnchecked(a, token, target, t, src, sc, c)
 	}
+	r.src = src
 	r.entry = e
 	if t.Sub(e.time) > m.opts.RobotsTTL {
 		r.view = ViewStale
-		vt := a.versionAt(t)
+		vt := a.versionAtSrc(t, src)
 		switch {
 		case vt == nil:
 			r.verdict, r.why, r.code = VerdictNotJudged, "the bot's view is stale and no robots.txt version is known at the fetch time", a.missingCode()
@@ -814,14 +871,15 @@ func (m *Model) check(r *robotsResult, v *version, token, target string, c *judg
 // evalUnchecked judges a fetch by a bot that never fetched robots.txt on a
 // before t against every version in force during [t-ttl, t] (DESIGN §3.3
 // step 3): all disallow is unchecked_disallowed, some is possible_violation.
-func (m *Model) evalUnchecked(a *authority, token, target string, t time.Time, c *judgeCache) robotsResult {
-	r := robotsResult{view: ViewUnchecked}
-	vt := a.versionAt(t)
+func (m *Model) evalUnchecked(a *authority, token, target string, t time.Time, src event.Source, sc viewScope, c *judgeCache) robotsResult {
+	r := robotsResult{view: ViewUnchecked, scope: sc, src: src}
+	end := a.indexAtSrc(t, src)
+	vt := a.versionAtIdx(end)
 	if vt == nil {
 		r.view, r.verdict, r.why, r.code = ViewNone, VerdictNotJudged, "no robots.txt version of this authority is known at or before the fetch time", a.missingCode()
 		return r
 	}
-	w := graceWindow(a, vt, token, target, t.Add(-m.opts.RobotsTTL), t, c)
+	w := graceWindow(a, end, token, target, t.Add(-m.opts.RobotsTTL), c)
 	r.windowN, r.windowD = w.n, w.d
 	switch {
 	case w.n == 0:
@@ -867,14 +925,16 @@ type window struct {
 }
 
 // graceWindow judges target under every version of a in force during
-// [start, t]; vt is the version at t. c may be nil.
-func graceWindow(a *authority, vt *version, token, target string, start, t time.Time, c *judgeCache) window {
+// [start, t]: a.versions[:end] are those in force at or before the fetch,
+// and the last of them, vt, the one at t. c may be nil.
+func graceWindow(a *authority, end int, token, target string, start time.Time, c *judgeCache) window {
 	var w window
-	i := len(a.versions) - 1
+	vt := a.versionAtIdx(end)
+	i := end - 1
 	for i > 0 && a.versions[i].from.After(start) {
 		i--
 	}
-	for ; i < len(a.versions) && !a.versions[i].from.After(t); i++ {
+	for ; i < end; i++ {
 		v := a.versions[i]
 		if !v.until.IsZero() && !v.until.After(start) && v != vt {
 			continue // ended before the window

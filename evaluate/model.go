@@ -54,16 +54,10 @@ type Model struct {
 	nCaptures  int64
 	nRobotsReq int64
 
-	// Streamed views (Builder.StreamViews, viewtracker.go): the bots'
-	// robots.txt fetches pass 1 kept, unresolved, in (time, source)
-	// order, and what pass 1 noted of each host.
+	// Streamed views (Builder.StreamViews, viewtracker.go): what pass 1
+	// noted of each host.
 	stream bool
-	static []staticEntry
 	notes  *hostNotes
-	// The archive crawlers' robots.txt fetches in logs, which the
-	// ViewTracker keeps for WriteTables (mergeCrawlerViews).
-	viewsMu    sync.Mutex
-	crawlerLog []staticEntry
 
 	uaCache  uaCache
 	ipOwners sync.Map // IP list owner -> bool: the store has a list for it

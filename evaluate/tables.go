@@ -74,7 +74,6 @@ func (m *Model) WriteTables(sink table.Sink) error {
 	if err := table.Finish(sink, "directives"); err != nil {
 		return err
 	}
-	m.mergeCrawlerViews()
 	if err := m.writeArchive(sink, &counts); err != nil {
 		return err
 	}

@@ -123,7 +123,7 @@ type authority struct {
 	idPrefix  string // "example.com" for https, "http://example.com" otherwise
 	versions  []*version
 	groups    map[string]bool     // lower-cased user-agent tokens of any version's groups; nil when none
-	views     map[string]*botView // lower-cased product token -> the bot's own robots.txt fetches; nil when none
+	views     map[vkey]*botView // (lower-cased product token, scope) -> the bot's own robots.txt fetches; nil when none
 	robotsURL string
 }
 
@@ -136,6 +136,39 @@ func (a *authority) versionAt(t time.Time) *version {
 		return nil
 	}
 	return vs[i-1]
+}
+
+// versionAtSrc is versionAt for an archive record at (t, src): a version
+// captured in the same file at the same time but further on in it is not
+// yet in force (record order is the crawler's own evidence). Versions of
+// other files, and a version's later segment, are placed by time alone.
+func (a *authority) versionAtSrc(t time.Time, src event.Source) *version {
+	return a.versionAtIdx(a.indexAtSrc(t, src))
+}
+
+// indexAtSrc is the number of versions in force at or before the record
+// at (t, src) (see versionAtSrc); src.File "" places by time alone.
+func (a *authority) indexAtSrc(t time.Time, src event.Source) int {
+	vs := a.versions
+	i := sort.Search(len(vs), func(i int) bool { return vs[i].from.After(t) })
+	if src.File == "" {
+		return i
+	}
+	for i > 0 {
+		v := vs[i-1]
+		if v.segment || v.doc == nil || !v.from.Equal(t) || v.doc.src.File != src.File || v.doc.src.Offset <= src.Offset {
+			break
+		}
+		i--
+	}
+	return i
+}
+
+func (a *authority) versionAtIdx(i int) *version {
+	if i == 0 {
+		return nil
+	}
+	return a.versions[i-1]
 }
 
 // lastRulesAt returns the latest version starting at or before t whose

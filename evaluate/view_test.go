@@ -30,7 +30,7 @@ func TestFreshViewDisallowedFetch(t *testing.T) {
 	contains(t, "evidence", v.Evidence,
 		"robots.txt https://example.com/robots.txt captured 2025-03-01T00:00:00Z (crawl.warc.gz@0, status 200",
 		`group "GPTBot" (line 1), line 2 "Disallow: /private/" matches /private/x`,
-		"GPTBot last fetched robots.txt 2025-03-01T01:00:00Z (access.log:1, status 200)")
+		"GPTBot (any client claiming it: its identity could not be checked) last fetched robots.txt 2025-03-01T01:00:00Z (access.log:1, status 200)")
 	if v.Severity != SeverityHigh || v.Operator != "OpenAI" || v.Identity != IdentityClaimed || v.SourceLine != 2 || v.RobotsWARCFile != "crawl.warc.gz" || v.RobotsWARCOffset != 0 {
 		t.Errorf("violation = %+v", v)
 	}
@@ -106,7 +106,7 @@ func TestUnreachableSeenOnlyByBot(t *testing.T) {
 	s.run()
 	j := s.expect(f, ViewFresh, VerdictUnreachable, KindFetchWhileUnreachable)
 	v := j.Violations[0]
-	contains(t, "evidence", v.Evidence, "GPTBot got status 503 for https://example.com/robots.txt at 2025-03-01T01:00:00Z (access.log:1): unreachable, complete disallow",
+	contains(t, "evidence", v.Evidence, "GPTBot (any client claiming it: its identity could not be checked) got status 503 for https://example.com/robots.txt at 2025-03-01T01:00:00Z (access.log:1): unreachable, complete disallow",
 		"the archive's version in force then was example.com@2025-03-01T00:00:00Z#")
 	if v.RobotsStatus != 503 || j.Fetch.RobotsViewStatus != 503 {
 		t.Errorf("robots status = %d / %d, want 503", v.RobotsStatus, j.Fetch.RobotsViewStatus)
@@ -227,7 +227,7 @@ func TestGraceWindow(t *testing.T) {
 	s.run()
 	j := s.expect(some, ViewUnchecked, VerdictPossible, KindPossibleViolation)
 	contains(t, "evidence", j.Violations[0].Evidence, "1 of 2 robots.txt versions in force during the 24h before it disallow /x",
-		"GPTBot never fetched https://example.com/robots.txt before this request")
+		"GPTBot (any client claiming it: its identity could not be checked) never fetched https://example.com/robots.txt before this request")
 	if j.Violations[0].Severity != SeverityLow {
 		t.Errorf("severity = %q", j.Violations[0].Severity)
 	}

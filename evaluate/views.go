@@ -1,6 +1,7 @@
 package evaluate
 
 import (
+	"net/netip"
 	"slices"
 	"sort"
 	"strings"
@@ -34,6 +35,42 @@ type viewEntry struct {
 	note     string // how the content was chosen, for evidence
 }
 
+// scopeKind says whose robots.txt fetches make a view (docs/semantics.md,
+// Evaluation §5.1): a bot's view is keyed by its product token and by
+// who fetched, so that a spoofer's robots.txt fetch never changes the
+// operator's view, nor one crawl's capture another crawl's.
+type scopeKind uint8
+
+const (
+	// scopeToken: every client claiming the token that no check found
+	// false (claimed and verified ones). Clients whose identity cannot
+	// be checked are judged by it.
+	scopeToken scopeKind = iota
+	// scopeVerified: the operator's verified clients only (an operator's
+	// crawler fleet shares one robots.txt cache).
+	scopeVerified
+	// scopeClient: one spoofed client, by its address.
+	scopeClient
+	// scopeCrawl: the files of one archive crawl (Model.crawlOf).
+	scopeCrawl
+)
+
+// viewScope is the part of a view's key beside the product token.
+type viewScope struct {
+	kind  scopeKind
+	ip    netip.Addr // scopeClient
+	crawl string     // scopeCrawl
+}
+
+// vkey keys a bot's view on an authority: its lower-cased product token
+// and whose fetches count.
+type vkey struct {
+	lower string
+	sc    viewScope
+}
+
+func crawlScope(crawl string) viewScope { return viewScope{kind: scopeCrawl, crawl: crawl} }
+
 // botView is one bot's robots.txt fetches on one authority, in time order.
 type botView struct {
 	token   string // product token as first seen
@@ -53,30 +90,42 @@ func (bv *botView) at(t time.Time) *viewEntry {
 	return &es[i-1]
 }
 
-// buildViews files every robots.txt fetch of pass 1 under its authority and
-// product token (matched by product token, never by IP), adds the archive
-// crawler's robots.txt captures, and settles what each fetch told the bot.
-// When the Builder streams robots.txt fetches (Builder.StreamViews), pass 1
-// kept only those of WARC request records: the entries built here are
-// also kept unresolved in m.static, for the ViewTracker to apply in time
-// order with the log's robots.txt fetches.
+// atSrc returns the crawl's last robots.txt fetch before the record at
+// (t, src): at one time, records follow their order in the files (file
+// name, then offset). A crawler's robots.txt capture written after a page
+// it stamped with the same second was fetched after it: record order is
+// the crawler's own evidence of what it knew.
+func (bv *botView) atSrc(t time.Time, src event.Source) *viewEntry {
+	if bv == nil {
+		return nil
+	}
+	es := bv.entries
+	i := sort.Search(len(es), func(i int) bool {
+		c := cmpTime(es[i].time, t)
+		return c > 0 || (c == 0 && lessSource(es[i].src, src) >= 0)
+	})
+	if i == 0 {
+		return nil
+	}
+	return &es[i-1]
+}
+
+// buildViews files every robots.txt fetch of pass 1 under its authority,
+// product token and scope (viewScope), adds the archive crawlers'
+// robots.txt captures, and settles what each fetch told the bot. When the
+// Builder streams robots.txt fetches (Builder.StreamViews), pass 1 kept
+// only those of WARC request records: every view built here is then an
+// archive crawl's, complete after Build, and the ViewTracker settles the
+// logs' views in pass 2.
 func (m *Model) buildViews(b *Builder) {
 	m.addFetchedViews(b)
 	m.addCapturedViews()
 	for _, a := range m.authList {
-		for lower, bv := range a.views {
+		for _, bv := range a.views {
 			slices.SortStableFunc(bv.entries, cmpEntry)
-			if m.stream {
-				for _, e := range bv.entries {
-					m.static = append(m.static, staticEntry{a: a, lower: lower, e: e})
-				}
-			}
 			m.resolveEntries(a, bv)
 		}
 	}
-	// Entries of one key keep their order (the sort is stable); entries of
-	// different keys never meet, so the map order above does not matter.
-	slices.SortStableFunc(m.static, func(x, y staticEntry) int { return cmpEntry(x.e, y.e) })
 }
 
 // cmpEntry orders a bot's robots.txt fetches by time, then source.
@@ -88,7 +137,9 @@ func cmpEntry(x, y viewEntry) int {
 }
 
 // addFetchedViews files the robots.txt fetches of logs and WARC request
-// records, in time order, under the bot that made them.
+// records, in time order, under the bot that made them: a WARC request
+// record under its file's crawl, a log's under the client's identity
+// (robotsScope).
 func (m *Model) addFetchedViews(b *Builder) {
 	paired := m.robotsCapturePairs()
 	for rf := range b.robotsFetches() {
@@ -106,8 +157,20 @@ func (m *Model) addFetchedViews(b *Builder) {
 		if id.token == "" {
 			continue
 		}
-		m.viewFor(a, id.token).entries = append(m.viewFor(a, id.token).entries,
-			viewEntry{time: rf.time, status: rf.status, src: rf.src})
+		e := viewEntry{time: rf.time, status: rf.status, src: rf.src}
+		if rf.origin == event.OriginWARC || rf.fetch == nil {
+			sc := crawlScope(m.crawlOf(rf.src.File))
+			if rf.origin != event.OriginWARC {
+				sc = viewScope{}
+			}
+			bv := m.viewFor(a, id.token, sc)
+			bv.entries = append(bv.entries, e)
+			continue
+		}
+		for _, sc := range scopesOf(m.robotsScope(rf.fetch, rf.time, id)) {
+			bv := m.viewFor(a, id.token, sc)
+			bv.entries = append(bv.entries, e)
+		}
 	}
 }
 
@@ -168,24 +231,40 @@ func (m *Model) addCapturedViews() {
 				if st == 0 && d.recordType == "resource" {
 					st = 200
 				}
-				bv := m.viewFor(a, cr.token)
+				bv := m.viewFor(a, cr.token, crawlScope(m.crawlOf(d.src.File)))
 				bv.entries = append(bv.entries, viewEntry{time: d.time, status: st, src: d.src, capture: d, content: in, ver: in})
 			}
 		}
 	}
 }
 
-func (m *Model) viewFor(a *authority, token string) *botView {
-	lower := strings.ToLower(token)
-	bv := a.views[lower]
+func (m *Model) viewFor(a *authority, token string, sc viewScope) *botView {
+	k := vkey{lower: strings.ToLower(token), sc: sc}
+	bv := a.views[k]
 	if bv == nil {
 		if a.views == nil {
-			a.views = make(map[string]*botView)
+			a.views = make(map[vkey]*botView)
 		}
 		bv = &botView{token: token}
-		a.views[lower] = bv
+		a.views[k] = bv
 	}
 	return bv
+}
+
+// crawlOf returns the crawl of the archive file file: files share a view
+// only when they belong to one crawl.
+func (m *Model) crawlOf(file string) string { return "file:" + file }
+
+// scopesOf returns the views a log's robots.txt fetch of scope sc counts
+// for: a verified client's fetch counts for the operator's verified
+// clients and for every client of the token whose identity could not be
+// checked; a claimed client's for the latter only; a spoofed client's for
+// itself only.
+func scopesOf(sc viewScope) []viewScope {
+	if sc.kind == scopeVerified {
+		return []viewScope{sc, {}}
+	}
+	return []viewScope{sc}
 }
 
 // resolveEntries settles what each robots.txt fetch told the bot

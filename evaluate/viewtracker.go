@@ -19,11 +19,13 @@ import (
 // order. A bot's view at t is its last robots.txt fetch at or before t, and
 // settling a fetch needs only the one before it (a 304 keeps its content, a
 // 5xx continues its unreachable run), so a ViewTracker that sees the fetches
-// in time order holds one entry per (authority, product token) instead of
-// every fetch. It applies, in (time, source) order, the robots.txt fetches
-// of the log as they come and the entries pass 1 kept (the archive
-// crawler's robots.txt captures and WARC request records: bounded by the
-// archive), and gives every fetch the view the judge needs (FetchView).
+// in time order holds one entry per (authority, product token, scope)
+// instead of every fetch. It applies, in (time, source) order, the
+// robots.txt fetches of the log as they come, each under the scopes of its
+// client's identity (robotsScope), and gives every fetch the views the
+// judge may need (FetchView). The archive crawls' views (their robots.txt
+// captures and WARC request records, bounded by the archive) are complete
+// after Build and are read from the model.
 // Entries are immutable once made: a fetch holds the entry it was given,
 // and an entry no fetch holds is collected.
 //
@@ -31,14 +33,6 @@ import (
 // robots.txt fetch creates on a host the archive never captured, only until
 // the host's last fetch (pass 1 notes each host's last fetch time, a hash
 // and 16 bytes per host): a host seen once costs nothing afterwards.
-
-// staticEntry is a robots.txt fetch pass 1 kept: a WARC request record or a
-// capture by the archive crawler, unresolved.
-type staticEntry struct {
-	a     *authority
-	lower string
-	e     viewEntry
-}
 
 // hostNotes is what pass 1 records of each host[:port] named by a fetch
 // ("" for host-less fetches), for the tracker: the second of its last
@@ -232,30 +226,50 @@ func (hn *hostNotes) lookup(host string) (hostNote, bool) {
 }
 
 // FetchView is what the ViewTracker gives the judge for one fetch: the
-// authority it is judged under and the bot's robots.txt view there. The
-// zero FetchView means "none given": JudgeIntoView then judges as JudgeInto.
+// authority it is judged under and the bot's robots.txt views there, one
+// per scope the judge may pick once it knows the client's identity. The
+// zero FetchView means "none given": JudgeIntoView then judges as
+// JudgeInto.
 type FetchView struct {
 	tracked bool
 	hasID   bool // id is identifyUA's answer for the fetch
 	a       *authority
 	id      ident
-	e       *viewEntry  // the view of id's token; nil when none
-	cards   []cardEntry // a signed fetch whose User-Agent names no bot: the views of card tokens
+	e       scopedEntries // the views of id's token
+	cards   []cardEntry   // a signed fetch whose User-Agent names no bot: the views of card tokens
+}
+
+// scopedEntries are a bot's views at a fetch: every claiming client's,
+// the verified clients', and the fetch's own client's (when spoofed).
+type scopedEntries struct {
+	token, verified, client *viewEntry
+}
+
+func (s *scopedEntries) of(sc viewScope) *viewEntry {
+	switch sc.kind {
+	case scopeVerified:
+		return s.verified
+	case scopeClient:
+		return s.client
+	case scopeToken:
+		return s.token
+	}
+	return nil
 }
 
 type cardEntry struct {
 	lower string
-	e     *viewEntry
+	e     scopedEntries
 }
 
-// entry returns the view of the bot named lower.
-func (fv *FetchView) entry(lower string) *viewEntry {
+// entry returns the view of scope sc of the bot named lower.
+func (fv *FetchView) entry(lower string, sc viewScope) *viewEntry {
 	if fv.hasID && lower == fv.id.lower {
-		return fv.e
+		return fv.e.of(sc)
 	}
-	for _, c := range fv.cards {
-		if c.lower == lower {
-			return c.e
+	for i := range fv.cards {
+		if fv.cards[i].lower == lower {
+			return fv.cards[i].e.of(sc)
 		}
 	}
 	return nil
@@ -271,7 +285,6 @@ func (fv *FetchView) entry(lower string) *viewEntry {
 type ViewTracker struct {
 	m      *Model
 	ua     uaLocal // identification by User-Agent
-	next   int     // m.static[next:] are still to apply
 	hosts  map[string]*trackHost
 	drops  dropHeap
 	clock  time.Time
@@ -279,8 +292,6 @@ type ViewTracker struct {
 	group  []groupEntry
 	to     []*FetchView // Step's pointers into its out
 	robots int64        // robots.txt fetches applied, for tests
-
-	crawlerLowers map[string]bool // the archive crawlers' tokens (crawlerLog)
 
 	// The authorities of the fetches viewed, by the address of their
 	// Host string (the fetch decoder shares the strings that repeat) and
@@ -304,20 +315,22 @@ type trackHost struct {
 	hostport    string
 	https, http *authority // created by a bot's robots.txt fetch: the archive has no timeline
 	cur         map[viewKey]*viewEntry
+	verified    bool  // cur holds views of verified clients
+	clients     bool  // cur holds views of single (spoofed) clients
 	last        int64 // Unix second of its last fetch (pass 1); MaxInt64 when unknown
 	gone        bool  // swept
 }
 
 type viewKey struct {
-	a     *authority
-	lower string
+	a *authority
+	k vkey
 }
 
 type groupEntry struct {
-	a       *authority
-	lower   string
-	e       viewEntry
-	capture bool
+	a     *authority
+	lower string
+	sc    viewScope
+	e     viewEntry
 }
 
 type dropHeap []*trackHost
@@ -340,79 +353,7 @@ func (m *Model) Streams() bool { return m.stream }
 
 // NewViewTracker returns a ViewTracker for the fetches of m's pass 2.
 func (m *Model) NewViewTracker() *ViewTracker {
-	vt := &ViewTracker{m: m, hosts: make(map[string]*trackHost), crawlerLowers: map[string]bool{}}
-	for _, c := range m.crawlers {
-		if c.lower != "" {
-			vt.crawlerLowers[c.lower] = true
-		}
-	}
-	if m.runCrawler != nil && m.runCrawler.lower != "" {
-		vt.crawlerLowers[m.runCrawler.lower] = true
-	}
-	return vt
-}
-
-// logCrawlerFetch keeps a log's robots.txt fetch by an archive crawler's
-// token on an authority of the archive: WriteTables judges the crawler's
-// captures after pass 2, with the crawler's whole view history there
-// (mergeCrawlerViews). Only these fetches are kept whole.
-func (vt *ViewTracker) logCrawlerFetch(a *authority, lower string, e viewEntry) {
-	m := vt.m
-	if !vt.crawlerLowers[lower] {
-		return
-	}
-	if h := m.hosts[a.hostport]; h == nil || (h.https != a && h.http != a) {
-		return // an authority the archive never captured: no capture to judge
-	}
-	m.viewsMu.Lock()
-	m.crawlerLog = append(m.crawlerLog, staticEntry{a: a, lower: lower, e: e})
-	m.viewsMu.Unlock()
-}
-
-// mergeCrawlerViews adds the archive crawlers' robots.txt fetches the
-// ViewTracker saw in logs to their views, as Build does for a model that
-// keeps every fetch, before WriteTables judges the captures.
-func (m *Model) mergeCrawlerViews() {
-	m.viewsMu.Lock()
-	log := m.crawlerLog
-	m.crawlerLog = nil
-	m.viewsMu.Unlock()
-	if len(log) == 0 {
-		return
-	}
-	keys := map[viewKey]bool{}
-	for _, s := range log {
-		keys[viewKey{s.a, s.lower}] = true
-	}
-	all := slices.Clone(log)
-	for _, s := range m.static {
-		if keys[viewKey{s.a, s.lower}] {
-			all = append(all, s)
-		}
-	}
-	slices.SortStableFunc(all, func(x, y staticEntry) int {
-		if c := cmpEntry(x.e, y.e); c != 0 {
-			return c
-		}
-		switch xc, yc := x.e.capture != nil, y.e.capture != nil; {
-		case xc == yc:
-			return 0
-		case yc:
-			return -1
-		}
-		return 1
-	})
-	for k := range keys {
-		bv := m.viewFor(k.a, k.lower)
-		bv.entries = bv.entries[:0]
-	}
-	for _, s := range all {
-		bv := s.a.views[s.lower]
-		bv.entries = append(bv.entries, s.e)
-	}
-	for k := range keys {
-		m.resolveEntries(k.a, k.a.views[k.lower])
-	}
+	return &ViewTracker{m: m, hosts: make(map[string]*trackHost)}
 }
 
 // isRobotsFetch reports whether f fetches /robots.txt (GET or no method):
@@ -422,16 +363,17 @@ func isRobotsFetch(f *event.Fetch) bool {
 }
 
 // streamed reports whether the tracker applies f as a robots.txt fetch:
-// pass 1 kept those of WARC request records (Model.static).
+// those of WARC request records make their crawl's view, which Build
+// settled.
 func streamed(f *event.Fetch) bool {
 	return f.Origin != event.OriginWARC && isRobotsFetch(f) && f.Status >= 200 && f.Status <= 599
 }
 
 // Step applies the robots.txt fetches among fs, which must all have the
-// same time, with the entries pass 1 kept up to that time, and writes the
-// view of each fs[i] into out[i]. Calls must come in time order; a call
-// for an earlier time than the last (a fetch merged out of order) gets the
-// views as they stand, and its robots.txt fetches count from then on.
+// same time, and writes the views of each fs[i] into out[i]. Calls must
+// come in time order; a call for an earlier time than the last (a fetch
+// merged out of order) gets the views as they stand, and its robots.txt
+// fetches count from then on.
 func (vt *ViewTracker) Step(fs []*event.Fetch, out []FetchView) {
 	to := vt.to[:0]
 	for i := range fs {
@@ -453,20 +395,10 @@ func (vt *ViewTracker) StepTo(fs []*event.Fetch, out []*FetchView) {
 	if !vt.begun || t.After(vt.clock) {
 		vt.clock, vt.begun = t, true
 	}
-	// Entries before t, in order; then those at t, merged with the log's
-	// robots.txt fetches of t by source.
-	st := m.static
-	for vt.next < len(st) && st[vt.next].e.time.Before(t) {
-		s := &st[vt.next]
-		vt.apply(s.a, s.lower, s.e)
-		vt.next++
-	}
+	// The log's robots.txt fetches of t, in source order, before any
+	// fetch of t is viewed: one at the very time of a request counts for
+	// it (docs/semantics.md, Evaluation §1).
 	g := vt.group[:0]
-	for vt.next < len(st) && !st[vt.next].e.time.After(t) {
-		s := &st[vt.next]
-		g = append(g, groupEntry{a: s.a, lower: s.lower, e: s.e, capture: s.e.capture != nil})
-		vt.next++
-	}
 	for _, f := range fs {
 		if !streamed(f) {
 			continue
@@ -480,25 +412,15 @@ func (vt *ViewTracker) StepTo(fs []*event.Fetch, out []*FetchView) {
 			continue
 		}
 		e := viewEntry{time: t, status: f.Status, src: f.Source}
-		g = append(g, groupEntry{a: a, lower: id.lower, e: e})
-		vt.logCrawlerFetch(a, id.lower, e)
+		for _, sc := range scopesOf(m.robotsScope(f, t, id)) {
+			g = append(g, groupEntry{a: a, lower: id.lower, sc: sc, e: e})
+		}
 	}
 	if len(g) > 1 {
-		slices.SortStableFunc(g, func(x, y groupEntry) int {
-			if c := lessSource(x.e.src, y.e.src); c != 0 {
-				return c
-			}
-			switch {
-			case x.capture == y.capture:
-				return 0
-			case y.capture:
-				return -1 // at one place, a bot's fetch before a capture (buildViews)
-			}
-			return 1
-		})
+		slices.SortStableFunc(g, func(x, y groupEntry) int { return lessSource(x.e.src, y.e.src) })
 	}
 	for i := range g {
-		vt.apply(g[i].a, g[i].lower, g[i].e)
+		vt.apply(g[i].a, g[i].lower, g[i].sc, g[i].e)
 		g[i] = groupEntry{}
 	}
 	vt.group = g[:0]
@@ -509,10 +431,10 @@ func (vt *ViewTracker) StepTo(fs []*event.Fetch, out []*FetchView) {
 }
 
 // apply settles one robots.txt fetch by the bot lower on a and makes it the
-// bot's view there.
-func (vt *ViewTracker) apply(a *authority, lower string, e viewEntry) {
+// bot's view of scope sc there.
+func (vt *ViewTracker) apply(a *authority, lower string, sc viewScope, e viewEntry) {
 	th := vt.host(a.hostport)
-	k := viewKey{a, lower}
+	k := viewKey{a, vkey{lower, sc}}
 	ne := new(viewEntry)
 	*ne = e
 	vt.m.resolveEntry(a, ne, th.cur[k])
@@ -520,6 +442,12 @@ func (vt *ViewTracker) apply(a *authority, lower string, e viewEntry) {
 		th.cur = make(map[viewKey]*viewEntry)
 	}
 	th.cur[k] = ne
+	switch sc.kind {
+	case scopeVerified:
+		th.verified = true
+	case scopeClient:
+		th.clients = true
+	}
 	vt.robots++
 }
 
@@ -543,7 +471,7 @@ func (vt *ViewTracker) view(fv *FetchView, f *event.Fetch, t time.Time) {
 	m := vt.m
 	fv.id, fv.hasID = m.identifyUALocal(f.UserAgent, a, t, &vt.ua), true
 	if fv.id.token != "" {
-		fv.e = th.cur[viewKey{a, fv.id.lower}]
+		fv.e = th.entries(a, fv.id.lower, f)
 		return
 	}
 	if NeedsHeader(f) {
@@ -554,11 +482,24 @@ func (vt *ViewTracker) view(fv *FetchView, f *event.Fetch, t time.Time) {
 				continue
 			}
 			l := strings.ToLower(c.ProductToken)
-			if e := th.cur[viewKey{a, l}]; e != nil {
+			if e := th.entries(a, l, f); e != (scopedEntries{}) {
 				fv.cards = append(fv.cards, cardEntry{lower: l, e: e})
 			}
 		}
 	}
+}
+
+// entries returns the views of the bot lower on a that f's client may be
+// judged by.
+func (th *trackHost) entries(a *authority, lower string, f *event.Fetch) scopedEntries {
+	s := scopedEntries{token: th.cur[viewKey{a, vkey{lower: lower}}]}
+	if th.verified {
+		s.verified = th.cur[viewKey{a, vkey{lower, viewScope{kind: scopeVerified}}}]
+	}
+	if th.clients {
+		s.client = th.cur[viewKey{a, vkey{lower, viewScope{kind: scopeClient, ip: f.ClientIP}}}]
+	}
+	return s
 }
 
 // authorityFor is Model.authorityFor over the authorities of the archive
