@@ -90,11 +90,12 @@ func (bv *botView) at(t time.Time) *viewEntry {
 	return &es[i-1]
 }
 
-// atSrc returns the crawl's last robots.txt fetch before the record at
-// (t, src): at one time, records follow their order in the files (file
+// atSrc returns the crawl's last robots.txt fetch at or before the record
+// at (t, src): at one time, records follow their order in the files (file
 // name, then offset). A crawler's robots.txt capture written after a page
 // it stamped with the same second was fetched after it: record order is
-// the crawler's own evidence of what it knew.
+// the crawler's own evidence of what it knew. A robots.txt capture is its
+// own view, as a log's robots.txt fetch is.
 func (bv *botView) atSrc(t time.Time, src event.Source) *viewEntry {
 	if bv == nil {
 		return nil
@@ -102,7 +103,7 @@ func (bv *botView) atSrc(t time.Time, src event.Source) *viewEntry {
 	es := bv.entries
 	i := sort.Search(len(es), func(i int) bool {
 		c := cmpTime(es[i].time, t)
-		return c > 0 || (c == 0 && lessSource(es[i].src, src) >= 0)
+		return c > 0 || (c == 0 && lessSource(es[i].src, src) > 0)
 	})
 	if i == 0 {
 		return nil
