@@ -270,3 +270,52 @@ func TestSiteVersionsAreNotArchiveFetches(t *testing.T) {
 		t.Fatalf("dir versions %d, warc fetches %d: the test does not exercise an archive crawler", dirVersions, warcFetches)
 	}
 }
+
+// TestSpooferRobotsFetchChangesNoVerifiedRow is issue 24's "whose view"
+// on the own-site inputs: a fake Googlebot's robots.txt fetches, in a log
+// of their own, change nothing in the real (verified) Googlebot's rows,
+// and count for the fake's own address only.
+func TestSpooferRobotsFetchChangesNoVerifiedRow(t *testing.T) {
+	f := writeOwnFiles(t)
+	spoof := filepath.Join(f.dir, "spoof.log")
+	ua := ownsite.UAGooglebot
+	lines := "185.220.101.34 - - [06/May/2025:00:05:00 +0000] \"GET /robots.txt HTTP/1.1\" 200 120 \"-\" \"" + ua + "\"\n" +
+		"185.220.101.34 - - [07/May/2025:07:00:00 +0000] \"GET /robots.txt HTTP/1.1\" 200 120 \"-\" \"" + ua + "\"\n"
+	if err := os.WriteFile(spoof, []byte(lines), 0o644); err != nil {
+		t.Fatal(err)
+	}
+	cfg := func(inputs ...string) Config {
+		return Config{Inputs: inputs, RobotsGit: []string{f.repo}, IPRanges: map[string][]string{"Googlebot": {f.ranges}},
+			Eval: evaluate.Options{DefaultAuthority: ownsite.Site}}
+	}
+	base, _ := runOwn(t, cfg(f.log))
+	with, _ := runOwn(t, cfg(f.log, spoof))
+	real := func(col *table.Collector) (rows []string) {
+		for _, r := range col.Fetches {
+			if r.Identity == evaluate.IdentityVerified {
+				rows = append(rows, fmt.Sprintf("%+v", r))
+			}
+		}
+		for _, v := range col.Violations {
+			if v.Identity == evaluate.IdentityVerified {
+				rows = append(rows, fmt.Sprintf("%+v", v))
+			}
+		}
+		return rows
+	}
+	if b, w := real(base), real(with); len(b) == 0 || !slices.Equal(b, w) {
+		t.Errorf("verified rows changed by a spoofer's robots.txt fetches:\nwithout:\n%s\nwith:\n%s", strings.Join(b, "\n"), strings.Join(w, "\n"))
+	}
+	// The fake at 185.220.101.34 now fetched robots.txt itself: /drafts/y
+	// is judged by its own fresh copy; the other fake still never did.
+	got := map[string]string{}
+	for _, r := range with.Fetches {
+		if r.URLPath == "/drafts/y" || r.URLPath == "/drafts/z" {
+			got[r.URLPath] = r.Identity + " " + r.RobotsView + " " + r.RobotsVerdict
+		}
+	}
+	want := map[string]string{"/drafts/y": "spoofed fresh disallowed", "/drafts/z": "spoofed unchecked disallowed"}
+	if fmt.Sprint(got) != fmt.Sprint(want) {
+		t.Errorf("fakes: %v, want %v", got, want)
+	}
+}
