@@ -2,6 +2,7 @@ package audit
 
 import (
 	"fmt"
+	"slices"
 	"sort"
 	"strings"
 	"time"
@@ -132,16 +133,16 @@ func topReferrer(referrers map[string]int64) string {
 
 // tally counts, as rows pass, what notices need: fetches not judged by
 // reason, and per bot the fetches whose IP could not be checked.
-func (s *Summary) tally(f *table.Fetch) { tally(s.notJudged, s.noList, f) }
+func (s *Summary) tally(f *table.Fetch) { s.facts.Tally(f) }
 
-func tally(notJudged, noList map[string]int64, f *table.Fetch) {
-	if f.NotJudgedReason != "" && f.NotJudgedReason != evaluate.NotJudgedNoBot {
-		notJudged[f.NotJudgedReason]++
-	}
-	if f.Agent != "" && f.IPCheck == identity.IPNoList && f.ClientIP != "" {
-		if _, ok := noList[f.Agent]; ok || len(noList) < 10000 {
-			noList[f.Agent]++
-		}
+// maxAgents caps the bots NoticeFacts counts fetches of.
+const maxAgents = 10000
+
+// addCapped adds n to m[k] while m has fewer than maxAgents keys, or
+// already has k.
+func addCapped(m map[string]int64, k string, n int64) {
+	if _, ok := m[k]; ok || len(m) < maxAgents {
+		m[k] += n
 	}
 }
 
@@ -155,20 +156,53 @@ type NoticeFacts struct {
 	AssumedVersions int           `json:"assumed,omitempty"` // Model.AssumedVersions
 	FirstVersion    time.Time     `json:"first,omitzero"`    // Model.FirstVersion
 	// NotJudged counts the fetch rows not judged, by reason (no-bot
-	// aside); NoList the bot fetches whose IP no list could check, by
-	// agent (at most 10,000 agents); Referrers the referrer sites of
-	// host-less log lines (HostSet.Referrers, at most 1,024 sites).
-	NotJudged map[string]int64 `json:"not_judged,omitempty"`
-	NoList    map[string]int64 `json:"no_list,omitempty"`
-	Referrers map[string]int64 `json:"referrers,omitempty"`
+	// aside); NotGiven and NotPublished the bot fetches whose IP no list
+	// could check (ip_check not_given, not_published), by agent (at most
+	// 10,000 agents each), and ListURLs the ip_list_url of the agents of
+	// NotGiven (the least, when rows name several); Referrers the
+	// referrer sites of host-less log lines (HostSet.Referrers, at most
+	// 1,024 sites).
+	NotJudged    map[string]int64  `json:"not_judged,omitempty"`
+	NotGiven     map[string]int64  `json:"ip_not_given,omitempty"`
+	ListURLs     map[string]string `json:"ip_list_urls,omitempty"`
+	NotPublished map[string]int64  `json:"ip_not_published,omitempty"`
+	Referrers    map[string]int64  `json:"referrers,omitempty"`
+}
+
+func (nf *NoticeFacts) init() {
+	if nf.NotJudged == nil {
+		nf.NotJudged, nf.NotGiven, nf.NotPublished = map[string]int64{}, map[string]int64{}, map[string]int64{}
+		nf.ListURLs = map[string]string{}
+	}
 }
 
 // Tally counts one fetch row, as Run counts every row it writes.
 func (nf *NoticeFacts) Tally(f *table.Fetch) {
-	if nf.NotJudged == nil {
-		nf.NotJudged, nf.NoList = map[string]int64{}, map[string]int64{}
+	nf.init()
+	if f.NotJudgedReason != "" && f.NotJudgedReason != evaluate.NotJudgedNoBot {
+		nf.NotJudged[f.NotJudgedReason]++
 	}
-	tally(nf.NotJudged, nf.NoList, f)
+	if f.Agent == "" || f.ClientIP == "" {
+		return
+	}
+	switch f.IPCheck {
+	case identity.IPNotGiven:
+		addCapped(nf.NotGiven, f.Agent, 1)
+		nf.noteListURL(f.Agent, f.IPListURL)
+	case identity.IPNotPublished:
+		addCapped(nf.NotPublished, f.Agent, 1)
+	}
+}
+
+// noteListURL keeps the least list URL named for agent, so that the
+// notice does not depend on the order rows and partitions come in.
+func (nf *NoticeFacts) noteListURL(agent, u string) {
+	if _, counted := nf.NotGiven[agent]; !counted || u == "" {
+		return
+	}
+	if old, ok := nf.ListURLs[agent]; !ok || u < old {
+		nf.ListURLs[agent] = strings.Clone(u)
+	}
 }
 
 // Merge adds o's counts to nf (Site is left as it is; the earliest
@@ -178,16 +212,16 @@ func (nf *NoticeFacts) Merge(o NoticeFacts) {
 	if !o.FirstVersion.IsZero() && (nf.FirstVersion.IsZero() || o.FirstVersion.Before(nf.FirstVersion)) {
 		nf.FirstVersion = o.FirstVersion
 	}
-	if nf.NotJudged == nil {
-		nf.NotJudged, nf.NoList = map[string]int64{}, map[string]int64{}
-	}
+	nf.init()
 	for k, n := range o.NotJudged {
 		nf.NotJudged[k] += n
 	}
-	for a, n := range o.NoList {
-		if _, ok := nf.NoList[a]; ok || len(nf.NoList) < 10000 {
-			nf.NoList[a] += n
-		}
+	for a, n := range o.NotGiven {
+		addCapped(nf.NotGiven, a, n)
+		nf.noteListURL(a, o.ListURLs[a])
+	}
+	for a, n := range o.NotPublished {
+		addCapped(nf.NotPublished, a, n)
 	}
 	nf.AddReferrers(o.Referrers)
 }
@@ -207,10 +241,10 @@ func (nf *NoticeFacts) AddReferrers(refs map[string]int64) {
 // it judged host-less lines as, fetches not judged by reason, robots.txt
 // versions assumed for the whole range, and bots whose IPs went unchecked.
 func notices(m *evaluate.Model, catalog *bots.Catalog, s *Summary) []Notice {
-	return Notices(&NoticeFacts{
-		Site: m.Site(), AssumedVersions: m.AssumedVersions(), FirstVersion: m.FirstVersion(),
-		NotJudged: s.notJudged, NoList: s.noList, Referrers: s.referrers,
-	}, catalog)
+	nf := s.facts
+	nf.Site, nf.AssumedVersions, nf.FirstVersion = m.Site(), m.AssumedVersions(), m.FirstVersion()
+	nf.Referrers = s.referrers
+	return Notices(&nf, catalog)
 }
 
 // Notices returns the notices of a run from its facts, in the order they
@@ -223,7 +257,7 @@ func Notices(nf *NoticeFacts, catalog *bots.Catalog) []Notice {
 		nl.add(NoticeAssumedRange, 0, "%s given without a time: assumed in force for the whole data range — give FILE@TIME, --robots-git or --robots-dir if the file changed",
 			plural(int64(nf.AssumedVersions), "robots.txt version", "robots.txt versions"))
 	}
-	nl.ipLists(catalog, nf.NoList)
+	nl.ipLists(catalog, nf)
 	return nl.out
 }
 
@@ -280,31 +314,32 @@ func (nl *noticeList) notJudged(nf *NoticeFacts) {
 }
 
 // ipLists names, per bot in the order of most fetches, the published IP
-// list that was not given; bots whose operators publish none are listed
-// together.
-func (nl *noticeList) ipLists(catalog *bots.Catalog, noList map[string]int64) {
-	agents := make([]string, 0, len(noList))
-	for a := range noList {
-		agents = append(agents, a)
-	}
-	sort.Slice(agents, func(i, j int) bool {
-		if noList[agents[i]] != noList[agents[j]] {
-			return noList[agents[i]] > noList[agents[j]]
+// list that was not given (ip_check not_given); bots the catalog knows
+// whose operators publish none (not_published) are listed together.
+func (nl *noticeList) ipLists(catalog *bots.Catalog, nf *NoticeFacts) {
+	for _, a := range byCount(nf.NotGiven) {
+		c, u := nf.NotGiven[a], nf.ListURLs[a]
+		name := a
+		b, known := catalog.Lookup(a)
+		if known {
+			name = b.Token
 		}
-		return agents[i] < agents[j]
-	})
+		switch {
+		case known && slices.Contains(b.IPRangesURLs, u) || known && u == b.IPRangesURL:
+			nl.add(NoticeIPListNotGiven, c, "%s publishes IP ranges at %s; none given: %s unchecked, findings attributed to the claimed operator — run 'repaudit ranges fetch --out DIR' and pass --ip-ranges-dir DIR",
+				name, u, fetches(c))
+		default: // a card's ips_uri
+			nl.add(NoticeIPListNotGiven, c, "%s publishes IP ranges at %s (its Signature Agent Card's ips_uri); none given: %s unchecked, findings attributed to the claimed operator — give a WARC that captures it ('repaudit cards fetch' records it)",
+				name, u, fetches(c))
+		}
+	}
 	var unpublished []string
 	var unpublishedN int64
-	for _, a := range agents {
-		c := noList[a]
+	for _, a := range byCount(nf.NotPublished) {
+		c := nf.NotPublished[a]
 		b, ok := catalog.Lookup(a)
 		if !ok {
 			continue // an unknown bot: nobody vouches for it
-		}
-		if b.IPRangesURL != "" {
-			nl.add(NoticeIPListNotGiven, c, "%s publishes IP ranges at %s; none given: %s unchecked, findings attributed to the claimed operator — run 'repaudit ranges fetch --out DIR' and pass --ip-ranges-dir DIR",
-				b.Token, b.IPRangesURL, fetches(c))
-			continue
 		}
 		unpublished = append(unpublished, fmt.Sprintf("%s (%d)", b.Token, c))
 		unpublishedN += c
@@ -313,6 +348,21 @@ func (nl *noticeList) ipLists(catalog *bots.Catalog, noList map[string]int64) {
 		nl.add(NoticeIPListNone, unpublishedN, "%s by bots whose operators publish no IP ranges, unverifiable by IP: %s",
 			fetches(unpublishedN), listSome(unpublished, 8))
 	}
+}
+
+// byCount returns the keys of m, most counted first, then in order.
+func byCount(m map[string]int64) []string {
+	keys := make([]string, 0, len(m))
+	for k := range m {
+		keys = append(keys, k)
+	}
+	sort.Slice(keys, func(i, j int) bool {
+		if m[keys[i]] != m[keys[j]] {
+			return m[keys[i]] > m[keys[j]]
+		}
+		return keys[i] < keys[j]
+	})
+	return keys
 }
 
 func fetches(n int64) string { return plural(n, "fetch", "fetches") }

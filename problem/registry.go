@@ -347,8 +347,8 @@ var registry = []Entry{
 	{KindNotice, ReasonBeforeFirst, "", "", "fetches not judged: they predate the first known robots.txt version"},
 	{KindNotice, ReasonUnknownContent, "", "", "fetches not judged: the robots.txt version in force has unknown content"},
 	{KindNotice, NoticeAssumedRange, "", "", "robots.txt files given without a time, assumed in force for the whole data range"},
-	{KindNotice, NoticeIPListNotGiven, "", "", "a bot's operator publishes IP ranges but none were given; its IPs are unchecked"},
-	{KindNotice, NoticeIPListNone, "", "", "fetches by bots whose operators publish no IP ranges: unverifiable by IP"},
+	{KindNotice, NoticeIPListNotGiven, "", "", "a bot's operator publishes IP ranges (bot catalog ip_ranges_url, or its card's ips_uri) but none were given: its IPs are unchecked (fetches.ip_check not_given, the URL in ip_list_url); one notice per bot"},
+	{KindNotice, NoticeIPListNone, "", "", "fetches by bots the catalog knows whose operators publish no IP ranges: unverifiable by IP (fetches.ip_check not_published)"},
 
 	// Not-judged reasons.
 	{KindReason, ReasonNoBot, "", "", "a browser or unknown client: not judged by design"},
