@@ -322,7 +322,7 @@ var registry = []Entry{
 	// IP lists.
 	{KindProblem, IPListUnreadable, Error, groupIPList, "an IP list file does not read as an IP range list; not used (a captured IP list that does not read is reported as a warning, like every problem of a captured card or key set)"},
 	{KindProblem, IPListUnmapped, Warning, groupIPList, "an IP list file whose name names no list of the bot catalog; not used"},
-	{KindProblem, IPListZeroWidthSpace, Warning, groupIPList, "zero-width spaces removed before reading"},
+	{KindProblem, IPListZeroWidthSpace, Info, groupIPList, "zero-width spaces (U+200B) removed before reading, as Bing serves bingbot.json; nothing lost, the list is used"},
 	{KindProblem, IPListBadTime, Warning, groupIPList, "creationTime unreadable; ignored"},
 	{KindProblem, IPListBadEntry, Warning, groupIPList, "an entry that is not an object with one of ipv4Prefix or ipv6Prefix"},
 	{KindProblem, IPListBadPrefix, Warning, groupIPList, "a prefix that is not a CIDR prefix; skipped"},
