@@ -438,6 +438,11 @@ func (c *countingSink) Fetch(f *table.Fetch) error {
 	return c.Sink.Fetch(f)
 }
 
+func (c *countingSink) RobotsVersion(v *table.RobotsVersion) error {
+	c.sum.facts.TallyVersion(v)
+	return c.Sink.RobotsVersion(v)
+}
+
 // Finish passes on that a table is whole (table.Finisher): one model
 // writes the model's tables, once.
 func (c *countingSink) Finish(name string) error { return table.Finish(c.Sink, name) }

@@ -167,13 +167,64 @@ type NoticeFacts struct {
 	ListURLs     map[string]string `json:"ip_list_urls,omitempty"`
 	NotPublished map[string]int64  `json:"ip_not_published,omitempty"`
 	Referrers    map[string]int64  `json:"referrers,omitempty"`
+	// UnknownHosts counts the fetches not judged for unknown content by
+	// url_host_name (at most 10,000 hosts); UnknownRobots says, per host,
+	// what its robots.txt versions of unknown content are
+	// (TallyVersion), so that the notice can say what happened.
+	UnknownHosts  map[string]int64         `json:"unknown_hosts,omitempty"`
+	UnknownRobots map[string]UnknownRobots `json:"unknown_robots,omitempty"`
+}
+
+// UnknownRobots is what a host's robots.txt versions of unknown content
+// (robots_versions.effect unknown) are.
+type UnknownRobots struct {
+	Rules []string `json:"rules"` // their status rules, distinct and sorted
+	// URL and Target are, for a version whose redirect leads out of the
+	// inputs (redirect-target-missing), the robots.txt URL and where it
+	// redirects (the least URL, when there are several).
+	URL    string `json:"url,omitempty"`
+	Target string `json:"target,omitempty"`
+}
+
+// merge adds o's rules and keeps the least redirect.
+func (u UnknownRobots) merge(o UnknownRobots) UnknownRobots {
+	for _, r := range o.Rules {
+		if i, found := slices.BinarySearch(u.Rules, r); !found {
+			u.Rules = slices.Insert(slices.Clone(u.Rules), i, r)
+		}
+	}
+	if o.Target != "" && (u.Target == "" || o.URL < u.URL || o.URL == u.URL && o.Target < u.Target) {
+		u.URL, u.Target = o.URL, o.Target
+	}
+	return u
 }
 
 func (nf *NoticeFacts) init() {
 	if nf.NotJudged == nil {
 		nf.NotJudged, nf.NotGiven, nf.NotPublished = map[string]int64{}, map[string]int64{}, map[string]int64{}
-		nf.ListURLs = map[string]string{}
+		nf.ListURLs, nf.UnknownHosts = map[string]string{}, map[string]int64{}
 	}
+}
+
+// TallyVersion notes one robots_versions row: the notice on fetches of
+// unknown content names what the host's versions of unknown content are.
+// It touches only UnknownRobots, so it may run beside Tally.
+func (nf *NoticeFacts) TallyVersion(v *table.RobotsVersion) {
+	if v.Effect != "unknown" {
+		return
+	}
+	if nf.UnknownRobots == nil {
+		nf.UnknownRobots = map[string]UnknownRobots{}
+	}
+	u := UnknownRobots{Rules: []string{v.StatusRule}}
+	if v.StatusRule == evaluate.RuleTargetMissing && v.RedirectTarget != "" {
+		u.URL, u.Target = v.URL, v.RedirectTarget
+	}
+	old, ok := nf.UnknownRobots[v.URLHostName]
+	if !ok && len(nf.UnknownRobots) >= maxAgents {
+		return
+	}
+	nf.UnknownRobots[strings.Clone(v.URLHostName)] = old.merge(u)
 }
 
 // Tally counts one fetch row, as Run counts every row it writes.
@@ -181,6 +232,9 @@ func (nf *NoticeFacts) Tally(f *table.Fetch) {
 	nf.init()
 	if f.NotJudgedReason != "" && f.NotJudgedReason != evaluate.NotJudgedNoBot {
 		nf.NotJudged[f.NotJudgedReason]++
+		if f.NotJudgedReason == evaluate.NotJudgedUnknownContent {
+			addCapped(nf.UnknownHosts, f.URLHostName, 1)
+		}
 	}
 	if f.Agent == "" || f.ClientIP == "" {
 		return
@@ -222,6 +276,17 @@ func (nf *NoticeFacts) Merge(o NoticeFacts) {
 	}
 	for a, n := range o.NotPublished {
 		addCapped(nf.NotPublished, a, n)
+	}
+	for h, n := range o.UnknownHosts {
+		addCapped(nf.UnknownHosts, h, n)
+	}
+	for h, u := range o.UnknownRobots {
+		if nf.UnknownRobots == nil {
+			nf.UnknownRobots = map[string]UnknownRobots{}
+		}
+		if old, ok := nf.UnknownRobots[h]; ok || len(nf.UnknownRobots) < maxAgents {
+			nf.UnknownRobots[h] = old.merge(u)
+		}
 	}
 	nf.AddReferrers(o.Referrers)
 }
@@ -309,8 +374,67 @@ func (nl *noticeList) notJudged(nf *NoticeFacts) {
 		nl.add(evaluate.NotJudgedBeforeFirst, c, "%s before the first known robots.txt version%s — give --robots FILE@TIME, --robots-git DIR[:PATH] or a WARC from 'repaudit robots history URL' that reaches back further", fetches(c), earliest)
 	}
 	if c := nf.NotJudged[evaluate.NotJudgedUnknownContent]; c > 0 {
-		nl.add(evaluate.NotJudgedUnknownContent, c, "%s under a robots.txt version whose content is unknown (see robots_versions.status_rule: a redirect target or revisited capture not in the inputs)", fetches(c))
+		nl.unknownContent(nf, c)
 	}
+}
+
+// unknownContent says what the c fetches of unknown content were under,
+// by host: a robots.txt that redirects out of the inputs (typically an
+// http:// vhost sending everything to https), in one notice; the other
+// causes, with their status rules, in another.
+func (nl *noticeList) unknownContent(nf *NoticeFacts, c int64) {
+	var redirects, others []string
+	var redirectN int64
+	for _, h := range byCount(nf.UnknownHosts) {
+		n, u := nf.UnknownHosts[h], nf.UnknownRobots[h]
+		if u.Target != "" && len(u.Rules) == 1 {
+			redirects = append(redirects, fmt.Sprintf("robots.txt on %s redirects to %s (not among the inputs): %s",
+				siteOf(u.URL), u.Target, fetches(n)))
+			redirectN += n
+			continue
+		}
+		what := fetches(n)
+		if len(u.Rules) > 0 {
+			what += "; status_rule " + strings.Join(u.Rules, ", ")
+		}
+		if h == "" {
+			h = "(no host)"
+		}
+		others = append(others, h+" ("+what+")")
+	}
+	if redirectN > 0 {
+		nl.add(evaluate.NotJudgedUnknownContent, redirectN, "%s under a robots.txt that redirects to a URL not among the inputs — %s — give a robots.txt source for the target (--robots FILE@TIME, --robots-git DIR[:PATH], --robots-dir DIR, or a WARC that captures it); if the host is a redirect vhost (an http:// site sending everything to https), its fetches were answered with redirects and there is nothing to judge",
+			fetches(redirectN), joinSome(redirects, 5, "hosts"))
+	}
+	if rest := c - redirectN; rest > 0 {
+		where := ""
+		if len(others) > 0 {
+			where = ", by host: " + joinSome(others, 5, "hosts")
+		}
+		nl.add(evaluate.NotJudgedUnknownContent, rest, "%s under a robots.txt version whose content is unknown%s — see robots_versions.status_rule: a redirect whose target is not in the inputs (redirect-target-missing) or that names none (redirect-no-location), a revisit whose original is not in the inputs (revisit-unresolved), a response that does not parse; or a bot's own robots.txt fetch that was a redirect or a 304 with no known version to follow — give the capture it needs",
+			fetches(rest), where)
+	}
+}
+
+// siteOf is the scheme://authority of a URL (the whole string when it
+// has no path).
+func siteOf(u string) string {
+	_, rest, ok := strings.Cut(u, "://")
+	if !ok {
+		return u
+	}
+	if i := strings.IndexAny(rest, "/?#"); i >= 0 {
+		return u[:len(u)-len(rest)+i]
+	}
+	return u
+}
+
+// joinSome joins at most max of xs with "; ", saying how many more.
+func joinSome(xs []string, max int, more string) string {
+	if len(xs) <= max {
+		return strings.Join(xs, "; ")
+	}
+	return strings.Join(xs[:max], "; ") + fmt.Sprintf("; and %d more %s", len(xs)-max, more)
 }
 
 // ipLists names, per bot in the order of most fetches, the published IP

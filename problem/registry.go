@@ -345,7 +345,7 @@ var registry = []Entry{
 	{KindNotice, ReasonNoHost, "", "", "fetches not judged: the log lines name no host (pass --site)"},
 	{KindNotice, ReasonNoVersion, "", "", "fetches not judged: no robots.txt version of their site is known (give a robots.txt source)"},
 	{KindNotice, ReasonBeforeFirst, "", "", "fetches not judged: they predate the first known robots.txt version"},
-	{KindNotice, ReasonUnknownContent, "", "", "fetches not judged: the robots.txt version in force has unknown content"},
+	{KindNotice, ReasonUnknownContent, "", "", "fetches not judged: the robots.txt version in force has unknown content; one notice, per host, for robots.txt that redirects to a URL not among the inputs (typically an http:// vhost redirecting to https), another, per host with its status rules, for the other causes"},
 	{KindNotice, NoticeAssumedRange, "", "", "robots.txt files given without a time, assumed in force for the whole data range"},
 	{KindNotice, NoticeIPListNotGiven, "", "", "a bot's operator publishes IP ranges (bot catalog ip_ranges_url, or its card's ips_uri) but none were given: its IPs are unchecked (fetches.ip_check not_given, the URL in ip_list_url); one notice per bot"},
 	{KindNotice, NoticeIPListNone, "", "", "fetches by bots the catalog knows whose operators publish no IP ranges: unverifiable by IP (fetches.ip_check not_published)"},
