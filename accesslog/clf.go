@@ -217,6 +217,12 @@ func (r *Reader) parseCLFLine(s string, vhost bool) bool {
 	if status == "" {
 		return r.fail(CodeUnparsedLine, "no status", s)
 	}
+	if absent(req) && status == "408" {
+		// Apache's routine line for a client that opened a connection
+		// and sent nothing before the timeout: no request, as ELB's
+		// "- - -" lines.
+		return r.notRequest("connection closed without a request (\"-\" 408)", s)
+	}
 	r.setRequest(f, req, s)
 	f.Status = r.parseStatus(status, s)
 	f.Bytes = r.parseBytes(bytes, s)

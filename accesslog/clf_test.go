@@ -2,6 +2,7 @@ package accesslog
 
 import (
 	"slices"
+	"strings"
 	"testing"
 
 	"github.com/repaudit/repaudit/event"
@@ -99,11 +100,11 @@ func TestCombined(t *testing.T) {
 		{
 			name: "malformed request lines kept with warnings",
 			opts: c,
-			in: `192.0.2.1 - - [01/May/2024:00:00:00 +0000] "-" 408 0 "-" "-"` + "\n" +
+			in: `192.0.2.1 - - [01/May/2024:00:00:00 +0000] "-" 400 0 "-" "-"` + "\n" +
 				`192.0.2.1 - - [01/May/2024:00:00:01 +0000] "\x16\x03\x01\x00\xa5\x01" 400 157 "-" "-"` + "\n" +
 				`192.0.2.1 - - [01/May/2024:00:00:02 +0000] "GET /no-proto" 200 1 "-" "-"` + "\n",
 			want: []event.Fetch{
-				{Time: mustTime(t, "2024-05-01T00:00:00Z"), ClientIP: ip("192.0.2.1"), Status: 408, Bytes: 0,
+				{Time: mustTime(t, "2024-05-01T00:00:00Z"), ClientIP: ip("192.0.2.1"), Status: 400, Bytes: 0,
 					Format: "combined", Source: event.Source{Line: 1}},
 				{Time: mustTime(t, "2024-05-01T00:00:01Z"), ClientIP: ip("192.0.2.1"), Status: 400, Bytes: 157,
 					Target: "\x16\x03\x01\x00\xa5\x01", Format: "combined", Source: event.Source{Line: 2}},
@@ -213,6 +214,42 @@ func TestSignatureRoundTrip(t *testing.T) {
 			}
 			if got[2].SignatureRecorded {
 				t.Errorf("line without the extra fields: got SignatureRecorded, want false")
+			}
+		})
+	}
+}
+
+// A client that opens a connection and sends nothing gets Apache's
+// routine "-" 408 line: no request, an info like ELB's "- - -" lines, in
+// every CLF layout. A "-" request with another status, and junk, stay
+// log-bad-request warnings, kept.
+func TestNoRequest408(t *testing.T) {
+	const at = `[01/May/2024:00:00:00 +0000]`
+	tests := []struct {
+		name      string
+		opts      Options
+		line      string
+		wantFetch int
+		want      string // code:severity
+	}{
+		{"combined", Options{Format: Combined}, `192.0.2.1 - - ` + at + ` "-" 408 0 "-" "-"`, 0, "log-not-request:info"},
+		{"combined, empty request", Options{Format: Combined}, `192.0.2.1 - - ` + at + ` "" 408 0 "-" "-"`, 0, "log-not-request:info"},
+		{"common", Options{Format: Common}, `192.0.2.1 - - ` + at + ` "-" 408 -`, 0, "log-not-request:info"},
+		{"vhost_combined", Options{Format: VhostCombined}, `www.example.com:80 192.0.2.1 - - ` + at + ` "-" 408 0 "-" "-"`, 0, "log-not-request:info"},
+		{"elb-classic", Options{Format: ELBClassic}, `2024-05-01T00:00:00.000000Z lb 192.0.2.1:2817 - -1 -1 -1 408 0 0 0 "- - - " "-" - -`, 0, "log-not-request:info"},
+		{"combined, \"-\" 400", Options{Format: Combined}, `192.0.2.1 - - ` + at + ` "-" 400 0 "-" "-"`, 1, "log-bad-request:warning"},
+		{"combined, junk 408", Options{Format: Combined}, `192.0.2.1 - - ` + at + ` "\x16\x03\x01" 408 0 "-" "-"`, 1, "log-bad-request:warning"},
+		{"vhost_combined, no protocol", Options{Format: VhostCombined}, `www.example.com:80 192.0.2.1 - - ` + at + ` "GET /x" 408 0 "-" "-"`, 1, "log-bad-request:warning"},
+	}
+	for _, tt := range tests {
+		t.Run(tt.name, func(t *testing.T) {
+			_, got, probs := readAll(t, tt.line+"\n", tt.opts)
+			var ps []string
+			for _, p := range probs {
+				ps = append(ps, string(p.Code)+":"+p.Severity)
+			}
+			if len(got) != tt.wantFetch || strings.Join(ps, " ") != tt.want {
+				t.Errorf("%d fetches, problems %q; want %d, %q", len(got), ps, tt.wantFetch, tt.want)
 			}
 		})
 	}

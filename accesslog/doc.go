@@ -17,7 +17,8 @@
 // it. docs/semantics.md says which field of each format lands in which
 // Fetch field.
 //
-// Lines that record no request (a TCP connection in an ELB log, a proxy
+// Lines that record no request (a TCP connection in an ELB log, Apache's
+// "-" 408 line for a connection closed before any request, a proxy
 // event in an HAProxy log) are skipped with an info Problem
 // (CodeNotRequest); a file of which no line could be read ends with a
 // CodeNothingRead problem naming the format its lines came closest to

@@ -44,7 +44,7 @@ const (
 	CodeCompressionLimit = problem.LogCompressionLimit // error: a zstd frame needs a window over the limit; lines before were returned
 	CodeNoFields         = problem.LogNoFields         // info: W3C data before any #Fields directive; the default field list is used
 	CodeProblemsDropped  = problem.LogProblemsDropped  // warning: too many problems between two Problems calls; some were not kept
-	CodeNotRequest       = problem.LogNotRequest       // info: a line of the log that records no HTTP request (TCP connection, proxy event, S3 batch operation); skipped
+	CodeNotRequest       = problem.LogNotRequest       // info: a line of the log that records no HTTP request (TCP connection, Apache's "-" 408 for a connection closed before any request, proxy event, S3 batch operation); skipped
 	CodeLocalTime        = problem.LogLocalTime        // info: the format writes local time without a zone; read as UTC (once per file)
 	CodeNothingRead      = problem.LogNothingRead      // error: no line of the file could be read; the message names the format the lines came closest to
 )

@@ -91,8 +91,9 @@ type Summary struct {
 
 	mu        sync.Mutex
 	referrers map[string]int64 // referrer sites of host-less log lines, for the --site hint
-	notJudged map[string]int64 // fetches not judged, by evaluate.NotJudged* code
-	noList    map[string]int64 // bot fetches whose IP no list could check, by agent
+	// facts counts what the notices need as rows pass (NotJudged,
+	// NotGiven, NotPublished); Referrers is kept in referrers above.
+	facts NoticeFacts
 }
 
 type fileState struct {
@@ -229,7 +230,7 @@ type run struct {
 func newRun(ctx context.Context, cfg Config) *run {
 	return &run{
 		ctx: ctx, cfg: cfg, st: &runState{}, timings: map[string]float64{}, spool: newSpoolDir(cfg.Out),
-		sum: &Summary{Out: cfg.Out, Findings: map[string]int64{}, notJudged: map[string]int64{}, noList: map[string]int64{},
+		sum: &Summary{Out: cfg.Out, Findings: map[string]int64{},
 			referrers: map[string]int64{}, ProblemsBySeverity: map[string]int64{}},
 	}
 }
@@ -435,6 +436,11 @@ func (c *countingSink) Fetch(f *table.Fetch) error {
 		c.sum.Unverifiable++
 	}
 	return c.Sink.Fetch(f)
+}
+
+func (c *countingSink) RobotsVersion(v *table.RobotsVersion) error {
+	c.sum.facts.TallyVersion(v)
+	return c.Sink.RobotsVersion(v)
 }
 
 // Finish passes on that a table is whole (table.Finisher): one model

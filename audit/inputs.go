@@ -46,12 +46,21 @@ func readDoc(path string) ([]byte, error) {
 	return data, nil
 }
 
+// identityProblem makes a problem of a card, key set or IP list into a
+// row: a warning, as the document was read leniently, unless the registry
+// says its code is info — a publisher's quirk that loses nothing, such as
+// the zero-width spaces Bing serves bingbot.json with, must not fail a
+// --fail-on-problems run that uses the list exactly as published.
 func identityProblem(p identity.Problem, at event.Source) event.Problem {
 	src := at
 	if src.File == "" {
 		src = event.Source{File: p.Source, Offset: -1}
 	}
-	return event.Problem{Source: src, Code: p.Code, Severity: event.SevWarning, Message: p.Message}
+	sev := event.SevWarning
+	if e, ok := problem.Lookup(problem.KindProblem, p.Code); ok && e.Severity == problem.Info {
+		sev = event.SevInfo
+	}
+	return event.Problem{Source: src, Code: p.Code, Severity: sev, Message: p.Message}
 }
 
 // loadLocalIdentity reads --card, --jwks and --ip-ranges files: they are

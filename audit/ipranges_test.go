@@ -134,3 +134,59 @@ func TestIPRangesDir(t *testing.T) {
 		t.Errorf("an empty --ip-ranges-dir: err %v, want a hint at ranges fetch", err)
 	}
 }
+
+// bingShaped is an IP list in the shape Bing serves bingbot.json: JSON
+// with creationTime and prefixes[].ipv4Prefix, zero-width spaces (U+200B)
+// between tokens and inside keys and values, and here a byte order mark.
+// The prefixes are documentation ranges, not Bing's.
+const bingShaped = "\ufeff{\n\u200b  \"creation\u200bTime\": \"2025-03-01T10:00:00.121331\u200b\",\n" +
+	"  \"prefixes\": [\n\u200b    {\"ipv4\u200bPrefix\": \"198.51.100.0/24\u200b\"},\n" +
+	"    {\"\u200bipv4Prefix\": \"203.0.113.0/24\"}\n\u200b  ]\n}\n"
+
+// TestIPListSeverity: a list exactly as its publisher serves it is used
+// and its quirks are info, so --fail-on-problems (warning) passes; a list
+// with real damage still raises a warning.
+func TestIPListSeverity(t *testing.T) {
+	const log = `198.51.100.7 - - [12/Mar/2025:10:00:00 +0000] "GET /a HTTP/1.1" 200 100 "-" "Mozilla/5.0 (compatible; bingbot/2.0; +http://www.bing.com/bingbot.htm)"` + "\n"
+	tests := []struct {
+		name      string
+		list      string
+		wantCheck string
+		wantProbs string // code:severity, sorted as reported
+	}{
+		{"Bing's shape", bingShaped, "in_range", "iplist-zero-width-space:info"},
+		{"plain JAFAR", `{"creationTime":"2025-03-01T10:00:00Z","prefixes":[{"ipv4Prefix":"198.51.100.0/24"}]}`, "in_range", ""},
+		{"Bing's shape with a broken prefix", strings.Replace(bingShaped, "203.0.113.0/24", "203.0.113.0/33", 1), "in_range",
+			"iplist-zero-width-space:info iplist-bad-prefix:warning"},
+		{"a prefix with host bits", `{"prefixes":[{"ipv4Prefix":"198.51.100.9/24"}]}`, "in_range", "iplist-host-bits:warning"},
+		{"not a list", `{"creationTime":"2025-03-01T10:00:00Z"}`, "not_given", "iplist-unreadable:error"},
+	}
+	for _, tt := range tests {
+		t.Run(tt.name, func(t *testing.T) {
+			tmp := t.TempDir()
+			dir := filepath.Join(tmp, "ranges")
+			os.Mkdir(dir, 0o755)
+			os.WriteFile(filepath.Join(dir, "bingbot.json"), []byte(tt.list), 0o644)
+			logPath := filepath.Join(tmp, "access.log")
+			os.WriteFile(logPath, []byte(log), 0o644)
+			cfg := Config{Inputs: []string{logPath}, Out: filepath.Join(tmp, "out"), Jobs: 1, IPRangesDirs: []string{dir},
+				Eval: evaluate.Options{DefaultAuthority: "https://www.example.com", RobotsTTL: 24 * time.Hour}}
+			col := &table.Collector{}
+			if err := runInto(context.Background(), cfg, col); err != nil {
+				t.Fatal(err)
+			}
+			if len(col.Fetches) != 1 || col.Fetches[0].IPCheck != tt.wantCheck {
+				t.Fatalf("fetches %+v, want one with ip_check %s", col.Fetches, tt.wantCheck)
+			}
+			var got []string
+			for _, p := range col.Problems {
+				if strings.HasPrefix(p.Code, "iplist-") {
+					got = append(got, p.Code+":"+p.Severity)
+				}
+			}
+			if strings.Join(got, " ") != tt.wantProbs {
+				t.Errorf("problems %q, want %q", strings.Join(got, " "), tt.wantProbs)
+			}
+		})
+	}
+}

@@ -2,6 +2,7 @@ package audit
 
 import (
 	"fmt"
+	"slices"
 	"sort"
 	"strings"
 	"time"
@@ -132,16 +133,16 @@ func topReferrer(referrers map[string]int64) string {
 
 // tally counts, as rows pass, what notices need: fetches not judged by
 // reason, and per bot the fetches whose IP could not be checked.
-func (s *Summary) tally(f *table.Fetch) { tally(s.notJudged, s.noList, f) }
+func (s *Summary) tally(f *table.Fetch) { s.facts.Tally(f) }
 
-func tally(notJudged, noList map[string]int64, f *table.Fetch) {
-	if f.NotJudgedReason != "" && f.NotJudgedReason != evaluate.NotJudgedNoBot {
-		notJudged[f.NotJudgedReason]++
-	}
-	if f.Agent != "" && f.IPCheck == identity.IPNoList && f.ClientIP != "" {
-		if _, ok := noList[f.Agent]; ok || len(noList) < 10000 {
-			noList[f.Agent]++
-		}
+// maxAgents caps the bots NoticeFacts counts fetches of.
+const maxAgents = 10000
+
+// addCapped adds n to m[k] while m has fewer than maxAgents keys, or
+// already has k.
+func addCapped(m map[string]int64, k string, n int64) {
+	if _, ok := m[k]; ok || len(m) < maxAgents {
+		m[k] += n
 	}
 }
 
@@ -155,20 +156,107 @@ type NoticeFacts struct {
 	AssumedVersions int           `json:"assumed,omitempty"` // Model.AssumedVersions
 	FirstVersion    time.Time     `json:"first,omitzero"`    // Model.FirstVersion
 	// NotJudged counts the fetch rows not judged, by reason (no-bot
-	// aside); NoList the bot fetches whose IP no list could check, by
-	// agent (at most 10,000 agents); Referrers the referrer sites of
-	// host-less log lines (HostSet.Referrers, at most 1,024 sites).
-	NotJudged map[string]int64 `json:"not_judged,omitempty"`
-	NoList    map[string]int64 `json:"no_list,omitempty"`
-	Referrers map[string]int64 `json:"referrers,omitempty"`
+	// aside); NotGiven and NotPublished the bot fetches whose IP no list
+	// could check (ip_check not_given, not_published), by agent (at most
+	// 10,000 agents each), and ListURLs the ip_list_url of the agents of
+	// NotGiven (the least, when rows name several); Referrers the
+	// referrer sites of host-less log lines (HostSet.Referrers, at most
+	// 1,024 sites).
+	NotJudged    map[string]int64  `json:"not_judged,omitempty"`
+	NotGiven     map[string]int64  `json:"ip_not_given,omitempty"`
+	ListURLs     map[string]string `json:"ip_list_urls,omitempty"`
+	NotPublished map[string]int64  `json:"ip_not_published,omitempty"`
+	Referrers    map[string]int64  `json:"referrers,omitempty"`
+	// UnknownHosts counts the fetches not judged for unknown content by
+	// url_host_name (at most 10,000 hosts); UnknownRobots says, per host,
+	// what its robots.txt versions of unknown content are
+	// (TallyVersion), so that the notice can say what happened.
+	UnknownHosts  map[string]int64         `json:"unknown_hosts,omitempty"`
+	UnknownRobots map[string]UnknownRobots `json:"unknown_robots,omitempty"`
+}
+
+// UnknownRobots is what a host's robots.txt versions of unknown content
+// (robots_versions.effect unknown) are.
+type UnknownRobots struct {
+	Rules []string `json:"rules"` // their status rules, distinct and sorted
+	// URL and Target are, for a version whose redirect leads out of the
+	// inputs (redirect-target-missing), the robots.txt URL and where it
+	// redirects (the least URL, when there are several).
+	URL    string `json:"url,omitempty"`
+	Target string `json:"target,omitempty"`
+}
+
+// merge adds o's rules and keeps the least redirect.
+func (u UnknownRobots) merge(o UnknownRobots) UnknownRobots {
+	for _, r := range o.Rules {
+		if i, found := slices.BinarySearch(u.Rules, r); !found {
+			u.Rules = slices.Insert(slices.Clone(u.Rules), i, r)
+		}
+	}
+	if o.Target != "" && (u.Target == "" || o.URL < u.URL || o.URL == u.URL && o.Target < u.Target) {
+		u.URL, u.Target = o.URL, o.Target
+	}
+	return u
+}
+
+func (nf *NoticeFacts) init() {
+	if nf.NotJudged == nil {
+		nf.NotJudged, nf.NotGiven, nf.NotPublished = map[string]int64{}, map[string]int64{}, map[string]int64{}
+		nf.ListURLs, nf.UnknownHosts = map[string]string{}, map[string]int64{}
+	}
+}
+
+// TallyVersion notes one robots_versions row: the notice on fetches of
+// unknown content names what the host's versions of unknown content are.
+// It touches only UnknownRobots, so it may run beside Tally.
+func (nf *NoticeFacts) TallyVersion(v *table.RobotsVersion) {
+	if v.Effect != "unknown" {
+		return
+	}
+	if nf.UnknownRobots == nil {
+		nf.UnknownRobots = map[string]UnknownRobots{}
+	}
+	u := UnknownRobots{Rules: []string{v.StatusRule}}
+	if v.StatusRule == evaluate.RuleTargetMissing && v.RedirectTarget != "" {
+		u.URL, u.Target = v.URL, v.RedirectTarget
+	}
+	old, ok := nf.UnknownRobots[v.URLHostName]
+	if !ok && len(nf.UnknownRobots) >= maxAgents {
+		return
+	}
+	nf.UnknownRobots[strings.Clone(v.URLHostName)] = old.merge(u)
 }
 
 // Tally counts one fetch row, as Run counts every row it writes.
 func (nf *NoticeFacts) Tally(f *table.Fetch) {
-	if nf.NotJudged == nil {
-		nf.NotJudged, nf.NoList = map[string]int64{}, map[string]int64{}
+	nf.init()
+	if f.NotJudgedReason != "" && f.NotJudgedReason != evaluate.NotJudgedNoBot {
+		nf.NotJudged[f.NotJudgedReason]++
+		if f.NotJudgedReason == evaluate.NotJudgedUnknownContent {
+			addCapped(nf.UnknownHosts, f.URLHostName, 1)
+		}
 	}
-	tally(nf.NotJudged, nf.NoList, f)
+	if f.Agent == "" || f.ClientIP == "" {
+		return
+	}
+	switch f.IPCheck {
+	case identity.IPNotGiven:
+		addCapped(nf.NotGiven, f.Agent, 1)
+		nf.noteListURL(f.Agent, f.IPListURL)
+	case identity.IPNotPublished:
+		addCapped(nf.NotPublished, f.Agent, 1)
+	}
+}
+
+// noteListURL keeps the least list URL named for agent, so that the
+// notice does not depend on the order rows and partitions come in.
+func (nf *NoticeFacts) noteListURL(agent, u string) {
+	if _, counted := nf.NotGiven[agent]; !counted || u == "" {
+		return
+	}
+	if old, ok := nf.ListURLs[agent]; !ok || u < old {
+		nf.ListURLs[agent] = strings.Clone(u)
+	}
 }
 
 // Merge adds o's counts to nf (Site is left as it is; the earliest
@@ -178,15 +266,26 @@ func (nf *NoticeFacts) Merge(o NoticeFacts) {
 	if !o.FirstVersion.IsZero() && (nf.FirstVersion.IsZero() || o.FirstVersion.Before(nf.FirstVersion)) {
 		nf.FirstVersion = o.FirstVersion
 	}
-	if nf.NotJudged == nil {
-		nf.NotJudged, nf.NoList = map[string]int64{}, map[string]int64{}
-	}
+	nf.init()
 	for k, n := range o.NotJudged {
 		nf.NotJudged[k] += n
 	}
-	for a, n := range o.NoList {
-		if _, ok := nf.NoList[a]; ok || len(nf.NoList) < 10000 {
-			nf.NoList[a] += n
+	for a, n := range o.NotGiven {
+		addCapped(nf.NotGiven, a, n)
+		nf.noteListURL(a, o.ListURLs[a])
+	}
+	for a, n := range o.NotPublished {
+		addCapped(nf.NotPublished, a, n)
+	}
+	for h, n := range o.UnknownHosts {
+		addCapped(nf.UnknownHosts, h, n)
+	}
+	for h, u := range o.UnknownRobots {
+		if nf.UnknownRobots == nil {
+			nf.UnknownRobots = map[string]UnknownRobots{}
+		}
+		if old, ok := nf.UnknownRobots[h]; ok || len(nf.UnknownRobots) < maxAgents {
+			nf.UnknownRobots[h] = old.merge(u)
 		}
 	}
 	nf.AddReferrers(o.Referrers)
@@ -207,10 +306,10 @@ func (nf *NoticeFacts) AddReferrers(refs map[string]int64) {
 // it judged host-less lines as, fetches not judged by reason, robots.txt
 // versions assumed for the whole range, and bots whose IPs went unchecked.
 func notices(m *evaluate.Model, catalog *bots.Catalog, s *Summary) []Notice {
-	return Notices(&NoticeFacts{
-		Site: m.Site(), AssumedVersions: m.AssumedVersions(), FirstVersion: m.FirstVersion(),
-		NotJudged: s.notJudged, NoList: s.noList, Referrers: s.referrers,
-	}, catalog)
+	nf := s.facts
+	nf.Site, nf.AssumedVersions, nf.FirstVersion = m.Site(), m.AssumedVersions(), m.FirstVersion()
+	nf.Referrers = s.referrers
+	return Notices(&nf, catalog)
 }
 
 // Notices returns the notices of a run from its facts, in the order they
@@ -223,7 +322,7 @@ func Notices(nf *NoticeFacts, catalog *bots.Catalog) []Notice {
 		nl.add(NoticeAssumedRange, 0, "%s given without a time: assumed in force for the whole data range — give FILE@TIME, --robots-git or --robots-dir if the file changed",
 			plural(int64(nf.AssumedVersions), "robots.txt version", "robots.txt versions"))
 	}
-	nl.ipLists(catalog, nf.NoList)
+	nl.ipLists(catalog, nf)
 	return nl.out
 }
 
@@ -275,36 +374,96 @@ func (nl *noticeList) notJudged(nf *NoticeFacts) {
 		nl.add(evaluate.NotJudgedBeforeFirst, c, "%s before the first known robots.txt version%s — give --robots FILE@TIME, --robots-git DIR[:PATH] or a WARC from 'repaudit robots history URL' that reaches back further", fetches(c), earliest)
 	}
 	if c := nf.NotJudged[evaluate.NotJudgedUnknownContent]; c > 0 {
-		nl.add(evaluate.NotJudgedUnknownContent, c, "%s under a robots.txt version whose content is unknown (see robots_versions.status_rule: a redirect target or revisited capture not in the inputs)", fetches(c))
+		nl.unknownContent(nf, c)
 	}
 }
 
-// ipLists names, per bot in the order of most fetches, the published IP
-// list that was not given; bots whose operators publish none are listed
-// together.
-func (nl *noticeList) ipLists(catalog *bots.Catalog, noList map[string]int64) {
-	agents := make([]string, 0, len(noList))
-	for a := range noList {
-		agents = append(agents, a)
-	}
-	sort.Slice(agents, func(i, j int) bool {
-		if noList[agents[i]] != noList[agents[j]] {
-			return noList[agents[i]] > noList[agents[j]]
+// unknownContent says what the c fetches of unknown content were under,
+// by host: a robots.txt that redirects out of the inputs (typically an
+// http:// vhost sending everything to https), in one notice; the other
+// causes, with their status rules, in another.
+func (nl *noticeList) unknownContent(nf *NoticeFacts, c int64) {
+	var redirects, others []string
+	var redirectN int64
+	for _, h := range byCount(nf.UnknownHosts) {
+		n, u := nf.UnknownHosts[h], nf.UnknownRobots[h]
+		if u.Target != "" && len(u.Rules) == 1 {
+			redirects = append(redirects, fmt.Sprintf("robots.txt on %s redirects to %s (not among the inputs): %s",
+				siteOf(u.URL), u.Target, fetches(n)))
+			redirectN += n
+			continue
 		}
-		return agents[i] < agents[j]
-	})
+		what := fetches(n)
+		if len(u.Rules) > 0 {
+			what += "; status_rule " + strings.Join(u.Rules, ", ")
+		}
+		if h == "" {
+			h = "(no host)"
+		}
+		others = append(others, h+" ("+what+")")
+	}
+	if redirectN > 0 {
+		nl.add(evaluate.NotJudgedUnknownContent, redirectN, "%s under a robots.txt that redirects to a URL not among the inputs — %s — give a robots.txt source for the target (--robots FILE@TIME, --robots-git DIR[:PATH], --robots-dir DIR, or a WARC that captures it); if the host is a redirect vhost (an http:// site sending everything to https), its fetches were answered with redirects and there is nothing to judge",
+			fetches(redirectN), joinSome(redirects, 5, "hosts"))
+	}
+	if rest := c - redirectN; rest > 0 {
+		where := ""
+		if len(others) > 0 {
+			where = ", by host: " + joinSome(others, 5, "hosts")
+		}
+		nl.add(evaluate.NotJudgedUnknownContent, rest, "%s under a robots.txt version whose content is unknown%s — see robots_versions.status_rule: a redirect whose target is not in the inputs (redirect-target-missing) or that names none (redirect-no-location), a revisit whose original is not in the inputs (revisit-unresolved), a response that does not parse; or a bot's own robots.txt fetch that was a redirect or a 304 with no known version to follow — give the capture it needs",
+			fetches(rest), where)
+	}
+}
+
+// siteOf is the scheme://authority of a URL (the whole string when it
+// has no path).
+func siteOf(u string) string {
+	_, rest, ok := strings.Cut(u, "://")
+	if !ok {
+		return u
+	}
+	if i := strings.IndexAny(rest, "/?#"); i >= 0 {
+		return u[:len(u)-len(rest)+i]
+	}
+	return u
+}
+
+// joinSome joins at most max of xs with "; ", saying how many more.
+func joinSome(xs []string, max int, more string) string {
+	if len(xs) <= max {
+		return strings.Join(xs, "; ")
+	}
+	return strings.Join(xs[:max], "; ") + fmt.Sprintf("; and %d more %s", len(xs)-max, more)
+}
+
+// ipLists names, per bot in the order of most fetches, the published IP
+// list that was not given (ip_check not_given); bots the catalog knows
+// whose operators publish none (not_published) are listed together.
+func (nl *noticeList) ipLists(catalog *bots.Catalog, nf *NoticeFacts) {
+	for _, a := range byCount(nf.NotGiven) {
+		c, u := nf.NotGiven[a], nf.ListURLs[a]
+		name := a
+		b, known := catalog.Lookup(a)
+		if known {
+			name = b.Token
+		}
+		switch {
+		case known && slices.Contains(b.IPRangesURLs, u) || known && u == b.IPRangesURL:
+			nl.add(NoticeIPListNotGiven, c, "%s publishes IP ranges at %s; none given: %s unchecked, findings attributed to the claimed operator — run 'repaudit ranges fetch --out DIR' and pass --ip-ranges-dir DIR",
+				name, u, fetches(c))
+		default: // a card's ips_uri
+			nl.add(NoticeIPListNotGiven, c, "%s publishes IP ranges at %s (its Signature Agent Card's ips_uri); none given: %s unchecked, findings attributed to the claimed operator — give a WARC that captures it ('repaudit cards fetch' records it)",
+				name, u, fetches(c))
+		}
+	}
 	var unpublished []string
 	var unpublishedN int64
-	for _, a := range agents {
-		c := noList[a]
+	for _, a := range byCount(nf.NotPublished) {
+		c := nf.NotPublished[a]
 		b, ok := catalog.Lookup(a)
 		if !ok {
 			continue // an unknown bot: nobody vouches for it
-		}
-		if b.IPRangesURL != "" {
-			nl.add(NoticeIPListNotGiven, c, "%s publishes IP ranges at %s; none given: %s unchecked, findings attributed to the claimed operator — run 'repaudit ranges fetch --out DIR' and pass --ip-ranges-dir DIR",
-				b.Token, b.IPRangesURL, fetches(c))
-			continue
 		}
 		unpublished = append(unpublished, fmt.Sprintf("%s (%d)", b.Token, c))
 		unpublishedN += c
@@ -313,6 +472,21 @@ func (nl *noticeList) ipLists(catalog *bots.Catalog, noList map[string]int64) {
 		nl.add(NoticeIPListNone, unpublishedN, "%s by bots whose operators publish no IP ranges, unverifiable by IP: %s",
 			fetches(unpublishedN), listSome(unpublished, 8))
 	}
+}
+
+// byCount returns the keys of m, most counted first, then in order.
+func byCount(m map[string]int64) []string {
+	keys := make([]string, 0, len(m))
+	for k := range m {
+		keys = append(keys, k)
+	}
+	sort.Slice(keys, func(i, j int) bool {
+		if m[keys[i]] != m[keys[j]] {
+			return m[keys[i]] > m[keys[j]]
+		}
+		return keys[i] < keys[j]
+	})
+	return keys
 }
 
 func fetches(n int64) string { return plural(n, "fetch", "fetches") }

@@ -241,3 +241,51 @@ func TestIdentificationRules(t *testing.T) {
 		t.Errorf("unknown heritrix crawler: agent %q operator %q by %q", j.Fetch.Agent, j.Fetch.Operator, j.Fetch.IdentifiedBy)
 	}
 }
+
+// fetches.ip_check says why an IP went unchecked: a list given
+// (in_range, not_in_range), a published list not given (not_given, with
+// its URL in ip_list_url), or no published list known (not_published).
+func TestIPCheckValues(t *testing.T) {
+	const uaBytespider = "Mozilla/5.0 (Linux; Android 5.0) AppleWebKit/537.36 (KHTML, like Gecko) Mobile Safari/537.36 (compatible; Bytespider; spider-feedback@bytedance.com)"
+	googleList := &identity.IPList{CreationTime: t0, Prefixes: []netip.Prefix{netip.MustParsePrefix("66.249.64.0/19")}, Source: "googlebot.json"}
+	tests := []struct {
+		name    string
+		ua      string
+		ip      string
+		list    bool // give Googlebot's list
+		card    *identity.Card
+		want    string
+		wantURL string
+	}{
+		{"list given, in range", uaGooglebot, "66.249.66.1", true, nil, identity.IPInRange, ""},
+		{"list given, not in range", uaGooglebot, "192.0.2.10", true, nil, identity.IPNotInRange, ""},
+		{"catalog list not given", uaGooglebot, "66.249.66.1", false, nil, identity.IPNotGiven, "https://developers.google.com/static/search/apis/ipranges/googlebot.json"},
+		{"catalog list not given, other bot", uaGPTBot, "192.0.2.10", false, nil, identity.IPNotGiven, "https://openai.com/gptbot.json"},
+		{"nothing published", uaBytespider, "192.0.2.10", false, nil, identity.IPNotPublished, ""},
+		{"card's ips_uri not given", uaAgent, "192.0.2.10", false,
+			&identity.Card{ClientID: "https://agent.example/.well-known/signature-agent-card", Name: "Example Agent",
+				ProductToken: "ExampleAgent", IPsURI: "https://agent.example/ips.json"},
+			identity.IPNotGiven, "https://agent.example/ips.json"},
+		{"card without ips_uri", uaAgent, "192.0.2.10", false, agentCard(nil), identity.IPNotPublished, ""},
+		{"unknown bot", "FooCrawler/1.0 (+https://foo.example/bot)", "192.0.2.10", false, nil, identity.IPNotPublished, ""},
+	}
+	for _, tt := range tests {
+		t.Run(tt.name, func(t *testing.T) {
+			s := newScenario(t)
+			if tt.list {
+				s.ids.AddIPList("Googlebot", googleList, t0)
+			}
+			if tt.card != nil {
+				s.ids.AddCard(tt.card, time.Time{})
+			}
+			s.robots(site+"/robots.txt", t0, 200, "User-agent: *\nDisallow: /private/\n")
+			f := s.fetch(tt.ua, site+"/a", hours(2), 200)
+			f.ClientIP = netip.MustParseAddr(tt.ip)
+			s.run()
+			j := s.j(f)
+			if j.Fetch.IPCheck != tt.want || j.Fetch.IPListURL != tt.wantURL {
+				t.Errorf("ip_check %q, ip_list_url %q; want %q, %q", j.Fetch.IPCheck, j.Fetch.IPListURL, tt.want, tt.wantURL)
+			}
+		})
+	}
+}

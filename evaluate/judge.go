@@ -542,8 +542,10 @@ func (m *Model) identityStatus(j *Judgement, f *event.Fetch, t time.Time, id ide
 	if f.ClientIP.IsValid() && !forced {
 		st.ipc = m.checkIP(id, f.ClientIP, t, c)
 		switch st.ipc.Result {
-		case identity.IPInRange, identity.IPNotInRange, identity.IPNoList:
+		case identity.IPInRange, identity.IPNotInRange, identity.IPNotPublished:
 			row.IPCheck = st.ipc.Result
+		case identity.IPNotGiven:
+			row.IPCheck, row.IPListURL = st.ipc.Result, st.ipc.ListSource
 		}
 	}
 	st.cardSigns = id.cardSigns()
@@ -703,17 +705,24 @@ func listTime(t time.Time, earliest bool) string {
 
 // checkIP checks the client address against the ranges published for the
 // bot in force at t: under its product token, then the catalog's ranges
-// URL, then the card's ips_uri. c may be nil.
+// URL, then the card's ips_uri. With no list, it says whether one is
+// published: IPNotGiven with the URL in ListSource (the catalog's first,
+// else the card's), or IPNotPublished. c may be nil.
 func (m *Model) checkIP(id ident, ip netip.Addr, t time.Time, c *judgeCache) identity.IPCheck {
 	for _, owner := range [3]string{id.token, id.botIPURL(), id.cardIPURL()} {
 		if owner == "" || !c.hasIPList(m, owner) {
 			continue
 		}
-		if r := m.ids.CheckIP(owner, ip, t); r.Result != identity.IPNoList {
+		if r := m.ids.CheckIP(owner, ip, t); r.Result != identity.IPNotGiven {
 			return r
 		}
 	}
-	return identity.IPCheck{Result: identity.IPNoList}
+	for _, u := range [2]string{id.botIPURL(), id.cardIPURL()} {
+		if u != "" {
+			return identity.IPCheck{Result: identity.IPNotGiven, ListSource: u}
+		}
+	}
+	return identity.IPCheck{Result: identity.IPNotPublished}
 }
 
 func (id *ident) botIPURL() string {
@@ -745,7 +754,7 @@ func (m *Model) hasIPList(owner string) bool {
 	if v, ok := m.ipOwners.Load(owner); ok {
 		return v.(bool)
 	}
-	has := m.ids.CheckIP(owner, probeAddr, probeTime).Result != identity.IPNoList
+	has := m.ids.CheckIP(owner, probeAddr, probeTime).Result != identity.IPNotGiven
 	m.ipOwners.Store(strings.Clone(owner), has)
 	return has
 }

@@ -52,6 +52,11 @@ const (
 	ruleRevisitUnknown   = "revisit-unresolved"          // revisit whose original is not in the inputs: unknown
 )
 
+// RuleTargetMissing is the status rule of a version whose robots.txt
+// redirects to a URL with no capture in the inputs (robots_versions.
+// redirect_target names it): the run's notices say so.
+const RuleTargetMissing = ruleTargetMissing
+
 // version is one robots.txt version of an authority: a capture and the
 // interval it is in force, or the part of an unreachable version past
 // UnreachableAfter.

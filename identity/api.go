@@ -71,7 +71,14 @@ type IPList struct {
 const (
 	IPInRange    = "in_range"
 	IPNotInRange = "not_in_range"
-	IPNoList     = "no_list"
+	// IPNotGiven: no list was given for the owner (Store.CheckIP says so
+	// of every owner it holds no list for). A caller that knows the bot
+	// publishes a list names its URL in IPCheck.ListSource.
+	IPNotGiven = "not_given"
+	// IPNotPublished: the bot publishes no list (no list URL is known for
+	// it). The store cannot tell this from IPNotGiven; the caller that
+	// knows the bot's catalog entry and card can.
+	IPNotPublished = "not_published"
 	// IPNoAddress: the fetch has no usable client address to check.
 	IPNoAddress = "no_address"
 )
@@ -79,9 +86,9 @@ const (
 // IPCheck is the result of checking a client address against the IP list
 // in force at a time, with the evidence that produced it.
 type IPCheck struct {
-	Result     string       // IPInRange, IPNotInRange, IPNoList or IPNoAddress
+	Result     string       // IPInRange, IPNotInRange, IPNotGiven, IPNotPublished or IPNoAddress
 	Prefix     netip.Prefix // the matching prefix when in range
-	ListSource string       // the snapshot consulted
+	ListSource string       // the snapshot consulted; for IPNotGiven, the URL of the list not given, when known
 	ListTime   time.Time    // the time that snapshot became known (zero: local file)
 	// Earliest is true when t is before every snapshot of the list: the
 	// earliest one was used, as lists are dated when downloaded.

@@ -49,6 +49,14 @@ func TestParseIPList(t *testing.T) {
 			wantProbs: "iplist-zero-width-space",
 		},
 		{
+			name: "Bing shape: zero-width spaces inside keys and values, byte order mark",
+			doc: []byte("\ufeff{\u200b\"creation\u200bTime\":\"2026-02-11T10:00:00.121331\u200b\",\n\u200b\"prefixes\":[" +
+				"{\"ipv4\u200bPrefix\":\"\u200b192.0.2.0/24\u200b\"},\u200b{\"\u200bipv4Prefix\":\"198.51.100.0/24\"}]}"),
+			wantTime:  "2026-02-11T10:00:00Z",
+			wantPfx:   "192.0.2.0/24 198.51.100.0/24",
+			wantProbs: "iplist-zero-width-space",
+		},
+		{
 			name:    "no creationTime, bare strings and a host address",
 			doc:     []byte(`{"prefixes":["10.0.0.0/8","2001:db8::1",{"ipv4Prefix":"192.0.2.0/24"}]}`),
 			wantPfx: "10.0.0.0/8 2001:db8::1/128 192.0.2.0/24",

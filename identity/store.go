@@ -460,7 +460,8 @@ func (s *Store) CardByID(clientID string, t time.Time) (*Card, bool) {
 // earliest dated one, which also covers earlier times: IPCheck.Earliest). owner is
 // a product token (case-insensitive), an ips_uri URL, or a card client_id.
 // When a token has no list of its own, the ips_uri list of the card (in
-// force at t) with that product token is used.
+// force at t) with that product token is used. An owner with no list is
+// IPNotGiven: whether the bot publishes one is for the caller to say.
 func (s *Store) CheckIP(owner string, ip netip.Addr, t time.Time) IPCheck {
 	if !ip.IsValid() {
 		return IPCheck{Result: IPNoAddress}
@@ -474,11 +475,11 @@ func (s *Store) CheckIP(owner string, ip netip.Addr, t time.Time) IPCheck {
 		}
 	}
 	if !ok {
-		return IPCheck{Result: IPNoList}
+		return IPCheck{Result: IPNotGiven}
 	}
 	sn, early, ok := tl.inOrEarliest(t)
 	if !ok {
-		return IPCheck{Result: IPNoList}
+		return IPCheck{Result: IPNotGiven}
 	}
 	res := IPCheck{Result: IPNotInRange, ListSource: sn.v.list.Source, ListTime: sn.at, Earliest: early}
 	if p, ok := sn.v.set.lookup(ip); ok {

@@ -42,7 +42,7 @@ func TestStoreIPTimeline(t *testing.T) {
 		{"ExampleBot", "198.51.100.9", "2025-05-01T00:00:00Z", IPNotInRange, "", "2025-05-01T00:00:00Z"},       // at the instant: new list in force
 		{"ExampleBot", "192.0.2.1", "2025-02-01T00:00:00Z", IPInRange, "192.0.2.0/24", "2025-03-01T00:00:00Z"}, // before the first snapshot: the earliest covers it
 		{"ExampleBot", "203.0.113.1", "2025-02-01T00:00:00Z", IPNotInRange, "", "2025-03-01T00:00:00Z"},
-		{"OtherBot", "192.0.2.1", "2025-06-10T00:00:00Z", IPNoList, "", ""},
+		{"OtherBot", "192.0.2.1", "2025-06-10T00:00:00Z", IPNotGiven, "", ""},
 		{"https://OTHER.example:443/ips.json", "203.0.113.5", "2025-04-02T00:00:00Z", IPInRange, "203.0.113.0/24", "2025-04-01T00:00:00Z"},
 	}
 	for _, tt := range tests {
@@ -88,8 +88,8 @@ func TestStoreIPThroughCard(t *testing.T) {
 		}
 	}
 	// Before the card existed there is no ips_uri to follow.
-	if got := s.CheckIP("ExampleBot", netip.MustParseAddr("192.0.2.200"), mustTime(t, "2024-12-01T00:00:00Z")); got.Result != IPNoList {
-		t.Errorf("CheckIP before the card = %q, want no_list", got.Result)
+	if got := s.CheckIP("ExampleBot", netip.MustParseAddr("192.0.2.200"), mustTime(t, "2024-12-01T00:00:00Z")); got.Result != IPNotGiven {
+		t.Errorf("CheckIP before the card = %q, want not_given", got.Result)
 	}
 }
 

@@ -50,7 +50,7 @@ var dictColumns = map[string]bool{
 	"method": true, "url_host_name": true, "user_agent": true, "robots_view": true,
 	"robots_verdict": true, "robots_version_id": true, "matched_group": true, "matched_rule": true,
 	"acap_crawl": true, "signature": true, "signature_reasons": true, "signature_agent": true,
-	"ip_check": true, "source_format": true, "source_file": true, "kind": true, "severity": true,
+	"ip_check": true, "ip_list_url": true, "source_format": true, "source_file": true, "kind": true, "severity": true,
 	"robots_warc_filename": true, "signature_reason": true, "effect": true, "status_rule": true,
 	"authority": true, "warc_filename": true, "group": true, "token": true, "rule": true, "via": true,
 	"action": true, "reason": true, "record_type": true, "code": true,
@@ -310,6 +310,14 @@ CREATE VIEW fetches AS SELECT * FROM read_parquet('DIR/fetches.parquet');
 	fmt.Fprintf(&b, "Schema version: **%d**. It changes when a column is renamed, removed or\n", table.SchemaVersion)
 	b.WriteString(`changes meaning; adding columns does not change it. The same number is stored
 in each file's key-value metadata (` + "`repaudit.schema_version`" + `).
+
+Changes:
+
+- **2**: ` + "`fetches.ip_check`" + ` ` + "`no_list`" + ` is split into ` + "`not_given`" + ` (the bot
+  publishes a list, named in the new column ` + "`ip_list_url`" + `, but none was given)
+  and ` + "`not_published`" + ` (no published list is known for the bot). Queries on
+  ` + "`ip_check = 'no_list'`" + ` find nothing in schema 2 output: use
+  ` + "`ip_check IN ('not_given', 'not_published')`" + `.
 
 ## Conventions
 

@@ -1,7 +1,10 @@
 -- impersonation.sql — identity checks per claimed bot.
 --
 -- For each product token: fetches by identity, the published-IP-range
--- check (in_range, not_in_range, no_list), signature outcomes, and the
+-- check (in_range, not_in_range; ip_list_not_given counts the fetches
+-- left unchecked because the bot publishes a list that was not given —
+-- pass it with --ip-ranges-dir; not_published fetches, by bots that
+-- publish none, are not counted), signature outcomes, and the
 -- identity findings (ip_not_published, invalid_signature,
 -- unsigned_claimant). Only bots with a verdict from a check (verified or
 -- spoofed identity, an IP range match or miss, a verified or invalid
@@ -28,6 +31,7 @@ WITH f AS (
         count(*) FILTER (WHERE identity = 'spoofed')          AS spoofed,
         count(*) FILTER (WHERE ip_check = 'in_range')         AS ip_in_range,
         count(*) FILTER (WHERE ip_check = 'not_in_range')     AS ip_not_in_range,
+        count(*) FILTER (WHERE ip_check = 'not_given')        AS ip_list_not_given,
         count(*) FILTER (WHERE signature = 'verified')        AS sig_verified,
         count(*) FILTER (WHERE signature = 'invalid')         AS sig_invalid,
         count(*) FILTER (WHERE signature = 'unsigned')        AS sig_unsigned
@@ -53,6 +57,7 @@ SELECT
     f.spoofed,
     f.ip_in_range,
     f.ip_not_in_range,
+    f.ip_list_not_given,
     f.sig_verified,
     f.sig_invalid,
     f.sig_unsigned,

@@ -53,7 +53,7 @@ func fixture() *table.Collector {
 	fetch(table.Fetch{FetchTime: ts("2025-03-01T10:00:00Z"), Agent: "GPTBot", Operator: "OpenAI", Category: "ai-training",
 		IdentifiedBy: "catalog", Identity: "claimed", ClientIP: "192.0.2.11", URLPath: "/public", FetchStatus: 200, ResponseBytes: 2048,
 		UserAgent: "Mozilla/5.0 (compatible; GPTBot/1.2)", RobotsView: "fresh", RobotsViewTime: tsp("2025-03-01T08:00:00Z"),
-		RobotsViewStatus: 200, RobotsVerdict: "allowed", RobotsVersionID: "example.com@20250228T100000Z-ab12", IPCheck: "no_list", SourceLine: 2})
+		RobotsViewStatus: 200, RobotsVerdict: "allowed", RobotsVersionID: "example.com@20250228T100000Z-ab12", IPCheck: "not_given", IPListURL: "https://openai.com/gptbot.json", SourceLine: 2})
 	fetch(table.Fetch{FetchTime: ts("2025-03-02T11:00:00Z"), Agent: "GPTBot", Operator: "OpenAI", Category: "ai-training",
 		IdentifiedBy: "catalog", Identity: "spoofed", ClientIP: "203.0.113.9", URLPath: "/private/b", FetchStatus: 200, ResponseBytes: 524288,
 		UserAgent: "GPTBot", RobotsView: "unchecked", RobotsVerdict: "disallowed", IPCheck: "not_in_range", Findings: 2, SourceLine: 3})

@@ -229,6 +229,7 @@ func TestBuild(t *testing.T) {
 		{"findings_by_kind", "kind", "ip_not_published", "attributed", int64(0)},
 		{"impersonation", "agent", "GPTBot", "ip_not_in_range", int64(1)},
 		{"impersonation", "agent", "GPTBot", "ip_not_published", int64(1)},
+		{"impersonation", "agent", "GPTBot", "ip_list_not_given", int64(1)},
 		{"impersonation", "agent", "ClaudeBot", "sig_invalid", int64(1)},
 		{"signatures", "signature", "invalid", "reasons", "bad-signature"},
 		{"signatures", "signature", "verified", "agent", "ChatGPT-User"},

@@ -10,7 +10,10 @@ import "time"
 
 // SchemaVersion changes whenever a column is renamed, removed or changes
 // meaning. Adding columns does not change it.
-const SchemaVersion = 1
+//
+// 2: fetches.ip_check no_list split into not_given and not_published
+// (fetches.ip_list_url added).
+const SchemaVersion = 2
 
 // Fetch is one row of fetches.parquet: one client request, with the bot's
 // identity, its robots.txt view and the verdict.
@@ -47,7 +50,8 @@ type Fetch struct {
 	SignatureReasons string     `parquet:"signature_reasons" doc:"Comma-separated named reasons behind the signature outcome (bad-signature, expired, key-unknown, ...)."`
 	SignatureKeyID   string     `parquet:"signature_keyid" doc:"keyid of the signature (RFC 7638 JWK thumbprint)."`
 	SignatureAgent   string     `parquet:"signature_agent" doc:"Signature-Agent (card client_id, directory or JWKS URL) the key was looked up under."`
-	IPCheck          string     `parquet:"ip_check" doc:"Client IP against the bot's published ranges at fetch time: in_range, not_in_range, no_list (nothing published), empty when not checked."`
+	IPCheck          string     `parquet:"ip_check" doc:"Client IP against the bot's published ranges at fetch time: in_range, not_in_range, not_given (the bot publishes a list, ip_list_url, but none was given: pass --ip-ranges-dir), not_published (no published list is known for the bot: neither the bot catalog nor its card names one), empty when not checked (no client address). Schema 1 wrote no_list for both not_given and not_published."`
+	IPListURL        string     `parquet:"ip_list_url" doc:"When ip_check is not_given: the URL of the published list that was not given (the bot catalog's ip_ranges_url, else the card's ips_uri); empty otherwise."`
 	Findings         int32      `parquet:"findings" doc:"Number of violations rows this fetch produced."`
 	SourceFormat     string     `parquet:"source_format" doc:"Input format: combined, common, nginx-json, warc, ..."`
 	SourceFile       string     `parquet:"source_file" doc:"Input file the fetch was read from."`

@@ -1,0 +1,160 @@
+package audit
+
+import (
+	"strings"
+	"testing"
+
+	"github.com/repaudit/repaudit/bots"
+	"github.com/repaudit/repaudit/identity"
+	"github.com/repaudit/repaudit/table"
+)
+
+// The IP notices come from fetches.ip_check: not_given names the list
+// and its fix per bot, not_published lists the bots the catalog knows.
+func TestIPListNotices(t *testing.T) {
+	row := func(agent, check, url string) *table.Fetch {
+		return &table.Fetch{Agent: agent, ClientIP: "192.0.2.1", IPCheck: check, IPListURL: url}
+	}
+	tests := []struct {
+		name string
+		rows []*table.Fetch
+		want []string // code: count: substring of the message, in order
+	}{
+		{
+			name: "catalog list not given",
+			rows: []*table.Fetch{
+				row("ClaudeBot", identity.IPNotGiven, "https://claude.com/crawling/bots.json"),
+				row("ClaudeBot", identity.IPNotGiven, "https://claude.com/crawling/bots.json"),
+			},
+			want: []string{"ip-list-not-given: 2: ClaudeBot publishes IP ranges at https://claude.com/crawling/bots.json; none given: 2 fetches unchecked"},
+		},
+		{
+			name: "card's list not given",
+			rows: []*table.Fetch{row("ExampleAgent", identity.IPNotGiven, "https://agent.example/ips.json")},
+			want: []string{"ip-list-not-given: 1: ExampleAgent publishes IP ranges at https://agent.example/ips.json (its Signature Agent Card's ips_uri)"},
+		},
+		{
+			name: "nothing published",
+			rows: []*table.Fetch{row("Bytespider", identity.IPNotPublished, ""), row("FooCrawler", identity.IPNotPublished, "")},
+			want: []string{"ip-list-not-published: 1: 1 fetch by bots whose operators publish no IP ranges, unverifiable by IP: Bytespider (1)"},
+		},
+		{
+			name: "list given, or no address",
+			rows: []*table.Fetch{row("GPTBot", identity.IPInRange, ""), row("GPTBot", identity.IPNotInRange, ""),
+				{Agent: "GPTBot", IPCheck: ""}},
+		},
+		{
+			name: "both, most fetches first",
+			rows: []*table.Fetch{
+				row("Bytespider", identity.IPNotPublished, ""),
+				row("GPTBot", identity.IPNotGiven, "https://openai.com/gptbot.json"),
+				row("ClaudeBot", identity.IPNotGiven, "https://claude.com/crawling/bots.json"),
+				row("ClaudeBot", identity.IPNotGiven, "https://claude.com/crawling/bots.json"),
+			},
+			want: []string{"ip-list-not-given: 2: ClaudeBot", "ip-list-not-given: 1: GPTBot", "ip-list-not-published: 1: "},
+		},
+	}
+	for _, tt := range tests {
+		t.Run(tt.name, func(t *testing.T) {
+			// Tallied in two parts and merged, as the Beam pipeline does.
+			var a, b NoticeFacts
+			for i, r := range tt.rows {
+				if i%2 == 0 {
+					a.Tally(r)
+				} else {
+					b.Tally(r)
+				}
+			}
+			a.Merge(b)
+			got := Notices(&a, bots.Default())
+			if len(got) != len(tt.want) {
+				t.Fatalf("got %d notices %+v, want %d", len(got), got, len(tt.want))
+			}
+			for i, n := range got {
+				code, rest, _ := strings.Cut(tt.want[i], ": ")
+				count, msg, _ := strings.Cut(rest, ": ")
+				if n.Code != code || count != "" && count != itoa(n.Count) || !strings.Contains(n.Message, msg) {
+					t.Errorf("notice %d = %s %d %q, want %s %s %q", i, n.Code, n.Count, n.Message, code, count, msg)
+				}
+			}
+		})
+	}
+}
+
+func itoa(n int64) string { return count(n) }
+
+// The unknown-content notice says what the versions were: a robots.txt
+// redirecting out of the inputs (an http:// vhost sending everything to
+// https), with counts per host and the fix, apart from other causes.
+func TestUnknownContentNotice(t *testing.T) {
+	redirect := &table.RobotsVersion{URLHostName: "www.example.com", URL: "http://www.example.com/robots.txt",
+		Effect: "unknown", StatusRule: "redirect-target-missing", RedirectTarget: "https://www.example.com/robots.txt"}
+	redirect2 := &table.RobotsVersion{URLHostName: "blog.example.com", URL: "http://blog.example.com:8080/robots.txt",
+		Effect: "unknown", StatusRule: "redirect-target-missing", RedirectTarget: "https://blog.example.com/robots.txt"}
+	revisit := &table.RobotsVersion{URLHostName: "news.example.org", URL: "https://news.example.org/robots.txt",
+		Effect: "unknown", StatusRule: "revisit-unresolved"}
+	fine := &table.RobotsVersion{URLHostName: "news.example.org", URL: "https://news.example.org/robots.txt",
+		Effect: "rules", StatusRule: "success"}
+	unknown := func(host string, n int) []*table.Fetch {
+		var out []*table.Fetch
+		for range n {
+			out = append(out, &table.Fetch{Agent: "GPTBot", URLHostName: host, NotJudgedReason: "unknown-content"})
+		}
+		return out
+	}
+	tests := []struct {
+		name     string
+		versions []*table.RobotsVersion
+		fetches  []*table.Fetch
+		want     []string // count: substrings of the message
+	}{
+		{
+			name: "redirect vhost", versions: []*table.RobotsVersion{redirect}, fetches: unknown("www.example.com", 3),
+			want: []string{"3: 3 fetches under a robots.txt that redirects to a URL not among the inputs — robots.txt on http://www.example.com redirects to https://www.example.com/robots.txt (not among the inputs): 3 fetches — give a robots.txt source for the target|redirect vhost"},
+		},
+		{
+			name:     "two redirect hosts, most first",
+			versions: []*table.RobotsVersion{redirect2, redirect},
+			fetches:  append(unknown("blog.example.com", 1), unknown("www.example.com", 2)...),
+			want:     []string{"3: robots.txt on http://www.example.com redirects to https://www.example.com/robots.txt (not among the inputs): 2 fetches; robots.txt on http://blog.example.com:8080 redirects to https://blog.example.com/robots.txt (not among the inputs): 1 fetch"},
+		},
+		{
+			name:     "redirect and revisit",
+			versions: []*table.RobotsVersion{redirect, revisit, fine},
+			fetches:  append(unknown("www.example.com", 2), unknown("news.example.org", 1)...),
+			want: []string{"2: robots.txt on http://www.example.com redirects to https://www.example.com/robots.txt",
+				"1: 1 fetch under a robots.txt version whose content is unknown, by host: news.example.org (1 fetch; status_rule revisit-unresolved)"},
+		},
+		{
+			name: "no version known (a bot's own redirected fetch)", fetches: unknown("www.example.com", 1),
+			want: []string{"1: 1 fetch under a robots.txt version whose content is unknown, by host: www.example.com (1 fetch) — "},
+		},
+	}
+	for _, tt := range tests {
+		t.Run(tt.name, func(t *testing.T) {
+			var a, b NoticeFacts
+			for _, v := range tt.versions {
+				b.TallyVersion(v)
+			}
+			for _, f := range tt.fetches {
+				a.Tally(f)
+			}
+			a.Merge(b)
+			got := Notices(&a, bots.Default())
+			if len(got) != len(tt.want) {
+				t.Fatalf("got %d notices %+v, want %d", len(got), got, len(tt.want))
+			}
+			for i, n := range got {
+				count, msgs, _ := strings.Cut(tt.want[i], ": ")
+				if n.Code != "unknown-content" || itoa(n.Count) != count {
+					t.Errorf("notice %d = %s %d, want unknown-content %s", i, n.Code, n.Count, count)
+				}
+				for _, m := range strings.Split(msgs, "|") {
+					if !strings.Contains(n.Message, m) {
+						t.Errorf("notice %d = %q, want it to say %q", i, n.Message, m)
+					}
+				}
+			}
+		})
+	}
+}
