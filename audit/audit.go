@@ -62,6 +62,12 @@ type Config struct {
 	MaxProblemsPerFile int
 }
 
+// ErrNoSite means that some log lines or robots.txt sources named no
+// site while several could own them: they were not used (their fetches
+// not judged), the tables were written all the same, and the message
+// says how to bind them (URL=PATH).
+var ErrNoSite = errors.New("audit: inputs bound to no site")
+
 // ErrInputs means some input could not be read (the run still wrote
 // everything it could, and problems.parquet says what failed).
 var ErrInputs = errors.New("audit: some inputs could not be read")
@@ -93,6 +99,7 @@ type Summary struct {
 	referrers map[string]int64 // referrer sites of host-less log lines, for the --site hint
 	notJudged map[string]int64 // fetches not judged, by evaluate.NotJudged* code
 	noList    map[string]int64 // bot fetches whose IP no list could check, by agent
+	noVersion map[string]int64 // fetches not judged for want of a robots.txt version, by authority
 }
 
 type fileState struct {
@@ -114,6 +121,10 @@ type fileState struct {
 	// newestFirst).
 	window int
 	failed bool // its fetches could not be spooled: a failed input
+	// site is the authority the input is bound to (URL=PATH), "" when
+	// unbound; hostless counts its fetches that named no host.
+	site     string
+	hostless int64
 }
 
 // closeInput closes an input read once; a no-op for the others and
@@ -180,6 +191,9 @@ func Run(ctx context.Context, cfg Config) (*Summary, error) {
 // returns the summary and the model (for the manifest). An ErrInputs
 // comes with a summary: the rows were written all the same.
 func execute(ctx context.Context, cfg Config, w table.Sink) (*Summary, *evaluate.Model, error) {
+	if err := checkSources(cfg); err != nil {
+		return nil, nil, err
+	}
 	r := newRun(ctx, cfg)
 	defer r.cleanup()
 	if err := r.phase("sniff", r.prepare); err != nil {
@@ -222,6 +236,8 @@ type run struct {
 	builder *evaluate.Builder
 	files   []*fileState // the streamed inputs, documents and listings, in input order
 	opened  []*fileState // inputs read once, closed at the end whatever happens
+	inputs  []string          // cfg.Inputs without their URL= bindings
+	bound   map[string]string // path (as Expand lists it) -> the authority it is bound to
 	spool   *spoolDir
 	events  atomic.Int64 // events read or judged, for the progress line
 }
@@ -229,7 +245,7 @@ type run struct {
 func newRun(ctx context.Context, cfg Config) *run {
 	return &run{
 		ctx: ctx, cfg: cfg, st: &runState{}, timings: map[string]float64{}, spool: newSpoolDir(cfg.Out),
-		sum: &Summary{Out: cfg.Out, Findings: map[string]int64{}, notJudged: map[string]int64{}, noList: map[string]int64{},
+		sum: &Summary{Out: cfg.Out, Findings: map[string]int64{}, notJudged: map[string]int64{}, noList: map[string]int64{}, noVersion: map[string]int64{},
 			referrers: map[string]int64{}, ProblemsBySeverity: map[string]int64{}},
 	}
 }
@@ -370,11 +386,13 @@ func (r *run) finish(model *evaluate.Model) (*Summary, *evaluate.Model, error) {
 	sum.Files = append(sum.Files, r.st.inputs...)
 	sum.Failed = append(r.st.failed, sum.Failed...)
 	sum.Timings = r.timings
-	sum.Notices = notices(model, r.catalog, sum)
+	unbound, siteErr := r.unsettled(model)
+	sum.Notices = notices(model, r.catalog, sum, r.cfg, unbound)
+	var err error
 	if len(sum.Failed) > 0 {
-		return sum, model, fmt.Errorf("%w: %s", ErrInputs, strings.Join(sum.Failed, ", "))
+		err = fmt.Errorf("%w: %s", ErrInputs, strings.Join(sum.Failed, ", "))
 	}
-	return sum, model, nil
+	return sum, model, errors.Join(err, siteErr)
 }
 
 // beforePass2, when set (tests only), runs between the passes: that is

@@ -131,12 +131,22 @@ func topReferrer(referrers map[string]int64) string {
 }
 
 // tally counts, as rows pass, what notices need: fetches not judged by
-// reason, and per bot the fetches whose IP could not be checked.
-func (s *Summary) tally(f *table.Fetch) { tally(s.notJudged, s.noList, f) }
+// reason (and by site, for sites without a robots.txt version), and per
+// bot the fetches whose IP could not be checked.
+func (s *Summary) tally(f *table.Fetch) { tally(s.notJudged, s.noList, s.noVersion, f) }
 
-func tally(notJudged, noList map[string]int64, f *table.Fetch) {
+// maxNoticeHosts caps the sites counted for the no-robots-version notice.
+const maxNoticeHosts = 10000
+
+func tally(notJudged, noList, noVersion map[string]int64, f *table.Fetch) {
 	if f.NotJudgedReason != "" && f.NotJudgedReason != evaluate.NotJudgedNoBot {
 		notJudged[f.NotJudgedReason]++
+		if f.NotJudgedReason == evaluate.NotJudgedNoVersion {
+			a := urlAuthority(f.URL)
+			if _, ok := noVersion[a]; ok || len(noVersion) < maxNoticeHosts {
+				noVersion[a]++
+			}
+		}
 	}
 	if f.Agent != "" && f.IPCheck == identity.IPNoList && f.ClientIP != "" {
 		if _, ok := noList[f.Agent]; ok || len(noList) < 10000 {
@@ -161,6 +171,16 @@ type NoticeFacts struct {
 	NotJudged map[string]int64 `json:"not_judged,omitempty"`
 	NoList    map[string]int64 `json:"no_list,omitempty"`
 	Referrers map[string]int64 `json:"referrers,omitempty"`
+	// NoVersion counts the fetches not judged for want of any robots.txt
+	// version, by authority (at most 10,000); SourcesGiven says that the
+	// run was given robots.txt sources (for other sites, then).
+	NoVersion    map[string]int64 `json:"no_version,omitempty"`
+	SourcesGiven bool             `json:"sources_given,omitempty"`
+	// Sites are the sites named with --site when several were, and
+	// Unbound the inputs bound to none of them whose lines named no host,
+	// with their counts.
+	Sites   []string         `json:"sites,omitempty"`
+	Unbound map[string]int64 `json:"unbound,omitempty"`
 }
 
 // Tally counts one fetch row, as Run counts every row it writes.
@@ -168,7 +188,10 @@ func (nf *NoticeFacts) Tally(f *table.Fetch) {
 	if nf.NotJudged == nil {
 		nf.NotJudged, nf.NoList = map[string]int64{}, map[string]int64{}
 	}
-	tally(nf.NotJudged, nf.NoList, f)
+	if nf.NoVersion == nil {
+		nf.NoVersion = map[string]int64{}
+	}
+	tally(nf.NotJudged, nf.NoList, nf.NoVersion, f)
 }
 
 // Merge adds o's counts to nf (Site is left as it is; the earliest
@@ -189,6 +212,15 @@ func (nf *NoticeFacts) Merge(o NoticeFacts) {
 			nf.NoList[a] += n
 		}
 	}
+	if len(o.NoVersion) > 0 && nf.NoVersion == nil {
+		nf.NoVersion = map[string]int64{}
+	}
+	for a, n := range o.NoVersion {
+		if _, ok := nf.NoVersion[a]; ok || len(nf.NoVersion) < maxNoticeHosts {
+			nf.NoVersion[a] += n
+		}
+	}
+	nf.SourcesGiven = nf.SourcesGiven || o.SourcesGiven
 	nf.AddReferrers(o.Referrers)
 }
 
@@ -206,10 +238,12 @@ func (nf *NoticeFacts) AddReferrers(refs map[string]int64) {
 // notices says what the run judged less than it could, and why: the site
 // it judged host-less lines as, fetches not judged by reason, robots.txt
 // versions assumed for the whole range, and bots whose IPs went unchecked.
-func notices(m *evaluate.Model, catalog *bots.Catalog, s *Summary) []Notice {
+func notices(m *evaluate.Model, catalog *bots.Catalog, s *Summary, cfg Config, unbound map[string]int64) []Notice {
 	return Notices(&NoticeFacts{
 		Site: m.Site(), AssumedVersions: m.AssumedVersions(), FirstVersion: m.FirstVersion(),
 		NotJudged: s.notJudged, NoList: s.noList, Referrers: s.referrers,
+		NoVersion: s.noVersion, SourcesGiven: len(cfg.Robots)+len(cfg.RobotsGit)+len(cfg.RobotsDir) > 0,
+		Sites: cfg.Eval.Sites, Unbound: unbound,
 	}, catalog)
 }
 
@@ -217,7 +251,9 @@ func notices(m *evaluate.Model, catalog *bots.Catalog, s *Summary) []Notice {
 // are written to manifest.json.
 func Notices(nf *NoticeFacts, catalog *bots.Catalog) []Notice {
 	var nl noticeList
-	nl.site(nf.Site)
+	if len(nf.Sites) < 2 { // with several, the no-host notice names them
+		nl.site(nf.Site)
+	}
 	nl.notJudged(nf)
 	if nf.AssumedVersions > 0 {
 		nl.add(NoticeAssumedRange, 0, "%s given without a time: assumed in force for the whole data range — give FILE@TIME, --robots-git or --robots-dir if the file changed",
@@ -234,6 +270,38 @@ func (nl *noticeList) add(code string, count int64, format string, a ...any) {
 	nl.out = append(nl.out, Notice{Code: code, Count: count, Message: fmt.Sprintf(format, a...)})
 }
 
+// byCount lists the keys of counts, most first (ties by name), each as
+// "KEY (N)".
+func byCount(counts map[string]int64) []string {
+	keys := make([]string, 0, len(counts))
+	for k := range counts {
+		keys = append(keys, k)
+	}
+	sort.Slice(keys, func(i, j int) bool {
+		if counts[keys[i]] != counts[keys[j]] {
+			return counts[keys[i]] > counts[keys[j]]
+		}
+		return keys[i] < keys[j]
+	})
+	for i, k := range keys {
+		keys[i] = k + " (" + count(counts[k]) + ")"
+	}
+	return keys
+}
+
+// urlAuthority is the scheme://host[:port] of an absolute URL as the
+// fetches table writes it.
+func urlAuthority(u string) string {
+	i := strings.Index(u, "://")
+	if i < 0 {
+		return u
+	}
+	if j := strings.IndexAny(u[i+3:], "/?#"); j >= 0 {
+		return u[:i+3+j]
+	}
+	return u
+}
+
 // site says which site host-less inputs were judged as, or that several
 // were named and none chosen.
 func (nl *noticeList) site(site evaluate.Site) {
@@ -246,7 +314,7 @@ func (nl *noticeList) site(site evaluate.Site) {
 		nl.add(NoticeSiteInferred, site.Hostless, "%s: judged as %s, the one site the inputs name (pass --site to choose another)",
 			what, site.Authority)
 	case site.Needed() && site.Authority == "" && len(site.Candidates) > 1:
-		nl.add(NoticeSiteAmbiguous, site.Hostless, "the inputs name %d sites (%s): log lines and robots.txt files without a host are not judged; pass --site with the one they belong to",
+		nl.add(NoticeSiteAmbiguous, site.Hostless, "the inputs name %d sites (%s): log lines and robots.txt files without a host are not judged; pass --site with the one they belong to, or bind each to its site with URL= (a log as URL=PATH, a source as --robots-dir URL=DIR)",
 			len(site.Candidates), listSome(site.Candidates, 5))
 	}
 }
@@ -254,7 +322,18 @@ func (nl *noticeList) site(site evaluate.Site) {
 // notJudged counts the fetches not judged, by reason, with the fix for
 // each.
 func (nl *noticeList) notJudged(nf *NoticeFacts) {
-	if c := nf.NotJudged[evaluate.NotJudgedNoHost]; c > 0 {
+	if c := nf.NotJudged[evaluate.NotJudgedNoHost]; c > 0 && len(nf.Sites) > 1 {
+		inputs := byCount(nf.Unbound)
+		example := nf.Sites[0] + "=FILE"
+		for _, in := range inputs {
+			example = nf.Sites[0] + "=" + in[:strings.LastIndex(in, " (")]
+			break
+		}
+		n := Notice{Code: evaluate.NotJudgedNoHost, Count: c, Message: fmt.Sprintf(
+			"%s: log lines name no host, in %s bound to no site: %s; %d sites were given (%s) and any could own them — bind each such log to its site with URL=PATH, e.g. %s",
+			fetches(c), plural(int64(len(inputs)), "input", "inputs"), listSome(inputs, 5), len(nf.Sites), listSome(nf.Sites, 5), example)}
+		nl.out = append(nl.out, n)
+	} else if c > 0 {
 		hint := "pass --site https://YOUR-SITE (the site these logs are from)"
 		if ref := topReferrer(nf.Referrers); ref != "" {
 			hint = "pass --site with the site these logs are from (most of their referrers are " + ref + ": if that is it, --site " + ref + ")"
@@ -265,7 +344,7 @@ func (nl *noticeList) notJudged(nf *NoticeFacts) {
 		nl.add(evaluate.NotJudgedNoHost, c, "%s: log lines name no host — %s", fetches(c), hint)
 	}
 	if c := nf.NotJudged[evaluate.NotJudgedNoVersion]; c > 0 {
-		nl.add(evaluate.NotJudgedNoVersion, c, "%s by bots on sites with no known robots.txt version — give --robots FILE[@TIME], --robots-git DIR[:PATH], --robots-dir DIR, or a WARC from 'repaudit robots history URL'", fetches(c))
+		nl.noVersion(c, nf)
 	}
 	if c := nf.NotJudged[evaluate.NotJudgedBeforeFirst]; c > 0 {
 		earliest := ""
@@ -277,6 +356,34 @@ func (nl *noticeList) notJudged(nf *NoticeFacts) {
 	if c := nf.NotJudged[evaluate.NotJudgedUnknownContent]; c > 0 {
 		nl.add(evaluate.NotJudgedUnknownContent, c, "%s under a robots.txt version whose content is unknown (see robots_versions.status_rule: a redirect target or revisited capture not in the inputs)", fetches(c))
 	}
+}
+
+// noVersion names the sites whose bots' fetches had no robots.txt
+// version at all, most fetches first, with the fix. When the run was
+// given sources they were for other sites: the notice says so rather
+// than ask for a source already given.
+func (nl *noticeList) noVersion(c int64, nf *NoticeFacts) {
+	hosts := byCount(nf.NoVersion)
+	if len(hosts) == 0 { // a partitioned run that counted none by site
+		nl.add(evaluate.NotJudgedNoVersion, c, "%s by bots on sites with no known robots.txt version — give --robots FILE[@TIME], --robots-git DIR[:PATH], --robots-dir DIR, or a WARC from 'repaudit robots history URL'", fetches(c))
+		return
+	}
+	given := ""
+	switch {
+	case nf.Site.Versions > 0 && nf.Site.Authority == "":
+		given = "; the robots.txt sources given name no site and were not used: bind each to its site with URL="
+	case nf.SourcesGiven:
+		given = "; the robots.txt sources given are for other sites"
+	}
+	fix := "--robots-dir DIR"
+	if nf.SourcesGiven || len(hosts) > 1 {
+		fix = "--robots-dir URL=DIR, a --robots-dir DIR with a subdirectory per host (DIR/HOST/2025-03-01.txt), --robots-git URL=DIR[:PATH], --robots URL=FILE[@TIME]"
+	} else {
+		fix = "--robots FILE[@TIME], --robots-git DIR[:PATH], " + fix
+	}
+	nl.out = append(nl.out, Notice{Code: evaluate.NotJudgedNoVersion, Count: c, Hosts: nf.NoVersion, Message: fmt.Sprintf(
+		"%s by bots on %s with no known robots.txt version: %s%s — give each a source: %s, or a WARC from 'repaudit robots history URL'",
+		fetches(c), plural(int64(len(hosts)), "site", "sites"), listSome(hosts, 10), given, fix)})
 }
 
 // ipLists names, per bot in the order of most fetches, the published IP
