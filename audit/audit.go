@@ -234,8 +234,8 @@ type run struct {
 	catalog *bots.Catalog
 	ids     *identity.Store
 	builder *evaluate.Builder
-	files   []*fileState // the streamed inputs, documents and listings, in input order
-	opened  []*fileState // inputs read once, closed at the end whatever happens
+	files   []*fileState      // the streamed inputs, documents and listings, in input order
+	opened  []*fileState      // inputs read once, closed at the end whatever happens
 	inputs  []string          // cfg.Inputs without their URL= bindings
 	bound   map[string]string // path (as Expand lists it) -> the authority it is bound to
 	spool   *spoolDir
