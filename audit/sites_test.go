@@ -408,3 +408,40 @@ func TestManySites(t *testing.T) {
 		}
 	}
 }
+
+// TestRobotsDirMixed: a --robots-dir with dated files at its top level
+// and host subdirectories: the top-level files belong to the one --site,
+// each subdirectory to its host.
+func TestRobotsDirMixed(t *testing.T) {
+	p := writePublisher(t)
+	mixed := filepath.Join(p.root, "mixed")
+	for _, name := range []string{"2025-03-01.txt", "2025-03-10.txt"} {
+		for src, dst := range map[string]string{p.wwwDir: mixed, p.blogDir: filepath.Join(mixed, "blog.example.org")} {
+			b, err := os.ReadFile(filepath.Join(src, name))
+			if err != nil {
+				t.Fatal(err)
+			}
+			writeFile(t, filepath.Join(dst, name), string(b))
+		}
+	}
+	col, _, err := auditSites(t, Config{Inputs: []string{p.log}, RobotsDir: []string{mixed}, Eval: evaluate.Options{DefaultAuthority: wwwSite}})
+	if err != nil {
+		t.Fatalf("audit: %v", err)
+	}
+	got := map[string][]string{}
+	for _, rv := range col.RobotsVersions {
+		got[rv.Authority] = append(got[rv.Authority], filepath.Base(filepath.Dir(rv.SourceRef))+"/"+filepath.Base(rv.SourceRef))
+	}
+	want := map[string][]string{
+		wwwSite:  {"mixed/2025-03-01.txt", "mixed/2025-03-10.txt"},
+		blogSite: {"blog.example.org/2025-03-01.txt", "blog.example.org/2025-03-10.txt"},
+	}
+	if fmt.Sprint(got) != fmt.Sprint(want) {
+		t.Errorf("versions by authority = %v, want %v", got, want)
+	}
+	// Two --site: the top-level files are bound to neither: refused.
+	_, _, err = auditSites(t, Config{Inputs: []string{p.log}, RobotsDir: []string{mixed}, Eval: evaluate.Options{Sites: []string{wwwSite, blogSite}}})
+	if err == nil || !strings.Contains(err.Error(), "--robots-dir "+mixed) {
+		t.Errorf("two --site, top-level files: err = %v, want a refusal naming the dir", err)
+	}
+}
