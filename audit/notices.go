@@ -358,6 +358,10 @@ func (nl *noticeList) notJudged(nf *NoticeFacts) {
 	}
 }
 
+// noticeHosts is how many sites the no-robots-version notice names, most
+// fetches first, before "and N more".
+const noticeHosts = 20
+
 // noVersion names the sites whose bots' fetches had no robots.txt
 // version at all, most fetches first, with the fix. When the run was
 // given sources they were for other sites: the notice says so rather
@@ -381,9 +385,8 @@ func (nl *noticeList) noVersion(c int64, nf *NoticeFacts) {
 	} else {
 		fix = "--robots FILE[@TIME], --robots-git DIR[:PATH], " + fix
 	}
-	nl.out = append(nl.out, Notice{Code: evaluate.NotJudgedNoVersion, Count: c, Hosts: nf.NoVersion, Message: fmt.Sprintf(
-		"%s by bots on %s with no known robots.txt version: %s%s — give each a source: %s, or a WARC from 'repaudit robots history URL'",
-		fetches(c), plural(int64(len(hosts)), "site", "sites"), listSome(hosts, 10), given, fix)})
+	nl.add(evaluate.NotJudgedNoVersion, c, "%s by bots on %s with no known robots.txt version: %s%s — give each a source: %s, or a WARC from 'repaudit robots history URL'",
+		fetches(c), plural(int64(len(hosts)), "site", "sites"), listSome(hosts, noticeHosts), given, fix)
 }
 
 // ipLists names, per bot in the order of most fetches, the published IP

@@ -69,10 +69,6 @@ type Notice struct {
 	Code    string `json:"code"`    // stable: site-inferred, no-host, no-robots-version, ...
 	Count   int64  `json:"count"`   // fetches concerned; 0 when not about fetches
 	Message string `json:"message"` // for a person, with the fix
-	// Hosts counts the fetches concerned by authority, when the notice
-	// is about some sites of several (no-robots-version: every site whose
-	// bots' fetches had no robots.txt source; no-host: every input).
-	Hosts map[string]int64 `json:"hosts,omitempty"`
 }
 
 // Catalog records the bot catalog a run identified clients with: the
