@@ -178,3 +178,9 @@ func (s *HostSet) Hosts() (list []string, hostless int64) { return s.h.list, s.h
 // fetches noted, with their counts (at most 256 sites): the --site hint
 // of the notices (NoticeFacts.AddReferrers).
 func (s *HostSet) Referrers() map[string]int64 { return s.h.referrers }
+
+// CheckSources checks the URL= forms of cfg.Robots, cfg.RobotsGit and
+// cfg.RobotsDir, and, with several sites in cfg.Eval, that every source
+// is bound to one, as Run does before it reads anything. Its error names
+// the flag and the fix.
+func CheckSources(cfg Config) error { return checkSources(cfg) }

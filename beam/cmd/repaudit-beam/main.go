@@ -117,6 +117,9 @@ func run(ctx context.Context, args []string, stderr io.Writer) int {
 		// audit' only; robots.txt sources bound with URL= work here.
 		return fail("--site: the pipeline takes one site, got %d (%s); run 'repaudit audit' for several", len(set.Sites), strings.Join(set.Sites, ", "))
 	}
+	if err := audit.CheckSources(audit.Config{Robots: sources.Robots, RobotsGit: sources.RobotsGit, RobotsDir: sources.RobotsDir, Eval: set.Eval}); err != nil {
+		return fail("%v", err)
+	}
 	cfg := pipeline.Config{
 		Inputs: inputs, Out: *out, Force: *force, LogFormat: set.LogFormat, LogExtraHeaders: set.LogExtraHeaders,
 		Bots: shared.Bots, Cards: shared.Cards, JWKS: shared.JWKS, IPRanges: set.IPRanges, IPRangesDirs: sources.IPRangesDirs,
