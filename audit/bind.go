@@ -84,9 +84,13 @@ func exists(p string) bool {
 // validHost reports whether hp is a host[:port] a site can have: a name
 // of letters, digits, '-', '_' and '.' holding a dot (or "localhost"),
 // an IPv4 address, or a bracketed IPv6 address; with an optional port.
-// Snapshot subdirectories of --robots-dir are held to it too, so that
-// "old" or "2024" is not taken for a site.
-func validHost(hp string) bool {
+// Snapshot subdirectories of --robots-dir are held to it, so that "old"
+// or "2024" is not taken for a site.
+func validHost(hp string) bool { return hostOK(hp, true) }
+
+// hostOK is validHost; without needDot a one-label name ("intranet") is
+// a host too, as a URL given explicitly may name one.
+func hostOK(hp string, needDot bool) bool {
 	host, port := hp, ""
 	if strings.HasPrefix(hp, "[") {
 		i := strings.IndexByte(hp, ']')
@@ -120,7 +124,7 @@ func validHost(hp string) bool {
 		return true
 	}
 	labels := strings.Split(host, ".")
-	if len(labels) < 2 || len(host) > 253 {
+	if (needDot && len(labels) < 2) || len(host) > 253 {
 		return false
 	}
 	for _, l := range labels {
@@ -129,7 +133,7 @@ func validHost(hp string) bool {
 		}
 	}
 	// A name whose last label is all digits is an IPv4 address or nothing.
-	if strings.Trim(labels[len(labels)-1], "0123456789") == "" {
+	if strings.Trim(labels[len(labels)-1], "0123456789") == "" && (needDot || len(labels) > 1) {
 		return len(labels) == 4 && strings.Trim(host, "0123456789.") == ""
 	}
 	return true

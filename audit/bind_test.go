@@ -56,7 +56,8 @@ func TestSplitBound(t *testing.T) {
 		{flag: "--robots-dir", arg: "ftp://www.example.org=d", wantErrContains: "--robots-dir"},
 		{flag: "--robots-dir", arg: "https://=d", wantErrContains: "--robots-dir"},
 		{flag: "--robots-git", arg: "https://exa mple.org=d", wantErrContains: "--robots-git"},
-		{flag: "--robots", arg: "https://example=f", wantErrContains: "not a host name"},
+		{flag: "--robots", arg: "https://exa!mple.org=f", wantErrContains: "not a host name"},
+		{flag: "--robots", arg: "http://intranet:8080=f", wantAuth: "http://intranet:8080", rest: "f"},
 		{flag: "--robots-dir", arg: "https://www.example.org=", wantErrContains: "no path"},
 		{flag: "input", arg: "https://www.example.org:99999=x.log", wantErrContains: "input"},
 	} {

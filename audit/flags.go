@@ -177,7 +177,7 @@ func siteURL(flag, s string) (string, error) {
 		return bad("")
 	}
 	host, _, _ := strings.Cut(rest, "/") // a path says nothing more
-	if !validHost(host) {
+	if !hostOK(host, false) {
 		return bad(": " + strconv.Quote(host) + " is not a host name")
 	}
 	auth, _, ok := evaluate.Authority(scheme + "://" + host + "/")
