@@ -62,6 +62,12 @@ type Config struct {
 	MaxProblemsPerFile int
 }
 
+// ErrNoSite means that some log lines or robots.txt sources named no
+// site while several could own them: they were not used (their fetches
+// not judged), the tables were written all the same, and the message
+// says how to bind them (URL=PATH).
+var ErrNoSite = errors.New("audit: inputs bound to no site")
+
 // ErrInputs means some input could not be read (the run still wrote
 // everything it could, and problems.parquet says what failed).
 var ErrInputs = errors.New("audit: some inputs could not be read")
@@ -115,6 +121,10 @@ type fileState struct {
 	// newestFirst).
 	window int
 	failed bool // its fetches could not be spooled: a failed input
+	// site is the authority the input is bound to (URL=PATH), "" when
+	// unbound; hostless counts its fetches that named no host.
+	site     string
+	hostless int64
 }
 
 // closeInput closes an input read once; a no-op for the others and
@@ -181,6 +191,9 @@ func Run(ctx context.Context, cfg Config) (*Summary, error) {
 // returns the summary and the model (for the manifest). An ErrInputs
 // comes with a summary: the rows were written all the same.
 func execute(ctx context.Context, cfg Config, w table.Sink) (*Summary, *evaluate.Model, error) {
+	if err := checkSources(cfg); err != nil {
+		return nil, nil, err
+	}
 	r := newRun(ctx, cfg)
 	defer r.cleanup()
 	if err := r.phase("sniff", r.prepare); err != nil {
@@ -221,8 +234,10 @@ type run struct {
 	catalog *bots.Catalog
 	ids     *identity.Store
 	builder *evaluate.Builder
-	files   []*fileState // the streamed inputs, documents and listings, in input order
-	opened  []*fileState // inputs read once, closed at the end whatever happens
+	files   []*fileState      // the streamed inputs, documents and listings, in input order
+	opened  []*fileState      // inputs read once, closed at the end whatever happens
+	inputs  []string          // cfg.Inputs without their URL= bindings
+	bound   map[string]string // path (as Expand lists it) -> the authority it is bound to
 	spool   *spoolDir
 	events  atomic.Int64 // events read or judged, for the progress line
 }
@@ -371,11 +386,13 @@ func (r *run) finish(model *evaluate.Model) (*Summary, *evaluate.Model, error) {
 	sum.Files = append(sum.Files, r.st.inputs...)
 	sum.Failed = append(r.st.failed, sum.Failed...)
 	sum.Timings = r.timings
-	sum.Notices = notices(model, r.catalog, sum)
+	unbound, siteErr := r.unsettled(model)
+	sum.Notices = notices(model, r.catalog, sum, r.cfg, unbound)
+	var err error
 	if len(sum.Failed) > 0 {
-		return sum, model, fmt.Errorf("%w: %s", ErrInputs, strings.Join(sum.Failed, ", "))
+		err = fmt.Errorf("%w: %s", ErrInputs, strings.Join(sum.Failed, ", "))
 	}
-	return sum, model, nil
+	return sum, model, errors.Join(err, siteErr)
 }
 
 // beforePass2, when set (tests only), runs between the passes: that is

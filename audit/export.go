@@ -126,14 +126,14 @@ type SourceFlags struct {
 // Register defines the source flags on fs.
 func (f *SourceFlags) Register(fs *flag.FlagSet) {
 	fs.Var(&f.IPRangesDirs, "ip-ranges-dir", "`DIR` of IP range lists as 'repaudit ranges fetch' writes them (or named as published, e.g. googlebot.json); repeatable")
-	fs.Var(&f.Robots, "robots", "the site's robots.txt `FILE[@TIME]`, served from TIME (RFC 3339 or YYYY-MM-DD) until the next version; without @TIME, in force for the whole data range; repeatable")
-	fs.Var(&f.RobotsGit, "robots-git", "git repository `DIR[:PATH]` holding the site's robots.txt (PATH default robots.txt): every commit that changed it is a version from its committer time; repeatable")
-	fs.Var(&f.RobotsDir, "robots-dir", "`DIR` of dated robots.txt snapshots named by date or time (2025-03-01.txt, robots-2025-03-01T12:00:00Z.txt); repeatable")
+	fs.Var(&f.Robots, "robots", "the site's robots.txt `[URL=]FILE[@TIME]`, served from TIME (RFC 3339 or YYYY-MM-DD) until the next version; without @TIME, in force for the whole data range; URL= binds it to that site (https://www.example.org=FILE) whatever --site says; repeatable")
+	fs.Var(&f.RobotsGit, "robots-git", "git repository `[URL=]DIR[:PATH]` holding the site's robots.txt (PATH default robots.txt): every commit that changed it is a version from its committer time; URL= binds it to that site; repeatable")
+	fs.Var(&f.RobotsDir, "robots-dir", "`[URL=]DIR` of dated robots.txt snapshots named by date or time (2025-03-01.txt, robots-2025-03-01T12:00:00Z.txt); URL= binds them to that site; a subdirectory named by a host (DIR/www.example.org/2025-03-01.txt) holds that host's snapshots (https, unless a --site names the host with http); repeatable")
 }
 
 // SiteVersionOf turns a robots.txt version read by package history (a
 // robots.txt among the inputs) into the evaluation's, as Run does.
-func SiteVersionOf(v history.Version) evaluate.SiteVersion { return siteVersion(v) }
+func SiteVersionOf(v history.Version) evaluate.SiteVersion { return siteVersion(v, "") }
 
 // DuplicateInputs returns, of the given local files (in input order, each
 // one Run would read: sniffed without error and not skipped), those whose
@@ -178,3 +178,9 @@ func (s *HostSet) Hosts() (list []string, hostless int64) { return s.h.list, s.h
 // fetches noted, with their counts (at most 256 sites): the --site hint
 // of the notices (NoticeFacts.AddReferrers).
 func (s *HostSet) Referrers() map[string]int64 { return s.h.referrers }
+
+// CheckSources checks the URL= forms of cfg.Robots, cfg.RobotsGit and
+// cfg.RobotsDir, and, with several sites in cfg.Eval, that every source
+// is bound to one, as Run does before it reads anything. Its error names
+// the flag and the fix.
+func CheckSources(cfg Config) error { return checkSources(cfg) }

@@ -3,6 +3,8 @@ package audit
 import (
 	"flag"
 	"fmt"
+	"slices"
+	"strconv"
 	"strings"
 	"time"
 
@@ -22,7 +24,7 @@ type Flags struct {
 	IndexAgent       string
 	ArchiveAgent     string
 	AsOf             string
-	Site             string
+	Site             List
 	RobotsTTL        time.Duration
 	Skew             time.Duration
 	UnreachableAfter time.Duration
@@ -54,7 +56,7 @@ func (f *Flags) Register(fs *flag.FlagSet) {
 	fs.StringVar(&f.AsOf, "as-of", "", "judge retention as of this `TIME` (RFC 3339 or YYYY-MM-DD; default: the latest time in the data)")
 	fs.DurationVar(&f.RobotsTTL, "robots-ttl", 24*time.Hour, "robots.txt cache lifetime (RFC 9309 §2.4); older views are stale")
 	fs.DurationVar(&f.Skew, "skew", 60*time.Second, "allowed clock skew for signature created/expires")
-	fs.StringVar(&f.Site, "site", "", "`URL` of the site (https://example.com) for log lines that carry no host (combined, common)")
+	fs.Var(&f.Site, "site", "`URL` of the site (https://example.com) for log lines that carry no host (combined, common); repeatable: with several, bind each host-less log and each robots.txt source to its site with URL=PATH")
 	fs.BoolVar(&f.AllowTestKeys, "allow-test-keys", false, "verify signatures made with the public RFC 9421 test keys normally")
 	fs.IntVar(&f.RobotsMaxBytes, "robots-max-bytes", 500*1024, "robots.txt parsing limit in bytes (at least 500 KiB per RFC 9309 §2.5)")
 	fs.StringVar(&f.LogExtraHeaders, "log-extra-headers", "", "comma-separated `NAMES` of extra quoted fields after the User-Agent in combined/common logs, e.g. Signature,Signature-Input,Signature-Agent; for HAProxy logs, the captured request headers {a|b} in capture order, e.g. Host,User-Agent")
@@ -71,6 +73,7 @@ func (f *Flags) Register(fs *flag.FlagSet) {
 type Settings struct {
 	LogFormat       accesslog.Format    // "" = detect per file
 	LogExtraHeaders []string            // trimmed names
+	Sites           []string            // --site, as authorities, in order, without repeats
 	IPRanges        map[string][]string // --ip-ranges TOKEN=FILE, files per token in order
 	Eval            evaluate.Options
 }
@@ -111,11 +114,21 @@ func (f *Flags) Resolve() (Settings, error) {
 		}
 		s.IPRanges[tok] = append(s.IPRanges[tok], file)
 	}
-	authority := ""
-	if f.Site != "" {
-		if authority, err = SiteAuthority(f.Site); err != nil {
+	for _, site := range f.Site {
+		a, err := SiteAuthority(site)
+		if err != nil {
 			return s, err
 		}
+		if !slices.Contains(s.Sites, a) {
+			s.Sites = append(s.Sites, a)
+		}
+	}
+	authority := ""
+	var several []string
+	if len(s.Sites) == 1 {
+		authority = s.Sites[0]
+	} else if len(s.Sites) > 1 {
+		several = s.Sites
 	}
 	for _, n := range strings.Split(f.LogExtraHeaders, ",") {
 		if n = strings.TrimSpace(n); n != "" {
@@ -125,6 +138,7 @@ func (f *Flags) Resolve() (Settings, error) {
 	s.Eval = evaluate.Options{
 		AsOf: at, RobotsTTL: f.RobotsTTL, UnreachableAfter: f.UnreachableAfter, Skew: f.Skew, AllowTestKeys: f.AllowTestKeys,
 		RobotsMaxBytes: f.RobotsMaxBytes, ArchiveAgent: f.ArchiveAgent, IndexAgent: f.IndexAgent, DefaultAuthority: authority,
+		Sites: several,
 	}
 	return s, nil
 }
@@ -144,12 +158,31 @@ func ParseTime(name, v string) (time.Time, error) {
 	return t, nil
 }
 
-// SiteAuthority turns --site into scheme://host[:port].
+// SiteAuthority turns --site into scheme://host[:port], normalized as
+// every authority is (docs/semantics.md, Evaluation §2).
 func SiteAuthority(s string) (string, error) {
-	scheme, rest, ok := strings.Cut(s, "://")
-	if !ok || (scheme != "http" && scheme != "https") || rest == "" {
-		return "", fmt.Errorf("--site wants an http(s) URL like https://example.com, got %q", s)
+	return siteURL("--site", s)
+}
+
+// siteURL reads the URL of a site as given to flag (--site, or the URL
+// of a URL= binding): an http(s) URL with a host name, returned as its
+// authority (any path is dropped).
+func siteURL(flag, s string) (string, error) {
+	bad := func(why string) (string, error) {
+		return "", fmt.Errorf("%s wants an http(s) URL like https://example.com, got %q%s", flag, s, why)
 	}
-	host, _, _ := strings.Cut(rest, "/")
-	return scheme + "://" + strings.ToLower(host), nil
+	scheme, rest, ok := strings.Cut(s, "://")
+	scheme = strings.ToLower(scheme)
+	if !ok || (scheme != "http" && scheme != "https") || rest == "" {
+		return bad("")
+	}
+	host, _, _ := strings.Cut(rest, "/") // a path says nothing more
+	if !hostOK(host, false) {
+		return bad(": " + strconv.Quote(host) + " is not a host name")
+	}
+	auth, _, ok := evaluate.Authority(scheme + "://" + host + "/")
+	if !ok {
+		return bad("")
+	}
+	return auth, nil
 }

@@ -138,6 +138,9 @@ func (s *Summary) tally(f *table.Fetch) { s.facts.Tally(f) }
 // maxAgents caps the bots NoticeFacts counts fetches of.
 const maxAgents = 10000
 
+// maxNoticeHosts caps the sites counted for the no-robots-version notice.
+const maxNoticeHosts = 10000
+
 // addCapped adds n to m[k] while m has fewer than maxAgents keys, or
 // already has k.
 func addCapped(m map[string]int64, k string, n int64) {
@@ -173,6 +176,16 @@ type NoticeFacts struct {
 	// (TallyVersion), so that the notice can say what happened.
 	UnknownHosts  map[string]int64         `json:"unknown_hosts,omitempty"`
 	UnknownRobots map[string]UnknownRobots `json:"unknown_robots,omitempty"`
+	// NoVersion counts the fetches not judged for want of any robots.txt
+	// version, by authority (at most 10,000); SourcesGiven says that the
+	// run was given robots.txt sources (for other sites, then).
+	NoVersion    map[string]int64 `json:"no_version,omitempty"`
+	SourcesGiven bool             `json:"sources_given,omitempty"`
+	// Sites are the sites named with --site when several were, and
+	// Unbound the inputs bound to none of them whose lines named no host,
+	// with their counts.
+	Sites   []string         `json:"sites,omitempty"`
+	Unbound map[string]int64 `json:"unbound,omitempty"`
 }
 
 // UnknownRobots is what a host's robots.txt versions of unknown content
@@ -232,8 +245,17 @@ func (nf *NoticeFacts) Tally(f *table.Fetch) {
 	nf.init()
 	if f.NotJudgedReason != "" && f.NotJudgedReason != evaluate.NotJudgedNoBot {
 		nf.NotJudged[f.NotJudgedReason]++
-		if f.NotJudgedReason == evaluate.NotJudgedUnknownContent {
+		switch f.NotJudgedReason {
+		case evaluate.NotJudgedUnknownContent:
 			addCapped(nf.UnknownHosts, f.URLHostName, 1)
+		case evaluate.NotJudgedNoVersion:
+			if nf.NoVersion == nil {
+				nf.NoVersion = map[string]int64{}
+			}
+			a := urlAuthority(f.URL)
+			if _, ok := nf.NoVersion[a]; ok || len(nf.NoVersion) < maxNoticeHosts {
+				nf.NoVersion[a]++
+			}
 		}
 	}
 	if f.Agent == "" || f.ClientIP == "" {
@@ -288,6 +310,15 @@ func (nf *NoticeFacts) Merge(o NoticeFacts) {
 			nf.UnknownRobots[h] = old.merge(u)
 		}
 	}
+	if len(o.NoVersion) > 0 && nf.NoVersion == nil {
+		nf.NoVersion = map[string]int64{}
+	}
+	for a, n := range o.NoVersion {
+		if _, ok := nf.NoVersion[a]; ok || len(nf.NoVersion) < maxNoticeHosts {
+			nf.NoVersion[a] += n
+		}
+	}
+	nf.SourcesGiven = nf.SourcesGiven || o.SourcesGiven
 	nf.AddReferrers(o.Referrers)
 }
 
@@ -305,10 +336,12 @@ func (nf *NoticeFacts) AddReferrers(refs map[string]int64) {
 // notices says what the run judged less than it could, and why: the site
 // it judged host-less lines as, fetches not judged by reason, robots.txt
 // versions assumed for the whole range, and bots whose IPs went unchecked.
-func notices(m *evaluate.Model, catalog *bots.Catalog, s *Summary) []Notice {
+func notices(m *evaluate.Model, catalog *bots.Catalog, s *Summary, cfg Config, unbound map[string]int64) []Notice {
 	nf := s.facts
 	nf.Site, nf.AssumedVersions, nf.FirstVersion = m.Site(), m.AssumedVersions(), m.FirstVersion()
 	nf.Referrers = s.referrers
+	nf.SourcesGiven = len(cfg.Robots)+len(cfg.RobotsGit)+len(cfg.RobotsDir) > 0
+	nf.Sites, nf.Unbound = cfg.Eval.Sites, unbound
 	return Notices(&nf, catalog)
 }
 
@@ -316,7 +349,9 @@ func notices(m *evaluate.Model, catalog *bots.Catalog, s *Summary) []Notice {
 // are written to manifest.json.
 func Notices(nf *NoticeFacts, catalog *bots.Catalog) []Notice {
 	var nl noticeList
-	nl.site(nf.Site)
+	if len(nf.Sites) < 2 { // with several, the no-host notice names them
+		nl.site(nf.Site)
+	}
 	nl.notJudged(nf)
 	if nf.AssumedVersions > 0 {
 		nl.add(NoticeAssumedRange, 0, "%s given without a time: assumed in force for the whole data range — give FILE@TIME, --robots-git or --robots-dir if the file changed",
@@ -333,6 +368,38 @@ func (nl *noticeList) add(code string, count int64, format string, a ...any) {
 	nl.out = append(nl.out, Notice{Code: code, Count: count, Message: fmt.Sprintf(format, a...)})
 }
 
+// byCountLabeled lists the keys of counts, most first (ties by name),
+// each as "KEY (N)".
+func byCountLabeled(counts map[string]int64) []string {
+	keys := make([]string, 0, len(counts))
+	for k := range counts {
+		keys = append(keys, k)
+	}
+	sort.Slice(keys, func(i, j int) bool {
+		if counts[keys[i]] != counts[keys[j]] {
+			return counts[keys[i]] > counts[keys[j]]
+		}
+		return keys[i] < keys[j]
+	})
+	for i, k := range keys {
+		keys[i] = k + " (" + count(counts[k]) + ")"
+	}
+	return keys
+}
+
+// urlAuthority is the scheme://host[:port] of an absolute URL as the
+// fetches table writes it.
+func urlAuthority(u string) string {
+	i := strings.Index(u, "://")
+	if i < 0 {
+		return u
+	}
+	if j := strings.IndexAny(u[i+3:], "/?#"); j >= 0 {
+		return u[:i+3+j]
+	}
+	return u
+}
+
 // site says which site host-less inputs were judged as, or that several
 // were named and none chosen.
 func (nl *noticeList) site(site evaluate.Site) {
@@ -345,7 +412,7 @@ func (nl *noticeList) site(site evaluate.Site) {
 		nl.add(NoticeSiteInferred, site.Hostless, "%s: judged as %s, the one site the inputs name (pass --site to choose another)",
 			what, site.Authority)
 	case site.Needed() && site.Authority == "" && len(site.Candidates) > 1:
-		nl.add(NoticeSiteAmbiguous, site.Hostless, "the inputs name %d sites (%s): log lines and robots.txt files without a host are not judged; pass --site with the one they belong to",
+		nl.add(NoticeSiteAmbiguous, site.Hostless, "the inputs name %d sites (%s): log lines and robots.txt files without a host are not judged; pass --site with the one they belong to, or bind each to its site with URL= (a log as URL=PATH, a source as --robots-dir URL=DIR)",
 			len(site.Candidates), listSome(site.Candidates, 5))
 	}
 }
@@ -353,7 +420,18 @@ func (nl *noticeList) site(site evaluate.Site) {
 // notJudged counts the fetches not judged, by reason, with the fix for
 // each.
 func (nl *noticeList) notJudged(nf *NoticeFacts) {
-	if c := nf.NotJudged[evaluate.NotJudgedNoHost]; c > 0 {
+	if c := nf.NotJudged[evaluate.NotJudgedNoHost]; c > 0 && len(nf.Sites) > 1 {
+		inputs := byCountLabeled(nf.Unbound)
+		example := nf.Sites[0] + "=FILE"
+		for _, in := range inputs {
+			example = nf.Sites[0] + "=" + in[:strings.LastIndex(in, " (")]
+			break
+		}
+		n := Notice{Code: evaluate.NotJudgedNoHost, Count: c, Message: fmt.Sprintf(
+			"%s: log lines name no host, in %s bound to no site: %s; %d sites were given (%s) and any could own them — bind each such log to its site with URL=PATH, e.g. %s",
+			fetches(c), plural(int64(len(inputs)), "input", "inputs"), listSome(inputs, 5), len(nf.Sites), listSome(nf.Sites, 5), example)}
+		nl.out = append(nl.out, n)
+	} else if c > 0 {
 		hint := "pass --site https://YOUR-SITE (the site these logs are from)"
 		if ref := topReferrer(nf.Referrers); ref != "" {
 			hint = "pass --site with the site these logs are from (most of their referrers are " + ref + ": if that is it, --site " + ref + ")"
@@ -364,7 +442,7 @@ func (nl *noticeList) notJudged(nf *NoticeFacts) {
 		nl.add(evaluate.NotJudgedNoHost, c, "%s: log lines name no host — %s", fetches(c), hint)
 	}
 	if c := nf.NotJudged[evaluate.NotJudgedNoVersion]; c > 0 {
-		nl.add(evaluate.NotJudgedNoVersion, c, "%s by bots on sites with no known robots.txt version — give --robots FILE[@TIME], --robots-git DIR[:PATH], --robots-dir DIR, or a WARC from 'repaudit robots history URL'", fetches(c))
+		nl.noVersion(c, nf)
 	}
 	if c := nf.NotJudged[evaluate.NotJudgedBeforeFirst]; c > 0 {
 		earliest := ""
@@ -376,6 +454,37 @@ func (nl *noticeList) notJudged(nf *NoticeFacts) {
 	if c := nf.NotJudged[evaluate.NotJudgedUnknownContent]; c > 0 {
 		nl.unknownContent(nf, c)
 	}
+}
+
+// noticeHosts is how many sites the no-robots-version notice names, most
+// fetches first, before "and N more".
+const noticeHosts = 20
+
+// noVersion names the sites whose bots' fetches had no robots.txt
+// version at all, most fetches first, with the fix. When the run was
+// given sources they were for other sites: the notice says so rather
+// than ask for a source already given.
+func (nl *noticeList) noVersion(c int64, nf *NoticeFacts) {
+	hosts := byCountLabeled(nf.NoVersion)
+	if len(hosts) == 0 { // a partitioned run that counted none by site
+		nl.add(evaluate.NotJudgedNoVersion, c, "%s by bots on sites with no known robots.txt version — give --robots FILE[@TIME], --robots-git DIR[:PATH], --robots-dir DIR, or a WARC from 'repaudit robots history URL'", fetches(c))
+		return
+	}
+	given := ""
+	switch {
+	case nf.Site.Versions > 0 && nf.Site.Authority == "":
+		given = "; the robots.txt sources given name no site and were not used: bind each to its site with URL="
+	case nf.SourcesGiven:
+		given = "; the robots.txt sources given are for other sites"
+	}
+	fix := "--robots-dir DIR"
+	if nf.SourcesGiven || len(hosts) > 1 {
+		fix = "--robots-dir URL=DIR, a --robots-dir DIR with a subdirectory per host (DIR/HOST/2025-03-01.txt), --robots-git URL=DIR[:PATH], --robots URL=FILE[@TIME]"
+	} else {
+		fix = "--robots FILE[@TIME], --robots-git DIR[:PATH], " + fix
+	}
+	nl.add(evaluate.NotJudgedNoVersion, c, "%s by bots on %s with no known robots.txt version: %s%s — give each a source: %s, or a WARC from 'repaudit robots history URL'",
+		fetches(c), plural(int64(len(hosts)), "site", "sites"), listSome(hosts, noticeHosts), given, fix)
 }
 
 // unknownContent says what the c fetches of unknown content were under,

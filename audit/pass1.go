@@ -3,6 +3,7 @@ package audit
 import (
 	"fmt"
 	"io"
+	"strings"
 	"sync/atomic"
 	"time"
 
@@ -64,7 +65,7 @@ func (r *run) readFile(fs *fileState, done *atomic.Int64, pipelined bool) {
 		// in force for the whole data range.
 		var v history.Version
 		if v, fs.err = history.ReadFile(fs.f.ReadPath(), time.Time{}); fs.err == nil {
-			r.builder.AddSiteVersion(siteVersion(v))
+			r.builder.AddSiteVersion(siteVersion(v, fs.site))
 			fs.stats.Records = map[string]int64{"robots.txt": 1}
 		}
 		done.Add(fs.f.Size)
@@ -108,7 +109,13 @@ func (r *run) readStream(fs *fileState, keep func(event.Problem), done *atomic.I
 	opts := ingest.Options{Progress: done, Resolver: warc.NewResolver(32 << 20), Digest: sink, LogExtraHeaders: r.cfg.LogExtraHeaders}
 	var counted int64 // fetches not yet added to r.events
 	toSpool, endWindow := spooler(fs)
+	// An input bound to its site (URL=PATH) gives its host-less lines
+	// that site's scheme and host, as if the log had named them.
+	boundScheme, boundHost, _ := strings.Cut(fs.site, "://")
 	spoolFetch := func(ft *event.Fetch) {
+		if ft.Host == "" && boundHost != "" {
+			ft.Scheme, ft.Host = boundScheme, boundHost
+		}
 		// r.events is shared by every reader: added to in steps, not at
 		// each fetch (an atomic add per fetch from two cores contends).
 		if counted++; counted == 256 {
@@ -155,6 +162,7 @@ func (r *run) readStream(fs *fileState, keep func(event.Problem), done *atomic.I
 		fs.sha, fs.f.Size = digest.hex(), digest.n
 	}
 	r.builder.NoteHosts(hosts.list, hosts.hostless)
+	fs.hostless = hosts.hostless
 	r.sum.mergeReferrers(&hosts)
 	r.builder.NoteTimes(fs.stats.First, fs.stats.Last)
 }

@@ -21,12 +21,18 @@ import (
 	"github.com/repaudit/repaudit/problem"
 )
 
-// siteVersion turns a history version into the evaluation's.
-func siteVersion(v history.Version) evaluate.SiteVersion {
-	return evaluate.SiteVersion{
+// siteVersion turns a history version into the evaluation's; auth, when
+// not "", is the authority the source is bound to (URL=, or a host
+// subdirectory of --robots-dir).
+func siteVersion(v history.Version, auth string) evaluate.SiteVersion {
+	sv := evaluate.SiteVersion{
 		From: v.From, Body: v.Body, Absent: v.Absent, Origin: v.Origin, Ref: v.Ref, Detail: v.Detail,
 		Source: event.Source{File: v.File, Offset: -1},
 	}
+	if auth != "" {
+		sv.URL = auth + "/robots.txt"
+	}
+	return sv
 }
 
 // readSiteVersions reads the robots.txt versions named by --robots,
@@ -37,52 +43,66 @@ func readSiteVersions(cfg Config, b *evaluate.Builder, st *runState) {
 }
 
 // readSiteSources is readSiteVersions giving each version to addVersion
-// (the Beam pipeline ships them to their partition instead).
+// (the Beam pipeline ships them to their partition instead). A source
+// bound with URL= gives versions of that authority (SiteVersion.URL).
 func readSiteSources(cfg Config, addVersion func(evaluate.SiteVersion), st *runState) {
-	add := func(vs []history.Version) {
-		for _, v := range vs {
-			addVersion(siteVersion(v))
+	srcs, err := parseSources(cfg)
+	if err != nil { // Run refuses these first (checkSources)
+		st.fail("robots.txt sources", "robots", err)
+		return
+	}
+	sites := runSites(cfg.Eval)
+	for _, s := range srcs {
+		switch s.flag {
+		case "--robots":
+			file, t, _, err := history.SplitFileTime(s.rest)
+			if err != nil {
+				st.fail(s.arg, "robots", err)
+				continue
+			}
+			v, err := history.ReadFile(file, t)
+			if err != nil {
+				st.fail(file, "robots", err)
+				continue
+			}
+			addVersion(siteVersion(v, s.auth))
+			st.input(output.Input{Path: file, Size: int64(len(v.Body)), SHA256: sha(v.Body), Kind: "robots", Format: boundFormat("robots.txt", s.auth), Records: 1})
+		case "--robots-git":
+			dir, file := history.SplitGitArg(s.rest)
+			vs, probs, err := history.ReadGit(dir, file)
+			st.historyProblems(probs)
+			if err != nil {
+				st.fail(dir, "robots-git", err)
+				continue
+			}
+			for _, v := range vs {
+				addVersion(siteVersion(v, s.auth))
+			}
+			st.input(output.Input{Path: dir, Kind: "robots-git", Format: boundFormat("git:"+file, s.auth), Records: int64(len(vs)), Problems: int64(len(probs))})
+		case "--robots-dir":
+			dv, err := readRobotsDir(s.rest, s.auth, sites)
+			st.historyProblems(dv.probs)
+			if err != nil {
+				st.fail(s.rest, "robots-dir", err)
+				continue
+			}
+			var size int64
+			for i, v := range dv.versions {
+				addVersion(siteVersion(v, dv.auths[i]))
+				size += int64(len(v.Body))
+			}
+			st.input(output.Input{Path: s.rest, Size: size, Kind: "robots-dir", Format: boundFormat("dated snapshots", s.auth), Records: int64(len(dv.versions)), Problems: int64(len(dv.probs))})
 		}
 	}
-	for _, arg := range cfg.Robots {
-		file, t, _, err := history.SplitFileTime(arg)
-		if err != nil {
-			st.fail(arg, "robots", err)
-			continue
-		}
-		v, err := history.ReadFile(file, t)
-		if err != nil {
-			st.fail(file, "robots", err)
-			continue
-		}
-		add([]history.Version{v})
-		st.input(output.Input{Path: file, Size: int64(len(v.Body)), SHA256: sha(v.Body), Kind: "robots", Format: "robots.txt", Records: 1})
+}
+
+// boundFormat is the manifest's format of a robots.txt source, naming
+// the site it is bound to.
+func boundFormat(format, auth string) string {
+	if auth == "" {
+		return format
 	}
-	for _, arg := range cfg.RobotsGit {
-		dir, file := history.SplitGitArg(arg)
-		vs, probs, err := history.ReadGit(dir, file)
-		st.historyProblems(probs)
-		if err != nil {
-			st.fail(dir, "robots-git", err)
-			continue
-		}
-		add(vs)
-		st.input(output.Input{Path: dir, Kind: "robots-git", Format: "git:" + file, Records: int64(len(vs)), Problems: int64(len(probs))})
-	}
-	for _, dir := range cfg.RobotsDir {
-		vs, probs, err := history.ReadDir(dir)
-		st.historyProblems(probs)
-		if err != nil {
-			st.fail(dir, "robots-dir", err)
-			continue
-		}
-		add(vs)
-		var size int64
-		for _, v := range vs {
-			size += int64(len(v.Body))
-		}
-		st.input(output.Input{Path: dir, Size: size, Kind: "robots-dir", Format: "dated snapshots", Records: int64(len(vs)), Problems: int64(len(probs))})
-	}
+	return format + " for " + auth
 }
 
 func sha(b []byte) string {
@@ -240,10 +260,13 @@ func recordSideInputs(cfg Config, st *runState) {
 // catalog and the identity files, and sniffs what each input holds.
 func (r *run) prepare() error {
 	cfg := r.cfg
+	if err := r.bindInputs(); err != nil {
+		return err
+	}
 	// "-" is standard input: Expand does not know it.
 	var named []string
 	stdin := false
-	for _, a := range cfg.Inputs {
+	for _, a := range r.inputs {
 		if a == StdinName {
 			stdin = true
 			continue
@@ -265,7 +288,10 @@ func (r *run) prepare() error {
 	if err := loadLocalIdentity(cfg, r.catalog, r.ids, &r.st.problems); err != nil {
 		return err
 	}
-	return r.sniffAll(paths)
+	if err := r.sniffAll(paths); err != nil {
+		return err
+	}
+	return r.checkRobotsInputs()
 }
 
 // loadCatalog merges the --bots files over the default catalog.
@@ -294,7 +320,7 @@ func (r *run) sniffAll(paths []string) error {
 		named[filepath.Clean(p)] = true
 	}
 	explicit := map[string]bool{StdinName: true}
-	for _, a := range r.cfg.Inputs {
+	for _, a := range r.inputs {
 		if st, err := os.Stat(a); err == nil && !st.IsDir() {
 			explicit[filepath.Clean(a)] = true
 		}
@@ -319,6 +345,7 @@ func (r *run) sniffAll(paths []string) error {
 				Message: "found in a directory input but holds nothing repaudit reads (" + fs.f.Note + "); skipped"})
 			continue
 		}
+		fs.site = r.bound[p]
 		files = append(files, fs)
 	}
 	r.files = dropDuplicates(files, r.st)

@@ -56,6 +56,11 @@ type Options struct {
 	// lines that carry no host. "" means such fetches are not judged
 	// against robots.txt (robots_verdict not_judged).
 	DefaultAuthority string
+	// Sites are the authorities named with --site, when more than one:
+	// host-less inputs are then not given a site by inference (any of
+	// them could own them), and the notices list them. Inputs bound to
+	// one of them carry its host already (package audit).
+	Sites []string
 	// SpillDir is where robots.txt bodies go once those kept in memory
 	// pass a quarter of RobotsCacheBytes (one unlinked temporary file),
 	// and the capture summaries between Build and WriteTables (another;

@@ -166,6 +166,14 @@ func (m *Model) settleSite(b *Builder) {
 		m.site = s
 		return
 	}
+	if len(m.opts.Sites) > 1 {
+		// Several sites were named: what names none is not guessed to be
+		// the one other site the inputs happen to name.
+		s.Candidates = slices.Clone(m.opts.Sites)
+		sort.Strings(s.Candidates)
+		m.site = s
+		return
+	}
 	known := make(map[string]string) // host[:port] -> scheme ("" unknown)
 	for hp, scheme := range b.seenHosts {
 		known[hp] = scheme
@@ -245,6 +253,18 @@ func (m *Model) placeSiteDocs(b *Builder) []*rdoc {
 
 // Site says how the site of host-less inputs was settled.
 func (m *Model) Site() Site { return m.site }
+
+// Authority returns the authority of an absolute http(s) URL,
+// scheme://host[:port] normalized as every authority is (scheme and host
+// lower-cased, the default port and a trailing dot removed), and its
+// host[:port]; ok is false for anything else.
+func Authority(raw string) (auth, hostport string, ok bool) {
+	auth, hostport, _, ok = splitURL(raw)
+	if !ok || hostport == "" || !(strings.HasPrefix(auth, "https://") || strings.HasPrefix(auth, "http://")) {
+		return "", "", false
+	}
+	return auth, hostport, true
+}
 
 // FirstVersion returns the earliest time any robots.txt version is in
 // force, over every authority; zero when there is none.

@@ -89,6 +89,7 @@ const (
 	RobotsSnapshotUnreadable Code = "robots-snapshot-unreadable"
 	RobotsSnapshotSameTime   Code = "robots-snapshot-same-time"
 	RobotsSourceNoSite       Code = "robots-source-no-site"
+	RobotsDirNotHost         Code = "robots-dir-not-host"
 	RobotsRevisitUnresolved  Code = "robots-revisit-unresolved"
 	BadDefaultAuthority      Code = "evaluate-bad-default-authority"
 )
@@ -269,7 +270,8 @@ var registry = []Entry{
 	{KindProblem, RobotsSnapshotUndated, Warning, groupRobots, "--robots-dir: a snapshot whose name holds no time; not used"},
 	{KindProblem, RobotsSnapshotUnreadable, Warning, groupRobots, "--robots-dir: a snapshot could not be read; not used"},
 	{KindProblem, RobotsSnapshotSameTime, Warning, groupRobots, "--robots-dir: two snapshots carry the same time; both kept, ordered by name"},
-	{KindProblem, RobotsSourceNoSite, Error, groupRobots, "a robots.txt file names no site and none is known; pass --site; not used"},
+	{KindProblem, RobotsSourceNoSite, Error, groupRobots, "a robots.txt source names no site and none is known, or several could own it; bind it with URL= (or pass --site); not used, and the run exits 2"},
+	{KindProblem, RobotsDirNotHost, Warning, groupRobots, "--robots-dir: a subdirectory not named by a host (host[:port]); not read"},
 	{KindProblem, RobotsRevisitUnresolved, Warning, groupRobots, "a revisit record of robots.txt refers to a capture not in the inputs; not used as a version"},
 	{KindProblem, BadDefaultAuthority, Warning, groupRobots, "the default authority (--site) is not an absolute http(s) URL; log lines without a host are not judged"},
 

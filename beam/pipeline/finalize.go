@@ -152,6 +152,7 @@ func (fn *finalizeFn) ProcessElement(ctx context.Context, _ []byte, partsSI, fil
 	// site settled over all inputs, and what every partition's rows and
 	// model and every file's host-less lines counted.
 	facts.Site = shared.SettleSite(cfg.Eval)
+	facts.SourcesGiven = len(cfg.Robots)+len(cfg.RobotsGit)+len(cfg.RobotsDir) > 0
 	for _, f := range files {
 		facts.AddReferrers(f.Referrers)
 	}

@@ -25,7 +25,15 @@ tables to DIR atomically. Then run 'repaudit report DIR'.
 Exit codes: 0 done; 1 findings present (only with --fail-on-findings), or
 input problems of the given severity or worse (only with
 --fail-on-problems[=error|warning|info]); 2 usage error or unreadable input
-(tables are still written, and problems.parquet says what failed).
+(tables are still written, and problems.parquet says what failed), or log
+lines and robots.txt sources that name no site while several could own
+them (bind them with URL=PATH, --robots-dir URL=DIR; tables are written).
+
+Several sites: --site repeats; a log naming its hosts (vhost_combined,
+JSON with a host) needs none. Bind each robots.txt source to its site with
+URL= (--robots-dir https://blog.example.org=DIR, or one --robots-dir with a
+subdirectory per host) and each host-less log as an input
+https://blog.example.org=FILE.
 
 flags:
 `

@@ -18,6 +18,7 @@ import (
 	"fmt"
 	"io"
 	"os"
+	"strings"
 	"time"
 
 	"github.com/apache/beam/sdks/v2/go/pkg/beam"
@@ -109,6 +110,14 @@ func run(ctx context.Context, args []string, stderr io.Writer) int {
 	}
 	set, err := shared.Resolve()
 	if err != nil {
+		return fail("%v", err)
+	}
+	if len(set.Sites) > 1 {
+		// Several sites, and inputs bound with URL=PATH, are 'repaudit
+		// audit' only; robots.txt sources bound with URL= work here.
+		return fail("--site: the pipeline takes one site, got %d (%s); run 'repaudit audit' for several", len(set.Sites), strings.Join(set.Sites, ", "))
+	}
+	if err := audit.CheckSources(audit.Config{Robots: sources.Robots, RobotsGit: sources.RobotsGit, RobotsDir: sources.RobotsDir, Eval: set.Eval}); err != nil {
 		return fail("%v", err)
 	}
 	cfg := pipeline.Config{
