@@ -93,6 +93,7 @@ type Summary struct {
 	referrers map[string]int64 // referrer sites of host-less log lines, for the --site hint
 	notJudged map[string]int64 // fetches not judged, by evaluate.NotJudged* code
 	noList    map[string]int64 // bot fetches whose IP no list could check, by agent
+	noCrawler map[string]int64 // captures of archive files without a crawler, by file
 }
 
 type fileState struct {
@@ -165,7 +166,7 @@ func Run(ctx context.Context, cfg Config) (*Summary, error) {
 		Notices:  sum.Notices,
 	}
 	for _, c := range model.ArchiveCrawlers() {
-		m.ArchiveCrawlers = append(m.ArchiveCrawlers, output.ArchiveCrawler{File: c.File, Agent: c.Agent, DerivedFrom: c.From})
+		m.ArchiveCrawlers = append(m.ArchiveCrawlers, output.ArchiveCrawler{File: c.File, Agent: c.Agent, DerivedFrom: c.From, Crawl: c.Crawl})
 	}
 	if cerr := w.Commit(m); cerr != nil {
 		return nil, fmt.Errorf("audit: commit: %w", cerr)
@@ -229,7 +230,7 @@ type run struct {
 func newRun(ctx context.Context, cfg Config) *run {
 	return &run{
 		ctx: ctx, cfg: cfg, st: &runState{}, timings: map[string]float64{}, spool: newSpoolDir(cfg.Out),
-		sum: &Summary{Out: cfg.Out, Findings: map[string]int64{}, notJudged: map[string]int64{}, noList: map[string]int64{},
+		sum: &Summary{Out: cfg.Out, Findings: map[string]int64{}, notJudged: map[string]int64{}, noList: map[string]int64{}, noCrawler: map[string]int64{},
 			referrers: map[string]int64{}, ProblemsBySeverity: map[string]int64{}},
 	}
 }
@@ -440,6 +441,11 @@ func (c *countingSink) Fetch(f *table.Fetch) error {
 // Finish passes on that a table is whole (table.Finisher): one model
 // writes the model's tables, once.
 func (c *countingSink) Finish(name string) error { return table.Finish(c.Sink, name) }
+
+func (c *countingSink) Retention(r *table.Retention) error {
+	tallyRetention(c.sum.noCrawler, r)
+	return c.Sink.Retention(r)
+}
 
 func (c *countingSink) Problem(p *table.Problem) error {
 	c.sum.Problems++

@@ -29,6 +29,7 @@ const (
 	NoticeAssumedRange   = string(problem.NoticeAssumedRange)
 	NoticeIPListNotGiven = string(problem.NoticeIPListNotGiven)
 	NoticeIPListNone     = string(problem.NoticeIPListNone)
+	NoticeNoCrawler      = string(problem.NoticeNoCrawler)
 )
 
 // hostSet notes, for one input file read on one goroutine, the
@@ -161,6 +162,34 @@ type NoticeFacts struct {
 	NotJudged map[string]int64 `json:"not_judged,omitempty"`
 	NoList    map[string]int64 `json:"no_list,omitempty"`
 	Referrers map[string]int64 `json:"referrers,omitempty"`
+	// NoCrawler counts the captures (retention rows of response and
+	// revisit records) of each WARC or ARC file that has no crawler, by
+	// file (at most maxNoCrawlerFiles files).
+	NoCrawler map[string]int64 `json:"no_crawler,omitempty"`
+}
+
+// maxNoCrawlerFiles caps the files NoticeFacts.NoCrawler counts: the
+// notice names the first few and counts the rest.
+const maxNoCrawlerFiles = 10000
+
+// TallyRetention counts one retention row, as Run counts every row it
+// writes.
+func (nf *NoticeFacts) TallyRetention(r *table.Retention) {
+	if nf.NoCrawler == nil {
+		nf.NoCrawler = map[string]int64{}
+	}
+	tallyRetention(nf.NoCrawler, r)
+}
+
+// tallyRetention counts r in noCrawler when it is a capture of a file
+// with no crawler: one not judged as any crawler's fetch.
+func tallyRetention(noCrawler map[string]int64, r *table.Retention) {
+	if r.Agent != "" || (r.RecordType != "response" && r.RecordType != "revisit") {
+		return
+	}
+	if _, ok := noCrawler[r.WARCFilename]; ok || len(noCrawler) < maxNoCrawlerFiles {
+		noCrawler[r.WARCFilename]++
+	}
 }
 
 // Tally counts one fetch row, as Run counts every row it writes.
@@ -190,6 +219,14 @@ func (nf *NoticeFacts) Merge(o NoticeFacts) {
 		}
 	}
 	nf.AddReferrers(o.Referrers)
+	for f, n := range o.NoCrawler {
+		if nf.NoCrawler == nil {
+			nf.NoCrawler = map[string]int64{}
+		}
+		if _, ok := nf.NoCrawler[f]; ok || len(nf.NoCrawler) < maxNoCrawlerFiles {
+			nf.NoCrawler[f] += n
+		}
+	}
 }
 
 // AddReferrers adds one file's referrer counts (HostSet.Referrers).
@@ -209,7 +246,7 @@ func (nf *NoticeFacts) AddReferrers(refs map[string]int64) {
 func notices(m *evaluate.Model, catalog *bots.Catalog, s *Summary) []Notice {
 	return Notices(&NoticeFacts{
 		Site: m.Site(), AssumedVersions: m.AssumedVersions(), FirstVersion: m.FirstVersion(),
-		NotJudged: s.notJudged, NoList: s.noList, Referrers: s.referrers,
+		NotJudged: s.notJudged, NoList: s.noList, Referrers: s.referrers, NoCrawler: s.noCrawler,
 	}, catalog)
 }
 
@@ -219,6 +256,7 @@ func Notices(nf *NoticeFacts, catalog *bots.Catalog) []Notice {
 	var nl noticeList
 	nl.site(nf.Site)
 	nl.notJudged(nf)
+	nl.noCrawler(nf.NoCrawler)
 	if nf.AssumedVersions > 0 {
 		nl.add(NoticeAssumedRange, 0, "%s given without a time: assumed in force for the whole data range — give FILE@TIME, --robots-git or --robots-dir if the file changed",
 			plural(int64(nf.AssumedVersions), "robots.txt version", "robots.txt versions"))
@@ -277,6 +315,32 @@ func (nl *noticeList) notJudged(nf *NoticeFacts) {
 	if c := nf.NotJudged[evaluate.NotJudgedUnknownContent]; c > 0 {
 		nl.add(evaluate.NotJudgedUnknownContent, c, "%s under a robots.txt version whose content is unknown (see robots_versions.status_rule: a redirect target or revisited capture not in the inputs)", fetches(c))
 	}
+}
+
+// noCrawler names the archive files whose captures no crawler's fetches
+// judged, most captures first, with the fix.
+func (nl *noticeList) noCrawler(files map[string]int64) {
+	if len(files) == 0 {
+		return
+	}
+	names := make([]string, 0, len(files))
+	var total int64
+	for f, n := range files {
+		names = append(names, f)
+		total += n
+	}
+	sort.Slice(names, func(i, j int) bool {
+		if files[names[i]] != files[names[j]] {
+			return files[names[i]] > files[names[j]]
+		}
+		return names[i] < names[j]
+	})
+	listed := make([]string, len(names))
+	for i, f := range names {
+		listed[i] = fmt.Sprintf("%s (%d)", f, files[f])
+	}
+	nl.add(NoticeNoCrawler, total, "%s not judged: %s no crawler (no request record, warcinfo or filedesc record names a known bot, and no file of the same crawl does): %s — give --archive-agent TOKEN for every file, or --archive-agent FILE=TOKEN for one",
+		plural(total, "capture", "captures"), plural(int64(len(names)), "archive file names", "archive files name"), listSome(listed, 5))
 }
 
 // ipLists names, per bot in the order of most fetches, the published IP

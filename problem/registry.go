@@ -166,6 +166,7 @@ const (
 	NoticeAssumedRange   Code = "robots-assumed-whole-range"
 	NoticeIPListNotGiven Code = "ip-list-not-given"
 	NoticeIPListNone     Code = "ip-list-not-published"
+	NoticeNoCrawler      Code = "archive-no-crawler"
 )
 
 // Not-judged reasons (fetches.not_judged_reason, package evaluate). The
@@ -349,6 +350,7 @@ var registry = []Entry{
 	{KindNotice, NoticeAssumedRange, "", "", "robots.txt files given without a time, assumed in force for the whole data range"},
 	{KindNotice, NoticeIPListNotGiven, "", "", "a bot's operator publishes IP ranges but none were given; its IPs are unchecked"},
 	{KindNotice, NoticeIPListNone, "", "", "fetches by bots whose operators publish no IP ranges: unverifiable by IP"},
+	{KindNotice, NoticeNoCrawler, "", "", "WARC or ARC files with captures but no crawler named: their captures are not judged (give --archive-agent)"},
 
 	// Not-judged reasons.
 	{KindReason, ReasonNoBot, "", "", "a browser or unknown client: not judged by design"},

@@ -89,8 +89,12 @@ func (p *partWriter) Violation(r *table.Violation) error         { return p.w.Vi
 func (p *partWriter) RobotsVersion(r *table.RobotsVersion) error { return p.w.RobotsVersion(r) }
 func (p *partWriter) RobotsRule(r *table.RobotsRule) error       { return p.w.RobotsRule(r) }
 func (p *partWriter) Directive(r *table.Directive) error         { return p.w.Directive(r) }
-func (p *partWriter) Retention(r *table.Retention) error         { return p.w.Retention(r) }
-func (p *partWriter) Problem(r *table.Problem) error             { return p.w.Problem(r) }
+func (p *partWriter) Retention(r *table.Retention) error {
+	p.notices.TallyRetention(r)
+	p.noticed = true
+	return p.w.Retention(r)
+}
+func (p *partWriter) Problem(r *table.Problem) error { return p.w.Problem(r) }
 
 // finish closes the bundle's files and moves each non-empty table to
 // tmpDir(out)/<table>-<random>.parquet, returning what it published.
