@@ -176,7 +176,7 @@ func Run(ctx context.Context, cfg Config) (*Summary, error) {
 		Notices:  sum.Notices,
 	}
 	for _, c := range model.ArchiveCrawlers() {
-		m.ArchiveCrawlers = append(m.ArchiveCrawlers, output.ArchiveCrawler{File: c.File, Agent: c.Agent, DerivedFrom: c.From})
+		m.ArchiveCrawlers = append(m.ArchiveCrawlers, output.ArchiveCrawler{File: c.File, Agent: c.Agent, DerivedFrom: c.From, Crawl: c.Crawl})
 	}
 	if cerr := w.Commit(m); cerr != nil {
 		return nil, fmt.Errorf("audit: commit: %w", cerr)
@@ -463,6 +463,11 @@ func (c *countingSink) RobotsVersion(v *table.RobotsVersion) error {
 // Finish passes on that a table is whole (table.Finisher): one model
 // writes the model's tables, once.
 func (c *countingSink) Finish(name string) error { return table.Finish(c.Sink, name) }
+
+func (c *countingSink) Retention(r *table.Retention) error {
+	c.sum.facts.TallyRetention(r)
+	return c.Sink.Retention(r)
+}
 
 func (c *countingSink) Problem(p *table.Problem) error {
 	c.sum.Problems++

@@ -5,6 +5,7 @@ import (
 	"os"
 	"path/filepath"
 	"slices"
+	"strings"
 	"testing"
 	"time"
 
@@ -164,11 +165,133 @@ func TestEachCrawlerJudgedOnItsOwn(t *testing.T) {
 	}
 	m := readManifest(t, out)
 	wantCrawlers := []output.ArchiveCrawler{
-		{File: a, Agent: "heritrix", DerivedFrom: evaluate.CrawlerFromRequests},
-		{File: b, Agent: "archive.org_bot", DerivedFrom: evaluate.CrawlerFromRequests},
-		{File: c, Agent: "archive.org_bot", DerivedFrom: evaluate.CrawlerFromWarcinfoUA},
+		{File: a, Agent: "heritrix", DerivedFrom: evaluate.CrawlerFromRequests, Crawl: "file:" + a},
+		{File: b, Agent: "archive.org_bot", DerivedFrom: evaluate.CrawlerFromRequests, Crawl: "archive.org_bot:iabot-2025-04"},
+		{File: c, Agent: "archive.org_bot", DerivedFrom: evaluate.CrawlerFromWarcinfoUA, Crawl: "archive.org_bot:iabot-2025-04"},
 	}
 	if !slices.Equal(m.ArchiveCrawlers, wantCrawlers) {
 		t.Errorf("manifest archive_crawlers:\n%+v\nwant\n%+v", m.ArchiveCrawlers, wantCrawlers)
+	}
+}
+
+// TestARCSampleNamesItsCrawler audits the public heritrix ARC sample
+// alone: its filedesc record's XML names heritrix and the crawl, and its
+// captures are judged as heritrix's fetches.
+func TestARCSampleNamesItsCrawler(t *testing.T) {
+	const arc = "../../shared/fixtures/sample-warcs/IAH-20080430204825-00000-blackbook-truncated.arc.gz"
+	if _, err := os.Stat(arc); err != nil {
+		t.Skipf("%s: %v", arc, err)
+	}
+	out := filepath.Join(t.TempDir(), "out")
+	sum, err := Run(t.Context(), Config{Inputs: []string{arc}, Out: out, Jobs: 2})
+	if err != nil {
+		t.Fatal(err)
+	}
+	m := readManifest(t, out)
+	want := []output.ArchiveCrawler{{File: arc, Agent: "heritrix", DerivedFrom: evaluate.CrawlerFromWarcinfoUA, Crawl: "heritrix:archive.org-shallow"}}
+	if !slices.Equal(m.ArchiveCrawlers, want) {
+		t.Errorf("archive_crawlers = %+v, want %+v", m.ArchiveCrawlers, want)
+	}
+	if sum.Judged != 7 {
+		t.Errorf("%d fetches judged, want the ARC's 7 captures", sum.Judged)
+	}
+	for _, n := range m.Notices {
+		if n.Code == NoticeNoCrawler {
+			t.Errorf("notice %q for a file whose crawler is named", n.Message)
+		}
+	}
+}
+
+// noCrawlerNotice returns the archive-no-crawler notice of the run in out.
+func noCrawlerNotice(t *testing.T, out string) *output.Notice {
+	t.Helper()
+	m := readManifest(t, out)
+	for _, n := range m.Notices {
+		if n.Code == NoticeNoCrawler {
+			return &n
+		}
+	}
+	return nil
+}
+
+// A file that names no crawler, in a run with another crawl's file, gets
+// none: the run's notices name it with its captures, and say how to give
+// one; --archive-agent FILE=TOKEN gives it to that file alone.
+func TestFileWithoutCrawlerIsNamed(t *testing.T) {
+	a, _, _ := twoCrawls(t)
+	dir := t.TempDir()
+	none := filepath.Join(dir, "responses-only.warc.gz")
+	t0 := time.Date(2025, 4, 2, 0, 0, 0, 0, time.UTC)
+	writeCrawl(t, none, event.Header{{Name: "software", Value: "some-tool/1.0"}}, "", []page{
+		{"/n/1", t0, "n1"}, {"/n/2", t0.Add(time.Hour), "n2"}, {"/n/3", t0.Add(2 * time.Hour), "n3"},
+	})
+	out := filepath.Join(t.TempDir(), "out")
+	if _, err := Run(t.Context(), Config{Inputs: []string{a, none}, Out: out, Jobs: 2}); err != nil {
+		t.Fatal(err)
+	}
+	n := noCrawlerNotice(t, out)
+	if n == nil {
+		t.Fatalf("no %s notice", NoticeNoCrawler)
+	}
+	if n.Count != 3 || !strings.Contains(n.Message, none+" (3)") || !strings.Contains(n.Message, "--archive-agent FILE=TOKEN") ||
+		strings.Contains(n.Message, a) {
+		t.Errorf("notice %d %q, want 3 captures of %s named, and the fix", n.Count, n.Message, none)
+	}
+	m := readManifest(t, out)
+	if got := m.ArchiveCrawlers[1]; got != (output.ArchiveCrawler{File: none, Crawl: "file:" + none}) {
+		t.Errorf("crawler of %s: %+v, want none", none, got)
+	}
+
+	// Named for that file only (its name as a path under the directory
+	// given): no notice, and the heritrix file keeps its own.
+	out = filepath.Join(t.TempDir(), "out")
+	cfg := Config{Inputs: []string{a, dir}, Out: out, Jobs: 2}
+	cfg.Eval.ArchiveAgents = map[string]string{filepath.Join(dir, ".", "responses-only.warc.gz"): "archive.org_bot"}
+	if _, err := Run(t.Context(), cfg); err != nil {
+		t.Fatal(err)
+	}
+	if n := noCrawlerNotice(t, out); n != nil {
+		t.Errorf("notice %q with the file's crawler given", n.Message)
+	}
+	m = readManifest(t, out)
+	want := []output.ArchiveCrawler{
+		{File: a, Agent: "heritrix", DerivedFrom: evaluate.CrawlerFromRequests, Crawl: "file:" + a},
+		{File: none, Agent: "archive.org_bot", DerivedFrom: evaluate.CrawlerFromOption, Crawl: "file:" + none},
+	}
+	if !slices.Equal(m.ArchiveCrawlers, want) {
+		t.Errorf("archive_crawlers = %+v, want %+v", m.ArchiveCrawlers, want)
+	}
+
+	// A FILE=TOKEN naming no input is an error, not a silent no-op.
+	cfg.Eval.ArchiveAgents = map[string]string{filepath.Join(dir, "typo.warc.gz"): "archive.org_bot"}
+	cfg.Out = filepath.Join(t.TempDir(), "out")
+	if _, err := Run(t.Context(), cfg); err == nil || !strings.Contains(err.Error(), "typo.warc.gz") {
+		t.Errorf("Run with --archive-agent for a file not among the inputs: %v, want an error naming it", err)
+	}
+}
+
+// Two files stating the same isPartOf are one crawl: the one naming no
+// crawler takes the other's, and both share its crawl key.
+func TestFilesOfOneCrawlShareItsCrawler(t *testing.T) {
+	dir := t.TempDir()
+	t0 := time.Date(2025, 4, 1, 0, 0, 0, 0, time.UTC)
+	req, resp := filepath.Join(dir, "req.warc.gz"), filepath.Join(dir, "resp.warc.gz")
+	crawl := event.Header{{Name: "software", Value: "some-tool/1.0"}, {Name: "isPartOf", Value: "crawl-7"}}
+	writeCrawl(t, req, crawl, uaHeritrix, []page{{"/robots.txt", t0, "User-agent: *\nDisallow: /x/\n"}, {"/ok", t0.Add(time.Hour), "ok"}})
+	writeCrawl(t, resp, crawl, "", []page{{"/x/1", t0.Add(2 * time.Hour), "x1"}})
+	out := filepath.Join(t.TempDir(), "out")
+	if _, err := Run(t.Context(), Config{Inputs: []string{dir}, Out: out, Jobs: 2}); err != nil {
+		t.Fatal(err)
+	}
+	m := readManifest(t, out)
+	want := []output.ArchiveCrawler{
+		{File: req, Agent: "heritrix", DerivedFrom: evaluate.CrawlerFromRequests, Crawl: "heritrix:crawl-7"},
+		{File: resp, Agent: "heritrix", DerivedFrom: evaluate.CrawlerFromCrawl, Crawl: "heritrix:crawl-7"},
+	}
+	if !slices.Equal(m.ArchiveCrawlers, want) {
+		t.Errorf("archive_crawlers = %+v, want %+v", m.ArchiveCrawlers, want)
+	}
+	if n := noCrawlerNotice(t, out); n != nil {
+		t.Errorf("notice %q", n.Message)
 	}
 }

@@ -3,6 +3,7 @@ package audit
 import (
 	"flag"
 	"fmt"
+	"path/filepath"
 	"slices"
 	"strconv"
 	"strings"
@@ -22,7 +23,7 @@ type Flags struct {
 	LogFormat        string
 	LogExtraHeaders  string
 	IndexAgent       string
-	ArchiveAgent     string
+	ArchiveAgent     List
 	AsOf             string
 	Site             List
 	RobotsTTL        time.Duration
@@ -52,7 +53,7 @@ func (f *Flags) Register(fs *flag.FlagSet) {
 	}
 	fs.StringVar(&f.LogFormat, "log-format", "", "log format for every log input instead of detection: "+strings.Join(names, ", "))
 	fs.StringVar(&f.IndexAgent, "index-agent", "", "product `TOKEN` whose directives --index/--snippets listings are judged under (default: global rules only)")
-	fs.StringVar(&f.ArchiveAgent, "archive-agent", "", "product `TOKEN` of the crawler of every input WARC (default: per file, from its request records' User-Agent or its warcinfo record)")
+	fs.Var(&f.ArchiveAgent, "archive-agent", "product `TOKEN` of the crawler of every input WARC and ARC file, or FILE=TOKEN for one file (FILE as given, or a path under a directory given); repeatable (default: per file, from its request records' User-Agent or its warcinfo record)")
 	fs.StringVar(&f.AsOf, "as-of", "", "judge retention as of this `TIME` (RFC 3339 or YYYY-MM-DD; default: the latest time in the data)")
 	fs.DurationVar(&f.RobotsTTL, "robots-ttl", 24*time.Hour, "robots.txt cache lifetime (RFC 9309 §2.4); older views are stale")
 	fs.DurationVar(&f.Skew, "skew", 60*time.Second, "allowed clock skew for signature created/expires")
@@ -135,12 +136,48 @@ func (f *Flags) Resolve() (Settings, error) {
 			s.LogExtraHeaders = append(s.LogExtraHeaders, n)
 		}
 	}
+	every, perFile, err := archiveAgents(f.ArchiveAgent)
+	if err != nil {
+		return s, err
+	}
 	s.Eval = evaluate.Options{
 		AsOf: at, RobotsTTL: f.RobotsTTL, UnreachableAfter: f.UnreachableAfter, Skew: f.Skew, AllowTestKeys: f.AllowTestKeys,
-		RobotsMaxBytes: f.RobotsMaxBytes, ArchiveAgent: f.ArchiveAgent, IndexAgent: f.IndexAgent, DefaultAuthority: authority,
+		RobotsMaxBytes: f.RobotsMaxBytes, ArchiveAgent: every, ArchiveAgents: perFile, IndexAgent: f.IndexAgent, DefaultAuthority: authority,
 		Sites: several,
 	}
 	return s, nil
+}
+
+// archiveAgents reads the --archive-agent values: at most one TOKEN, the
+// crawler of every file, and any number of FILE=TOKEN, the crawler of one
+// file each. A product token holds no "=", so the last one splits.
+func archiveAgents(vals []string) (every string, perFile map[string]string, err error) {
+	for _, v := range vals {
+		i := strings.LastIndexByte(v, '=')
+		if i < 0 {
+			if every != "" && every != v {
+				return "", nil, fmt.Errorf("--archive-agent names the crawler of every file twice (%s, %s): give FILE=TOKEN for single files", every, v)
+			}
+			if strings.TrimSpace(v) == "" {
+				return "", nil, fmt.Errorf("--archive-agent wants TOKEN or FILE=TOKEN, got %q", v)
+			}
+			every = strings.TrimSpace(v)
+			continue
+		}
+		file, tok := v[:i], strings.TrimSpace(v[i+1:])
+		if file == "" || tok == "" {
+			return "", nil, fmt.Errorf("--archive-agent wants TOKEN or FILE=TOKEN, got %q", v)
+		}
+		key := filepath.Clean(file)
+		if prev, ok := perFile[key]; ok && prev != tok {
+			return "", nil, fmt.Errorf("--archive-agent names two crawlers of %s: %s and %s", file, prev, tok)
+		}
+		if perFile == nil {
+			perFile = make(map[string]string)
+		}
+		perFile[key] = tok
+	}
+	return every, perFile, nil
 }
 
 // ParseTime reads a --as-of style time given to the flag name, in the

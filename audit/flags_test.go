@@ -3,6 +3,7 @@ package audit
 import (
 	"flag"
 	"io"
+	"maps"
 	"strings"
 	"testing"
 	"time"
@@ -42,6 +43,37 @@ func TestFlagsResolve(t *testing.T) {
 			t.Errorf("%v: no error", bad)
 		} else if !strings.Contains(err.Error(), strings.TrimPrefix(bad[0], "--")) && bad[0] != "--log-format" {
 			t.Errorf("%v: error %q does not name the flag", bad, err)
+		}
+	}
+}
+
+func TestArchiveAgentFlag(t *testing.T) {
+	tests := []struct {
+		vals    []string
+		every   string
+		perFile map[string]string
+		err     string
+	}{
+		{vals: nil},
+		{vals: []string{"heritrix"}, every: "heritrix"},
+		{vals: []string{"a/./x.warc.gz=CCBot", "y.arc.gz=heritrix", "ia_archiver"}, every: "ia_archiver",
+			perFile: map[string]string{"a/x.warc.gz": "CCBot", "y.arc.gz": "heritrix"}},
+		{vals: []string{"odd=name.warc.gz=CCBot"}, perFile: map[string]string{"odd=name.warc.gz": "CCBot"}},
+		{vals: []string{"heritrix", "CCBot"}, err: "twice"},
+		{vals: []string{"x.warc.gz=CCBot", "./x.warc.gz=heritrix"}, err: "two crawlers"},
+		{vals: []string{"x.warc.gz="}, err: "FILE=TOKEN"},
+		{vals: []string{"=CCBot"}, err: "FILE=TOKEN"},
+	}
+	for _, tt := range tests {
+		every, perFile, err := archiveAgents(tt.vals)
+		if tt.err != "" {
+			if err == nil || !strings.Contains(err.Error(), tt.err) {
+				t.Errorf("%q: error %v, want one saying %q", tt.vals, err, tt.err)
+			}
+			continue
+		}
+		if err != nil || every != tt.every || !maps.Equal(perFile, tt.perFile) {
+			t.Errorf("%q: %q %v %v, want %q %v", tt.vals, every, perFile, err, tt.every, tt.perFile)
 		}
 	}
 }

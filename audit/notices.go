@@ -30,6 +30,7 @@ const (
 	NoticeAssumedRange   = string(problem.NoticeAssumedRange)
 	NoticeIPListNotGiven = string(problem.NoticeIPListNotGiven)
 	NoticeIPListNone     = string(problem.NoticeIPListNone)
+	NoticeNoCrawler      = string(problem.NoticeNoCrawler)
 )
 
 // hostSet notes, for one input file read on one goroutine, the
@@ -186,6 +187,10 @@ type NoticeFacts struct {
 	// with their counts.
 	Sites   []string         `json:"sites,omitempty"`
 	Unbound map[string]int64 `json:"unbound,omitempty"`
+	// NoCrawler counts the captures (retention rows of response and
+	// revisit records) of each WARC or ARC file that has no crawler, by
+	// file (at most maxNoCrawlerFiles files).
+	NoCrawler map[string]int64 `json:"no_crawler,omitempty"`
 }
 
 // UnknownRobots is what a host's robots.txt versions of unknown content
@@ -238,6 +243,31 @@ func (nf *NoticeFacts) TallyVersion(v *table.RobotsVersion) {
 		return
 	}
 	nf.UnknownRobots[strings.Clone(v.URLHostName)] = old.merge(u)
+
+}
+
+// maxNoCrawlerFiles caps the files NoticeFacts.NoCrawler counts: the
+// notice names the first few and counts the rest.
+const maxNoCrawlerFiles = 10000
+
+// TallyRetention counts one retention row, as Run counts every row it
+// writes.
+func (nf *NoticeFacts) TallyRetention(r *table.Retention) {
+	if nf.NoCrawler == nil {
+		nf.NoCrawler = map[string]int64{}
+	}
+	tallyRetention(nf.NoCrawler, r)
+}
+
+// tallyRetention counts r in noCrawler when it is a capture of a file
+// with no crawler: one not judged as any crawler's fetch.
+func tallyRetention(noCrawler map[string]int64, r *table.Retention) {
+	if r.Agent != "" || (r.RecordType != "response" && r.RecordType != "revisit") {
+		return
+	}
+	if _, ok := noCrawler[r.WARCFilename]; ok || len(noCrawler) < maxNoCrawlerFiles {
+		noCrawler[r.WARCFilename]++
+	}
 }
 
 // Tally counts one fetch row, as Run counts every row it writes.
@@ -320,6 +350,14 @@ func (nf *NoticeFacts) Merge(o NoticeFacts) {
 	}
 	nf.SourcesGiven = nf.SourcesGiven || o.SourcesGiven
 	nf.AddReferrers(o.Referrers)
+	for f, n := range o.NoCrawler {
+		if nf.NoCrawler == nil {
+			nf.NoCrawler = map[string]int64{}
+		}
+		if _, ok := nf.NoCrawler[f]; ok || len(nf.NoCrawler) < maxNoCrawlerFiles {
+			nf.NoCrawler[f] += n
+		}
+	}
 }
 
 // AddReferrers adds one file's referrer counts (HostSet.Referrers).
@@ -353,6 +391,7 @@ func Notices(nf *NoticeFacts, catalog *bots.Catalog) []Notice {
 		nl.site(nf.Site)
 	}
 	nl.notJudged(nf)
+	nl.noCrawler(nf.NoCrawler)
 	if nf.AssumedVersions > 0 {
 		nl.add(NoticeAssumedRange, 0, "%s given without a time: assumed in force for the whole data range — give FILE@TIME, --robots-git or --robots-dir if the file changed",
 			plural(int64(nf.AssumedVersions), "robots.txt version", "robots.txt versions"))
@@ -454,6 +493,32 @@ func (nl *noticeList) notJudged(nf *NoticeFacts) {
 	if c := nf.NotJudged[evaluate.NotJudgedUnknownContent]; c > 0 {
 		nl.unknownContent(nf, c)
 	}
+}
+
+// noCrawler names the archive files whose captures no crawler's fetches
+// judged, most captures first, with the fix.
+func (nl *noticeList) noCrawler(files map[string]int64) {
+	if len(files) == 0 {
+		return
+	}
+	names := make([]string, 0, len(files))
+	var total int64
+	for f, n := range files {
+		names = append(names, f)
+		total += n
+	}
+	sort.Slice(names, func(i, j int) bool {
+		if files[names[i]] != files[names[j]] {
+			return files[names[i]] > files[names[j]]
+		}
+		return names[i] < names[j]
+	})
+	listed := make([]string, len(names))
+	for i, f := range names {
+		listed[i] = fmt.Sprintf("%s (%d)", f, files[f])
+	}
+	nl.add(NoticeNoCrawler, total, "%s not judged: %s no crawler (no request record, warcinfo or filedesc record names a known bot, and no file of the same crawl does): %s — give --archive-agent TOKEN for every file, or --archive-agent FILE=TOKEN for one",
+		plural(total, "capture", "captures"), plural(int64(len(names)), "archive file names", "archive files name"), listSome(listed, 5))
 }
 
 // noticeHosts is how many sites the no-robots-version notice names, most

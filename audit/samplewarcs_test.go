@@ -187,7 +187,7 @@ var sampleWARCs = []string{
 // and ARC copies are one version.
 func TestSampleWARCsEachCrawlerOnItsOwn(t *testing.T) {
 	together, cmp := compareAloneTogether(t, sampleWARCs)
-	wantRows := map[string]int{sampleWARCs[0]: 7, sampleWARCs[1]: 16, sampleWARCs[2]: 0, sampleWARCs[3]: 2, sampleWARCs[4]: 1}
+	wantRows := map[string]int{sampleWARCs[0]: 7, sampleWARCs[1]: 16, sampleWARCs[2]: 7, sampleWARCs[3]: 2, sampleWARCs[4]: 1}
 	for _, c := range cmp {
 		if c.judgedDiff != 0 || c.versionOnlyDif != 0 || c.elsewhere != 0 {
 			t.Errorf("%s: %d rows judged differently alone and together, %d name another version:\n%s",
@@ -221,7 +221,7 @@ func TestSampleWARCsEachCrawlerOnItsOwn(t *testing.T) {
 	// crawl's capture says what the site served then (unchecked, and
 	// /robots.txt is always allowed); of archive.org nothing does.
 	want := map[string]map[string]int{
-		"heritrix www.archive.org": {"fresh/allowed http://www.archive.org@2008-04-30T20:48:25Z#d26c11": 7},
+		"heritrix www.archive.org": {"fresh/allowed http://www.archive.org@2008-04-30T20:48:25Z#d26c11": 14}, // the WARC's and the ARC's
 		"Wget www.archive.org": {"fresh/allowed http://www.archive.org@2013-10-21T21:53:06Z#3bc2ff": 6,
 			"unchecked/allowed http://www.archive.org@2008-04-30T20:48:25Z#d26c11": 1},
 		"Wget archive.org": {"fresh/allowed http://archive.org@2013-10-21T21:53:07Z#397ac5": 6, "none/not_judged ": 3},
@@ -255,11 +255,12 @@ func TestSampleWARCsEachCrawlerOnItsOwn(t *testing.T) {
 	}
 	m := readManifest(t, out)
 	wantCrawlers := []output.ArchiveCrawler{
-		{File: sampleWARCs[2]}, // names none, and the run holds three crawlers
-		{File: sampleWARCs[0], Agent: "heritrix", DerivedFrom: evaluate.CrawlerFromRequests},
-		{File: sampleWARCs[1], Agent: "Wget", DerivedFrom: evaluate.CrawlerFromRequests},
-		{File: sampleWARCs[3]}, // its request records name no bot
-		{File: sampleWARCs[4], Agent: "CCBot", DerivedFrom: evaluate.CrawlerFromRequests},
+		// The ARC's filedesc names heritrix and the crawl of the WARC.
+		{File: sampleWARCs[2], Agent: "heritrix", DerivedFrom: evaluate.CrawlerFromWarcinfoUA, Crawl: "heritrix:archive.org-shallow"},
+		{File: sampleWARCs[0], Agent: "heritrix", DerivedFrom: evaluate.CrawlerFromRequests, Crawl: "heritrix:archive.org-shallow"},
+		{File: sampleWARCs[1], Agent: "Wget", DerivedFrom: evaluate.CrawlerFromRequests, Crawl: "file:" + sampleWARCs[1]},
+		{File: sampleWARCs[3], Crawl: "file:" + sampleWARCs[3]}, // its request records name no bot
+		{File: sampleWARCs[4], Agent: "CCBot", DerivedFrom: evaluate.CrawlerFromRequests, Crawl: "ccbot:CC-MAIN-2024-22"},
 	}
 	slices.SortFunc(wantCrawlers, func(x, y output.ArchiveCrawler) int { return strings.Compare(x.File, y.File) })
 	if !slices.Equal(m.ArchiveCrawlers, wantCrawlers) {

@@ -280,6 +280,9 @@ func (r *run) prepare() error {
 	if stdin {
 		paths = append(paths, StdinName)
 	}
+	if err := checkArchiveAgents(cfg.Eval.ArchiveAgents, paths); err != nil {
+		return err
+	}
 	if err := r.loadCatalog(); err != nil {
 		return err
 	}
@@ -409,4 +412,29 @@ func (r *run) newBuilder() error {
 	readSiteVersions(r.cfg, r.builder, r.st)
 	recordSideInputs(r.cfg, r.st)
 	return nil
+}
+
+// checkArchiveAgents fails when --archive-agent FILE=TOKEN names a file
+// that is none of the inputs: a typo would otherwise leave the file
+// without the crawler the user meant to give it, silently.
+func checkArchiveAgents(perFile map[string]string, paths []string) error {
+	if len(perFile) == 0 {
+		return nil
+	}
+	in := make(map[string]bool, len(paths))
+	for _, p := range paths {
+		in[filepath.Clean(p)] = true
+	}
+	var missing []string
+	for f := range perFile {
+		if !in[filepath.Clean(f)] {
+			missing = append(missing, f)
+		}
+	}
+	if len(missing) == 0 {
+		return nil
+	}
+	sort.Strings(missing)
+	return fmt.Errorf("%w: --archive-agent FILE=TOKEN names %s, not among the inputs (give FILE as on the command line, or as a path under a directory given)",
+		ingest.ErrNoInput, strings.Join(missing, ", "))
 }

@@ -691,31 +691,50 @@ func identityFacts(f *event.Fetch) *event.Fetch {
 	}
 }
 
-// warcinfo is what a WARC file's warcinfo record says about its crawler.
+// warcinfo is what a WARC file's warcinfo records (or an ARC file's
+// filedesc record) say about its crawler and its crawl.
 type warcinfo struct {
-	userAgent string // http-header-user-agent
-	software  string
+	userAgent string // http-header-user-agent } of the first record naming either
+	software  string // software               }
+	crawl     string // isPartOf of the first record naming one
+}
+
+// merge fills what w lacks from o, a later record of the same file.
+func (w warcinfo) merge(o warcinfo) warcinfo {
+	if w.userAgent == "" && w.software == "" {
+		w.userAgent, w.software = o.userAgent, o.software
+	}
+	if w.crawl == "" {
+		w.crawl = o.crawl
+	}
+	return w
+}
+
+// infoFields reads the fields of a warcinfo record that pass 1 keeps.
+func infoFields(info event.Header) warcinfo {
+	return warcinfo{
+		userAgent: strings.TrimSpace(info.Get("http-header-user-agent")),
+		software:  strings.TrimSpace(info.Get("software")),
+		crawl:     strings.TrimSpace(info.Get("isPartOf")),
+	}
 }
 
 // AddWarcinfo adds the fields of a warcinfo record (WARC 1.1 §6.2) of the
-// WARC file src.File. Its http-header-user-agent, else its software, names
-// the file's crawler when no request record does; the first record of a
-// file that names either is kept.
+// WARC file src.File, or of an ARC file's filedesc record. Its
+// http-header-user-agent, else its software, names the file's crawler
+// when no request record does (the first record of a file that names
+// either counts); its isPartOf names the file's crawl (the first record
+// that names one counts).
 func (b *Builder) AddWarcinfo(src event.Source, info event.Header) {
-	w := warcinfo{
-		userAgent: strings.TrimSpace(info.Get("http-header-user-agent")),
-		software:  strings.TrimSpace(info.Get("software")),
-	}
-	if w.userAgent == "" && w.software == "" {
+	w := infoFields(info)
+	if w == (warcinfo{}) {
 		return
 	}
-	w.userAgent, w.software = strings.Clone(w.userAgent), strings.Clone(w.software)
+	w.userAgent, w.software, w.crawl = strings.Clone(w.userAgent), strings.Clone(w.software), strings.Clone(w.crawl)
 	b.mu.Lock()
 	defer b.mu.Unlock()
 	file := b.intern(src.File)
-	if _, ok := b.infos[file]; !ok {
-		b.infos[file] = w
-	}
+	b.infos[file] = b.infos[file].merge(w)
 }
 
 // AddIndexEntry adds one entry of an index listing (--index): a URL a

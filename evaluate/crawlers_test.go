@@ -77,8 +77,8 @@ func TestEachArchiveCrawlerOnItsOwn(t *testing.T) {
 	}
 
 	want := []ArchiveCrawler{
-		{File: "a.warc.gz", Agent: "CCBot", From: CrawlerFromRequests},
-		{File: "b.warc.gz", Agent: "GPTBot", From: CrawlerFromRequests},
+		{File: "a.warc.gz", Agent: "CCBot", From: CrawlerFromRequests, Crawl: "file:a.warc.gz"},
+		{File: "b.warc.gz", Agent: "GPTBot", From: CrawlerFromRequests, Crawl: "file:b.warc.gz"},
 	}
 	if got := both.model.ArchiveCrawlers(); !slices.Equal(got, want) {
 		t.Errorf("archive crawlers = %+v, want %+v", got, want)
@@ -149,11 +149,11 @@ func TestArchiveCrawlerFromWarcinfo(t *testing.T) {
 	}
 	m := b.Build()
 	want := []ArchiveCrawler{
-		{File: "none.warc.gz"},
-		{File: "req.warc.gz", Agent: "CCBot", From: CrawlerFromRequests},
-		{File: "sw.warc.gz", Agent: "heritrix", From: CrawlerFromWarcinfoSoftware},
-		{File: "tool.warc.gz"},
-		{File: "ua.warc.gz", Agent: "GPTBot", From: CrawlerFromWarcinfoUA},
+		{File: "none.warc.gz", Crawl: "file:none.warc.gz"},
+		{File: "req.warc.gz", Agent: "CCBot", From: CrawlerFromRequests, Crawl: "file:req.warc.gz"},
+		{File: "sw.warc.gz", Agent: "heritrix", From: CrawlerFromWarcinfoSoftware, Crawl: "file:sw.warc.gz"},
+		{File: "tool.warc.gz", Crawl: "file:tool.warc.gz"},
+		{File: "ua.warc.gz", Agent: "GPTBot", From: CrawlerFromWarcinfoUA, Crawl: "file:ua.warc.gz"},
 	}
 	if got := m.ArchiveCrawlers(); !slices.Equal(got, want) {
 		t.Errorf("archive crawlers = %+v\nwant %+v", got, want)
@@ -176,31 +176,177 @@ func crawlersOf(s *scenario, infos map[string]event.Header) []ArchiveCrawler {
 	return b.Build().ArchiveCrawlers()
 }
 
-// A file that names no crawler is taken as part of the crawl when the run
-// holds one crawler only (a crawl whose responses sit in files of their
-// own); a file whose request records name no bot (a person's browser)
-// never borrows one.
-func TestArchiveCrawlerBorrowedOnlyFromTheOnlyCrawler(t *testing.T) {
+// partOf is the warcinfo fields of a file of the crawl p.
+func partOf(p string, fields ...event.Field) event.Header {
+	return append(event.Header{{Name: "isPartOf", Value: p}}, fields...)
+}
+
+// A file that names no crawler borrows one only from the files of its own
+// crawl (the same isPartOf), when they name exactly one; never from the
+// other files of the run, so that it is judged alike audited alone and
+// with them. A file whose request records name no bot (a person's
+// browser) never borrows one.
+func TestArchiveCrawlerBorrowedOnlyWithinItsCrawl(t *testing.T) {
 	s := newScenario(t)
 	s.warcRequest(uaCCBot, inFile(s.capture(site+"/r", hours(0), 200, "x"), "req.warc.gz"))
 	inFile(s.capture(site+"/n", hours(1), 200, "x"), "none.warc.gz")
 	s.warcRequest(uaBrowser, inFile(s.capture(site+"/p", hours(2), 200, "x"), "browser.warc.gz"))
 	inFile(s.capture(site+"/s", hours(3), 200, "x"), "sw.warc.gz")
+	inFile(s.capture(site+"/o", hours(4), 200, "x"), "other.warc.gz")
+
+	tests := []struct {
+		name  string
+		infos map[string]event.Header
+		want  []ArchiveCrawler
+	}{{
+		// The run holds one crawler, but none.warc.gz states no crawl.
+		name:  "no crawl stated",
+		infos: map[string]event.Header{"sw.warc.gz": {{Name: "http-header-user-agent", Value: uaCCBot}}},
+		want: []ArchiveCrawler{
+			{File: "browser.warc.gz", Crawl: "file:browser.warc.gz"},
+			{File: "none.warc.gz", Crawl: "file:none.warc.gz"},
+			{File: "other.warc.gz", Crawl: "file:other.warc.gz"},
+			{File: "req.warc.gz", Agent: "CCBot", From: CrawlerFromRequests, Crawl: "file:req.warc.gz"},
+			{File: "sw.warc.gz", Agent: "CCBot", From: CrawlerFromWarcinfoUA, Crawl: "file:sw.warc.gz"},
+		},
+	}, {
+		// none.warc.gz is of crawl c1 with req.warc.gz; other.warc.gz
+		// of crawl c2, whose files name no crawler; the browser's
+		// file states c1 too, and neither borrows nor lends.
+		name: "same crawl shares",
+		infos: map[string]event.Header{
+			"req.warc.gz":     partOf("c1"),
+			"none.warc.gz":    partOf("c1"),
+			"browser.warc.gz": partOf("c1"),
+			"other.warc.gz":   partOf("c2"),
+			"sw.warc.gz":      partOf("c3", event.Field{Name: "software", Value: "Heritrix/3.4.0"}),
+		},
+		want: []ArchiveCrawler{
+			{File: "browser.warc.gz", Crawl: "file:browser.warc.gz"},
+			{File: "none.warc.gz", Agent: "CCBot", From: CrawlerFromCrawl, Crawl: "ccbot:c1"},
+			{File: "other.warc.gz", Crawl: "file:other.warc.gz"},
+			{File: "req.warc.gz", Agent: "CCBot", From: CrawlerFromRequests, Crawl: "ccbot:c1"},
+			{File: "sw.warc.gz", Agent: "heritrix", From: CrawlerFromWarcinfoSoftware, Crawl: "heritrix:c3"},
+		},
+	}, {
+		// Another crawler's file in the run: none.warc.gz, of another
+		// crawl, does not borrow.
+		name: "another crawl's file does not lend",
+		infos: map[string]event.Header{
+			"none.warc.gz": partOf("c1"),
+			"sw.warc.gz":   partOf("c3", event.Field{Name: "software", Value: "Heritrix/3.4.0"}),
+		},
+		want: []ArchiveCrawler{
+			{File: "browser.warc.gz", Crawl: "file:browser.warc.gz"},
+			{File: "none.warc.gz", Crawl: "file:none.warc.gz"},
+			{File: "other.warc.gz", Crawl: "file:other.warc.gz"},
+			{File: "req.warc.gz", Agent: "CCBot", From: CrawlerFromRequests, Crawl: "file:req.warc.gz"},
+			{File: "sw.warc.gz", Agent: "heritrix", From: CrawlerFromWarcinfoSoftware, Crawl: "heritrix:c3"},
+		},
+	}, {
+		// Two crawlers state one crawl: the file that names none
+		// gets none, and the crawl keys of the two stay apart.
+		name: "a crawl of two crawlers lends none",
+		infos: map[string]event.Header{
+			"req.warc.gz":  partOf("c1"),
+			"none.warc.gz": partOf("c1"),
+			"sw.warc.gz":   partOf("c1", event.Field{Name: "software", Value: "Heritrix/3.4.0"}),
+		},
+		want: []ArchiveCrawler{
+			{File: "browser.warc.gz", Crawl: "file:browser.warc.gz"},
+			{File: "none.warc.gz", Crawl: "file:none.warc.gz"},
+			{File: "other.warc.gz", Crawl: "file:other.warc.gz"},
+			{File: "req.warc.gz", Agent: "CCBot", From: CrawlerFromRequests, Crawl: "ccbot:c1"},
+			{File: "sw.warc.gz", Agent: "heritrix", From: CrawlerFromWarcinfoSoftware, Crawl: "heritrix:c1"},
+		},
+	}}
+	for _, tt := range tests {
+		t.Run(tt.name, func(t *testing.T) {
+			if got := crawlersOf(s, tt.infos); !slices.Equal(got, tt.want) {
+				t.Errorf("got  %+v\nwant %+v", got, tt.want)
+			}
+			if got := settledCrawlers(s, tt.infos); !slices.Equal(got, tt.want) {
+				t.Errorf("partitioned: got  %+v\nwant %+v", got, tt.want)
+			}
+		})
+	}
+}
+
+// settledCrawlers settles the crawlers as a partitioned run does: shared
+// facts noted per file, merged, then SettleCrawlers.
+func settledCrawlers(s *scenario, infos map[string]event.Header) []ArchiveCrawler {
+	perFile := make(map[string]*Shared)
+	of := func(f string) *Shared {
+		if perFile[f] == nil {
+			perFile[f] = &Shared{}
+		}
+		return perFile[f]
+	}
+	for f, h := range infos {
+		of(f).NoteWarcinfo(event.Source{File: f}, h)
+	}
+	for _, c := range s.caps {
+		of(c.Source.File).NoteCapture(c)
+	}
+	for _, f := range s.fetches {
+		of(f.Source.File).NoteFetch(f)
+	}
+	var all Shared
+	for _, sh := range perFile {
+		all.Merge(*sh)
+	}
+	return all.SettleCrawlers(s.opts, bots.Default(), s.ids)
+}
+
+// crawlOf keys each file by its crawl: the first warcinfo record stating
+// an isPartOf counts, records naming the crawler need not be the same;
+// a file the model does not know is a crawl of its own.
+func TestCrawlOf(t *testing.T) {
+	s := newScenario(t)
+	s.warcRequest(uaCCBot, inFile(s.capture(site+"/a", hours(0), 200, "x"), "a.warc.gz"))
+	s.warcRequest(uaCCBot, inFile(s.capture(site+"/b", hours(1), 200, "x"), "b.warc.gz"))
+	b := NewBuilder(s.opts, bots.Default(), s.ids)
+	b.AddWarcinfo(event.Source{File: "a.warc.gz"}, event.Header{{Name: "software", Value: "Nutch"}})
+	b.AddWarcinfo(event.Source{File: "a.warc.gz"}, partOf(" CC-MAIN-2024-22 "))
+	b.AddWarcinfo(event.Source{File: "a.warc.gz"}, partOf("CC-MAIN-2024-26"))
+	for _, c := range s.caps {
+		b.AddCapture(c)
+	}
+	for _, f := range s.fetches {
+		b.AddFetch(f)
+	}
+	m := b.Build()
+	for file, want := range map[string]string{
+		"a.warc.gz":    "ccbot:CC-MAIN-2024-22",
+		"b.warc.gz":    "file:b.warc.gz",
+		"log.txt":      "file:log.txt",
+		"":             "file:",
+		"other.arc.gz": "file:other.arc.gz",
+	} {
+		if got := m.crawlOf(file); got != want {
+			t.Errorf("crawlOf(%q) = %q, want %q", file, got, want)
+		}
+	}
+}
+
+// --archive-agent FILE=TOKEN names the crawler of one file only, over
+// the token for every file; the file's name is compared cleaned.
+func TestArchiveAgentForOneFile(t *testing.T) {
+	s := newScenario(t)
+	s.opts.ArchiveAgents = map[string]string{"dir/./a.warc.gz": " ia_archiver "}
+	inFile(s.capture(site+"/a", hours(0), 200, "x"), "dir/a.warc.gz")
+	inFile(s.capture(site+"/b", hours(1), 200, "x"), "dir/b.warc.gz")
 	want := []ArchiveCrawler{
-		{File: "browser.warc.gz"},
-		{File: "none.warc.gz", Agent: "CCBot", From: CrawlerFromRun},
-		{File: "req.warc.gz", Agent: "CCBot", From: CrawlerFromRequests},
-		{File: "sw.warc.gz", Agent: "CCBot", From: CrawlerFromWarcinfoUA},
+		{File: "dir/a.warc.gz", Agent: "ia_archiver", From: CrawlerFromOption, Crawl: "file:dir/a.warc.gz"},
+		{File: "dir/b.warc.gz", Crawl: "file:dir/b.warc.gz"},
 	}
-	ccbot := map[string]event.Header{"sw.warc.gz": {{Name: "http-header-user-agent", Value: uaCCBot}}}
-	if got := crawlersOf(s, ccbot); !slices.Equal(got, want) {
-		t.Errorf("one crawler: %+v\nwant %+v", got, want)
+	if got := crawlersOf(s, nil); !slices.Equal(got, want) {
+		t.Errorf("got  %+v\nwant %+v", got, want)
 	}
-	// A second crawler in the run: the file that names none gets none.
-	want[1], want[3] = ArchiveCrawler{File: "none.warc.gz"}, ArchiveCrawler{File: "sw.warc.gz", Agent: "heritrix", From: CrawlerFromWarcinfoSoftware}
-	heritrix := map[string]event.Header{"sw.warc.gz": {{Name: "software", Value: "Heritrix/3.4.0"}}}
-	if got := crawlersOf(s, heritrix); !slices.Equal(got, want) {
-		t.Errorf("two crawlers: %+v\nwant %+v", got, want)
+	s.opts.ArchiveAgent = "heritrix"
+	want[1] = ArchiveCrawler{File: "dir/b.warc.gz", Agent: "heritrix", From: CrawlerFromOption, Crawl: "file:dir/b.warc.gz"}
+	if got := crawlersOf(s, nil); !slices.Equal(got, want) {
+		t.Errorf("with a token for every file: got  %+v\nwant %+v", got, want)
 	}
 }
 

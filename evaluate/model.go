@@ -350,30 +350,37 @@ func (m *Model) directiveProblems() {
 	}
 }
 
-// Where a WARC file's crawler comes from (manifest archive_crawlers
-// derived_from).
+// Where a WARC or ARC file's crawler comes from (manifest
+// archive_crawlers derived_from).
 const (
-	CrawlerFromOption           = "option"              // --archive-agent, for every file
+	CrawlerFromOption           = "option"              // --archive-agent, for every file or for this one
 	CrawlerFromRequests         = "request-records"     // the most frequent bot token among the file's request records
-	CrawlerFromWarcinfoUA       = "warcinfo-user-agent" // its warcinfo record's http-header-user-agent
-	CrawlerFromWarcinfoSoftware = "warcinfo-software"   // its warcinfo record's software
-	CrawlerFromRun              = "run-request-records" // the run's only crawler, for a file that names none
+	CrawlerFromWarcinfoUA       = "warcinfo-user-agent" // its warcinfo record's (an ARC file's filedesc record's) http-header-user-agent
+	CrawlerFromWarcinfoSoftware = "warcinfo-software"   // its warcinfo (filedesc) record's software
+	CrawlerFromCrawl            = "crawl-files"         // the only crawler the other files of its crawl name, for a file that names none
+	CrawlerFromRun              = "run-request-records" // the run-wide crawler (ArchiveAgent): named by no file's entry
 )
 
-// crawler is the archive crawler of one WARC file: the bot whose own
-// robots.txt fetches its robots.txt captures are, and whose fetches its
-// other captures are (docs/semantics.md, "Archive crawlers").
+// crawler is the archive crawler of one WARC or ARC file: the bot whose
+// own robots.txt fetches its robots.txt captures are, and whose fetches
+// its other captures are (docs/semantics.md, "Archive crawlers").
 type crawler struct {
 	token, lower string // product token; "" when unknown
 	from         string // CrawlerFrom*
+	crawl        string // the file's crawl key (crawlOf); "" for the run-wide crawler
 	aid          ident  // its identity, for captures judged as its fetches
 }
 
-// ArchiveCrawler names the crawler of one WARC file.
+// ArchiveCrawler names the crawler of one WARC or ARC file.
 type ArchiveCrawler struct {
 	File  string
 	Agent string // product token
 	From  string // CrawlerFrom*
+	// Crawl is the file's crawl key (docs/semantics.md, "Archive
+	// crawlers"): the crawler's lower-case token, ":", and the isPartOf
+	// its warcinfo states ("heritrix:archive.org-shallow"); "file:" and
+	// the file's name when it states none or has no crawler.
+	Crawl string
 }
 
 // mostFrequentBot returns the most frequent bot product token among
@@ -408,18 +415,20 @@ func (m *Model) catalogToken(s string) string {
 	return ""
 }
 
-// pickArchiveAgents settles each WARC file's crawler (issue 12: each
-// archive crawler is judged on its own). A file's crawler comes from the
-// file itself, so that a file audited alone and together with others is
-// judged alike: the option for every file; else the most frequent bot
-// token among the file's own request records; else its warcinfo record's
-// http-header-user-agent, else its software, when the bot catalog knows
-// it. A file whose request records name no bot (a person's browser, as
-// Webrecorder records) has no crawler. Only a file with no evidence at all
-// (no request record, no warcinfo naming a known bot) borrows one: the
-// crawler of every other file, when the run holds exactly one (a crawl
-// whose captures are spread over several files); with two or more it has
-// none, since guessing would judge it by another crawler's robots.txt.
+// pickArchiveAgents settles each WARC and ARC file's crawler (issue 12:
+// each archive crawler is judged on its own) and its crawl. A file's
+// crawler comes from the file itself, so that a file audited alone and
+// together with others is judged alike: the option for that file or for
+// every file; else the most frequent bot token among the file's own
+// request records; else its warcinfo record's http-header-user-agent,
+// else its software, when the bot catalog knows it. A file whose request
+// records name no bot (a person's browser, as Webrecorder records) has no
+// crawler. Only a file with no evidence at all (no request record, no
+// warcinfo naming a known bot) borrows one, and only from its own crawl:
+// the crawler every other file stating the same isPartOf names, when
+// they name exactly one. A file that states no crawl, or whose crawl's
+// files name none or several, has none: guessing from other files would
+// make its judgement depend on which files are in the run.
 func (m *Model) pickArchiveAgents(b *Builder) {
 	m.crawlers = make(map[string]*crawler)
 	mk := func(tok, from string) *crawler {
@@ -443,7 +452,9 @@ func (m *Model) pickArchiveAgents(b *Builder) {
 		// A partition of a run whose files' crawlers were settled
 		// once, over all inputs (Shared.SettleCrawlers).
 		for _, c := range b.crawlers {
-			m.crawlers[c.File] = mk(c.Agent, c.From)
+			cr := mk(c.Agent, c.From)
+			cr.crawl = c.Crawl
+			m.crawlers[c.File] = cr
 		}
 		return
 	}
@@ -457,47 +468,54 @@ func (m *Model) pickArchiveAgents(b *Builder) {
 	for f := range b.infos {
 		files[f] = true
 	}
-	none := &crawler{}
 	var orphans []string
-	named := make(map[string]*crawler) // lower-case token -> the first file's crawler named by its own evidence
+	// The crawlers each crawl's files name by their own evidence:
+	// isPartOf -> lower-case token -> the first file's crawler.
+	named := make(map[string]map[string]*crawler)
 	for f := range files {
 		c := m.ownCrawler(b, f, mk)
 		switch {
 		case c == nil:
 			orphans = append(orphans, f)
 			continue
-		case c.token == "":
-			c = none
-		case named[c.lower] == nil:
-			named[c.lower] = c
+		case c.token != "":
+			if p := b.infos[f].crawl; p != "" {
+				if named[p] == nil {
+					named[p] = make(map[string]*crawler)
+				}
+				if named[p][c.lower] == nil {
+					named[p][c.lower] = c
+				}
+			}
 		}
 		m.crawlers[f] = c
 	}
-	borrowed := none
-	switch len(named) {
-	case 0:
-		// No file of this model names a crawler. In a whole run the
-		// run-wide token is then "" too; a partition (BuildPartition)
-		// sees only its host's records, and takes the token of every
-		// partition's request records.
-		borrowed = m.runCrawler
-	case 1:
-		for _, c := range named {
-			borrowed = mk(c.token, CrawlerFromRun)
-		}
-	}
 	for _, f := range orphans {
-		m.crawlers[f] = borrowed
+		c := &crawler{}
+		if p := b.infos[f].crawl; p != "" && len(named[p]) == 1 {
+			for _, n := range named[p] {
+				c = mk(n.token, CrawlerFromCrawl)
+			}
+		}
+		m.crawlers[f] = c
+	}
+	for f, c := range m.crawlers {
+		if c.token != "" {
+			if p := b.infos[f].crawl; p != "" {
+				c.crawl = c.lower + ":" + p
+			}
+		}
 	}
 }
 
 // ownCrawler returns the crawler file names itself: by the option, its
 // request records or its warcinfo record. It returns a crawler without a
 // token when the file's request records name no bot, and nil when the
-// file says nothing about its crawler.
+// file says nothing about its crawler. Each call returns a crawler of its
+// own (pickArchiveAgents sets its crawl).
 func (m *Model) ownCrawler(b *Builder, file string, mk func(tok, from string) *crawler) *crawler {
-	if m.opts.ArchiveAgent != "" {
-		return m.runCrawler
+	if tok := m.opts.archiveAgentFor(file); tok != "" {
+		return mk(tok, CrawlerFromOption)
 	}
 	uas, hasRequests := b.fileUAs[file]
 	if tok := m.mostFrequentBot(uas); tok != "" {
@@ -529,6 +547,19 @@ func (m *Model) crawlerOf(file string) *crawler {
 	return m.runCrawler
 }
 
+// crawlOf returns the crawl key of the WARC or ARC file file: its
+// crawler's lower-case token, ":", and the isPartOf the file's first
+// warcinfo (or ARC filedesc) record stating one gives (so two crawlers
+// never share a crawl), or "file:"+file when the file states no crawl,
+// has no crawler, or is not known to the model: each such file is a
+// crawl of its own.
+func (m *Model) crawlOf(file string) string {
+	if c := m.crawlers[file]; c != nil && c.crawl != "" {
+		return c.crawl
+	}
+	return "file:" + file
+}
+
 // ArchiveAgent returns the run-wide archive crawler's product token (the
 // option, or the most frequent bot token among every WARC file's request
 // records) and whether it was derived rather than given. Each file's own
@@ -549,7 +580,7 @@ func (m *Model) ArchiveCrawlers() []ArchiveCrawler {
 		if c.token == "" {
 			from = ""
 		}
-		out = append(out, ArchiveCrawler{File: f, Agent: c.token, From: from})
+		out = append(out, ArchiveCrawler{File: f, Agent: c.token, From: from, Crawl: m.crawlOf(f)})
 	}
 	slices.SortFunc(out, func(x, y ArchiveCrawler) int { return strings.Compare(x.File, y.File) })
 	return out

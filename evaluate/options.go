@@ -2,6 +2,7 @@ package evaluate
 
 import (
 	"net/url"
+	"path/filepath"
 	"strings"
 	"time"
 )
@@ -48,6 +49,11 @@ type Options struct {
 	// crawlers"); a file with none has its captures not judged as
 	// fetches.
 	ArchiveAgent string
+	// ArchiveAgents gives the product token of the crawler of single
+	// WARC or ARC files, by file name as the events' Source.File names
+	// it (compared after filepath.Clean); it takes precedence over
+	// ArchiveAgent for those files (--archive-agent FILE=TOKEN).
+	ArchiveAgents map[string]string `json:",omitempty"`
 	// IndexAgent is the product token whose directives an index or snippet
 	// listing entry without an agent is judged under; "" means the global
 	// rules only.
@@ -87,8 +93,28 @@ func (o Options) withDefaults() Options {
 	}
 	o.AsOf = o.AsOf.UTC()
 	o.ArchiveAgent = strings.TrimSpace(o.ArchiveAgent)
+	if len(o.ArchiveAgents) > 0 {
+		agents := make(map[string]string, len(o.ArchiveAgents))
+		for f, tok := range o.ArchiveAgents {
+			if tok = strings.TrimSpace(tok); tok != "" {
+				agents[filepath.Clean(f)] = tok
+			}
+		}
+		o.ArchiveAgents = agents
+	}
 	o.IndexAgent = strings.TrimSpace(o.IndexAgent)
 	return o
+}
+
+// archiveAgentFor returns the token the options give the crawler of
+// file: its own (ArchiveAgents), else every file's (ArchiveAgent), else "".
+func (o *Options) archiveAgentFor(file string) string {
+	if len(o.ArchiveAgents) > 0 {
+		if tok, ok := o.ArchiveAgents[filepath.Clean(file)]; ok {
+			return tok
+		}
+	}
+	return o.ArchiveAgent
 }
 
 // splitURL normalizes an absolute http(s) URL for use as a key: scheme and

@@ -165,10 +165,23 @@ type Shared struct {
 	CaptureHosts map[string]string `json:",omitempty"`
 }
 
-// WarcinfoFields is what a warcinfo record says about its file's crawler.
+// WarcinfoFields is what a file's warcinfo records say about its crawler
+// and its crawl: the http-header-user-agent and software of the first
+// record naming either, the isPartOf of the first naming one.
 type WarcinfoFields struct {
 	UserAgent string `json:",omitempty"` // http-header-user-agent
 	Software  string `json:",omitempty"`
+	IsPartOf  string `json:",omitempty"`
+}
+
+func (w WarcinfoFields) info() warcinfo {
+	return warcinfo{userAgent: w.UserAgent, software: w.Software, crawl: w.IsPartOf}
+}
+
+// merge fills what w lacks from the fields of a later record o.
+func (w WarcinfoFields) merge(o warcinfo) WarcinfoFields {
+	m := w.info().merge(o)
+	return WarcinfoFields{UserAgent: m.userAgent, Software: m.software, IsPartOf: m.crawl}
 }
 
 // maxSharedHosts caps the capture authorities Shared remembers for site
@@ -254,20 +267,14 @@ func (s *Shared) NoteFetch(f *event.Fetch) {
 
 // NoteWarcinfo records what Builder.AddWarcinfo records of shared facts.
 func (s *Shared) NoteWarcinfo(src event.Source, info event.Header) {
-	w := WarcinfoFields{
-		UserAgent: strings.TrimSpace(info.Get("http-header-user-agent")),
-		Software:  strings.TrimSpace(info.Get("software")),
-	}
-	if w.UserAgent == "" && w.Software == "" {
-		return
-	}
-	if _, ok := s.Warcinfo[src.File]; ok {
+	w := infoFields(info)
+	if w == (warcinfo{}) {
 		return
 	}
 	if s.Warcinfo == nil {
 		s.Warcinfo = make(map[string]WarcinfoFields)
 	}
-	s.Warcinfo[src.File] = w
+	s.Warcinfo[src.File] = s.Warcinfo[src.File].merge(w)
 }
 
 // NoteHosts records what Builder.NoteHosts records: once per input file,
@@ -334,12 +341,10 @@ func (s *Shared) Merge(o Shared) {
 		}
 	}
 	for f, w := range o.Warcinfo {
-		if _, ok := s.Warcinfo[f]; !ok {
-			if s.Warcinfo == nil {
-				s.Warcinfo = make(map[string]WarcinfoFields)
-			}
-			s.Warcinfo[f] = w
+		if s.Warcinfo == nil {
+			s.Warcinfo = make(map[string]WarcinfoFields)
 		}
+		s.Warcinfo[f] = s.Warcinfo[f].merge(w.info())
 	}
 	for f := range o.CaptureFiles {
 		if s.CaptureFiles == nil {
@@ -402,7 +407,7 @@ func (s *Shared) SettleCrawlers(opts Options, catalog *bots.Catalog, ids *identi
 		b.fileUAs[f] = m
 	}
 	for f, w := range s.Warcinfo {
-		b.infos[f] = warcinfo{userAgent: w.UserAgent, software: w.Software}
+		b.infos[f] = w.info()
 	}
 	for f := range s.CaptureFiles {
 		b.captures = append(b.captures, &capRec{src: event.Source{File: f}})
@@ -509,7 +514,7 @@ func (b *Builder) BuildPartition(key string, s Shared) *Model {
 		b.fileUAs[b.intern(f)] = m
 	}
 	for f, w := range s.Warcinfo {
-		b.infos[b.intern(f)] = warcinfo{userAgent: w.UserAgent, software: w.Software}
+		b.infos[b.intern(f)] = w.info()
 	}
 	if key == "" && b.opts.DefaultAuthority == "" {
 		// Host-less events that no site could be settled for: the

@@ -252,10 +252,6 @@ func (m *Model) viewFor(a *authority, token string, sc viewScope) *botView {
 	return bv
 }
 
-// crawlOf returns the crawl of the archive file file: files share a view
-// only when they belong to one crawl.
-func (m *Model) crawlOf(file string) string { return "file:" + file }
-
 // scopesOf returns the views a log's robots.txt fetch of scope sc counts
 // for: a verified client's fetch counts for the operator's verified
 // clients and for every client of the token whose identity could not be

@@ -51,16 +51,24 @@ type Manifest struct {
 	ArchiveCrawlers []ArchiveCrawler `json:"archive_crawlers,omitempty"`
 }
 
-// ArchiveCrawler is the crawler of one input WARC file: whose robots.txt
-// fetches its robots.txt captures are and whose fetches its captures are.
+// ArchiveCrawler is the crawler of one input WARC or ARC file: whose
+// robots.txt fetches its robots.txt captures are and whose fetches its
+// captures are.
 type ArchiveCrawler struct {
 	File  string `json:"file"`
 	Agent string `json:"agent"` // product token; "" when no crawler could be named
-	// DerivedFrom says how: option (--archive-agent), request-records (the
-	// file's own request records), warcinfo-user-agent, warcinfo-software,
-	// run-request-records (a file naming no crawler takes the run's only
-	// one), or "" (none: unknown, or request records of no bot).
+	// DerivedFrom says how: option (--archive-agent, for every file or
+	// FILE=TOKEN for this one), request-records (the file's own request
+	// records), warcinfo-user-agent, warcinfo-software (its warcinfo
+	// record, or an ARC file's filedesc record), crawl-files (a file
+	// naming no crawler takes the only one the other files of its crawl
+	// name), or "" (none: unknown, or request records of no bot).
 	DerivedFrom string `json:"derived_from"`
+	// Crawl is the file's crawl key: the agent's lower-case token, ":",
+	// and the isPartOf its warcinfo (filedesc) record states
+	// ("heritrix:archive.org-shallow"), or "file:" and the file's name
+	// when it states none or has no crawler.
+	Crawl string `json:"crawl"`
 }
 
 // Notice is one thing a run judged less than it could, or judged on an

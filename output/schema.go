@@ -298,7 +298,15 @@ func SchemaMarkdown() string {
 
 ` + "`repaudit audit --out DIR`" + ` writes one Parquet file per table below, plus
 ` + "`manifest.json`" + ` (tool version, schema version, the bot catalog's data versions, inputs with sizes and SHA-256
-digests, options, row counts, timings). A directory without ` + "`manifest.json`" + `
+digests, options, row counts, timings, ` + "`notices`" + `: what the run judged less than it
+could and the fix, by code as docs/problems.md lists them, and ` + "`archive_crawlers`" + `: for each
+WARC or ARC file its ` + "`file`" + `, ` + "`agent`" + ` (the crawler's product token, empty when none is
+named), ` + "`derived_from`" + ` (` + "`option`" + `: --archive-agent TOKEN or FILE=TOKEN;
+` + "`request-records`" + `: the file's own request records; ` + "`warcinfo-user-agent`" + `,
+` + "`warcinfo-software`" + `: its warcinfo record, or an ARC file's filedesc record; ` + "`crawl-files`" + `:
+taken from the other files of its crawl; empty: none) and ` + "`crawl`" + ` (the crawl key: the
+agent's lower-case token, ` + "`:`" + ` and the isPartOf its warcinfo or filedesc record states, or
+` + "`file:`" + ` and the file's name; docs/semantics.md, "Archive crawlers")). A directory without ` + "`manifest.json`" + `
 is not a finished run. Query the tables with ` + "`repaudit query DIR 'SQL'`" + ` (each
 table is a view of the same name) or any Parquet reader, e.g. in DuckDB:
 

@@ -167,6 +167,7 @@ const (
 	NoticeAssumedRange   Code = "robots-assumed-whole-range"
 	NoticeIPListNotGiven Code = "ip-list-not-given"
 	NoticeIPListNone     Code = "ip-list-not-published"
+	NoticeNoCrawler      Code = "archive-no-crawler"
 )
 
 // Not-judged reasons (fetches.not_judged_reason, package evaluate). The
@@ -351,6 +352,7 @@ var registry = []Entry{
 	{KindNotice, NoticeAssumedRange, "", "", "robots.txt files given without a time, assumed in force for the whole data range"},
 	{KindNotice, NoticeIPListNotGiven, "", "", "a bot's operator publishes IP ranges (bot catalog ip_ranges_url, or its card's ips_uri) but none were given: its IPs are unchecked (fetches.ip_check not_given, the URL in ip_list_url); one notice per bot"},
 	{KindNotice, NoticeIPListNone, "", "", "fetches by bots the catalog knows whose operators publish no IP ranges: unverifiable by IP (fetches.ip_check not_published)"},
+	{KindNotice, NoticeNoCrawler, "", "", "WARC or ARC files with captures but no crawler named: their captures are not judged (give --archive-agent)"},
 
 	// Not-judged reasons.
 	{KindReason, ReasonNoBot, "", "", "a browser or unknown client: not judged by design"},

@@ -2,10 +2,12 @@ package warc
 
 import (
 	"bytes"
+	"encoding/xml"
 	"fmt"
 	"io"
 	"strconv"
 	"strings"
+	"unicode/utf8"
 
 	"github.com/repaudit/repaudit/event"
 )
@@ -125,6 +127,10 @@ func (r *Reader) parseARC() (*item, error) {
 	r.blk.reset(r.br, h.length)
 	if strings.HasPrefix(h.url, "filedesc://") {
 		rec.Type = "warcinfo"
+		// Its XML metadata (ARC v1.1) names the crawler as a WARC's
+		// warcinfo does; a short block ends in endRecord's error.
+		p, _ := r.blk.peek(MaxInfoBlock)
+		rec.Info = parseARCMetadata(p)
 	} else {
 		t, ok := parseDigits(h.date)
 		if !ok {
@@ -185,4 +191,89 @@ func (r *Reader) resyncARC(from int64, quiet bool) error {
 		r.br.Discard(i + 1)
 		r.trimBounds()
 	}
+}
+
+// Limits on what parseARCMetadata keeps of a filedesc record's XML.
+const (
+	maxARCMetaFields = 64
+	maxARCMetaValue  = 4 << 10
+)
+
+// parseARCMetadata returns the fields of the XML metadata an ARC v1.1
+// filedesc record carries after its two version lines (Heritrix writes
+// it): each element holding only text, by its local name, in order — so
+// <arc:http-header-user-agent>, <arc:software>, <arc:operator> and
+// <dcterms:isPartOf> read as the warcinfo fields of the same names (WARC
+// 1.1 §6.2 took them from there). The first of each name is kept, at most
+// maxARCMetaFields fields of at most maxARCMetaValue bytes each, values
+// trimmed and with runs of white space made one space. Whatever is not
+// well-formed ends the fields read so far: nil when there are none, as
+// for an ARC v1.0 filedesc without XML.
+func parseARCMetadata(b []byte) event.Header {
+	i := bytes.IndexByte(b, '<')
+	if i < 0 {
+		return nil
+	}
+	d := xml.NewDecoder(bytes.NewReader(b[i:]))
+	d.Strict = false
+	// Any encoding declared other than UTF-8 is read as ISO-8859-1: the
+	// fields wanted are ASCII, and every byte is then a character.
+	d.CharsetReader = func(_ string, r io.Reader) (io.Reader, error) { return latin1Reader{r}, nil }
+	var (
+		fields event.Header
+		name   string // local name of the innermost open element, "" once a child opens
+		text   strings.Builder
+		seen   = make(map[string]bool)
+	)
+	for len(fields) < maxARCMetaFields {
+		tok, err := d.Token()
+		if err != nil {
+			break
+		}
+		switch t := tok.(type) {
+		case xml.StartElement:
+			name = t.Name.Local
+			text.Reset()
+		case xml.CharData:
+			if name != "" && text.Len() < maxARCMetaValue {
+				text.Write(t[:min(len(t), maxARCMetaValue-text.Len())])
+			}
+		case xml.EndElement:
+			if name != "" && name == t.Name.Local && !seen[strings.ToLower(name)] {
+				if v := cleanMetaValue(text.String()); v != "" {
+					seen[strings.ToLower(name)] = true
+					fields = append(fields, event.Field{Name: name, Value: v})
+				}
+			}
+			name = ""
+		}
+	}
+	return fields
+}
+
+// latin1Reader reads ISO-8859-1 as UTF-8.
+type latin1Reader struct{ r io.Reader }
+
+func (l latin1Reader) Read(p []byte) (int, error) {
+	// Each byte read may take two: read at most half of p.
+	if len(p) < 2 {
+		return 0, io.ErrShortBuffer
+	}
+	buf := make([]byte, len(p)/2)
+	n, err := l.r.Read(buf)
+	out := p[:0]
+	for _, c := range buf[:n] {
+		out = utf8.AppendRune(out, rune(c))
+	}
+	return len(out), err
+}
+
+// cleanMetaValue trims s, makes each run of white space one space and
+// replaces invalid UTF-8.
+func cleanMetaValue(s string) string {
+	s = strings.Join(strings.Fields(s), " ")
+	if !utf8.ValidString(s) {
+		s = strings.ToValidUTF8(s, "\uFFFD")
+	}
+	return s
 }

@@ -21,6 +21,7 @@
 //		switch {
 //		case rec.Fetch != nil: // a request record
 //		case rec.Capture != nil: // response, resource, revisit, metadata
+//		case rec.Info != nil: // a warcinfo record's fields, or an ARC filedesc's XML metadata
 //		}
 //		for _, p := range r.Problems() { ... } // or once at the end
 //	}

@@ -17,6 +17,8 @@ func addSampleSeeds(f *testing.F) {
 	f.Add(join(sampleRecords()...), uint8(1))
 	f.Add(join(sampleRecords()...), uint8(2))
 	f.Add([]byte("filedesc://x.arc 0.0.0.0 19961104142103 text/plain 5\n1 0 \n\nhttp://e.com/ 1.2.3.4 19961104142103 text/html 19\nHTTP/1.0 200 OK\r\n\r\nx\n"), uint8(0))
+	// An ARC v1.1 filedesc with XML metadata naming its crawler.
+	f.Add([]byte("filedesc://x.arc 0.0.0.0 19961104142103 text/plain "+itoaDec(len(heritrixFiledesc))+"\n"+heritrixFiledesc+"\nhttp://e.com/ 1.2.3.4 19961104142103 text/html 19\nHTTP/1.0 200 OK\r\n\r\nx\n"), uint8(1))
 }
 
 // fuzzInput is data plain (mode 0), as one gzip member (1) or split over

@@ -49,8 +49,10 @@ type Record struct {
 	Capture *event.Capture // set for response, resource, revisit, metadata records
 	// Info holds the fields of a warcinfo record whose block is
 	// application/warc-fields (WARC 1.1 §6.2: software, operator,
-	// http-header-user-agent, ...), read from its first MaxInfoBlock
-	// bytes. Nil for other records.
+	// http-header-user-agent, isPartOf, ...), read from its first
+	// MaxInfoBlock bytes; for an ARC filedesc record, the elements of its
+	// XML metadata that hold text, by local name (<arc:software>,
+	// <dcterms:isPartOf>, ...). Nil for other records.
 	Info event.Header
 	// WARCHeader holds every WARC header field of the record in order (for
 	// captures the same slice as Capture.WARCHeader). Nil for ARC records.

@@ -128,7 +128,7 @@ func (fn *finalizeFn) ProcessElement(ctx context.Context, _ []byte, partsSI, fil
 	ci := audit.CatalogInfo(catalog, cfg.Bots)
 	m.Catalog = &ci
 	for _, c := range shared.Crawlers {
-		m.ArchiveCrawlers = append(m.ArchiveCrawlers, output.ArchiveCrawler{File: c.File, Agent: c.Agent, DerivedFrom: c.From})
+		m.ArchiveCrawlers = append(m.ArchiveCrawlers, output.ArchiveCrawler{File: c.File, Agent: c.Agent, DerivedFrom: c.From, Crawl: c.Crawl})
 	}
 	for k, v := range cfg.Options {
 		m.Options[k] = v

@@ -88,7 +88,6 @@ func (p *partWriter) noteModel(m *evaluate.Model) {
 func (p *partWriter) Violation(r *table.Violation) error   { return p.w.Violation(r) }
 func (p *partWriter) RobotsRule(r *table.RobotsRule) error { return p.w.RobotsRule(r) }
 func (p *partWriter) Directive(r *table.Directive) error   { return p.w.Directive(r) }
-func (p *partWriter) Retention(r *table.Retention) error   { return p.w.Retention(r) }
 func (p *partWriter) Problem(r *table.Problem) error       { return p.w.Problem(r) }
 
 // RobotsVersion notes what the notice on fetches of unknown content
@@ -97,6 +96,14 @@ func (p *partWriter) RobotsVersion(r *table.RobotsVersion) error {
 	p.notices.TallyVersion(r)
 	p.noticed = true
 	return p.w.RobotsVersion(r)
+}
+
+// Retention counts the captures of files without a crawler, as audit.Run
+// does.
+func (p *partWriter) Retention(r *table.Retention) error {
+	p.notices.TallyRetention(r)
+	p.noticed = true
+	return p.w.Retention(r)
 }
 
 // finish closes the bundle's files and moves each non-empty table to

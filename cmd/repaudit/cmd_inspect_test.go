@@ -195,7 +195,7 @@ func TestInspectBadFiles(t *testing.T) {
 	for _, want := range []string{
 		garbage + ": unknown, 31 B\n  note: not a WARC",
 		cut + ": warc (gzip), 2.9 KiB\n",
-		"  problems: 1\n    " + cut + "@2856: error warc-truncated: record incomplete",
+		"  problems: 1\n    " + cut + "@2873: error warc-truncated: record incomplete",
 	} {
 		if !strings.Contains(stdout, want) {
 			t.Errorf("inspect output lacks %q:\n%s", want, stdout)
@@ -210,8 +210,8 @@ func TestInspectBadFiles(t *testing.T) {
 		t.Errorf("garbage: %+v, want kind unknown with a note", f)
 	}
 	f := files[cut]
-	if len(f.Problems) != 1 || f.Problems[0].Source.Line != 0 || f.Problems[0].Source.Offset != 2856 || f.Problems[0].Code != "warc-truncated" {
-		t.Errorf("cut WARC problems = %+v, want warc-truncated at offset 2856", f.Problems)
+	if len(f.Problems) != 1 || f.Problems[0].Source.Line != 0 || f.Problems[0].Source.Offset != 2873 || f.Problems[0].Code != "warc-truncated" {
+		t.Errorf("cut WARC problems = %+v, want warc-truncated at offset 2873", f.Problems)
 	}
 	if f.Captures == 0 {
 		t.Errorf("cut WARC: no captures read before the cut")

@@ -148,12 +148,17 @@ func jsonResponse(body string) []byte {
 	return httpResponse(200, "OK", []string{"Content-Type: application/json"}, body)
 }
 
+// demoCrawl is the crawl both WARCs state (isPartOf): the site WARC, which
+// names no crawler, is judged as ExampleArchiver's because the crawl WARC
+// of the same crawl names it (docs/semantics.md, "Archive crawlers").
+const demoCrawl = "example-archive-2025-03"
+
 // siteWARC is the site's own capture history: its robots.txt versions, a
 // few pages with directives, and the identity documents it relies on.
 func siteWARC() ([]byte, error) {
 	var buf bytes.Buffer
 	w := newWARCWriter(&buf, "site")
-	if err := w.warcinfo(ts("2025-03-01T00:00:00Z"), "software: repaudit demo generator\r\nformat: WARC File Format 1.1\r\ndescription: robots.txt history, pages and identity documents of www.example.com\r\n"); err != nil {
+	if err := w.warcinfo(ts("2025-03-01T00:00:00Z"), "software: repaudit demo generator\r\nformat: WARC File Format 1.1\r\nisPartOf: "+demoCrawl+"\r\ndescription: robots.txt history, pages and identity documents of www.example.com\r\n"); err != nil {
 		return nil, err
 	}
 	robots := Site + "/robots.txt"
@@ -232,7 +237,7 @@ const archiverUA = "Mozilla/5.0 (compatible; ExampleArchiver/1.0; +https://archi
 func crawlWARC() ([]byte, error) {
 	var buf bytes.Buffer
 	w := newWARCWriter(&buf, "crawl")
-	if err := w.warcinfo(ts("2025-03-02T01:00:00Z"), "software: repaudit demo generator\r\nformat: WARC File Format 1.1\r\ndescription: ExampleArchiver crawl of www.example.com\r\n"); err != nil {
+	if err := w.warcinfo(ts("2025-03-02T01:00:00Z"), "software: repaudit demo generator\r\nformat: WARC File Format 1.1\r\nisPartOf: "+demoCrawl+"\r\ndescription: ExampleArchiver crawl of www.example.com\r\n"); err != nil {
 		return nil, err
 	}
 	text := []string{"Content-Type: text/plain"}
