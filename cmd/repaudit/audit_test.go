@@ -52,7 +52,6 @@ func TestAuditDemoFindings(t *testing.T) {
 		"crawl_delay_ignored PerplexityBot claimed /news/b 2025-03-12T09:00",
 		"crawl_delay_ignored PerplexityBot claimed /news/c 2025-03-12T09:00",
 		"disallowed_fetch GPTBot claimed /news/today 2025-03-12T11:05",
-		"disallowed_fetch Googlebot spoofed /private/salaries 2025-03-12T14:30",
 		"fetch_while_unreachable Amazonbot claimed /about 2025-03-12T13:01",
 		"fetch_while_unreachable CCBot claimed /news/a 2025-03-05T10:05",
 		"invalid_signature ExampleBot spoofed /news/b 2025-03-12T16:02",
@@ -67,6 +66,7 @@ func TestAuditDemoFindings(t *testing.T) {
 		"stale_robots GPTBot claimed /blog/ai-policy 2025-03-12T10:00",
 		"unchecked_disallowed Bytespider claimed /private/salaries 2025-03-12T12:00",
 		"unchecked_disallowed ChatGPT-User claimed /private/report 2025-03-12T15:00",
+		"unchecked_disallowed Googlebot spoofed /private/salaries 2025-03-12T14:30", // its own view: it never fetched robots.txt
 		"unsigned_claimant ExampleBot spoofed /news/c 2025-03-12T16:30",
 	}
 	if strings.Join(got, "\n") != strings.Join(want, "\n") {
