@@ -91,24 +91,27 @@ func (bv *botView) at(t time.Time) *viewEntry {
 }
 
 // atSrc returns the crawl's last robots.txt fetch at or before the record
-// at (t, src): at one time, records follow their order in the files (file
-// name, then offset). A crawler's robots.txt capture written after a page
-// it stamped with the same second was fetched after it: record order is
-// the crawler's own evidence of what it knew. A robots.txt capture is its
-// own view, as a log's robots.txt fetch is.
+// at (t, src). Within one file, records of the same time follow their
+// order in it: a crawler's robots.txt capture written after a page it
+// stamped with the same second was fetched after it (record order is the
+// crawler's own evidence of what it knew), and a robots.txt capture is
+// its own view, as a log's robots.txt fetch is. Records of other files
+// of the crawl count at their time, as a log's do (Evaluation §1): the
+// order of two files says nothing of the order of their records.
 func (bv *botView) atSrc(t time.Time, src event.Source) *viewEntry {
 	if bv == nil {
 		return nil
 	}
 	es := bv.entries
-	i := sort.Search(len(es), func(i int) bool {
-		c := cmpTime(es[i].time, t)
-		return c > 0 || (c == 0 && lessSource(es[i].src, src) > 0)
-	})
-	if i == 0 {
-		return nil
+	i := sort.Search(len(es), func(i int) bool { return es[i].time.After(t) })
+	for ; i > 0; i-- {
+		e := &es[i-1]
+		if e.time.Equal(t) && e.src.File == src.File && lessSource(e.src, src) > 0 {
+			continue // further on in the same file: fetched after the record
+		}
+		return e
 	}
-	return &es[i-1]
+	return nil
 }
 
 // buildViews files every robots.txt fetch of pass 1 under its authority,
