@@ -367,12 +367,12 @@ func (s *scenario) spoofedFindings() int {
 	return n
 }
 
-// viewOf returns the one view of the bot lower on a, whatever its scope;
-// nil when it has none, and a test failure when it has several.
+// viewOf returns the one archive crawl's view of the bot lower on a; nil
+// when it has none, and a panic when it has several.
 func viewOf(a *authority, lower string) *botView {
 	var out *botView
 	for k, bv := range a.views {
-		if k.lower != lower {
+		if k.lower != lower || k.sc.kind != scopeCrawl {
 			continue
 		}
 		if out != nil {

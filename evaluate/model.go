@@ -54,9 +54,12 @@ type Model struct {
 	nCaptures  int64
 	nRobotsReq int64
 
-	// Streamed views (Builder.StreamViews, viewtracker.go): what pass 1
-	// noted of each host.
+	// Streamed views (Builder.StreamViews, viewtracker.go): the archive
+	// crawlers' robots.txt fetches pass 1 kept for the claimed views,
+	// unresolved, in (time, source) order, and what pass 1 noted of each
+	// host.
 	stream bool
+	static []staticEntry
 	notes  *hostNotes
 
 	uaCache  uaCache

@@ -174,3 +174,24 @@ func TestFilesOfTwoCrawlsDoNotShareViews(t *testing.T) {
 		contains(t, v.URLPath, v.Evidence, want)
 	}
 }
+
+// An archive crawl's robots.txt capture is the fetch of a client nothing
+// can check: it counts for the token's claimed clients in the logs, never
+// for its verified ones (a log's fetch never counts for the crawl:
+// TestCrawlViewIgnoresLogFetches).
+func TestCrawlFetchCountsForClaimedClients(t *testing.T) {
+	s := newScenario(t)
+	s.opts.ArchiveAgent = "GPTBot"
+	s.ids.AddIPList("GPTBot", &identity.IPList{
+		CreationTime: t0, Prefixes: []netip.Prefix{netip.MustParsePrefix(openAIRange)}, Source: "gptbot.json",
+	}, t0)
+	s.robots(site+"/robots.txt", hours(0), 200, "User-agent: *\nAllow: /\n")
+	s.robots(site+"/robots.txt", hours(10), 503, "busy")
+	claimed := s.fetch(uaGPTBot, site+"/page", hours(11), 200)
+	claimed.ClientIP = netip.Addr{}
+	verified := from(s.fetch(uaGPTBot, site+"/page2", hours(11), 200), realIP)
+	s.run()
+	j := s.expect(claimed, ViewFresh, VerdictUnreachable, KindFetchWhileUnreachable)
+	contains(t, "claimed", j.Violations[0].Evidence, "crawl.warc.gz@")
+	s.expect(verified, ViewUnchecked, VerdictPossible, KindPossibleViolation)
+}

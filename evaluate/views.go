@@ -116,20 +116,32 @@ func (bv *botView) atSrc(t time.Time, src event.Source) *viewEntry {
 
 // buildViews files every robots.txt fetch of pass 1 under its authority,
 // product token and scope (viewScope), adds the archive crawlers'
-// robots.txt captures, and settles what each fetch told the bot. When the
-// Builder streams robots.txt fetches (Builder.StreamViews), pass 1 kept
-// only those of WARC request records: every view built here is then an
-// archive crawl's, complete after Build, and the ViewTracker settles the
-// logs' views in pass 2.
+// robots.txt captures, and settles what each fetch told the bot. An
+// archive crawl's robots.txt fetch (a capture, or a WARC request record)
+// counts for its crawl's view and, as the fetch of a client nothing can
+// check, for the token's claimed view (§5.1). When the Builder streams
+// robots.txt fetches (Builder.StreamViews), pass 1 kept only those of WARC
+// request records: the crawl views built here are complete, and the
+// claimed views' archive entries are also kept unresolved in m.static,
+// for the ViewTracker to apply in time order with the log's robots.txt
+// fetches.
 func (m *Model) buildViews(b *Builder) {
 	m.addFetchedViews(b)
 	m.addCapturedViews()
 	for _, a := range m.authList {
-		for _, bv := range a.views {
+		for k, bv := range a.views {
 			slices.SortStableFunc(bv.entries, cmpEntry)
+			if m.stream && k.sc.kind == scopeToken {
+				for _, e := range bv.entries {
+					m.static = append(m.static, staticEntry{a: a, lower: k.lower, e: e})
+				}
+			}
 			m.resolveEntries(a, bv)
 		}
 	}
+	// Entries of one key keep their order (the sort is stable); entries of
+	// different keys never meet, so the map order above does not matter.
+	slices.SortStableFunc(m.static, func(x, y staticEntry) int { return cmpEntry(x.e, y.e) })
 }
 
 // cmpEntry orders a bot's robots.txt fetches by time, then source.
@@ -162,16 +174,16 @@ func (m *Model) addFetchedViews(b *Builder) {
 			continue
 		}
 		e := viewEntry{time: rf.time, status: rf.status, src: rf.src}
-		if rf.origin == event.OriginWARC || rf.fetch == nil {
-			sc := crawlScope(m.crawlOf(rf.src.File))
-			if rf.origin != event.OriginWARC {
-				sc = viewScope{}
-			}
-			bv := m.viewFor(a, id.token, sc)
-			bv.entries = append(bv.entries, e)
-			continue
+		var scopes []viewScope
+		switch {
+		case rf.origin == event.OriginWARC:
+			scopes = []viewScope{crawlScope(m.crawlOf(rf.src.File)), {}}
+		case rf.fetch == nil:
+			scopes = []viewScope{{}}
+		default:
+			scopes = scopesOf(m.robotsScope(rf.fetch, rf.time, id))
 		}
-		for _, sc := range scopesOf(m.robotsScope(rf.fetch, rf.time, id)) {
+		for _, sc := range scopes {
 			bv := m.viewFor(a, id.token, sc)
 			bv.entries = append(bv.entries, e)
 		}
@@ -235,8 +247,11 @@ func (m *Model) addCapturedViews() {
 				if st == 0 && d.recordType == "resource" {
 					st = 200
 				}
-				bv := m.viewFor(a, cr.token, crawlScope(m.crawlOf(d.src.File)))
-				bv.entries = append(bv.entries, viewEntry{time: d.time, status: st, src: d.src, capture: d, content: in, ver: in})
+				e := viewEntry{time: d.time, status: st, src: d.src, capture: d, content: in, ver: in}
+				for _, sc := range [2]viewScope{crawlScope(m.crawlOf(d.src.File)), {}} {
+					bv := m.viewFor(a, cr.token, sc)
+					bv.entries = append(bv.entries, e)
+				}
 			}
 		}
 	}

@@ -22,9 +22,10 @@ import (
 // in time order holds one entry per (authority, product token, scope)
 // instead of every fetch. It applies, in (time, source) order, the
 // robots.txt fetches of the log as they come, each under the scopes of its
-// client's identity (robotsScope), and gives every fetch the views the
-// judge may need (FetchView). The archive crawls' views (their robots.txt
-// captures and WARC request records, bounded by the archive) are complete
+// client's identity (robotsScope), and the archive crawlers' robots.txt
+// captures and WARC request records pass 1 kept (bounded by the archive)
+// under the token's claimed view, and gives every fetch the views the
+// judge may need (FetchView). The archive crawls' own views are complete
 // after Build and are read from the model.
 // Entries are immutable once made: a fetch holds the entry it was given,
 // and an entry no fetch holds is collected.
@@ -33,6 +34,14 @@ import (
 // robots.txt fetch creates on a host the archive never captured, only until
 // the host's last fetch (pass 1 notes each host's last fetch time, a hash
 // and 16 bytes per host): a host seen once costs nothing afterwards.
+
+// staticEntry is a robots.txt fetch pass 1 kept: a WARC request record or a
+// capture by an archive crawler, unresolved, for the token's claimed view.
+type staticEntry struct {
+	a     *authority
+	lower string
+	e     viewEntry
+}
 
 // hostNotes is what pass 1 records of each host[:port] named by a fetch
 // ("" for host-less fetches), for the tracker: the second of its last
@@ -285,6 +294,7 @@ func (fv *FetchView) entry(lower string, sc viewScope) *viewEntry {
 type ViewTracker struct {
 	m      *Model
 	ua     uaLocal // identification by User-Agent
+	next   int     // m.static[next:] are still to apply
 	hosts  map[string]*trackHost
 	drops  dropHeap
 	clock  time.Time
@@ -327,10 +337,11 @@ type viewKey struct {
 }
 
 type groupEntry struct {
-	a     *authority
-	lower string
-	sc    viewScope
-	e     viewEntry
+	a       *authority
+	lower   string
+	sc      viewScope
+	e       viewEntry
+	capture bool
 }
 
 type dropHeap []*trackHost
@@ -395,10 +406,22 @@ func (vt *ViewTracker) StepTo(fs []*event.Fetch, out []*FetchView) {
 	if !vt.begun || t.After(vt.clock) {
 		vt.clock, vt.begun = t, true
 	}
-	// The log's robots.txt fetches of t, in source order, before any
-	// fetch of t is viewed: one at the very time of a request counts for
-	// it (docs/semantics.md, Evaluation §1).
+	// The archive entries before t, in order; then those at t, merged
+	// with the log's robots.txt fetches of t by source, before any fetch
+	// of t is viewed: one at the very time of a request counts for it
+	// (docs/semantics.md, Evaluation §1).
+	st := m.static
+	for vt.next < len(st) && st[vt.next].e.time.Before(t) {
+		s := &st[vt.next]
+		vt.apply(s.a, s.lower, viewScope{}, s.e)
+		vt.next++
+	}
 	g := vt.group[:0]
+	for vt.next < len(st) && !st[vt.next].e.time.After(t) {
+		s := &st[vt.next]
+		g = append(g, groupEntry{a: s.a, lower: s.lower, e: s.e, capture: s.e.capture != nil})
+		vt.next++
+	}
 	for _, f := range fs {
 		if !streamed(f) {
 			continue
@@ -417,7 +440,18 @@ func (vt *ViewTracker) StepTo(fs []*event.Fetch, out []*FetchView) {
 		}
 	}
 	if len(g) > 1 {
-		slices.SortStableFunc(g, func(x, y groupEntry) int { return lessSource(x.e.src, y.e.src) })
+		slices.SortStableFunc(g, func(x, y groupEntry) int {
+			if c := lessSource(x.e.src, y.e.src); c != 0 {
+				return c
+			}
+			switch {
+			case x.capture == y.capture:
+				return 0
+			case y.capture:
+				return -1 // at one place, a bot's fetch before a capture (buildViews)
+			}
+			return 1
+		})
 	}
 	for i := range g {
 		vt.apply(g[i].a, g[i].lower, g[i].sc, g[i].e)
