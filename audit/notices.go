@@ -410,16 +410,7 @@ func (nl *noticeList) add(code string, count int64, format string, a ...any) {
 // byCountLabeled lists the keys of counts, most first (ties by name),
 // each as "KEY (N)".
 func byCountLabeled(counts map[string]int64) []string {
-	keys := make([]string, 0, len(counts))
-	for k := range counts {
-		keys = append(keys, k)
-	}
-	sort.Slice(keys, func(i, j int) bool {
-		if counts[keys[i]] != counts[keys[j]] {
-			return counts[keys[i]] > counts[keys[j]]
-		}
-		return keys[i] < keys[j]
-	})
+	keys := byCount(counts)
 	for i, k := range keys {
 		keys[i] = k + " (" + count(counts[k]) + ")"
 	}
@@ -501,22 +492,11 @@ func (nl *noticeList) noCrawler(files map[string]int64) {
 	if len(files) == 0 {
 		return
 	}
-	names := make([]string, 0, len(files))
 	var total int64
-	for f, n := range files {
-		names = append(names, f)
+	for _, n := range files {
 		total += n
 	}
-	sort.Slice(names, func(i, j int) bool {
-		if files[names[i]] != files[names[j]] {
-			return files[names[i]] > files[names[j]]
-		}
-		return names[i] < names[j]
-	})
-	listed := make([]string, len(names))
-	for i, f := range names {
-		listed[i] = fmt.Sprintf("%s (%d)", f, files[f])
-	}
+	names, listed := byCount(files), byCountLabeled(files)
 	nl.add(NoticeNoCrawler, total, "%s not judged: %s no crawler (no request record, warcinfo or filedesc record names a known bot, and no file of the same crawl does): %s — give --archive-agent TOKEN for every file, or --archive-agent FILE=TOKEN for one",
 		plural(total, "capture", "captures"), plural(int64(len(names)), "archive file names", "archive files name"), listSome(listed, 5))
 }
