@@ -85,6 +85,8 @@ const (
 const (
 	RobotsGitHistoryCut      Code = "robots-git-history-cut"
 	RobotsGitUnreadable      Code = "robots-git-unreadable"
+	RobotsGitBadLink         Code = "robots-git-bad-link"
+	RobotsGitShallow         Code = "robots-git-shallow"
 	RobotsSnapshotUndated    Code = "robots-snapshot-undated"
 	RobotsSnapshotUnreadable Code = "robots-snapshot-unreadable"
 	RobotsSnapshotSameTime   Code = "robots-snapshot-same-time"
@@ -268,6 +270,8 @@ var registry = []Entry{
 	// robots.txt sources.
 	{KindProblem, RobotsGitHistoryCut, Warning, groupRobots, "--robots-git: more commits than are read; only the newest are used, older versions are unknown"},
 	{KindProblem, RobotsGitUnreadable, Warning, groupRobots, "--robots-git: the file in a commit could not be read; that version is not used"},
+	{KindProblem, RobotsGitBadLink, Warning, groupRobots, "--robots-git: the file in a commit is a symbolic link that leaves the repository or loops; that version is not used"},
+	{KindProblem, RobotsGitShallow, Warning, groupRobots, "--robots-git: a shallow clone; versions older than its history are unknown (git fetch --unshallow reads them)"},
 	{KindProblem, RobotsSnapshotUndated, Warning, groupRobots, "--robots-dir: a snapshot whose name holds no time; not used"},
 	{KindProblem, RobotsSnapshotUnreadable, Warning, groupRobots, "--robots-dir: a snapshot could not be read; not used"},
 	{KindProblem, RobotsSnapshotSameTime, Warning, groupRobots, "--robots-dir: two snapshots carry the same time; both kept, ordered by name"},
