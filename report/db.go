@@ -37,6 +37,11 @@ type DB struct {
 	db        *dbsql.DB
 	conn      *dbsql.Conn
 	width     int // terminal table width for Export; 0 is the default
+	// locked is set without OpenOptions.AllowExternal: each statement of
+	// a query is checked before it runs (runChecked).
+	locked bool
+	// tmp is DuckDB's temp_directory, a private directory Close removes.
+	tmp string
 }
 
 // OpenOptions configure OpenWith.
@@ -44,9 +49,15 @@ type OpenOptions struct {
 	// AllowExternal leaves DuckDB free to read and write any file, attach
 	// databases and install or load extensions (repaudit query
 	// --allow-external). By default the session can read the audit's own
-	// tables and nothing else: no other file, no COPY TO, no INSTALL or
-	// LOAD, no network, and the configuration is locked so a query cannot
-	// turn that back on.
+	// tables and nothing else: no other file, no COPY or EXPORT, no
+	// ATTACH, no INSTALL or LOAD, no network, and the configuration is
+	// locked so a query cannot turn that back on.
+	//
+	// DuckDB's allowed_paths, which lets the views read the table files,
+	// lets a COPY write them too: the setting knows no read-only access.
+	// So a locked-down DB also runs a query one statement at a time and
+	// refuses every statement that could write a file or reach outside
+	// the session (see allowStatement) before it runs.
 	AllowExternal bool
 }
 
@@ -117,9 +128,21 @@ func OpenWith(ctx context.Context, dir string, opts OpenOptions) (*DB, error) {
 	if err != nil {
 		return nil, fmt.Errorf("open duckdb: %w", err)
 	}
-	d := &DB{dir: dir, manifest: m, connector: conn, db: dbsql.OpenDB(conn)}
+	d := &DB{dir: dir, manifest: m, connector: conn, db: dbsql.OpenDB(conn), locked: !opts.AllowExternal}
 	d.conn, err = d.db.Conn(ctx)
 	if err != nil {
+		d.Close()
+		return nil, fmt.Errorf("open duckdb: %w", err)
+	}
+	// An in-memory DuckDB spills to ./.tmp, in whatever directory repaudit
+	// runs in, and lets the session read and write there even with
+	// external access off: spill to a directory of our own instead.
+	d.tmp, err = os.MkdirTemp("", "repaudit-duckdb-")
+	if err != nil {
+		d.Close()
+		return nil, fmt.Errorf("open duckdb: temp directory: %w", err)
+	}
+	if _, err := d.conn.ExecContext(ctx, "SET temp_directory = "+quote(d.tmp)); err != nil {
 		d.Close()
 		return nil, fmt.Errorf("open duckdb: %w", err)
 	}
@@ -147,6 +170,8 @@ func OpenWith(ctx context.Context, dir string, opts OpenOptions) (*DB, error) {
 		// lock comes last so no query can SET external access back on.
 		for _, q := range []string{
 			"SET allowed_paths = [" + strings.Join(allowed, ", ") + "]",
+			"SET allow_persistent_secrets = false",
+			"SET allow_community_extensions = false",
 			"SET enable_external_access = false",
 			"SET lock_configuration = true",
 		} {
@@ -244,6 +269,11 @@ func (db *DB) Close() error {
 	if cerr := db.connector.Close(); err == nil {
 		err = cerr
 	}
+	if db.tmp != "" {
+		if cerr := os.RemoveAll(db.tmp); err == nil {
+			err = cerr
+		}
+	}
 	return err
 }
 
@@ -277,6 +307,13 @@ func (db *DB) QueryN(ctx context.Context, query string, max int) (*Result, error
 // each runs query and calls head once with the columns, then row for every
 // row (the slice is reused between calls).
 func (db *DB) each(ctx context.Context, query string, head func(cols, types []string) error, row func([]any) error) error {
+	if db.locked {
+		last, err := db.runChecked(ctx, query)
+		if err != nil {
+			return fmt.Errorf("query: %w", err)
+		}
+		query = last
+	}
 	rows, err := db.conn.QueryContext(ctx, query)
 	if err != nil {
 		return fmt.Errorf("query: %w", err)

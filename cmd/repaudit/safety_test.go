@@ -112,6 +112,42 @@ func TestQueryExternalAccess(t *testing.T) {
 	}
 }
 
+// TestQueryCannotRewriteTables: issue 25's attack, a COPY of filtered
+// findings onto the audit's own violations.parquet, fails (exit 2) and
+// leaves the table's bytes as they were, as does a COPY of a table onto
+// its own file; statements that only change the session still run.
+func TestQueryCannotRewriteTables(t *testing.T) {
+	dir := writeReportAudit(t)
+	v := filepath.Join(dir, "violations.parquet")
+	f := filepath.Join(dir, "fetches.parquet")
+	want := map[string][]byte{}
+	for _, p := range []string{v, f} {
+		data, err := os.ReadFile(p)
+		if err != nil {
+			t.Fatal(err)
+		}
+		want[p] = data
+	}
+	for _, q := range []string{
+		"create temp table v as select * from violations where agent <> 'GPTBot'; copy v to '" + v + "' (format parquet, use_tmp_file false)",
+		"copy fetches to '" + f + "' (format parquet, use_tmp_file false)",
+	} {
+		code, _, stderr := runReportCmd(t, "", "query", dir, q)
+		if code != exitUsage || !strings.Contains(stderr, "COPY") {
+			t.Errorf("%s: exit %d, stderr %q; want exit %d naming COPY", q, code, stderr, exitUsage)
+		}
+	}
+	for p, data := range want {
+		if got, _ := os.ReadFile(p); !bytes.Equal(got, data) {
+			t.Errorf("%s: %d bytes after the query, was %d", filepath.Base(p), len(got), len(data))
+		}
+	}
+	code, out, stderr := runReportCmd(t, "", "query", dir, "create temp table v as select * from violations; select count(*) as n from v", "--format", "csv")
+	if code != exitOK || out != "n\n2\n" {
+		t.Errorf("temp table: exit %d, %q, %s", code, out, stderr)
+	}
+}
+
 // TestQueryCSVGuard: --csv-guard-formulas quotes text cells a spreadsheet
 // would run as formulas, and leaves numbers alone; without it CSV is the
 // data as it is.
