@@ -103,8 +103,15 @@ type Input struct {
 
 // ReadManifest reads DIR/manifest.json. A directory without one yields an
 // error wrapping ErrNoManifest.
+//
+// A manifest.json that is not a regular file (a named pipe, which would
+// block the read) is an error.
 func ReadManifest(dir string) (*Manifest, error) {
-	f, err := os.Open(filepath.Join(dir, ManifestName))
+	name := filepath.Join(dir, ManifestName)
+	if fi, err := os.Stat(name); err == nil && !fi.Mode().IsRegular() {
+		return nil, fmt.Errorf("read manifest: %s is not a regular file (%s)", name, fi.Mode().Type())
+	}
+	f, err := os.Open(name)
 	if err != nil {
 		if errors.Is(err, fs.ErrNotExist) {
 			return nil, fmt.Errorf("%s: %w", dir, ErrNoManifest)

@@ -114,7 +114,7 @@ func OpenWith(ctx context.Context, dir string, opts OpenOptions) (*DB, error) {
 			if errors.Is(err, fs.ErrNotExist) {
 				return nil, fmt.Errorf("open audit %s: table %s missing: %w", dir, t.Name, err)
 			}
-			return nil, fmt.Errorf("open audit %s: %w", dir, err)
+			return nil, fmt.Errorf("open audit %s: table %s: %w", dir, t.Name, err)
 		}
 		paths[t.Name] = p
 	}
@@ -576,11 +576,21 @@ const maxQueryTableRows = 10000
 // DIR/NAME.parquet, or else the part files DIR/NAME/*.parquet of a
 // directory the Beam pipeline (beam/) wrote, sorted. Each is named
 // exactly (escaped, checked and allowed one by one), never by a pattern.
+//
+// A table file that is not a regular file (a named pipe, a device, a
+// directory) is refused: DuckDB would block reading a FIFO nobody writes,
+// deaf to signals, and the table's data would not be what was audited.
 func tableFiles(abs, name string) ([]string, error) {
 	p := filepath.Join(abs, name+".parquet")
-	_, err := os.Stat(p)
+	fi, err := os.Stat(p)
+	if err == nil {
+		if err := regular(p, fi); err != nil {
+			return nil, err
+		}
+		return []string{p}, nil
+	}
 	if !errors.Is(err, fs.ErrNotExist) {
-		return []string{p}, err
+		return nil, err
 	}
 	entries, derr := os.ReadDir(filepath.Join(abs, name))
 	if derr != nil {
@@ -588,12 +598,44 @@ func tableFiles(abs, name string) ([]string, error) {
 	}
 	var parts []string
 	for _, e := range entries {
-		if e.Type().IsRegular() && strings.HasSuffix(e.Name(), ".parquet") && !strings.HasPrefix(e.Name(), ".") {
-			parts = append(parts, filepath.Join(abs, name, e.Name()))
+		if !strings.HasSuffix(e.Name(), ".parquet") || strings.HasPrefix(e.Name(), ".") {
+			continue
 		}
+		part := filepath.Join(abs, name, e.Name())
+		fi, err := os.Stat(part)
+		if err != nil {
+			return nil, err
+		}
+		if err := regular(part, fi); err != nil {
+			return nil, err
+		}
+		parts = append(parts, part)
 	}
 	if len(parts) == 0 {
 		return nil, err
 	}
 	return parts, nil
+}
+
+// ErrNotRegular reports a table file or manifest that is not a regular
+// file.
+var ErrNotRegular = errors.New("report: not a regular file")
+
+// regular refuses a file that is not a regular one, naming its type.
+func regular(p string, fi fs.FileInfo) error {
+	if fi.Mode().IsRegular() {
+		return nil
+	}
+	kind := "special file"
+	switch t := fi.Mode().Type(); {
+	case t&fs.ModeNamedPipe != 0:
+		kind = "named pipe"
+	case t&fs.ModeDir != 0:
+		kind = "directory"
+	case t&fs.ModeSocket != 0:
+		kind = "socket"
+	case t&fs.ModeDevice != 0:
+		kind = "device"
+	}
+	return fmt.Errorf("%s is a %s: %w", p, kind, ErrNotRegular)
 }

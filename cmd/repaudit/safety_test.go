@@ -148,6 +148,39 @@ func TestQueryCannotRewriteTables(t *testing.T) {
 	}
 }
 
+// TestReportFIFOTable: a table file or manifest.json replaced by a named
+// pipe is refused before anything opens it; report used to block in
+// DuckDB's read, deaf to SIGTERM.
+func TestReportFIFOTable(t *testing.T) {
+	for _, name := range []string{"violations.parquet", "manifest.json"} {
+		t.Run(name, func(t *testing.T) {
+			dir := writeReportAudit(t)
+			p := filepath.Join(dir, name)
+			os.Remove(p)
+			if err := mkfifo(p); err != nil {
+				t.Skip("mkfifo:", err)
+			}
+			for _, args := range [][]string{{"report", dir}, {"query", dir, "SELECT 1"}} {
+				done := make(chan struct{})
+				var code int
+				var stderr string
+				go func() {
+					code, _, stderr = runReportCmd(t, "", args...)
+					close(done)
+				}()
+				select {
+				case <-done:
+				case <-time.After(20 * time.Second):
+					t.Fatalf("%s with %s a FIFO: still running after 20s", args[0], name)
+				}
+				if code != exitUsage || !strings.Contains(stderr, name) || !strings.Contains(stderr, "not a regular file") && !strings.Contains(stderr, "named pipe") {
+					t.Errorf("%s: exit %d, stderr %q; want exit %d naming %s as a named pipe", args[0], code, stderr, exitUsage, name)
+				}
+			}
+		})
+	}
+}
+
 // TestQueryCSVGuard: --csv-guard-formulas quotes text cells a spreadsheet
 // would run as formulas, and leaves numbers alone; without it CSV is the
 // data as it is.
