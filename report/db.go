@@ -559,8 +559,11 @@ func (db *DB) ExportWith(ctx context.Context, w io.Writer, query, format string,
 	if err != nil {
 		return err
 	}
-	if c, ok := rw.(*csvRows); ok {
-		c.guard = opts.GuardFormulas
+	switch rw := rw.(type) {
+	case *csvRows:
+		rw.guard, rw.raw = opts.GuardFormulas, opts.Raw
+	case *jsonRows:
+		rw.raw = opts.Raw
 	}
 	if err := db.each(ctx, query, rw.head, rw.row); err != nil {
 		return err

@@ -16,7 +16,7 @@ import (
 const maxQueryText = 16 << 20
 
 func queryUsage(w io.Writer, fs *flag.FlagSet) {
-	fmt.Fprintln(w, "usage: repaudit query DIR 'SQL' [--format table|csv|json] [--allow-external] [--csv-guard-formulas]")
+	fmt.Fprintln(w, "usage: repaudit query DIR 'SQL' [--format table|csv|json] [--allow-external] [--csv-guard-formulas] [--raw]")
 	fmt.Fprintln(w)
 	fmt.Fprintln(w, "Run SQL over the audit directory DIR with the embedded DuckDB. Each table is")
 	fmt.Fprintln(w, "a view of the same name: fetches, violations, robots_versions, robots_rules,")
@@ -34,7 +34,10 @@ func queryUsage(w io.Writer, fs *flag.FlagSet) {
 	fmt.Fprintln(w, "settings; temporary tables and SET VARIABLE work. --allow-external")
 	fmt.Fprintln(w, "lifts that: the SQL may then read and write any file you can, so run only")
 	fmt.Fprintln(w, "SQL you trust with it. CSV cells hold logged URLs and User-Agents as sent;")
-	fmt.Fprintln(w, "for a spreadsheet, add --csv-guard-formulas.")
+	fmt.Fprintln(w, "for a spreadsheet, add --csv-guard-formulas. Control characters and bidi")
+	fmt.Fprintln(w, "overrides in the data are escaped in every format (CSV: \\x1b, \\u202e;")
+	fmt.Fprintln(w, "JSON: \\u001b, which decodes to the same string); --raw writes CSV and JSON")
+	fmt.Fprintln(w, "with them as they are.")
 	fmt.Fprintln(w)
 	fs.PrintDefaults()
 }
@@ -45,6 +48,7 @@ func runQuery(ctx context.Context, args []string, std stdio) int {
 	format := fs.String("format", "table", "output format: table, csv or json")
 	allowExternal := fs.Bool("allow-external", false, "let the SQL read and write any file, attach databases and install or load DuckDB extensions (off: only the audit's tables can be read)")
 	guard := fs.Bool("csv-guard-formulas", false, "with --format csv, prefix text cells starting with = + - @ tab or CR with ' so spreadsheets do not run them as formulas")
+	raw := fs.Bool("raw", false, "with --format csv or json, write control characters and bidi overrides in the data as they are (off: escaped)")
 	fs.Usage = func() { queryUsage(std.Stderr, fs) }
 	pos, err := parseInterspersed(fs, args)
 	if errors.Is(err, flag.ErrHelp) {
@@ -84,7 +88,7 @@ func runQuery(ctx context.Context, args []string, std stdio) int {
 	}
 	defer db.Close()
 	db.SetTextWidth(textWidth(std, std.Stdout))
-	if err := db.ExportWith(ctx, std.Stdout, query, *format, report.ExportOptions{GuardFormulas: *guard}); err != nil {
+	if err := db.ExportWith(ctx, std.Stdout, query, *format, report.ExportOptions{GuardFormulas: *guard, Raw: *raw}); err != nil {
 		fmt.Fprintf(std.Stderr, "repaudit query: %s: %v\n", dir, err)
 		return exitUsage
 	}

@@ -5,6 +5,7 @@ package main
 import (
 	"bytes"
 	"context"
+	"encoding/json"
 	"fmt"
 	"os"
 	"path/filepath"
@@ -270,15 +271,18 @@ func TestTerminalSafety(t *testing.T) {
 	check("audit stdout", stdout)
 	check("audit summary", stderr)
 	// The data really holds the hostile bytes (or the test proves nothing).
-	_, csv, _ := runCmd(t, "query", out, "SELECT url, user_agent FROM fetches", "--format", "csv")
+	_, csv, _ := runCmd(t, "query", out, "SELECT url, user_agent FROM fetches", "--format", "csv", "--raw")
 	if !strings.Contains(csv, "\x1b]0;pwned") {
-		t.Fatalf("fixture did not reach the tables: %q", csv)
+		t.Fatalf("fixture did not reach the tables (query --raw): %q", csv)
 	}
 	for _, args := range [][]string{
 		{"report", out},
 		{"report", out, "--format", "md"},
 		{"query", out, "SELECT url, user_agent, source_file FROM fetches"},
 		{"query", out, "SELECT * FROM problems"},
+		{"query", out, "SELECT url, user_agent AS \"ua" + hostile + "\" FROM fetches", "--format", "csv"},
+		{"query", out, "SELECT url, user_agent AS \"ua" + hostile + "\" FROM fetches", "--format", "json"},
+		{"report", out, "--format", "json"},
 		{"inspect", logName},
 		{"query", out, "SELECT nope_" + hostile + " FROM fetches"},
 		{"report", filepath.Join(tmp, "missing"+hostile)},
@@ -293,6 +297,16 @@ func TestTerminalSafety(t *testing.T) {
 	_, table, _ := runCmd(t, "query", out, "SELECT url FROM fetches WHERE url LIKE '%pwned%'")
 	if !strings.Contains(table, `\x1b]0;pwned\x07`) {
 		t.Errorf("query table does not show the escaped URL:\n%s", table)
+	}
+	_, csv, _ = runCmd(t, "query", out, "SELECT url FROM fetches WHERE url LIKE '%pwned%'", "--format", "csv")
+	if !strings.Contains(csv, `\x1b]0;pwned\x07\x1b[2J\u202e\u009b31m`) {
+		t.Errorf("query csv does not show the escaped URL:\n%s", csv)
+	}
+	// JSON stays valid and decodes to the exact bytes.
+	_, js, _ := runCmd(t, "query", out, "SELECT url FROM fetches WHERE url LIKE '%pwned%'", "--format", "json")
+	var rows []map[string]string
+	if err := json.Unmarshal([]byte(js), &rows); err != nil || len(rows) != 1 || !strings.Contains(rows[0]["url"], hostile) {
+		t.Errorf("query json: %v, %q; want the URL with its bytes", err, js)
 	}
 }
 
