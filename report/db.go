@@ -7,8 +7,10 @@ package report
 
 import (
 	"context"
+	"crypto/sha256"
 	dbsql "database/sql"
 	"database/sql/driver"
+	"encoding/hex"
 	"errors"
 	"fmt"
 	"io"
@@ -59,7 +61,17 @@ type OpenOptions struct {
 	// refuses every statement that could write a file or reach outside
 	// the session (see allowStatement) before it runs.
 	AllowExternal bool
+	// Verify also compares each table file's SHA-256 with the one
+	// manifest.json records (repaudit report/query --verify). Without
+	// it Open checks what costs no reading of the data: each file's size
+	// against the manifest and each table's row count, from the Parquet
+	// footers, against its counts.
+	Verify bool
 }
+
+// ErrChanged reports a table file that differs from what manifest.json
+// records: it was edited or replaced after the audit.
+var ErrChanged = errors.New("report: table differs from manifest.json (changed after the audit)")
 
 // Open opens the audit directory dir with an in-memory DuckDB and registers
 // each table as a view of the same name:
@@ -118,6 +130,9 @@ func OpenWith(ctx context.Context, dir string, opts OpenOptions) (*DB, error) {
 		}
 		paths[t.Name] = p
 	}
+	if err := checkFiles(m, abs, paths, opts.Verify); err != nil {
+		return nil, fmt.Errorf("open audit %s: %w", dir, err)
+	}
 	// Extension auto-install would reach the network; parquet, json and
 	// icu are linked in.
 	conn, err := duckdb.NewConnector("?autoinstall_known_extensions=false&autoload_known_extensions=false",
@@ -157,6 +172,10 @@ func OpenWith(ctx context.Context, dir string, opts OpenOptions) (*DB, error) {
 			}
 			patterns = append(patterns, quote(pattern))
 			allowed = append(allowed, quote(p), quote(pattern))
+		}
+		if err := d.checkRows(ctx, t.Name, patterns); err != nil {
+			d.Close()
+			return nil, fmt.Errorf("open audit %s: %w", dir, err)
 		}
 		q := fmt.Sprintf("CREATE VIEW %s AS SELECT * FROM read_parquet([%s])", t.Name, strings.Join(patterns, ", "))
 		if _, err := d.conn.ExecContext(ctx, q); err != nil {
@@ -641,4 +660,70 @@ func regular(p string, fi fs.FileInfo) error {
 		kind = "device"
 	}
 	return fmt.Errorf("%s is a %s: %w", p, kind, ErrNotRegular)
+}
+
+// checkFiles compares each table file with the manifest's record of it:
+// its size always, its SHA-256 with verify. A manifest without a record
+// of a table (older versions, the Beam pipeline's part directories)
+// leaves it to checkRows.
+func checkFiles(m *output.Manifest, abs string, paths map[string][]string, verify bool) error {
+	for _, tf := range m.Tables {
+		p := filepath.Join(abs, filepath.FromSlash(tf.File))
+		files, ok := paths[tf.Name]
+		if !ok {
+			continue // a table this version does not read
+		}
+		if len(files) != 1 || files[0] != p {
+			return fmt.Errorf("table %s: read from %q, manifest.json records %s: %w", tf.Name, files, tf.File, ErrChanged)
+		}
+		fi, err := os.Stat(p)
+		if err != nil {
+			return fmt.Errorf("table %s: %w", tf.Name, err)
+		}
+		if fi.Size() != tf.Bytes {
+			return fmt.Errorf("table %s: %s is %d bytes, manifest.json records %d: %w", tf.Name, tf.File, fi.Size(), tf.Bytes, ErrChanged)
+		}
+		if !verify {
+			continue
+		}
+		sum, err := fileSHA256(p)
+		if err != nil {
+			return fmt.Errorf("table %s: %w", tf.Name, err)
+		}
+		if sum != tf.SHA256 {
+			return fmt.Errorf("table %s: %s has SHA-256 %s, manifest.json records %s: %w", tf.Name, tf.File, sum, tf.SHA256, ErrChanged)
+		}
+	}
+	return nil
+}
+
+func fileSHA256(p string) (string, error) {
+	f, err := os.Open(p)
+	if err != nil {
+		return "", err
+	}
+	defer f.Close()
+	h := sha256.New()
+	if _, err := io.Copy(h, f); err != nil {
+		return "", err
+	}
+	return hex.EncodeToString(h.Sum(nil)), nil
+}
+
+// checkRows compares the rows the Parquet footers of a table's files
+// count with manifest.json's counts, reading no data.
+func (db *DB) checkRows(ctx context.Context, name string, patterns []string) error {
+	want, ok := db.manifest.Counts[name]
+	if !ok {
+		return nil
+	}
+	var got int64
+	q := "SELECT CAST(coalesce(sum(num_rows), 0) AS BIGINT) FROM parquet_file_metadata([" + strings.Join(patterns, ", ") + "])"
+	if err := db.conn.QueryRowContext(ctx, q).Scan(&got); err != nil {
+		return fmt.Errorf("table %s: read row count: %w", name, err)
+	}
+	if got != want {
+		return fmt.Errorf("table %s: %d rows, manifest.json counts %d: %w", name, got, want, ErrChanged)
+	}
+	return nil
 }

@@ -5,6 +5,7 @@ package report
 import (
 	"bytes"
 	"context"
+	"errors"
 	"os"
 	"path/filepath"
 	"strings"
@@ -198,5 +199,49 @@ func TestNoWrites(t *testing.T) {
 		if _, err := db.Query(ctx, q); err != nil {
 			t.Errorf("%s: %v", q, err)
 		}
+	}
+}
+
+// TestOpenChangedTable: a table file edited after the audit is refused,
+// naming the table: a different size or row count always, a same-size
+// edit with Verify (the SHA-256).
+func TestOpenChangedTable(t *testing.T) {
+	ctx := context.Background()
+	full := fixture()
+	other := writeAudit(t, &table.Collector{Violations: full.Violations[:1]}, fixtureManifest())
+	for _, c := range []struct {
+		name   string
+		edit   func(dir string)
+		verify bool
+		want   string
+	}{
+		{"fewer rows", func(dir string) {
+			must(t, os.Rename(filepath.Join(other, "violations.parquet"), filepath.Join(dir, "violations.parquet")))
+		}, false, "table violations"},
+		{"same size", func(dir string) {
+			p := filepath.Join(dir, "violations.parquet")
+			data, err := os.ReadFile(p)
+			must(t, err)
+			data[len(data)/2] ^= 1
+			must(t, os.WriteFile(p, data, 0o644))
+		}, true, "SHA-256"},
+	} {
+		t.Run(c.name, func(t *testing.T) {
+			dir := writeAudit(t, full, fixtureManifest())
+			c.edit(dir)
+			_, err := OpenWith(ctx, dir, OpenOptions{Verify: c.verify})
+			if !errors.Is(err, ErrChanged) || !strings.Contains(err.Error(), c.want) {
+				t.Errorf("got %v, want %v naming %s", err, ErrChanged, c.want)
+			}
+		})
+	}
+	// Untouched, with and without Verify.
+	dir := writeAudit(t, full, fixtureManifest())
+	for _, v := range []bool{false, true} {
+		db, err := OpenWith(ctx, dir, OpenOptions{Verify: v})
+		if err != nil {
+			t.Fatalf("verify %v: %v", v, err)
+		}
+		db.Close()
 	}
 }

@@ -16,7 +16,7 @@ import (
 const maxQueryText = 16 << 20
 
 func queryUsage(w io.Writer, fs *flag.FlagSet) {
-	fmt.Fprintln(w, "usage: repaudit query DIR 'SQL' [--format table|csv|json] [--allow-external] [--csv-guard-formulas] [--raw]")
+	fmt.Fprintln(w, "usage: repaudit query DIR 'SQL' [--format table|csv|json] [--allow-external] [--csv-guard-formulas] [--raw] [--verify]")
 	fmt.Fprintln(w)
 	fmt.Fprintln(w, "Run SQL over the audit directory DIR with the embedded DuckDB. Each table is")
 	fmt.Fprintln(w, "a view of the same name: fetches, violations, robots_versions, robots_rules,")
@@ -49,6 +49,7 @@ func runQuery(ctx context.Context, args []string, std stdio) int {
 	allowExternal := fs.Bool("allow-external", false, "let the SQL read and write any file, attach databases and install or load DuckDB extensions (off: only the audit's tables can be read)")
 	guard := fs.Bool("csv-guard-formulas", false, "with --format csv, prefix text cells starting with = + - @ tab or CR with ' so spreadsheets do not run them as formulas")
 	raw := fs.Bool("raw", false, "with --format csv or json, write control characters and bidi overrides in the data as they are (off: escaped)")
+	verify := fs.Bool("verify", false, "also check each table file's SHA-256 against manifest.json (reads every table; sizes and row counts are always checked)")
 	fs.Usage = func() { queryUsage(std.Stderr, fs) }
 	pos, err := parseInterspersed(fs, args)
 	if errors.Is(err, flag.ErrHelp) {
@@ -81,7 +82,7 @@ func runQuery(ctx context.Context, args []string, std stdio) int {
 		}
 		query = string(data)
 	}
-	db, err := report.OpenWith(ctx, dir, report.OpenOptions{AllowExternal: *allowExternal})
+	db, err := report.OpenWith(ctx, dir, report.OpenOptions{AllowExternal: *allowExternal, Verify: *verify})
 	if err != nil {
 		fmt.Fprintf(std.Stderr, "repaudit query: %v\n", err)
 		return exitUsage

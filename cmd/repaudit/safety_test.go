@@ -182,6 +182,34 @@ func TestReportFIFOTable(t *testing.T) {
 	}
 }
 
+// TestReportChangedTable: report and query refuse (exit 2) a table file
+// edited after the audit, naming it; --verify catches a same-size edit.
+func TestReportChangedTable(t *testing.T) {
+	dir := writeReportAudit(t)
+	p := filepath.Join(dir, "violations.parquet")
+	data, err := os.ReadFile(p)
+	if err != nil {
+		t.Fatal(err)
+	}
+	data[len(data)/2] ^= 1
+	if err := os.WriteFile(p, data, 0o644); err != nil {
+		t.Fatal(err)
+	}
+	for _, args := range [][]string{{"report", dir, "--verify"}, {"query", dir, "SELECT 1", "--verify"}} {
+		code, _, stderr := runReportCmd(t, "", args...)
+		if code != exitUsage || !strings.Contains(stderr, "table violations") || !strings.Contains(stderr, "SHA-256") {
+			t.Errorf("%s --verify: exit %d, stderr %q", args[0], code, stderr)
+		}
+	}
+	if err := os.WriteFile(p, append(data, 0), 0o644); err != nil {
+		t.Fatal(err)
+	}
+	code, _, stderr := runReportCmd(t, "", "report", dir)
+	if code != exitUsage || !strings.Contains(stderr, "table violations") || !strings.Contains(stderr, "bytes") {
+		t.Errorf("report of a grown table: exit %d, stderr %q", code, stderr)
+	}
+}
+
 // TestQueryCSVGuard: --csv-guard-formulas quotes text cells a spreadsheet
 // would run as formulas, and leaves numbers alone; without it CSV is the
 // data as it is.
