@@ -30,18 +30,23 @@ var ErrNoManifest = errors.New("output: no manifest.json (not a finished repaudi
 // possible, so that two runs over the same inputs write the same manifest
 // apart from Timings.
 type Manifest struct {
-	Tool          string             `json:"tool"`              // "repaudit"
-	Version       string             `json:"version"`           // tool version
-	SchemaVersion int                `json:"schema_version"`    // table.SchemaVersion
-	Command       []string           `json:"command"`           // command line arguments
-	Options       map[string]any     `json:"options"`           // effective options
-	Inputs        []Input            `json:"inputs"`            // in the order given
-	Counts        map[string]int64   `json:"counts"`            // rows per table, filled by Commit
-	Timings       map[string]float64 `json:"timings"`           // wall-clock seconds per phase
-	Catalog       *Catalog           `json:"catalog,omitempty"` // the bot catalog used
-	AsOf          string             `json:"as_of"`             // RFC 3339: --as-of, or the latest time seen in the data
-	Started       string             `json:"started"`           // RFC 3339
-	Finished      string             `json:"finished"`          // RFC 3339
+	Tool          string           `json:"tool"`           // "repaudit"
+	Version       string           `json:"version"`        // tool version
+	SchemaVersion int              `json:"schema_version"` // table.SchemaVersion
+	Command       []string         `json:"command"`        // command line arguments
+	Options       map[string]any   `json:"options"`        // effective options
+	Inputs        []Input          `json:"inputs"`         // in the order given
+	Counts        map[string]int64 `json:"counts"`         // rows per table, filled by Commit
+	// Tables records each table file as Commit wrote it: report and
+	// query refuse a table whose size (or, with --verify, SHA-256) no
+	// longer matches. Absent from manifests of older versions and of the
+	// Beam pipeline, whose tables are directories of parts.
+	Tables   []TableFile        `json:"tables,omitempty"`
+	Timings  map[string]float64 `json:"timings"`           // wall-clock seconds per phase
+	Catalog  *Catalog           `json:"catalog,omitempty"` // the bot catalog used
+	AsOf     string             `json:"as_of"`             // RFC 3339: --as-of, or the latest time seen in the data
+	Started  string             `json:"started"`           // RFC 3339
+	Finished string             `json:"finished"`          // RFC 3339
 	// Notices say what the run judged less than it could, why, and what
 	// to pass to judge it (site inferred, fetches not judged by reason,
 	// IP lists not given).
@@ -69,6 +74,15 @@ type ArchiveCrawler struct {
 	// ("heritrix:archive.org-shallow"), or "file:" and the file's name
 	// when it states none or has no crawler.
 	Crawl string `json:"crawl"`
+}
+
+// TableFile is one table file of a run, recorded when it was complete.
+type TableFile struct {
+	Name   string `json:"name"`   // table name: fetches, violations, ...
+	File   string `json:"file"`   // path relative to the output directory, slash-separated
+	Rows   int64  `json:"rows"`   // rows in the file
+	Bytes  int64  `json:"bytes"`  // file size
+	SHA256 string `json:"sha256"` // hex digest of the file's bytes
 }
 
 // Notice is one thing a run judged less than it could, or judged on an
@@ -103,8 +117,15 @@ type Input struct {
 
 // ReadManifest reads DIR/manifest.json. A directory without one yields an
 // error wrapping ErrNoManifest.
+//
+// A manifest.json that is not a regular file (a named pipe, which would
+// block the read) is an error.
 func ReadManifest(dir string) (*Manifest, error) {
-	f, err := os.Open(filepath.Join(dir, ManifestName))
+	name := filepath.Join(dir, ManifestName)
+	if fi, err := os.Stat(name); err == nil && !fi.Mode().IsRegular() {
+		return nil, fmt.Errorf("read manifest: %s is not a regular file (%s)", name, fi.Mode().Type())
+	}
+	f, err := os.Open(name)
 	if err != nil {
 		if errors.Is(err, fs.ErrNotExist) {
 			return nil, fmt.Errorf("%s: %w", dir, ErrNoManifest)

@@ -298,7 +298,9 @@ func SchemaMarkdown() string {
 
 ` + "`repaudit audit --out DIR`" + ` writes one Parquet file per table below, plus
 ` + "`manifest.json`" + ` (tool version, schema version, the bot catalog's data versions, inputs with sizes and SHA-256
-digests, options, row counts, timings, ` + "`notices`" + `: what the run judged less than it
+digests, options, row counts, ` + "`tables`" + ` (each table file's ` + "`name`, `file`, `rows`, `bytes` and `sha256`" + `,
+recorded when the file was complete; report and query refuse a table that no longer matches),
+timings, ` + "`notices`" + `: what the run judged less than it
 could and the fix, by code as docs/problems.md lists them, and ` + "`archive_crawlers`" + `: for each
 WARC or ARC file its ` + "`file`" + `, ` + "`agent`" + ` (the crawler's product token, empty when none is
 named), ` + "`derived_from`" + ` (` + "`option`" + `: --archive-agent TOKEN or FILE=TOKEN;

@@ -499,7 +499,7 @@ func newTableWriter(s *tableSpec, path string, rowGroupRows, rowGroupBytes int, 
 	if err != nil {
 		return nil, err
 	}
-	out := &sink{bw: bufio.NewWriterSize(f, 256<<10)}
+	out := newSink(bufio.NewWriterSize(f, 256<<10))
 	tw := &tableWriter{spec: s, f: f, out: out, limit: rowGroupRows, budget: rowGroupBytes,
 		dictLimit: int(props.DictionaryPageSizeLimit()), props: props, plainProps: plain, plainFastProps: plainFast, dictProps: dict, deltaProps: delta, mem: mem}
 	tw.fw = file.NewParquetWriter(out, root, file.WithWriterProps(props), file.WithWriteMetadata(meta))

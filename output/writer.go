@@ -2,8 +2,11 @@ package output
 
 import (
 	"bufio"
+	"crypto/sha256"
+	"encoding/hex"
 	"errors"
 	"fmt"
+	"hash"
 	"io/fs"
 	"os"
 	"path/filepath"
@@ -370,6 +373,13 @@ func (w *Writer) commit(m *Manifest) error {
 		m.SchemaVersion = table.SchemaVersion
 	}
 	m.Counts = w.Counts()
+	// The tables are complete and closed: their sizes and digests are
+	// final.
+	m.Tables = m.Tables[:0]
+	for _, tw := range w.tables {
+		m.Tables = append(m.Tables, TableFile{Name: tw.spec.Name, File: tw.spec.Name + ".parquet",
+			Rows: tw.rows, Bytes: tw.out.n, SHA256: tw.out.sum()})
+	}
 	data, err := m.marshal()
 	if err != nil {
 		return err
@@ -473,18 +483,30 @@ func syncDir(dir string) error {
 // the Parquet writer's Close can drop a write error of the footer, so the
 // table writer checks this one itself. It has no Close method, so the
 // Parquet writer does not close the file.
+//
+// It also counts and hashes the bytes as they pass, so the manifest can
+// record each table's size and SHA-256 without reading the file again.
 type sink struct {
 	bw  *bufio.Writer
 	err error
+	h   hash.Hash // SHA-256 of the bytes written
+	n   int64     // bytes written
 }
+
+func newSink(bw *bufio.Writer) *sink { return &sink{bw: bw, h: sha256.New()} }
 
 func (s *sink) Write(p []byte) (int, error) {
 	if s.err != nil {
 		return 0, s.err
 	}
 	n, err := s.bw.Write(p)
+	s.h.Write(p[:n])
+	s.n += int64(n)
 	if err != nil {
 		s.err = err
 	}
 	return n, err
 }
+
+// sum returns the hex SHA-256 of the bytes written.
+func (s *sink) sum() string { return hex.EncodeToString(s.h.Sum(nil)) }

@@ -2,6 +2,8 @@ package output
 
 import (
 	"context"
+	"crypto/sha256"
+	"encoding/hex"
 	"errors"
 	"fmt"
 	"os"
@@ -620,6 +622,42 @@ func TestTimeInRange(t *testing.T) {
 		c.appendTime(&at)
 		if got := c.def[0] == 1; got != want || want && c.i64[0] != at.UnixMicro() {
 			t.Errorf("appendTime(%v): value %d present %v, want %d present %v", at, c.i64[0], got, at.UnixMicro(), want)
+		}
+	}
+}
+
+// TestManifestTables: the manifest records each table file's rows, size
+// and SHA-256 as the file ended up on disk.
+func TestManifestTables(t *testing.T) {
+	dir := filepath.Join(t.TempDir(), "out")
+	w, err := Create(dir, Options{RowGroupRows: 2})
+	if err != nil {
+		t.Fatal(err)
+	}
+	for _, r := range []*table.Fetch{{URL: "https://example.com/a"}, {URL: "https://example.com/b"}, {URL: "https://example.com/c"}} {
+		if err := w.Fetch(r); err != nil {
+			t.Fatal(err)
+		}
+	}
+	if err := w.Commit(nil); err != nil {
+		t.Fatal(err)
+	}
+	m, err := ReadManifest(dir)
+	if err != nil {
+		t.Fatal(err)
+	}
+	if got, want := len(m.Tables), len(table.Tables); got != want {
+		t.Fatalf("manifest lists %d tables, want %d", got, want)
+	}
+	for _, tf := range m.Tables {
+		data, err := os.ReadFile(filepath.Join(dir, tf.File))
+		if err != nil {
+			t.Fatal(err)
+		}
+		sum := sha256.Sum256(data)
+		if tf.Bytes != int64(len(data)) || tf.SHA256 != hex.EncodeToString(sum[:]) || tf.Rows != m.Counts[tf.Name] {
+			t.Errorf("%s: manifest says %d bytes, %d rows, sha256 %s; file has %d bytes, %x; counts %d",
+				tf.Name, tf.Bytes, tf.Rows, tf.SHA256, len(data), sum, m.Counts[tf.Name])
 		}
 	}
 }

@@ -7,8 +7,10 @@ package report
 
 import (
 	"context"
+	"crypto/sha256"
 	dbsql "database/sql"
 	"database/sql/driver"
+	"encoding/hex"
 	"errors"
 	"fmt"
 	"io"
@@ -37,6 +39,11 @@ type DB struct {
 	db        *dbsql.DB
 	conn      *dbsql.Conn
 	width     int // terminal table width for Export; 0 is the default
+	// locked is set without OpenOptions.AllowExternal: each statement of
+	// a query is checked before it runs (runChecked).
+	locked bool
+	// tmp is DuckDB's temp_directory, a private directory Close removes.
+	tmp string
 }
 
 // OpenOptions configure OpenWith.
@@ -44,11 +51,27 @@ type OpenOptions struct {
 	// AllowExternal leaves DuckDB free to read and write any file, attach
 	// databases and install or load extensions (repaudit query
 	// --allow-external). By default the session can read the audit's own
-	// tables and nothing else: no other file, no COPY TO, no INSTALL or
-	// LOAD, no network, and the configuration is locked so a query cannot
-	// turn that back on.
+	// tables and nothing else: no other file, no COPY or EXPORT, no
+	// ATTACH, no INSTALL or LOAD, no network, and the configuration is
+	// locked so a query cannot turn that back on.
+	//
+	// DuckDB's allowed_paths, which lets the views read the table files,
+	// lets a COPY write them too: the setting knows no read-only access.
+	// So a locked-down DB also runs a query one statement at a time and
+	// refuses every statement that could write a file or reach outside
+	// the session (see allowStatement) before it runs.
 	AllowExternal bool
+	// Verify also compares each table file's SHA-256 with the one
+	// manifest.json records (repaudit report/query --verify). Without
+	// it Open checks what costs no reading of the data: each file's size
+	// against the manifest and each table's row count, from the Parquet
+	// footers, against its counts.
+	Verify bool
 }
+
+// ErrChanged reports a table file that differs from what manifest.json
+// records: it was edited or replaced after the audit.
+var ErrChanged = errors.New("report: table differs from manifest.json (changed after the audit)")
 
 // Open opens the audit directory dir with an in-memory DuckDB and registers
 // each table as a view of the same name:
@@ -103,9 +126,12 @@ func OpenWith(ctx context.Context, dir string, opts OpenOptions) (*DB, error) {
 			if errors.Is(err, fs.ErrNotExist) {
 				return nil, fmt.Errorf("open audit %s: table %s missing: %w", dir, t.Name, err)
 			}
-			return nil, fmt.Errorf("open audit %s: %w", dir, err)
+			return nil, fmt.Errorf("open audit %s: table %s: %w", dir, t.Name, err)
 		}
 		paths[t.Name] = p
+	}
+	if err := checkFiles(m, abs, paths, opts.Verify); err != nil {
+		return nil, fmt.Errorf("open audit %s: %w", dir, err)
 	}
 	// Extension auto-install would reach the network; parquet, json and
 	// icu are linked in.
@@ -117,9 +143,21 @@ func OpenWith(ctx context.Context, dir string, opts OpenOptions) (*DB, error) {
 	if err != nil {
 		return nil, fmt.Errorf("open duckdb: %w", err)
 	}
-	d := &DB{dir: dir, manifest: m, connector: conn, db: dbsql.OpenDB(conn)}
+	d := &DB{dir: dir, manifest: m, connector: conn, db: dbsql.OpenDB(conn), locked: !opts.AllowExternal}
 	d.conn, err = d.db.Conn(ctx)
 	if err != nil {
+		d.Close()
+		return nil, fmt.Errorf("open duckdb: %w", err)
+	}
+	// An in-memory DuckDB spills to ./.tmp, in whatever directory repaudit
+	// runs in, and lets the session read and write there even with
+	// external access off: spill to a directory of our own instead.
+	d.tmp, err = os.MkdirTemp("", "repaudit-duckdb-")
+	if err != nil {
+		d.Close()
+		return nil, fmt.Errorf("open duckdb: temp directory: %w", err)
+	}
+	if _, err := d.conn.ExecContext(ctx, "SET temp_directory = "+quote(d.tmp)); err != nil {
 		d.Close()
 		return nil, fmt.Errorf("open duckdb: %w", err)
 	}
@@ -135,6 +173,10 @@ func OpenWith(ctx context.Context, dir string, opts OpenOptions) (*DB, error) {
 			patterns = append(patterns, quote(pattern))
 			allowed = append(allowed, quote(p), quote(pattern))
 		}
+		if err := d.checkRows(ctx, t.Name, patterns); err != nil {
+			d.Close()
+			return nil, fmt.Errorf("open audit %s: %w", dir, err)
+		}
 		q := fmt.Sprintf("CREATE VIEW %s AS SELECT * FROM read_parquet([%s])", t.Name, strings.Join(patterns, ", "))
 		if _, err := d.conn.ExecContext(ctx, q); err != nil {
 			d.Close()
@@ -147,6 +189,8 @@ func OpenWith(ctx context.Context, dir string, opts OpenOptions) (*DB, error) {
 		// lock comes last so no query can SET external access back on.
 		for _, q := range []string{
 			"SET allowed_paths = [" + strings.Join(allowed, ", ") + "]",
+			"SET allow_persistent_secrets = false",
+			"SET allow_community_extensions = false",
 			"SET enable_external_access = false",
 			"SET lock_configuration = true",
 		} {
@@ -244,6 +288,11 @@ func (db *DB) Close() error {
 	if cerr := db.connector.Close(); err == nil {
 		err = cerr
 	}
+	if db.tmp != "" {
+		if cerr := os.RemoveAll(db.tmp); err == nil {
+			err = cerr
+		}
+	}
 	return err
 }
 
@@ -277,6 +326,13 @@ func (db *DB) QueryN(ctx context.Context, query string, max int) (*Result, error
 // each runs query and calls head once with the columns, then row for every
 // row (the slice is reused between calls).
 func (db *DB) each(ctx context.Context, query string, head func(cols, types []string) error, row func([]any) error) error {
+	if db.locked {
+		last, err := db.runChecked(ctx, query)
+		if err != nil {
+			return fmt.Errorf("query: %w", err)
+		}
+		query = last
+	}
 	rows, err := db.conn.QueryContext(ctx, query)
 	if err != nil {
 		return fmt.Errorf("query: %w", err)
@@ -522,8 +578,11 @@ func (db *DB) ExportWith(ctx context.Context, w io.Writer, query, format string,
 	if err != nil {
 		return err
 	}
-	if c, ok := rw.(*csvRows); ok {
-		c.guard = opts.GuardFormulas
+	switch rw := rw.(type) {
+	case *csvRows:
+		rw.guard, rw.raw = opts.GuardFormulas, opts.Raw
+	case *jsonRows:
+		rw.raw = opts.Raw
 	}
 	if err := db.each(ctx, query, rw.head, rw.row); err != nil {
 		return err
@@ -539,11 +598,21 @@ const maxQueryTableRows = 10000
 // DIR/NAME.parquet, or else the part files DIR/NAME/*.parquet of a
 // directory the Beam pipeline (beam/) wrote, sorted. Each is named
 // exactly (escaped, checked and allowed one by one), never by a pattern.
+//
+// A table file that is not a regular file (a named pipe, a device, a
+// directory) is refused: DuckDB would block reading a FIFO nobody writes,
+// deaf to signals, and the table's data would not be what was audited.
 func tableFiles(abs, name string) ([]string, error) {
 	p := filepath.Join(abs, name+".parquet")
-	_, err := os.Stat(p)
+	fi, err := os.Stat(p)
+	if err == nil {
+		if err := regular(p, fi); err != nil {
+			return nil, err
+		}
+		return []string{p}, nil
+	}
 	if !errors.Is(err, fs.ErrNotExist) {
-		return []string{p}, err
+		return nil, err
 	}
 	entries, derr := os.ReadDir(filepath.Join(abs, name))
 	if derr != nil {
@@ -551,12 +620,110 @@ func tableFiles(abs, name string) ([]string, error) {
 	}
 	var parts []string
 	for _, e := range entries {
-		if e.Type().IsRegular() && strings.HasSuffix(e.Name(), ".parquet") && !strings.HasPrefix(e.Name(), ".") {
-			parts = append(parts, filepath.Join(abs, name, e.Name()))
+		if !strings.HasSuffix(e.Name(), ".parquet") || strings.HasPrefix(e.Name(), ".") {
+			continue
 		}
+		part := filepath.Join(abs, name, e.Name())
+		fi, err := os.Stat(part)
+		if err != nil {
+			return nil, err
+		}
+		if err := regular(part, fi); err != nil {
+			return nil, err
+		}
+		parts = append(parts, part)
 	}
 	if len(parts) == 0 {
 		return nil, err
 	}
 	return parts, nil
+}
+
+// ErrNotRegular reports a table file or manifest that is not a regular
+// file.
+var ErrNotRegular = errors.New("report: not a regular file")
+
+// regular refuses a file that is not a regular one, naming its type.
+func regular(p string, fi fs.FileInfo) error {
+	if fi.Mode().IsRegular() {
+		return nil
+	}
+	kind := "special file"
+	switch t := fi.Mode().Type(); {
+	case t&fs.ModeNamedPipe != 0:
+		kind = "named pipe"
+	case t&fs.ModeDir != 0:
+		kind = "directory"
+	case t&fs.ModeSocket != 0:
+		kind = "socket"
+	case t&fs.ModeDevice != 0:
+		kind = "device"
+	}
+	return fmt.Errorf("%s is a %s: %w", p, kind, ErrNotRegular)
+}
+
+// checkFiles compares each table file with the manifest's record of it:
+// its size always, its SHA-256 with verify. A manifest without a record
+// of a table (older versions, the Beam pipeline's part directories)
+// leaves it to checkRows.
+func checkFiles(m *output.Manifest, abs string, paths map[string][]string, verify bool) error {
+	for _, tf := range m.Tables {
+		p := filepath.Join(abs, filepath.FromSlash(tf.File))
+		files, ok := paths[tf.Name]
+		if !ok {
+			continue // a table this version does not read
+		}
+		if len(files) != 1 || files[0] != p {
+			return fmt.Errorf("table %s: read from %q, manifest.json records %s: %w", tf.Name, files, tf.File, ErrChanged)
+		}
+		fi, err := os.Stat(p)
+		if err != nil {
+			return fmt.Errorf("table %s: %w", tf.Name, err)
+		}
+		if fi.Size() != tf.Bytes {
+			return fmt.Errorf("table %s: %s is %d bytes, manifest.json records %d: %w", tf.Name, tf.File, fi.Size(), tf.Bytes, ErrChanged)
+		}
+		if !verify {
+			continue
+		}
+		sum, err := fileSHA256(p)
+		if err != nil {
+			return fmt.Errorf("table %s: %w", tf.Name, err)
+		}
+		if sum != tf.SHA256 {
+			return fmt.Errorf("table %s: %s has SHA-256 %s, manifest.json records %s: %w", tf.Name, tf.File, sum, tf.SHA256, ErrChanged)
+		}
+	}
+	return nil
+}
+
+func fileSHA256(p string) (string, error) {
+	f, err := os.Open(p)
+	if err != nil {
+		return "", err
+	}
+	defer f.Close()
+	h := sha256.New()
+	if _, err := io.Copy(h, f); err != nil {
+		return "", err
+	}
+	return hex.EncodeToString(h.Sum(nil)), nil
+}
+
+// checkRows compares the rows the Parquet footers of a table's files
+// count with manifest.json's counts, reading no data.
+func (db *DB) checkRows(ctx context.Context, name string, patterns []string) error {
+	want, ok := db.manifest.Counts[name]
+	if !ok {
+		return nil
+	}
+	var got int64
+	q := "SELECT CAST(coalesce(sum(num_rows), 0) AS BIGINT) FROM parquet_file_metadata([" + strings.Join(patterns, ", ") + "])"
+	if err := db.conn.QueryRowContext(ctx, q).Scan(&got); err != nil {
+		return fmt.Errorf("table %s: read row count: %w", name, err)
+	}
+	if got != want {
+		return fmt.Errorf("table %s: %d rows, manifest.json counts %d: %w", name, got, want, ErrChanged)
+	}
+	return nil
 }

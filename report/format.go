@@ -184,7 +184,7 @@ func (r *Report) WriteJSON(w io.Writer) error {
 	if err != nil {
 		return fmt.Errorf("encode report: %w", err)
 	}
-	data = append(data, '\n')
+	data = append(safetext.AppendJSON(nil, data), '\n')
 	_, err = w.Write(data)
 	return err
 }
@@ -593,8 +593,10 @@ func (r *Report) WriteMarkdown(w io.Writer) error {
 // WriteResult writes a query result as an aligned table ("table", fitted
 // to 120 columns), CSV ("csv", RFC 4180, header row first, RFC 3339 times)
 // or JSON ("json", an array of objects keyed by column, in column order).
-// The table escapes control characters as WriteText does; CSV and JSON
-// carry the data as it is (JSON escapes C0 controls itself).
+// The table escapes control characters as WriteText does. CSV escapes them
+// too (safetext.EscapeLines: newlines and tabs stay, quoted by CSV), and
+// JSON writes them as \u escapes, so it decodes to the exact data;
+// ExportOptions.Raw turns both off.
 func WriteResult(w io.Writer, res *Result, format string) error {
 	return writeResult(w, res, format, textWidth)
 }
@@ -636,6 +638,12 @@ type ExportOptions struct {
 	// whoever sent the request). Numbers and times are left alone. Off by
 	// default: the prefix changes the data for every other CSV reader.
 	GuardFormulas bool
+	// Raw writes CSV cells and JSON strings with control characters and
+	// bidirectional formatting as they are in the data. By default CSV
+	// shows them as visible escapes (\x1b, \u202e; newlines and tabs
+	// stay) and JSON as \u escapes, so a hostile User-Agent printed to a
+	// terminal cannot drive it. The terminal table is always escaped.
+	Raw bool
 }
 
 // rowWriter streams rows in one format.
@@ -660,22 +668,33 @@ type csvRows struct {
 	types []string
 	rec   []string
 	guard bool // ExportOptions.GuardFormulas
+	raw   bool // ExportOptions.Raw
 }
 
 func (c *csvRows) head(cols, types []string) error {
 	c.types = types
 	c.rec = make([]string, len(cols))
-	return c.w.Write(cols)
+	for i, col := range cols {
+		c.rec[i] = c.escape(col)
+	}
+	return c.w.Write(c.rec)
 }
 
 func (c *csvRows) row(row []any) error {
 	for i, v := range row {
-		c.rec[i] = csvCell(v, c.types[i])
+		c.rec[i] = c.escape(csvCell(v, c.types[i]))
 		if _, text := v.(string); c.guard && text {
 			c.rec[i] = guardFormula(c.rec[i])
 		}
 	}
 	return c.w.Write(c.rec)
+}
+
+func (c *csvRows) escape(s string) string {
+	if c.raw {
+		return s
+	}
+	return safetext.EscapeLines(s)
 }
 
 func (c *csvRows) end() error {
@@ -689,6 +708,8 @@ type jsonRows struct {
 	w           io.Writer
 	cols, types []string
 	n           int
+	raw         bool   // ExportOptions.Raw
+	buf         []byte // the escaped row
 }
 
 func (j *jsonRows) head(cols, types []string) error {
@@ -708,6 +729,10 @@ func (j *jsonRows) row(row []any) error {
 	j.n++
 	if _, err := io.WriteString(j.w, sep); err != nil {
 		return err
+	}
+	if !j.raw {
+		j.buf = safetext.AppendJSON(j.buf[:0], data)
+		data = j.buf
 	}
 	_, err = j.w.Write(data)
 	return err

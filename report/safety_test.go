@@ -3,7 +3,9 @@
 package report
 
 import (
+	"bytes"
 	"context"
+	"errors"
 	"os"
 	"path/filepath"
 	"strings"
@@ -123,5 +125,123 @@ func TestGlobEscape(t *testing.T) {
 		if got := globEscape(in); got != want {
 			t.Errorf("globEscape(%q) = %q, want %q", in, got, want)
 		}
+	}
+}
+
+// TestNoWrites: without AllowExternal no statement can write a file, the
+// audit's own tables included (DuckDB's allowed_paths allows writing
+// where it allows reading), nor touch DuckDB's default temp directory
+// ./.tmp; statements that only change the session still run.
+func TestNoWrites(t *testing.T) {
+	ctx := context.Background()
+	dir := writeAudit(t, fixture(), fixtureManifest())
+	t.Chdir(t.TempDir())
+	if err := os.Mkdir(".tmp", 0o755); err != nil {
+		t.Fatal(err)
+	}
+	if err := os.WriteFile(filepath.Join(".tmp", "secret"), []byte("secret\n"), 0o644); err != nil {
+		t.Fatal(err)
+	}
+	violations := filepath.Join(dir, "violations.parquet")
+	fetches := filepath.Join(dir, "fetches.parquet")
+	before := map[string][]byte{}
+	for _, p := range []string{violations, fetches} {
+		data, err := os.ReadFile(p)
+		if err != nil {
+			t.Fatal(err)
+		}
+		before[p] = data
+	}
+	db, err := Open(ctx, dir)
+	if err != nil {
+		t.Fatal(err)
+	}
+	defer db.Close()
+	for _, q := range []string{
+		"create temp table v as select * from violations where agent <> 'GPTBot'; copy v to " + quote(violations) + " (format parquet, use_tmp_file false)",
+		"COPY fetches TO " + quote(fetches) + " (FORMAT parquet)",
+		"COPY (SELECT * FROM fetches) TO " + quote(fetches) + " (FORMAT parquet, use_tmp_file false)",
+		"COPY (SELECT 1) TO './.tmp/x'",
+		"SELECT * FROM read_text('./.tmp/secret')",
+		"SELECT * FROM read_text('/etc/passwd')",
+		"EXPORT DATABASE " + quote(t.TempDir()),
+		"ATTACH ':memory:' AS m2",
+		"ATTACH " + quote(filepath.Join(t.TempDir(), "x.db")),
+		"INSTALL parquet",
+		"LOAD parquet",
+		"SET enable_external_access = true",
+		"SET temp_directory = '.'",
+		"RESET allowed_paths",
+		"EXPLAIN ANALYZE COPY (SELECT 1) TO " + quote(fetches) + " (FORMAT csv, use_tmp_file false)",
+		"PREPARE p AS COPY (SELECT 1) TO " + quote(fetches) + " (FORMAT csv, use_tmp_file false)",
+		"CALL checkpoint()",
+		"select 1; /* ; */ copy (select 2) to " + quote(fetches),
+	} {
+		if _, err := db.Query(ctx, q); err == nil {
+			t.Errorf("%s: allowed, want refused", q)
+		}
+	}
+	for p, want := range before {
+		if got, err := os.ReadFile(p); err != nil || !bytes.Equal(got, want) {
+			t.Errorf("%s changed: %d bytes, was %d (%v)", filepath.Base(p), len(got), len(want), err)
+		}
+	}
+	if _, err := os.Stat(filepath.Join(".tmp", "x")); err == nil {
+		t.Error("COPY wrote ./.tmp/x")
+	}
+	for _, q := range []string{
+		"create temp table v2 as select agent from violations; select count(*) from v2",
+		"set variable n = 2; select getvariable('n')",
+		"begin; create temp table w (a int); insert into w values (1); update w set a = 2; delete from w; commit; select count(*) from w",
+		"EXPLAIN SELECT count(*) FROM fetches",
+		"SELECT ';' AS semicolon",
+	} {
+		if _, err := db.Query(ctx, q); err != nil {
+			t.Errorf("%s: %v", q, err)
+		}
+	}
+}
+
+// TestOpenChangedTable: a table file edited after the audit is refused,
+// naming the table: a different size or row count always, a same-size
+// edit with Verify (the SHA-256).
+func TestOpenChangedTable(t *testing.T) {
+	ctx := context.Background()
+	full := fixture()
+	other := writeAudit(t, &table.Collector{Violations: full.Violations[:1]}, fixtureManifest())
+	for _, c := range []struct {
+		name   string
+		edit   func(dir string)
+		verify bool
+		want   string
+	}{
+		{"fewer rows", func(dir string) {
+			must(t, os.Rename(filepath.Join(other, "violations.parquet"), filepath.Join(dir, "violations.parquet")))
+		}, false, "table violations"},
+		{"same size", func(dir string) {
+			p := filepath.Join(dir, "violations.parquet")
+			data, err := os.ReadFile(p)
+			must(t, err)
+			data[len(data)/2] ^= 1
+			must(t, os.WriteFile(p, data, 0o644))
+		}, true, "SHA-256"},
+	} {
+		t.Run(c.name, func(t *testing.T) {
+			dir := writeAudit(t, full, fixtureManifest())
+			c.edit(dir)
+			_, err := OpenWith(ctx, dir, OpenOptions{Verify: c.verify})
+			if !errors.Is(err, ErrChanged) || !strings.Contains(err.Error(), c.want) {
+				t.Errorf("got %v, want %v naming %s", err, ErrChanged, c.want)
+			}
+		})
+	}
+	// Untouched, with and without Verify.
+	dir := writeAudit(t, full, fixtureManifest())
+	for _, v := range []bool{false, true} {
+		db, err := OpenWith(ctx, dir, OpenOptions{Verify: v})
+		if err != nil {
+			t.Fatalf("verify %v: %v", v, err)
+		}
+		db.Close()
 	}
 }

@@ -32,7 +32,7 @@ var reportFormats = map[string]func(*report.Report, io.Writer) error{
 }
 
 func reportUsage(w io.Writer, fs *flag.FlagSet) {
-	fmt.Fprintln(w, "usage: repaudit report DIR [--format table|md|json|html] [-o FILE] [--tz ZONE]")
+	fmt.Fprintln(w, "usage: repaudit report DIR [--format table|md|json|html] [-o FILE] [--tz ZONE] [--verify]")
 	fmt.Fprintln(w)
 	fmt.Fprintln(w, "Summarize the audit directory DIR (written by repaudit audit --out DIR):")
 	fmt.Fprintln(w, "per bot fetches, findings by kind and last robots.txt check; spoofed traffic")
@@ -50,6 +50,7 @@ func runReport(ctx context.Context, args []string, std stdio) int {
 	format := fs.String("format", "table", "output format: table, md, json or html")
 	out := fs.String("o", "", "write the report to `FILE` instead of standard output")
 	tz := fs.String("tz", "", "show times and count days in the IANA time `ZONE`, e.g. Europe/Berlin (tables stay UTC)")
+	verify := fs.Bool("verify", false, "also check each table file's SHA-256 against manifest.json (reads every table; sizes and row counts are always checked)")
 	fs.Usage = func() { reportUsage(std.Stderr, fs) }
 	pos, err := parseInterspersed(fs, args)
 	if errors.Is(err, flag.ErrHelp) {
@@ -81,7 +82,7 @@ func runReport(ctx context.Context, args []string, std stdio) int {
 			return exitUsage
 		}
 	}
-	db, err := report.Open(ctx, pos[0])
+	db, err := report.OpenWith(ctx, pos[0], report.OpenOptions{Verify: *verify})
 	if err != nil {
 		fmt.Fprintf(std.Stderr, "repaudit report: %v\n", err)
 		return exitUsage

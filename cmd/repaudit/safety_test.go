@@ -5,6 +5,7 @@ package main
 import (
 	"bytes"
 	"context"
+	"encoding/json"
 	"fmt"
 	"os"
 	"path/filepath"
@@ -112,6 +113,103 @@ func TestQueryExternalAccess(t *testing.T) {
 	}
 }
 
+// TestQueryCannotRewriteTables: issue 25's attack, a COPY of filtered
+// findings onto the audit's own violations.parquet, fails (exit 2) and
+// leaves the table's bytes as they were, as does a COPY of a table onto
+// its own file; statements that only change the session still run.
+func TestQueryCannotRewriteTables(t *testing.T) {
+	dir := writeReportAudit(t)
+	v := filepath.Join(dir, "violations.parquet")
+	f := filepath.Join(dir, "fetches.parquet")
+	want := map[string][]byte{}
+	for _, p := range []string{v, f} {
+		data, err := os.ReadFile(p)
+		if err != nil {
+			t.Fatal(err)
+		}
+		want[p] = data
+	}
+	for _, q := range []string{
+		"create temp table v as select * from violations where agent <> 'GPTBot'; copy v to '" + v + "' (format parquet, use_tmp_file false)",
+		"copy fetches to '" + f + "' (format parquet, use_tmp_file false)",
+	} {
+		code, _, stderr := runReportCmd(t, "", "query", dir, q)
+		if code != exitUsage || !strings.Contains(stderr, "COPY") {
+			t.Errorf("%s: exit %d, stderr %q; want exit %d naming COPY", q, code, stderr, exitUsage)
+		}
+	}
+	for p, data := range want {
+		if got, _ := os.ReadFile(p); !bytes.Equal(got, data) {
+			t.Errorf("%s: %d bytes after the query, was %d", filepath.Base(p), len(got), len(data))
+		}
+	}
+	code, out, stderr := runReportCmd(t, "", "query", dir, "create temp table v as select * from violations; select count(*) as n from v", "--format", "csv")
+	if code != exitOK || out != "n\n2\n" {
+		t.Errorf("temp table: exit %d, %q, %s", code, out, stderr)
+	}
+}
+
+// TestReportFIFOTable: a table file or manifest.json replaced by a named
+// pipe is refused before anything opens it; report used to block in
+// DuckDB's read, deaf to SIGTERM.
+func TestReportFIFOTable(t *testing.T) {
+	for _, name := range []string{"violations.parquet", "manifest.json"} {
+		t.Run(name, func(t *testing.T) {
+			dir := writeReportAudit(t)
+			p := filepath.Join(dir, name)
+			os.Remove(p)
+			if err := mkfifo(p); err != nil {
+				t.Skip("mkfifo:", err)
+			}
+			for _, args := range [][]string{{"report", dir}, {"query", dir, "SELECT 1"}} {
+				done := make(chan struct{})
+				var code int
+				var stderr string
+				go func() {
+					code, _, stderr = runReportCmd(t, "", args...)
+					close(done)
+				}()
+				select {
+				case <-done:
+				case <-time.After(20 * time.Second):
+					t.Fatalf("%s with %s a FIFO: still running after 20s", args[0], name)
+				}
+				if code != exitUsage || !strings.Contains(stderr, name) || !strings.Contains(stderr, "not a regular file") && !strings.Contains(stderr, "named pipe") {
+					t.Errorf("%s: exit %d, stderr %q; want exit %d naming %s as a named pipe", args[0], code, stderr, exitUsage, name)
+				}
+			}
+		})
+	}
+}
+
+// TestReportChangedTable: report and query refuse (exit 2) a table file
+// edited after the audit, naming it; --verify catches a same-size edit.
+func TestReportChangedTable(t *testing.T) {
+	dir := writeReportAudit(t)
+	p := filepath.Join(dir, "violations.parquet")
+	data, err := os.ReadFile(p)
+	if err != nil {
+		t.Fatal(err)
+	}
+	data[len(data)/2] ^= 1
+	if err := os.WriteFile(p, data, 0o644); err != nil {
+		t.Fatal(err)
+	}
+	for _, args := range [][]string{{"report", dir, "--verify"}, {"query", dir, "SELECT 1", "--verify"}} {
+		code, _, stderr := runReportCmd(t, "", args...)
+		if code != exitUsage || !strings.Contains(stderr, "table violations") || !strings.Contains(stderr, "SHA-256") {
+			t.Errorf("%s --verify: exit %d, stderr %q", args[0], code, stderr)
+		}
+	}
+	if err := os.WriteFile(p, append(data, 0), 0o644); err != nil {
+		t.Fatal(err)
+	}
+	code, _, stderr := runReportCmd(t, "", "report", dir)
+	if code != exitUsage || !strings.Contains(stderr, "table violations") || !strings.Contains(stderr, "bytes") {
+		t.Errorf("report of a grown table: exit %d, stderr %q", code, stderr)
+	}
+}
+
 // TestQueryCSVGuard: --csv-guard-formulas quotes text cells a spreadsheet
 // would run as formulas, and leaves numbers alone; without it CSV is the
 // data as it is.
@@ -201,15 +299,18 @@ func TestTerminalSafety(t *testing.T) {
 	check("audit stdout", stdout)
 	check("audit summary", stderr)
 	// The data really holds the hostile bytes (or the test proves nothing).
-	_, csv, _ := runCmd(t, "query", out, "SELECT url, user_agent FROM fetches", "--format", "csv")
+	_, csv, _ := runCmd(t, "query", out, "SELECT url, user_agent FROM fetches", "--format", "csv", "--raw")
 	if !strings.Contains(csv, "\x1b]0;pwned") {
-		t.Fatalf("fixture did not reach the tables: %q", csv)
+		t.Fatalf("fixture did not reach the tables (query --raw): %q", csv)
 	}
 	for _, args := range [][]string{
 		{"report", out},
 		{"report", out, "--format", "md"},
 		{"query", out, "SELECT url, user_agent, source_file FROM fetches"},
 		{"query", out, "SELECT * FROM problems"},
+		{"query", out, "SELECT url, user_agent AS \"ua" + hostile + "\" FROM fetches", "--format", "csv"},
+		{"query", out, "SELECT url, user_agent AS \"ua" + hostile + "\" FROM fetches", "--format", "json"},
+		{"report", out, "--format", "json"},
 		{"inspect", logName},
 		{"query", out, "SELECT nope_" + hostile + " FROM fetches"},
 		{"report", filepath.Join(tmp, "missing"+hostile)},
@@ -224,6 +325,16 @@ func TestTerminalSafety(t *testing.T) {
 	_, table, _ := runCmd(t, "query", out, "SELECT url FROM fetches WHERE url LIKE '%pwned%'")
 	if !strings.Contains(table, `\x1b]0;pwned\x07`) {
 		t.Errorf("query table does not show the escaped URL:\n%s", table)
+	}
+	_, csv, _ = runCmd(t, "query", out, "SELECT url FROM fetches WHERE url LIKE '%pwned%'", "--format", "csv")
+	if !strings.Contains(csv, `\x1b]0;pwned\x07\x1b[2J\u202e\u009b31m`) {
+		t.Errorf("query csv does not show the escaped URL:\n%s", csv)
+	}
+	// JSON stays valid and decodes to the exact bytes.
+	_, js, _ := runCmd(t, "query", out, "SELECT url FROM fetches WHERE url LIKE '%pwned%'", "--format", "json")
+	var rows []map[string]string
+	if err := json.Unmarshal([]byte(js), &rows); err != nil || len(rows) != 1 || !strings.Contains(rows[0]["url"], hostile) {
+		t.Errorf("query json: %v, %q; want the URL with its bytes", err, js)
 	}
 }
 

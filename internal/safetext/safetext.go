@@ -44,6 +44,48 @@ func Escape(s string) string {
 	return string(appendEscaped(b, s[i:], false))
 }
 
+// EscapeLines is Escape except that newlines and tabs pass unchanged, as
+// through a Writer: for a value that may hold lines of its own, such as a
+// CSV cell, which CSV quoting keeps in one field.
+func EscapeLines(s string) string {
+	i := firstUnsafe(s, true)
+	if i < 0 {
+		return s
+	}
+	b := make([]byte, 0, len(s)+16)
+	b = append(b, s[:i]...)
+	return string(appendEscaped(b, s[i:], true))
+}
+
+// AppendJSON appends the encoded JSON data to b with the characters
+// encoding/json leaves raw that Escape escapes (DEL, C1 controls,
+// bidirectional formatting) written as \u escapes, so the JSON stays
+// valid and decodes to the same value. encoding/json already escapes C0
+// controls and U+2028, U+2029; outside strings JSON holds only ASCII, so
+// every character replaced is inside a string. Invalid UTF-8, which
+// encoding/json never writes, is copied as it is.
+func AppendJSON(b, data []byte) []byte {
+	for i := 0; i < len(data); {
+		c := data[i]
+		if c < 0x7f {
+			b = append(b, c)
+			i++
+			continue
+		}
+		r, n := rune(c), 1
+		if c >= 0x80 {
+			r, n = utf8.DecodeRune(data[i:])
+		}
+		if r == 0x7f || unsafeRune(r) {
+			b = append(b, '\\', 'u', hex[r>>12&0xf], hex[r>>8&0xf], hex[r>>4&0xf], hex[r&0xf])
+		} else {
+			b = append(b, data[i:i+n]...)
+		}
+		i += n
+	}
+	return b
+}
+
 // Writer escapes everything written through it as Escape does, except
 // newlines and tabs, which pass unchanged. Each Write is escaped on its
 // own: a UTF-8 sequence split across two writes is shown as \xNN bytes,

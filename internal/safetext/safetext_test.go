@@ -2,6 +2,7 @@ package safetext
 
 import (
 	"bytes"
+	"encoding/json"
 	"strings"
 	"testing"
 	"testing/iotest"
@@ -126,5 +127,34 @@ func BenchmarkEscape(b *testing.B) {
 				_ = Escape(c.s)
 			}
 		})
+	}
+}
+
+func TestEscapeLines(t *testing.T) {
+	for in, want := range map[string]string{
+		"plain":            "plain",
+		"a\nb\tc":          "a\nb\tc",
+		"a\rb\x1b[2J\x07":  `a\rb\x1b[2J\x07`,
+		"r\u202eev\u2066é": `r\u202eev\u2066é`,
+	} {
+		if got := EscapeLines(in); got != want {
+			t.Errorf("EscapeLines(%q) = %q, want %q", in, got, want)
+		}
+	}
+}
+
+func TestAppendJSON(t *testing.T) {
+	in := "a\x1b]0;x\x07\u202e\u009b\x7f\u2066é\n"
+	data, err := json.Marshal(map[string]string{"k": in})
+	if err != nil {
+		t.Fatal(err)
+	}
+	got := AppendJSON(nil, data)
+	if want := `{"k":"a\u001b]0;x\u0007\u202e\u009b\u007f\u2066é\n"}`; string(got) != want {
+		t.Errorf("AppendJSON = %s, want %s", got, want)
+	}
+	var back map[string]string
+	if err := json.Unmarshal(got, &back); err != nil || back["k"] != in {
+		t.Errorf("decoded %q, %v; want %q", back["k"], err, in)
 	}
 }
