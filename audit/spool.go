@@ -256,27 +256,29 @@ func (s *fetchSpool) size() int64 {
 	return s.n
 }
 
-// reader returns the coded fetches from the first.
+// reader returns the coded fetches from the first, read through a
+// buffer no larger than the spool.
 func (s *fetchSpool) reader() (*event.FetchReader, error) {
 	if s.err != nil {
 		return nil, s.err
 	}
+	bufSize := int(min(s.n+16, 64<<10))
 	switch {
 	case s.seg:
-		return event.NewFetchReader(io.NewSectionReader(s.dir.shared, s.segOff, s.n)), nil
+		return event.NewFetchReaderSize(io.NewSectionReader(s.dir.shared, s.segOff, s.n), bufSize), nil
 	case s.path != "":
 		f, err := os.Open(s.path)
 		if err != nil {
 			return nil, fmt.Errorf("spool: %w", err)
 		}
 		s.rf = f
-		return event.NewFetchReader(f), nil
+		return event.NewFetchReaderSize(f, bufSize), nil
 	}
 	rs := make([]io.Reader, len(s.mem))
 	for i, b := range s.mem {
 		rs[i] = bytes.NewReader(b)
 	}
-	return event.NewFetchReader(io.MultiReader(rs...)), nil
+	return event.NewFetchReaderSize(io.MultiReader(rs...), bufSize), nil
 }
 
 // release frees the memory or removes the file the spool holds.
