@@ -405,9 +405,9 @@ func TestSpoolDiskFull(t *testing.T) {
 	if _, err := os.Stat("/dev/full"); err != nil {
 		t.Skip("no /dev/full here")
 	}
-	defer func(n int, c func(string, string) (*os.File, error)) { spoolMemPerFile, createSpoolFile = n, c }(spoolMemPerFile, createSpoolFile)
+	defer func(n int, c func(string, string) (spoolFile, error)) { spoolMemPerFile, createSpoolFile = n, c }(spoolMemPerFile, createSpoolFile)
 	spoolMemPerFile = 0
-	createSpoolFile = func(string, string) (*os.File, error) { return os.OpenFile("/dev/full", os.O_RDWR, 0) }
+	createSpoolFile = func(string, string) (spoolFile, error) { return os.OpenFile("/dev/full", os.O_RDWR, 0) }
 	tmp := t.TempDir()
 	p := filepath.Join(tmp, "access.log")
 	os.WriteFile(p, genLog(500, false), 0o644)

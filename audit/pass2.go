@@ -1,7 +1,9 @@
 package audit
 
 import (
+	"errors"
 	"fmt"
+	"syscall"
 
 	"github.com/repaudit/repaudit/event"
 	"github.com/repaudit/repaudit/ingest"
@@ -11,10 +13,20 @@ import (
 // spoolFailed reports an input whose fetches could not be spooled (a
 // full disk): pass 1 read it whole, so the model knows its robots.txt
 // fetches and captures, but its fetches cannot be judged or written. It
-// counts as a failed input.
+// counts as a failed input. The message names the spool file, the cause
+// and what to do about it.
 func spoolFailed(fs *fileState) event.Problem {
+	sp := fs.spool
+	fix := "make room beside the output directory and run again"
+	switch {
+	case errors.Is(sp.err, syscall.ENOSPC), errors.Is(sp.err, syscall.EDQUOT):
+		fix = "free space beside the output directory and run again"
+	case errors.Is(sp.err, syscall.EMFILE), errors.Is(sp.err, syscall.ENFILE):
+		fix = "raise the limit on open files (ulimit -n) and run again"
+	}
 	return event.Problem{Source: event.Source{File: fs.f.Path, Offset: -1}, Code: problem.SpoolWriteFailed, Severity: event.SevError,
-		Message: fmt.Sprintf("the fetches of this input could not be kept for judging (%v): its %d fetches are not judged or written; free space beside the output directory and run again", fs.spool.err, fs.stats.Fetches)}
+		Message: fmt.Sprintf("the fetches of this input could not be kept for judging: spool file %s: %v; its %d fetches are not judged or written (the spool file was removed at once); %s",
+			sp.errFile, sp.err, fs.stats.Fetches, fix)}
 }
 
 // judgedTwice reports an input whose content, once read, turns out to be

@@ -256,6 +256,10 @@ func recordSideInputs(cfg Config, st *runState) {
 	add("snippets", cfg.Snippets...)
 }
 
+// expandInputs is ingest.Expand (a variable for tests: root lists any
+// directory, whatever its mode).
+var expandInputs = ingest.Expand
+
 // prepare is the first phase: it expands the inputs, loads the bot
 // catalog and the identity files, and sniffs what each input holds.
 func (r *run) prepare() error {
@@ -273,7 +277,7 @@ func (r *run) prepare() error {
 		}
 		named = append(named, a)
 	}
-	paths, skipped, err := ingest.Expand(existingInputs(named, r.st))
+	paths, skipped, err := expandInputs(existingInputs(named, r.st))
 	if err != nil {
 		return err
 	}
@@ -288,6 +292,14 @@ func (r *run) prepare() error {
 	}
 	r.ids = identity.NewStore()
 	r.st.problems = append(r.st.problems, skipped...) // directory entries Expand did not read
+	for _, p := range skipped {
+		// Whatever a subdirectory that could not be listed holds is lost,
+		// as an input that could not be read is: the run fails (ErrInputs)
+		// once everything else is written.
+		if p.Code == ingest.ProblemDirUnreadable {
+			r.st.failed = append(r.st.failed, p.Source.File)
+		}
+	}
 	if err := loadLocalIdentity(cfg, r.catalog, r.ids, &r.st.problems); err != nil {
 		return err
 	}

@@ -29,26 +29,47 @@ const StdinName = "-"
 // standard input and pipes are read like files (docs/semantics.md,
 // "Inputs").
 //
-// A spool stays in memory while it is small (spoolMemPerFile, within
-// spoolMemTotal for the whole run) and moves to a file in a temporary
-// directory beside the output (.repaudit-spool-*) when it grows; the
-// directory is removed when the run ends, well or not.
+// A spool is coded in memory while it is small (spoolMemPerFile). Once
+// read, it stays in memory while the run's budget allows (spoolMemTotal
+// for all spools); otherwise it is appended as a segment to one file
+// shared by every small spool, so that thousands of small inputs (S3 or
+// CloudFront logs) hold neither memory nor a descriptor each. A spool
+// that outgrows spoolMemPerFile while it is written moves to a file of
+// its own, closed once written and opened again while pass 2 reads it.
+// The files are in a temporary directory beside the output
+// (.repaudit-spool-*), removed when the run ends, well or not.
 var (
 	spoolMemPerFile = 1 << 20 // a variable for tests
 	spoolMemTotal   = 8 << 20 // bytes of all spools held in memory
 )
 
-// createSpoolFile creates a spool file in dir (a variable for tests: a
+// spoolFile is a file of the spool: an *os.File, except in tests (a
 // full disk).
-var createSpoolFile = func(dir, pattern string) (*os.File, error) { return os.CreateTemp(dir, pattern) }
+type spoolFile interface {
+	io.Writer
+	io.WriterAt
+	io.ReaderAt
+	Truncate(size int64) error
+	Close() error
+	Name() string
+}
+
+// createSpoolFile creates a spool file in dir (a variable for tests).
+var createSpoolFile = func(dir, pattern string) (spoolFile, error) { return os.CreateTemp(dir, pattern) }
 
 // spoolDir is the run's spool: the temporary directory, created when the
-// first spool needs a file, and the memory the spools hold.
+// first spool needs a file, the file the small spools share, and the
+// memory the spools hold.
 type spoolDir struct {
 	base string // where to create dir
 	mu   sync.Mutex
 	dir  string
 	mem  atomic.Int64 // bytes held in memory by all spools
+	// shared holds the segments of the small spools, end bytes long;
+	// sharedMu orders the appends.
+	sharedMu sync.Mutex
+	shared   spoolFile
+	end      int64
 }
 
 func newSpoolDir(out string) *spoolDir {
@@ -60,7 +81,7 @@ func newSpoolDir(out string) *spoolDir {
 }
 
 // create makes a new file in the directory, creating it first.
-func (d *spoolDir) create(pattern string) (*os.File, error) {
+func (d *spoolDir) create(pattern string) (spoolFile, error) {
 	d.mu.Lock()
 	if d.dir == "" {
 		dir, err := os.MkdirTemp(d.base, ".repaudit-spool-*")
@@ -79,8 +100,41 @@ func (d *spoolDir) create(pattern string) (*os.File, error) {
 	return f, nil
 }
 
+// appendShared writes the chunks as one segment at the end of the shared
+// file and returns its offset. A write that fails is undone (the file is
+// cut back to where the segment began, releasing what it took); the
+// error names the file.
+func (d *spoolDir) appendShared(chunks [][]byte) (int64, string, error) {
+	d.sharedMu.Lock()
+	defer d.sharedMu.Unlock()
+	if d.shared == nil {
+		f, err := d.create("shared-*")
+		if err != nil {
+			return 0, "", err
+		}
+		d.shared = f
+	}
+	off := d.end
+	for _, b := range chunks {
+		n, err := d.shared.WriteAt(b, d.end)
+		d.end += int64(n)
+		if err != nil {
+			d.shared.Truncate(off)
+			d.end = off
+			return 0, d.shared.Name(), err
+		}
+	}
+	return off, d.shared.Name(), nil
+}
+
 // remove deletes the directory and all it holds.
 func (d *spoolDir) remove() {
+	d.sharedMu.Lock()
+	if d.shared != nil {
+		d.shared.Close()
+		d.shared = nil
+	}
+	d.sharedMu.Unlock()
 	d.mu.Lock()
 	defer d.mu.Unlock()
 	if d.dir != "" {
@@ -89,14 +143,26 @@ func (d *spoolDir) remove() {
 }
 
 // fetchSpool holds the fetches of one input: written by pass 1 (add,
-// finish), read by pass 2 (reader), then dropped (release).
+// finish), read by pass 2 (reader), then dropped (release). Once
+// finished it holds its coded bytes in one of three places: mem (held
+// against the run's budget), a segment of the shared file (segOff,
+// segLen), or a file of its own (path).
 type fetchSpool struct {
 	dir    *spoolDir
-	w      *event.FetchWriter
-	mem    [][]byte // the coded fetches while they fit in memory, as written
+	w      *event.FetchWriter // nil once finished: its string table goes
+	n      int64              // the coded size, once finished
+	mem    [][]byte           // the coded fetches while they fit in memory, as written
 	memLen int
-	f      *os.File // the coded fetches once they did not
-	err    error    // the first write error: the spool is unusable
+	held   bool      // memLen counts against dir.mem
+	f      spoolFile // its own file while it is written
+	path   string    // its own file, once it has one
+	rf     *os.File  // path opened for pass 2
+	seg    bool      // a segment of the shared file
+	segOff int64
+	// err is the first write error: the spool is unusable, and what it
+	// wrote is gone. errFile is the spool file that could not be written.
+	err     error
+	errFile string
 	// sorted is true while every fetch added has a time no earlier than
 	// the one before: pass 2 then needs no reorder window.
 	sorted bool
@@ -123,89 +189,151 @@ func (s *fetchSpool) add(f *event.Fetch) {
 		s.sorted = false
 	}
 	s.last = f.Time
-	if err := s.w.Write(f); err != nil {
-		s.err = err
+	if err := s.w.Write(f); err != nil && s.err == nil {
+		s.fail(err, "")
 	}
 }
 
-// finish writes what the coder buffers; the spool can then be read.
+// finish writes what the coder buffers and puts the spool where pass 2
+// reads it: its own file closed, or its bytes in memory within the run's
+// budget, or else appended to the shared file.
 func (s *fetchSpool) finish() {
 	if s.err == nil {
-		s.err = s.w.Flush()
+		if err := s.w.Flush(); err != nil && s.err == nil {
+			s.fail(err, "")
+		}
 	}
+	s.n, s.w = s.w.Written(), nil
+	if s.err != nil {
+		return
+	}
+	if s.f != nil {
+		err := s.f.Close()
+		s.f = nil
+		if err != nil {
+			s.fail(err, s.path)
+		}
+		return
+	}
+	if s.memLen == 0 {
+		return
+	}
+	if s.dir.mem.Add(int64(s.memLen)) <= int64(spoolMemTotal) {
+		s.held = true
+		return
+	}
+	s.dir.mem.Add(-int64(s.memLen))
+	off, name, err := s.dir.appendShared(s.mem)
+	if err != nil {
+		s.fail(err, name)
+		return
+	}
+	s.seg, s.segOff = true, off
+	s.mem, s.memLen = nil, 0
+}
+
+// fail records the first write error and drops what the spool holds at
+// once: its own file is closed and removed, so a full disk gets back
+// the space for the other inputs and the tables. file names the spool
+// file that failed when err does not.
+func (s *fetchSpool) fail(err error, file string) {
+	var pe *os.PathError
+	if errors.As(err, &pe) {
+		file, err = pe.Path, pe.Err
+	}
+	if file == "" && s.f != nil {
+		file = s.f.Name()
+	}
+	s.err, s.errFile = err, file
+	s.release()
 }
 
 // size is the spool's coded size in bytes.
-func (s *fetchSpool) size() int64 { return s.w.Written() }
+func (s *fetchSpool) size() int64 {
+	if s.w != nil {
+		return s.w.Written()
+	}
+	return s.n
+}
 
-// reader returns the coded fetches from the first.
+// reader returns the coded fetches from the first, read through a
+// buffer no larger than the spool.
 func (s *fetchSpool) reader() (*event.FetchReader, error) {
 	if s.err != nil {
 		return nil, s.err
 	}
-	if s.f == nil {
-		rs := make([]io.Reader, len(s.mem))
-		for i, b := range s.mem {
-			rs[i] = bytes.NewReader(b)
+	bufSize := int(min(s.n+16, 64<<10))
+	switch {
+	case s.seg:
+		return event.NewFetchReaderSize(io.NewSectionReader(s.dir.shared, s.segOff, s.n), bufSize), nil
+	case s.path != "":
+		f, err := os.Open(s.path)
+		if err != nil {
+			return nil, fmt.Errorf("spool: %w", err)
 		}
-		return event.NewFetchReader(io.MultiReader(rs...)), nil
+		s.rf = f
+		return event.NewFetchReaderSize(f, bufSize), nil
 	}
-	if _, err := s.f.Seek(0, io.SeekStart); err != nil {
-		return nil, fmt.Errorf("spool %s: %w", s.f.Name(), err)
+	rs := make([]io.Reader, len(s.mem))
+	for i, b := range s.mem {
+		rs[i] = bytes.NewReader(b)
 	}
-	return event.NewFetchReader(s.f), nil
+	return event.NewFetchReaderSize(io.MultiReader(rs...), bufSize), nil
 }
 
 // release frees the memory or removes the file the spool holds.
 func (s *fetchSpool) release() {
-	s.dir.mem.Add(-int64(s.memLen))
+	if s.held {
+		s.dir.mem.Add(-int64(s.memLen))
+		s.held = false
+	}
 	s.mem, s.memLen = nil, 0
 	if s.f != nil {
 		s.f.Close()
-		os.Remove(s.f.Name())
 		s.f = nil
 	}
+	if s.rf != nil {
+		s.rf.Close()
+		s.rf = nil
+	}
+	if s.path != "" {
+		os.Remove(s.path)
+		s.path = ""
+	}
+	s.seg = false // the shared file goes with the directory
 }
 
-// spoolSink is where a fetchSpool's coder writes: memory while it fits,
-// then a file.
+// spoolSink is where a fetchSpool's coder writes: memory while it fits
+// spoolMemPerFile, then a file of its own.
 type spoolSink struct{ s *fetchSpool }
 
 func (k spoolSink) Write(p []byte) (int, error) {
 	s := k.s
 	if s.f == nil {
-		if s.memLen+len(p) <= spoolMemPerFile && s.dir.mem.Add(int64(len(p))) <= int64(spoolMemTotal) {
+		if s.memLen+len(p) <= spoolMemPerFile {
 			s.mem = append(s.mem, bytes.Clone(p)) // the coder reuses p
 			s.memLen += len(p)
 			return len(p), nil
-		}
-		if s.memLen+len(p) <= spoolMemPerFile {
-			s.dir.mem.Add(-int64(len(p))) // the run's budget is spent
 		}
 		if err := s.spill(); err != nil {
 			return 0, err
 		}
 	}
-	n, err := s.f.Write(p)
-	if err != nil {
-		return n, fmt.Errorf("spool: %w", err) // an *os.PathError: names the file
-	}
-	return n, nil
+	return s.f.Write(p) // an *os.PathError names the file
 }
 
-// spill moves the spool from memory to a file.
+// spill moves the spool from memory to a file of its own.
 func (s *fetchSpool) spill() error {
 	f, err := s.dir.create("fetches-*")
 	if err != nil {
 		return err
 	}
-	s.f = f
+	s.f, s.path = f, f.Name()
 	for _, b := range s.mem {
 		if _, err := f.Write(b); err != nil {
-			return fmt.Errorf("spool: %w", err)
+			return err
 		}
 	}
-	s.dir.mem.Add(-int64(s.memLen))
 	s.mem, s.memLen = nil, 0
 	return nil
 }

@@ -42,24 +42,38 @@ const itemSlab = streamBatch
 // allocates only its strings: pass 2 allocated a fetch and an item per
 // fetch, most of its garbage. The items of one slab travel in nearby
 // tasks.
+//
+// A source with fewer fetches than a slab gets a slab of its own size,
+// not from the pool: thousands of one-line logs (S3, CloudFront) would
+// otherwise pin a whole slab (about 100 KiB) each while their one fetch
+// goes through the pipeline.
 type fetchSlab struct {
-	items   [itemSlab]item
-	fetches [itemSlab]event.Fetch
+	items   []item
+	fetches []event.Fetch
 	left    atomic.Int32 // items not yet released, counting unused ones
 }
 
-var fetchSlabs = sync.Pool{New: func() any { return new(fetchSlab) }}
+var fetchSlabs = sync.Pool{New: func() any {
+	return &fetchSlab{items: make([]item, itemSlab), fetches: make([]event.Fetch, itemSlab)}
+}}
 
-func newFetchSlab() *fetchSlab {
-	sl := fetchSlabs.Get().(*fetchSlab)
-	sl.left.Store(itemSlab)
+// newFetchSlab returns a slab for the next fetches of a source that has
+// about n left.
+func newFetchSlab(n int64) *fetchSlab {
+	var sl *fetchSlab
+	if n > 0 && n < itemSlab {
+		sl = &fetchSlab{items: make([]item, n), fetches: make([]event.Fetch, n)}
+	} else {
+		sl = fetchSlabs.Get().(*fetchSlab)
+	}
+	sl.left.Store(int32(len(sl.items)))
 	return sl
 }
 
 // release releases n > 0 items of the slab; the last one recycles it.
 // The released items and their fetches must not be used again.
 func (sl *fetchSlab) release(n int32) {
-	if sl.left.Add(-n) == 0 {
+	if sl.left.Add(-n) == 0 && len(sl.items) == itemSlab {
 		fetchSlabs.Put(sl) // NextInto overwrites a fetch whole
 	}
 }
@@ -181,13 +195,15 @@ func (s *stream) run(ctx context.Context, fs *fileState, progress *atomic.Int64)
 		return err
 	}
 	var held itemHeap
-	batch := make([]*item, 0, streamBatch)
+	// A small source's batch is no larger than the source.
+	batchCap := int(min(streamBatch, max(fs.stats.Fetches, 1)))
+	batch := make([]*item, 0, batchCap)
 	var seq, counted int64
 	var slab *fetchSlab
 	used := 0 // items of slab handed out
 	defer func() {
-		if slab != nil && used < itemSlab {
-			slab.release(int32(itemSlab - used))
+		if slab != nil && used < len(slab.items) {
+			slab.release(int32(len(slab.items) - used))
 		}
 	}()
 	send := func() bool {
@@ -197,15 +213,15 @@ func (s *stream) run(ctx context.Context, fs *fileState, progress *atomic.Int64)
 		}
 		select {
 		case s.ch <- batch:
-			batch = make([]*item, 0, streamBatch)
+			batch = make([]*item, 0, batchCap)
 			return true
 		case <-ctx.Done():
 			return false
 		}
 	}
 	for {
-		if slab == nil || used == itemSlab {
-			slab, used = newFetchSlab(), 0
+		if slab == nil || used == len(slab.items) {
+			slab, used = newFetchSlab(fs.stats.Fetches-seq), 0
 		}
 		f := &slab.fetches[used]
 		err := r.NextInto(f)

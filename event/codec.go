@@ -413,8 +413,12 @@ type FetchReader struct {
 }
 
 // NewFetchReader returns a reader of the stream r.
-func NewFetchReader(r io.Reader) *FetchReader {
-	return &FetchReader{r: bufio.NewReaderSize(r, 64<<10), strings: []string{""}}
+func NewFetchReader(r io.Reader) *FetchReader { return NewFetchReaderSize(r, 64<<10) }
+
+// NewFetchReaderSize is NewFetchReader with a read buffer of size bytes
+// (at least 16): a stream known to be small needs no 64 KiB buffer.
+func NewFetchReaderSize(r io.Reader, size int) *FetchReader {
+	return &FetchReader{r: bufio.NewReaderSize(r, size), strings: []string{""}}
 }
 
 // ErrCorrupt is wrapped by every error about the content of a stream.

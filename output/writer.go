@@ -89,15 +89,19 @@ func codec(name string) (compress.Compression, error) {
 // address: their bytes must not change, which holds for every Go string
 // not made with package unsafe over a reused buffer.
 type Writer struct {
-	dir    string // final directory
-	tmp    string // temporary sibling directory holding the files
-	opts   Options
-	tables []*tableWriter
-	byName map[string]*tableWriter
-	errMu  sync.Mutex
-	err    error       // sticky: the first write error; guarded by errMu
-	failed atomic.Bool // err is set: rows need not take errMu to find out
-	done   bool        // committed or aborted
+	dir string // final directory
+	tmp string // temporary sibling directory holding the files
+	// inPlace: dir existed, empty, at Create (a mount point, say, which
+	// cannot be renamed or replaced): tmp is inside it, and Commit moves
+	// the files into dir, the manifest last.
+	inPlace bool
+	opts    Options
+	tables  []*tableWriter
+	byName  map[string]*tableWriter
+	errMu   sync.Mutex
+	err     error       // sticky: the first write error; guarded by errMu
+	failed  atomic.Bool // err is set: rows need not take errMu to find out
+	done    bool        // committed or aborted
 	// The two tables of one row per fetch or finding, looked up once.
 	fetches, violations *tableWriter
 }
@@ -111,7 +115,9 @@ var (
 // non-empty directory unless opts.Force is set. Tables are written into a
 // temporary sibling directory (dir.partial-<random>, created with any
 // missing parents of dir) and the whole directory is moved into place by
-// Commit; with Force an old directory is replaced only at Commit. Call
+// Commit; an existing empty dir (a mount point, which cannot be renamed)
+// instead gets the temporary directory inside it, and Commit moves the
+// files in, manifest.json last; with Force an old directory is replaced only at Commit. Call
 // Abort (or Commit) exactly once; Abort after Commit does nothing, so
 // `defer w.Abort()` is safe.
 func Create(dir string, opts Options) (*Writer, error) {
@@ -143,11 +149,20 @@ func Create(dir string, opts Options) (*Writer, error) {
 	if err := os.MkdirAll(parent, 0o755); err != nil {
 		return nil, fmt.Errorf("create %s: %w", dir, err)
 	}
-	tmp, err := os.MkdirTemp(parent, base+".partial-")
+	// An existing empty directory may be a mount point (a container's
+	// volume), which no rename can move or replace: the tables are
+	// written inside it and moved in at Commit. Hidden, the temporary
+	// directory is skipped by an audit of dir.
+	inPlace := isEmptyDir(dir)
+	where, prefix := parent, base+".partial-"
+	if inPlace {
+		where, prefix = dir, ".partial-"
+	}
+	tmp, err := os.MkdirTemp(where, prefix)
 	if err != nil {
 		return nil, fmt.Errorf("create %s: %w", dir, err)
 	}
-	w := &Writer{dir: dir, tmp: tmp, opts: opts, byName: make(map[string]*tableWriter)}
+	w := &Writer{dir: dir, tmp: tmp, inPlace: inPlace, opts: opts, byName: make(map[string]*tableWriter)}
 	for _, s := range sp {
 		tw, err := newTableWriter(s, filepath.Join(tmp, s.Name+".parquet"), opts.RowGroupRows, opts.RowGroupBytes, cc)
 		if err != nil {
@@ -160,6 +175,20 @@ func Create(dir string, opts Options) (*Writer, error) {
 	w.fetches, w.violations = w.byName["fetches"], w.byName["violations"]
 	return w, nil
 }
+
+// isEmptyDir reports whether dir is an existing, empty directory.
+func isEmptyDir(dir string) bool {
+	fi, err := os.Stat(dir)
+	if err != nil || !fi.IsDir() {
+		return false
+	}
+	entries, err := os.ReadDir(dir)
+	return err == nil && len(entries) == 0
+}
+
+// rename is os.Rename (a variable for tests: a mount point cannot be
+// renamed).
+var rename = os.Rename
 
 // checkTarget decides whether dir may become the output directory.
 func checkTarget(dir string, force bool) error {
@@ -393,6 +422,9 @@ func (w *Writer) commit(m *Manifest) error {
 	if err := syncDir(w.tmp); err != nil {
 		return err
 	}
+	if w.inPlace {
+		return w.commitInPlace()
+	}
 	// The target may have changed since Create: check again.
 	if err := checkTarget(w.dir, w.opts.Force); err != nil {
 		return err
@@ -411,14 +443,14 @@ func (w *Writer) commit(m *Manifest) error {
 		if err := os.Remove(o); err != nil {
 			return err
 		}
-		if err := os.Rename(w.dir, o); err != nil {
+		if err := rename(w.dir, o); err != nil {
 			return err
 		}
 		old = o
 	}
-	if err := os.Rename(w.tmp, w.dir); err != nil {
+	if err := rename(w.tmp, w.dir); err != nil {
 		if old != "" {
-			os.Rename(old, w.dir) // put the old directory back
+			rename(old, w.dir) // put the old directory back
 		}
 		return err
 	}
@@ -432,6 +464,42 @@ func (w *Writer) commit(m *Manifest) error {
 		}
 	}
 	return nil
+}
+
+// commitInPlace moves the files from tmp, inside dir, into dir: the
+// tables first, manifest.json last, so that a run that dies on the way
+// leaves no manifest, which report and query need. dir must still hold
+// nothing but tmp.
+func (w *Writer) commitInPlace() error {
+	entries, err := os.ReadDir(w.dir)
+	if err != nil {
+		return err
+	}
+	for _, e := range entries {
+		if filepath.Join(w.dir, e.Name()) != w.tmp {
+			return fmt.Errorf("%s: %w (%s appeared during the run)", w.dir, ErrExists, e.Name())
+		}
+	}
+	files, err := os.ReadDir(w.tmp)
+	if err != nil {
+		return err
+	}
+	names := make([]string, 0, len(files))
+	for _, f := range files {
+		if f.Name() != ManifestName {
+			names = append(names, f.Name())
+		}
+	}
+	for _, n := range append(names, ManifestName) {
+		if err := rename(filepath.Join(w.tmp, n), filepath.Join(w.dir, n)); err != nil {
+			return err
+		}
+	}
+	if err := os.Remove(w.tmp); err != nil {
+		return err
+	}
+	w.tmp = ""
+	return syncDir(w.dir)
 }
 
 // Abort stops writing and removes the temporary directory; dir is left as

@@ -10,6 +10,7 @@ import (
 	"path/filepath"
 	"reflect"
 	"strings"
+	"syscall"
 	"testing"
 	"time"
 
@@ -383,6 +384,45 @@ func TestExistingDir(t *testing.T) {
 		}
 		if m, err := ReadManifest(dir); err != nil || m.Version != "a" {
 			t.Fatalf("got %v, %v", m, err)
+		}
+	})
+	t.Run("empty mount point written in place", func(t *testing.T) {
+		// A mount point (a container's volume) cannot be renamed, moved
+		// aside or replaced: the tables are written into it.
+		dir := filepath.Join(t.TempDir(), "vol")
+		os.Mkdir(dir, 0o755)
+		defer func(r func(string, string) error) { rename = r }(rename)
+		rename = func(from, to string) error {
+			if from == dir || to == dir {
+				return &os.LinkError{Op: "rename", Old: from, New: to, Err: syscall.EBUSY}
+			}
+			return os.Rename(from, to)
+		}
+		if err := write(t, dir, Options{}, "a"); err != nil {
+			t.Fatal(err)
+		}
+		if m, err := ReadManifest(dir); err != nil || m.Version != "a" {
+			t.Fatalf("got %v, %v", m, err)
+		}
+		entries, _ := os.ReadDir(dir)
+		for _, e := range entries {
+			if e.Name() != ManifestName && !strings.HasSuffix(e.Name(), ".parquet") {
+				t.Errorf("left in the output: %s", e.Name())
+			}
+		}
+		if siblings, _ := os.ReadDir(filepath.Dir(dir)); len(siblings) != 1 {
+			t.Errorf("leftovers next to the output: %v", siblings)
+		}
+	})
+	t.Run("empty mount point left empty by Abort", func(t *testing.T) {
+		dir := t.TempDir()
+		w, err := Create(dir, Options{})
+		if err != nil {
+			t.Fatal(err)
+		}
+		w.Abort()
+		if entries, _ := os.ReadDir(dir); len(entries) != 0 {
+			t.Errorf("aborted run left %v", entries)
 		}
 	})
 	t.Run("force replaces at commit only", func(t *testing.T) {

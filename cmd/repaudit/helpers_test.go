@@ -5,6 +5,7 @@ import (
 	"context"
 	"flag"
 	"os"
+	"os/signal"
 	"path/filepath"
 	"strings"
 	"testing"
@@ -16,7 +17,10 @@ var updateGolden = flag.Bool("update", false, "rewrite golden files in testdata/
 // test): with REPAUDIT_TEST_MAIN set, the test binary is repaudit.
 func TestMain(m *testing.M) {
 	if os.Getenv("REPAUDIT_TEST_MAIN") == "1" {
-		os.Exit(run(context.Background(), os.Args[1:], stdio{Stdin: os.Stdin, Stdout: os.Stdout, Stderr: os.Stderr}))
+		ctx, stop := signal.NotifyContext(context.Background(), endSignals...) // as main
+		code := run(ctx, os.Args[1:], stdio{Stdin: os.Stdin, Stdout: os.Stdout, Stderr: os.Stderr})
+		stop()
+		os.Exit(code)
 	}
 	os.Exit(m.Run())
 }

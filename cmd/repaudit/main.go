@@ -178,8 +178,13 @@ func unknownCommand(name string, std stdio) int {
 	return exitUsage
 }
 
+// endSignals are the signals that end a run: each cancels its context,
+// so the run removes its spool and its partial output before it exits
+// (a closed terminal sends SIGHUP).
+var endSignals = []os.Signal{os.Interrupt, syscall.SIGTERM, syscall.SIGHUP}
+
 func main() {
-	ctx, stop := signal.NotifyContext(context.Background(), os.Interrupt, syscall.SIGTERM)
+	ctx, stop := signal.NotifyContext(context.Background(), endSignals...)
 	endProfiles := profile.Start("repaudit", os.Getenv, os.Stderr)
 	code := run(ctx, os.Args[1:], stdio{Stdin: os.Stdin, Stdout: os.Stdout, Stderr: os.Stderr, Getenv: os.Getenv})
 	stop()
