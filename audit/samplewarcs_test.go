@@ -224,8 +224,8 @@ func TestSampleWARCsEachCrawlerOnItsOwn(t *testing.T) {
 		"heritrix www.archive.org": {"fresh/allowed http://www.archive.org@2008-04-30T20:48:25Z#d26c11": 14}, // the WARC's and the ARC's
 		"Wget www.archive.org": {"fresh/allowed http://www.archive.org@2013-10-21T21:53:06Z#3bc2ff": 6,
 			"unchecked/allowed http://www.archive.org@2008-04-30T20:48:25Z#d26c11": 1},
-		"Wget archive.org": {"fresh/allowed http://archive.org@2013-10-21T21:53:07Z#397ac5": 6, "none/not_judged ": 3},
-		"CCBot an.wikipedia.org":   {"none/not_judged ": 1}, // Common Crawl keeps robots.txt in WARCs of their own
+		"Wget archive.org":       {"fresh/allowed http://archive.org@2013-10-21T21:53:07Z#397ac5": 6, "none/not_judged ": 3},
+		"CCBot an.wikipedia.org": {"none/not_judged ": 1}, // Common Crawl keeps robots.txt in WARCs of their own
 	}
 	if fmt.Sprint(views) != fmt.Sprint(want) {
 		t.Errorf("views together:\n%v\nwant\n%v", views, want)
