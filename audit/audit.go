@@ -120,6 +120,9 @@ type fileState struct {
 	// or the whole file for a log written newest first (see
 	// newestFirst).
 	window int
+	// split is true when pass 2 reads the runs of its spool (runs.go) as
+	// sources of their own.
+	split bool
 	failed bool // its fetches could not be spooled: a failed input
 	// site is the authority the input is bound to (URL=PATH), "" when
 	// unbound; hostless counts its fetches that named no host.
@@ -291,6 +294,10 @@ func (r *run) judgePass2(model *evaluate.Model, sink table.Sink) error {
 			continue
 		}
 		fs.window = newestFirst(fs)
+		fs.split = fs.window == reorderWindow && fs.stats.Descending <= fs.stats.Ascending
+		if fs.split {
+			fs.problems = append(fs.problems, runProblems(fs, fs.split)...)
+		}
 		sources = append(sources, fs)
 		total += fs.spool.size()
 	}

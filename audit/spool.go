@@ -101,10 +101,19 @@ type fetchSpool struct {
 	// the one before: pass 2 then needs no reorder window.
 	sorted bool
 	last   time.Time
+	seen   int64 // fetches added
 	// windowed is true when pass 1 put the fetches through pass 2's
 	// reorder window as it added them (window.go): pass 2 reads them as
 	// they are.
 	windowed bool
+	// runs, for a log, splits the spool where its time goes back further
+	// than pass 2's reorder window can absorb (runs.go): each run is
+	// coded by a writer of its own, so pass 2 can read it as a stream of
+	// its own. nil when the spool is one run.
+	runs   *runSplitter
+	base   int64        // bytes coded by the writers of earlier runs
+	users  atomic.Int32 // pass-2 streams still reading; the last releases
+	joined []byte       // the in-memory spool as one slice, for reading at offsets
 }
 
 func newFetchSpool(dir *spoolDir) *fetchSpool {
@@ -123,6 +132,10 @@ func (s *fetchSpool) add(f *event.Fetch) {
 		s.sorted = false
 	}
 	s.last = f.Time
+	if s.runs != nil && s.runs.add(f, s.seen) {
+		s.newRun()
+	}
+	s.seen++
 	if err := s.w.Write(f); err != nil {
 		s.err = err
 	}
@@ -135,31 +148,70 @@ func (s *fetchSpool) finish() {
 	}
 }
 
-// size is the spool's coded size in bytes.
-func (s *fetchSpool) size() int64 { return s.w.Written() }
+// newRun ends the coding of the current run and starts a writer for the
+// next, whose bytes a reader can decode from their start.
+func (s *fetchSpool) newRun() {
+	if s.err == nil {
+		s.err = s.w.Flush()
+	}
+	s.base += s.w.Written()
+	s.runs.list[len(s.runs.list)-1].off = s.base
+	s.w = event.NewFetchWriter(spoolSink{s})
+}
 
-// reader returns the coded fetches from the first.
-func (s *fetchSpool) reader() (*event.FetchReader, error) {
+// size is the spool's coded size in bytes.
+func (s *fetchSpool) size() int64 { return s.base + s.w.Written() }
+
+// segments returns the spool's runs in file order: one for a spool
+// that was not split.
+func (s *fetchSpool) segments() []spoolRun {
+	if s.runs == nil || len(s.runs.list) == 0 {
+		return []spoolRun{{}}
+	}
+	return s.runs.all()
+}
+
+// prepare readies the spool for its pass-2 streams, n of them: the last
+// to end releases it. Call it before any reader.
+func (s *fetchSpool) prepare(n int) {
+	s.users.Store(int32(n))
+	if s.f == nil && len(s.mem) > 1 {
+		s.joined = bytes.Join(s.mem, nil) // at most spoolMemPerFile
+	} else if s.f == nil && len(s.mem) == 1 {
+		s.joined = s.mem[0]
+	}
+}
+
+// done is called by each pass-2 stream when it has read its runs.
+func (s *fetchSpool) done() {
+	if s.users.Add(-1) <= 0 {
+		s.release()
+	}
+}
+
+// reader returns the coded fetches of the bytes [off, end) (end < 0:
+// to the end of the spool), which start a run.
+func (s *fetchSpool) reader(off, end int64) (*event.FetchReader, error) {
 	if s.err != nil {
 		return nil, s.err
 	}
+	if end < 0 {
+		end = s.size()
+	}
 	if s.f == nil {
-		rs := make([]io.Reader, len(s.mem))
-		for i, b := range s.mem {
-			rs[i] = bytes.NewReader(b)
+		b := s.joined
+		if b == nil && len(s.mem) > 0 {
+			b = bytes.Join(s.mem, nil)
 		}
-		return event.NewFetchReader(io.MultiReader(rs...)), nil
+		return event.NewFetchReader(bytes.NewReader(b[off:end])), nil
 	}
-	if _, err := s.f.Seek(0, io.SeekStart); err != nil {
-		return nil, fmt.Errorf("spool %s: %w", s.f.Name(), err)
-	}
-	return event.NewFetchReader(s.f), nil
+	return event.NewFetchReader(io.NewSectionReader(s.f, off, end-off)), nil
 }
 
 // release frees the memory or removes the file the spool holds.
 func (s *fetchSpool) release() {
 	s.dir.mem.Add(-int64(s.memLen))
-	s.mem, s.memLen = nil, 0
+	s.mem, s.memLen, s.joined = nil, 0, nil
 	if s.f != nil {
 		s.f.Close()
 		os.Remove(s.f.Name())

@@ -50,7 +50,8 @@ func passTwo(t *testing.T, fs *fileState) []event.Fetch {
 	t.Helper()
 	fs.window = newestFirst(fs)
 	var wg sync.WaitGroup
-	s := startStream(context.Background(), 0, fs, nil, &wg)
+	fs.spool.prepare(1)
+	s := startStream(context.Background(), 0, 0, fs, fs.spool.segments(), runEnds(fs.spool.segments()), nil, &wg)
 	var got []event.Fetch
 	for {
 		it, ok := s.next()

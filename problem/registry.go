@@ -53,6 +53,7 @@ const (
 	LogLocalTime        Code = "log-local-time"
 	LogNothingRead      Code = "log-nothing-read"
 	LogNewestFirst      Code = "log-newest-first"
+	LogOutOfOrder       Code = "log-out-of-order"
 )
 
 // Listings given with --index and --snippets (package listing).
@@ -243,6 +244,7 @@ var registry = []Entry{
 	{KindProblem, LogLocalTime, Info, groupLog, "once per file: the format writes local time without a zone; times read as UTC"},
 	{KindProblem, LogNothingRead, Error, groupLog, "no line of the file could be read; the message names the format the lines come closest to"},
 	{KindProblem, LogNewestFirst, Warning, groupLog, "the log is written newest first: info when it was small enough to sort in memory before judging; warning when it was not, and crawl-delay was judged out of order"},
+	{KindProblem, LogOutOfOrder, Warning, groupLog, "time goes back further than the reorder window absorbs (rotated logs concatenated newest first): info when the log's ascending runs were merged in time order; warning, naming the first line past the cap of 64 runs, when some fetches were judged out of order"},
 
 	// Listings.
 	{KindProblem, ListingLineTooLong, Error, groupListing, "line skipped: longer than the listing line limit"},
