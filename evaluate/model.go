@@ -59,8 +59,13 @@ type Model struct {
 	stream bool
 	notes  *hostNotes
 
-	uaCache  uaCache
-	ipOwners sync.Map // IP list owner -> bool: the store has a list for it
+	uaCache uaCache
+	// ipOwners caches hasIPList: IP list owner -> the store has a list
+	// for it (bounded).
+	ipOwners struct {
+		sync.RWMutex
+		m map[string]bool
+	}
 
 	countsMu sync.Mutex
 	counts   archiveCounts
