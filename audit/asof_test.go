@@ -101,3 +101,29 @@ func TestAsOfBeforeData(t *testing.T) {
 		t.Errorf("no %s notice naming the earliest time: %+v", NoticeAsOfBeforeData, sum.Notices)
 	}
 }
+
+// TestAsOfSparseLog: a quiet site's log, a line a day and then none for
+// three weeks, has no outlier: the gap is shorter than the log's span.
+func TestAsOfSparseLog(t *testing.T) {
+	tmp := t.TempDir()
+	p := filepath.Join(tmp, "access.log")
+	var b strings.Builder
+	t0 := time.Date(2025, 1, 1, 12, 0, 0, 0, time.UTC)
+	var last time.Time
+	for i := range 100 {
+		last = t0.AddDate(0, 0, i)
+		if i == 99 {
+			last = last.AddDate(0, 0, 21)
+		}
+		fmt.Fprintf(&b, "198.51.100.7 - - [%s +0000] \"GET /p%d HTTP/1.1\" 200 1 \"-\" \"curl/8\"\n", last.Format("02/Jan/2006:15:04:05"), i)
+	}
+	os.WriteFile(p, []byte(b.String()), 0o644)
+	col := &table.Collector{}
+	_, model, err := execute(context.Background(), onceConfig(filepath.Join(tmp, "out"), p), col)
+	if err != nil {
+		t.Fatal(err)
+	}
+	if !model.AsOf().Equal(last) || problemCodes(col)["time-outlier"] != 0 {
+		t.Errorf("as-of %s, problems %v; want %s and no time-outlier", model.AsOf(), problemCodes(col), last)
+	}
+}

@@ -262,7 +262,7 @@ var registry = []Entry{
 	// Inputs.
 	{KindProblem, InputUnreadable, Error, groupInput, "the input could not be opened or read (or does not exist, or a pattern matched nothing); the rest of the run goes on and exits 2"},
 	{KindProblem, InputEmpty, Warning, groupInput, "no fetch or capture was read from a log or archive input"},
-	{KindProblem, TimeOutlier, Warning, groupInput, "an event dated more than 7 days after the day by which 99.9% of the events lie (a garbled line dated 2099?): ignored for the default --as-of; one row per day, naming its latest line"},
+	{KindProblem, TimeOutlier, Warning, groupInput, "a log line dated long after the day by which 99.9% of its log's lines lie (more than 7 days, or the log's span; a garbled line dated 2099?): ignored for the default --as-of; one row per day, naming its latest line"},
 	{KindProblem, AsOfBeforeData, Warning, groupInput, "--as-of is earlier than every time in the data: retention and take-downs are judged before any capture"},
 	{KindProblem, InputSkipped, Info, groupInput, "a file found in a directory input holds nothing repaudit reads; skipped"},
 	{KindProblem, InputDuplicate, Warning, groupInput, "same content as an input named before; read once (an input read from a pipe can be compared only after pass 1: its robots.txt fetches and captures counted twice, its fetches are judged once)"},
