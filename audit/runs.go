@@ -35,10 +35,19 @@ type spoolRun struct {
 	from  time.Time // the time the window had given out when time went back
 }
 
-// runSplitter finds the runs of a log as pass 1 spools it.
+// runSplitter finds the runs of a log as pass 1 spools it. While a
+// run's times only go forward (most logs, most of the time) the window
+// holds them in arrival order, which is their order: a ring, whose
+// oldest is the least. The first time that goes back turns the ring,
+// sorted, into a heap, which it already is.
 type runSplitter struct {
-	held   []int64 // a min-heap of the times (Unix nanoseconds) the window holds
-	out    int64   // the last time the window gave out; valid when given
+	ring   []int64 // the times held while in order, from head, n of them
+	head   int
+	n      int
+	top    int64   // the latest time held
+	held   []int64 // a min-heap of the times held once out of order
+	inHeap bool
+	out    int64 // the last time the window gave out; valid when given
 	given  bool
 	list   []spoolRun
 	over   int64    // breaks after maxRuns, kept in the last run
@@ -46,7 +55,7 @@ type runSplitter struct {
 }
 
 func newRunSplitter() *runSplitter {
-	return &runSplitter{held: make([]int64, 0, reorderWindow+1), list: []spoolRun{{}}}
+	return &runSplitter{ring: make([]int64, reorderWindow+1), list: []spoolRun{{}}}
 }
 
 // add runs the window on f's time, the n-th fetch of the file (from 0);
@@ -61,7 +70,7 @@ func (r *runSplitter) add(f *event.Fetch, n int64) bool {
 		br := spoolRun{seq: n, first: f.Time, line: f.Source.Line, back: time.Duration(r.out - t), from: time.Unix(0, r.out).UTC()}
 		if len(r.list) < maxRuns {
 			r.list = append(r.list, br)
-			r.held, r.given = r.held[:0], false
+			r.reset()
 			r.push(t)
 			return true
 		}
@@ -75,7 +84,7 @@ func (r *runSplitter) add(f *event.Fetch, n int64) bool {
 		cur.first = f.Time
 	}
 	r.push(t)
-	if len(r.held) > reorderWindow {
+	if r.size() > reorderWindow {
 		r.out, r.given = r.pop(), true
 	}
 	return false
@@ -84,7 +93,36 @@ func (r *runSplitter) add(f *event.Fetch, n int64) bool {
 // all returns the runs found, in file order.
 func (r *runSplitter) all() []spoolRun { return r.list }
 
+func (r *runSplitter) reset() {
+	r.head, r.n, r.given, r.inHeap = 0, 0, false, false
+	r.held = r.held[:0]
+}
+
+func (r *runSplitter) size() int {
+	if r.inHeap {
+		return len(r.held)
+	}
+	return r.n
+}
+
 func (r *runSplitter) push(t int64) {
+	if !r.inHeap {
+		if r.n == 0 || t >= r.top {
+			r.ring[(r.head+r.n)%len(r.ring)] = t
+			r.n++
+			r.top = t
+			return
+		}
+		// Out of order: the ring, in order, is a sorted slice, which is
+		// a min-heap.
+		if r.held == nil {
+			r.held = make([]int64, 0, reorderWindow+1)
+		}
+		for i := range r.n {
+			r.held = append(r.held, r.ring[(r.head+i)%len(r.ring)])
+		}
+		r.inHeap = true
+	}
 	h := append(r.held, t)
 	j := len(h) - 1
 	for j > 0 {
@@ -99,6 +137,12 @@ func (r *runSplitter) push(t int64) {
 }
 
 func (r *runSplitter) pop() int64 {
+	if !r.inHeap {
+		t := r.ring[r.head]
+		r.head = (r.head + 1) % len(r.ring)
+		r.n--
+		return t
+	}
 	h := r.held
 	t := h[0]
 	n := len(h) - 1

@@ -146,3 +146,33 @@ func TestSpoolWindowSmall(t *testing.T) {
 		t.Errorf("got %v, want %v", got, want)
 	}
 }
+
+// TestRunSplitterWindow: the splitter's window (a ring while times go
+// forward, a heap after) gives out the times pass 2's window would, so
+// it breaks a run exactly where pass 2 would judge a fetch out of order.
+func TestRunSplitterWindow(t *testing.T) {
+	in := disordered(3*reorderWindow + 77)
+	r := newRunSplitter()
+	var held itemHeap
+	var out int64
+	given, breaks := false, 0
+	for i := range in {
+		f := &in[i]
+		ts := f.Time.UnixNano()
+		wantBreak := given && ts < out
+		if got := r.add(f, int64(i)); got != wantBreak {
+			t.Fatalf("fetch %d: break %v, want %v", i, got, wantBreak)
+		}
+		if wantBreak {
+			held, given = held[:0], false
+			breaks++
+		}
+		held.push(&item{sec: ts, seq: int64(i)})
+		if held.Len() > reorderWindow {
+			out, given = held.pop().sec, true
+		}
+	}
+	if breaks < 2 || len(r.all()) != min(breaks+1, maxRuns) {
+		t.Errorf("%d breaks, %d runs: the test does not exercise both modes", breaks, len(r.all()))
+	}
+}
