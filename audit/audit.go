@@ -122,7 +122,7 @@ type fileState struct {
 	window int
 	// split is true when pass 2 reads the runs of its spool (runs.go) as
 	// sources of their own.
-	split bool
+	split  bool
 	failed bool // its fetches could not be spooled: a failed input
 	// site is the authority the input is bound to (URL=PATH), "" when
 	// unbound; hostless counts its fetches that named no host.
