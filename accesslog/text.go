@@ -287,7 +287,7 @@ func normHost(host, scheme string) (string, string) {
 	if absent(host) {
 		return "", scheme
 	}
-	host = strings.ToLower(host)
+	host = strings.ToLower(event.ASCIIHost(host))
 	colon := strings.LastIndexByte(host, ':')
 	if colon < 0 || strings.IndexByte(host[colon:], ']') >= 0 {
 		return host, scheme

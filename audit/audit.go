@@ -120,6 +120,9 @@ type fileState struct {
 	// or the whole file for a log written newest first (see
 	// newestFirst).
 	window int
+	// split is true when pass 2 reads the runs of its spool (runs.go) as
+	// sources of their own.
+	split  bool
 	failed bool // its fetches could not be spooled: a failed input
 	// site is the authority the input is bound to (URL=PATH), "" when
 	// unbound; hostless counts its fetches that named no host.
@@ -205,6 +208,7 @@ func execute(ctx context.Context, cfg Config, w table.Sink) (*Summary, *evaluate
 	if err := r.phase("pass1", r.readPass1); err != nil {
 		return nil, nil, err
 	}
+	r.settleAsOf()
 	var model *evaluate.Model
 	r.phase("build", func() error { model, r.builder = r.builder.Build(), nil; return nil })
 	defer model.Close()
@@ -240,6 +244,26 @@ type run struct {
 	bound   map[string]string // path (as Expand lists it) -> the authority it is bound to
 	spool   *spoolDir
 	events  atomic.Int64 // events read or judged, for the progress line
+	asOf    asOfChoice   // what the data say of the default as-of (asof.go)
+}
+
+// settleAsOf finds the default as-of in the inputs' times, ignoring
+// outliers (asof.go), and reports them and an --as-of before the data.
+func (r *run) settleAsOf() {
+	var streamed []*fileState
+	for _, fs := range r.files {
+		if fs.err == nil && streamKind(fs.f.Kind) {
+			streamed = append(streamed, fs)
+		}
+	}
+	r.asOf = chooseAsOf(streamed)
+	given := !r.cfg.Eval.AsOf.IsZero()
+	asOf := r.cfg.Eval.AsOf
+	if !given && len(r.asOf.ignored) > 0 {
+		r.builder.SetDefaultAsOf(r.asOf.at)
+		asOf = r.asOf.at
+	}
+	r.st.problems = append(r.st.problems, r.asOf.problems(asOf, given)...)
 }
 
 func newRun(ctx context.Context, cfg Config) *run {
@@ -291,6 +315,10 @@ func (r *run) judgePass2(model *evaluate.Model, sink table.Sink) error {
 			continue
 		}
 		fs.window = newestFirst(fs)
+		fs.split = fs.window == reorderWindow && fs.stats.Descending <= fs.stats.Ascending
+		if fs.split {
+			fs.problems = append(fs.problems, runProblems(fs, fs.split)...)
+		}
 		sources = append(sources, fs)
 		total += fs.spool.size()
 	}
@@ -383,11 +411,15 @@ func (r *run) finish(model *evaluate.Model) (*Summary, *evaluate.Model, error) {
 		}
 		sum.Files = append(sum.Files, in)
 	}
+	if len(r.asOf.ignored) > 0 && sum.Last.After(r.asOf.at) {
+		sum.Last = r.asOf.at // the outliers are not the data's range
+	}
 	sum.Files = append(sum.Files, r.st.inputs...)
 	sum.Failed = append(r.st.failed, sum.Failed...)
 	sum.Timings = r.timings
 	unbound, siteErr := r.unsettled(model)
 	sum.Notices = notices(model, r.catalog, sum, r.cfg, unbound)
+	sum.Notices = append(sum.Notices, r.asOf.notices(model.AsOf(), !r.cfg.Eval.AsOf.IsZero())...)
 	var err error
 	if len(sum.Failed) > 0 {
 		err = fmt.Errorf("%w: %s", ErrInputs, strings.Join(sum.Failed, ", "))

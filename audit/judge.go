@@ -8,6 +8,7 @@ import (
 	"sort"
 	"sync"
 	"sync/atomic"
+	"time"
 
 	"golang.org/x/sync/errgroup"
 
@@ -164,35 +165,64 @@ func (p *judging) release(t *task) {
 }
 
 // merge opens the sources lazily in order of their first timestamp and
-// cuts their fetches, merged by (time, file, seq), into tasks.
+// cuts their fetches, merged by (time, file, seq), into tasks. A log
+// split into runs (runs.go) is read as one source per run.
 func (p *judging) merge(ctx context.Context, out chan<- *task) error {
-	order := make([]int, len(p.sources))
+	type unit struct {
+		file  int
+		runs  []spoolRun
+		ends  []int64
+		first time.Time
+	}
+	var units []unit
+	for i, fs := range p.sources {
+		runs := fs.spool.segments()
+		ends := runEnds(runs)
+		if !fs.split || len(runs) == 1 {
+			units = append(units, unit{file: i, runs: runs, ends: ends, first: fs.stats.First})
+			fs.spool.prepare(1)
+			continue
+		}
+		for j := range runs {
+			units = append(units, unit{file: i, runs: runs[j : j+1], ends: ends[j : j+1], first: runs[j].first})
+		}
+		fs.spool.prepare(len(runs))
+	}
+	order := make([]int, len(units))
 	for i := range order {
 		order[i] = i
 	}
 	sort.SliceStable(order, func(a, b int) bool {
-		return p.sources[order[a]].stats.First.Before(p.sources[order[b]].stats.First)
+		return units[order[a]].first.Before(units[order[b]].first)
 	})
 	var heads itemHeap
-	bySource := make([]*stream, len(p.sources)) // an item's stream is bySource[item.file]
+	bySource := make([]*stream, len(units)) // an item's stream is bySource[item.src]
 	pending := 0
 	activate := func() {
 		var s *stream
+		u := units[order[pending]]
 		// The reader goroutine inherits the label in force when it starts.
 		pprof.Do(ctx, pprof.Labels("pass2", "read"), func(ctx context.Context) {
-			s = startStream(ctx, order[pending], p.sources[order[pending]], p.progress, &p.streamsWG)
+			s = startStream(ctx, u.file, int32(order[pending]), p.sources[u.file], u.runs, u.ends, p.progress, &p.streamsWG)
 		})
 		p.streams = append(p.streams, s)
-		bySource[s.idx] = s
+		bySource[s.src] = s
 		pending++
 		if it, ok := s.next(); ok {
 			heads.push(it)
 		}
 	}
+	defer func() {
+		// Units never opened (the merge ended early) still release
+		// their spool.
+		for ; pending < len(order); pending++ {
+			p.sources[units[order[pending]].file].spool.done()
+		}
+	}()
 	seq := 0
 	cur := p.newTask(seq)
 	for {
-		for pending < len(order) && (heads.Len() == 0 || !p.sources[order[pending]].stats.First.After(heads[0].f.Time)) {
+		for pending < len(order) && (heads.Len() == 0 || !units[order[pending]].first.After(heads[0].f.Time)) {
 			activate()
 		}
 		if heads.Len() == 0 {
@@ -201,7 +231,7 @@ func (p *judging) merge(ctx context.Context, out chan<- *task) error {
 		// The smallest head is taken, and its stream's next item takes
 		// its place: one sift instead of a Pop and a Push.
 		it := heads[0]
-		if nx, ok := bySource[it.file].next(); ok {
+		if nx, ok := bySource[it.src].next(); ok {
 			heads[0] = nx
 			heads.fixTop()
 		} else {

@@ -31,6 +31,8 @@ const (
 	NoticeIPListNotGiven = string(problem.NoticeIPListNotGiven)
 	NoticeIPListNone     = string(problem.NoticeIPListNone)
 	NoticeNoCrawler      = string(problem.NoticeNoCrawler)
+	NoticeAsOfOutliers   = string(problem.NoticeAsOfOutliers)
+	NoticeAsOfBeforeData = string(problem.NoticeAsOfBeforeData)
 )
 
 // hostSet notes, for one input file read on one goroutine, the

@@ -8,6 +8,7 @@ import (
 	"encoding/hex"
 	"errors"
 	"fmt"
+	"maps"
 	"os"
 	"path/filepath"
 	"slices"
@@ -450,5 +451,73 @@ func TestStdinDuplicate(t *testing.T) {
 	}
 	if len(col.Fetches) != 700 || !warned {
 		t.Errorf("%d fetches, problems %+v; want 700 and an input-duplicate warning on -", len(col.Fetches), col.Problems)
+	}
+}
+
+// TestRotatedLogsNewestFirst: rotated logs concatenated newest first
+// (cat access.log access.log.1) are two ascending runs, the second
+// earlier than the first, further apart than the reorder window
+// absorbs. They give the same findings and verdicts as the same lines in
+// time order, with an info row naming the line where time goes back.
+func TestRotatedLogsNewestFirst(t *testing.T) {
+	tmp := t.TempDir()
+	robots := filepath.Join(tmp, "robots.txt")
+	os.WriteFile(robots, []byte("User-agent: *\nDisallow: /private\n"), 0o644)
+	ua := `"Mozilla/5.0 (compatible; PerplexityBot/1.0; +https://perplexity.ai/perplexitybot)"`
+	t0 := time.Date(2025, 3, 12, 10, 0, 0, 0, time.UTC)
+	n := 2*reorderWindow + 300
+	lines := make([]string, n)
+	for i := range n {
+		target := fmt.Sprintf("/private/p%d", i)
+		if i == 0 {
+			target = "/robots.txt"
+		}
+		ts := t0.Add(time.Duration(i) * time.Minute).Format("02/Jan/2006:15:04:05")
+		lines[i] = fmt.Sprintf("44.221.181.252 - - [%s +0000] \"GET %s HTTP/1.1\" 200 100 \"-\" %s\n", ts, target, ua)
+	}
+	half := n / 2
+	rotated := append(slices.Clone(lines[half:]), lines[:half]...)
+	run := func(name string, ls []string) (*table.Collector, map[string]int, map[string]string) {
+		p := filepath.Join(tmp, name)
+		os.WriteFile(p, []byte(strings.Join(ls, "")), 0o644)
+		cfg := onceConfig(filepath.Join(tmp, "out-"+name), p)
+		cfg.Robots = []string{robots + "@2025-01-01T00:00:00Z"}
+		col := &table.Collector{}
+		if _, _, err := execute(context.Background(), cfg, col); err != nil {
+			t.Fatal(err)
+		}
+		kinds := map[string]int{}
+		for _, v := range col.Violations {
+			kinds[v.Kind]++
+		}
+		verdicts := map[string]string{}
+		for _, f := range col.Fetches {
+			verdicts[f.URL] = f.RobotsVerdict + " " + f.RobotsView
+		}
+		return col, kinds, verdicts
+	}
+	_, wantKinds, wantVerdicts := run("fwd.log", lines)
+	col, gotKinds, gotVerdicts := run("rotated.log", rotated)
+	if wantKinds[evaluate.KindDisallowedFetch] == 0 {
+		t.Fatalf("time order: no %s finding (%v); the test cannot tell", evaluate.KindDisallowedFetch, wantKinds)
+	}
+	if !maps.Equal(gotKinds, wantKinds) {
+		t.Errorf("findings: rotated %v, time order %v", gotKinds, wantKinds)
+	}
+	diff := 0
+	for u, w := range wantVerdicts {
+		if g := gotVerdicts[u]; g != w && diff < 3 {
+			diff++
+			t.Errorf("%s: rotated %q, time order %q", u, g, w)
+		}
+	}
+	var named bool
+	for _, pr := range col.Problems {
+		if pr.Code == "log-out-of-order" && pr.Severity == "info" && pr.SourceLine == int64(n-half+1) {
+			named = true
+		}
+	}
+	if !named {
+		t.Errorf("no log-out-of-order info row at line %d: %+v", n-half+1, col.Problems)
 	}
 }

@@ -156,9 +156,19 @@ type fetchSpool struct {
 	held   bool      // memLen counts against dir.mem
 	f      spoolFile // its own file while it is written
 	path   string    // its own file, once it has one
-	rf     *os.File  // path opened for pass 2
-	seg    bool      // a segment of the shared file
+	rmu    sync.Mutex
+	rfs    []*os.File // path opened for pass 2, once per run read (rmu)
+	seg    bool       // a segment of the shared file
 	segOff int64
+	seen   int64 // fetches added
+	// runs, for a log, splits the spool where its time goes back further
+	// than pass 2's reorder window can absorb (runs.go): each run is
+	// coded by a writer of its own, so pass 2 can read it as a stream of
+	// its own. nil when the spool is one run.
+	runs   *runSplitter
+	base   int64        // bytes coded by the writers of earlier runs
+	users  atomic.Int32 // pass-2 streams still reading; the last releases
+	joined []byte       // the in-memory spool as one slice, for reading at offsets
 	// err is the first write error: the spool is unusable, and what it
 	// wrote is gone. errFile is the spool file that could not be written.
 	err     error
@@ -189,9 +199,25 @@ func (s *fetchSpool) add(f *event.Fetch) {
 		s.sorted = false
 	}
 	s.last = f.Time
+	if s.runs != nil && s.runs.add(f, s.seen) {
+		s.newRun()
+	}
+	s.seen++
 	if err := s.w.Write(f); err != nil && s.err == nil {
 		s.fail(err, "")
 	}
+}
+
+// newRun ends the coding of the current run and starts a writer for the
+// next, whose bytes a reader can decode from their start.
+func (s *fetchSpool) newRun() {
+	if err := s.w.Flush(); err != nil && s.err == nil {
+		s.fail(err, "")
+		return
+	}
+	s.base += s.w.Written()
+	s.runs.list[len(s.runs.list)-1].off = s.base
+	s.w = event.NewFetchWriter(spoolSink{s})
 }
 
 // finish writes what the coder buffers and puts the spool where pass 2
@@ -203,7 +229,7 @@ func (s *fetchSpool) finish() {
 			s.fail(err, "")
 		}
 	}
-	s.n, s.w = s.w.Written(), nil
+	s.n, s.w = s.base+s.w.Written(), nil
 	if s.err != nil {
 		return
 	}
@@ -251,34 +277,71 @@ func (s *fetchSpool) fail(err error, file string) {
 // size is the spool's coded size in bytes.
 func (s *fetchSpool) size() int64 {
 	if s.w != nil {
-		return s.w.Written()
+		return s.base + s.w.Written()
 	}
 	return s.n
 }
 
-// reader returns the coded fetches from the first, read through a
-// buffer no larger than the spool.
-func (s *fetchSpool) reader() (*event.FetchReader, error) {
+// segments returns the spool's runs in file order: one for a spool
+// that was not split.
+func (s *fetchSpool) segments() []spoolRun {
+	if s.runs == nil || len(s.runs.list) == 0 {
+		return []spoolRun{{}}
+	}
+	return s.runs.all()
+}
+
+// prepare readies the spool for its pass-2 streams, n of them: the last
+// to end releases it. Call it before any reader.
+func (s *fetchSpool) prepare(n int) {
+	s.users.Store(int32(n))
+	if !s.seg && s.path == "" {
+		switch len(s.mem) {
+		case 0:
+		case 1:
+			s.joined = s.mem[0]
+		default:
+			s.joined = bytes.Join(s.mem, nil) // at most spoolMemPerFile
+		}
+	}
+}
+
+// done is called by each pass-2 stream when it has read its runs.
+func (s *fetchSpool) done() {
+	if s.users.Add(-1) <= 0 {
+		s.release()
+	}
+}
+
+// reader returns the coded fetches of the bytes [off, end) (end < 0: to
+// the end of the spool), which start a run, read through a buffer no
+// larger than them.
+func (s *fetchSpool) reader(off, end int64) (*event.FetchReader, error) {
 	if s.err != nil {
 		return nil, s.err
 	}
-	bufSize := int(min(s.n+16, 64<<10))
+	if end < 0 {
+		end = s.size()
+	}
+	bufSize := int(min(end-off+16, 64<<10))
 	switch {
 	case s.seg:
-		return event.NewFetchReaderSize(io.NewSectionReader(s.dir.shared, s.segOff, s.n), bufSize), nil
+		return event.NewFetchReaderSize(io.NewSectionReader(s.dir.shared, s.segOff+off, end-off), bufSize), nil
 	case s.path != "":
 		f, err := os.Open(s.path)
 		if err != nil {
 			return nil, fmt.Errorf("spool: %w", err)
 		}
-		s.rf = f
-		return event.NewFetchReaderSize(f, bufSize), nil
+		s.rmu.Lock()
+		s.rfs = append(s.rfs, f)
+		s.rmu.Unlock()
+		return event.NewFetchReaderSize(io.NewSectionReader(f, off, end-off), bufSize), nil
 	}
-	rs := make([]io.Reader, len(s.mem))
-	for i, b := range s.mem {
-		rs[i] = bytes.NewReader(b)
+	b := s.joined
+	if b == nil && len(s.mem) > 0 {
+		b = bytes.Join(s.mem, nil)
 	}
-	return event.NewFetchReaderSize(io.MultiReader(rs...), bufSize), nil
+	return event.NewFetchReaderSize(bytes.NewReader(b[off:end]), bufSize), nil
 }
 
 // release frees the memory or removes the file the spool holds.
@@ -287,15 +350,17 @@ func (s *fetchSpool) release() {
 		s.dir.mem.Add(-int64(s.memLen))
 		s.held = false
 	}
-	s.mem, s.memLen = nil, 0
+	s.mem, s.memLen, s.joined = nil, 0, nil
 	if s.f != nil {
 		s.f.Close()
 		s.f = nil
 	}
-	if s.rf != nil {
-		s.rf.Close()
-		s.rf = nil
+	s.rmu.Lock()
+	for _, f := range s.rfs {
+		f.Close()
 	}
+	s.rfs = nil
+	s.rmu.Unlock()
 	if s.path != "" {
 		os.Remove(s.path)
 		s.path = ""

@@ -15,6 +15,7 @@ type item struct {
 	f    *event.Fetch
 	sec  int64 // f.Time as Unix seconds and nanoseconds: the heaps compare
 	nsec int32 // these rather than time.Time (same order, less work)
+	src  int32 // index of the stream it came from (judging.merge)
 	file int   // index of the source in input order
 	seq  int64 // position in the file
 	slab *fetchSlab
@@ -136,9 +137,13 @@ func (h itemHeap) fixTop() {
 	}
 }
 
-// stream reads one source's fetches in (nearly) time order.
+// stream reads one source's fetches in (nearly) time order: its
+// spool's runs (runs.go) in file order, or one of them.
 type stream struct {
-	idx   int
+	idx   int // the file's index in input order
+	src   int32
+	runs  []spoolRun
+	ends  []int64 // the byte offset each run ends at; -1: the spool's end
 	ch    chan []*item
 	buf   []*item
 	err   error
@@ -162,13 +167,13 @@ func (s *stream) next() (*item, bool) {
 // itself), in file order through the file's reorder window, and sends
 // them in batches; progress counts the spool's bytes. The spool is
 // released when read.
-func startStream(ctx context.Context, idx int, fs *fileState, progress *atomic.Int64, wg *sync.WaitGroup) *stream {
-	s := &stream{idx: idx, ch: make(chan []*item, 4)}
+func startStream(ctx context.Context, idx int, src int32, fs *fileState, runs []spoolRun, ends []int64, progress *atomic.Int64, wg *sync.WaitGroup) *stream {
+	s := &stream{idx: idx, src: src, runs: runs, ends: ends, ch: make(chan []*item, 4)}
 	wg.Add(1)
 	go func() {
 		defer wg.Done()
 		defer close(s.ch)
-		defer fs.spool.release()
+		defer fs.spool.done()
 		if err := s.run(ctx, fs, progress); err != nil {
 			s.errMu.Lock()
 			s.err = err
@@ -190,15 +195,13 @@ func (s *stream) run(ctx context.Context, fs *fileState, progress *atomic.Int64)
 		// already through the window (window.go).
 		window = 0
 	}
-	r, err := fs.spool.reader()
-	if err != nil {
-		return err
-	}
 	var held itemHeap
 	// A small source's batch is no larger than the source.
 	batchCap := int(min(streamBatch, max(fs.stats.Fetches, 1)))
 	batch := make([]*item, 0, batchCap)
 	var seq, counted int64
+	var r *event.FetchReader
+	var done int64 // bytes of the runs read before r
 	var slab *fetchSlab
 	used := 0 // items of slab handed out
 	defer func() {
@@ -208,8 +211,12 @@ func (s *stream) run(ctx context.Context, fs *fileState, progress *atomic.Int64)
 	}()
 	send := func() bool {
 		if progress != nil {
-			progress.Add(r.Consumed() - counted)
-			counted = r.Consumed()
+			pos := done
+			if r != nil {
+				pos += r.Consumed()
+			}
+			progress.Add(pos - counted)
+			counted = pos
 		}
 		select {
 		case s.ch <- batch:
@@ -219,14 +226,28 @@ func (s *stream) run(ctx context.Context, fs *fileState, progress *atomic.Int64)
 			return false
 		}
 	}
+	run := 0
 	for {
+		if r == nil {
+			if run == len(s.runs) {
+				break
+			}
+			var err error
+			if r, err = fs.spool.reader(s.runs[run].off, s.ends[run]); err != nil {
+				return err
+			}
+			seq = s.runs[run].seq // positions count from the file's start
+			run++
+		}
 		if slab == nil || used == len(slab.items) {
 			slab, used = newFetchSlab(fs.stats.Fetches-seq), 0
 		}
 		f := &slab.fetches[used]
 		err := r.NextInto(f)
 		if err == io.EOF {
-			break
+			done += r.Consumed()
+			r = nil
+			continue
 		}
 		if err != nil {
 			return fmt.Errorf("%s: fetches spooled by pass 1: %w", fs.f.Path, err)
@@ -234,7 +255,7 @@ func (s *stream) run(ctx context.Context, fs *fileState, progress *atomic.Int64)
 		seq++
 		it := &slab.items[used]
 		used++
-		*it = item{f: f, sec: f.Time.Unix(), nsec: int32(f.Time.Nanosecond()), file: s.idx, seq: seq, slab: slab}
+		*it = item{f: f, sec: f.Time.Unix(), nsec: int32(f.Time.Nanosecond()), src: s.src, file: s.idx, seq: seq, slab: slab}
 		if window > 0 {
 			held.push(it)
 			if held.Len() <= window {
@@ -257,4 +278,17 @@ func (s *stream) run(ctx context.Context, fs *fileState, progress *atomic.Int64)
 		send()
 	}
 	return nil
+}
+
+// runEnds returns the byte offset each run ends at, -1 for the last
+// (the spool's end).
+func runEnds(runs []spoolRun) []int64 {
+	ends := make([]int64, len(runs))
+	for j := range runs {
+		ends[j] = -1
+		if j+1 < len(runs) {
+			ends[j] = runs[j+1].off
+		}
+	}
+	return ends
 }

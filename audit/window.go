@@ -38,6 +38,9 @@ func windowed(k ingest.Kind) bool {
 // archive; end hands over what the window holds.
 func spooler(fs *fileState) (add func(*event.Fetch), end func()) {
 	if !windowed(fs.f.Kind) {
+		if fs.f.Kind == ingest.KindLog {
+			fs.spool.runs = newRunSplitter() // runs.go
+		}
 		return fs.spool.add, func() {}
 	}
 	w := newSpoolWindow(reorderWindow, fs.spool.add)

@@ -50,7 +50,8 @@ func passTwo(t *testing.T, fs *fileState) []event.Fetch {
 	t.Helper()
 	fs.window = newestFirst(fs)
 	var wg sync.WaitGroup
-	s := startStream(context.Background(), 0, fs, nil, &wg)
+	fs.spool.prepare(1)
+	s := startStream(context.Background(), 0, 0, fs, fs.spool.segments(), runEnds(fs.spool.segments()), nil, &wg)
 	var got []event.Fetch
 	for {
 		it, ok := s.next()
@@ -143,5 +144,35 @@ func TestSpoolWindowSmall(t *testing.T) {
 	want := []string{"1@3", "3@1", "4@3", "0@5", "6@2", "5@7", "7@8", "2@9"}
 	if !slices.Equal(got, want) {
 		t.Errorf("got %v, want %v", got, want)
+	}
+}
+
+// TestRunSplitterWindow: the splitter's window (a ring while times go
+// forward, a heap after) gives out the times pass 2's window would, so
+// it breaks a run exactly where pass 2 would judge a fetch out of order.
+func TestRunSplitterWindow(t *testing.T) {
+	in := disordered(3*reorderWindow + 77)
+	r := newRunSplitter()
+	var held itemHeap
+	var out int64
+	given, breaks := false, 0
+	for i := range in {
+		f := &in[i]
+		ts := f.Time.UnixNano()
+		wantBreak := given && ts < out
+		if got := r.add(f, int64(i)); got != wantBreak {
+			t.Fatalf("fetch %d: break %v, want %v", i, got, wantBreak)
+		}
+		if wantBreak {
+			held, given = held[:0], false
+			breaks++
+		}
+		held.push(&item{sec: ts, seq: int64(i)})
+		if held.Len() > reorderWindow {
+			out, given = held.pop().sec, true
+		}
+	}
+	if breaks < 2 || len(r.all()) != min(breaks+1, maxRuns) {
+		t.Errorf("%d breaks, %d runs: the test does not exercise both modes", breaks, len(r.all()))
 	}
 }

@@ -36,31 +36,32 @@ type Builder struct {
 	ids     *identity.Store
 	robots  *robotsStore // distinct robots.txt contents
 
-	mu         sync.Mutex
-	docs       []*rdoc   // robots-like captures (every /robots.txt, and redirect-target candidates)
-	captures   []*capRec // every archived capture, compact
-	dirSets    map[string]*dirSet
-	files      map[string]string         // interned source file names
-	rfetches   []robotsFetch             // robots.txt fetches from logs and WARC request records
-	rwho       []fetchWho                // scheme, User-Agent and origin of rfetches
-	rwhoIdx    map[fetchWho]uint32       // index into rwho
-	strs       map[string]string         // interned hosts of rfetches
-	warcUAs    map[string]int            // User-Agent of WARC request records -> count
-	fileUAs    map[string]map[string]int // WARC file -> User-Agent of its request records -> count
-	infos      map[string]warcinfo       // WARC file -> what its first warcinfo record names
-	crawlers   []ArchiveCrawler          // settled over all inputs (Shared.Crawlers): taken as they are
-	reqIDs     []pairHash                // pairKey(file, WARC-Record-ID) of request records, unsorted
-	reqConc    []pairHash                // pairKey(file, WARC-Concurrent-To) of request records, unsorted
-	index      []ListingEntry
-	snippets   []ListingEntry
-	maxTime    time.Time
-	minTime    time.Time         // earliest non-zero time seen; site versions without a time start here
-	siteDocs   []*rdoc           // robots.txt versions as the site keeps them (AddSiteVersion)
-	seenHosts  map[string]string // host[:port] named by fetches -> scheme ("" unknown), for site inference
-	hostless   int64             // fetches whose source names no host
-	nCaptures  int64
-	nFetches   int64
-	nRobotsReq int64
+	mu          sync.Mutex
+	docs        []*rdoc   // robots-like captures (every /robots.txt, and redirect-target candidates)
+	captures    []*capRec // every archived capture, compact
+	dirSets     map[string]*dirSet
+	files       map[string]string         // interned source file names
+	rfetches    []robotsFetch             // robots.txt fetches from logs and WARC request records
+	rwho        []fetchWho                // scheme, User-Agent and origin of rfetches
+	rwhoIdx     map[fetchWho]uint32       // index into rwho
+	strs        map[string]string         // interned hosts of rfetches
+	warcUAs     map[string]int            // User-Agent of WARC request records -> count
+	fileUAs     map[string]map[string]int // WARC file -> User-Agent of its request records -> count
+	infos       map[string]warcinfo       // WARC file -> what its first warcinfo record names
+	crawlers    []ArchiveCrawler          // settled over all inputs (Shared.Crawlers): taken as they are
+	reqIDs      []pairHash                // pairKey(file, WARC-Record-ID) of request records, unsorted
+	reqConc     []pairHash                // pairKey(file, WARC-Concurrent-To) of request records, unsorted
+	index       []ListingEntry
+	snippets    []ListingEntry
+	maxTime     time.Time
+	defaultAsOf time.Time         // SetDefaultAsOf: the as-of when Options.AsOf is zero, if not maxTime
+	minTime     time.Time         // earliest non-zero time seen; site versions without a time start here
+	siteDocs    []*rdoc           // robots.txt versions as the site keeps them (AddSiteVersion)
+	seenHosts   map[string]string // host[:port] named by fetches -> scheme ("" unknown), for site inference
+	hostless    int64             // fetches whose source names no host
+	nCaptures   int64
+	nFetches    int64
+	nRobotsReq  int64
 
 	stream bool       // StreamViews: log robots.txt fetches are not kept
 	notes  *hostNotes // StreamViews: each host's last fetch (viewtracker.go)

@@ -750,14 +750,36 @@ var (
 // at any time. The store is complete once the model is built, so the
 // answer is cached: most bots publish no list, and asking the store costs
 // a URL parse per fetch.
+//
+// The owners are product tokens, and a bot the catalog does not know is
+// named by its User-Agent's token: a log of millions of distinct
+// User-Agents has as many owners. The cache is bounded (ipOwnerMax, an
+// entry evicted at random when full), as the User-Agent cache is.
 func (m *Model) hasIPList(owner string) bool {
-	if v, ok := m.ipOwners.Load(owner); ok {
-		return v.(bool)
+	m.ipOwners.RLock()
+	has, ok := m.ipOwners.m[owner]
+	m.ipOwners.RUnlock()
+	if ok {
+		return has
 	}
-	has := m.ids.CheckIP(owner, probeAddr, probeTime).Result != identity.IPNotGiven
-	m.ipOwners.Store(strings.Clone(owner), has)
+	has = m.ids.CheckIP(owner, probeAddr, probeTime).Result != identity.IPNotGiven
+	m.ipOwners.Lock()
+	if m.ipOwners.m == nil {
+		m.ipOwners.m = make(map[string]bool)
+	}
+	if len(m.ipOwners.m) >= ipOwnerMax {
+		for k := range m.ipOwners.m {
+			delete(m.ipOwners.m, k)
+			break
+		}
+	}
+	m.ipOwners.m[strings.Clone(owner)] = has
+	m.ipOwners.Unlock()
 	return has
 }
+
+// ipOwnerMax bounds Model.ipOwners: some 2 MB of owners.
+const ipOwnerMax = 16384
 
 func cloneHeader(h event.Header) event.Header {
 	out := make(event.Header, len(h))

@@ -62,8 +62,13 @@ type Model struct {
 	static []staticEntry
 	notes  *hostNotes
 
-	uaCache  uaCache
-	ipOwners sync.Map // IP list owner -> bool: the store has a list for it
+	uaCache uaCache
+	// ipOwners caches hasIPList: IP list owner -> the store has a list
+	// for it (bounded).
+	ipOwners struct {
+		sync.RWMutex
+		m map[string]bool
+	}
 
 	countsMu sync.Mutex
 	counts   archiveCounts
@@ -164,6 +169,15 @@ func (m *Model) authorityOrNew(scheme, host string) *authority {
 	return a
 }
 
+// SetDefaultAsOf sets the as-of Build takes when Options.AsOf is zero,
+// in place of the latest time seen: the caller found the later times to
+// be outliers (a garbled line dated 2099).
+func (b *Builder) SetDefaultAsOf(t time.Time) {
+	b.mu.Lock()
+	defer b.mu.Unlock()
+	b.defaultAsOf = t.UTC()
+}
+
 // Build finishes pass 1. The Builder must not be used afterwards.
 func (b *Builder) Build() *Model {
 	b.mu.Lock()
@@ -171,6 +185,9 @@ func (b *Builder) Build() *Model {
 	opts := b.opts
 	if opts.AsOf.IsZero() {
 		opts.AsOf = b.maxTime
+		if !b.defaultAsOf.IsZero() {
+			opts.AsOf = b.defaultAsOf
+		}
 	}
 	m := &Model{
 		opts:       opts,

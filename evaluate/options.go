@@ -5,6 +5,8 @@ import (
 	"path/filepath"
 	"strings"
 	"time"
+
+	"github.com/repaudit/repaudit/event"
 )
 
 // Defaults applied by NewBuilder to zero Options fields.
@@ -145,7 +147,7 @@ func splitURL(raw string) (auth, hostport, target string, ok bool) {
 // normalizeHost lower-cases a host[:port] and removes the scheme's default
 // port, as readers do for event.Fetch.Host.
 func normalizeHost(scheme, h string) string {
-	h = strings.ToLower(h)
+	h = strings.ToLower(event.ASCIIHost(h))
 	if i := strings.LastIndexByte(h, ':'); i >= 0 && !strings.Contains(h[i:], "]") {
 		port := h[i+1:]
 		if port == "" || (scheme == "http" && port == "80") || (scheme == "https" && port == "443") {

@@ -72,7 +72,9 @@ type Stats struct {
 	// forward and backward (equal times count in neither): a log written
 	// newest first has mostly Descending pairs.
 	Ascending, Descending int64
-	prev                  time.Time
+	// Days counts the events by UTC day (days.go).
+	Days Days
+	prev time.Time
 	// statuses counts the common statuses of fetches before they join
 	// Statuses (at the end of ReadFrom): an array index, not a map
 	// update, per fetch.
@@ -83,10 +85,11 @@ func newStats() Stats {
 	return Stats{Records: map[string]int64{}, Statuses: map[int]int64{}, Problems: map[string]int64{}}
 }
 
-func (s *Stats) see(t time.Time) {
+func (s *Stats) see(t time.Time, src event.Source) {
 	if t.IsZero() {
 		return
 	}
+	s.Days.see(t, src)
 	if s.First.IsZero() || t.Before(s.First) {
 		s.First = t
 	}
@@ -231,7 +234,7 @@ func readWARC(ctx context.Context, fh io.Reader, at io.ReaderAt, f File, opts Op
 		}
 		if c := rec.Capture; c != nil {
 			st.Captures++
-			st.see(c.Time)
+			st.see(c.Time, c.Source)
 			if c.Status != 0 {
 				st.Statuses[c.Status]++
 			}
@@ -298,7 +301,7 @@ func readLog(ctx context.Context, fh io.Reader, f File, opts Options, h Handler,
 // fetch counts one fetch and hands it to the handler.
 func (s *Stats) fetch(ft *event.Fetch, h Handler) error {
 	s.Fetches++
-	s.see(ft.Time)
+	s.see(ft.Time, ft.Source)
 	if !ft.Time.IsZero() {
 		if !s.prev.IsZero() {
 			switch ft.Time.Compare(s.prev) {

@@ -53,6 +53,7 @@ const (
 	LogLocalTime        Code = "log-local-time"
 	LogNothingRead      Code = "log-nothing-read"
 	LogNewestFirst      Code = "log-newest-first"
+	LogOutOfOrder       Code = "log-out-of-order"
 )
 
 // Listings given with --index and --snippets (package listing).
@@ -70,6 +71,8 @@ const (
 const (
 	InputUnreadable    Code = "input-unreadable"
 	InputEmpty         Code = "input-empty"
+	TimeOutlier        Code = "time-outlier"
+	AsOfBeforeData     Code = "as-of-before-data"
 	InputSkipped       Code = "input-skipped"
 	InputDuplicate     Code = "input-duplicate"
 	SpoolWriteFailed   Code = "spool-write-failed"
@@ -170,6 +173,8 @@ const (
 	NoticeIPListNotGiven Code = "ip-list-not-given"
 	NoticeIPListNone     Code = "ip-list-not-published"
 	NoticeNoCrawler      Code = "archive-no-crawler"
+	NoticeAsOfOutliers   Code = "as-of-outliers-ignored"
+	NoticeAsOfBeforeData Code = "as-of-before-data"
 )
 
 // Not-judged reasons (fetches.not_judged_reason, package evaluate). The
@@ -245,6 +250,7 @@ var registry = []Entry{
 	{KindProblem, LogLocalTime, Info, groupLog, "once per file: the format writes local time without a zone; times read as UTC"},
 	{KindProblem, LogNothingRead, Error, groupLog, "no line of the file could be read; the message names the format the lines come closest to"},
 	{KindProblem, LogNewestFirst, Warning, groupLog, "the log is written newest first: info when it was small enough to sort in memory before judging; warning when it was not, and crawl-delay was judged out of order"},
+	{KindProblem, LogOutOfOrder, Warning, groupLog, "time goes back further than the reorder window absorbs (rotated logs concatenated newest first): info when the log's ascending runs were merged in time order; warning, naming the first line past the cap of 64 runs, when some fetches were judged out of order"},
 
 	// Listings.
 	{KindProblem, ListingLineTooLong, Error, groupListing, "line skipped: longer than the listing line limit"},
@@ -258,6 +264,8 @@ var registry = []Entry{
 	// Inputs.
 	{KindProblem, InputUnreadable, Error, groupInput, "the input could not be opened or read (or does not exist, or a pattern matched nothing); the rest of the run goes on and exits 2"},
 	{KindProblem, InputEmpty, Warning, groupInput, "no fetch or capture was read from a log or archive input"},
+	{KindProblem, TimeOutlier, Warning, groupInput, "a log line dated long after the day by which 99.9% of its log's lines lie (more than 7 days, or the log's span; a garbled line dated 2099?): ignored for the default --as-of; one row per day, naming its latest line"},
+	{KindProblem, AsOfBeforeData, Warning, groupInput, "--as-of is earlier than every time in the data: retention and take-downs are judged before any capture"},
 	{KindProblem, InputSkipped, Info, groupInput, "a file found in a directory input holds nothing repaudit reads; skipped"},
 	{KindProblem, InputDuplicate, Warning, groupInput, "same content as an input named before; read once (an input read from a pipe can be compared only after pass 1: its robots.txt fetches and captures counted twice, its fetches are judged once)"},
 	{KindProblem, SpoolWriteFailed, Error, groupInput, "the fetches read from this input could not be spooled for pass 2 (disk full?); the input counts as failed and its fetches are not judged"},
@@ -356,6 +364,8 @@ var registry = []Entry{
 	{KindNotice, NoticeAssumedRange, "", "", "robots.txt files given without a time, assumed in force for the whole data range"},
 	{KindNotice, NoticeIPListNotGiven, "", "", "a bot's operator publishes IP ranges (bot catalog ip_ranges_url, or its card's ips_uri) but none were given: its IPs are unchecked (fetches.ip_check not_given, the URL in ip_list_url); one notice per bot"},
 	{KindNotice, NoticeIPListNone, "", "", "fetches by bots the catalog knows whose operators publish no IP ranges: unverifiable by IP (fetches.ip_check not_published)"},
+	{KindNotice, NoticeAsOfOutliers, "", "", "the default --as-of ignored times far after the bulk of the data; the notice names the line that set it and the first ignored"},
+	{KindNotice, NoticeAsOfBeforeData, "", "", "--as-of is earlier than every time in the data"},
 	{KindNotice, NoticeNoCrawler, "", "", "WARC or ARC files with captures but no crawler named: their captures are not judged (give --archive-agent)"},
 
 	// Not-judged reasons.

@@ -175,6 +175,7 @@ func normHost(authority, scheme string) string {
 		authority = authority[:len(authority)-4]
 	}
 	authority = strings.TrimSuffix(authority, ":")
+	authority = event.ASCIIHost(authority)
 	for i := 0; i < len(authority); i++ {
 		if c := authority[i]; 'A' <= c && c <= 'Z' {
 			return strings.ToLower(authority)

@@ -26,12 +26,14 @@ const (
 	defaultWayback        = "https://web.archive.org"
 	defaultHistoryTimeout = 60 * time.Second // the CDX server is slow
 	defaultHistoryDelay   = time.Second
+	defaultMaxCaptures    = 500 // about 9 minutes of requests at the default --delay
 	maxCDXAnswer          = 32 << 20
 )
 
 func robotsHistoryUsage(w io.Writer) {
 	io.WriteString(w, `usage: repaudit robots history URL [--from DATE] [--to DATE] --out FILE.warc.gz [--force]
                               [--wayback URL] [--delay 1s] [--timeout 60s] [--max-bytes 1MiB] [--allow-private]
+                              [--max-captures 500]
 
 Writes a site's past robots.txt files, as the Wayback Machine captured them,
 to a WARC file that 'repaudit audit' reads like any other capture of the
@@ -40,7 +42,10 @@ site: one response record per distinct version, dated at the capture time.
 URL names the site (https://example.com, or example.com for https). The
 CDX server is asked for the captures of HOST/robots.txt between --from and
 --to (RFC 3339 or YYYY-MM-DD, inclusive), collapsing repeats of the same
-content, and each capture's raw body is fetched from
+content (repeats of the capture before are never fetched), at most
+--max-captures of them (default 500, 0 for no cap: over it, captures
+whose content and status an earlier one had go first, then the oldest;
+stderr says how many went), and each capture's raw body is fetched from
 WAYBACK/web/TIMESTAMP"id_"/ORIGINAL. Each response record has:
   WARC-Target-URI  the site's robots.txt under URL's scheme and host
   WARC-Date        the capture time
@@ -71,6 +76,7 @@ type robotsHistoryOptions struct {
 	timeout      time.Duration
 	maxBytes     byteSize
 	allowPrivate bool
+	maxCaptures  int
 }
 
 func runRobotsHistory(ctx context.Context, args []string, std stdio) int {
@@ -92,6 +98,7 @@ func runRobotsHistory(ctx context.Context, args []string, std stdio) int {
 	fs.DurationVar(&o.timeout, "timeout", defaultHistoryTimeout, "time limit for each request, connect to last body byte")
 	fs.Var(&o.maxBytes, "max-bytes", "size `limit` of each robots.txt body")
 	fs.BoolVar(&o.allowPrivate, "allow-private", false, "allow non-public addresses (tests, a local Wayback)")
+	fs.IntVar(&o.maxCaptures, "max-captures", defaultMaxCaptures, "fetch at most `N` captures (0: no cap); over it, repeats of earlier content go, then the oldest")
 	fail := func(format string, a ...any) int {
 		fmt.Fprintf(std.Stderr, "repaudit robots history: "+format+"\n", a...)
 		return exitUsage
@@ -112,6 +119,8 @@ func runRobotsHistory(ctx context.Context, args []string, std stdio) int {
 		return fail("--timeout must be positive")
 	case o.delay < 0:
 		return fail("--delay must not be negative")
+	case o.maxCaptures < 0:
+		return fail("--max-captures must not be negative")
 	}
 	if o.site, err = historySite(pos[0]); err != nil {
 		return fail("%v", err)
@@ -247,6 +256,15 @@ func (h *historyRun) run(ctx context.Context) (written, failed int, err error) {
 	if len(others) > 0 {
 		fmt.Fprintf(h.log, "CDX answer: left out captures of other hosts: %s (ask for that host to get them)\n", others)
 	}
+	sel := wayback.Select(caps, h.opts.maxCaptures)
+	if n := sel.Seen + sel.Older; n > 0 {
+		fmt.Fprintf(h.log, "CDX answer: %d captures of distinct content and status; fetching %d (--max-captures %d): left out %d that repeat an earlier content with the same status and %d older ones (narrow with --from/--to, or raise --max-captures)\n",
+			len(caps)-sel.Repeats, len(sel.Keep), h.opts.maxCaptures, sel.Seen, sel.Older)
+	}
+	if sel.Repeats > 0 {
+		fmt.Fprintf(h.log, "CDX answer: %d captures repeat the content and status of the one before: not fetched\n", sel.Repeats)
+	}
+	caps = sel.Keep
 	if len(caps) == 0 {
 		fmt.Fprintf(h.log, "no captures of %s/robots.txt in %s", host, h.opts.wayback)
 		if q.From != "" || q.To != "" {

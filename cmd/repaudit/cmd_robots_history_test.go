@@ -3,6 +3,7 @@ package main
 import (
 	"bytes"
 	"context"
+	"fmt"
 	"io"
 	"net/http"
 	"net/http/httptest"
@@ -301,5 +302,39 @@ func TestRobotsHistoryFeedsAudit(t *testing.T) {
 	code, stdout, _ = runCmd(t, "query", out, "select evidence from violations where url_path = '/b'", "--format", "csv")
 	if code != exitOK || !strings.Contains(stdout, "by the Wayback Machine ("+ws.URL+"/web/") {
 		t.Errorf("evidence does not name the Wayback capture:\n%s", stdout)
+	}
+}
+
+// TestRobotsHistoryMaxCaptures: a CDX answer of 10,000 rows is not
+// 10,000 requests: over --max-captures, captures repeating an earlier
+// content go, then the oldest, and stderr says what was skipped.
+func TestRobotsHistoryMaxCaptures(t *testing.T) {
+	var cdx strings.Builder
+	cdx.WriteString(`[["timestamp","original","statuscode","digest"]`)
+	t0 := time.Date(2015, 1, 1, 0, 0, 0, 0, time.UTC)
+	for i := range 10000 {
+		fmt.Fprintf(&cdx, `,[%q,"https://example.com/robots.txt","200","D%d"]`, t0.Add(time.Duration(i)*time.Hour).Format("20060102150405"), i%5)
+	}
+	cdx.WriteString("]")
+	ws := newWaybackServer(t, cdx.String(), 200)
+	var delays []time.Duration
+	ctx := ws.ctx(time.Date(2026, 11, 23, 19, 0, 0, 0, time.UTC), &delays)
+	out := filepath.Join(t.TempDir(), "history.warc.gz")
+	var se bytes.Buffer
+	run(ctx, []string{"robots", "history", "https://example.com/", "--out", out, "--wayback", ws.URL, "--allow-private", "--max-captures", "3"},
+		stdio{Stdin: strings.NewReader(""), Stdout: io.Discard, Stderr: &se})
+	if len(ws.requests) != 4 {
+		t.Errorf("%d requests, want the CDX query and 3 replays", len(ws.requests))
+	}
+	want := "fetching 3 (--max-captures 3): left out 9995 that repeat an earlier content with the same status and 2 older ones"
+	if !strings.Contains(se.String(), want) {
+		t.Errorf("stderr lacks %q; got:\n%s", want, se.String())
+	}
+	// The latest three distinct contents: D2, D3 and D4, the first time
+	// each was captured.
+	for i, ts := range []string{"2015010102", "2015010103", "2015010104"} {
+		if i+1 < len(ws.requests) && !strings.Contains(ws.requests[i+1], "/web/"+ts) {
+			t.Errorf("request %d %q, want the capture of %s", i+1, ws.requests[i+1], ts)
+		}
 	}
 }
