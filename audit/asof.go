@@ -16,13 +16,15 @@ import (
 // log on its own (a server writes a line per request, so its times are
 // dense; an archive's captures, a robots history's above all, may be
 // years apart and are taken as they are): the day by which all but the
-// latest 0.1% of the log's lines lie (at least one line left out once
-// there are minOutlierBase) ends its bulk; days that start after the bulk
-// by more than asOfSlack, or by more than the bulk's own span if that is
-// longer, are outliers. Each is a time-outlier warning naming its line,
+// latest 0.1% of the log's lines lie (at least one line left out) ends
+// its bulk; days that start after the bulk by more than asOfSlack, or by
+// more than the bulk's own span if that is longer, are outliers. A log of
+// fewer than minOutlierBase lines says little about its own density: its
+// slack is a year (smallLogSlack), which a garbled 2099 still exceeds. Each is a time-outlier warning naming its line,
 // and a notice says which line set the as-of and what was ignored.
 const (
 	asOfSlack      = 7 * 24 * time.Hour
+	smallLogSlack  = 366 * 24 * time.Hour
 	minOutlierBase = 20
 	maxOutlierRows = 100 // time-outlier rows a run writes; the rest are counted
 )
@@ -59,7 +61,7 @@ func chooseAsOf(files []*fileState) asOfChoice {
 		}
 		slices.Sort(keys)
 		cut, bulk := len(keys), time.Time{}
-		if fs.f.Kind == ingest.KindLog && total >= minOutlierBase {
+		if fs.f.Kind == ingest.KindLog && total >= 2 {
 			cut, bulk = outliers(keys, days, total)
 		}
 		for i, k := range keys {
@@ -91,7 +93,11 @@ func outliers(keys []int64, days map[int64]*ingest.Day, total int64) (int, time.
 			continue
 		}
 		end := time.Unix((k+1)*86400, 0).UTC()
-		slack := max(asOfSlack, end.Sub(time.Unix(keys[0]*86400, 0)))
+		base := asOfSlack
+		if total < minOutlierBase {
+			base = smallLogSlack
+		}
+		slack := max(base, end.Sub(time.Unix(keys[0]*86400, 0)))
 		for j := i + 1; j < len(keys); j++ {
 			if time.Unix(keys[j]*86400, 0).Sub(end) > slack {
 				return j, end

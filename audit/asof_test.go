@@ -127,3 +127,40 @@ func TestAsOfSparseLog(t *testing.T) {
 		t.Errorf("as-of %s, problems %v; want %s and no time-outlier", model.AsOf(), problemCodes(col), last)
 	}
 }
+
+// TestAsOfSmallLog: a log of a dozen lines says little about its own
+// density, but a garbled 2099 line among 2025 lines is still an outlier
+// (a year's slack), while a small log whose lines are months apart has
+// none.
+func TestAsOfSmallLog(t *testing.T) {
+	for _, tc := range []struct {
+		name    string
+		last    string // the time of the twelfth line
+		outlier bool
+	}{
+		{"garbled 2099", "11/May/2099:03:00:00", true},
+		{"months apart", "11/Sep/2025:03:00:00", false},
+	} {
+		t.Run(tc.name, func(t *testing.T) {
+			tmp := t.TempDir()
+			p := filepath.Join(tmp, "access.log")
+			var b strings.Builder
+			for i := range 11 {
+				fmt.Fprintf(&b, "198.51.100.7 - - [%02d/May/2025:10:00:00 +0000] \"GET /p%d HTTP/1.1\" 200 1 \"-\" \"curl/8\"\n", i+1, i)
+			}
+			fmt.Fprintf(&b, "198.51.100.7 - - [%s +0000] \"GET /last HTTP/1.1\" 200 1 \"-\" \"curl/8\"\n", tc.last)
+			os.WriteFile(p, []byte(b.String()), 0o644)
+			col := &table.Collector{}
+			_, model, err := execute(context.Background(), onceConfig(filepath.Join(tmp, "out"), p), col)
+			if err != nil {
+				t.Fatal(err)
+			}
+			if got := problemCodes(col)["time-outlier"] == 1; got != tc.outlier {
+				t.Errorf("time-outlier rows %v, want outlier %v", problemCodes(col), tc.outlier)
+			}
+			if tc.outlier && model.AsOf().Year() != 2025 {
+				t.Errorf("as-of %s, want the 2025 line", model.AsOf())
+			}
+		})
+	}
+}
