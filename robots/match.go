@@ -18,6 +18,10 @@ type matcher struct {
 	// records left out (ACAP §2.9.2); nil when there are none, in which
 	// case groups serve.
 	acapConv []compiledGroup
+
+	// usage holds each group's compiled Content-Usage paths; nil when no
+	// group has any (usage.go).
+	usage [][]compiledUsage
 }
 
 // tokenEntry is the merged group of one product token (RFC 9309 §2.2.1).
@@ -47,6 +51,7 @@ type compiledRule struct {
 func compile(f *File, skip map[int]bool) matcher {
 	m := matcher{tokens: make(map[string]int32), star: -1}
 	m.groups = compileGroups(f, nil)
+	m.usage = compileUsage(f)
 	if len(skip) > 0 {
 		m.acapConv = compileGroups(f, skip)
 	}

@@ -28,6 +28,17 @@ const (
 	DiagSitemapEmpty       = "sitemap-empty"        // sitemap line without a URL
 	DiagConventionalInACAP = "conventional-in-acap" // allow/disallow inside an ACAP record (ACAP §2.9.2)
 	DiagTooMany            = "too-many-diagnostics" // more than MaxDiagnostics; the rest are counted, not kept
+
+	// AI usage preferences (aipref attach §3, Content Signals, RSL).
+	DiagUsageOutsideGroup = "usage-outside-group"    // content-usage or content-signal before any user-agent line; ignored
+	DiagUsageInvalid      = "content-usage-invalid"  // statement is empty or not a Structured Fields Dictionary (wrong case too); all unknown
+	DiagUsageLabel        = "content-usage-label"    // label other than train-ai and search; ignored
+	DiagUsageOutdated     = "content-usage-outdated" // label of an earlier aipref draft (train-genai, bots, ai-output); ignored
+	DiagUsageValue        = "content-usage-value"    // train-ai or search not the token y or n; unknown
+	DiagSignalSyntax      = "content-signal-syntax"  // empty content-signal, or an item without '='; ignored
+	DiagSignalKey         = "content-signal-key"     // key other than search, ai-input, ai-train, use; ignored
+	DiagSignalValue       = "content-signal-value"   // value other than yes/no (use: immediate/reference/full); unknown
+	DiagLicenseInvalid    = "license-invalid"        // license line without a URL, or not an absolute one
 )
 
 // diagTextCap caps the line text copied into a Diagnostic.
@@ -49,6 +60,9 @@ const (
 	kwSitemap
 	kwOther // known non-standard record kept as "other"
 	kwACAP
+	kwContentUsage  // aipref attach §3
+	kwContentSignal // Cloudflare Content Signals
+	kwLicense       // RSL 1.0
 )
 
 // keys maps a key, lower-cased with '-', '_' and spaces removed, to its
@@ -84,17 +98,20 @@ var keys = map[string]struct {
 	// Records some crawlers read and this package keeps as "other"; they
 	// do not take part in grouping (RFC 9309 §2.2.4: they MUST NOT
 	// interfere with the explicitly defined records).
-	"host":          {kwOther, "host"},
-	"cleanparam":    {kwOther, "clean-param"},
-	"requestrate":   {kwOther, "request-rate"},
-	"visittime":     {kwOther, "visit-time"},
-	"noindex":       {kwOther, "noindex"},
-	"nofollow":      {kwOther, "nofollow"},
-	"noarchive":     {kwOther, "noarchive"},
-	"contentsignal": {kwOther, "content-signal"},
-	"contentusage":  {kwOther, "content-usage"},
-	"robotversion":  {kwOther, "robot-version"},
-	"comment":       {kwOther, "comment"},
+	"host":         {kwOther, "host"},
+	"cleanparam":   {kwOther, "clean-param"},
+	"requestrate":  {kwOther, "request-rate"},
+	"visittime":    {kwOther, "visit-time"},
+	"noindex":      {kwOther, "noindex"},
+	"nofollow":     {kwOther, "nofollow"},
+	"noarchive":    {kwOther, "noarchive"},
+	"robotversion": {kwOther, "robot-version"},
+	"comment":      {kwOther, "comment"},
+	// AI usage preferences, parsed by usage.go.
+	"contentsignal":  {kwContentSignal, "content-signal"},
+	"contentsignals": {kwContentSignal, "content-signal"},
+	"contentusage":   {kwContentUsage, "content-usage"},
+	"license":        {kwLicense, "license"},
 }
 
 // lookupKey classifies a key as written. It returns the keyword, the
@@ -362,6 +379,12 @@ func (p *parser) line(n int, raw string, bom bool) {
 	case kwOther:
 		p.addLine(Line{Number: n, Kind: KindOther, Value: value, Group: -1,
 			Note: joinNote(note, proper+" record (not part of RFC 9309; not evaluated)")})
+	case kwContentUsage:
+		p.contentUsage(n, value, raw, note)
+	case kwContentSignal:
+		p.contentSignal(n, value, raw, note)
+	case kwLicense:
+		p.license(n, value, raw, note)
 	case kwACAP:
 		p.acapLine(n, key, value, raw, note, missingColon)
 	default:

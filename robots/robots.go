@@ -20,6 +20,8 @@ type File struct {
 	Groups []Group
 	// Sitemaps are the sitemap lines, wherever they appear (RFC 9309 §2.2.4).
 	Sitemaps []Sitemap
+	// Licenses are the RSL License lines, wherever they appear.
+	Licenses []License
 	// Diagnostics list every line the parser could not take as written.
 	Diagnostics []Diagnostic
 	// Truncated reports that the body exceeded MaxBytes; lines past the
@@ -52,16 +54,19 @@ type Diagnostic struct {
 
 // Line kinds used in Line.Kind.
 const (
-	KindUserAgent  = "user-agent"
-	KindAllow      = "allow"
-	KindDisallow   = "disallow"
-	KindCrawlDelay = "crawl-delay"
-	KindSitemap    = "sitemap"
-	KindACAP       = "acap"
-	KindOther      = "other"
-	KindComment    = "comment"
-	KindBlank      = "blank"
-	KindDiagnostic = "diagnostic"
+	KindUserAgent     = "user-agent"
+	KindAllow         = "allow"
+	KindDisallow      = "disallow"
+	KindCrawlDelay    = "crawl-delay"
+	KindSitemap       = "sitemap"
+	KindACAP          = "acap"
+	KindOther         = "other"
+	KindContentUsage  = "content-usage"  // aipref attach §3
+	KindContentSignal = "content-signal" // Cloudflare Content Signals
+	KindLicense       = "license"        // RSL 1.0
+	KindComment       = "comment"
+	KindBlank         = "blank"
+	KindDiagnostic    = "diagnostic"
 )
 
 // Line is one line of the file as classified by the parser.
@@ -78,8 +83,10 @@ type Line struct {
 type Group struct {
 	Agents     []Agent
 	Rules      []Rule
-	CrawlDelay *CrawlDelay // nil if none
-	Line       int         // line of the group's first user-agent line
+	CrawlDelay *CrawlDelay     // nil if none
+	Usage      []ContentUsage  // Content-Usage rules (aipref attach §3)
+	Signals    []ContentSignal // Content-Signal lines
+	Line       int             // line of the group's first user-agent line
 }
 
 // Agent is one user-agent line of a group.
