@@ -50,11 +50,35 @@
 //     requests, conflict resolution by narrowest scope (§2.4.5), named
 //     crawlers overriding "*", and the combination with conventional
 //     records (§2.9), through File.ACAPCheck and File.TakeDownFor.
+//   - AI usage preferences: Content-Usage rules (draft-ietf-aipref-attach
+//     §3, vocabulary draft-ietf-aipref-vocab), Cloudflare's Content-Signal
+//     lines and RSL License lines, through File.UsagePrefs (see below).
 //
 // Fetching robots.txt and the status-code rules of RFC 9309 §2.3 are not
 // here: the caller decides what body, if any, applies.
 //
 // Every choice the specifications leave open is listed in docs/semantics.md.
+//
+// # AI usage preferences
+//
+// Content-Usage and Content-Signal lines are rules of their group, kept in
+// Group.Usage and Group.Signals; License lines are global, in
+// File.Licenses. UsagePrefs answers for one product token and path after
+// the group selection of Check (a group naming the crawler replaces "*"):
+//
+//	v := f.UsagePrefs("GPTBot", "/blog/post")
+//	if v.TrainAI.Value == robots.PrefNo {
+//		fmt.Println(v.TrainAI.Line, v.TrainAI.Text) // 4 Content-Usage: /blog/ train-ai=n
+//	}
+//
+// For Content-Usage the rule with the longest matching path decides, with
+// the matching of Allow and Disallow; rules as long as it apply together
+// and the most restrictive value wins ("n" over "y" over unknown, aipref
+// vocab §5.1). Every Content-Signal line applies to its whole group.
+// Labels are case-sensitive: "Train-AI=n" is not a Dictionary the
+// vocabulary accepts and reserves nothing. Each label names the line that
+// decided it. Preferences attach only to crawlable paths; the verdict's
+// Access field says whether the path is one.
 //
 // # Diagnostics
 //

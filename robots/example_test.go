@@ -45,3 +45,37 @@ ACAP-allow-present-snippet: /news/ max-length=250-chars
 	// ACAP index: crawler "*": line 3 "ACAP-disallow-index: /news/archive/" (narrowest-scope): prohibited
 	// true [{max-length 250-chars}]
 }
+
+func ExampleFile_UsagePrefs() {
+	body := []byte(`User-agent: *
+Content-Signal: search=yes, ai-train=no
+Content-Usage: train-ai=n, search=y
+Content-Usage: /blog/ train-ai=y
+Content-Usage: /blog/drafts/ Train-AI=n
+Allow: /
+
+User-agent: ExampleBot
+Content-Usage: /shop train-ai=y
+Content-Usage: /shop train-ai=n
+`)
+	f := robots.Parse(body, robots.Options{})
+	for _, d := range f.Diagnostics {
+		fmt.Printf("line %d: %s\n", d.Line, d.Code)
+	}
+	for _, q := range []struct{ agent, path string }{
+		{"GPTBot", "/about"},
+		{"GPTBot", "/blog/post"},
+		{"GPTBot", "/blog/drafts/x"},
+		{"ExampleBot", "/shop/cart"},
+	} {
+		v := f.UsagePrefs(q.agent, q.path)
+		fmt.Printf("%-10s %-14s train-ai=%-7v (line %d) search=%-7v signal ai-train=%v\n",
+			q.agent, q.path, v.TrainAI.Value, v.TrainAI.Line, v.Search.Value, v.SignalAITrain.Value)
+	}
+	// Output:
+	// line 5: content-usage-invalid
+	// GPTBot     /about         train-ai=no      (line 3) search=yes     signal ai-train=no
+	// GPTBot     /blog/post     train-ai=yes     (line 4) search=unknown signal ai-train=no
+	// GPTBot     /blog/drafts/x train-ai=unknown (line 5) search=unknown signal ai-train=no
+	// ExampleBot /shop/cart     train-ai=no      (line 10) search=unknown signal ai-train=unknown
+}
