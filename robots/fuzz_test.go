@@ -19,6 +19,7 @@ var fuzzSeeds = []string{
 	"\xEF\xBBUser-agent: barbot*\nDisallow: /AnyValue\n",
 	"\xEFuser-agent: Mediapartners-Google**\nuser-agent: **\nuser-agent: */1\ndisallow: /\n",
 	"\xEF\x11\xBFUser-Agent: foo\nAllow: /AnyValue\n",
+	"User-agent: a\nContent-Signal: search=yes,ai-train=no\nUser-agent: b\nContent-Usage: /x Train-AI=n\nLicense: https://e/l\nDisallow: /\n",
 }
 
 // FuzzParse checks that any byte sequence parses without panicking, that
