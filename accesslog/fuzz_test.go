@@ -10,6 +10,7 @@ import (
 	"time"
 
 	"github.com/repaudit/repaudit/event"
+	"github.com/repaudit/repaudit/internal/fixtures"
 )
 
 // fuzzRead reads data as format f (or auto-detected) and checks the
@@ -140,10 +141,12 @@ func FuzzReaderProxy(f *testing.F) {
 	})
 }
 
-// addRealSeeds adds real fixtures (testdata/real) as seeds.
+// addRealSeeds adds real fixtures (shared/fixtures/real-logs) as seeds,
+// those that are there.
 func addRealSeeds(f *testing.F, names ...string) {
 	for _, n := range names {
-		if b, err := os.ReadFile("testdata/real/" + n); err == nil {
+		p, _ := fixtures.Find("real-logs/" + n)
+		if b, err := os.ReadFile(p); err == nil {
 			f.Add(b, uint8(0))
 		}
 	}

@@ -13,6 +13,7 @@ import (
 	"testing"
 
 	"github.com/repaudit/repaudit/event"
+	"github.com/repaudit/repaudit/internal/fixtures"
 )
 
 // requestRE matches a quoted HTTP request line ("GET /x HTTP/1.1"): the
@@ -42,11 +43,12 @@ func countLines(t *testing.T, data []byte, byRequest bool) int {
 	return n
 }
 
-// TestRealFixtures reads every file of testdata/real (see its README for
-// where each comes from) in full, auto-detected, and checks that it gives
-// at least as many fetches as it has request lines, and a problem for
-// every line it does not read.
+// TestRealFixtures reads every file of shared/fixtures/real-logs beside the
+// repository (see its README for where each comes from) in full,
+// auto-detected, and checks that it gives at least as many fetches as it
+// has request lines, and a problem for every line it does not read.
 func TestRealFixtures(t *testing.T) {
+	dir := fixtures.Path(t, "real-logs")
 	tests := []struct {
 		file   string
 		format Format
@@ -138,7 +140,7 @@ func TestRealFixtures(t *testing.T) {
 	for _, tt := range tests {
 		seen[tt.file] = true
 		t.Run(tt.file, func(t *testing.T) {
-			raw, err := os.ReadFile(filepath.Join("testdata", "real", tt.file))
+			raw, err := os.ReadFile(filepath.Join(dir, tt.file))
 			if err != nil {
 				t.Fatal(err)
 			}
@@ -205,10 +207,10 @@ func TestRealFixtures(t *testing.T) {
 			}
 		})
 	}
-	entries, _ := os.ReadDir(filepath.Join("testdata", "real"))
+	entries, _ := os.ReadDir(dir)
 	for _, e := range entries {
 		if !seen[e.Name()] && e.Name() != "README.md" {
-			t.Errorf("testdata/real/%s is not read by this test", e.Name())
+			t.Errorf("%s is not read by this test", filepath.Join(dir, e.Name()))
 		}
 	}
 }

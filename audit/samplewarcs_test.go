@@ -12,6 +12,7 @@ import (
 
 	"github.com/repaudit/repaudit/evaluate"
 	"github.com/repaudit/repaudit/ingest"
+	"github.com/repaudit/repaudit/internal/fixtures"
 	"github.com/repaudit/repaudit/output"
 	"github.com/repaudit/repaudit/table"
 	"github.com/repaudit/repaudit/warc"
@@ -166,17 +167,25 @@ func compareAloneTogether(t *testing.T, files []string) (*table.Collector, []alo
 	return together, out
 }
 
-// sampleWARCs are real WARC and ARC files from public projects
-// (testdata/samplewarcs/README.md): two crawlers of www.archive.org five
-// years apart, an ARC copy of the first crawl that names no crawler, a
-// person's browser session recorded by Webrecorder, and one page of
-// Common Crawl's CC-MAIN-2024-22.
-var sampleWARCs = []string{
-	"testdata/samplewarcs/IAH-20080430204825-00000-blackbook-truncated.warc.gz", // heritrix 1.14.0, 2008
-	"testdata/samplewarcs/IAH-urls-wget.warc.gz",                                // Wget 1.14, 2013
-	"testdata/samplewarcs/IAH-20080430204825-00000-blackbook-truncated.arc.gz",  // the same crawl as ARC, no request records
-	"testdata/samplewarcs/example.warc.gz",                                      // Webrecorder, Chrome
-	"testdata/samplewarcs/whirlwind.warc.gz",                                    // Common Crawl (CCBot), 2024
+// sampleWARCFiles are real WARC and ARC files from public projects, in
+// shared/fixtures/sample-warcs beside the repository (its README cites
+// them; t is skipped when the folder is absent): two crawlers of
+// www.archive.org five years apart, an ARC copy of the first crawl that
+// names no crawler, a person's browser session recorded by Webrecorder,
+// and one page of Common Crawl's CC-MAIN-2024-22.
+func sampleWARCFiles(t *testing.T) []string {
+	dir := fixtures.Path(t, "sample-warcs")
+	var files []string
+	for _, name := range []string{
+		"IAH-20080430204825-00000-blackbook-truncated.warc.gz", // heritrix 1.14.0, 2008
+		"IAH-urls-wget.warc.gz",                                // Wget 1.14, 2013
+		"IAH-20080430204825-00000-blackbook-truncated.arc.gz",  // the same crawl as ARC, no request records
+		"example.warc.gz",                                      // Webrecorder, Chrome
+		"whirlwind.warc.gz",                                    // Common Crawl (CCBot), 2024
+	} {
+		files = append(files, filepath.Join(dir, name))
+	}
+	return files
 }
 
 // TestSampleWARCsEachCrawlerOnItsOwn is issue 12's "Done when" on real
@@ -186,6 +195,7 @@ var sampleWARCs = []string{
 // every file is read, and the identical robots.txt captures of the WARC
 // and ARC copies are one version.
 func TestSampleWARCsEachCrawlerOnItsOwn(t *testing.T) {
+	sampleWARCs := sampleWARCFiles(t)
 	together, cmp := compareAloneTogether(t, sampleWARCs)
 	wantRows := map[string]int{sampleWARCs[0]: 7, sampleWARCs[1]: 16, sampleWARCs[2]: 7, sampleWARCs[3]: 2, sampleWARCs[4]: 1}
 	for _, c := range cmp {

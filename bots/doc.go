@@ -68,16 +68,17 @@
 //     Auth hints, and which entries are frameworks.
 //
 // data/versions.json records the npm version of crawler-user-agents (with
-// its tarball URL and sha512 integrity) and the ai.robots.txt commit (and
-// its date) robots.json comes from. The binary embeds it: DataVersions
+// its name@version and the tarball's sha512 integrity) and the
+// ai.robots.txt commit (and its date) robots.json comes from. The binary embeds it: DataVersions
 // returns it, "repaudit bots list" prints it and manifest.json records it
 // under "catalog".
 //
 // # Refreshing the data
 //
 // "go generate ./bots/" runs internal/gencatalog, which downloads
-// crawler-user-agents from the npm registry itself (the package metadata
-// names the tarball; its sha512 integrity is checked) and copies
+// crawler-user-agents with the registry's own client ("npm pack
+// crawler-user-agents@VERSION --json", from whatever registry npm is
+// configured with; the tarball's sha512 integrity is checked) and copies
 // robots.json from a local file, since the GitHub host is not reachable
 // from the machines this project is built on:
 //

@@ -6,6 +6,8 @@ import (
 	"os"
 	"strings"
 	"testing"
+
+	"github.com/repaudit/repaudit/internal/fixtures"
 )
 
 var listMisses = flag.Bool("misses", false, "log every User-Agent the rate tests get wrong")
@@ -88,10 +90,10 @@ func rate(t *testing.T, c *Catalog, uas []string, wantBot bool) float64 {
 // TestRates measures identification on real User-Agent collections (the
 // issue's acceptance test): the crawler-user-agents instances the catalog
 // is built from; device-detector's bot and browser fixtures, from which no
-// catalog entry is taken (bots/testdata/device-detector/README.md; the
+// catalog entry is taken (shared/fixtures/user-agents/device-detector/README.md; the
 // general rules were checked against their misses while written); and
 // uap-core's crawler fixtures, added afterwards and never tuned on
-// (bots/testdata/uap-core/README.md). It also fails any User-Agent named
+// (shared/fixtures/user-agents/uap-core/README.md). It also fails any User-Agent named
 // by a generic word or attributed to a bot it only mentions.
 func TestRates(t *testing.T) {
 	c := Default()
@@ -99,9 +101,9 @@ func TestRates(t *testing.T) {
 	if len(cua) < 2000 {
 		t.Fatalf("got %d crawler-user-agents instances, want over 2000", len(cua))
 	}
-	ddBots := readLines(t, "testdata/device-detector/bots.txt")
-	ddBrowsers := readLines(t, "testdata/device-detector/browsers.txt")
-	uapSpiders := readLines(t, "testdata/uap-core/spiders.txt")
+	ddBots := readLines(t, fixtures.Path(t, "user-agents/device-detector/bots.txt"))
+	ddBrowsers := readLines(t, fixtures.Path(t, "user-agents/device-detector/browsers.txt"))
+	uapSpiders := readLines(t, fixtures.Path(t, "user-agents/uap-core/spiders.txt"))
 	for _, r := range []struct {
 		name    string
 		uas     []string

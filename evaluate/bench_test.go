@@ -11,6 +11,7 @@ import (
 	"github.com/repaudit/repaudit/bots"
 	"github.com/repaudit/repaudit/event"
 	"github.com/repaudit/repaudit/identity"
+	"github.com/repaudit/repaudit/internal/fixtures"
 )
 
 // benchModel builds a realistic model: 50 authorities with 20 robots.txt
@@ -144,12 +145,12 @@ func BenchmarkJudgeClean(b *testing.B) {
 }
 
 // uaMix is a realistic log's User-Agents: real browser headers (the
-// device-detector sample under bots/testdata) and real crawler headers
+// device-detector sample in shared/fixtures/user-agents) and real crawler headers
 // (crawler-user-agents instances), 2,500 distinct, drawn with a Zipf
 // weighting so that a few dominate as in a site's traffic.
 func uaMix(b *testing.B) []string {
 	b.Helper()
-	data, err := os.ReadFile("../bots/testdata/device-detector/browsers.txt")
+	data, err := os.ReadFile(fixtures.Path(b, "user-agents/device-detector/browsers.txt"))
 	if err != nil {
 		b.Fatal(err)
 	}

@@ -13,6 +13,7 @@ import (
 	"sync"
 	"testing"
 
+	"github.com/repaudit/repaudit/internal/fixtures"
 	"github.com/repaudit/repaudit/robots"
 )
 
@@ -149,11 +150,12 @@ func TestParsedCostEstimate(t *testing.T) {
 
 // A file parsed again from a spilled body is the file parsed at first:
 // every line, group, rule (with its line number and evidence text),
-// diagnostic and ACAP record, on the robots package's test data and the
-// demo's inputs taken as robots.txt bodies.
+// diagnostic and ACAP record, on Google's robots.txt spec-test files
+// (shared/fixtures/robotstxt-spec-test) and the demo's inputs taken as
+// robots.txt bodies.
 func TestRobotsStoreReparseIdentical(t *testing.T) {
 	var bodies [][]byte
-	for _, root := range []string{"../robots/testdata", "../testdata/demo"} {
+	for _, root := range []string{fixtures.Path(t, "robotstxt-spec-test"), "../testdata/demo"} {
 		err := filepath.WalkDir(root, func(p string, d fs.DirEntry, err error) error {
 			if err != nil || d.IsDir() {
 				return err

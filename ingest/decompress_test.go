@@ -14,6 +14,7 @@ import (
 	"github.com/repaudit/repaudit/accesslog"
 	"github.com/repaudit/repaudit/event"
 	"github.com/repaudit/repaudit/internal/decompress"
+	"github.com/repaudit/repaudit/internal/fixtures"
 )
 
 // testdata/two-lines.log.bz2 is two combined log lines compressed with
@@ -134,13 +135,13 @@ func dataLines(t *testing.T, path string, directives bool) int64 {
 	return n
 }
 
-// TestSniffRealLogs: every real access log fixture (accesslog/testdata/real,
-// cited in its README) is sniffed as a log, whatever its compression, and
+// TestSniffRealLogs: every real access log fixture (shared/fixtures/real-logs
+// beside the repository, cited in its README) is sniffed as a log, whatever its compression, and
 // read in full through Read: every line is a fetch, or a problem saying it
 // records no request (an ELB TCP connection, an S3 batch operation,
 // HAProxy's own messages).
 func TestSniffRealLogs(t *testing.T) {
-	paths, err := filepath.Glob("../accesslog/testdata/real/*.log*")
+	paths, err := filepath.Glob(filepath.Join(fixtures.Path(t, "real-logs"), "*.log*"))
 	if err != nil || len(paths) < 15 {
 		t.Fatalf("found %d fixtures (%v), want at least 15", len(paths), err)
 	}

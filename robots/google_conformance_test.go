@@ -8,6 +8,8 @@ import (
 	"strconv"
 	"strings"
 	"testing"
+
+	"github.com/repaudit/repaudit/internal/fixtures"
 )
 
 // specTest is one RobotsTxtTest of Google's compliance suite: a robots.txt
@@ -202,11 +204,12 @@ const (
 )
 
 // TestGoogleSpecSuite runs every expectation of Google's compliance suite
-// (testdata/robotstxt-spec-test, see its README) against File.Check. An
+// (shared/fixtures/robotstxt-spec-test beside the repository, see its
+// README) against File.Check. An
 // expectation that fails must be a listed divergence, and a listed
 // divergence must still fail (so the list cannot go stale).
 func TestGoogleSpecSuite(t *testing.T) {
-	files, err := filepath.Glob("testdata/robotstxt-spec-test/*/*.textproto")
+	files, err := filepath.Glob(filepath.Join(fixtures.Path(t, "robotstxt-spec-test"), "*", "*.textproto"))
 	if err != nil || len(files) == 0 {
 		t.Fatalf("no suite files: %v", err)
 	}

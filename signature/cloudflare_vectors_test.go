@@ -9,15 +9,16 @@ import (
 
 	"github.com/repaudit/repaudit/event"
 	"github.com/repaudit/repaudit/identity"
+	"github.com/repaudit/repaudit/internal/fixtures"
 )
 
 // TestCloudflareRequestVectors runs Cloudflare's web-bot-auth request
-// vectors (testdata/cloudflare_web_bot_auth_architecture_v2.json, see
-// testdata/README.md) with the test keys trusted: every signature verifies
+// vectors (shared/fixtures/webbotauth/cloudflare_web_bot_auth_architecture_v2.json
+// beside the repository, see the README there) with the test keys trusted: every signature verifies
 // cryptographically; with Signature-Agent the verdict is verified, without
 // it unverified (signature-agent-absent, draft -02 §5.2.1).
 func TestCloudflareRequestVectors(t *testing.T) {
-	data, err := os.ReadFile("testdata/cloudflare_web_bot_auth_architecture_v2.json")
+	data, err := os.ReadFile(fixtures.Path(t, "webbotauth/cloudflare_web_bot_auth_architecture_v2.json"))
 	if err != nil {
 		t.Fatal(err)
 	}

@@ -10,11 +10,12 @@ import (
 
 	"github.com/repaudit/repaudit/event"
 	"github.com/repaudit/repaudit/identity"
+	"github.com/repaudit/repaudit/internal/fixtures"
 )
 
-// negativeVectors is testdata/web_bot_auth_negative_vectors.json, an
-// extract of the public Web Bot Auth negative vector set (see
-// testdata/README.md for its source and commit).
+// negativeVectors is shared/fixtures/webbotauth/web_bot_auth_negative_vectors.json
+// (beside the repository), an extract of the public Web Bot Auth negative
+// vector set (see the README there for its source and commit).
 type negativeVectors struct {
 	Key struct {
 		JWK map[string]string `json:"jwk"`
@@ -72,7 +73,7 @@ var negativeReasons = map[string][]string{
 // outcome and reason are the same both ways. Every request is a whole
 // request (headers_complete).
 func TestNegativeVectors(t *testing.T) {
-	data, err := os.ReadFile("testdata/web_bot_auth_negative_vectors.json")
+	data, err := os.ReadFile(fixtures.Path(t, "webbotauth/web_bot_auth_negative_vectors.json"))
 	if err != nil {
 		t.Fatal(err)
 	}

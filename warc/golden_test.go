@@ -10,6 +10,8 @@ import (
 	"path/filepath"
 	"strings"
 	"testing"
+
+	"github.com/repaudit/repaudit/internal/fixtures"
 )
 
 var updateGolden = flag.Bool("update", false, "rewrite testdata/golden from what the reader reads now")
@@ -64,10 +66,12 @@ func readRendered(t testing.TB, data []byte, opts Options) []string {
 	}
 }
 
-// sampleArchives are the real archives of the repository's testdata.
+// sampleArchives are the real archives of the package's testdata and of
+// shared/fixtures/sample-warcs beside the repository (t is skipped when
+// that folder is absent).
 func sampleArchives(t *testing.T) []string {
 	var files []string
-	for _, pat := range []string{"testdata/*.warc*", "../audit/testdata/samplewarcs/*.*gz"} {
+	for _, pat := range []string{"testdata/*.warc*", filepath.Join(fixtures.Path(t, "sample-warcs"), "*.*gz")} {
 		m, _ := filepath.Glob(pat)
 		files = append(files, m...)
 	}

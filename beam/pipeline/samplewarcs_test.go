@@ -6,12 +6,13 @@ import (
 	"testing"
 
 	"github.com/repaudit/repaudit/evaluate"
+	"github.com/repaudit/repaudit/internal/fixtures"
 	"github.com/repaudit/repaudit/output"
 )
 
-// Real archives written by real crawlers (audit/testdata/samplewarcs,
-// README there cites their projects and commits).
-const sampleWARCs = "../../audit/testdata/samplewarcs"
+// Real archives written by real crawlers are in shared/fixtures/sample-warcs
+// beside the repository (README there cites their projects and commits);
+// from this package that is ../../../shared/fixtures/sample-warcs.
 
 const (
 	heritrixWARC = "IAH-20080430204825-00000-blackbook-truncated.warc.gz" // heritrix 1.14.0: request records, warcinfo
@@ -27,6 +28,7 @@ const (
 // in its filedesc record, whatever other files are in the run, and states
 // the crawl of the heritrix WARC.
 func TestSampleWARCsCrawlersAsAudit(t *testing.T) {
+	sampleWARCs := fixtures.Path(t, "sample-warcs")
 	const crawl = "heritrix:archive.org-shallow"
 	cases := []struct {
 		name  string

@@ -5,12 +5,16 @@
 // bots/doc.go.
 //
 //	go run ./internal/gencatalog -out data \
-//	    [-version 1.60.0] [-registry https://registry.npmjs.org] \
+//	    [-version 1.60.0] [-npm npm] \
 //	    [-robots PATH -robots-commit HASH [-robots-date RFC3339]]
 //
-// crawler-user-agents comes from the registry itself: the package's
-// metadata names the tarball and its sha512 integrity, which is checked
-// before crawler-user-agents.json and LICENSE are taken out of it.
+// crawler-user-agents comes from the registry through its own client:
+// "npm pack crawler-user-agents@VERSION --json" downloads the package's
+// tarball (from whatever registry npm is configured with) and reports its
+// version and sha512 integrity, which is checked on the tarball before
+// crawler-user-agents.json and LICENSE are taken out of it.
+// versions.json records the package as name@version and the integrity,
+// not a registry address.
 //
 // robots.json is not downloaded: the GitHub host is not reachable from the
 // machines this project is built on. Give a checked-out copy with -robots
@@ -34,8 +38,8 @@ import (
 	"flag"
 	"fmt"
 	"io"
-	"net/http"
 	"os"
+	"os/exec"
 	"path/filepath"
 	"strings"
 	"time"
@@ -45,7 +49,7 @@ import (
 type Versions struct {
 	CrawlerUserAgents struct {
 		Version   string `json:"version"`
-		Tarball   string `json:"tarball"`
+		Package   string `json:"package"` // name@version, as given to npm
 		Integrity string `json:"integrity"`
 	} `json:"crawler-user-agents"`
 	AIRobotsTxt struct {
@@ -55,8 +59,10 @@ type Versions struct {
 	} `json:"ai.robots.txt"`
 }
 
+// cuaPackage is the npm package the crawler-user-agents list comes from.
+const cuaPackage = "crawler-user-agents"
+
 const (
-	maxMeta    = 8 << 20  // bytes of registry metadata read
 	maxTarball = 32 << 20 // bytes of tarball read
 	maxFile    = 16 << 20 // bytes of one extracted file
 )
@@ -73,7 +79,7 @@ func run(ctx context.Context, args []string, stderr io.Writer) error {
 	fs.SetOutput(stderr)
 	out := fs.String("out", "data", "output `directory`")
 	version := fs.String("version", "latest", "crawler-user-agents `version` to fetch")
-	registry := fs.String("registry", "https://registry.npmjs.org", "npm registry `URL`")
+	npm := fs.String("npm", "npm", "npm client `command` (the registry is the one npm is configured with)")
 	robots := fs.String("robots", os.Getenv("REPAUDIT_ROBOTS_JSON"), "ai.robots.txt robots.json `file` (default $REPAUDIT_ROBOTS_JSON; empty keeps the committed one)")
 	commit := fs.String("robots-commit", os.Getenv("REPAUDIT_ROBOTS_COMMIT"), "ai.robots.txt `commit` the robots.json comes from (default $REPAUDIT_ROBOTS_COMMIT)")
 	date := fs.String("robots-date", os.Getenv("REPAUDIT_ROBOTS_DATE"), "that commit's `time` (RFC 3339), optional")
@@ -89,8 +95,7 @@ func run(ctx context.Context, args []string, stderr io.Writer) error {
 			return fmt.Errorf("read %s: %w", filepath.Join(*out, "versions.json"), err)
 		}
 	}
-	client := &http.Client{Timeout: 2 * time.Minute}
-	if err := fetchCUA(ctx, client, *registry, *version, *out, &v); err != nil {
+	if err := fetchCUA(ctx, *npm, *version, *out, &v); err != nil {
 		return fmt.Errorf("crawler-user-agents: %w", err)
 	}
 	if *robots != "" {
@@ -108,52 +113,42 @@ func run(ctx context.Context, args []string, stderr io.Writer) error {
 	return os.WriteFile(filepath.Join(*out, "versions.json"), append(b, '\n'), 0o644)
 }
 
-func get(ctx context.Context, client *http.Client, url string, limit int64) ([]byte, error) {
-	req, err := http.NewRequestWithContext(ctx, http.MethodGet, url, nil)
-	if err != nil {
-		return nil, err
-	}
-	resp, err := client.Do(req)
-	if err != nil {
-		return nil, err
-	}
-	defer resp.Body.Close()
-	if resp.StatusCode != http.StatusOK {
-		return nil, fmt.Errorf("get %s: %s", url, resp.Status)
-	}
-	b, err := io.ReadAll(io.LimitReader(resp.Body, limit+1))
-	if err != nil {
-		return nil, fmt.Errorf("get %s: %w", url, err)
-	}
-	if int64(len(b)) > limit {
-		return nil, fmt.Errorf("get %s: larger than %d bytes", url, limit)
-	}
-	return b, nil
-}
-
-func fetchCUA(ctx context.Context, client *http.Client, registry, version, out string, v *Versions) error {
-	meta, err := get(ctx, client, strings.TrimRight(registry, "/")+"/crawler-user-agents/"+version, maxMeta)
+// fetchCUA downloads crawler-user-agents@version with "npm pack" into a
+// temporary folder, checks the tarball against the integrity npm reports,
+// and writes its list and licence into out.
+func fetchCUA(ctx context.Context, npm, version, out string, v *Versions) error {
+	dir, err := os.MkdirTemp("", "gencatalog-")
 	if err != nil {
 		return err
 	}
-	var m struct {
-		Version string `json:"version"`
-		Dist    struct {
-			Tarball   string `json:"tarball"`
-			Integrity string `json:"integrity"`
-		} `json:"dist"`
+	defer os.RemoveAll(dir)
+	ctx, cancel := context.WithTimeout(ctx, 5*time.Minute)
+	defer cancel()
+	spec := cuaPackage + "@" + version
+	cmd := exec.CommandContext(ctx, npm, "pack", spec, "--json", "--ignore-scripts", "--pack-destination", dir)
+	var stdout, stderr bytes.Buffer
+	cmd.Stdout, cmd.Stderr = &stdout, &stderr
+	if err := cmd.Run(); err != nil {
+		return fmt.Errorf("%s pack %s: %w: %s", npm, spec, err, strings.TrimSpace(stderr.String()))
 	}
-	if err := json.Unmarshal(meta, &m); err != nil {
-		return fmt.Errorf("registry metadata: %w", err)
+	var packed []struct {
+		Name      string `json:"name"`
+		Version   string `json:"version"`
+		Filename  string `json:"filename"`
+		Integrity string `json:"integrity"`
 	}
-	if m.Version == "" || m.Dist.Tarball == "" {
-		return errors.New("registry metadata names no version or tarball")
+	if err := json.Unmarshal(stdout.Bytes(), &packed); err != nil {
+		return fmt.Errorf("npm pack output: %w", err)
 	}
-	tgz, err := get(ctx, client, m.Dist.Tarball, maxTarball)
+	if len(packed) != 1 || packed[0].Name != cuaPackage || packed[0].Version == "" || packed[0].Filename == "" {
+		return fmt.Errorf("npm pack output names no %s version or tarball: %s", cuaPackage, strings.TrimSpace(stdout.String()))
+	}
+	m := packed[0]
+	tgz, err := readLimited(filepath.Join(dir, filepath.Base(m.Filename)), maxTarball)
 	if err != nil {
 		return err
 	}
-	if err := checkIntegrity(tgz, m.Dist.Integrity); err != nil {
+	if err := checkIntegrity(tgz, m.Integrity); err != nil {
 		return err
 	}
 	files, err := untar(tgz, map[string]string{
@@ -173,9 +168,26 @@ func fetchCUA(ctx context.Context, client *http.Client, registry, version, out s
 		}
 	}
 	v.CrawlerUserAgents.Version = m.Version
-	v.CrawlerUserAgents.Tarball = m.Dist.Tarball
-	v.CrawlerUserAgents.Integrity = m.Dist.Integrity
+	v.CrawlerUserAgents.Package = cuaPackage + "@" + m.Version
+	v.CrawlerUserAgents.Integrity = m.Integrity
 	return nil
+}
+
+// readLimited reads a file of at most limit bytes.
+func readLimited(path string, limit int64) ([]byte, error) {
+	f, err := os.Open(path)
+	if err != nil {
+		return nil, err
+	}
+	defer f.Close()
+	b, err := io.ReadAll(io.LimitReader(f, limit+1))
+	if err != nil {
+		return nil, err
+	}
+	if int64(len(b)) > limit {
+		return nil, fmt.Errorf("%s: larger than %d bytes", path, limit)
+	}
+	return b, nil
 }
 
 // checkIntegrity checks a Subresource Integrity string ("sha512-BASE64").
@@ -184,12 +196,12 @@ func checkIntegrity(b []byte, integrity string) error {
 		if d, ok := strings.CutPrefix(f, "sha512-"); ok {
 			sum := sha512.Sum512(b)
 			if base64.StdEncoding.EncodeToString(sum[:]) != d {
-				return errors.New("tarball does not match the registry's sha512 integrity")
+				return errors.New("tarball does not match npm's sha512 integrity")
 			}
 			return nil
 		}
 	}
-	return fmt.Errorf("registry gives no sha512 integrity (%q)", integrity)
+	return fmt.Errorf("npm gives no sha512 integrity (%q)", integrity)
 }
 
 // untar extracts the wanted members of a gzipped tarball.

@@ -8,9 +8,8 @@ import (
 	"crypto/sha512"
 	"encoding/base64"
 	"encoding/json"
+	"fmt"
 	"io"
-	"net/http"
-	"net/http/httptest"
 	"os"
 	"path/filepath"
 	"strings"
@@ -39,28 +38,64 @@ func tarball(t *testing.T, files map[string]string) []byte {
 	return buf.Bytes()
 }
 
-// registry serves the npm metadata of crawler-user-agents and its tarball
-// on loopback; integrity "" means the right one.
-func registry(t *testing.T, tgz []byte, integrity string) *httptest.Server {
-	t.Helper()
+// TestMain makes the test binary a stand-in for the npm client when
+// GENCATALOG_FAKE_NPM names a tarball: "pack SPEC --json ...
+// --pack-destination DIR" copies it into DIR as npm would and prints npm's
+// JSON report, with the integrity in GENCATALOG_FAKE_INTEGRITY ("" means
+// the right one).
+func TestMain(m *testing.M) {
+	if tgzPath := os.Getenv("GENCATALOG_FAKE_NPM"); tgzPath != "" {
+		os.Exit(fakeNPM(tgzPath, os.Args[1:]))
+	}
+	os.Exit(m.Run())
+}
+
+func fakeNPM(tgzPath string, args []string) int {
+	if len(args) < 2 || args[0] != "pack" || args[1] != "crawler-user-agents@latest" {
+		fmt.Fprintf(os.Stderr, "fake npm: unexpected arguments %q\n", args)
+		return 1
+	}
+	dest := ""
+	for i, a := range args {
+		if a == "--pack-destination" && i+1 < len(args) {
+			dest = args[i+1]
+		}
+	}
+	tgz, err := os.ReadFile(tgzPath)
+	if err != nil || dest == "" {
+		fmt.Fprintln(os.Stderr, "fake npm:", err, dest)
+		return 1
+	}
+	const name = "crawler-user-agents-9.9.9.tgz"
+	if err := os.WriteFile(filepath.Join(dest, name), tgz, 0o644); err != nil {
+		fmt.Fprintln(os.Stderr, "fake npm:", err)
+		return 1
+	}
+	integrity := os.Getenv("GENCATALOG_FAKE_INTEGRITY")
 	if integrity == "" {
 		sum := sha512.Sum512(tgz)
 		integrity = "sha512-" + base64.StdEncoding.EncodeToString(sum[:])
 	}
-	var srv *httptest.Server
-	srv = httptest.NewServer(http.HandlerFunc(func(w http.ResponseWriter, r *http.Request) {
-		switch r.URL.Path {
-		case "/crawler-user-agents/latest":
-			json.NewEncoder(w).Encode(map[string]any{"version": "9.9.9", "dist": map[string]string{
-				"tarball": srv.URL + "/crawler-user-agents/-/crawler-user-agents-9.9.9.tgz", "integrity": integrity}})
-		case "/crawler-user-agents/-/crawler-user-agents-9.9.9.tgz":
-			w.Write(tgz)
-		default:
-			http.NotFound(w, r)
-		}
-	}))
-	t.Cleanup(srv.Close)
-	return srv
+	json.NewEncoder(os.Stdout).Encode([]map[string]any{{"id": "crawler-user-agents@9.9.9",
+		"name": "crawler-user-agents", "version": "9.9.9", "filename": name, "integrity": integrity}})
+	return 0
+}
+
+// useFakeNPM makes the test binary the npm client of run, packing tgz with
+// the given integrity; it returns the -npm argument.
+func useFakeNPM(t *testing.T, tgz []byte, integrity string) string {
+	t.Helper()
+	p := filepath.Join(t.TempDir(), "package.tgz")
+	if err := os.WriteFile(p, tgz, 0o644); err != nil {
+		t.Fatal(err)
+	}
+	t.Setenv("GENCATALOG_FAKE_NPM", p)
+	t.Setenv("GENCATALOG_FAKE_INTEGRITY", integrity)
+	exe, err := os.Executable()
+	if err != nil {
+		t.Fatal(err)
+	}
+	return exe
 }
 
 func TestRun(t *testing.T) {
@@ -69,14 +104,14 @@ func TestRun(t *testing.T) {
 		"package/LICENSE":                  "MIT License (test)",
 		"package/index.js":                 "not taken",
 	})
-	srv := registry(t, tgz, "")
+	npm := useFakeNPM(t, tgz, "")
 	out := t.TempDir()
 	src := t.TempDir()
 	robots := filepath.Join(src, "robots.json")
 	os.WriteFile(robots, []byte(`{"ExampleBot": {"operator": "Example"}}`), 0o644)
 	os.WriteFile(filepath.Join(src, "LICENSE"), []byte("MIT (ai.robots.txt test)"), 0o644)
 	var stderr bytes.Buffer
-	err := run(context.Background(), []string{"-out", out, "-registry", srv.URL, "-robots", robots,
+	err := run(context.Background(), []string{"-out", out, "-npm", npm, "-robots", robots,
 		"-robots-commit", strings.Repeat("a", 40), "-robots-date", "2026-01-02T03:04:05Z"}, &stderr)
 	if err != nil {
 		t.Fatalf("run: %v (%s)", err, stderr.String())
@@ -97,13 +132,13 @@ func TestRun(t *testing.T) {
 	if err := json.Unmarshal(b, &v); err != nil {
 		t.Fatal(err)
 	}
-	if v.CrawlerUserAgents.Version != "9.9.9" || !strings.HasPrefix(v.CrawlerUserAgents.Integrity, "sha512-") ||
+	if v.CrawlerUserAgents.Version != "9.9.9" || v.CrawlerUserAgents.Package != "crawler-user-agents@9.9.9" || !strings.HasPrefix(v.CrawlerUserAgents.Integrity, "sha512-") ||
 		v.AIRobotsTxt.Commit != strings.Repeat("a", 40) || v.AIRobotsTxt.CommitDate != "2026-01-02T03:04:05Z" {
 		t.Errorf("versions.json: %+v", v)
 	}
 
 	// Without -robots the committed robots.json and its commit are kept.
-	if err := run(context.Background(), []string{"-out", out, "-registry", srv.URL}, &stderr); err != nil {
+	if err := run(context.Background(), []string{"-out", out, "-npm", npm}, &stderr); err != nil {
 		t.Fatal(err)
 	}
 	b, _ = os.ReadFile(filepath.Join(out, "versions.json"))
@@ -130,8 +165,8 @@ func TestRunRejects(t *testing.T) {
 	}
 	for _, tt := range tests {
 		t.Run(tt.name, func(t *testing.T) {
-			srv := registry(t, tt.tgz, tt.integrity)
-			args := append([]string{"-out", t.TempDir(), "-registry", srv.URL}, tt.args...)
+			npm := useFakeNPM(t, tt.tgz, tt.integrity)
+			args := append([]string{"-out", t.TempDir(), "-npm", npm}, tt.args...)
 			err := run(context.Background(), args, io.Discard)
 			if err == nil || !strings.Contains(err.Error(), tt.want) {
 				t.Errorf("got %v, want an error with %q", err, tt.want)
