@@ -113,11 +113,20 @@
 //	      "robots_txt_only": false,          // a robots.txt token no client sends (Google-Extended)
 //	      "notes": "free text"
 //	    }
+//	  ],
+//	  "operators": [                         // optional; read from the embedded overlay only (Referrers)
+//	    {
+//	      "operator": "OpenAI",              // as the bots' "operator" spells it
+//	      "referrer_hosts": ["chatgpt.com"], // hosts of its products whose links send readers to sites
+//	      "url": "https://chatgpt.com",      // required; where the host is the product's own
+//	      "notes": "free text"
+//	    }
 //	  ]
 //	}
 //
 // (JSON has no comments; they are explanations here.) Unknown fields are
-// errors. The ai.robots.txt robots.json shape ({"GPTBot": {"operator":
+// errors. The "operators" member feeds the report's crawl-to-refer ratio
+// (Referrers); Load skips it, and a --bots file's is not read. The ai.robots.txt robots.json shape ({"GPTBot": {"operator":
 // ..., "respect": ..., "function": ..., "frequency": ..., "description":
 // ...}}) is accepted too; names differing only in case or by a version are
 // merged, and the category is inferred from "function".
