@@ -23,6 +23,7 @@ import (
 
 	"github.com/duckdb/duckdb-go/v2"
 
+	"github.com/repaudit/repaudit/bots"
 	"github.com/repaudit/repaudit/output"
 	"github.com/repaudit/repaudit/queries"
 	"github.com/repaudit/repaudit/table"
@@ -183,6 +184,10 @@ func OpenWith(ctx context.Context, dir string, opts OpenOptions) (*DB, error) {
 			return nil, fmt.Errorf("open audit %s: table %s: %w", dir, t.Name, err)
 		}
 	}
+	if err := d.operatorReferrers(ctx); err != nil {
+		d.Close()
+		return nil, fmt.Errorf("open audit %s: %w", dir, err)
+	}
 	if !opts.AllowExternal {
 		// The views bind their files when queried, so the table files
 		// (and the escaped patterns that name them) stay allowed; the
@@ -209,6 +214,34 @@ func OpenWith(ctx context.Context, dir string, opts OpenOptions) (*DB, error) {
 		return nil, fmt.Errorf("open audit %s: set as_of: %w", dir, err)
 	}
 	return d, nil
+}
+
+// operatorReferrers creates the table operator_referrers(operator, host)
+// from the bot catalog (bots.Referrers): the hosts of each operator's
+// products, which crawl_to_refer.sql counts referrals from. It is a helper
+// table, not one of the audit's: it comes from this binary's catalog.
+func (db *DB) operatorReferrers(ctx context.Context) error {
+	var b strings.Builder
+	b.WriteString("CREATE TABLE operator_referrers (operator VARCHAR NOT NULL, host VARCHAR NOT NULL)")
+	if _, err := db.conn.ExecContext(ctx, b.String()); err != nil {
+		return fmt.Errorf("create operator_referrers: %w", err)
+	}
+	refs := bots.Referrers()
+	if len(refs) == 0 {
+		return nil
+	}
+	b.Reset()
+	b.WriteString("INSERT INTO operator_referrers VALUES ")
+	for i, r := range refs {
+		if i > 0 {
+			b.WriteString(", ")
+		}
+		fmt.Fprintf(&b, "(%s, %s)", quote(r.Operator), quote(r.Host))
+	}
+	if _, err := db.conn.ExecContext(ctx, b.String()); err != nil {
+		return fmt.Errorf("fill operator_referrers: %w", err)
+	}
+	return nil
 }
 
 // globEscape makes a path a DuckDB glob pattern that matches only itself:
