@@ -21,6 +21,7 @@ const (
 	KindNoindexIndexed          = "noindex_indexed"
 	KindNosnippetSnippeted      = "nosnippet_snippeted"
 	KindACAPProhibited          = "acap_prohibited"
+	KindUsageReserved           = "usage_reserved"
 	KindRetentionExpired        = "retention_expired"
 	KindCapturedWhileDisallowed = "captured_while_disallowed"
 	KindUnsignedClaimant        = "unsigned_claimant"
@@ -33,7 +34,7 @@ const (
 var Kinds = []string{
 	KindDisallowedFetch, KindFetchWhileUnreachable, KindStaleRobots, KindUncheckedDisallowed,
 	KindPossibleViolation, KindNoindexIndexed, KindNosnippetSnippeted, KindACAPProhibited,
-	KindRetentionExpired, KindCapturedWhileDisallowed, KindUnsignedClaimant, KindInvalidSignature,
+	KindUsageReserved, KindRetentionExpired, KindCapturedWhileDisallowed, KindUnsignedClaimant, KindInvalidSignature,
 	KindIPNotPublished, KindCrawlDelayIgnored,
 }
 
@@ -53,7 +54,7 @@ func Severity(kind string) string {
 		KindInvalidSignature, KindIPNotPublished, KindNoindexIndexed, KindNosnippetSnippeted:
 		return SeverityHigh
 	case KindStaleRobots, KindUncheckedDisallowed, KindUnsignedClaimant, KindACAPProhibited,
-		KindRetentionExpired:
+		KindUsageReserved, KindRetentionExpired:
 		return SeverityMedium
 	case KindPossibleViolation, KindCrawlDelayIgnored:
 		return SeverityLow

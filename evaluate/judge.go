@@ -432,7 +432,7 @@ func (m *Model) judgeWith(j *Judgement, f *event.Fetch, forced *ident, c *judgeC
 
 	st := m.identityStatus(j, f, t, id, sig, forced != nil, c)
 	r := m.robotsVerdict(j, f, t, a, named, id, c, fv)
-	m.policyFindings(j, f, t, a, &r, id, c)
+	m.policyFindings(j, f, t, a, &r, &id, c)
 	m.identityFindings(j, f, t, id, sig, st)
 	row.Findings = int32(len(j.Violations))
 }
@@ -631,11 +631,11 @@ func (m *Model) robotsVerdict(j *Judgement, f *event.Fetch, t time.Time, a *auth
 	return r
 }
 
-// policyFindings applies ACAP crawl permission (ACAP 1.0 §2.5.1) and
-// notes the Crawl-delay for the Tracker. Both come from the version the
+// policyFindings applies ACAP crawl permission (ACAP 1.0 §2.5.1) and AI
+// usage preferences (usage.go), and notes the Crawl-delay for the Tracker. Both come from the version the
 // verdict used; for a bot that never fetched robots.txt, from the version
 // in force at t.
-func (m *Model) policyFindings(j *Judgement, f *event.Fetch, t time.Time, a *authority, r *robotsResult, id ident, c *judgeCache) {
+func (m *Model) policyFindings(j *Judgement, f *event.Fetch, t time.Time, a *authority, r *robotsResult, id *ident, c *judgeCache) {
 	row := &j.Fetch
 	ver := r.version
 	if r.view == ViewUnchecked {
@@ -658,6 +658,7 @@ func (m *Model) policyFindings(j *Judgement, f *event.Fetch, t time.Time, a *aut
 			}
 		}
 	}
+	m.usageFindings(j, t, f.Target, r, ver, fl, id, c)
 	if r.verdict != VerdictNotJudged {
 		if cd, ok := c.crawlDelay(fl, id.groupToken()); ok && cd.Seconds > 0 {
 			j.crawlDelay, j.delayLine, j.delayVer = cd.Seconds, cd.Line, ver

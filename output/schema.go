@@ -49,7 +49,7 @@ var dictColumns = map[string]bool{
 	"agent": true, "operator": true, "category": true, "identified_by": true, "identity": true,
 	"method": true, "url_host_name": true, "user_agent": true, "robots_view": true,
 	"robots_verdict": true, "robots_version_id": true, "matched_group": true, "matched_rule": true,
-	"acap_crawl": true, "signature": true, "signature_reasons": true, "signature_agent": true,
+	"acap_crawl": true, "usage_prefs": true, "usage": true, "signature": true, "signature_reasons": true, "signature_agent": true,
 	"ip_check": true, "ip_list_url": true, "source_format": true, "source_file": true, "kind": true, "severity": true,
 	"robots_warc_filename": true, "signature_reason": true, "effect": true, "status_rule": true,
 	"authority": true, "warc_filename": true, "group": true, "token": true, "rule": true, "via": true,

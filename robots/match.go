@@ -22,6 +22,8 @@ type matcher struct {
 	// usage holds each group's compiled Content-Usage paths; nil when no
 	// group has any (usage.go).
 	usage [][]compiledUsage
+	// signals is set when some group has a Content-Signal line.
+	signals bool
 }
 
 // tokenEntry is the merged group of one product token (RFC 9309 §2.2.1).
@@ -52,6 +54,9 @@ func compile(f *File, skip map[int]bool) matcher {
 	m := matcher{tokens: make(map[string]int32), star: -1}
 	m.groups = compileGroups(f, nil)
 	m.usage = compileUsage(f)
+	for _, g := range f.Groups {
+		m.signals = m.signals || len(g.Signals) > 0
+	}
 	if len(skip) > 0 {
 		m.acapConv = compileGroups(f, skip)
 	}

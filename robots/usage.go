@@ -165,6 +165,11 @@ func (f *File) UsagePrefs(agent, target string) UsageVerdict {
 	return v
 }
 
+// HasUsage reports whether some group of f has a Content-Usage or a
+// Content-Signal line, so that a caller can skip UsagePrefs (which also
+// checks access) for the many files without any.
+func (f *File) HasUsage() bool { return len(f.m.usage) > 0 || f.m.signals }
+
 // mergeLabel folds one statement into l, most restrictive first; the line
 // named is the first that gave the resulting value, or the first line seen
 // when the value stays unknown.

@@ -46,6 +46,7 @@ type Fetch struct {
 	MatchedRule      string     `parquet:"matched_rule" doc:"The deciding rule as written, e.g. 'Disallow: /private/'; empty when no rule matched."`
 	MatchedLine      int32      `parquet:"matched_line" doc:"Line number of the deciding rule in that robots.txt version; 0 when none."`
 	ACAPCrawl        string     `parquet:"acap_crawl" doc:"ACAP crawl permission for this agent and path: allowed, prohibited, or empty when the version has no applicable ACAP record."`
+	UsagePrefs       string     `parquet:"usage_prefs" doc:"AI usage preferences in force for this agent and path in the bot's view: the Content-Signal and Content-Usage labels of the robots.txt version the verdict used (the one in force at the fetch for a bot that never fetched robots.txt), comma-joined and sorted, labels and values as written (ai-train=no,search=yes,train-ai=n); empty when none, and for /robots.txt."`
 	Signature        string     `parquet:"signature" doc:"Web Bot Auth signature outcome: verified, invalid, unverified (no key to check against), unsigned, unrecorded (the source cannot show signature headers)."`
 	SignatureReasons string     `parquet:"signature_reasons" doc:"Comma-separated named reasons behind the signature outcome (bad-signature, expired, key-unknown, ...)."`
 	SignatureKeyID   string     `parquet:"signature_keyid" doc:"keyid of the signature (RFC 7638 JWK thumbprint)."`
@@ -62,7 +63,7 @@ type Fetch struct {
 
 // Violation is one row of violations.parquet: a finding with its evidence.
 type Violation struct {
-	Kind              string     `parquet:"kind" doc:"Finding kind (see docs/semantics.md): disallowed_fetch, fetch_while_unreachable, stale_robots, unchecked_disallowed, possible_violation, noindex_indexed, nosnippet_snippeted, acap_prohibited, retention_expired, captured_while_disallowed, unsigned_claimant, invalid_signature, ip_not_published, crawl_delay_ignored."`
+	Kind              string     `parquet:"kind" doc:"Finding kind (see docs/semantics.md): disallowed_fetch, fetch_while_unreachable, stale_robots, unchecked_disallowed, possible_violation, noindex_indexed, nosnippet_snippeted, acap_prohibited, usage_reserved, retention_expired, captured_while_disallowed, unsigned_claimant, invalid_signature, ip_not_published, crawl_delay_ignored."`
 	Severity          string     `parquet:"severity" doc:"high, medium, low or info."`
 	FetchTime         time.Time  `parquet:"fetch_time" doc:"Time of the fetch, index entry or capture the finding is about, UTC."`
 	Agent             string     `parquet:"agent" doc:"Product token of the bot."`
@@ -85,6 +86,7 @@ type Violation struct {
 	MatchedRule       string     `parquet:"matched_rule" doc:"Deciding rule as written."`
 	MatchedLine       int32      `parquet:"matched_line" doc:"Line number of the deciding rule; 0 when none."`
 	Directive         string     `parquet:"directive" doc:"The header line or meta tag that carried the directive (noindex_indexed, nosnippet_snippeted, retention_expired)."`
+	Usage             string     `parquet:"usage" doc:"usage_reserved: the usage label that reserved the URL for the bot's purpose, as written: ai-train, ai-input, search (Content-Signal) or train-ai, search (Content-Usage)."`
 	SignatureReason   string     `parquet:"signature_reason" doc:"Named signature failure reason(s)."`
 	ObservedInterval  float64    `parquet:"observed_interval_seconds" doc:"crawl_delay_ignored: observed interval between two fetches, seconds."`
 	CrawlDelay        float64    `parquet:"crawl_delay_seconds" doc:"crawl_delay_ignored: the Crawl-delay of the group, seconds."`

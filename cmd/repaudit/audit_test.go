@@ -68,6 +68,7 @@ func TestAuditDemoFindings(t *testing.T) {
 		"unchecked_disallowed ChatGPT-User claimed /private/report 2025-03-12T15:00",
 		"unchecked_disallowed Googlebot spoofed /private/salaries 2025-03-12T14:30", // its own view: it never fetched robots.txt
 		"unsigned_claimant ExampleBot spoofed /news/c 2025-03-12T16:30",
+		"usage_reserved ClaudeBot claimed /news/a 2025-03-28T08:01",
 	}
 	if strings.Join(got, "\n") != strings.Join(want, "\n") {
 		t.Errorf("findings:\n%s\n\nwant:\n%s", strings.Join(got, "\n"), strings.Join(want, "\n"))
@@ -77,8 +78,8 @@ func TestAuditDemoFindings(t *testing.T) {
 	for _, w := range want {
 		kinds[strings.Fields(w)[0]] = true
 	}
-	if len(kinds) != 14 {
-		t.Errorf("demo covers %d finding kinds, want all 14", len(kinds))
+	if len(kinds) != 15 {
+		t.Errorf("demo covers %d finding kinds, want all 15", len(kinds))
 	}
 	// A spoofed client's findings are never attributed to the operator.
 	res, err = db.Query(context.Background(), `select count(*) from violations where identity = 'spoofed' and operator <> ''`)
@@ -110,7 +111,7 @@ func TestAuditDemoTables(t *testing.T) {
 	}
 	// Six robots.txt captures, four versions: the crawl WARC's two captures
 	// repeat the site WARC's versions just before them (docs/semantics.md §3).
-	wantRows := map[string]int64{"fetches": 54, "violations": 24, "robots_versions": 4, "directives": 4, "retention": 19, "problems": 3}
+	wantRows := map[string]int64{"fetches": 58, "violations": 25, "robots_versions": 5, "directives": 4, "retention": 20, "problems": 3}
 	db, err := report.Open(context.Background(), out)
 	if err != nil {
 		t.Fatal(err)

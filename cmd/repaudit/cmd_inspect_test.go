@@ -71,9 +71,9 @@ func TestInspectJSON(t *testing.T) {
 		first, last               string
 		problems                  int
 	}{
-		{inspectDemoFiles[0], "log", "nginx-json", 31, 0, 0, 9, "2025-03-05T10:00:00Z", "2025-03-12T17:00:05Z", 1},
+		{inspectDemoFiles[0], "log", "nginx-json", 34, 0, 0, 10, "2025-03-05T10:00:00Z", "2025-03-28T08:02:00Z", 1},
 		{inspectDemoFiles[1], "log", "combined", 4, 0, 0, 1, "2025-03-01T11:11:00Z", "2025-03-01T12:10:00Z", 0},
-		{inspectDemoFiles[2], "warc", "gzip", 0, 13, 4, 0, "2025-03-01T00:00:00Z", "2025-03-25T00:00:00Z", 0},
+		{inspectDemoFiles[2], "warc", "gzip", 0, 14, 5, 0, "2025-03-01T00:00:00Z", "2025-03-28T00:00:00Z", 0},
 	}
 	for _, tt := range tests {
 		f, ok := files[tt.path]
@@ -107,8 +107,8 @@ func TestInspectJSON(t *testing.T) {
 			t.Errorf("problem = %+v, want %s:32 log-unparsed-line error", p, inspectDemoFiles[0])
 		}
 	}
-	if st := files[inspectDemoFiles[2]].Statuses; st["200"] != 12 || st["503"] != 1 {
-		t.Errorf("WARC statuses = %v, want 200: 12, 503: 1", st)
+	if st := files[inspectDemoFiles[2]].Statuses; st["200"] != 13 || st["503"] != 1 {
+		t.Errorf("WARC statuses = %v, want 200: 13, 503: 1", st)
 	}
 }
 
@@ -147,8 +147,8 @@ func TestInspectEvents(t *testing.T) {
 		t.Fatal(err)
 	}
 	want := map[string]int{
-		"fetch " + inspectDemoFiles[0]:   31,
-		"capture " + inspectDemoFiles[2]: 13,
+		"fetch " + inspectDemoFiles[0]:   34,
+		"capture " + inspectDemoFiles[2]: 14,
 	}
 	for k, n := range want {
 		if counts[k] != n {

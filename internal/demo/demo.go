@@ -77,6 +77,14 @@ var robotsV2 = strings.Replace(strings.Replace(robotsV1,
 	"Allow: /private/press/\n", "Allow: /private/press/\nDisallow: /archive/\n", 1),
 	"User-agent: GPTBot\nDisallow: /news/\n", "User-agent: GPTBot\nDisallow: /news/\nDisallow: /blog/\n", 1)
 
+// robotsV3 (from 2025-03-28) adds AI usage preferences: a Content-Signal
+// reserving training for everyone under "*", and a ClaudeBot group that
+// reserves /news/ from training with Content-Usage (its own group
+// replaces "*", Content-Signal included).
+var robotsV3 = strings.Replace(strings.Replace(robotsV2,
+	"Disallow: /archive/\n", "Disallow: /archive/\nContent-Signal: search=yes, ai-train=no\n", 1),
+	"\nSitemap:", "\nUser-agent: ClaudeBot\nContent-Usage: /news/ train-ai=n\nDisallow: /private/\n\nSitemap:", 1)
+
 func page(title, head, body string) string {
 	return "<!doctype html>\n<html><head><title>" + title + "</title>" + head + "</head>\n<body><h1>" + title + "</h1>" + body + "</body></html>\n"
 }
@@ -221,6 +229,9 @@ func siteWARC() ([]byte, error) {
 		},
 		func() error {
 			return w.response(Site+"/news/later", ts("2025-03-25T00:00:00Z"), htmlResponse([]string{"Robots-Tag: googlebot;noindex"}, page("Later story", "", "<p>Now withdrawn from search.</p>")))
+		},
+		func() error {
+			return w.response(robots, ts("2025-03-28T00:00:00Z"), httpResponse(200, "OK", text, robotsV3))
 		},
 	}
 	for _, step := range steps {
@@ -370,6 +381,11 @@ func accessJSON() []byte {
 	add("2025-03-12T17:00:00+00:00", "192.0.2.10", uaBrowser, "/", 200, "")
 	add("2025-03-12T17:00:05+00:00", "192.0.2.10", uaBrowser, "/private/salaries", 200, "")
 	buf.WriteString("{\"time_iso8601\": \"2025-03-12T17:05:00+00:00\", \"remote_addr\": \"192.0.2.10\", truncated by a log rotation\n")
+	// After the rotation: ClaudeBot reads the 03-28 robots.txt, whose
+	// Content-Usage reserves /news/ from training in its own group.
+	add("2025-03-28T08:00:00+00:00", "160.79.104.10", uaClaude, "/robots.txt", 200, "")
+	add("2025-03-28T08:01:00+00:00", "160.79.104.10", uaClaude, "/news/a", 200, "")
+	add("2025-03-28T08:02:00+00:00", "160.79.104.10", uaClaude, "/about", 200, "")
 	return buf.Bytes()
 }
 
