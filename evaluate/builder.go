@@ -139,7 +139,7 @@ type rdoc struct {
 }
 
 // capRec is the compact summary of one archived capture kept for
-// retention, directives and captures judged as archive fetches: 160 bytes
+// retention, directives and captures judged as archive fetches: 176 bytes
 // and one string holding the URL and record ID (the normalized URL is
 // that same string when the URL was already normal, as crawlers write
 // it). What revisits add is apart; the WARC-Concurrent-To it is paired
@@ -152,6 +152,7 @@ type capRec struct {
 	src        event.Source
 	dir        *dirSet     // nil when the capture carries no directive
 	rev        *capRevisit // revisits only
+	usage      string      // Content-Usage response header value (aipref attach §2), at most maxUsageHeader bytes; "" when absent
 	concKey    pairHash    // pairKey(file, first WARC-Concurrent-To) when hasConc
 	status     int32
 	hostEnd    int32 // url[schemeEnd+3:hostEnd] is host[:port], url[hostEnd:] the request-target
@@ -161,6 +162,31 @@ type capRec struct {
 	unresolved bool // revisit without payload
 	paired     bool // a WARC request record is concurrent to it (set by Build)
 	hasConc    bool
+	usageCut   bool // the Content-Usage header was longer than maxUsageHeader and usage holds its first members
+}
+
+// maxUsageHeader bounds the Content-Usage header value kept per capture:
+// the value comes from outside, and real ones are a few labels long.
+const maxUsageHeader = 1 << 10
+
+// usageHeader returns the capture's Content-Usage field value, its field
+// lines joined with ", " (RFC 9110 §5.3), cut when longer than
+// maxUsageHeader at the last member separator that fits, so that what
+// is kept still reads as whole members.
+func usageHeader(h event.Header) (v string, cut bool) {
+	vs := h.Values("Content-Usage")
+	if len(vs) == 0 {
+		return "", false
+	}
+	v = strings.Join(vs, ", ")
+	if len(v) <= maxUsageHeader {
+		return strings.Clone(v), false
+	}
+	v = v[:maxUsageHeader]
+	if i := strings.LastIndexByte(v, ','); i >= 0 {
+		v = v[:i]
+	}
+	return strings.Clone(v), true
 }
 
 // capTypes are the WARC-Types of captures (isHTTPRecord).
@@ -433,6 +459,7 @@ func (b *Builder) AddCapture(c *event.Capture) {
 	if c.RecordType == "revisit" {
 		rec.rev = &capRevisit{refersTo: strings.Clone(c.RefersTo), payload: strings.Clone(c.PayloadDigest)}
 	}
+	rec.usage, rec.usageCut = usageHeader(c.Header)
 	if len(c.ConcurrentTo) > 0 {
 		rec.concKey, rec.hasConc = pairKey(c.Source.File, c.ConcurrentTo[0]), true
 	}

@@ -46,6 +46,7 @@ const (
 	capRevisitOf
 	capOwnURL // url differs from rawURL
 	capZeroTime
+	capUsageCut
 )
 
 // spillable reports whether every capture survives the coding exactly: a
@@ -101,7 +102,8 @@ func (sp *capSpill) encode(b []byte, c *capRec, fileIdx map[string]uint64, dirId
 		on  bool
 		bit byte
 	}{{c.isRobots, capRobots}, {c.unresolved, capUnresolved}, {c.paired, capPaired}, {c.hasConc, capHasConc},
-		{c.rev != nil, capRevisitOf}, {c.url != c.rawURL, capOwnURL}, {c.time.IsZero(), capZeroTime}} {
+		{c.rev != nil, capRevisitOf}, {c.url != c.rawURL, capOwnURL}, {c.time.IsZero(), capZeroTime},
+		{c.usageCut, capUsageCut}} {
 		if f.on {
 			flags |= f.bit
 		}
@@ -143,6 +145,7 @@ func (sp *capSpill) encode(b []byte, c *capRec, fileIdx map[string]uint64, dirId
 		str(c.rev.refersTo)
 		str(c.rev.payload)
 	}
+	str(c.usage)
 	b = binary.AppendUvarint(b, c.concKey.hi)
 	b = binary.AppendUvarint(b, c.concKey.lo)
 	b = binary.AppendVarint(b, int64(c.status))
@@ -283,6 +286,15 @@ func (d *capDecoder) next() (*capRec, error) {
 		}
 		c.rev = rev
 	}
+	if n := d.uv(); d.err != nil || n > maxUsageHeader {
+		return nil, errCapSpill
+	} else if n > 0 {
+		b := make([]byte, n)
+		if _, e := io.ReadFull(r, b); e != nil {
+			return nil, fmt.Errorf("capture spill file: %w", e)
+		}
+		c.usage = string(b)
+	}
 	c.concKey.hi, c.concKey.lo = d.uv(), d.uv()
 	c.status, c.hostEnd = int32(d.sv()), int32(d.sv())
 	if d.err != nil {
@@ -292,6 +304,7 @@ func (d *capDecoder) next() (*capRec, error) {
 	c.unresolved = flags&capUnresolved != 0
 	c.paired = flags&capPaired != 0
 	c.hasConc = flags&capHasConc != 0
+	c.usageCut = flags&capUsageCut != 0
 	return c, nil
 }
 

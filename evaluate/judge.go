@@ -150,14 +150,14 @@ type Judger struct {
 func (m *Model) NewJudger() *Judger { return &Judger{m: m} }
 
 // JudgeInto is Model.JudgeInto.
-func (jg *Judger) JudgeInto(j *Judgement, f *event.Fetch) { jg.m.judgeWith(j, f, nil, &jg.c, nil) }
+func (jg *Judger) JudgeInto(j *Judgement, f *event.Fetch) { jg.m.judgeWith(j, f, nil, &jg.c, nil, nil) }
 
 // JudgeIntoView is Model.JudgeIntoView.
 func (jg *Judger) JudgeIntoView(j *Judgement, f *event.Fetch, v *FetchView) {
 	if v != nil && !v.tracked {
 		v = nil
 	}
-	jg.m.judgeWith(j, f, nil, &jg.c, v)
+	jg.m.judgeWith(j, f, nil, &jg.c, v, nil)
 }
 
 // judgeCache holds the strings a Judger reuses; a nil *judgeCache makes
@@ -367,15 +367,22 @@ func (c *judgeCache) ruleText(v *version, r *robots.Rule) string {
 
 // judgeInto judges f into j without a Judger's cache.
 func (m *Model) judgeInto(j *Judgement, f *event.Fetch, forced *ident, fv *FetchView) {
-	m.judgeWith(j, f, forced, nil, fv)
+	m.judgeWith(j, f, forced, nil, fv, nil)
+}
+
+// judgeCaptureInto is judgeInto for a capture judged as its archive
+// crawler's fetch: hdr, the response's Content-Usage header (nil when
+// none), joins the robots.txt usage preferences.
+func (m *Model) judgeCaptureInto(j *Judgement, f *event.Fetch, forced *ident, hdr *respUsage) {
+	m.judgeWith(j, f, forced, nil, nil, hdr)
 }
 
 // judgeWith judges f into j in named steps: the request's columns, the
 // client's identity, its signature, its identity status, the robots.txt
 // verdict, the robots.txt policies beyond Allow/Disallow, and the identity
-// findings. Evidence strings are built only for a finding. c and fv may
-// be nil.
-func (m *Model) judgeWith(j *Judgement, f *event.Fetch, forced *ident, c *judgeCache, fv *FetchView) {
+// findings. Evidence strings are built only for a finding. c, fv and hdr
+// may be nil.
+func (m *Model) judgeWith(j *Judgement, f *event.Fetch, forced *ident, c *judgeCache, fv *FetchView, hdr *respUsage) {
 	vs := j.Violations[:0]
 	*j = Judgement{Violations: vs}
 	t := f.Time.UTC()
@@ -432,7 +439,7 @@ func (m *Model) judgeWith(j *Judgement, f *event.Fetch, forced *ident, c *judgeC
 
 	st := m.identityStatus(j, f, t, id, sig, forced != nil, c)
 	r := m.robotsVerdict(j, f, t, a, named, id, c, fv)
-	m.policyFindings(j, f, t, a, &r, &id, c)
+	m.policyFindings(j, f, t, a, &r, &id, c, hdr)
 	m.identityFindings(j, f, t, id, sig, st)
 	row.Findings = int32(len(j.Violations))
 }
@@ -635,7 +642,7 @@ func (m *Model) robotsVerdict(j *Judgement, f *event.Fetch, t time.Time, a *auth
 // usage preferences (usage.go), and notes the Crawl-delay for the Tracker. Both come from the version the
 // verdict used; for a bot that never fetched robots.txt, from the version
 // in force at t.
-func (m *Model) policyFindings(j *Judgement, f *event.Fetch, t time.Time, a *authority, r *robotsResult, id *ident, c *judgeCache) {
+func (m *Model) policyFindings(j *Judgement, f *event.Fetch, t time.Time, a *authority, r *robotsResult, id *ident, c *judgeCache, hdr *respUsage) {
 	row := &j.Fetch
 	ver := r.version
 	if r.view == ViewUnchecked {
@@ -643,6 +650,7 @@ func (m *Model) policyFindings(j *Judgement, f *event.Fetch, t time.Time, a *aut
 	}
 	fl := ver.file()
 	if fl == nil {
+		m.usageFindings(j, t, f.Target, r, ver, nil, id, c, hdr)
 		return
 	}
 	if fl.ACAP != nil && !robots.IsRobotsTxt(f.Target) {
@@ -658,7 +666,7 @@ func (m *Model) policyFindings(j *Judgement, f *event.Fetch, t time.Time, a *aut
 			}
 		}
 	}
-	m.usageFindings(j, t, f.Target, r, ver, fl, id, c)
+	m.usageFindings(j, t, f.Target, r, ver, fl, id, c, hdr)
 	if r.verdict != VerdictNotJudged {
 		if cd, ok := c.crawlDelay(fl, id.groupToken()); ok && cd.Seconds > 0 {
 			j.crawlDelay, j.delayLine, j.delayVer = cd.Seconds, cd.Line, ver

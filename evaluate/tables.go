@@ -288,7 +288,7 @@ func (m *Model) writeArchive(sink table.Sink, counts *archiveCounts) error {
 				Time: c.time, Method: "GET", Scheme: scheme, Host: hp, Target: target, Status: int(c.status),
 				Bytes: -1, Origin: event.OriginWARC, Format: "warc-capture", RecordID: c.recordID, Source: c.src,
 			}
-			m.judgeInto(&jj, &f, &aid, nil)
+			m.judgeCaptureInto(&jj, &f, &aid, captureUsage(c))
 			j = &jj
 			if !c.paired {
 				counts.captureFetches++

@@ -2,6 +2,7 @@ package evaluate
 
 import (
 	"slices"
+	"strconv"
 	"strings"
 	"time"
 
@@ -21,6 +22,43 @@ type usageLabel struct {
 	line   int
 	text   string
 	serves []string // bot categories a "no" reserves
+	header bool     // from the response's Content-Usage header, not robots.txt
+}
+
+// respUsage is the Content-Usage response header (aipref attach §2) of a
+// capture judged as its archive crawler's fetch, and where it was seen.
+type respUsage struct {
+	h    robots.UsageHeader
+	text string // evidence: the field and the capture it came from
+}
+
+// captureUsage reads c's Content-Usage header; nil when it has none.
+func captureUsage(c *capRec) *respUsage {
+	if c.usage == "" {
+		return nil
+	}
+	h, _ := robots.ParseUsageHeader(c.usage)
+	text := h.String() + " (response header of " + c.rawURL + " captured " + fmtTime(c.time) + ", " + c.src.String()
+	if c.usageCut {
+		text += "; cut to its first " + strconv.Itoa(len(c.usage)) + " bytes, the rest unread"
+	}
+	return &respUsage{h: h, text: text + ")"}
+}
+
+// labels lists the header's labels that state a preference.
+func (u *respUsage) labels() []usageLabel {
+	var out []usageLabel
+	add := func(name string, p robots.Pref, serves []string) {
+		switch p {
+		case robots.PrefYes:
+			out = append(out, usageLabel{name: name, value: "y", text: u.text, serves: serves, header: true})
+		case robots.PrefNo:
+			out = append(out, usageLabel{name: name, value: "n", no: true, text: u.text, serves: serves, header: true})
+		}
+	}
+	add("train-ai", u.h.TrainAI, reserveTrain)
+	add("search", u.h.Search, reserveSearch)
+	return out
 }
 
 // Categories each label reserves (docs/semantics.md, "Usage
@@ -53,7 +91,9 @@ func usageLabels(uv *robots.UsageVerdict) []usageLabel {
 }
 
 // usagePrefsColumn renders labels for fetches.usage_prefs: label=value,
-// sorted, comma-joined ("ai-train=no,search=yes,train-ai=n").
+// sorted, comma-joined ("ai-train=no,search=yes,train-ai=n"); a label
+// that robots.txt and the response header both state appears once per
+// value.
 func usagePrefsColumn(ls []usageLabel) string {
 	if len(ls) == 0 {
 		return ""
@@ -63,7 +103,7 @@ func usagePrefsColumn(ls []usageLabel) string {
 		s[i] = l.name + "=" + l.value
 	}
 	slices.Sort(s)
-	return strings.Join(s, ",")
+	return strings.Join(slices.Compact(s), ",")
 }
 
 // usageCategory is the bot's purpose for usage preferences and where it
@@ -89,20 +129,35 @@ func isUsageCategory(s string) bool {
 }
 
 // usageFindings fills fetches.usage_prefs from the robots.txt version ver
-// of the bot's view and adds a usage_reserved finding for each label that
-// reserves the URL for the bot's purpose (vocab §5.1: any "no" wins). A
-// fetch with a robots finding gets that finding alone: preferences attach
-// only to paths the group allows (attach §3.1). /robots.txt is never
-// judged for usage.
-func (m *Model) usageFindings(j *Judgement, t time.Time, target string, r *robotsResult, ver *version, fl *robots.File, id *ident, c *judgeCache) {
-	if !fl.HasUsage() || robots.IsRobotsTxt(target) {
+// of the bot's view and, for a capture judged as a fetch, from the
+// response's own Content-Usage header hdr (nil otherwise; fl may then be
+// nil), and adds a usage_reserved finding for each label that reserves
+// the URL for the bot's purpose (vocab §5.1: any "no" wins, whichever
+// mechanism states it). A fetch with a robots finding gets that finding
+// alone: preferences attach only to paths the group allows (attach
+// §3.1). /robots.txt is never judged for usage.
+func (m *Model) usageFindings(j *Judgement, t time.Time, target string, r *robotsResult, ver *version, fl *robots.File, id *ident, c *judgeCache, hdr *respUsage) {
+	fromFile := fl != nil && fl.HasUsage()
+	if !fromFile && hdr == nil || robots.IsRobotsTxt(target) {
 		return
 	}
 	row := &j.Fetch
-	uv := fl.UsagePrefs(id.groupToken(), target)
-	ls := usageLabels(&uv)
+	var uv robots.UsageVerdict
+	var ls []usageLabel
+	allowed := true
+	switch {
+	case fromFile:
+		uv = fl.UsagePrefs(id.groupToken(), target)
+		ls = usageLabels(&uv)
+		allowed = uv.Access.Allowed
+	case fl != nil:
+		allowed = fl.Check(id.groupToken(), target).Allowed
+	}
+	if hdr != nil {
+		ls = append(ls, hdr.labels()...)
+	}
 	row.UsagePrefs = usagePrefsColumn(ls)
-	if r.verdict == VerdictNotJudged || r.kind != "" || !uv.Access.Allowed {
+	if r.verdict == VerdictNotJudged || r.kind != "" || !allowed {
 		return
 	}
 	cat, from := usageCategory(id, row.Signature)
@@ -114,11 +169,13 @@ func (m *Model) usageFindings(j *Judgement, t time.Time, target string, r *robot
 		seen += "," + l.name + ","
 		v := m.baseViolation(row, KindUsageReserved)
 		v.Usage = l.name
-		setRobotsVersion(&v, ver)
-		v.MatchedGroup = uv.Group
 		v.MatchedRule = l.text
-		v.MatchedLine = int32(l.line)
 		v.Directive = l.text
+		if !l.header {
+			setRobotsVersion(&v, ver)
+			v.MatchedGroup = uv.Group
+			v.MatchedLine = int32(l.line)
+		}
 		m.usageEvidence(&v, r, ver, &uv, l, id.token, cat, from, target, t, c)
 		j.Violations = append(j.Violations, v)
 	}
@@ -128,14 +185,19 @@ func (m *Model) usageFindings(j *Judgement, t time.Time, target string, r *robot
 // the deciding line, the bot's purpose, its view and the request.
 func (m *Model) usageEvidence(v *table.Violation, r *robotsResult, ver *version, uv *robots.UsageVerdict, l usageLabel, token, cat, from, target string, t time.Time, c *judgeCache) {
 	var sb evBuf
-	writeVersion(&sb, ver)
-	sb.WriteString(": line ")
-	sb.int(l.line)
-	sb.WriteString(" ")
-	sb.quote(l.text)
-	sb.WriteString(" in group ")
-	sb.quote(uv.Group)
-	sb.WriteString(" says ")
+	if l.header {
+		sb.WriteString(l.text)
+		sb.WriteString(" says ")
+	} else {
+		writeVersion(&sb, ver)
+		sb.WriteString(": line ")
+		sb.int(l.line)
+		sb.WriteString(" ")
+		sb.quote(l.text)
+		sb.WriteString(" in group ")
+		sb.quote(uv.Group)
+		sb.WriteString(" says ")
+	}
 	sb.WriteString(l.name)
 	sb.WriteString("=")
 	sb.WriteString(l.value)
@@ -152,6 +214,9 @@ func (m *Model) usageEvidence(v *table.Violation, r *robotsResult, ver *version,
 	sb.WriteString(")")
 	who := scopeWho(token, r.scope)
 	switch e := r.entry; {
+	case l.header:
+		// The response spoke for itself: the bot's robots.txt view is
+		// beside the point.
 	case r.view == ViewUnchecked || e == nil:
 		sb.WriteString("; ")
 		sb.WriteString(who)

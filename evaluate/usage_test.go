@@ -3,6 +3,9 @@ package evaluate
 import (
 	"testing"
 
+	"github.com/repaudit/repaudit/event"
+	"github.com/repaudit/repaudit/table"
+
 	"github.com/repaudit/repaudit/bots"
 )
 
@@ -111,4 +114,92 @@ func TestUsageReservedStaleView(t *testing.T) {
 	s.expect(fresh, ViewFresh, VerdictAllowed)
 	j := s.expect(stale, ViewStale, VerdictAllowed, KindUsageReserved)
 	contains(t, "evidence", j.Violations[0].Evidence, "cache lifetime, so judged by the version in force at the request")
+}
+
+// captureFetch returns the fetch row written for capture c, judged as its
+// archive crawler's fetch, and the findings written for it.
+func (s *scenario) captureFetch(c *event.Capture) (table.Fetch, []table.Violation) {
+	s.t.Helper()
+	var row *table.Fetch
+	for i := range s.out.Fetches {
+		if f := &s.out.Fetches[i]; f.SourceFormat == "warc-capture" && f.WARCRecordOffset == c.Source.Offset {
+			row = f
+		}
+	}
+	if row == nil {
+		s.t.Fatalf("no fetch row for capture %s", c.URL)
+	}
+	var vs []table.Violation
+	for _, v := range s.out.Violations {
+		if v.WARCRecordOffset == c.Source.Offset && v.Kind != KindRetentionExpired {
+			vs = append(vs, v)
+		}
+	}
+	return *row, vs
+}
+
+// A capture's own Content-Usage response header (aipref attach §2) joins
+// the robots.txt preferences when the capture is judged as the archive
+// crawler's fetch; any "n" wins, whichever mechanism states it.
+func TestUsageReservedResponseHeader(t *testing.T) {
+	s := newScenario(t)
+	s.opts.ArchiveAgent = "CCBot" // ai-training
+	s.robots(site+"/robots.txt", t0, 200, "User-agent: *\nAllow: /\nContent-Signal: ai-train=no\n\nUser-agent: CCBot\nDisallow: /private/\n")
+	own := s.capture(site+"/a", hours(1), 200, "a", "Content-Usage", "train-ai=n, search=y")
+	plain := s.capture(site+"/b", hours(1), 200, "b")
+	yes := s.capture(site+"/c", hours(1), 200, "c", "Content-Usage", "train-ai=y")
+	priv := s.capture(site+"/private/d", hours(1), 200, "d", "Content-Usage", "train-ai=n")
+	s.run()
+
+	row, vs := s.captureFetch(own)
+	if row.UsagePrefs != "search=y,train-ai=n" {
+		t.Errorf("header: usage_prefs = %q", row.UsagePrefs)
+	}
+	if len(vs) != 1 || vs[0].Kind != KindUsageReserved || vs[0].Usage != "train-ai" {
+		t.Fatalf("header: findings %+v", vs)
+	}
+	contains(t, "evidence", vs[0].Evidence,
+		"Content-Usage: train-ai=n, search=y (response header of "+site+"/a captured 2025-03-01T01:00:00Z, crawl.warc.gz@"+itoa(int(own.Source.Offset))+") says train-ai=n for /a",
+		"CCBot is ai-training", "fetched /a at ")
+	if vs[0].RobotsVersionID != "" || vs[0].MatchedLine != 0 {
+		t.Errorf("header finding names a robots.txt line: %+v", vs[0])
+	}
+
+	// CCBot's own group has no Content-Signal, and no header: nothing.
+	if row, vs := s.captureFetch(plain); row.UsagePrefs != "" || len(vs) != 0 {
+		t.Errorf("no header: usage_prefs %q, findings %+v", row.UsagePrefs, vs)
+	}
+	// y in the header reserves nothing; a robots.txt "no" still would.
+	if row, vs := s.captureFetch(yes); row.UsagePrefs != "train-ai=y" || len(vs) != 0 {
+		t.Errorf("header y: usage_prefs %q, findings %+v", row.UsagePrefs, vs)
+	}
+	// A disallowed capture gets the robots finding alone.
+	if _, vs := s.captureFetch(priv); len(vs) != 1 || vs[0].Kind != KindCapturedWhileDisallowed {
+		t.Errorf("disallowed: findings %+v", vs)
+	}
+}
+
+// train-ai=y in the header does not undo ai-train=no in robots.txt (vocab
+// §5.1: any "no" wins).
+func TestUsageResponseHeaderYesRobotsNo(t *testing.T) {
+	s := newScenario(t)
+	s.opts.ArchiveAgent = "CCBot"
+	s.robots(site+"/robots.txt", t0, 200, "User-agent: *\nContent-Signal: ai-train=no\n")
+	yes := s.capture(site+"/c", hours(1), 200, "c", "Content-Usage", "train-ai=y")
+	plain := s.capture(site+"/d", hours(1), 200, "d")
+	s.run()
+
+	row, vs := s.captureFetch(yes)
+	if row.UsagePrefs != "ai-train=no,train-ai=y" {
+		t.Errorf("usage_prefs = %q", row.UsagePrefs)
+	}
+	if len(vs) != 1 || vs[0].Usage != "ai-train" {
+		t.Fatalf("findings %+v", vs)
+	}
+	contains(t, "evidence", vs[0].Evidence, `"Content-Signal: ai-train=no" in group "*"`)
+	// Without the header, the same robots.txt finding and column.
+	row, vs = s.captureFetch(plain)
+	if row.UsagePrefs != "ai-train=no" || len(vs) != 1 || vs[0].Usage != "ai-train" {
+		t.Errorf("no header: usage_prefs %q, findings %+v", row.UsagePrefs, vs)
+	}
 }

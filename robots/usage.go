@@ -244,43 +244,91 @@ func (p *parser) usagePrefs(n int, r *ContentUsage, raw string) string {
 		p.diag(n, DiagUsageInvalid, "content-usage without a statement of preference; every preference unknown", raw)
 		return "no preference; unknown"
 	}
-	d, err := httpsfv.UnmarshalDictionary([]string{r.Prefs})
-	if err != nil {
-		msg := "statement " + strconv.Quote(r.Prefs) + " is not a Structured Fields Dictionary; every preference unknown (aipref vocab §6.5)"
-		if d2, err2 := httpsfv.UnmarshalDictionary([]string{strings.ToLower(r.Prefs)}); err2 == nil && len(d2.Names()) > 0 {
-			msg = "labels are case-sensitive: " + strconv.Quote(r.Prefs) + " is not lower case, so it reserves nothing; every preference unknown (aipref vocab §6.2, §6.5)"
-		}
-		p.diag(n, DiagUsageInvalid, msg, raw)
+	var ok bool
+	r.TrainAI, r.Search, ok = readStatement(r.Prefs, func(code, msg string) { p.diag(n, code, msg, raw) })
+	if !ok {
 		return "invalid; unknown"
+	}
+	return ""
+}
+
+// readStatement reads an aipref statement of preference (vocab §6.5), a
+// Structured Fields Dictionary, as the robots.txt rule and the HTTP
+// header share it: labels are case-sensitive, only train-ai and search
+// are known, and a value other than the token y or n is unknown. diag is
+// called for each problem; ok is false when s is not a dictionary.
+func readStatement(s string, diag func(code, msg string)) (trainAI, search Pref, ok bool) {
+	d, err := httpsfv.UnmarshalDictionary([]string{s})
+	if err != nil {
+		msg := "statement " + strconv.Quote(s) + " is not a Structured Fields Dictionary; every preference unknown (aipref vocab §6.5)"
+		if d2, err2 := httpsfv.UnmarshalDictionary([]string{strings.ToLower(s)}); err2 == nil && len(d2.Names()) > 0 {
+			msg = "labels are case-sensitive: " + strconv.Quote(s) + " is not lower case, so it reserves nothing; every preference unknown (aipref vocab §6.2, §6.5)"
+		}
+		diag(DiagUsageInvalid, msg)
+		return PrefUnknown, PrefUnknown, false
 	}
 	for _, name := range d.Names() {
 		m, _ := d.Get(name)
 		var dst *Pref
 		switch name {
 		case "train-ai":
-			dst = &r.TrainAI
+			dst = &trainAI
 		case "search":
-			dst = &r.Search
+			dst = &search
 		default:
 			if outdatedLabels[name] {
-				p.diag(n, DiagUsageOutdated, "label "+strconv.Quote(name)+" is from an earlier aipref draft; ignored (aipref vocab §4: train-ai, search)", raw)
+				diag(DiagUsageOutdated, "label "+strconv.Quote(name)+" is from an earlier aipref draft; ignored (aipref vocab §4: train-ai, search)")
 			} else {
-				p.diag(n, DiagUsageLabel, "unknown label "+strconv.Quote(name)+"; ignored (aipref vocab §6.4)", raw)
+				diag(DiagUsageLabel, "unknown label "+strconv.Quote(name)+"; ignored (aipref vocab §6.4)")
 			}
 			continue
 		}
-		it, ok := m.(httpsfv.Item)
+		it, isItem := m.(httpsfv.Item)
 		tok, _ := it.Value.(httpsfv.Token)
 		switch {
-		case ok && tok == "y":
+		case isItem && tok == "y":
 			*dst = PrefYes
-		case ok && tok == "n":
+		case isItem && tok == "n":
 			*dst = PrefNo
 		default:
-			p.diag(n, DiagUsageValue, "value of "+name+" is not the token y or n; unknown (aipref vocab §6.5)", raw)
+			diag(DiagUsageValue, "value of "+name+" is not the token y or n; unknown (aipref vocab §6.5)")
 		}
 	}
-	return ""
+	return trainAI, search, true
+}
+
+// UsageHeader is a Content-Usage HTTP response header field (aipref
+// attach §2): a statement of preference about the content of the message
+// that carries it, read as the robots.txt rule's statement is.
+type UsageHeader struct {
+	Value   string // the field value as given
+	TrainAI Pref
+	Search  Pref
+}
+
+// String returns the field as evidence: "Content-Usage: train-ai=n".
+func (h UsageHeader) String() string { return "Content-Usage: " + h.Value }
+
+// ParseUsageHeader reads value, a Content-Usage response header field
+// value (several field lines joined with ", "), with the label and value
+// rules of the robots.txt rule (aipref vocab §6). Malformed input is
+// data: the result holds what could be read and the diagnostics, with
+// Line 0 and the codes DiagUsage*, say what could not. An empty value
+// states nothing.
+func ParseUsageHeader(value string) (UsageHeader, []Diagnostic) {
+	h := UsageHeader{Value: value}
+	var ds []Diagnostic
+	diag := func(code, msg string) {
+		if len(ds) < MaxDiagnostics {
+			ds = append(ds, Diagnostic{Code: code, Message: msg, Text: capText(value)})
+		}
+	}
+	if trimWS(value) == "" {
+		diag(DiagUsageInvalid, "empty Content-Usage header; every preference unknown")
+		return h, ds
+	}
+	h.TrainAI, h.Search, _ = readStatement(value, diag)
+	return h, ds
 }
 
 // contentSignal parses a Content-Signal line: comma-separated key=value.

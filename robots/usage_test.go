@@ -352,3 +352,83 @@ func FuzzUsagePrefs(f *testing.F) {
 		}
 	})
 }
+
+func TestParseUsageHeader(t *testing.T) {
+	tests := []struct {
+		name          string
+		value         string
+		train, search Pref
+		wantDiagCodes []string
+	}{
+		{"both", "train-ai=n, search=y", PrefNo, PrefYes, nil},
+		{"one", "train-ai=y", PrefYes, PrefUnknown, nil},
+		{"parameters ignored", "train-ai=n;q=1", PrefNo, PrefUnknown, nil},
+		{"last member wins", "train-ai=n, train-ai=y", PrefYes, PrefUnknown, nil},
+		{"empty", "", PrefUnknown, PrefUnknown, []string{DiagUsageInvalid}},
+		{"blank", " \t", PrefUnknown, PrefUnknown, []string{DiagUsageInvalid}},
+		{"wrong case label", "Train-AI=n", PrefUnknown, PrefUnknown, []string{DiagUsageInvalid}},
+		{"wrong case value", "train-ai=N", PrefUnknown, PrefUnknown, []string{DiagUsageValue}},
+		{"string value", `search="n"`, PrefUnknown, PrefUnknown, []string{DiagUsageValue}},
+		{"boolean value", "train-ai", PrefUnknown, PrefUnknown, []string{DiagUsageValue}},
+		{"older draft", "train-genai=n, search=n", PrefUnknown, PrefNo, []string{DiagUsageOutdated}},
+		{"unknown label", "x-foo=n", PrefUnknown, PrefUnknown, []string{DiagUsageLabel}},
+		{"not a dictionary", "train-ai=n,,", PrefUnknown, PrefUnknown, []string{DiagUsageInvalid}},
+	}
+	for _, tt := range tests {
+		t.Run(tt.name, func(t *testing.T) {
+			h, ds := ParseUsageHeader(tt.value)
+			if h.TrainAI != tt.train || h.Search != tt.search {
+				t.Errorf("got train-ai=%v search=%v, want %v %v", h.TrainAI, h.Search, tt.train, tt.search)
+			}
+			if h.Value != tt.value || h.String() != "Content-Usage: "+tt.value {
+				t.Errorf("got value %q, string %q", h.Value, h.String())
+			}
+			var codes []string
+			for _, d := range ds {
+				codes = append(codes, d.Code)
+				if d.Line != 0 {
+					t.Errorf("diagnostic %s has line %d, want 0", d.Code, d.Line)
+				}
+			}
+			if !slices.Equal(codes, tt.wantDiagCodes) {
+				t.Errorf("got diagnostics %v, want %v", codes, tt.wantDiagCodes)
+			}
+		})
+	}
+}
+
+// FuzzUsageHeader checks that any header value parses without panicking
+// and that it agrees with the same statement as a robots.txt rule.
+func FuzzUsageHeader(f *testing.F) {
+	for _, s := range []string{
+		"train-ai=n, search=y", "train-ai=y;x=1", "Train-AI=n", "train-genai=n, bots", "",
+		`search="n", train-ai=?1`, "train-ai=:AAA=:, x=@1", "(a b)=n", "train-ai=n,", "\x00\xff",
+	} {
+		f.Add(s)
+	}
+	f.Fuzz(func(t *testing.T, value string) {
+		h, ds := ParseUsageHeader(value)
+		if h.Value != value {
+			t.Fatalf("got value %q, want %q", h.Value, value)
+		}
+		if len(ds) > MaxDiagnostics {
+			t.Fatalf("got %d diagnostics, want at most %d", len(ds), MaxDiagnostics)
+		}
+		for _, d := range ds {
+			if !strings.HasPrefix(d.Code, "content-usage-") {
+				t.Fatalf("diagnostic code %q is not a content-usage one", d.Code)
+			}
+		}
+		if strings.ContainsAny(value, "\r\n#") || trimWS(value) != value || value == "" {
+			return
+		}
+		p := Parse([]byte("User-agent: *\nContent-Usage: "+value+"\n"), Options{})
+		if value[0] == '/' || len(p.Groups) != 1 || len(p.Groups[0].Usage) != 1 {
+			return
+		}
+		r := p.Groups[0].Usage[0]
+		if r.TrainAI != h.TrainAI || r.Search != h.Search {
+			t.Fatalf("header %q: got train-ai=%v search=%v, the robots.txt rule reads %v %v", value, h.TrainAI, h.Search, r.TrainAI, r.Search)
+		}
+	})
+}
