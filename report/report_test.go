@@ -139,6 +139,11 @@ func TestViews(t *testing.T) {
 }
 
 // TestAllQueriesRun runs every file of package queries against the fixture.
+// ownFixture are the queries the shared fixture gives no rows, each
+// covered by a small audit of its own (usage_test.go): adding its rows
+// to the fixture would change every count the other tests check.
+var ownFixture = map[string]bool{"usage_reserved": true}
+
 func TestAllQueriesRun(t *testing.T) {
 	db, _ := openFixture(t)
 	ctx := context.Background()
@@ -156,7 +161,7 @@ func TestAllQueriesRun(t *testing.T) {
 			t.Errorf("%s.sql: %v", name, err)
 		}
 		rows.Close()
-		if n == 0 {
+		if n == 0 && !ownFixture[name] {
 			t.Errorf("%s.sql: no rows on a fixture that covers it", name)
 		}
 	}
