@@ -3,7 +3,6 @@
 package report
 
 import (
-	"context"
 	"fmt"
 	"testing"
 	"time"
@@ -73,17 +72,7 @@ func complianceAudit(t *testing.T) *Report {
 		fetch(table.Fetch{URLPath: "/news/1", Referrer: ref})
 	}
 	fetch(table.Fetch{URLPath: "/app.js", Referrer: "https://chatgpt.com/"}) // an asset
-	dir := writeAudit(t, c, fixtureManifest())
-	db, err := Open(context.Background(), dir)
-	if err != nil {
-		t.Fatal(err)
-	}
-	t.Cleanup(func() { db.Close() })
-	r, err := db.Build(context.Background())
-	if err != nil {
-		t.Fatal(err)
-	}
-	return r
+	return buildCollector(t, c)
 }
 
 func TestComplianceByBot(t *testing.T) {

@@ -26,13 +26,29 @@ var update = flag.Bool("update", false, "rewrite the golden files in testdata/")
 func openFixture(t *testing.T) (*DB, *table.Collector) {
 	t.Helper()
 	c := fixture()
+	return openCollector(t, c), c
+}
+
+// openCollector writes c as an audit directory and opens it.
+func openCollector(t *testing.T, c *table.Collector) *DB {
+	t.Helper()
 	dir := writeAudit(t, c, fixtureManifest())
 	db, err := Open(context.Background(), dir)
 	if err != nil {
 		t.Fatal(err)
 	}
 	t.Cleanup(func() { db.Close() })
-	return db, c
+	return db
+}
+
+// buildCollector is the report of c.
+func buildCollector(t *testing.T, c *table.Collector) *Report {
+	t.Helper()
+	r, err := openCollector(t, c).Build(context.Background())
+	if err != nil {
+		t.Fatal(err)
+	}
+	return r
 }
 
 func TestOpenRefuses(t *testing.T) {

@@ -3,7 +3,6 @@
 package report
 
 import (
-	"context"
 	"fmt"
 	"testing"
 	"time"
@@ -58,17 +57,7 @@ func usageAudit(t *testing.T) *Report {
 	reserved("claimed", "Anthropic", "train-ai", "/news/b", "2025-03-13T00:00:00Z")
 	reserved("claimed", "Anthropic", "ai-train", "/news/b", "2025-03-13T00:00:00Z")
 	reserved("spoofed", "Anthropic", "train-ai", "/news/c", "2025-03-15T00:00:00Z")
-	dir := writeAudit(t, c, fixtureManifest())
-	db, err := Open(context.Background(), dir)
-	if err != nil {
-		t.Fatal(err)
-	}
-	t.Cleanup(func() { db.Close() })
-	r, err := db.Build(context.Background())
-	if err != nil {
-		t.Fatal(err)
-	}
-	return r
+	return buildCollector(t, c)
 }
 
 func TestUsagePrefs(t *testing.T) {
