@@ -45,8 +45,12 @@ type Bot struct {
 	URL           string   // documentation URL
 	IPRangesURL   string   // the first of IPRangesURLs ("" when none)
 	IPRangesURLs  []string // every published IP range list (JAFAR/Google JSON shape) that lists it
-	RDNSSuffixes  []string // host name suffixes its addresses reverse-resolve to (".googlebot.com")
-	WebBotAuth    string   // Web Bot Auth hint: the Signature-Agent it signs with, when documented
+	// IPRangesFormerURLs are URLs its lists were published under before
+	// the operator moved them (Google's googlebot.json): not fetched, but
+	// files named for them still verify the bot.
+	IPRangesFormerURLs []string
+	RDNSSuffixes       []string // host name suffixes its addresses reverse-resolve to (".googlebot.com")
+	WebBotAuth         string   // Web Bot Auth hint: the Signature-Agent it signs with, when documented
 	// RobotsTxtOnly is true for product tokens that exist only in
 	// robots.txt (Google-Extended, Applebot-Extended): no client sends them
 	// in a User-Agent, so Identify never returns them.
@@ -93,6 +97,7 @@ const (
 	setRobotsTxtOnly
 	setFramework
 	setIPRanges
+	setIPRangesFormer
 )
 
 // Catalog is an immutable set of bots, safe for concurrent use.
@@ -256,6 +261,9 @@ func overlay(base, top *Bot) *Bot {
 		m.IPRangesURLs = top.IPRangesURLs
 		m.IPRangesURL = top.IPRangesURL
 	}
+	if top.set&setIPRangesFormer != 0 {
+		m.IPRangesFormerURLs = top.IPRangesFormerURLs
+	}
 	if len(top.RDNSSuffixes) > 0 {
 		m.RDNSSuffixes = top.RDNSSuffixes
 	}
@@ -331,23 +339,42 @@ func (c *Catalog) Len() int {
 type IPRangeList struct {
 	URL    string   // as the operator publishes it (https)
 	Tokens []string // product tokens of the bots whose ranges it lists, sorted
+	// Former is true for a URL the list is no longer published under
+	// (only in bots' IPRangesFormerURLs): files named for it still
+	// verify its bots, but it is not fetched.
+	Former bool
 }
 
-// IPRangeLists returns every list the catalog knows, sorted by URL.
+// IPRangeLists returns every list the catalog knows, current and former,
+// sorted by URL. A URL that is current for one bot and former for
+// another is current, for both.
 func (c *Catalog) IPRangeLists() []IPRangeList {
 	if c == nil {
 		return nil
 	}
 	by := map[string][]string{}
+	current := map[string]bool{}
+	add := func(u, tok string) {
+		for _, t := range by[u] {
+			if t == tok {
+				return
+			}
+		}
+		by[u] = append(by[u], tok)
+	}
 	for _, b := range c.bots {
 		for _, u := range b.IPRangesURLs {
-			by[u] = append(by[u], b.Token)
+			add(u, b.Token)
+			current[u] = true
+		}
+		for _, u := range b.IPRangesFormerURLs {
+			add(u, b.Token)
 		}
 	}
 	out := make([]IPRangeList, 0, len(by))
 	for u, toks := range by {
 		sort.Strings(toks)
-		out = append(out, IPRangeList{URL: u, Tokens: toks})
+		out = append(out, IPRangeList{URL: u, Tokens: toks, Former: !current[u]})
 	}
 	sort.Slice(out, func(i, j int) bool { return out[i].URL < out[j].URL })
 	return out

@@ -4,6 +4,8 @@ import (
 	"bytes"
 	"encoding/json"
 	"errors"
+	"reflect"
+	"slices"
 	"sort"
 	"strings"
 	"testing"
@@ -453,38 +455,73 @@ func TestIPRangeLists(t *testing.T) {
 		}
 		by[l.URL] = l.Tokens
 	}
-	g := []string{"https://developers.google.com/static/search/apis/ipranges/", "https://developers.google.com/crawling/ipranges/"}
-	want := map[string]string{
-		"https://www.bing.com/toolbox/bingbot.json":        "bingbot",
-		"https://openai.com/gptbot.json":                   "GPTBot",
-		"https://openai.com/searchbot.json":                "OAI-SearchBot",
-		"https://openai.com/chatgpt-user.json":             "ChatGPT-User",
-		"https://claude.com/crawling/bots.json":            "ClaudeBot",
-		"https://www.perplexity.com/perplexitybot.json":    "PerplexityBot",
-		"https://www.perplexity.com/perplexity-user.json":  "Perplexity-User",
-		"https://search.developer.apple.com/applebot.json": "Applebot",
-		"https://index.commoncrawl.org/ccbot.json":         "CCBot",
-		"https://duckduckgo.com/duckduckbot.json":          "DuckDuckBot",
-		"https://duckduckgo.com/duckassistbot.json":        "DuckAssistBot",
-		"https://mistral.ai/mistralai-user-ips.json":       "MistralAI-User",
+	const g, old = "https://developers.google.com/crawling/ipranges/", "https://developers.google.com/static/search/apis/ipranges/"
+	// URL: tokens it must vouch for (among others); operators' lists as of
+	// 2026-11.
+	want := map[string][]string{
+		"https://www.bing.com/toolbox/bingbot.json":        {"bingbot"},
+		"https://openai.com/gptbot.json":                   {"GPTBot"},
+		"https://openai.com/searchbot.json":                {"OAI-SearchBot"},
+		"https://openai.com/chatgpt-user.json":             {"ChatGPT-User"},
+		"https://claude.com/crawling/bots.json":            {"Claude-SearchBot", "Claude-User", "ClaudeBot"},
+		"https://www.perplexity.com/perplexitybot.json":    {"PerplexityBot"},
+		"https://www.perplexity.com/perplexity-user.json":  {"Perplexity-User"},
+		"https://search.developer.apple.com/applebot.json": {"Applebot"},
+		"https://index.commoncrawl.org/ccbot.json":         {"CCBot"},
+		"https://duckduckgo.com/duckduckbot.json":          {"DuckDuckBot"},
+		"https://duckduckgo.com/duckassistbot.json":        {"DuckAssistBot"},
+		"https://mistral.ai/mistralai-user-ips.json":       {"MistralAI-User"},
+		g + "common-crawlers.json":                         {"Googlebot", "Googlebot-Image", "Googlebot-Video", "GoogleOther"},
+		g + "special-crawlers.json":                        {"AdsBot-Google", "APIs-Google", "Google-Safety", "Mediapartners-Google"},
+		g + "user-triggered-fetchers.json":                 {"FeedFetcher-Google", "Google-Read-Aloud", "Google-Site-Verification"},
+		g + "user-triggered-fetchers-google.json":          {"FeedFetcher-Google", "Google-Read-Aloud", "Google-Site-Verification"},
+		g + "user-triggered-agents.json":                   {"Google-Agent"},
+		old + "googlebot.json":                             {"Googlebot", "Googlebot-Image"},
+		old + "special-crawlers.json":                      {"AdsBot-Google"},
+		old + "user-triggered-fetchers.json":               {"FeedFetcher-Google"},
+		old + "user-triggered-fetchers-google.json":        {"Google-Site-Verification"},
 	}
-	for _, p := range g {
-		want[p+"googlebot.json"] = "Googlebot"
-		want[p+"special-crawlers.json"] = "AdsBot-Google"
-		want[p+"user-triggered-fetchers.json"] = "FeedFetcher-Google"
-		want[p+"user-triggered-fetchers-google.json"] = "Google-Site-Verification"
-	}
-	for u, tok := range want {
-		found := false
-		for _, x := range by[u] {
-			found = found || x == tok
+	for u, toks := range want {
+		for _, tok := range toks {
+			if !slices.Contains(by[u], tok) {
+				t.Errorf("%s: got tokens %v, want %s among them", u, by[u], tok)
+			}
 		}
-		if !found {
-			t.Errorf("%s: got tokens %v, want %s among them", u, by[u], tok)
+	}
+	// The old Google URLs are former: recognised, never fetched.
+	for _, l := range lists {
+		if got, want := l.Former, strings.HasPrefix(l.URL, old); got != want {
+			t.Errorf("%s: Former %v, want %v", l.URL, got, want)
 		}
 	}
-	if b, _ := Default().Lookup("Googlebot"); len(b.IPRangesURLs) != 2 || b.IPRangesURL != b.IPRangesURLs[0] {
-		t.Errorf("Googlebot: IPRangesURL %q, IPRangesURLs %v", b.IPRangesURL, b.IPRangesURLs)
+	for _, tok := range []string{"Google-Extended", "Googlebot-News"} {
+		if b, _ := Default().Lookup(tok); len(b.IPRangesURLs)+len(b.IPRangesFormerURLs) > 0 {
+			t.Errorf("%s: a robots.txt-only token with IP lists %v %v", tok, b.IPRangesURLs, b.IPRangesFormerURLs)
+		}
+	}
+	if b, _ := Default().Lookup("Googlebot"); len(b.IPRangesURLs) != 1 || b.IPRangesURL != g+"common-crawlers.json" ||
+		!slices.Equal(b.IPRangesFormerURLs, []string{old + "googlebot.json"}) {
+		t.Errorf("Googlebot: IPRangesURLs %v, former %v", b.IPRangesURLs, b.IPRangesFormerURLs)
+	}
+}
+
+// TestLoadIPRangesFormer: a --bots file's ip_ranges_former_urls replaces
+// the bot's former lists and makes them IPRangeLists entries marked Former.
+func TestLoadIPRangesFormer(t *testing.T) {
+	c, err := Load(strings.NewReader(`{"bots":[{"token":"ExampleBot","ip_ranges_urls":["https://example.com/new.json"],"ip_ranges_former_urls":["https://example.com/old.json"]}]}`), "x.json")
+	if err != nil {
+		t.Fatal(err)
+	}
+	got := c.IPRangeLists()
+	want := []IPRangeList{
+		{URL: "https://example.com/new.json", Tokens: []string{"ExampleBot"}},
+		{URL: "https://example.com/old.json", Tokens: []string{"ExampleBot"}, Former: true},
+	}
+	if !reflect.DeepEqual(got, want) {
+		t.Errorf("IPRangeLists: got %+v, want %+v", got, want)
+	}
+	if _, err := Load(strings.NewReader(`{"bots":[{"token":"ExampleBot","ip_ranges_former_urls":[""]}]}`), "x.json"); !errors.Is(err, ErrFormat) {
+		t.Errorf("empty former URL: got %v, want ErrFormat", err)
 	}
 }
 

@@ -108,6 +108,7 @@
 //	      "framework": false,                // crawler software or HTTP library: never an operator
 //	      "url": "https://...",              // the operator's documentation
 //	      "ip_ranges_urls": ["https://..."], // published IP range lists (JAFAR / Google JSON shape); "ip_ranges_url" (one) is read too
+//	      "ip_ranges_former_urls": ["https://..."], // URLs its lists were published under before a move: not fetched, still recognised
 //	      "rdns_suffixes": [".googlebot.com"], // host name suffixes its addresses reverse-resolve to
 //	      "web_bot_auth": "https://chatgpt.com", // the Signature-Agent it signs with, when documented
 //	      "robots_txt_only": false,          // a robots.txt token no client sends (Google-Extended)
@@ -135,8 +136,27 @@
 //
 // IPRangeLists returns every published list the catalog knows and the bots
 // it vouches for; "repaudit ranges fetch" downloads them. The overlay's
-// lists are the URLs the operators document; operators move them (Google
-// moved its lists from /search/apis/ipranges/ to /crawling/ipranges/ in
-// 2026, and both are listed). Bot.IPRangesURL is the first of a bot's
-// lists.
+// lists are the URLs the operators document (checked against their
+// documentation as of 2026-11, the pages each bot's "url" names):
+//
+//   - Google, https://developers.google.com/crawling/ipranges/:
+//     common-crawlers.json (Googlebot and the other common crawlers),
+//     special-crawlers.json (AdsBot-Google, Mediapartners-Google,
+//     APIs-Google, Google-Safety), user-triggered-fetchers.json and
+//     user-triggered-fetchers-google.json (FeedFetcher-Google,
+//     Google-Read-Aloud, Google-Site-Verification, ...) and
+//     user-triggered-agents.json (Google-Agent). Google-Extended and
+//     Googlebot-News are robots.txt tokens only and have none.
+//   - Anthropic: one list, https://claude.com/crawling/bots.json, for
+//     ClaudeBot, Claude-User and Claude-SearchBot.
+//   - OpenAI: one per bot, https://openai.com/gptbot.json,
+//     searchbot.json and chatgpt-user.json.
+//
+// Operators move their lists: Google moved them from
+// /static/search/apis/ipranges/ to /crawling/ipranges/ in 2026 and
+// googlebot.json became common-crawlers.json (the old URL redirects).
+// The old URLs are the bots' "ip_ranges_former_urls": "repaudit ranges
+// fetch" does not fetch them (it follows no redirects), but files named
+// for them, by "ranges fetch" or as published (googlebot.json), still
+// verify the bots. Bot.IPRangesURL is the first of a bot's current lists.
 package bots

@@ -44,20 +44,21 @@ func (e *LoadError) Unwrap() error { return e.Err }
 
 // jsonBot is one entry of this package's own shape (see doc.go).
 type jsonBot struct {
-	Token         string    `json:"token"`
-	Patterns      *[]string `json:"patterns"`
-	RobotsToken   string    `json:"robots_token"`
-	Operator      string    `json:"operator"`
-	Category      string    `json:"category"`
-	UserTriggered *bool     `json:"user_triggered"`
-	Framework     *bool     `json:"framework"`
-	URL           string    `json:"url"`
-	IPRangesURL   string    `json:"ip_ranges_url"` // one list; kept for older files
-	IPRangesURLs  *[]string `json:"ip_ranges_urls"`
-	RDNSSuffixes  []string  `json:"rdns_suffixes"`
-	WebBotAuth    string    `json:"web_bot_auth"`
-	RobotsTxtOnly *bool     `json:"robots_txt_only"`
-	Notes         string    `json:"notes"`
+	Token          string    `json:"token"`
+	Patterns       *[]string `json:"patterns"`
+	RobotsToken    string    `json:"robots_token"`
+	Operator       string    `json:"operator"`
+	Category       string    `json:"category"`
+	UserTriggered  *bool     `json:"user_triggered"`
+	Framework      *bool     `json:"framework"`
+	URL            string    `json:"url"`
+	IPRangesURL    string    `json:"ip_ranges_url"` // one list; kept for older files
+	IPRangesURLs   *[]string `json:"ip_ranges_urls"`
+	IPRangesFormer *[]string `json:"ip_ranges_former_urls"`
+	RDNSSuffixes   []string  `json:"rdns_suffixes"`
+	WebBotAuth     string    `json:"web_bot_auth"`
+	RobotsTxtOnly  *bool     `json:"robots_txt_only"`
+	Notes          string    `json:"notes"`
 }
 
 // aiRobotsBot is one entry of the ai.robots.txt robots.json shape.
@@ -361,6 +362,18 @@ func fromOurs(e jsonBot) (*Bot, error) {
 	}
 	if len(urls) > 0 {
 		b.IPRangesURLs, b.IPRangesURL = urls, urls[0]
+	}
+	if e.IPRangesFormer != nil {
+		if len(*e.IPRangesFormer) > maxPatterns {
+			return nil, fmt.Errorf("%w: bot %q: more than %d former IP range lists", ErrFormat, e.Token, maxPatterns)
+		}
+		for _, u := range *e.IPRangesFormer {
+			if u = capText(u); u == "" {
+				return nil, fmt.Errorf("%w: bot %q: empty former IP range list URL", ErrFormat, e.Token)
+			}
+			b.IPRangesFormerURLs = appendNew(b.IPRangesFormerURLs, u)
+		}
+		b.set |= setIPRangesFormer
 	}
 	if len(e.RDNSSuffixes) > maxPatterns {
 		return nil, fmt.Errorf("%w: bot %q: more than %d reverse-DNS suffixes", ErrFormat, e.Token, maxPatterns)

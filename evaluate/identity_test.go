@@ -259,7 +259,7 @@ func TestIPCheckValues(t *testing.T) {
 	}{
 		{"list given, in range", uaGooglebot, "66.249.66.1", true, nil, identity.IPInRange, ""},
 		{"list given, not in range", uaGooglebot, "192.0.2.10", true, nil, identity.IPNotInRange, ""},
-		{"catalog list not given", uaGooglebot, "66.249.66.1", false, nil, identity.IPNotGiven, "https://developers.google.com/static/search/apis/ipranges/googlebot.json"},
+		{"catalog list not given", uaGooglebot, "66.249.66.1", false, nil, identity.IPNotGiven, "https://developers.google.com/crawling/ipranges/common-crawlers.json"},
 		{"catalog list not given, other bot", uaGPTBot, "192.0.2.10", false, nil, identity.IPNotGiven, "https://openai.com/gptbot.json"},
 		{"nothing published", uaBytespider, "192.0.2.10", false, nil, identity.IPNotPublished, ""},
 		{"card's ips_uri not given", uaAgent, "192.0.2.10", false,

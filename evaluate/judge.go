@@ -714,17 +714,32 @@ func listTime(t time.Time, earliest bool) string {
 
 // checkIP checks the client address against the ranges published for the
 // bot in force at t: under its product token, then the catalog's ranges
-// URL, then the card's ips_uri. With no list, it says whether one is
+// URLs (current, then former: a list captured at a URL the operator has
+// since moved still counts), then the card's ips_uri. With no list, it says whether one is
 // published: IPNotGiven with the URL in ListSource (the catalog's first,
 // else the card's), or IPNotPublished. c may be nil.
 func (m *Model) checkIP(id ident, ip netip.Addr, t time.Time, c *judgeCache) identity.IPCheck {
-	for _, owner := range [3]string{id.token, id.botIPURL(), id.cardIPURL()} {
+	try := func(owner string) (identity.IPCheck, bool) {
 		if owner == "" || !c.hasIPList(m, owner) {
-			continue
+			return identity.IPCheck{}, false
 		}
-		if r := m.ids.CheckIP(owner, ip, t); r.Result != identity.IPNotGiven {
-			return r
+		r := m.ids.CheckIP(owner, ip, t)
+		return r, r.Result != identity.IPNotGiven
+	}
+	if r, ok := try(id.token); ok {
+		return r
+	}
+	if id.bot != nil {
+		for _, urls := range [2][]string{id.bot.IPRangesURLs, id.bot.IPRangesFormerURLs} {
+			for _, u := range urls {
+				if r, ok := try(u); ok {
+					return r
+				}
+			}
 		}
+	}
+	if r, ok := try(id.cardIPURL()); ok {
+		return r
 	}
 	for _, u := range [2]string{id.botIPURL(), id.cardIPURL()} {
 		if u != "" {

@@ -221,19 +221,20 @@ func lineUA(raw []byte) (string, error) {
 
 // listedBot is one bot of "bots list --json".
 type listedBot struct {
-	Token         string   `json:"token"`
-	RobotsToken   string   `json:"robots_token"`
-	Operator      string   `json:"operator"`
-	Category      string   `json:"category"`
-	UserTriggered bool     `json:"user_triggered,omitempty"`
-	Framework     bool     `json:"framework,omitempty"`
-	RobotsTxtOnly bool     `json:"robots_txt_only,omitempty"`
-	Patterns      []string `json:"patterns,omitempty"`
-	IPRangesURLs  []string `json:"ip_ranges_urls,omitempty"`
-	RDNSSuffixes  []string `json:"rdns_suffixes,omitempty"`
-	WebBotAuth    string   `json:"web_bot_auth,omitempty"`
-	URL           string   `json:"url,omitempty"`
-	Sources       []string `json:"sources"`
+	Token          string   `json:"token"`
+	RobotsToken    string   `json:"robots_token"`
+	Operator       string   `json:"operator"`
+	Category       string   `json:"category"`
+	UserTriggered  bool     `json:"user_triggered,omitempty"`
+	Framework      bool     `json:"framework,omitempty"`
+	RobotsTxtOnly  bool     `json:"robots_txt_only,omitempty"`
+	Patterns       []string `json:"patterns,omitempty"`
+	IPRangesURLs   []string `json:"ip_ranges_urls,omitempty"`
+	IPRangesFormer []string `json:"ip_ranges_former_urls,omitempty"`
+	RDNSSuffixes   []string `json:"rdns_suffixes,omitempty"`
+	WebBotAuth     string   `json:"web_bot_auth,omitempty"`
+	URL            string   `json:"url,omitempty"`
+	Sources        []string `json:"sources"`
 }
 
 // catalogVersions is the "data" member of "bots list --json" and of
@@ -271,7 +272,7 @@ func runBotsList(_ context.Context, args []string, std stdio) int {
 			doc.Bots = append(doc.Bots, listedBot{
 				Token: b.Token, RobotsToken: b.GroupToken(), Operator: b.Operator, Category: b.Category,
 				UserTriggered: b.UserTriggered, Framework: b.Framework, RobotsTxtOnly: b.RobotsTxtOnly,
-				Patterns: b.Patterns, IPRangesURLs: b.IPRangesURLs, RDNSSuffixes: b.RDNSSuffixes,
+				Patterns: b.Patterns, IPRangesURLs: b.IPRangesURLs, IPRangesFormer: b.IPRangesFormerURLs, RDNSSuffixes: b.RDNSSuffixes,
 				WebBotAuth: b.WebBotAuth, URL: b.URL, Sources: b.Sources,
 			})
 		}

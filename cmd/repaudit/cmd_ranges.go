@@ -34,9 +34,10 @@ func rangesUsage(w io.Writer) {
 	io.WriteString(w, `usage: repaudit ranges fetch --out DIR [--force] [--bots FILE]... [--allow-private]
                              [--timeout 30s] [--max-bytes 8MiB] [--delay 250ms] [--mirror URL]
 
-Downloads every published IP range list the bot catalog knows (Googlebot's,
-bingbot's, GPTBot's, ...) into DIR, one file per list, named by the list's
-URL and the fetch time (UTC), for 'repaudit audit --ip-ranges-dir DIR':
+Downloads every published IP range list the bot catalog knows (Google's
+common-crawlers.json, bingbot's, GPTBot's, ...) at its current URL into
+DIR, one file per list, named by the list's URL and the fetch time (UTC),
+for 'repaudit audit --ip-ranges-dir DIR':
 
   www.bing.com_toolbox_bingbot.json.2026-11-23T184500Z.json
 
@@ -126,7 +127,14 @@ func runRangesFetch(ctx context.Context, args []string, std stdio) int {
 		Timeout: o.timeout, MaxBytes: int64(o.maxBytes), AllowPrivate: o.allowPrivate,
 		TLSConfig: hooks.tlsConfig, UserAgent: "repaudit/" + version + " (ranges fetch)",
 	})
-	lists := catalog.IPRangeLists()
+	// Former URLs (a list the operator moved) are only recognised in
+	// --ip-ranges-dir, not fetched: they redirect, which is refused.
+	var lists []bots.IPRangeList
+	for _, l := range catalog.IPRangeLists() {
+		if !l.Former {
+			lists = append(lists, l)
+		}
+	}
 	written, failed := 0, 0
 	for i, l := range lists {
 		if i > 0 {

@@ -8,6 +8,7 @@ import (
 	"net/http/httptest"
 	"os"
 	"path/filepath"
+	"slices"
 	"strconv"
 	"strings"
 	"sync"
@@ -20,7 +21,9 @@ import (
 
 // rangesMirror serves every catalog list under /HOST/PATH over TLS on
 // loopback: chatgpt-user.json is missing (404), applebot.json is an HTML
-// page, bingbot.json carries Bing's zero-width spaces, the rest are lists.
+// page, bingbot.json carries Bing's zero-width spaces, Google's old
+// /static/search/apis/ipranges/ URLs redirect as Google's do, the rest are
+// lists.
 func rangesMirror(t *testing.T) (*httptest.Server, *[]string) {
 	t.Helper()
 	var mu sync.Mutex
@@ -30,6 +33,8 @@ func rangesMirror(t *testing.T) (*httptest.Server, *[]string) {
 		paths = append(paths, r.URL.Path)
 		mu.Unlock()
 		switch {
+		case strings.Contains(r.URL.Path, "/static/search/apis/ipranges/"):
+			http.Redirect(w, r, "/developers.google.com/crawling/ipranges/common-crawlers.json", http.StatusMovedPermanently)
 		case strings.HasSuffix(r.URL.Path, "/chatgpt-user.json"):
 			http.NotFound(w, r)
 		case strings.HasSuffix(r.URL.Path, "/applebot.json"):
@@ -61,9 +66,35 @@ func TestRangesFetch(t *testing.T) {
 	if code != exitFindings {
 		t.Fatalf("exit = %d, want %d (one list missing, one not a list); stderr:\n%s", code, exitFindings, se.String())
 	}
-	lists := bots.Default().IPRangeLists()
+	// Only current lists are fetched; former URLs (Google's old paths)
+	// are not.
+	var lists []bots.IPRangeList
+	for _, l := range bots.Default().IPRangeLists() {
+		if !l.Former {
+			lists = append(lists, l)
+		}
+	}
 	if len(*paths) != len(lists) {
 		t.Errorf("%d requests for %d lists: %v", len(*paths), len(lists), *paths)
+	}
+	for _, want := range []string{
+		"/developers.google.com/crawling/ipranges/common-crawlers.json",
+		"/developers.google.com/crawling/ipranges/special-crawlers.json",
+		"/developers.google.com/crawling/ipranges/user-triggered-fetchers.json",
+		"/developers.google.com/crawling/ipranges/user-triggered-fetchers-google.json",
+		"/developers.google.com/crawling/ipranges/user-triggered-agents.json",
+		"/claude.com/crawling/bots.json",
+		"/openai.com/gptbot.json",
+		"/openai.com/searchbot.json",
+	} {
+		if !slices.Contains(*paths, want) {
+			t.Errorf("no request for %s; got %v", want, *paths)
+		}
+	}
+	for _, p := range *paths {
+		if strings.Contains(p, "/static/search/apis/ipranges/") {
+			t.Errorf("fetched a former URL: %s", p)
+		}
 	}
 	if len(delays) != len(lists)-1 || delays[0] != 2*time.Second {
 		t.Errorf("delays between requests: %v; want %d of 2s", delays, len(lists)-1)
@@ -74,6 +105,8 @@ func TestRangesFetch(t *testing.T) {
 		"https://search.developer.apple.com/applebot.json: refused: 200, but identity: not an IP range list",
 		"https://www.bing.com/toolbox/bingbot.json: 200, 1 prefixes (creationTime 2026-11-01T00:00:00Z), for bingbot, 1 note(s): 3 zero-width spaces (U+200B) removed",
 		"-> www.bing.com_toolbox_bingbot.json.2026-11-23T184500Z.json",
+		"https://claude.com/crawling/bots.json: 200, 2 prefixes (creationTime 2026-11-20T08:00:00Z), for Claude-SearchBot, Claude-User, ClaudeBot -> claude.com_crawling_bots.json.2026-11-23T184500Z.json",
+		"-> developers.google.com_crawling_ipranges_common-crawlers.json.2026-11-23T184500Z.json",
 		"ranges fetch: " + strconv.Itoa(len(lists)) + " lists: " + strconv.Itoa(len(lists)-2) + " written, 2 failed",
 	} {
 		if !strings.Contains(stderr, want) {

@@ -26,7 +26,8 @@ const Site = "https://www.example.com"
 const host = "www.example.com"
 
 // GooglebotRangesURL is where the demo archive captured Googlebot's
-// published IP ranges; it must match the bot catalog's entry.
+// published IP ranges in 2025, before Google moved the list; it must be
+// one of the bot catalog's URLs for Googlebot (a former one, now).
 const GooglebotRangesURL = "https://developers.google.com/static/search/apis/ipranges/googlebot.json"
 
 // ExampleBot is the demo's signed card holder.
