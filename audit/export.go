@@ -34,8 +34,7 @@ func LoadCatalog(paths []string) (*bots.Catalog, error) {
 // the --bots files paths (LoadCatalog).
 func CatalogInfo(catalog *bots.Catalog, paths []string) output.Catalog {
 	dv := catalog.DataVersions()
-	return output.Catalog{CrawlerUserAgents: dv.CrawlerUserAgents, AIRobotsTxt: dv.AIRobotsTxt,
-		AIRobotsTxtDate: dv.AIRobotsTxtDate, Bots: catalog.Len(), Files: paths}
+	return output.Catalog{CrawlerUserAgents: dv.CrawlerUserAgents, Bots: catalog.Len(), Files: paths}
 }
 
 // LoadLocalIdentity adds the --card, --jwks and --ip-ranges files of cfg to

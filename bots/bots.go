@@ -383,8 +383,6 @@ func (c *Catalog) IPRangeLists() []IPRangeList {
 // Versions says which maintained data a catalog was built from.
 type Versions struct {
 	CrawlerUserAgents string // npm version of crawler-user-agents
-	AIRobotsTxt       string // ai.robots.txt commit of robots.json
-	AIRobotsTxtDate   string // that commit's time, when known
 }
 
 // DataVersions returns the versions of the maintained data the catalog was

@@ -17,8 +17,6 @@ import (
 var (
 	//go:embed data/crawler-user-agents.json
 	cuaJSON []byte
-	//go:embed data/robots.json
-	airJSON []byte
 	//go:embed data/versions.json
 	versionsJSON []byte
 	//go:embed overlay.json
@@ -28,7 +26,6 @@ var (
 // Names of the embedded sources, as Bot.Sources gives them.
 const (
 	SourceCrawlerUserAgents = "crawler-user-agents"
-	SourceAIRobotsTxt       = "ai.robots.txt"
 	SourceOverlay           = "overlay"
 )
 
@@ -37,9 +34,10 @@ var (
 	defaultCat  *Catalog
 )
 
-// Default returns the embedded catalog: crawler-user-agents, then
-// ai.robots.txt's robots.json merged over it, then our overlay merged over
-// both (see Merge). It is built once; the catalog is immutable. It panics
+// Default returns the embedded catalog: crawler-user-agents, then our
+// overlay merged over it (see Merge). ai.robots.txt's robots.json is not
+// embedded (a file copied from another repository is not kept in this
+// one): merge it at run time with --bots, which reads its shape. It is built once; the catalog is immutable. It panics
 // only if the embedded data is broken, which the package tests rule out.
 func Default() *Catalog {
 	defaultOnce.Do(func() {
@@ -57,28 +55,20 @@ func buildDefault() (*Catalog, error) {
 	if err != nil {
 		return nil, fmt.Errorf("crawler-user-agents.json: %w", err)
 	}
-	air, err := Load(bytes.NewReader(airJSON), SourceAIRobotsTxt)
-	if err != nil {
-		return nil, err
-	}
 	ovl, err := Load(bytes.NewReader(overlayJSON), SourceOverlay)
 	if err != nil {
 		return nil, err
 	}
-	c := newCatalog(cua).Merge(air).Merge(ovl)
+	c := newCatalog(cua).Merge(ovl)
 	var v struct {
 		CUA struct {
 			Version string `json:"version"`
 		} `json:"crawler-user-agents"`
-		AIR struct {
-			Commit     string `json:"commit"`
-			CommitDate string `json:"commit_date"`
-		} `json:"ai.robots.txt"`
 	}
 	if err := json.Unmarshal(versionsJSON, &v); err != nil {
 		return nil, fmt.Errorf("versions.json: %w", err)
 	}
-	c.versions = Versions{CrawlerUserAgents: v.CUA.Version, AIRobotsTxt: v.AIR.Commit, AIRobotsTxtDate: v.AIR.CommitDate}
+	c.versions = Versions{CrawlerUserAgents: v.CUA.Version}
 	return c, nil
 }
 

@@ -58,18 +58,13 @@
 //     regular-expression pattern (read as names, see literals in data.go),
 //     example User-Agents ("instances", which the tests measure), a URL and
 //     tags (read as categories and frameworks). It names no operators.
-//   - data/robots.json: ai.robots.txt's robots.json
-//     (https://github.com/ai-robots-txt/ai.robots.txt), MIT licence in
-//     data/ai.robots.txt.LICENSE: AI crawlers and agents with operator,
-//     function and description.
 //   - overlay.json: ours. What those lack: operators and categories from
 //     the operators' own documentation, the product token robots.txt
 //     groups use, published IP range lists, reverse-DNS suffixes, Web Bot
 //     Auth hints, and which entries are frameworks.
 //
 // data/versions.json records the npm version of crawler-user-agents (with
-// its name@version and the tarball's sha512 integrity) and the
-// ai.robots.txt commit (and its date) robots.json comes from. The binary embeds it: DataVersions
+// its name@version and the tarball's sha512 integrity). The binary embeds it: DataVersions
 // returns it, "repaudit bots list" prints it and manifest.json records it
 // under "catalog".
 //
@@ -78,20 +73,15 @@
 // "go generate ./bots/" runs internal/gencatalog, which downloads
 // crawler-user-agents with the registry's own client ("npm pack
 // crawler-user-agents@VERSION --json", from whatever registry npm is
-// configured with; the tarball's sha512 integrity is checked) and copies
-// robots.json from a local file, since the GitHub host is not reachable
-// from the machines this project is built on:
+// configured with; the tarball's sha512 integrity is checked). Run the
+// package tests after a refresh: TestRates asserts the identification
+// rates on real headers.
 //
-//	git -C ai.robots.txt show HEAD:robots.json > /tmp/robots.json
-//	REPAUDIT_ROBOTS_JSON=/tmp/robots.json \
-//	REPAUDIT_ROBOTS_COMMIT=$(git -C ai.robots.txt rev-parse HEAD) \
-//	    go generate ./bots/
-//
-// (-robots, -robots-commit, -robots-date and -version flags of gencatalog
-// do the same.) Without a robots.json path the committed one and its
-// recorded commit are kept. Run the package tests after a refresh:
-// TestRates asserts the identification rates on real headers and
-// TestAIRobotsNames that every robots.json name is known.
+// ai.robots.txt's robots.json (https://github.com/ai-robots-txt/ai.robots.txt)
+// is not embedded: a file copied from another repository is not kept in
+// this one. Users merge it with --bots (Load reads its shape), and
+// TestAIRobotsNames checks, with the copy in ../shared/fixtures, that every
+// one of its names is then known.
 //
 // # Catalog file shape (overlay.json and --bots FILE)
 //

@@ -97,11 +97,9 @@ type Notice struct {
 // versions of the maintained data embedded in the binary and the --bots
 // files merged over it.
 type Catalog struct {
-	CrawlerUserAgents string   `json:"crawler_user_agents"`          // npm version of crawler-user-agents
-	AIRobotsTxt       string   `json:"ai_robots_txt_commit"`         // ai.robots.txt commit robots.json comes from
-	AIRobotsTxtDate   string   `json:"ai_robots_txt_date,omitempty"` // that commit's time
-	Bots              int      `json:"bots"`                         // bots in the catalog, --bots files included
-	Files             []string `json:"bots_files,omitempty"`         // --bots files, in the order merged
+	CrawlerUserAgents string   `json:"crawler_user_agents"`  // npm version of crawler-user-agents
+	Bots              int      `json:"bots"`                 // bots in the catalog, --bots files included
+	Files             []string `json:"bots_files,omitempty"` // --bots files, in the order merged
 }
 
 // Input is one input file of a run.

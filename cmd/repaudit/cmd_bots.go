@@ -241,8 +241,6 @@ type listedBot struct {
 // manifest.json's catalog.
 type catalogVersions struct {
 	CrawlerUserAgents string   `json:"crawler_user_agents"`
-	AIRobotsTxt       string   `json:"ai_robots_txt_commit"`
-	AIRobotsTxtDate   string   `json:"ai_robots_txt_date,omitempty"`
 	Files             []string `json:"bots_files,omitempty"`
 }
 
@@ -262,7 +260,7 @@ func runBotsList(_ context.Context, args []string, std stdio) int {
 		return exitUsage
 	}
 	v := c.DataVersions()
-	cv := catalogVersions{CrawlerUserAgents: v.CrawlerUserAgents, AIRobotsTxt: v.AIRobotsTxt, AIRobotsTxtDate: v.AIRobotsTxtDate, Files: files}
+	cv := catalogVersions{CrawlerUserAgents: v.CrawlerUserAgents, Files: files}
 	if asJSON {
 		doc := struct {
 			Data catalogVersions `json:"data"`
@@ -287,11 +285,7 @@ func runBotsList(_ context.Context, args []string, std stdio) int {
 	}
 	w := bufio.NewWriter(std.Stdout)
 	defer w.Flush()
-	fmt.Fprintf(w, "# crawler-user-agents %s (npm); ai.robots.txt robots.json at commit %s", cv.CrawlerUserAgents, cv.AIRobotsTxt)
-	if cv.AIRobotsTxtDate != "" {
-		fmt.Fprintf(w, " (%s)", cv.AIRobotsTxtDate)
-	}
-	fmt.Fprintln(w)
+	fmt.Fprintf(w, "# crawler-user-agents %s (npm) and repaudit's overlay\n", cv.CrawlerUserAgents)
 	for _, f := range files {
 		fmt.Fprintf(w, "# merged: %s\n", f)
 	}

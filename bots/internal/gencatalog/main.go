@@ -1,12 +1,9 @@
 // Command gencatalog refreshes the maintained data the bot catalog is built
-// from (bots/data): the crawler-user-agents list from the npm registry and
-// ai.robots.txt's robots.json from a local copy, and records their versions
-// in bots/data/versions.json. It runs from "go generate ./bots/"; see
-// bots/doc.go.
+// from (bots/data): the crawler-user-agents list from the npm registry, and
+// records its version in bots/data/versions.json. It runs from "go
+// generate ./bots/"; see bots/doc.go.
 //
-//	go run ./internal/gencatalog -out data \
-//	    [-version 1.60.0] [-npm npm] \
-//	    [-robots PATH -robots-commit HASH [-robots-date RFC3339]]
+//	go run ./internal/gencatalog -out data [-version 1.60.0] [-npm npm]
 //
 // crawler-user-agents comes from the registry through its own client:
 // "npm pack crawler-user-agents@VERSION --json" downloads the package's
@@ -16,14 +13,9 @@
 // versions.json records the package as name@version and the integrity,
 // not a registry address.
 //
-// robots.json is not downloaded: the GitHub host is not reachable from the
-// machines this project is built on. Give a checked-out copy with -robots
-// (or $REPAUDIT_ROBOTS_JSON) and the commit it came from with
-// -robots-commit (or $REPAUDIT_ROBOTS_COMMIT), e.g. from
-// "git -C ai.robots.txt show HEAD:robots.json > /tmp/robots.json" and
-// "git -C ai.robots.txt rev-parse HEAD". Without -robots the committed
-// robots.json and its recorded commit are kept. Its LICENSE is copied when
-// a file named LICENSE sits next to the given robots.json.
+// ai.robots.txt's robots.json is not part of the embedded catalog: a file
+// copied from another repository is not kept in this one. Users merge it
+// at run time with --bots (bots.Load reads its shape).
 package main
 
 import (
@@ -52,11 +44,6 @@ type Versions struct {
 		Package   string `json:"package"` // name@version, as given to npm
 		Integrity string `json:"integrity"`
 	} `json:"crawler-user-agents"`
-	AIRobotsTxt struct {
-		Commit     string `json:"commit"`
-		CommitDate string `json:"commit_date,omitempty"`
-		Repository string `json:"repository"`
-	} `json:"ai.robots.txt"`
 }
 
 // cuaPackage is the npm package the crawler-user-agents list comes from.
@@ -80,14 +67,8 @@ func run(ctx context.Context, args []string, stderr io.Writer) error {
 	out := fs.String("out", "data", "output `directory`")
 	version := fs.String("version", "latest", "crawler-user-agents `version` to fetch")
 	npm := fs.String("npm", "npm", "npm client `command` (the registry is the one npm is configured with)")
-	robots := fs.String("robots", os.Getenv("REPAUDIT_ROBOTS_JSON"), "ai.robots.txt robots.json `file` (default $REPAUDIT_ROBOTS_JSON; empty keeps the committed one)")
-	commit := fs.String("robots-commit", os.Getenv("REPAUDIT_ROBOTS_COMMIT"), "ai.robots.txt `commit` the robots.json comes from (default $REPAUDIT_ROBOTS_COMMIT)")
-	date := fs.String("robots-date", os.Getenv("REPAUDIT_ROBOTS_DATE"), "that commit's `time` (RFC 3339), optional")
 	if err := fs.Parse(args); err != nil {
 		return err
-	}
-	if *robots != "" && *commit == "" {
-		return errors.New("-robots needs -robots-commit (the ai.robots.txt commit it comes from)")
 	}
 	var v Versions
 	if b, err := os.ReadFile(filepath.Join(*out, "versions.json")); err == nil {
@@ -98,14 +79,6 @@ func run(ctx context.Context, args []string, stderr io.Writer) error {
 	if err := fetchCUA(ctx, *npm, *version, *out, &v); err != nil {
 		return fmt.Errorf("crawler-user-agents: %w", err)
 	}
-	if *robots != "" {
-		if err := copyRobots(*robots, *out); err != nil {
-			return err
-		}
-		v.AIRobotsTxt.Commit = *commit
-		v.AIRobotsTxt.CommitDate = *date
-	}
-	v.AIRobotsTxt.Repository = "https://github.com/ai-robots-txt/ai.robots.txt"
 	b, err := json.MarshalIndent(v, "", "  ")
 	if err != nil {
 		return err
@@ -239,22 +212,4 @@ func untar(tgz []byte, want map[string]string) (map[string][]byte, error) {
 		}
 	}
 	return got, nil
-}
-
-func copyRobots(path, out string) error {
-	b, err := os.ReadFile(path)
-	if err != nil {
-		return err
-	}
-	var probe map[string]json.RawMessage
-	if err := json.Unmarshal(b, &probe); err != nil || len(probe) == 0 {
-		return fmt.Errorf("%s is not a robots.json object: %v", path, err)
-	}
-	if err := os.WriteFile(filepath.Join(out, "robots.json"), b, 0o644); err != nil {
-		return err
-	}
-	if lic, err := os.ReadFile(filepath.Join(filepath.Dir(path), "LICENSE")); err == nil {
-		return os.WriteFile(filepath.Join(out, "ai.robots.txt.LICENSE"), lic, 0o644)
-	}
-	return nil
 }

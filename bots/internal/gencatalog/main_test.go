@@ -106,21 +106,13 @@ func TestRun(t *testing.T) {
 	})
 	npm := useFakeNPM(t, tgz, "")
 	out := t.TempDir()
-	src := t.TempDir()
-	robots := filepath.Join(src, "robots.json")
-	os.WriteFile(robots, []byte(`{"ExampleBot": {"operator": "Example"}}`), 0o644)
-	os.WriteFile(filepath.Join(src, "LICENSE"), []byte("MIT (ai.robots.txt test)"), 0o644)
 	var stderr bytes.Buffer
-	err := run(context.Background(), []string{"-out", out, "-npm", npm, "-robots", robots,
-		"-robots-commit", strings.Repeat("a", 40), "-robots-date", "2026-01-02T03:04:05Z"}, &stderr)
-	if err != nil {
+	if err := run(context.Background(), []string{"-out", out, "-npm", npm}, &stderr); err != nil {
 		t.Fatalf("run: %v (%s)", err, stderr.String())
 	}
 	for name, want := range map[string]string{
 		"crawler-user-agents.json":    `[{"pattern": "ExampleBot", "instances": ["ExampleBot/1.0"]}]`,
 		"crawler-user-agents.LICENSE": "MIT License (test)",
-		"robots.json":                 `{"ExampleBot": {"operator": "Example"}}`,
-		"ai.robots.txt.LICENSE":       "MIT (ai.robots.txt test)",
 	} {
 		got, err := os.ReadFile(filepath.Join(out, name))
 		if err != nil || string(got) != want {
@@ -132,19 +124,12 @@ func TestRun(t *testing.T) {
 	if err := json.Unmarshal(b, &v); err != nil {
 		t.Fatal(err)
 	}
-	if v.CrawlerUserAgents.Version != "9.9.9" || v.CrawlerUserAgents.Package != "crawler-user-agents@9.9.9" || !strings.HasPrefix(v.CrawlerUserAgents.Integrity, "sha512-") ||
-		v.AIRobotsTxt.Commit != strings.Repeat("a", 40) || v.AIRobotsTxt.CommitDate != "2026-01-02T03:04:05Z" {
+	if v.CrawlerUserAgents.Version != "9.9.9" || v.CrawlerUserAgents.Package != "crawler-user-agents@9.9.9" || !strings.HasPrefix(v.CrawlerUserAgents.Integrity, "sha512-") {
 		t.Errorf("versions.json: %+v", v)
 	}
-
-	// Without -robots the committed robots.json and its commit are kept.
-	if err := run(context.Background(), []string{"-out", out, "-npm", npm}, &stderr); err != nil {
-		t.Fatal(err)
-	}
-	b, _ = os.ReadFile(filepath.Join(out, "versions.json"))
-	json.Unmarshal(b, &v)
-	if v.AIRobotsTxt.Commit != strings.Repeat("a", 40) {
-		t.Errorf("commit not kept: %+v", v.AIRobotsTxt)
+	// Nothing copied from another repository is written.
+	if _, err := os.Stat(filepath.Join(out, "robots.json")); err == nil {
+		t.Error("robots.json written")
 	}
 }
 
@@ -161,7 +146,6 @@ func TestRunRejects(t *testing.T) {
 		{"no sha512", good, "sha1-abc", nil, "no sha512"},
 		{"missing member", tarball(t, map[string]string{"package/LICENSE": "MIT"}), "", nil, "has no package/crawler-user-agents.json"},
 		{"not a list", tarball(t, map[string]string{"package/crawler-user-agents.json": `{}`, "package/LICENSE": "MIT"}), "", nil, "not a JSON array"},
-		{"robots without commit", good, "", []string{"-robots", "x.json"}, "-robots-commit"},
 	}
 	for _, tt := range tests {
 		t.Run(tt.name, func(t *testing.T) {
