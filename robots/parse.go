@@ -285,6 +285,18 @@ func capText(s string) string {
 	return s[:diagTextCap]
 }
 
+// outsideGroup reports whether a group record at line n comes before any
+// user-agent line; if so it records the line as ignored, with a
+// diagnostic (code, msg), and the caller drops it.
+func (p *parser) outsideGroup(n int, kind, code, msg, value, raw, note string) bool {
+	if p.group >= 0 {
+		return false
+	}
+	p.diag(n, code, msg, raw)
+	p.addLine(Line{Number: n, Kind: kind, Value: value, Group: -1, Note: joinNote(note, "outside any group; ignored")})
+	return true
+}
+
 func (p *parser) diag(line int, code, msg, text string) {
 	if len(p.f.Diagnostics) >= MaxDiagnostics {
 		if p.dropped == 0 {
@@ -515,9 +527,7 @@ func (p *parser) rule(n int, allow bool, value, raw, note string) {
 	if allow {
 		kind = KindAllow
 	}
-	if p.group < 0 {
-		p.diag(n, DiagRuleOutsideGroup, kind+" before the first user-agent line; ignored (RFC 9309 §2.2.2)", raw)
-		p.addLine(Line{Number: n, Kind: kind, Value: value, Group: -1, Note: joinNote(note, "outside any group; ignored")})
+	if p.outsideGroup(n, kind, DiagRuleOutsideGroup, kind+" before the first user-agent line; ignored (RFC 9309 §2.2.2)", value, raw, note) {
 		return
 	}
 	p.inAgentRun = false
@@ -548,9 +558,7 @@ func (p *parser) rule(n int, allow bool, value, raw, note string) {
 
 func (p *parser) crawlDelay(n int, value, raw, note string) {
 	f := p.f
-	if p.group < 0 {
-		p.diag(n, DiagCrawlDelayOutside, "crawl-delay before the first user-agent line; ignored", raw)
-		p.addLine(Line{Number: n, Kind: KindCrawlDelay, Value: value, Group: -1, Note: joinNote(note, "outside any group; ignored")})
+	if p.outsideGroup(n, KindCrawlDelay, DiagCrawlDelayOutside, "crawl-delay before the first user-agent line; ignored", value, raw, note) {
 		return
 	}
 	// A crawl-delay belongs to its group like a rule does, so it ends the

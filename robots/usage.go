@@ -211,9 +211,7 @@ var outdatedLabels = map[string]bool{"train-genai": true, "bots": true, "ai-outp
 // contentUsage parses a Content-Usage line (aipref attach §3.3). value has
 // already lost its comment ('#' on) and surrounding whitespace.
 func (p *parser) contentUsage(n int, value, raw, note string) {
-	if p.group < 0 {
-		p.diag(n, DiagUsageOutsideGroup, "content-usage before the first user-agent line; ignored (aipref attach §3)", raw)
-		p.addLine(Line{Number: n, Kind: KindContentUsage, Value: value, Group: -1, Note: joinNote(note, "outside any group; ignored")})
+	if p.outsideGroup(n, KindContentUsage, DiagUsageOutsideGroup, "content-usage before the first user-agent line; ignored (aipref attach §3)", value, raw, note) {
 		return
 	}
 	// A Content-Usage rule is a rule of its group (attach §3 extends the
@@ -334,9 +332,7 @@ func ParseUsageHeader(value string) (UsageHeader, []Diagnostic) {
 // contentSignal parses a Content-Signal line: comma-separated key=value.
 // Keys and values are matched without regard to case.
 func (p *parser) contentSignal(n int, value, raw, note string) {
-	if p.group < 0 {
-		p.diag(n, DiagUsageOutsideGroup, "content-signal before the first user-agent line; ignored", raw)
-		p.addLine(Line{Number: n, Kind: KindContentSignal, Value: value, Group: -1, Note: joinNote(note, "outside any group; ignored")})
+	if p.outsideGroup(n, KindContentSignal, DiagUsageOutsideGroup, "content-signal before the first user-agent line; ignored", value, raw, note) {
 		return
 	}
 	p.inAgentRun = false
