@@ -520,6 +520,7 @@ func (m *Model) pickArchiveAgents(b *Builder) {
 		m.crawlers[f] = c
 	}
 	for f, c := range m.crawlers {
+		c.crawl = "file:" + f
 		if c.token != "" {
 			if p := b.infos[f].crawl; p != "" {
 				c.crawl = c.lower + ":" + p
@@ -573,6 +574,8 @@ func (m *Model) crawlerOf(file string) *crawler {
 // never share a crawl), or "file:"+file when the file states no crawl,
 // has no crawler, or is not known to the model: each such file is a
 // crawl of its own.
+// Every file the model knows has its key made once (pickArchiveAgents):
+// crawlOf is asked for each archive record judged.
 func (m *Model) crawlOf(file string) string {
 	if c := m.crawlers[file]; c != nil && c.crawl != "" {
 		return c.crawl
