@@ -31,6 +31,7 @@ const (
 	NoticeIPListNotGiven = string(problem.NoticeIPListNotGiven)
 	NoticeIPListNone     = string(problem.NoticeIPListNone)
 	NoticeNoCrawler      = string(problem.NoticeNoCrawler)
+	NoticeUnknownBots    = string(problem.NoticeUnknownBots)
 	NoticeAsOfOutliers   = string(problem.NoticeAsOfOutliers)
 	NoticeAsOfBeforeData = string(problem.NoticeAsOfBeforeData)
 )
@@ -193,6 +194,10 @@ type NoticeFacts struct {
 	// revisit records) of each WARC or ARC file that has no crawler, by
 	// file (at most maxNoCrawlerFiles files).
 	NoCrawler map[string]int64 `json:"no_crawler,omitempty"`
+	// UnknownBots counts the fetches of bots named only by their own
+	// product token (identified_by ua-token), by agent (at most
+	// maxAgents).
+	UnknownBots map[string]int64 `json:"unknown_bots,omitempty"`
 }
 
 // UnknownRobots is what a host's robots.txt versions of unknown content
@@ -275,6 +280,12 @@ func tallyRetention(noCrawler map[string]int64, r *table.Retention) {
 // Tally counts one fetch row, as Run counts every row it writes.
 func (nf *NoticeFacts) Tally(f *table.Fetch) {
 	nf.init()
+	if f.IdentifiedBy == evaluate.IdentifiedByUAToken && f.Identity != evaluate.IdentitySpoofed {
+		if nf.UnknownBots == nil {
+			nf.UnknownBots = map[string]int64{}
+		}
+		addCapped(nf.UnknownBots, f.Agent, 1)
+	}
 	if f.NotJudgedReason != "" && f.NotJudgedReason != evaluate.NotJudgedNoBot {
 		nf.NotJudged[f.NotJudgedReason]++
 		switch f.NotJudgedReason {
@@ -352,6 +363,12 @@ func (nf *NoticeFacts) Merge(o NoticeFacts) {
 	}
 	nf.SourcesGiven = nf.SourcesGiven || o.SourcesGiven
 	nf.AddReferrers(o.Referrers)
+	for a, n := range o.UnknownBots {
+		if nf.UnknownBots == nil {
+			nf.UnknownBots = map[string]int64{}
+		}
+		addCapped(nf.UnknownBots, a, n)
+	}
 	for f, n := range o.NoCrawler {
 		if nf.NoCrawler == nil {
 			nf.NoCrawler = map[string]int64{}
@@ -394,6 +411,14 @@ func Notices(nf *NoticeFacts, catalog *bots.Catalog) []Notice {
 	}
 	nl.notJudged(nf)
 	nl.noCrawler(nf.NoCrawler)
+	if len(nf.UnknownBots) > 0 {
+		var n int64
+		for _, c := range nf.UnknownBots {
+			n += c
+		}
+		nl.add(NoticeUnknownBots, n, "%s by %s the bot catalog does not know, named by their own product token: %s — no operator or category, so AI usage preferences are not judged for them; merge ai.robots.txt's robots.json (github.com/ai-robots-txt/ai.robots.txt) or a catalog file of your own with --bots FILE",
+			fetches(n), plural(int64(len(nf.UnknownBots)), "bot", "bots"), listSome(byCountLabeled(nf.UnknownBots), 8))
+	}
 	if nf.AssumedVersions > 0 {
 		nl.add(NoticeAssumedRange, 0, "%s given without a time: assumed in force for the whole data range — give FILE@TIME, --robots-git or --robots-dir if the file changed",
 			plural(int64(nf.AssumedVersions), "robots.txt version", "robots.txt versions"))

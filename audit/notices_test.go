@@ -158,3 +158,26 @@ func TestUnknownContentNotice(t *testing.T) {
 		})
 	}
 }
+
+// TestUnknownBotsNotice: bots named only by their own product token are
+// counted (spoofed clients apart) and the notice says what to pass.
+func TestUnknownBotsNotice(t *testing.T) {
+	var nf NoticeFacts
+	for _, f := range []table.Fetch{
+		{Agent: "LinerBot", IdentifiedBy: "ua-token", Identity: "claimed"},
+		{Agent: "LinerBot", IdentifiedBy: "ua-token", Identity: "claimed"},
+		{Agent: "LinerBot", IdentifiedBy: "ua-token", Identity: "spoofed"},
+		{Agent: "GPTBot", IdentifiedBy: "catalog", Identity: "claimed"},
+	} {
+		nf.Tally(&f)
+	}
+	var got *Notice
+	for _, n := range Notices(&nf, bots.Default()) {
+		if n.Code == NoticeUnknownBots {
+			got = &n
+		}
+	}
+	if got == nil || got.Count != 2 || !strings.Contains(got.Message, "LinerBot (2)") || !strings.Contains(got.Message, "--bots FILE") {
+		t.Errorf("notice %+v, want 2 fetches of LinerBot and the --bots fix", got)
+	}
+}

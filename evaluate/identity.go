@@ -11,11 +11,16 @@ import (
 	"github.com/repaudit/repaudit/identity"
 )
 
+// IdentifiedByUAToken is fetches.identified_by of a bot the catalog does
+// not know, named by its own product token: it has no operator and no
+// category.
+const IdentifiedByUAToken = "ua-token"
+
 // How an agent was identified (fetches.identified_by).
 const (
 	byCatalog     = "catalog"
 	byRobotsGroup = "robots-group"
-	byUAToken     = "ua-token"
+	byUAToken     = IdentifiedByUAToken
 	byCard        = "card"
 )
 

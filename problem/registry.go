@@ -173,6 +173,7 @@ const (
 	NoticeIPListNotGiven Code = "ip-list-not-given"
 	NoticeIPListNone     Code = "ip-list-not-published"
 	NoticeNoCrawler      Code = "archive-no-crawler"
+	NoticeUnknownBots    Code = "bots-not-in-catalog"
 	NoticeAsOfOutliers   Code = "as-of-outliers-ignored"
 	NoticeAsOfBeforeData Code = "as-of-before-data"
 )
@@ -367,6 +368,7 @@ var registry = []Entry{
 	{KindNotice, NoticeAsOfOutliers, "", "", "the default --as-of ignored times far after the bulk of the data; the notice names the line that set it and the first ignored"},
 	{KindNotice, NoticeAsOfBeforeData, "", "", "--as-of is earlier than every time in the data"},
 	{KindNotice, NoticeNoCrawler, "", "", "WARC or ARC files with captures but no crawler named: their captures are not judged (give --archive-agent)"},
+	{KindNotice, NoticeUnknownBots, "", "", "fetches by bots the catalog does not know (named by their own product token): no operator or category, so AI usage preferences are not judged for them (merge ai.robots.txt's robots.json with --bots)"},
 
 	// Not-judged reasons.
 	{KindReason, ReasonNoBot, "", "", "a browser or unknown client: not judged by design"},
