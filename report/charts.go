@@ -3,7 +3,6 @@ package report
 import (
 	"fmt"
 	"math"
-	"slices"
 	"strings"
 	"time"
 )
@@ -44,7 +43,8 @@ type line struct{ X1, Y1, X2, Y2 float64 }
 
 type legendItem struct{ Fill, Text string }
 
-// palette is used for series in order (Tableau 10).
+// palette is used for series in order (Tableau 10); its last colour, a
+// grey, is otherColor, for "other bots".
 var palette = []string{"#4e79a7", "#f28e2b", "#e15759", "#76b7b2", "#59a14f",
 	"#edc948", "#b07aa1", "#ff9da7", "#9c755f", "#bab0ac"}
 
@@ -138,13 +138,67 @@ func kindsChart(s *Section) *chart {
 	return c
 }
 
-// maxSeries is how many bots get their own colour in the over-time chart;
-// the rest are summed as "other".
-const maxSeries = 8
+// maxSeries is how many bots get a colour of their own; the rest are
+// summed as "other bots", in otherColor.
+const maxSeries = 9 // len(palette) - 1
+
+// botColors gives each bot (a series name as the charts label it: the
+// agent, "<agent> (spoofed)", "(no agent)") one colour for the whole
+// report, so a bot is the same colour in every chart. The first maxSeries
+// bots of order get the palette's colours in turn; the rest are "other
+// bots".
+type botColors map[string]int
+
+// newBotColors assigns colours to bots in the order given, skipping
+// repeats.
+func newBotColors(order []string) botColors {
+	c := make(botColors)
+	for _, a := range order {
+		if _, ok := c[a]; !ok && len(c) < maxSeries {
+			c[a] = len(c)
+		}
+	}
+	return c
+}
+
+// index is the palette index of a bot, maxSeries for "other bots".
+func (c botColors) index(series string) int {
+	if i, ok := c[series]; ok {
+		return i
+	}
+	return maxSeries
+}
+
+// reportBotColors orders the report's bots for colouring: those with
+// findings as the findings_by_bot section lists them (worst first), then
+// the rest of the traffic_by_bot section in its order (most requests
+// first), so the bots a reader looks at first get the distinct colours.
+func reportBotColors(findings, traffic *Section) botColors {
+	var order []string
+	if findings != nil {
+		ai := findings.Col("agent")
+		for _, r := range findings.Rows {
+			order = append(order, cellStr(r, ai))
+		}
+	}
+	if traffic != nil {
+		ti, ai := traffic.Col("traffic"), traffic.Col("agent")
+		for _, r := range traffic.Rows {
+			switch cellStr(r, ti) {
+			case "spoofed":
+				order = append(order, cellStr(r, ai)+" (spoofed)")
+			case "other":
+			default:
+				order = append(order, cellStr(r, ai))
+			}
+		}
+	}
+	return newBotColors(order)
+}
 
 // overTimeChart is a stacked bar chart of findings per bot per day (or per
 // several days when the range is long); days are of the zone named zone.
-func overTimeChart(s *Section, zone string) *chart {
+func overTimeChart(s *Section, zone string, colors botColors) *chart {
 	if s == nil || len(s.Rows) == 0 {
 		return nil
 	}
@@ -155,7 +209,7 @@ func overTimeChart(s *Section, zone string) *chart {
 			vals = append(vals, dayValue{d, cellStr(r, ai), cellInt(r, ni)})
 		}
 	}
-	c := stackedDays(vals, false)
+	c := stackedDays(vals, false, colors)
 	if c == nil {
 		return nil
 	}
@@ -170,7 +224,7 @@ func overTimeChart(s *Section, zone string) *chart {
 // Spoofed clients are series of their own, "<token> (spoofed)"; clients
 // that are not bots are not drawn, their totals (from the traffic_by_bot
 // section) are in the caption.
-func trafficChart(days, totals *Section, zone string) *chart {
+func trafficChart(days, totals *Section, zone string, colors botColors) *chart {
 	if days == nil || len(days.Rows) == 0 {
 		return nil
 	}
@@ -206,7 +260,7 @@ func trafficChart(days, totals *Section, zone string) *chart {
 	if bytes {
 		what = "response bytes"
 	}
-	c := stackedDays(vals, bytes)
+	c := stackedDays(vals, bytes, colors)
 	if c == nil {
 		return nil
 	}
@@ -268,16 +322,18 @@ type dayChart struct {
 }
 
 // stackedDays draws stacked bars of values per day (or per several days
-// when the range is long, at most 120 bars), one colour per series in order
-// of their totals, the series past maxSeries summed as "other bots". With bytes
-// the values are byte counts, labelled in binary units.
-func stackedDays(vals []dayValue, bytes bool) *dayChart {
+// when the range is long, at most 120 bars), each series in its colour of
+// colors, the series colors has none for summed as "other bots". Series
+// stack and are listed in the legend in colour order. With bytes the
+// values are byte counts, labelled in binary units.
+func stackedDays(vals []dayValue, bytes bool, colors botColors) *dayChart {
 	format := func(n float64) string { return fmt.Sprint(n) }
 	if bytes {
 		format = binaryBytes
 	}
-	totals := make(map[string]int64)
 	var first, last time.Time
+	var used [maxSeries + 1]bool // palette index -> drawn
+	names := make([]string, maxSeries)
 	for _, v := range vals {
 		if first.IsZero() || v.day.Before(first) {
 			first = v.day
@@ -285,27 +341,14 @@ func stackedDays(vals []dayValue, bytes bool) *dayChart {
 		if v.day.After(last) {
 			last = v.day
 		}
-		totals[v.series] += v.n
+		i := colors.index(v.series)
+		used[i] = true
+		if i < maxSeries {
+			names[i] = v.series
+		}
 	}
 	if first.IsZero() {
 		return nil
-	}
-	agents := make([]string, 0, len(totals))
-	for a := range totals {
-		agents = append(agents, a)
-	}
-	slices.SortFunc(agents, func(a, b string) int {
-		if totals[a] != totals[b] {
-			if totals[a] > totals[b] {
-				return -1
-			}
-			return 1
-		}
-		return strings.Compare(a, b)
-	})
-	series := make(map[string]int) // series -> palette index, or maxSeries for other
-	for i, a := range agents {
-		series[a] = min(i, maxSeries)
 	}
 	days := int(last.Sub(first).Hours()/24) + 1
 	bucket := max(1, (days+119)/120) // at most 120 bars
@@ -313,7 +356,7 @@ func stackedDays(vals []dayValue, bytes bool) *dayChart {
 	stacks := make([][maxSeries + 1]int64, nb)
 	for _, v := range vals {
 		b := int(v.day.Sub(first).Hours()/24) / bucket
-		stacks[b][series[v.series]] += v.n
+		stacks[b][colors.index(v.series)] += v.n
 	}
 	var maxN int64
 	for _, st := range stacks {
@@ -359,9 +402,9 @@ func stackedDays(vals []dayValue, bytes bool) *dayChart {
 			y -= h
 			name := "other bots"
 			if si < maxSeries {
-				name = agents[si]
+				name = names[si]
 			}
-			c.Rects = append(c.Rects, shape{X: x + bw*0.1, Y: y, W: bw * 0.8, H: h, Fill: palette[si%len(palette)],
+			c.Rects = append(c.Rects, shape{X: x + bw*0.1, Y: y, W: bw * 0.8, H: h, Fill: palette[si],
 				Class: "bar day", Title: fmt.Sprintf("%s %s: %s", day, name, format(float64(n)))})
 		}
 	}
@@ -373,12 +416,14 @@ func stackedDays(vals []dayValue, bytes bool) *dayChart {
 		c.Texts = append(c.Texts, label{X: x, Y: top + plotH + 18, Text: first.AddDate(0, 0, b*bucket).Format(time.DateOnly),
 			Anchor: "middle", Class: "axis"})
 	}
-	for i, a := range agents {
-		if i == maxSeries {
-			c.Legend = append(c.Legend, legendItem{palette[maxSeries%len(palette)], "other bots"})
-			break
+	for i, drawn := range used {
+		switch {
+		case !drawn:
+		case i == maxSeries:
+			c.Legend = append(c.Legend, legendItem{palette[i], "other bots"})
+		default:
+			c.Legend = append(c.Legend, legendItem{palette[i], names[i]})
 		}
-		c.Legend = append(c.Legend, legendItem{palette[i], a})
 	}
 	return &dayChart{chart: c, first: first, last: last, unit: unit}
 }

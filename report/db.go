@@ -519,7 +519,7 @@ func (db *DB) BuildWith(ctx context.Context, opts Options) (*Report, error) {
 			return nil, err
 		}
 		base := Section{ID: sp.id, Title: sp.title, Note: zoneNote(sp.note, loc), Query: sp.query,
-			Columns: res.Columns, Types: res.Types, TextColumns: sp.textCols, More: res.More}
+			Columns: res.Columns, Types: res.Types, TextColumns: sp.textCols, More: res.More, Lead: sp.lead}
 		if sp.split == nil {
 			base.Rows = res.Rows
 			r.Sections = append(r.Sections, base)

@@ -21,6 +21,7 @@
 // The report's content lives in the .sql files of package queries, one query
 // per section, so a researcher can rerun any number of the report by hand.
 // Build only assembles them: the header from the manifest, the totals, then
+// the lead section, findings by bot (what each bot did, worst first),
 // findings by kind, per-bot tables (crawlers and user-triggered fetchers
 // apart), spoofed traffic (kept apart: never attributed to the operator
 // whose bot was impersonated), traffic by bot (requests and response bytes
@@ -41,11 +42,18 @@
 // queries order their rows completely, JSON keys keep a fixed order, and
 // wall-clock timings from the manifest are not part of any format.
 //
+// The text, Markdown and HTML reports lead with the answer: the headline
+// numbers and the lead sections (Section.Lead), then the manifest's
+// notices of what was judged less than it could be, grouped under one
+// heading, then the other sections, and the inputs last. A new section is
+// one entry in sectionSpecs (report.go) and one query file.
+//
 // WriteHTML makes one self-contained page: inline CSS, inline SVG charts
 // drawn in Go (findings by kind, findings per bot over time, traffic per
 // bot over time, robots.txt versions per authority coloured by effect, with
-// a tick at each version change), tables in containers that scroll
-// sideways, no script, every value escaped by html/template.
+// a tick at each version change; a bot has one colour in every chart),
+// tables in containers that scroll sideways, headers that wrap after an
+// underscore, no script, every value escaped by html/template.
 //
 // DuckDB is linked through cgo; this package and package output are the
 // only ones that depend on Arrow or DuckDB. Everything that needs DuckDB

@@ -398,22 +398,40 @@ func pick(s []string, idx []int) []string {
 
 // WriteText writes the report as aligned terminal tables that fit in
 // Report.Width columns, 120 by default (long cells are cut with "…"; each
-// table shows at most 50 rows). Times are in the report's zone. Control
+// table shows at most 50 rows). It leads with the answer: the headline
+// numbers and the lead sections (what the bots did), then the notices of
+// what could not be judged, the other sections, and last the inputs and
+// row counts. Times are in the report's zone. Control
 // characters, bidirectional overrides and invalid bytes in the data are
 // written as visible escapes (package safetext).
 func (r *Report) WriteText(w io.Writer) error {
 	ew := &errWriter{w: safetext.NewWriter(w)}
 	m := &r.Manifest
 	width := r.width()
-	nw := min(noteWidth, width)
 	fmt.Fprintf(ew, "repaudit report — %s %s, schema %d\n", m.Tool, m.Version, m.SchemaVersion)
 	fmt.Fprintf(ew, "as of %s (all times %s)\n", orNone(r.manifestTime(m.AsOf)), r.zone())
 	if m.Started != "" || m.Finished != "" {
 		fmt.Fprintf(ew, "data from %s to %s\n", orNone(r.manifestTime(m.Started)), orNone(r.manifestTime(m.Finished)))
 	}
 	fmt.Fprintln(ew)
+	for _, l := range r.headlineLines() {
+		fmt.Fprintln(ew, wrap(l, width))
+	}
+	lead, rest := r.split()
+	for _, s := range lead {
+		r.writeTextSection(ew, s)
+	}
+	if notices := r.noticeLines(); len(notices) > 0 {
+		fmt.Fprintf(ew, "\n%s\n%s\n", noticesTitle, strings.Repeat("=", utf8.RuneCountInString(noticesTitle)))
+		for _, n := range notices {
+			fmt.Fprintln(ew, "- "+indent(wrap(n, min(noteWidth, width)-2), "  "))
+		}
+	}
+	for _, s := range rest {
+		r.writeTextSection(ew, s)
+	}
 	if len(m.Inputs) > 0 {
-		fmt.Fprintln(ew, "Inputs")
+		fmt.Fprintf(ew, "\nInputs\n======\n")
 		rows := make([][]string, len(m.Inputs))
 		for i, in := range m.Inputs {
 			rows[i] = []string{clean(in.Path), in.Kind, in.Format, strconv.FormatInt(in.Size, 10),
@@ -421,36 +439,41 @@ func (r *Report) WriteText(w io.Writer) error {
 		}
 		writeTextTable(ew, []string{"path", "kind", "format", "bytes", "records", "problems"},
 			[]string{"", "", "", "BIGINT", "BIGINT", "BIGINT"}, rows, width)
-		fmt.Fprintln(ew)
 	}
 	var counts []string
 	for _, c := range r.countsInOrder() {
 		counts = append(counts, fmt.Sprintf("%s %d", c.Name, c.N))
 	}
-	fmt.Fprintf(ew, "%s\n\n", wrap("Rows: "+strings.Join(counts, ", "), width))
-	for _, l := range r.summaryLines() {
-		fmt.Fprintln(ew, wrap(l, width))
-	}
-	for i := range r.Sections {
-		s := &r.Sections[i]
-		fmt.Fprintf(ew, "\n%s\n%s\n", s.Title, strings.Repeat("=", utf8.RuneCountInString(s.Title)))
-		if s.Note != "" {
-			fmt.Fprintln(ew, wrap(s.Note, nw))
-		}
-		for _, l := range s.Remarks {
-			fmt.Fprintln(ew, wrap(l, nw))
-		}
-		if len(s.Rows) == 0 {
-			fmt.Fprintln(ew, "(none)")
-			continue
-		}
-		idx := s.visible()
-		writeTextTable(ew, pick(s.Columns, idx), pick(s.Types, idx), cells(s.Rows, s.Types, idx, maxTableRows), width)
-		if n := int64(len(s.Rows)-maxTableRows) + s.More; n > 0 {
-			fmt.Fprintf(ew, "… %d more rows (all rows: --format json, or repaudit query with queries/%s.sql)\n", n, s.Query)
-		}
-	}
+	fmt.Fprintf(ew, "\n%s\n", wrap("Rows: "+strings.Join(counts, ", "), width))
 	return ew.err
+}
+
+// writeTextSection writes one section of WriteText: its title, note and
+// remarks, and its table of at most maxTableRows rows.
+func (r *Report) writeTextSection(ew *errWriter, s *Section) {
+	width := r.width()
+	nw := min(noteWidth, width)
+	fmt.Fprintf(ew, "\n%s\n%s\n", s.Title, strings.Repeat("=", utf8.RuneCountInString(s.Title)))
+	if s.Note != "" {
+		fmt.Fprintln(ew, wrap(s.Note, nw))
+	}
+	for _, l := range s.Remarks {
+		fmt.Fprintln(ew, wrap(l, nw))
+	}
+	if len(s.Rows) == 0 {
+		fmt.Fprintln(ew, "(none)")
+		return
+	}
+	idx := s.visible()
+	writeTextTable(ew, pick(s.Columns, idx), pick(s.Types, idx), cells(s.Rows, s.Types, idx, maxTableRows), width)
+	if n := int64(len(s.Rows)-maxTableRows) + s.More; n > 0 {
+		fmt.Fprintf(ew, "… %d more rows (all rows: --format json, or repaudit query with queries/%s.sql)\n", n, s.Query)
+	}
+}
+
+// indent puts prefix before every line of s but the first.
+func indent(s, prefix string) string {
+	return strings.ReplaceAll(s, "\n", "\n"+prefix)
 }
 
 // wrap breaks text into lines of at most width runes at spaces.
@@ -524,9 +547,10 @@ func mdEscape(s string) string {
 	return b.String()
 }
 
-// WriteMarkdown writes the report as GitHub-flavoured Markdown: a header,
-// the summary and one table per section with every column (at most 50 rows
-// each). Control characters are escaped as in WriteText.
+// WriteMarkdown writes the report as GitHub-flavoured Markdown in the
+// order of WriteText: a header, the summary, one table per section with
+// every column (at most 50 rows each), the notices after the lead
+// sections, the inputs last. Control characters are escaped as in WriteText.
 func (r *Report) WriteMarkdown(w io.Writer) error {
 	ew := &errWriter{w: safetext.NewWriter(w)}
 	m := &r.Manifest
@@ -536,11 +560,23 @@ func (r *Report) WriteMarkdown(w io.Writer) error {
 	if m.Started != "" || m.Finished != "" {
 		fmt.Fprintf(ew, "- Data from %s to %s\n", mdEscape(orNone(r.manifestTime(m.Started))), mdEscape(orNone(r.manifestTime(m.Finished))))
 	}
-	var counts []string
-	for _, c := range r.countsInOrder() {
-		counts = append(counts, fmt.Sprintf("%s %d", c.Name, c.N))
+	fmt.Fprintf(ew, "\n## Summary\n\n")
+	for _, l := range r.headlineLines() {
+		fmt.Fprintf(ew, "- %s\n", mdEscape(l))
 	}
-	fmt.Fprintf(ew, "- Rows: %s\n", strings.Join(counts, ", "))
+	lead, rest := r.split()
+	for _, s := range lead {
+		writeMarkdownSection(ew, s)
+	}
+	if notices := r.noticeLines(); len(notices) > 0 {
+		fmt.Fprintf(ew, "\n## %s\n\n", noticesTitle)
+		for _, n := range notices {
+			fmt.Fprintf(ew, "- %s\n", mdEscape(n))
+		}
+	}
+	for _, s := range rest {
+		writeMarkdownSection(ew, s)
+	}
 	if len(m.Inputs) > 0 {
 		fmt.Fprintf(ew, "\n## Inputs\n\n| path | kind | format | bytes | records | problems | sha256 |\n|---|---|---|--:|--:|--:|---|\n")
 		for _, in := range m.Inputs {
@@ -548,46 +584,49 @@ func (r *Report) WriteMarkdown(w io.Writer) error {
 				mdEscape(in.Format), in.Size, in.Records, in.Problems, mdEscape(in.SHA256))
 		}
 	}
-	fmt.Fprintf(ew, "\n## Summary\n\n")
-	for _, l := range r.summaryLines() {
-		fmt.Fprintf(ew, "- %s\n", mdEscape(l))
+	var counts []string
+	for _, c := range r.countsInOrder() {
+		counts = append(counts, fmt.Sprintf("%s %d", c.Name, c.N))
 	}
-	for i := range r.Sections {
-		s := &r.Sections[i]
-		fmt.Fprintf(ew, "\n## %s\n\n", mdEscape(s.Title))
-		if s.Note != "" {
-			fmt.Fprintf(ew, "%s\n\n", mdEscape(s.Note))
-		}
-		for _, l := range s.Remarks {
-			fmt.Fprintf(ew, "%s\n\n", mdEscape(l))
-		}
-		if len(s.Rows) == 0 {
-			fmt.Fprintf(ew, "None.\n")
-			continue
-		}
-		var head, rule strings.Builder
-		for j, c := range s.Columns {
-			head.WriteString("| " + mdEscape(c) + " ")
-			if numeric(s.Types[j]) {
-				rule.WriteString("|--:")
-			} else {
-				rule.WriteString("|---")
-			}
-		}
-		fmt.Fprintf(ew, "%s|\n%s|\n", head.String(), rule.String())
-		n := min(len(s.Rows), maxTableRows)
-		for _, row := range s.Rows[:n] {
-			var b strings.Builder
-			for j, v := range row {
-				b.WriteString("| " + mdEscape(textCell(v, s.Types[j])) + " ")
-			}
-			fmt.Fprintf(ew, "%s|\n", b.String())
-		}
-		if more := int64(len(s.Rows)-n) + s.More; more > 0 {
-			fmt.Fprintf(ew, "\n%d more rows: see `--format json` or run `queries/%s.sql` with `repaudit query`.\n", more, s.Query)
-		}
-	}
+	fmt.Fprintf(ew, "\nRows: %s\n", strings.Join(counts, ", "))
 	return ew.err
+}
+
+// writeMarkdownSection writes one section of WriteMarkdown: a heading, its
+// note and remarks, and a table of every column, at most maxTableRows rows.
+func writeMarkdownSection(ew *errWriter, s *Section) {
+	fmt.Fprintf(ew, "\n## %s\n\n", mdEscape(s.Title))
+	if s.Note != "" {
+		fmt.Fprintf(ew, "%s\n\n", mdEscape(s.Note))
+	}
+	for _, l := range s.Remarks {
+		fmt.Fprintf(ew, "%s\n\n", mdEscape(l))
+	}
+	if len(s.Rows) == 0 {
+		fmt.Fprintf(ew, "None.\n")
+		return
+	}
+	var head, rule strings.Builder
+	for j, c := range s.Columns {
+		head.WriteString("| " + mdEscape(c) + " ")
+		if numeric(s.Types[j]) {
+			rule.WriteString("|--:")
+		} else {
+			rule.WriteString("|---")
+		}
+	}
+	fmt.Fprintf(ew, "%s|\n%s|\n", head.String(), rule.String())
+	n := min(len(s.Rows), maxTableRows)
+	for _, row := range s.Rows[:n] {
+		var b strings.Builder
+		for j, v := range row {
+			b.WriteString("| " + mdEscape(textCell(v, s.Types[j])) + " ")
+		}
+		fmt.Fprintf(ew, "%s|\n", b.String())
+	}
+	if more := int64(len(s.Rows)-n) + s.More; more > 0 {
+		fmt.Fprintf(ew, "\n%d more rows: see `--format json` or run `queries/%s.sql` with `repaudit query`.\n", more, s.Query)
+	}
 }
 
 // WriteResult writes a query result as an aligned table ("table", fitted

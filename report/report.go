@@ -42,6 +42,10 @@ type Section struct {
 	// Remarks are sentences computed from the data, shown under the note
 	// (e.g. how many fetches could not show a signature).
 	Remarks []string
+	// Lead marks the sections that answer the report's question (what the
+	// bots did): every format shows them first, before the notices of
+	// what could not be judged and before the other sections.
+	Lead bool
 }
 
 // Section returns the section with the given id, or nil.
@@ -68,6 +72,7 @@ func (s *Section) Col(name string) int {
 type sectionSpec struct {
 	id, title, note, query string
 	textCols               []string
+	lead                   bool // see Section.Lead
 	// split partitions the rows by the value of a column into sections
 	// (value -> id, title, note), in the order given.
 	split *splitSpec
@@ -85,8 +90,13 @@ type splitPart struct {
 	drop                   []string
 }
 
-// sectionSpecs is the report's content, in order.
+// sectionSpecs is the report's content, in order: the lead sections (what
+// the bots did) first, then the details. A new section is one entry here
+// and one query file in package queries; the writers need no change.
 var sectionSpecs = []sectionSpec{
+	{id: "findings_by_bot", title: "Findings by bot", query: "findings_by_bot", lead: true,
+		note:     "What each bot did, worst first: its findings by severity and kind. Clients that failed a bot's identity check are their own rows, '<agent> (spoofed)', never counted for the bot or its operator.",
+		textCols: []string{"agent", "operator", "findings", "high", "medium", "low", "findings_by_kind", "last_seen"}},
 	{id: "findings_by_kind", title: "Findings by kind", query: "findings_by_kind",
 		note:     "attributed: by verified or claimed bots; spoofed: by clients that failed an identity check, never attributed to an operator.",
 		textCols: []string{"kind", "severity", "findings", "attributed", "spoofed", "agents", "hosts", "last_seen"}},
@@ -249,8 +259,45 @@ func plural(n int64, one, many string) string {
 	return fmt.Sprintf("%d %s", n, many)
 }
 
-// summaryLines are the report's headline numbers, shared by every format.
+// summaryLines are the headline numbers followed by the notices, as JSON's
+// summary holds them.
 func (r *Report) summaryLines() []string {
+	lines := r.headlineLines()
+	for _, n := range r.noticeLines() {
+		lines = append(lines, noticesTitle+": "+n)
+	}
+	return lines
+}
+
+// noticeLines are what the audit judged less than it could, and the fix
+// (the manifest's notices): a run that judged nothing must say why. The
+// text, Markdown and HTML reports show them together after the lead
+// sections, under noticesTitle.
+func (r *Report) noticeLines() []string {
+	var lines []string
+	for _, n := range r.Manifest.Notices {
+		lines = append(lines, n.Message)
+	}
+	return lines
+}
+
+// noticesTitle heads the notices; JSON's summary prefixes each with it.
+const noticesTitle = "Judged less than it could"
+
+// split returns the lead sections and the others, each in report order.
+func (r *Report) split() (lead, rest []*Section) {
+	for i := range r.Sections {
+		if r.Sections[i].Lead {
+			lead = append(lead, &r.Sections[i])
+		} else {
+			rest = append(rest, &r.Sections[i])
+		}
+	}
+	return lead, rest
+}
+
+// headlineLines are the report's headline numbers, shared by every format.
+func (r *Report) headlineLines() []string {
 	lines := []string{
 		fmt.Sprintf("%s: %d by %s, %d by other clients; %d judged against robots.txt.",
 			plural(r.total("fetches"), "fetch", "fetches"), r.total("bot_fetches"), plural(r.total("bots"), "bot", "bots"),
@@ -265,11 +312,6 @@ func (r *Report) summaryLines() []string {
 	}
 	if n := r.total("problems"); n > 0 {
 		lines = append(lines, fmt.Sprintf("%s (see Input problems).", plural(n, "input problem", "input problems")))
-	}
-	// What the audit judged less than it could, and the fix (manifest
-	// notices): a run that judged nothing must say why here too.
-	for _, n := range r.Manifest.Notices {
-		lines = append(lines, "Judged less than it could: "+n.Message)
 	}
 	return lines
 }
