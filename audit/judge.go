@@ -24,7 +24,7 @@ const (
 )
 
 // viewHold is the most fetches of one time the views stage holds before
-// it settles the bots' robots.txt views for them (docs/semantics.md §16):
+// it settles the bots' robots.txt views for them (docs/design.md, "Memory"):
 // a robots.txt fetch counts for every fetch of its time, whatever the
 // file order, up to this many fetches of one time (about 32 MB of them).
 var viewHold = 1 << 16 // a variable for tests

@@ -210,7 +210,7 @@ func TestJudgeAllCancel(t *testing.T) {
 // the second: 1,500 page fetches of one second in a.log (three judging
 // tasks, merged first) all see the 503 that b.log has at that second.
 // Past viewHold fetches of one time the views are settled without waiting
-// (docs/semantics.md §16): then the first viewHold ones do not see it.
+// (docs/design.md, "Memory"): then the first viewHold ones do not see it.
 func TestViewsTieAcrossTasks(t *testing.T) {
 	dir := t.TempDir()
 	const pages = 1500

@@ -133,8 +133,9 @@ func (st *runState) historyProblems(ps []event.Problem) {
 
 // existingInputs drops the inputs that name nothing (a path that does not
 // exist, a pattern that matches nothing): each is a failed input with a
-// problem, and the run goes on with the rest (DESIGN §6: input errors are
-// reported, the tables of what could be read are still written).
+// problem, and the run goes on with the rest (input errors are reported
+// and the tables of what could be read are still written: exit code 2,
+// docs/usage.md, "audit: flags and exit codes").
 func existingInputs(args []string, st *runState) []string {
 	var out []string
 	for _, a := range args {

@@ -72,7 +72,7 @@ type Builder struct {
 // (Model.NewViewTracker, JudgeIntoView), which settles the bots' views as
 // it goes. Pass 1 keeps instead, per host[:port] named by a fetch, a hash
 // and 16 bytes: its last fetch time and the schemes of the robots.txt
-// fetches that create an authority (docs/semantics.md §16). Call it before
+// fetches that create an authority (docs/design.md, "Memory"). Call it before
 // the first Add.
 func (b *Builder) StreamViews() {
 	b.mu.Lock()

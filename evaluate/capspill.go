@@ -18,7 +18,7 @@ import (
 // and retention tables read them back one at a time (eachCapture), and
 // what needs the captures of a URL (listings, ACAP until-recrawled time
 // limits: capsOf) or all of them (Summary) reads them back whole. On an archive audit they were about a seventh
-// of the live heap at its peak, the end of pass 2 (docs/semantics.md §16).
+// of the live heap at its peak, the end of pass 2 (docs/design.md, "Memory").
 // What is read back is exactly what was written: a capture is spilled only
 // when every one of them can be (see spillable), else they all stay.
 

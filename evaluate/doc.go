@@ -33,7 +33,7 @@
 // directory, Build writes the capture summaries to a temporary file of
 // their own, which WriteTables reads back (capspill.go): judging does
 // not need them. Model.Close releases the temporary files.
-// docs/semantics.md ("Evaluation", §16) says what is bounded and what is
+// docs/design.md ("Memory") says what is bounded and what is
 // not.
 //
 // Pass 2 reads the fetches again, merged in time order. Judge is stateless

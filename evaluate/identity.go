@@ -170,7 +170,7 @@ func (m *Model) uaInfoLocal(ua string, l *uaLocal) *uaInfo {
 }
 
 // identifyUA identifies the client behind a User-Agent at t on authority a
-// (DESIGN §3.1): the catalog first, then a Signature Agent Card, then a
+// (docs/semantics.md, "Evaluation" §4.1): the catalog first, then a Signature Agent Card, then a
 // product token that names a group of a's robots.txt, then the UA's bot
 // token. A plain browser gets no token.
 func (m *Model) identifyUA(ua string, a *authority, t time.Time) ident {

@@ -541,7 +541,8 @@ type idStatus struct {
 	cardSigns bool // the client's card publishes keys
 }
 
-// identityStatus decides fetches.identity (DESIGN §4): a failed check
+// identityStatus decides fetches.identity (docs/semantics.md,
+// "Evaluation" §4.2): a failed check
 // makes it spoofed, a passed one verified, otherwise claimed.
 func (m *Model) identityStatus(j *Judgement, f *event.Fetch, t time.Time, id ident, sig signatureCheck, forced bool, c *judgeCache) idStatus {
 	row := &j.Fetch
@@ -605,7 +606,8 @@ func (m *Model) robotsScope(f *event.Fetch, t time.Time, id ident) viewScope {
 }
 
 // robotsVerdict reconstructs the bot's view, judges the fetch under it
-// (DESIGN §3.3), fills the robots columns and adds the robots finding.
+// (docs/semantics.md, "Evaluation" §5), fills the robots columns and
+// adds the robots finding.
 func (m *Model) robotsVerdict(j *Judgement, f *event.Fetch, t time.Time, a *authority, named bool, id ident, c *judgeCache, fv *FetchView) robotsResult {
 	row := &j.Fetch
 	var r robotsResult
@@ -829,7 +831,8 @@ func (m *Model) judgeScope(f *event.Fetch, identity string) viewScope {
 }
 
 // evalRobots reconstructs the bot's view of a's robots.txt at the time t
-// of f and judges f's target under it (DESIGN §3.3). The view is the one
+// of f and judges f's target under it (docs/semantics.md, "Evaluation"
+// §5). The view is the one
 // of scope sc: the ViewTracker's when fv is given and f is not an archive
 // record, else the one Build settled. An archive record is placed among
 // its crawl's records by file order (botView.atSrc, versionAtSrc).
@@ -924,8 +927,8 @@ func (m *Model) check(r *robotsResult, v *version, token, target string, c *judg
 }
 
 // evalUnchecked judges a fetch by a bot that never fetched robots.txt on a
-// before t against every version in force during [t-ttl, t] (DESIGN §3.3
-// step 3): all disallow is unchecked_disallowed, some is possible_violation.
+// before t against every version in force during [t-ttl, t]
+// (docs/semantics.md, "Evaluation" §5.3): all disallow is unchecked_disallowed, some is possible_violation.
 func (m *Model) evalUnchecked(a *authority, token, target string, t time.Time, src event.Source, sc viewScope, c *judgeCache) robotsResult {
 	r := robotsResult{view: ViewUnchecked, scope: sc, src: src}
 	end := a.indexAtSrc(t, src)

@@ -14,7 +14,7 @@ import (
 
 // Origins of a robots.txt version (robots_versions.source): where the
 // content came from. WARC captures are OriginWARC; the others are what a
-// site keeps of its own file (DESIGN §2, "robots.txt as sites keep it").
+// site keeps of its own file (docs/semantics.md, "Evaluation" §3a).
 const (
 	OriginWARC    = "warc"    // a capture in an input WARC
 	OriginWayback = "wayback" // a Wayback Machine capture saved by `repaudit robots history`
@@ -26,7 +26,8 @@ const (
 // SiteVersion is one version of a site's robots.txt as the site keeps it:
 // a plain file, a commit in git, a dated snapshot. It says what the site
 // served from From on, not what a bot saw: a bot's view still comes from
-// its own robots.txt fetches (DESIGN §3.3), whose content is the site
+// its own robots.txt fetches (docs/semantics.md, "Evaluation" §5.1), whose
+// content is the site
 // version in force at the fetch.
 type SiteVersion struct {
 	// URL is the robots.txt URL the content was served at; "" means the
@@ -147,7 +148,8 @@ type Site struct {
 // robots.txt files without a URL).
 func (s Site) Needed() bool { return s.Hostless > 0 || s.Versions > 0 }
 
-// settleSite picks the authority of host-less inputs (DESIGN §2): the
+// settleSite picks the authority of host-less inputs (docs/semantics.md,
+// "The audit run", Inputs; docs/design.md, "Site sources"): the
 // --site option, else the only authority the inputs name. Called by Build
 // before the timelines are built.
 func (m *Model) settleSite(b *Builder) {

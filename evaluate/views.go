@@ -283,7 +283,8 @@ func scopesOf(sc viewScope) []viewScope {
 }
 
 // resolveEntries settles what each robots.txt fetch told the bot
-// (DESIGN §3.3), in time order: see resolveEntry.
+// (docs/semantics.md, "Evaluation" §5.1), in time order: see
+// resolveEntry.
 func (m *Model) resolveEntries(a *authority, bv *botView) {
 	for i := range bv.entries {
 		var prev *viewEntry
@@ -294,8 +295,8 @@ func (m *Model) resolveEntries(a *authority, bv *botView) {
 	}
 }
 
-// resolveEntry settles what one robots.txt fetch told the bot (DESIGN
-// §3.3): 2xx the content in force at that moment, 304 the content of its
+// resolveEntry settles what one robots.txt fetch told the bot
+// (docs/semantics.md, "Evaluation" §5.1): 2xx the content in force at that moment, 304 the content of its
 // previous fetch, 3xx the version in force (its redirect resolved), 4xx
 // allow all, 5xx complete disallow. prev is the bot's previous fetch on a
 // (nil when none), already resolved: a 304 keeps its content and a 5xx

@@ -12,7 +12,7 @@ import (
 	"github.com/repaudit/repaudit/robots"
 )
 
-// Streamed views (docs/semantics.md, "Evaluation" §5 and §16)
+// Streamed views (docs/semantics.md, "Evaluation" §5; docs/design.md, "Memory")
 //
 // A Builder told to StreamViews keeps no robots.txt fetch of a log: every
 // one of them is also a fetch of pass 2, which sees the fetches in time

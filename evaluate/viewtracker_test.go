@@ -261,7 +261,7 @@ func TestCrawlViewIgnoresLogFetches(t *testing.T) {
 // (statuses, times with ties, two files, three hosts, three bots) with a
 // model that keeps every robots.txt fetch and with streamed views, and
 // fails unless every table is the same. Schemes are not mixed on one host
-// in the order-dependent ways docs/semantics.md §16 leaves approximate.
+// in the order-dependent ways docs/design.md ("Memory") leaves approximate.
 func FuzzStreamedViews(f *testing.F) {
 	f.Add([]byte{0, 1, 2, 3, 4, 5, 6, 7, 8, 9, 10, 11, 12, 13, 14, 15})
 	f.Add([]byte{3, 0, 0, 0, 3, 8, 0, 1, 0, 0, 0, 2, 7, 9, 1, 3, 0, 0, 0, 0})

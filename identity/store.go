@@ -69,7 +69,8 @@ func (tl *timeline[T]) in(t time.Time) (snap[T], bool) {
 // the earliest one (when there is no undated one): for IP lists, whose
 // operators stamp creationTime when the file is downloaded, so that the
 // only list a user has, dated after their logs, still covers them
-// (DESIGN §2, published IP ranges). early reports that fallback.
+// (docs/semantics.md, "Cards, key sets, IP lists" §11). early reports
+// that fallback.
 func (tl *timeline[T]) inOrEarliest(t time.Time) (s snap[T], early, ok bool) {
 	if s, ok := tl.in(t); ok {
 		return s, false, true

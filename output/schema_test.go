@@ -38,7 +38,7 @@ func TestSchemaMarkdown(t *testing.T) {
 
 // TestSchemaCoversEveryField checks every table and every struct field
 // appear in the schema document and in the Arrow schema, with the required
-// column names of DESIGN §5.
+// column names docs/schema.md documents.
 func TestSchemaCoversEveryField(t *testing.T) {
 	md := SchemaMarkdown()
 	for _, info := range table.Tables {

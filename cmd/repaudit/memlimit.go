@@ -13,7 +13,7 @@ import (
 
 // defaultMemoryLimit is the soft memory limit of `repaudit audit` when
 // neither --memory-limit nor GOMEMLIMIT gives one. An audit's live heap is
-// bounded by design (docs/semantics.md §16: table writers, spools,
+// bounded by design (docs/design.md, "Memory": table writers, spools,
 // robots.txt caches) well below it on ordinary inputs, so the limit only
 // makes the garbage collector run before the heap doubles.
 const defaultMemoryLimit = 192 << 20
@@ -67,7 +67,7 @@ func (m *memLimitFlag) Set(s string) error {
 // collection finds the live heap above two thirds of it, the limit is
 // lifted and the collector runs as with GOGC=50 (or the environment's
 // GOGC, when lower), so a run whose live heap outgrows it (inputs whose
-// memory is not bounded yet, docs/semantics.md §16) gets 1.5 times its
+// memory is not bounded yet, docs/design.md, "Memory") gets 1.5 times its
 // live heap rather than collecting continuously; when the live heap
 // falls back, the limit returns.
 //
