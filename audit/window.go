@@ -11,8 +11,8 @@ import (
 // Pass 2 reads each input's fetches through a reorder window of
 // reorderWindow fetches (stream.go), every input at once: eight archives
 // held 8 × 4096 decoded fetches, and the slabs their items pinned (an item
-// held back for long keeps its whole slab), about 50 MB of the WARC
-// case's live heap. For an archive, pass 1 puts the fetches through the
+// held back for long keeps its whole slab), a large share of the WARC
+// case's live heap (bench/results/2026-11-27-figures-from-comments.md). For an archive, pass 1 puts the fetches through the
 // same window as it spools them instead (spoolWindow), while only the
 // jobs inputs being read hold one, and pass 2 reads the spool as it is
 // (fetchSpool.windowed).

@@ -14,8 +14,8 @@ import (
 // arrow-go allocates through it the index buffer of each dictionary
 // encoder, the encoders' hash tables and the dictionary pages, new ones
 // for every column chunk of every row group, and frees them when the
-// chunk is closed (writing the 1 M fetches of a log audit allocated
-// 400 MB that way).
+// chunk is closed: many times the table's size over a large audit
+// (bench/results/2026-11-27-figures-from-comments.md).
 //
 // It keeps memory.Allocator's contract as arrow-go's own allocators do
 // (Mallocator frees for real): Allocate returns zeroed memory, 64-byte

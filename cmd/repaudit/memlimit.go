@@ -75,9 +75,9 @@ func (m *memLimitFlag) Set(s string) error {
 // counts all of the runtime's memory (stacks, free spans, fragmentation),
 // not the heap alone, so such a limit left the heap a tenth of headroom,
 // and near its limit the runtime also hands memory back to the system
-// and faults it in again. On the standard WARC case (live heap near
-// 200 MB) that cost 12.3 CPU-s against 7.4 with GOGC=50 and no limit,
-// for 311 against 366 MB of peak RSS.
+// and faults it in again: on the standard WARC case that cost far more
+// CPU than GOGC=50 for a little less peak RSS (the figures:
+// bench/results/2026-11-27-figures-from-comments.md).
 func applyMemoryLimit(m memLimitFlag, getenv func(string) string) (stop func()) {
 	limit := int64(defaultMemoryLimit)
 	switch {
