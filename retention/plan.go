@@ -187,15 +187,20 @@ func keptNear(scan Scan, hide map[string][]*Capture, f Format, asOf *time.Time) 
 		if err != nil {
 			return nil
 		}
+		var cc *Capture
 		if _, ok := hide[k]; ok {
-			kept[k] = append(kept[k], copyKey(c, k))
-			return nil
+			cc = copyKey(c, k)
+			kept[k] = append(kept[k], cc)
 		}
 		for n := range lengths {
-			if n <= len(k) {
-				if h, ok := prefixes[k[:n]]; ok {
-					kept[h] = append(kept[h], copyKey(c, k))
+			if n > len(k) {
+				continue
+			}
+			if h, ok := prefixes[k[:n]]; ok && h != k {
+				if cc == nil {
+					cc = copyKey(c, k)
 				}
+				kept[h] = append(kept[h], cc)
 			}
 		}
 		return nil
