@@ -10,7 +10,7 @@ var wantQueries = []string{
 	"bots", "spoofed", "findings_by_kind", "findings_over_time", "top_paths",
 	"robots_timeline", "impersonation", "signatures", "retention_due",
 	"problems", "user_triggered", "unverifiable", "totals", "traffic_by_bot",
-	"compliance_by_bot", "crawl_to_refer", "usage_prefs", "usage_reserved",
+	"compliance_by_bot", "crawl_to_refer", "usage_prefs", "usage_reserved", "retention_upcoming",
 }
 
 func TestQueries(t *testing.T) {
