@@ -79,12 +79,7 @@ func scanFile(path string, fn func(*Capture) error) error {
 			cols[i] = c
 		}
 		for r := int64(0); r < t.Rows; r++ {
-			c, err := capture(cols, int(r))
-			if err != nil {
-				ferr = fmt.Errorf("%s: row %d: %w", path, r, err)
-				return false
-			}
-			if ferr = fn(c); ferr != nil {
+			if ferr = fn(capture(cols, int(r))); ferr != nil {
 				return false
 			}
 		}
@@ -97,17 +92,17 @@ func scanFile(path string, fn func(*Capture) error) error {
 }
 
 // capture converts row r of the columns.
-func capture(cols [][]any, r int) (*Capture, error) {
+func capture(cols [][]any, r int) *Capture {
 	str := func(i int) string { s, _ := cols[i][r].(string); return s }
 	num := func(i int) int64 { n, _ := cols[i][r].(int64); return n }
-	tm, _ := cols[1][r].(*time.Time)
-	if tm == nil {
-		return nil, fmt.Errorf("no fetch_time")
+	var at time.Time // a record without a time: zero, written as "-"
+	if tm, _ := cols[1][r].(*time.Time); tm != nil {
+		at = *tm
 	}
 	due, _ := cols[4][r].(*time.Time)
 	return &Capture{
-		URL: str(0), Time: *tm, Action: str(2), Reason: str(3), Due: due,
+		URL: str(0), Time: at, Action: str(2), Reason: str(3), Due: due,
 		Status: int(num(5)), RecordType: str(6), WARCFile: str(7),
 		Offset: num(8), Length: num(9), RecordID: str(10),
-	}, nil
+	}
 }

@@ -142,13 +142,20 @@ func (p *Plan) cdxLines() []string {
 				status = strconv.Itoa(c.Status)
 			}
 			rows = append(rows, strings.Join([]string{
-				r.Key, c.Time.UTC().Format(Timestamp), cdxField(c.URL), "-", status, "-", "-", "-",
+				r.Key, cdxTime(c.Time), cdxField(c.URL), "-", status, "-", "-", "-",
 				strconv.FormatInt(c.Length, 10), strconv.FormatInt(c.Offset, 10), cdxField(c.WARCFile),
 			}, " "))
 		}
 	}
 	sort.Strings(rows)
 	return append(lines, rows...)
+}
+
+func cdxTime(t time.Time) string {
+	if t.IsZero() {
+		return "-"
+	}
+	return t.UTC().Format(Timestamp)
 }
 
 // cdxField keeps a field in one piece: space and line breaks as %XX.
