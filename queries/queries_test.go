@@ -11,7 +11,7 @@ var wantQueries = []string{
 	"robots_timeline", "impersonation", "signatures", "retention_due",
 	"problems", "user_triggered", "unverifiable", "totals", "traffic_by_bot",
 	"compliance_by_bot", "crawl_to_refer", "usage_prefs", "usage_reserved",
-	"findings_by_bot",
+	"findings_by_bot", "retention_upcoming",
 }
 
 func TestQueries(t *testing.T) {

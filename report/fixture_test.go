@@ -152,6 +152,9 @@ func fixture() *table.Collector {
 	ret(table.Retention{URL: "https://example.com/private/a", FetchTime: ts("2025-02-28T10:07:00Z"), Action: "review",
 		Reason: "captured-while-disallowed", Evidence: "robots.txt line 3 'Disallow: /private/'",
 		WARCRecordOffset: 3072, WARCRecordLength: 900, WARCRecordID: "<urn:uuid:6>"})
+	ret(table.Retention{URL: "https://example.com/news/c", FetchTime: ts("2025-02-28T10:09:00Z"), Action: "keep",
+		Reason: "acap-time-limit", DueDate: tsp("2025-03-30T10:09:00Z"), Evidence: "ACAP-allow-preserve: /news/ time-limit=30-days (robots.txt line 10)",
+		WARCRecordOffset: 5000, WARCRecordLength: 900, WARCRecordID: "<urn:uuid:8>"})
 	ret(table.Retention{URL: "https://example.com/", FetchTime: ts("2025-02-28T10:08:00Z"), Action: "keep",
 		Reason: "no-restriction", WARCRecordOffset: 4000, WARCRecordLength: 900, WARCRecordID: "<urn:uuid:7>"})
 	c.Problems = []table.Problem{

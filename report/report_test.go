@@ -265,6 +265,7 @@ func TestBuild(t *testing.T) {
 		{"retention_due", "action", "embargo", "status", "upcoming"},
 		{"retention_due", "action", "review", "status", "due"},
 		{"retention_due", "action", "delete", "example_record", "site.warc.gz:1024"},
+		{"retention_upcoming", "url", "https://example.com/news/c", "record", "site.warc.gz:5000"},
 		{"problems", "code", "log-unparsed-line", "problems", int64(2)},
 		{"problems", "code", "log-unparsed-line", "example_location", "access.log:5"},
 		{"problems", "code", "warc-truncated-gzip", "example_location", "site.warc.gz@12345"},

@@ -65,6 +65,7 @@ func commands() map[string]command {
 		"report":    {"summarize an audit directory (table, md, json, html)" + withoutDuckDB, runReport},
 		"query":     {"run SQL over an audit directory with the embedded DuckDB" + withoutDuckDB, runQuery},
 		"inspect":   {"show what repaudit reads from WARC and log files", runInspect},
+		"export":    {"turn an audit's retention actions into pywb ACL, OpenWayback exclusion or CDX files", runExport},
 		"robots":    {"robots check: judge URLs against a robots.txt; robots history: a site's past robots.txt from the Wayback Machine (network)", runRobots},
 		"signature": {"signature check: verify Web Bot Auth signatures of requests", runSignature},
 		"cards":     {"cards fetch: fetch Signature Agent Cards into a WARC (uses the network)", runCards},

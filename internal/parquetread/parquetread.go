@@ -1,12 +1,14 @@
 // Package parquetread reads a Parquet table back into memory, column by
-// column, with arrow-go's low-level reader (parquet/file). It exists for
-// tests: output's tests check the bytes the writer made, and the Beam
-// module's tests compare the pipeline's part files with audit's tables.
+// column, with arrow-go's low-level reader (parquet/file). Tests use it:
+// output's tests check the bytes the writer made, and the Beam module's
+// tests compare the pipeline's part files with audit's tables.
 //
 // It reads through the column chunk readers rather than pqarrow because
 // pqarrow imports Arrow Flight (gRPC, protobuf) and the compute kernels,
-// which would then be compiled for every test build; the product itself
-// never reads Parquet back (DuckDB does, in report and query).
+// which would then be compiled for every test build. In the product,
+// report and query read Parquet through DuckDB; only export (package
+// retention) reads the retention table back with this package, so that
+// it builds without cgo.
 //
 // Each cell is a string, bool, int64 (INT32 widened), float64 or
 // *time.Time (timestamps, in UTC); a null cell is (*time.Time)(nil)
