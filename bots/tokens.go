@@ -382,19 +382,21 @@ func scanWords(ua string, buf []word) []word {
 			for k < j && !isTokenChar(ua[k]) {
 				k++
 			}
-			m := k
-			for m < j && isTokenChar(ua[m]) {
-				m++
-			}
+			m := nameEnd(ua[:j], k)
 			w.name, w.nameStart = ua[k:m], k
-			w.version = m < j && ua[m] == '/'
+			// "name/version", and "name:1.2" outside comments.
+			w.version = m < j && (ua[m] == '/' || depth == 0 && ua[m] == ':' && m+1 < j && isDigit(ua[m+1]))
 			if w.version {
 				// What follows the '/' is a word of its own.
 				j, w.end = m+1, m
 			}
-			w.mentioned = equalFoldASCII(prev1, "like") ||
-				equalFoldASCII(prev1, "with") && equalFoldASCII(prev2, "compatible") ||
-				equalFoldASCII(prev1, "to") && equalFoldASCII(prev2, "similar")
+			if first && len(buf) == 0 && m < j && ua[m] == ':' && equalFoldASCII(w.name, "User-Agent") {
+				// A header logged with its field name ("User-Agent:
+				// Foo/1.0"): the name is no word of the value.
+				i = m + 1
+				continue
+			}
+			w.mentioned = mentions(prev1, prev2)
 		}
 		if first {
 			first = false
@@ -412,13 +414,49 @@ func scanWords(ua string, buf []word) []word {
 				w.platform = true
 			}
 		}
-		w.verPart = i > 0 && ua[i-1] == '/'
+		w.verPart = i > 0 && (ua[i-1] == '/' || ua[i-1] == ':' && len(buf) > 0 && buf[len(buf)-1].version && buf[len(buf)-1].end == i-1)
 		buf = append(buf, w)
 		newElem = false
 		prev2, prev1 = prev1, w.name
 		i = j
 	}
 	return buf
+}
+
+// nameEnd returns the end of the name that starts at s[k]: a run of
+// token characters, joined by "::" or "\\" to the next run, as library
+// names are written ("WWW::Mechanize", "Zend\\Http\\Client").
+func nameEnd(s string, k int) int {
+	m := k
+	for {
+		for m < len(s) && isTokenChar(s[m]) {
+			m++
+		}
+		switch {
+		case m > k && m+2 < len(s) && s[m] == ':' && s[m+1] == ':' && isTokenChar(s[m+2]):
+			m += 2
+		case m > k && m+1 < len(s) && s[m] == '\\' && isTokenChar(s[m+1]):
+			m++
+		default:
+			return m
+		}
+	}
+}
+
+func isDigit(c byte) bool { return '0' <= c && c <= '9' }
+
+// mentions reports whether a word that follows prev2 prev1 is only
+// mentioned: after "like" (also ending a word: "inoreader.com-like"),
+// "compatible with", "similar to", or a negation ("not", "not a", "no",
+// "non"): "not Googlebot" is not Googlebot.
+func mentions(prev1, prev2 string) bool {
+	n := len(prev1)
+	return equalFoldASCII(prev1, "like") ||
+		n > 5 && (prev1[n-5] == '-' || prev1[n-5] == '.' || prev1[n-5] == '_') && equalFoldASCII(prev1[n-4:], "like") ||
+		equalFoldASCII(prev1, "with") && equalFoldASCII(prev2, "compatible") ||
+		equalFoldASCII(prev1, "to") && equalFoldASCII(prev2, "similar") ||
+		equalFoldASCII(prev1, "not") || equalFoldASCII(prev1, "no") || equalFoldASCII(prev1, "non") ||
+		(equalFoldASCII(prev1, "a") || equalFoldASCII(prev1, "an")) && equalFoldASCII(prev2, "not")
 }
 
 // browserTokens are product names of browsers, engines and platforms
@@ -493,14 +531,21 @@ var genericWords = map[string]bool{
 	"bot": true, "bots": true, "spider": true, "spiders": true, "crawler": true,
 	"crawlers": true, "robot": true, "robots": true, "agent": true, "agents": true,
 	"fetcher": true, "fetchers": true, "scraper": true, "scrapers": true,
-	"indexer": true, "crawl": false, "web": false, "www": false, "http": false,
+	"indexer": true, "checker": true, "checkers": true, "scanner": true, "scanners": true,
+	"monitor": true, "validator": true, "inspector": true, "analyzer": true, "analyser": true,
+	"detector": true, "extractor": true, "verifier": true, "downloader": true,
+	"aggregator": true, "collector": true, "harvester": true, "screenshot": true,
+	"preview": true, "archiver": true, "finder": true, "research": true,
+	"diagnostics": true, "measurement": true, "transcoder": true,
+	"user-agent": true, "useragent": true, "crawl": false, "web": false, "www": false, "http": false,
 	"https": false, "internet": false, "search": false, "engine": false, "the": false,
 	"news": false, "client": false, "user": false, "service": false,
 	"unknown": false, "platform": false, "test": false, "mozilla": false,
 }
 
 // isCrawlerWord reports whether name is a generic crawler word (bot,
-// spider, crawler, robot, agent, fetcher, scraper, indexer).
+// spider, crawler, robot, agent, fetcher, scraper, indexer, and the
+// crawler stems alone: checker, scanner, analyzer, monitor, ...).
 func isCrawlerWord(name string) bool {
 	var buf [32]byte
 	if len(name) > len(buf) {
@@ -624,6 +669,7 @@ type guess struct {
 	framework bool
 	start     int // byte offset of the name in the User-Agent
 	end       int // end of the text that gave the name; 0 means start+len(name)
+	rule      string
 }
 
 // span returns the text of ua that gave the name.
@@ -654,7 +700,7 @@ func guessName(ua string, ws []word) guess {
 		}
 		if isFramework(w.name) {
 			if fw.name == "" && (w.version || i == 0) {
-				fw = guess{name: w.name, framework: true, start: w.nameStart}
+				fw = guess{name: w.name, framework: true, start: w.nameStart, rule: RuleFramework}
 			}
 			continue
 		}
@@ -663,7 +709,7 @@ func guessName(ua string, ws []word) guess {
 		}
 		if isCrawlerWord(w.name) {
 			if n, s, e := fullName(ua, ws, i); n != "" {
-				return guess{name: n, start: s, end: e}
+				return guess{name: n, start: s, end: e, rule: RuleFullName}
 			}
 			continue
 		}
@@ -671,7 +717,7 @@ func guessName(ua string, ws []word) guess {
 			continue
 		}
 		if hasCrawlerStem(w.name) {
-			return guess{name: w.name, start: w.nameStart}
+			return guess{name: w.name, start: w.nameStart, rule: RuleCrawlerStem}
 		}
 	}
 	if g := shapeName(ua, ws); g.name != "" {
@@ -687,7 +733,7 @@ func guessName(ua string, ws []word) guess {
 			}
 			single := w.elemFirst && (i+1 == len(ws) || ws[i+1].elem != w.elem || ws[i+1].link)
 			if w.version || single {
-				return guess{name: w.name, start: w.nameStart}
+				return guess{name: w.name, start: w.nameStart, rule: RuleContactLink}
 			}
 		}
 	}
@@ -703,7 +749,7 @@ func guessName(ua string, ws []word) guess {
 		for i := range ws {
 			if ws[i].link {
 				if h, at := linkHost(ua, &ws[i]); h != "" {
-					return guess{name: h, start: at}
+					return guess{name: h, start: at, rule: RuleLinkHost}
 				}
 			}
 		}
@@ -760,12 +806,12 @@ func shapeName(ua string, ws []word) guess {
 			continue
 		}
 		if w.oddFirst && !hasBrowse(w.name) && (w.version || oneElement(ua, w)) {
-			return guess{name: w.name, start: w.nameStart}
+			return guess{name: w.name, start: w.nameStart, rule: RuleCommentSlot}
 		}
 		single := w.elemFirst && (i+1 == len(ws) || ws[i+1].elem != w.elem || ws[i+1].link || ws[i+1].verPart && (i+2 == len(ws) || ws[i+2].elem != w.elem))
 		if !single || i == 0 {
 			if noComment && i > 0 && ws[0].version && equalFoldASCII(ws[0].name, "Mozilla") && prevNamed(ws, i) == 0 {
-				return guess{name: w.name, start: w.nameStart}
+				return guess{name: w.name, start: w.nameStart, rule: RuleMozillaProduct}
 			}
 			continue
 		}
@@ -778,10 +824,10 @@ func shapeName(ua string, ws []word) guess {
 			continue
 		}
 		if equalFoldASCII(ws[j].name, "compatible") && ws[j].elemFirst && ws[j].end == ws[j].start+len("compatible") {
-			return guess{name: w.name, start: w.nameStart}
+			return guess{name: w.name, start: w.nameStart, rule: RuleCommentSlot}
 		}
 		if equalFoldASCII(ws[j].name, "Gecko") && ws[j].mentioned && !w.platform && w.comment != 0 && w.comment == ws[j].comment && !hasBrowse(w.name) {
-			return guess{name: w.name, start: w.nameStart}
+			return guess{name: w.name, start: w.nameStart, rule: RuleCommentSlot}
 		}
 	}
 	return guess{}
@@ -876,7 +922,7 @@ func nonBrowser(ua string, ws []word) guess {
 			}
 		}
 	}
-	return guess{name: w.name, start: w.nameStart}
+	return guess{name: w.name, start: w.nameStart, rule: RuleProduct}
 }
 
 // fullName builds the name around the generic word ws[i] ("Spider" of
