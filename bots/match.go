@@ -91,7 +91,13 @@ func (c *Catalog) IdentifyUA(ua string) Identity {
 	if best != nil {
 		return Identity{Agent: best.bot.Token, Bot: best.bot, Matched: matchedText(ua[at : at+len(best.lit)]), Rule: RuleCatalog}
 	}
-	g := guessName(ua, ws)
+	sh := readShape(ws)
+	if sh.handset {
+		// Java ME handsets name their Java runtime ("Java/HWJa/1.0
+		// Profile/MIDP-2.0"): no HTTP library.
+		bestFW = nil
+	}
+	g := guessName(ua, ws, sh)
 	if g.name != "" && !g.framework && (bestFW == nil || !strings.EqualFold(g.name, bestFW.bot.Token) && g.start != atFW) {
 		return Identity{Agent: g.name, Matched: g.span(ua), Rule: g.rule}
 	}

@@ -686,7 +686,7 @@ func (g guess) span(ua string) string {
 
 // guessName applies the rules for bots the catalog does not know (see
 // BotToken) to the words of ua.
-func guessName(ua string, ws []word) guess {
+func guessName(ua string, ws []word, sh uaShape) guess {
 	var fw guess
 	hasLinkOrMail := false
 	for i := range ws {
@@ -699,12 +699,12 @@ func guessName(ua string, ws []word) guess {
 			continue
 		}
 		if isFramework(w.name) {
-			if fw.name == "" && (w.version || i == 0) {
+			if fw.name == "" && (w.version || i == 0) && !sh.handset {
 				fw = guess{name: w.name, framework: true, start: w.nameStart, rule: RuleFramework}
 			}
 			continue
 		}
-		if w.platform && !w.version {
+		if w.platform && !w.version && !(sh.desktop && !sh.ie && hasCrawlerStem(w.name)) {
 			continue
 		}
 		if isCrawlerWord(w.name) {
@@ -720,7 +720,13 @@ func guessName(ua string, ws []word) guess {
 			return guess{name: w.name, start: w.nameStart, rule: RuleCrawlerStem}
 		}
 	}
+	if sh.app {
+		return fw // an Electron app names itself like a bot would
+	}
 	if g := shapeName(ua, ws); g.name != "" {
+		return g
+	}
+	if g := platformTool(ua, ws, sh); g.name != "" {
 		return g
 	}
 	if hasLinkOrMail {
@@ -740,7 +746,7 @@ func guessName(ua string, ws []word) guess {
 	if fw.name != "" {
 		return fw
 	}
-	if g := nonBrowser(ua, ws); g.name != "" {
+	if g := nonBrowser(ua, ws, sh); g.name != "" {
 		return g
 	}
 	if hasLinkOrMail {
@@ -823,7 +829,7 @@ func shapeName(ua string, ws []word) guess {
 		if j < 0 || ws[j].elem == w.elem {
 			continue
 		}
-		if equalFoldASCII(ws[j].name, "compatible") && ws[j].elemFirst && ws[j].end == ws[j].start+len("compatible") {
+		if equalFoldASCII(ws[j].name, "compatible") && ws[j].elemFirst && ws[j].end == ws[j].start+len("compatible") && !platformFollows(ws, i) {
 			return guess{name: w.name, start: w.nameStart, rule: RuleCommentSlot}
 		}
 		if equalFoldASCII(ws[j].name, "Gecko") && ws[j].mentioned && !w.platform && w.comment != 0 && w.comment == ws[j].comment && !hasBrowse(w.name) {
@@ -867,7 +873,7 @@ var browserFamilies = map[string]bool{
 	"maxthon": true, "puffin": true, "teleca": true, "polaris": true, "dolfin": true,
 	"bolt": true, "skyfire": true, "teashark": true, "iron": true, "amaya": true,
 	"arora": true, "qupzilla": true, "falkon": true, "qutebrowser": true,
-	"palemoon": true, "waterfox": true, "brave": true,
+	"palemoon": true, "waterfox": true, "brave": true, "mobilesafari": true,
 }
 
 // deviceWords are words of phone, TV and console User-Agents that are not
@@ -887,12 +893,15 @@ var deviceWords = []string{
 // User-Agent that starts with a browser's product, names a known browser
 // family, or holds a device word (MIDP, CLDC, Profile, Mobile, Android,
 // Linux, Windows, ...) is a browser's or device's.
-func nonBrowser(ua string, ws []word) guess {
-	if len(ws) == 0 {
+func nonBrowser(ua string, ws []word, sh uaShape) guess {
+	if len(ws) == 0 || featurePhone(ua, ws) {
 		return guess{}
 	}
+	if g := shellAfter(ua, ws, sh); g.name != "" {
+		return g
+	}
 	w := &ws[0]
-	if w.link || w.name == "" || !hasLetter(w.name) || isBrowserToken(w.name) || len(w.name) < 2 || IsGeneric(w.name) {
+	if w.comment != 0 || w.link || w.name == "" || !hasLetter(w.name) || isBrowserToken(w.name) || len(w.name) < 2 || IsGeneric(w.name) {
 		return guess{}
 	}
 	if !w.version && w.name != ua[w.start:w.end] {
@@ -916,6 +925,9 @@ func nonBrowser(ua string, ws []word) guess {
 			continue
 		}
 		l := lowerInto(buf[:0], n)
+		if w.version && ws[i].version && (string(l) == "cfnetwork" || string(l) == "darwin") {
+			continue // an iOS or macOS app: "Quokka/2 CFNetwork/1400 Darwin/22.0"
+		}
 		for _, d := range deviceWords {
 			if string(l) == d {
 				return guess{}
@@ -999,7 +1011,7 @@ func fullName(ua string, ws []word, i int) (name string, start, end int) {
 func BotToken(ua string) string {
 	var arr [maxWords]word
 	ws := scanWords(ua, arr[:0])
-	return guessName(ua, ws).name
+	return guessName(ua, ws, readShape(ws)).name
 }
 
 // Names returns the names a User-Agent gives its client, in order, as

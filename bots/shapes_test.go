@@ -1,0 +1,48 @@
+package bots
+
+import "testing"
+
+// TestShapeFamilies checks one hand-written User-Agent for each family of
+// headers the general rules once got wrong: the agent IdentifyUA names
+// ("" for a browser) and the rule that named it. The names (Quokka,
+// Wombat, ...) are made up, so no catalog entry can answer.
+func TestShapeFamilies(t *testing.T) {
+	c := Default()
+	for _, tc := range []struct {
+		family, ua, agent, rule string
+	}{
+		// Bots.
+		{"tool in a desktop platform comment", "Mozilla/5.0 (X11; Linux x86_64; Quokka) AppleWebKit/537.36 (KHTML, like Gecko) Chrome/120.0.0.0 Safari/537.36", "Quokka", RuleCommentSlot},
+		{"two-word tool in a platform comment", "Mozilla/5.0 (Windows NT 10.0; Win64; x64; Quokka Probes) AppleWebKit/537.36 (KHTML, like Gecko) Chrome/120.0.0.0 Safari/537.36", "Quokka Probes", RuleCommentSlot},
+		{"crawler stem in a platform comment", "Mozilla/5.0 (Windows NT 10.0; rv:115.0; WombatAgent 2.0) Gecko/20100101 Firefox/115.0", "WombatAgent", RuleCrawlerStem},
+		{"app on CFNetwork", "Quokka/3 CFNetwork/1410.0.3 Darwin/22.6.0", "Quokka", RuleProduct},
+		{"perl library", "WWW::Wombat/2.14", "WWW::Wombat", RuleProduct},
+		{"php library", `Wombat\Http\Client/1.0`, `Wombat\Http\Client`, RuleProduct},
+		{"name:version", "quokka-sync:1.4", "quokka-sync", RuleProduct},
+		{"product before the browser shell", "Quokka/2.7 Mozilla/5.0 (Linux; Android 12; Pixel 6) AppleWebKit/537.36 (KHTML, like Gecko) Chrome/118.0.0.0 Mobile Safari/537.36", "Quokka", RuleProduct},
+		{"name before the browser shell", "Quokka, Mozilla/5.0 (Windows NT 10.0; Win64; x64) AppleWebKit/537.36 (KHTML, like Gecko) Chrome/118.0.0.0 Safari/537.36", "Quokka", RuleProduct},
+		{"header field name logged", "User-Agent: QuokkaBot/1.0", "QuokkaBot", RuleCrawlerStem},
+		{"generic stem alone", "Wombat Link Checker (+https://wombat.example/)", "Wombat Link Checker", RuleFullName},
+		{"compatible slot", "Mozilla/5.0 (compatible; Quokka/1.0; +https://quokka.example/)", "Quokka", RuleCommentSlot},
+		// Browsers, apps and devices.
+		{"Java ME handset", "WombatPhone T500 Java/WJ/1.0 Profile/MIDP-2.1 Configuration/CLDC-1.1", "", ""},
+		{"feature phone model", "Wombat X716", "", ""},
+		{"feature phone number", "Wombat 2451", "", ""},
+		{"browser in the compatible slot", "Mozilla/4.0 (compatible; Quokka/3.1; BeOS)", "", ""},
+		{"Electron app", "Mozilla/5.0 (Macintosh; Intel Mac OS X 14_1) AppleWebKit/537.36 (KHTML, like Gecko) Quokka/2.3.1 Chrome/120.0.6099.56 Electron/28.0.0 Safari/537.36", "", ""},
+		{"Linux distribution", "Mozilla/5.0 (X11; Fedora; Linux x86_64; rv:121.0) Gecko/20100101 Firefox/121.0", "", ""},
+		{"locale in a platform comment", "Mozilla/5.0 (X11; U; Linux i686; en-US; rv:1.9.2) Gecko/20100115 Firefox/3.6", "", ""},
+		{"IE tokens", "Mozilla/4.0 (compatible; MSIE 8.0; Windows NT 6.1; Trident/4.0; Touch; Quokka)", "", ""},
+		// Look-alikes name themselves, never the bot they resemble.
+		{"-like inside a word", "Mozilla/5.0 (compatible; wombat.example-like Googlebot)", "", ""},
+		{"negation", "Quokka/1.0 (not Googlebot)", "Quokka", RuleProduct},
+	} {
+		id := c.IdentifyUA(tc.ua)
+		if id.Agent != tc.agent || id.Rule != tc.rule {
+			t.Errorf("%s: %q: agent %q by %q (matched %q), want %q by %q", tc.family, tc.ua, id.Agent, id.Rule, id.Matched, tc.agent, tc.rule)
+		}
+		if tc.agent != "" && id.Bot != nil {
+			t.Errorf("%s: attributed to catalog bot %s", tc.family, id.Bot.Token)
+		}
+	}
+}
