@@ -42,9 +42,6 @@ const (
 	// RuleContactLink: the first product of a User-Agent with a contact
 	// link or mail address.
 	RuleContactLink = "contact-link"
-	// RuleAppendedProduct: a product that is no browser's after a
-	// browser's products ("... Safari/537.36 Quokka/2.0").
-	RuleAppendedProduct = "appended-product"
 	// RuleProduct: the first product of a User-Agent that is no
 	// browser's or device's ("collectd/5.5.1").
 	RuleProduct = "generic-product-token"
