@@ -87,6 +87,11 @@ func platformTool(ua string, ws []word, sh uaShape) guess {
 		return guess{}
 	}
 	for i := range ws {
+		if hasBrowse(ws[i].name) {
+			return guess{} // a browser names itself: "(X11; Quest) ... QuokkaBrowser/2"
+		}
+	}
+	for i := range ws {
 		w := &ws[i]
 		if w.comment != 1 || !w.elemFirst || w.elem == ws[sh.platform].elem || w.link || w.mentioned {
 			continue
@@ -135,6 +140,17 @@ func toolWord(ua string, w *word) bool {
 // model with nothing else ("Quokka X116", "Quokka 245"): a first word
 // without a version, then a model of digits and capitals.
 func featurePhone(ua string, ws []word) bool {
+	if len(ws) > 0 && modelName(ws[0].name) && strings.IndexByte(ua, '(') < 0 {
+		n := 0
+		for i := range ws {
+			if !ws[i].verPart {
+				n++
+			}
+		}
+		if n <= 2 {
+			return true
+		}
+	}
 	if len(ws) < 2 || ws[0].version || ws[0].comment != 0 || !lettersOnly(ws[0].name) {
 		return false
 	}
@@ -160,6 +176,53 @@ func lettersOnly(s string) bool {
 		}
 	}
 	return s != ""
+}
+
+// modelName reports whether a name is a handset's brand and model in one
+// word: a brand, '-' or '.', and a model of capitals and digits that
+// starts with a capital ("Quokka-X716", "QUOKKA.G11"), or a brand in
+// capitals run into a model of digits ("QK716").
+func modelName(n string) bool {
+	i := 0
+	caps := true
+	for i < len(n) && (n[i]|0x20 >= 'a' && n[i]|0x20 <= 'z') {
+		caps = caps && n[i] <= 'Z'
+		i++
+	}
+	if i < 2 || i+1 >= len(n) {
+		return false
+	}
+	if n[i] != '-' && n[i] != '.' {
+		return caps && digitsOnly(n[i:])
+	}
+	m := n[i+1:]
+	if m[0] < 'A' || m[0] > 'Z' || !strings.ContainsAny(m, "0123456789") {
+		return false
+	}
+	for j := 0; j < len(m); j++ {
+		if c := m[j]; !('0' <= c && c <= '9' || 'A' <= c && c <= 'Z' || c == '_') {
+			return false
+		}
+	}
+	return true
+}
+
+func digitsOnly(s string) bool {
+	for i := 0; i < len(s); i++ {
+		if !isDigit(s[i]) {
+			return false
+		}
+	}
+	return s != ""
+}
+
+// appOnPlatform reports whether a product's name says the platform it
+// runs on ("Quokka-Android", "QuokkaAndroid", "Quokka-iOS"): an app's,
+// not a bot's.
+func appOnPlatform(n string) bool {
+	l := len(n)
+	return indexFold(n, "android") >= 0 || l > 4 && (n[l-4] == '-' || n[l-4] == '_') && equalFoldASCII(n[l-3:], "ios") ||
+		hasPrefixFold(n, "WindowsPhone")
 }
 
 // platformFollows reports whether an element after ws[i]'s in the same

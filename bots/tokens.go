@@ -692,7 +692,7 @@ func guessName(ua string, ws []word, sh uaShape) guess {
 	for i := range ws {
 		w := &ws[i]
 		if w.link {
-			hasLinkOrMail = true
+			hasLinkOrMail = hasLinkOrMail || isContact(ua[w.start:w.end])
 			continue
 		}
 		if !goodName(w) {
@@ -784,10 +784,31 @@ func linkHost(ua string, w *word) (string, int) {
 		end++
 	}
 	h := strings.TrimRight(s[:end], ".-")
-	if strings.IndexByte(h, '.') <= 0 || !hasLetter(h) || len(h) > maxNameLen {
+	if strings.IndexByte(h, '.') <= 0 || !hasLetter(h) || len(h) > maxNameLen || !lettersOnly(h[strings.LastIndexByte(h, '.')+1:]) {
 		return "", 0
 	}
 	return h, at
+}
+
+// isContact reports whether a link word is one a bot gives for contact: a
+// URL, or a mail address whose domain ends in a label of letters
+// ("ops@example.com"); "ICS@ROM_04.06.2012" in a phone's build and
+// "Domain/@carrier" are not.
+func isContact(w string) bool {
+	at := strings.LastIndexByte(w, '@')
+	if at < 0 || w[0] == '+' || strings.Contains(w, "://") || hasPrefixFold(w, "www.") || hasPrefixFold(w, "http") {
+		return true
+	}
+	d := w[at+1:]
+	for k := 0; k < len(d); k++ {
+		if !isTokenChar(d[k]) {
+			d = d[:k]
+			break
+		}
+	}
+	d = strings.TrimRight(d, ".-")
+	dot := strings.LastIndexByte(d, '.')
+	return dot > 0 && dot+3 <= len(d) && lettersOnly(d[dot+1:])
 }
 
 // shapeName reads a bot's name from where only bots put one: the element
@@ -886,6 +907,7 @@ var deviceWords = []string{
 	"macintosh", "safari", "gecko", "applewebkit", "trident", "presto", "tizen",
 	"kaios", "webos", "bada", "brew", "smarttv", "smart-tv", "hbbtv", "tv", "playstation",
 	"nintendo", "xbox", "vendorid", "java", "j2me", "wap", "opera", "mmp",
+	"model", "manufacturer", "device", "device_model",
 }
 
 // nonBrowser names a client whose User-Agent is not a browser's or a
@@ -894,7 +916,8 @@ var deviceWords = []string{
 // family, or holds a device word (MIDP, CLDC, Profile, Mobile, Android,
 // Linux, Windows, ...) is a browser's or device's.
 func nonBrowser(ua string, ws []word, sh uaShape) guess {
-	if len(ws) == 0 || featurePhone(ua, ws) {
+	if len(ws) == 0 || ua[0] == '[' || featurePhone(ua, ws) || appOnPlatform(ws[0].name) {
+		// "[FBAN/...;FBAV/...]": an app's key/value pairs.
 		return guess{}
 	}
 	if g := shellAfter(ua, ws, sh); g.name != "" {
