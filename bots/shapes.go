@@ -151,8 +151,11 @@ func featurePhone(ua string, ws []word) bool {
 			return true
 		}
 	}
-	if len(ws) < 2 || ws[0].version || ws[0].comment != 0 || !lettersOnly(ws[0].name) {
+	if len(ws) < 2 || ws[0].comment != 0 || !lettersOnly(ws[0].name) {
 		return false
+	}
+	if ws[0].version && (!ws[1].verPart || len(ws) > 4 || ws[1].name == "" || ws[1].name[0] < 'A' || ws[1].name[0] > 'Z') {
+		return false // "Brand/Model" ("QK/U8100", "QK/KE990c/v10a") only, not "Name/2024"
 	}
 	m := ua[ws[1].start:ws[1].end]
 	if ws[1].version {
@@ -161,6 +164,9 @@ func featurePhone(ua string, ws []word) bool {
 	if len(m) < 3 || len(m) > 12 || !strings.ContainsAny(m, "0123456789") || strings.IndexByte(m, '.') >= 0 {
 		return false
 	}
+	// Capitals and digits; a model may end in lower-case letters
+	// ("KS360v").
+	m = strings.TrimRight(m, "abcdefghijklmnopqrstuvwxyz")
 	for i := 0; i < len(m); i++ {
 		if c := m[i]; 'a' <= c && c <= 'z' {
 			return false
@@ -247,7 +253,10 @@ func shellAfter(ua string, ws []word, sh uaShape) guess {
 	}
 	w := &ws[0]
 	single := w.name == ua[w.start:w.end] && w.end < len(ua) && ua[w.end] == ','
-	if w.comment != 0 || !(w.version || single) || !goodName(w) || IsGeneric(w.name) || familyOf(w.name) || isFramework(w.name) || hasBrowse(w.name) {
+	// A handset's model comes first on Windows CE and feature phones
+	// ("QK750/v0000 Mozilla/4.0 (compatible; MSIE 4.01; Windows CE)").
+	if w.comment != 0 || !(w.version || single) || !goodName(w) || IsGeneric(w.name) || familyOf(w.name) || isFramework(w.name) || hasBrowse(w.name) ||
+		strings.ContainsAny(w.name, "0123456789") {
 		return guess{}
 	}
 	// The shell follows the product at once ("Quokka/3.2 Mozilla/5.0",

@@ -636,7 +636,7 @@ func hasCrawlerStem(name string) bool {
 	if n := len(name); n > 5 && strings.HasSuffix(name, "User") && (name[n-5] == '-' || 'a' <= name[n-5] && name[n-5] <= 'z') {
 		return true
 	}
-	if n := len(name); n > 5 && name[n-5] == '-' && equalFoldASCII(name[n-4:], "user") {
+	if n := len(name); n > 5 && name[n-5] == '-' && equalFoldASCII(name[n-4:], "user") && hasLetter(name[:n-5]) {
 		return true
 	}
 	return false
@@ -916,7 +916,7 @@ var deviceWords = []string{
 // family, or holds a device word (MIDP, CLDC, Profile, Mobile, Android,
 // Linux, Windows, ...) is a browser's or device's.
 func nonBrowser(ua string, ws []word, sh uaShape) guess {
-	if len(ws) == 0 || ua[0] == '[' || featurePhone(ua, ws) || appOnPlatform(ws[0].name) {
+	if len(ws) == 0 || ua[0] == '[' || sh.handset || featurePhone(ua, ws) || appOnPlatform(ws[0].name) {
 		// "[FBAN/...;FBAV/...]": an app's key/value pairs.
 		return guess{}
 	}
@@ -946,6 +946,9 @@ func nonBrowser(ua string, ws []word, sh uaShape) guess {
 		n := ws[i].name
 		if len(n) > len(buf) || ws[i].link {
 			continue
+		}
+		if indexFold(n, "android") >= 0 {
+			return guess{} // "Android_SDK", "X-Android"
 		}
 		l := lowerInto(buf[:0], n)
 		if w.version && ws[i].version && (string(l) == "cfnetwork" || string(l) == "darwin") {
