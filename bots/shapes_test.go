@@ -43,6 +43,9 @@ func TestShapeFamilies(t *testing.T) {
 		{"Electron app", "Mozilla/5.0 (Macintosh; Intel Mac OS X 14_1) AppleWebKit/537.36 (KHTML, like Gecko) Quokka/2.3.1 Chrome/120.0.6099.56 Electron/28.0.0 Safari/537.36", "", ""},
 		{"Linux distribution", "Mozilla/5.0 (X11; Fedora; Linux x86_64; rv:121.0) Gecko/20100101 Firefox/121.0", "", ""},
 		{"locale in a platform comment", "Mozilla/5.0 (X11; U; Linux i686; en-US; rv:1.9.2) Gecko/20100115 Firefox/3.6", "", ""},
+		{"embedded IE with an OEM's link", "Mozilla/4.0 (compatible; MSIE 8.0; Windows NT 6.1; Trident/4.0; SLCC2; QuokkaRadio http://quokka.example; .NET CLR 2.0.50727)", "", ""},
+		{"IE-shaped bot with a crawler's link", "Mozilla/4.0 (compatible; MSIE 6.0; Windows NT 5.1; SV1; http://quokka.example/bot.html)", "quokka.example", RuleLinkHost},
+		{"IE-shaped bot with a product", "Mozilla/4.0 (compatible; MSIE 6.0; Windows NT 5.1; Quokka/1.0; +http://quokka.example)", "Quokka", RuleContactLink},
 		{"IE tokens", "Mozilla/4.0 (compatible; MSIE 8.0; Windows NT 6.1; Trident/4.0; Touch; Quokka)", "", ""},
 		// Look-alikes name themselves, never the bot they resemble.
 		{"-like inside a word", "Mozilla/5.0 (compatible; wombat.example-like Googlebot)", "", ""},

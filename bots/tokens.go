@@ -737,6 +737,12 @@ func guessName(ua string, ws []word, sh uaShape) guess {
 			if !goodName(w) || w.platform || IsGeneric(w.name) || isFramework(w.name) || w.name != ua[w.nameStart:w.end] && !w.version {
 				continue
 			}
+			if sh.ie && (!w.version || w.comment == 0 && i == 0) {
+				// Internet Explorer's comment holds OEM and toolbar
+				// tokens (SLCC2, GTB7.1, SV1): only a product with a
+				// version names a bot there.
+				continue
+			}
 			single := w.elemFirst && (i+1 == len(ws) || ws[i+1].elem != w.elem || ws[i+1].link)
 			if w.version || single {
 				return guess{name: w.name, start: w.nameStart, rule: RuleContactLink}
@@ -750,10 +756,12 @@ func guessName(ua string, ws []word, sh uaShape) guess {
 		return g
 	}
 	if hasLinkOrMail {
-		// No browser sends a link or a mail address: a bot that gives no
-		// other name is named by the host it points to.
+		// No browser sends a link or a mail address (but embedded
+		// Internet Explorer with an OEM's link, unless the link says
+		// it is a crawler's): a bot that gives no other name is named by
+		// the host it points to.
 		for i := range ws {
-			if ws[i].link {
+			if ws[i].link && (!sh.ie || crawlerLink(ua[ws[i].start:ws[i].end])) {
 				if h, at := linkHost(ua, &ws[i]); h != "" {
 					return guess{name: h, start: at, rule: RuleLinkHost}
 				}
@@ -788,6 +796,17 @@ func linkHost(ua string, w *word) (string, int) {
 		return "", 0
 	}
 	return h, at
+}
+
+// crawlerLink reports whether a link names a crawler
+// ("http://example.com/bot.html", "http://archive.example").
+func crawlerLink(l string) bool {
+	for _, s := range [...]string{"bot", "crawl", "spider", "robot", "archiv"} {
+		if indexFold(l, s) >= 0 {
+			return true
+		}
+	}
+	return false
 }
 
 // isContact reports whether a link word is one a bot gives for contact: a
