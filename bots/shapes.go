@@ -15,6 +15,9 @@ type uaShape struct {
 	desktop  bool // Mozilla/x whose first comment is a desktop platform's (Windows, X11, Macintosh)
 	mozillaN int  // index of the first top-level Mozilla/x word after the first word; 0 if none
 	platform int  // index of the first word of the first comment; 0 if none
+	// platformFirst: the header opens with a platform in a comment
+	// ("(Android)(15)(...)"), as apps report their platform.
+	platformFirst bool
 }
 
 // firstInComment returns the index of the first word of the first
@@ -33,6 +36,7 @@ func firstInComment(ws []word) int {
 
 func readShape(ws []word) uaShape {
 	var s uaShape
+	s.platformFirst = len(ws) > 0 && ws[0].comment == 1 && ws[0].start > 0 && isPlatformWord(ws[0].name) && hasLetter(ws[0].name)
 	for i := range ws {
 		w := &ws[i]
 		n := w.name
@@ -269,10 +273,8 @@ func shellAfter(ua string, ws []word, sh uaShape) guess {
 			return guess{}
 		}
 	}
-	for _, d := range devicePrefixes {
-		if hasPrefixFold(w.name, d) {
-			return guess{}
-		}
+	if devicePrefix(w.name) || bundleID(w.name) {
+		return guess{}
 	}
 	return guess{name: w.name, start: w.nameStart, rule: RuleProduct}
 }

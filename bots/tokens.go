@@ -662,6 +662,39 @@ var devicePrefixes = []string{
 	"sie-", "sharp", "kddi", "softbank", "vodafone", "hbbtv",
 }
 
+// devicePrefix reports whether a name starts with a device prefix.
+func devicePrefix(name string) bool {
+	for _, d := range devicePrefixes {
+		if hasPrefixFold(name, d) {
+			return true
+		}
+	}
+	return false
+}
+
+// buildFingerprint reports whether ua holds an Android build fingerprint
+// ("brand/product/device:13/TQ3A/123:user/release-keys"), which apps
+// report and bots do not.
+func buildFingerprint(ua string) bool {
+	return indexFold(ua, "/release-keys") >= 0 || indexFold(ua, "/test-keys") >= 0 || indexFold(ua, "/dev-keys") >= 0
+}
+
+// bundleID reports whether a name is an app's reverse-DNS identifier
+// ("com.example.reader", "org.example.app.mobile"): a first label of two
+// or three lower-case letters and at least two dots.
+func bundleID(name string) bool {
+	i := strings.IndexByte(name, '.')
+	if i < 2 || i > 3 || strings.Count(name, ".") < 2 {
+		return false
+	}
+	for k := 0; k < i; k++ {
+		if name[k] < 'a' || name[k] > 'z' {
+			return false
+		}
+	}
+	return true
+}
+
 // guess is a bot name read from the words of a User-Agent without the
 // catalog.
 type guess struct {
@@ -720,8 +753,10 @@ func guessName(ua string, ws []word, sh uaShape) guess {
 			return guess{name: w.name, start: w.nameStart, rule: RuleCrawlerStem}
 		}
 	}
-	if sh.app {
-		return fw // an Electron app names itself like a bot would
+	if sh.app || sh.platformFirst {
+		// An Electron app names itself like a bot would; "(Android)(15)
+		// (...)" is an app's report of its platform.
+		return fw
 	}
 	if g := shapeName(ua, ws); g.name != "" {
 		return g
@@ -856,7 +891,7 @@ func shapeName(ua string, ws []word) guess {
 		}
 		single := w.elemFirst && (i+1 == len(ws) || ws[i+1].elem != w.elem || ws[i+1].link || ws[i+1].verPart && (i+2 == len(ws) || ws[i+2].elem != w.elem))
 		if !single || i == 0 {
-			if noComment && i > 0 && ws[0].version && equalFoldASCII(ws[0].name, "Mozilla") && prevNamed(ws, i) == 0 {
+			if noComment && i > 0 && ws[0].version && equalFoldASCII(ws[0].name, "Mozilla") && prevNamed(ws, i) == 0 && !devicePrefix(w.name) {
 				return guess{name: w.name, start: w.nameStart, rule: RuleMozillaProduct}
 			}
 			continue
@@ -926,7 +961,7 @@ var deviceWords = []string{
 	"macintosh", "safari", "gecko", "applewebkit", "trident", "presto", "tizen",
 	"kaios", "webos", "bada", "brew", "smarttv", "smart-tv", "hbbtv", "tv", "playstation",
 	"nintendo", "xbox", "vendorid", "java", "j2me", "wap", "opera", "mmp",
-	"model", "manufacturer", "device", "device_model",
+	"model", "manufacturer", "device", "device_model", "build",
 }
 
 // nonBrowser names a client whose User-Agent is not a browser's or a
@@ -953,10 +988,8 @@ func nonBrowser(ua string, ws []word, sh uaShape) guess {
 	if len(w.name) <= len(buf) && browserFamilies[string(lowerInto(buf[:0], w.name))] {
 		return guess{}
 	}
-	for _, d := range devicePrefixes {
-		if hasPrefixFold(w.name, d) {
-			return guess{}
-		}
+	if devicePrefix(w.name) || bundleID(w.name) || buildFingerprint(ua) {
+		return guess{}
 	}
 	for i := range ws {
 		if hasBrowse(ws[i].name) {
