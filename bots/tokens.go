@@ -753,9 +753,10 @@ func guessName(ua string, ws []word, sh uaShape) guess {
 			return guess{name: w.name, start: w.nameStart, rule: RuleCrawlerStem}
 		}
 	}
-	if sh.app || sh.platformFirst {
+	if sh.app || sh.platformFirst || sh.handset {
 		// An Electron app names itself like a bot would; "(Android)(15)
-		// (...)" is an app's report of its platform.
+		// (...)" is an app's report of its platform; a Java ME handset
+		// puts its model and profiles anywhere.
 		return fw
 	}
 	if g := shapeName(ua, ws); g.name != "" {
