@@ -82,13 +82,13 @@ func (c *Catalog) IdentifyUA(ua string) Identity {
 	ws := scanWords(ua, arr[:0])
 	var best, bestFW *pattern
 	var at, atFW int
-	sh := readShape(ws)
 	if c != nil {
 		best, at, bestFW, atFW = c.match(ua, ws)
 	}
 	if best != nil {
 		return Identity{Agent: best.bot.Token, Bot: best.bot, Matched: matchedText(ua[at : at+len(best.lit)]), Rule: RuleCatalog}
 	}
+	sh := readShape(ws)
 	if sh.handset {
 		// Java ME handsets name their Java runtime ("Java/HWJa/1.0
 		// Profile/MIDP-2.0"): no HTTP library.

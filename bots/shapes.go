@@ -40,7 +40,12 @@ func readShape(ws []word) uaShape {
 	for i := range ws {
 		w := &ws[i]
 		n := w.name
-		switch {
+		if n == "" {
+			continue
+		}
+		switch c := n[0] | 0x20; {
+		case c != 'm' && c != 'c' && c != 'e' && c != 't':
+			// None of the words below.
 		case hasPrefixFold(n, "MIDP") || hasPrefixFold(n, "CLDC"):
 			s.handset = true
 		case w.version && equalFoldASCII(n, "Electron"):
@@ -91,11 +96,6 @@ func platformTool(ua string, ws []word, sh uaShape) guess {
 		return guess{}
 	}
 	for i := range ws {
-		if hasBrowse(ws[i].name) {
-			return guess{} // a browser names itself: "(X11; Quest) ... QuokkaBrowser/2"
-		}
-	}
-	for i := range ws {
 		w := &ws[i]
 		if w.comment != 1 || !w.elemFirst || w.elem == ws[sh.platform].elem || w.link || w.mentioned {
 			continue
@@ -111,11 +111,22 @@ func platformTool(ua string, ws []word, sh uaShape) guess {
 		for k := i; k < end && ok; k++ {
 			ok = toolWord(ua, &ws[k])
 		}
-		if ok {
+		if ok && !namesBrowser(ws) {
 			return guess{name: ua[w.nameStart:ws[end-1].end], start: w.nameStart, end: ws[end-1].end, rule: RuleCommentSlot}
 		}
 	}
 	return guess{}
+}
+
+// namesBrowser reports whether a product of the header names a browser:
+// "(X11; Quest) ... QuokkaBrowser/2".
+func namesBrowser(ws []word) bool {
+	for i := range ws {
+		if hasBrowse(ws[i].name) {
+			return true
+		}
+	}
+	return false
 }
 
 // toolWord reports whether a word of a platform comment can be part of a

@@ -451,6 +451,9 @@ func isDigit(c byte) bool { return '0' <= c && c <= '9' }
 // "non"): "not Googlebot" is not Googlebot.
 func mentions(prev1, prev2 string) bool {
 	n := len(prev1)
+	if n < 1 || n > 4 && prev1[n-1]|0x20 != 'e' {
+		return false // the words below are short, or end in "like"
+	}
 	return equalFoldASCII(prev1, "like") ||
 		n > 5 && (prev1[n-5] == '-' || prev1[n-5] == '.' || prev1[n-5] == '_') && equalFoldASCII(prev1[n-4:], "like") ||
 		equalFoldASCII(prev1, "with") && equalFoldASCII(prev2, "compatible") ||
