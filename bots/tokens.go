@@ -1024,6 +1024,9 @@ func nonBrowser(ua string, ws []word, sh uaShape) guess {
 // product with a version, a link or the element's start, at most four
 // words in all. It returns "" when no other word is there.
 func fullName(ua string, ws []word, i int) (name string, start, end int) {
+	if ws[i].nameStart != ws[i].start {
+		return "", 0, 0 // `A "Bot`: punctuation parts the words
+	}
 	j := i
 	for j > 0 && i-j+1 < maxNameWord {
 		p := &ws[j-1]
