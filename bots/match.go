@@ -16,7 +16,41 @@ type Identity struct {
 	// Framework is true when the agent is a crawler framework, HTTP
 	// library or automation tool (no other name was present).
 	Framework bool
+	// Rule is the rule that named the agent (one of the Rule constants);
+	// "" for a browser.
+	Rule string
 }
+
+// The rules IdentifyUA names an agent by (Identity.Rule), as
+// docs/semantics.md, "Bot identification", states them.
+const (
+	// RuleCatalog: a catalog bot's pattern stands in the User-Agent.
+	RuleCatalog = "catalog-literal"
+	// RuleCrawlerStem: a product whose name holds a crawler stem
+	// ("Kangaroobot/1.0", "site-checker").
+	RuleCrawlerStem = "crawler-stem"
+	// RuleFullName: the words before a generic crawler word ("Sogou News
+	// Spider").
+	RuleFullName = "generic-word-full-name"
+	// RuleCommentSlot: a name where only bots put one: the element after
+	// "compatible", after "like Gecko", or a first comment that is no
+	// platform.
+	RuleCommentSlot = "comment-slot"
+	// RuleMozillaProduct: the product after Mozilla/x in a User-Agent
+	// without a platform comment.
+	RuleMozillaProduct = "mozilla-product"
+	// RuleContactLink: the first product of a User-Agent with a contact
+	// link or mail address.
+	RuleContactLink = "contact-link"
+	// RuleProduct: the first product of a User-Agent that is no
+	// browser's or device's ("collectd/5.5.1").
+	RuleProduct = "generic-product-token"
+	// RuleLinkHost: the host of the only link a bot gives.
+	RuleLinkHost = "link-host"
+	// RuleFramework: a crawler framework or HTTP library, named when
+	// nothing else is.
+	RuleFramework = "framework"
+)
 
 // Identify returns the catalog bot a User-Agent names, as IdentifyUA
 // decides; false when IdentifyUA finds none (a browser, or a bot the
@@ -52,17 +86,23 @@ func (c *Catalog) IdentifyUA(ua string) Identity {
 		best, at, bestFW, atFW = c.match(ua, ws)
 	}
 	if best != nil {
-		return Identity{Agent: best.bot.Token, Bot: best.bot, Matched: matchedText(ua[at : at+len(best.lit)])}
+		return Identity{Agent: best.bot.Token, Bot: best.bot, Matched: matchedText(ua[at : at+len(best.lit)]), Rule: RuleCatalog}
 	}
-	g := guessName(ua, ws)
+	sh := readShape(ws)
+	if sh.handset {
+		// Java ME handsets name their Java runtime ("Java/HWJa/1.0
+		// Profile/MIDP-2.0"): no HTTP library.
+		bestFW = nil
+	}
+	g := guessName(ua, ws, sh)
 	if g.name != "" && !g.framework && (bestFW == nil || !strings.EqualFold(g.name, bestFW.bot.Token) && g.start != atFW) {
-		return Identity{Agent: g.name, Matched: g.span(ua)}
+		return Identity{Agent: g.name, Matched: g.span(ua), Rule: g.rule}
 	}
 	if bestFW != nil {
-		return Identity{Agent: bestFW.bot.Token, Bot: bestFW.bot, Matched: matchedText(ua[atFW : atFW+len(bestFW.lit)]), Framework: true}
+		return Identity{Agent: bestFW.bot.Token, Bot: bestFW.bot, Matched: matchedText(ua[atFW : atFW+len(bestFW.lit)]), Framework: true, Rule: RuleFramework}
 	}
 	if g.name != "" {
-		return Identity{Agent: g.name, Matched: g.span(ua), Framework: true}
+		return Identity{Agent: g.name, Matched: g.span(ua), Framework: true, Rule: RuleFramework}
 	}
 	return Identity{}
 }
@@ -80,7 +120,11 @@ func (c *Catalog) match(ua string, ws []word) (best *pattern, at int, fw *patter
 		if w.link || w.mentioned || n == 0 || n > c.maxKey || n > len(buf) {
 			continue
 		}
-		ps := c.byKey[string(lowerInto(buf[:0], w.name))]
+		key := w.name
+		if k := strings.IndexAny(key, ":\\"); k > 0 {
+			key = key[:k] // catalog keys are runs of token characters
+		}
+		ps := c.byKey[string(lowerInto(buf[:0], key))]
 		for _, p := range ps {
 			if p.anchored && (i != 0 || w.nameStart != w.start || !startOnly(ua, w.start)) {
 				continue

@@ -382,19 +382,21 @@ func scanWords(ua string, buf []word) []word {
 			for k < j && !isTokenChar(ua[k]) {
 				k++
 			}
-			m := k
-			for m < j && isTokenChar(ua[m]) {
-				m++
-			}
+			m := nameEnd(ua[:j], k)
 			w.name, w.nameStart = ua[k:m], k
-			w.version = m < j && ua[m] == '/'
+			// "name/version", and "name:1.2" outside comments.
+			w.version = m < j && (ua[m] == '/' || depth == 0 && ua[m] == ':' && m+1 < j && isDigit(ua[m+1]))
 			if w.version {
 				// What follows the '/' is a word of its own.
 				j, w.end = m+1, m
 			}
-			w.mentioned = equalFoldASCII(prev1, "like") ||
-				equalFoldASCII(prev1, "with") && equalFoldASCII(prev2, "compatible") ||
-				equalFoldASCII(prev1, "to") && equalFoldASCII(prev2, "similar")
+			if first && len(buf) == 0 && m < j && ua[m] == ':' && equalFoldASCII(w.name, "User-Agent") {
+				// A header logged with its field name ("User-Agent:
+				// Foo/1.0"): the name is no word of the value.
+				i = m + 1
+				continue
+			}
+			w.mentioned = mentions(prev1, prev2)
 		}
 		if first {
 			first = false
@@ -412,13 +414,52 @@ func scanWords(ua string, buf []word) []word {
 				w.platform = true
 			}
 		}
-		w.verPart = i > 0 && ua[i-1] == '/'
+		w.verPart = i > 0 && (ua[i-1] == '/' || ua[i-1] == ':' && len(buf) > 0 && buf[len(buf)-1].version && buf[len(buf)-1].end == i-1)
 		buf = append(buf, w)
 		newElem = false
 		prev2, prev1 = prev1, w.name
 		i = j
 	}
 	return buf
+}
+
+// nameEnd returns the end of the name that starts at s[k]: a run of
+// token characters, joined by "::" or "\\" to the next run, as library
+// names are written ("WWW::Mechanize", "Zend\\Http\\Client").
+func nameEnd(s string, k int) int {
+	m := k
+	for {
+		for m < len(s) && isTokenChar(s[m]) {
+			m++
+		}
+		switch {
+		case m > k && m+2 < len(s) && s[m] == ':' && s[m+1] == ':' && isTokenChar(s[m+2]):
+			m += 2
+		case m > k && m+1 < len(s) && s[m] == '\\' && isTokenChar(s[m+1]):
+			m++
+		default:
+			return m
+		}
+	}
+}
+
+func isDigit(c byte) bool { return '0' <= c && c <= '9' }
+
+// mentions reports whether a word that follows prev2 prev1 is only
+// mentioned: after "like" (also ending a word: "inoreader.com-like"),
+// "compatible with", "similar to", or a negation ("not", "not a", "no",
+// "non"): "not Googlebot" is not Googlebot.
+func mentions(prev1, prev2 string) bool {
+	n := len(prev1)
+	if n < 1 || n > 4 && prev1[n-1]|0x20 != 'e' {
+		return false // the words below are short, or end in "like"
+	}
+	return equalFoldASCII(prev1, "like") ||
+		n > 5 && (prev1[n-5] == '-' || prev1[n-5] == '.' || prev1[n-5] == '_') && equalFoldASCII(prev1[n-4:], "like") ||
+		equalFoldASCII(prev1, "with") && equalFoldASCII(prev2, "compatible") ||
+		equalFoldASCII(prev1, "to") && equalFoldASCII(prev2, "similar") ||
+		equalFoldASCII(prev1, "not") || equalFoldASCII(prev1, "no") || equalFoldASCII(prev1, "non") ||
+		(equalFoldASCII(prev1, "a") || equalFoldASCII(prev1, "an")) && equalFoldASCII(prev2, "not")
 }
 
 // browserTokens are product names of browsers, engines and platforms
@@ -493,14 +534,21 @@ var genericWords = map[string]bool{
 	"bot": true, "bots": true, "spider": true, "spiders": true, "crawler": true,
 	"crawlers": true, "robot": true, "robots": true, "agent": true, "agents": true,
 	"fetcher": true, "fetchers": true, "scraper": true, "scrapers": true,
-	"indexer": true, "crawl": false, "web": false, "www": false, "http": false,
+	"indexer": true, "checker": true, "checkers": true, "scanner": true, "scanners": true,
+	"monitor": true, "validator": true, "inspector": true, "analyzer": true, "analyser": true,
+	"detector": true, "extractor": true, "verifier": true, "downloader": true,
+	"aggregator": true, "collector": true, "harvester": true, "screenshot": true,
+	"preview": true, "archiver": true, "finder": true, "research": true,
+	"diagnostics": true, "measurement": true, "transcoder": true,
+	"user-agent": true, "useragent": true, "crawl": false, "web": false, "www": false, "http": false,
 	"https": false, "internet": false, "search": false, "engine": false, "the": false,
 	"news": false, "client": false, "user": false, "service": false,
 	"unknown": false, "platform": false, "test": false, "mozilla": false,
 }
 
 // isCrawlerWord reports whether name is a generic crawler word (bot,
-// spider, crawler, robot, agent, fetcher, scraper, indexer).
+// spider, crawler, robot, agent, fetcher, scraper, indexer, and the
+// crawler stems alone: checker, scanner, analyzer, monitor, ...).
 func isCrawlerWord(name string) bool {
 	var buf [32]byte
 	if len(name) > len(buf) {
@@ -591,7 +639,7 @@ func hasCrawlerStem(name string) bool {
 	if n := len(name); n > 5 && strings.HasSuffix(name, "User") && (name[n-5] == '-' || 'a' <= name[n-5] && name[n-5] <= 'z') {
 		return true
 	}
-	if n := len(name); n > 5 && name[n-5] == '-' && equalFoldASCII(name[n-4:], "user") {
+	if n := len(name); n > 5 && name[n-5] == '-' && equalFoldASCII(name[n-4:], "user") && hasLetter(name[:n-5]) {
 		return true
 	}
 	return false
@@ -617,6 +665,39 @@ var devicePrefixes = []string{
 	"sie-", "sharp", "kddi", "softbank", "vodafone", "hbbtv",
 }
 
+// devicePrefix reports whether a name starts with a device prefix.
+func devicePrefix(name string) bool {
+	for _, d := range devicePrefixes {
+		if hasPrefixFold(name, d) {
+			return true
+		}
+	}
+	return false
+}
+
+// buildFingerprint reports whether ua holds an Android build fingerprint
+// ("brand/product/device:13/TQ3A/123:user/release-keys"), which apps
+// report and bots do not.
+func buildFingerprint(ua string) bool {
+	return indexFold(ua, "/release-keys") >= 0 || indexFold(ua, "/test-keys") >= 0 || indexFold(ua, "/dev-keys") >= 0
+}
+
+// bundleID reports whether a name is an app's reverse-DNS identifier
+// ("com.example.reader", "org.example.app.mobile"): a first label of two
+// or three lower-case letters and at least two dots.
+func bundleID(name string) bool {
+	i := strings.IndexByte(name, '.')
+	if i < 2 || i > 3 || strings.Count(name, ".") < 2 {
+		return false
+	}
+	for k := 0; k < i; k++ {
+		if name[k] < 'a' || name[k] > 'z' {
+			return false
+		}
+	}
+	return true
+}
+
 // guess is a bot name read from the words of a User-Agent without the
 // catalog.
 type guess struct {
@@ -624,6 +705,7 @@ type guess struct {
 	framework bool
 	start     int // byte offset of the name in the User-Agent
 	end       int // end of the text that gave the name; 0 means start+len(name)
+	rule      string
 }
 
 // span returns the text of ua that gave the name.
@@ -640,30 +722,30 @@ func (g guess) span(ua string) string {
 
 // guessName applies the rules for bots the catalog does not know (see
 // BotToken) to the words of ua.
-func guessName(ua string, ws []word) guess {
+func guessName(ua string, ws []word, sh uaShape) guess {
 	var fw guess
 	hasLinkOrMail := false
 	for i := range ws {
 		w := &ws[i]
 		if w.link {
-			hasLinkOrMail = true
+			hasLinkOrMail = hasLinkOrMail || isContact(ua[w.start:w.end])
 			continue
 		}
 		if !goodName(w) {
 			continue
 		}
 		if isFramework(w.name) {
-			if fw.name == "" && (w.version || i == 0) {
-				fw = guess{name: w.name, framework: true, start: w.nameStart}
+			if fw.name == "" && (w.version || i == 0) && !sh.handset {
+				fw = guess{name: w.name, framework: true, start: w.nameStart, rule: RuleFramework}
 			}
 			continue
 		}
-		if w.platform && !w.version {
+		if w.platform && !w.version && !(sh.desktop && !sh.ie && hasCrawlerStem(w.name)) {
 			continue
 		}
 		if isCrawlerWord(w.name) {
 			if n, s, e := fullName(ua, ws, i); n != "" {
-				return guess{name: n, start: s, end: e}
+				return guess{name: n, start: s, end: e, rule: RuleFullName}
 			}
 			continue
 		}
@@ -671,10 +753,19 @@ func guessName(ua string, ws []word) guess {
 			continue
 		}
 		if hasCrawlerStem(w.name) {
-			return guess{name: w.name, start: w.nameStart}
+			return guess{name: w.name, start: w.nameStart, rule: RuleCrawlerStem}
 		}
 	}
+	if sh.app || sh.platformFirst || sh.handset {
+		// An Electron app names itself like a bot would; "(Android)(15)
+		// (...)" is an app's report of its platform; a Java ME handset
+		// puts its model and profiles anywhere.
+		return fw
+	}
 	if g := shapeName(ua, ws); g.name != "" {
+		return g
+	}
+	if g := platformTool(ua, ws, sh); g.name != "" {
 		return g
 	}
 	if hasLinkOrMail {
@@ -685,25 +776,33 @@ func guessName(ua string, ws []word) guess {
 			if !goodName(w) || w.platform || IsGeneric(w.name) || isFramework(w.name) || w.name != ua[w.nameStart:w.end] && !w.version {
 				continue
 			}
+			if sh.ie && (!w.version || w.comment == 0 && i == 0) {
+				// Internet Explorer's comment holds OEM and toolbar
+				// tokens (SLCC2, GTB7.1, SV1): only a product with a
+				// version names a bot there.
+				continue
+			}
 			single := w.elemFirst && (i+1 == len(ws) || ws[i+1].elem != w.elem || ws[i+1].link)
 			if w.version || single {
-				return guess{name: w.name, start: w.nameStart}
+				return guess{name: w.name, start: w.nameStart, rule: RuleContactLink}
 			}
 		}
 	}
 	if fw.name != "" {
 		return fw
 	}
-	if g := nonBrowser(ua, ws); g.name != "" {
+	if g := nonBrowser(ua, ws, sh); g.name != "" {
 		return g
 	}
 	if hasLinkOrMail {
-		// No browser sends a link or a mail address: a bot that gives no
-		// other name is named by the host it points to.
+		// No browser sends a link or a mail address (but embedded
+		// Internet Explorer with an OEM's link, unless the link says
+		// it is a crawler's): a bot that gives no other name is named by
+		// the host it points to.
 		for i := range ws {
-			if ws[i].link {
+			if ws[i].link && (!sh.ie || crawlerLink(ua[ws[i].start:ws[i].end])) {
 				if h, at := linkHost(ua, &ws[i]); h != "" {
-					return guess{name: h, start: at}
+					return guess{name: h, start: at, rule: RuleLinkHost}
 				}
 			}
 		}
@@ -732,10 +831,42 @@ func linkHost(ua string, w *word) (string, int) {
 		end++
 	}
 	h := strings.TrimRight(s[:end], ".-")
-	if strings.IndexByte(h, '.') <= 0 || !hasLetter(h) || len(h) > maxNameLen {
+	if strings.IndexByte(h, '.') <= 0 || !hasLetter(h) || len(h) > maxNameLen || !lettersOnly(h[strings.LastIndexByte(h, '.')+1:]) {
 		return "", 0
 	}
 	return h, at
+}
+
+// crawlerLink reports whether a link names a crawler
+// ("http://example.com/bot.html", "http://archive.example").
+func crawlerLink(l string) bool {
+	for _, s := range [...]string{"bot", "crawl", "spider", "robot", "archiv"} {
+		if indexFold(l, s) >= 0 {
+			return true
+		}
+	}
+	return false
+}
+
+// isContact reports whether a link word is one a bot gives for contact: a
+// URL, or a mail address whose domain ends in a label of letters
+// ("ops@example.com"); "ICS@ROM_04.06.2012" in a phone's build and
+// "Domain/@carrier" are not.
+func isContact(w string) bool {
+	at := strings.LastIndexByte(w, '@')
+	if at < 0 || w[0] == '+' || strings.Contains(w, "://") || hasPrefixFold(w, "www.") || hasPrefixFold(w, "http") {
+		return true
+	}
+	d := w[at+1:]
+	for k := 0; k < len(d); k++ {
+		if !isTokenChar(d[k]) {
+			d = d[:k]
+			break
+		}
+	}
+	d = strings.TrimRight(d, ".-")
+	dot := strings.LastIndexByte(d, '.')
+	return dot > 0 && dot+3 <= len(d) && lettersOnly(d[dot+1:])
 }
 
 // shapeName reads a bot's name from where only bots put one: the element
@@ -760,12 +891,12 @@ func shapeName(ua string, ws []word) guess {
 			continue
 		}
 		if w.oddFirst && !hasBrowse(w.name) && (w.version || oneElement(ua, w)) {
-			return guess{name: w.name, start: w.nameStart}
+			return guess{name: w.name, start: w.nameStart, rule: RuleCommentSlot}
 		}
 		single := w.elemFirst && (i+1 == len(ws) || ws[i+1].elem != w.elem || ws[i+1].link || ws[i+1].verPart && (i+2 == len(ws) || ws[i+2].elem != w.elem))
 		if !single || i == 0 {
-			if noComment && i > 0 && ws[0].version && equalFoldASCII(ws[0].name, "Mozilla") && prevNamed(ws, i) == 0 {
-				return guess{name: w.name, start: w.nameStart}
+			if noComment && i > 0 && ws[0].version && equalFoldASCII(ws[0].name, "Mozilla") && prevNamed(ws, i) == 0 && !devicePrefix(w.name) {
+				return guess{name: w.name, start: w.nameStart, rule: RuleMozillaProduct}
 			}
 			continue
 		}
@@ -777,11 +908,11 @@ func shapeName(ua string, ws []word) guess {
 		if j < 0 || ws[j].elem == w.elem {
 			continue
 		}
-		if equalFoldASCII(ws[j].name, "compatible") && ws[j].elemFirst && ws[j].end == ws[j].start+len("compatible") {
-			return guess{name: w.name, start: w.nameStart}
+		if equalFoldASCII(ws[j].name, "compatible") && ws[j].elemFirst && ws[j].end == ws[j].start+len("compatible") && !platformFollows(ws, i) {
+			return guess{name: w.name, start: w.nameStart, rule: RuleCommentSlot}
 		}
 		if equalFoldASCII(ws[j].name, "Gecko") && ws[j].mentioned && !w.platform && w.comment != 0 && w.comment == ws[j].comment && !hasBrowse(w.name) {
-			return guess{name: w.name, start: w.nameStart}
+			return guess{name: w.name, start: w.nameStart, rule: RuleCommentSlot}
 		}
 	}
 	return guess{}
@@ -821,7 +952,7 @@ var browserFamilies = map[string]bool{
 	"maxthon": true, "puffin": true, "teleca": true, "polaris": true, "dolfin": true,
 	"bolt": true, "skyfire": true, "teashark": true, "iron": true, "amaya": true,
 	"arora": true, "qupzilla": true, "falkon": true, "qutebrowser": true,
-	"palemoon": true, "waterfox": true, "brave": true,
+	"palemoon": true, "waterfox": true, "brave": true, "mobilesafari": true,
 }
 
 // deviceWords are words of phone, TV and console User-Agents that are not
@@ -834,6 +965,7 @@ var deviceWords = []string{
 	"macintosh", "safari", "gecko", "applewebkit", "trident", "presto", "tizen",
 	"kaios", "webos", "bada", "brew", "smarttv", "smart-tv", "hbbtv", "tv", "playstation",
 	"nintendo", "xbox", "vendorid", "java", "j2me", "wap", "opera", "mmp",
+	"model", "manufacturer", "device", "device_model", "build",
 }
 
 // nonBrowser names a client whose User-Agent is not a browser's or a
@@ -841,12 +973,16 @@ var deviceWords = []string{
 // User-Agent that starts with a browser's product, names a known browser
 // family, or holds a device word (MIDP, CLDC, Profile, Mobile, Android,
 // Linux, Windows, ...) is a browser's or device's.
-func nonBrowser(ua string, ws []word) guess {
-	if len(ws) == 0 {
+func nonBrowser(ua string, ws []word, sh uaShape) guess {
+	if len(ws) == 0 || ua[0] == '[' || sh.handset || featurePhone(ua, ws) || appOnPlatform(ws[0].name) {
+		// "[FBAN/...;FBAV/...]": an app's key/value pairs.
 		return guess{}
 	}
+	if g := shellAfter(ua, ws, sh); g.name != "" {
+		return g
+	}
 	w := &ws[0]
-	if w.link || w.name == "" || !hasLetter(w.name) || isBrowserToken(w.name) || len(w.name) < 2 || IsGeneric(w.name) {
+	if w.comment != 0 || w.link || w.name == "" || !hasLetter(w.name) || isBrowserToken(w.name) || len(w.name) < 2 || IsGeneric(w.name) {
 		return guess{}
 	}
 	if !w.version && w.name != ua[w.start:w.end] {
@@ -856,10 +992,8 @@ func nonBrowser(ua string, ws []word) guess {
 	if len(w.name) <= len(buf) && browserFamilies[string(lowerInto(buf[:0], w.name))] {
 		return guess{}
 	}
-	for _, d := range devicePrefixes {
-		if hasPrefixFold(w.name, d) {
-			return guess{}
-		}
+	if devicePrefix(w.name) || bundleID(w.name) || buildFingerprint(ua) {
+		return guess{}
 	}
 	for i := range ws {
 		if hasBrowse(ws[i].name) {
@@ -869,14 +1003,20 @@ func nonBrowser(ua string, ws []word) guess {
 		if len(n) > len(buf) || ws[i].link {
 			continue
 		}
+		if indexFold(n, "android") >= 0 {
+			return guess{} // "Android_SDK", "X-Android"
+		}
 		l := lowerInto(buf[:0], n)
+		if w.version && ws[i].version && (string(l) == "cfnetwork" || string(l) == "darwin") {
+			continue // an iOS or macOS app: "Quokka/2 CFNetwork/1400 Darwin/22.0"
+		}
 		for _, d := range deviceWords {
 			if string(l) == d {
 				return guess{}
 			}
 		}
 	}
-	return guess{name: w.name, start: w.nameStart}
+	return guess{name: w.name, start: w.nameStart, rule: RuleProduct}
 }
 
 // fullName builds the name around the generic word ws[i] ("Spider" of
@@ -884,6 +1024,9 @@ func nonBrowser(ua string, ws []word) guess {
 // product with a version, a link or the element's start, at most four
 // words in all. It returns "" when no other word is there.
 func fullName(ua string, ws []word, i int) (name string, start, end int) {
+	if ws[i].nameStart != ws[i].start {
+		return "", 0, 0 // `A "Bot`: punctuation parts the words
+	}
 	j := i
 	for j > 0 && i-j+1 < maxNameWord {
 		p := &ws[j-1]
@@ -953,7 +1096,7 @@ func fullName(ua string, ws []word, i int) (name string, start, end int) {
 func BotToken(ua string) string {
 	var arr [maxWords]word
 	ws := scanWords(ua, arr[:0])
-	return guessName(ua, ws).name
+	return guessName(ua, ws, readShape(ws)).name
 }
 
 // Names returns the names a User-Agent gives its client, in order, as

@@ -39,18 +39,24 @@ func runBots(ctx context.Context, args []string, std stdio) int {
 }
 
 func botsUsage(w io.Writer) {
-	fmt.Fprintln(w, `usage: repaudit bots identify [--bots FILE]... < user-agents
+	fmt.Fprintln(w, `usage: repaudit bots identify [--bots FILE]... [--text] < user-agents
        repaudit bots list [--bots FILE]... [--json]
 
 identify reads User-Agent headers from stdin, one a line, or JSON lines
 (a JSON string, or an object with a "user_agent" member), and writes one
 JSON line per input line, in order:
   {"user_agent": "...", "agent": "GPTBot", "operator": "OpenAI",
-   "category": "ai-training", "identified_by": "catalog", "matched": "GPTBot"}
+   "category": "ai-training", "identified_by": "catalog",
+   "rule": "catalog-literal", "matched": "GPTBot"}
 identified_by is "catalog" (a catalog bot), "ua-token" (a bot the catalog
 does not know, named by its own product token; operator "") or "" (a
-browser: agent ""). The rules are in docs/semantics.md, "Bot
-identification".
+browser: agent ""). rule says which rule named the agent: catalog-literal,
+crawler-stem, generic-word-full-name, comment-slot, mozilla-product,
+contact-link, generic-product-token, link-host or framework; matched is
+the text of the User-Agent that named it. The rules are in
+docs/semantics.md, "Bot identification". --text prints the same as
+tab-separated lines: agent, identified_by, rule, matched, User-Agent
+("-" for an empty field).
 
 list prints the catalog (the embedded data, with --bots files merged over
 it) and the versions of the maintained data it was built from.
@@ -80,7 +86,7 @@ func loadBotsCatalog(files []string) (*bots.Catalog, error) {
 	return c, nil
 }
 
-func parseBotsFlags(name string, args []string, stderr io.Writer, json *bool) ([]string, error) {
+func parseBotsFlags(name string, args []string, stderr io.Writer, json, text *bool) ([]string, error) {
 	var files multiFlag
 	fs := flag.NewFlagSet(name, flag.ContinueOnError)
 	fs.SetOutput(stderr)
@@ -92,6 +98,9 @@ func parseBotsFlags(name string, args []string, stderr io.Writer, json *bool) ([
 	fs.Var(&files, "bots", "bot catalog `FILE` to merge over the default; repeatable")
 	if json != nil {
 		fs.BoolVar(json, "json", false, "print one JSON document instead of a table")
+	}
+	if text != nil {
+		fs.BoolVar(text, "text", false, "print tab-separated text lines instead of JSON lines")
 	}
 	if err := fs.Parse(args); err != nil {
 		return nil, err
@@ -109,6 +118,7 @@ type identifyResult struct {
 	Operator     string `json:"operator"`
 	Category     string `json:"category"`
 	IdentifiedBy string `json:"identified_by"`
+	Rule         string `json:"rule"`
 	Matched      string `json:"matched"`
 	Error        string `json:"error,omitempty"`
 }
@@ -118,7 +128,7 @@ type identifyResult struct {
 func identify(c *bots.Catalog, ua string) identifyResult {
 	r := identifyResult{UserAgent: ua}
 	id := c.IdentifyUA(ua)
-	r.Agent, r.Matched = id.Agent, id.Matched
+	r.Agent, r.Matched, r.Rule = id.Agent, id.Matched, id.Rule
 	switch {
 	case id.Bot != nil:
 		r.Operator, r.Category, r.IdentifiedBy = id.Bot.Operator, id.Bot.Category, "catalog"
@@ -129,7 +139,8 @@ func identify(c *bots.Catalog, ua string) identifyResult {
 }
 
 func runBotsIdentify(ctx context.Context, args []string, std stdio) int {
-	files, err := parseBotsFlags("bots identify", args, std.Stderr, nil)
+	var asText bool
+	files, err := parseBotsFlags("bots identify", args, std.Stderr, nil, &asText)
 	if errors.Is(err, flag.ErrHelp) {
 		return exitOK
 	}
@@ -178,7 +189,12 @@ func runBotsIdentify(ctx context.Context, args []string, std stdio) int {
 		default:
 			r = identify(c, ua)
 		}
-		if err := enc.Encode(r); err != nil {
+		if asText {
+			err = writeIdentifyText(out, r)
+		} else {
+			err = enc.Encode(r)
+		}
+		if err != nil {
 			fmt.Fprintln(std.Stderr, "repaudit bots identify:", err)
 			return exitUsage
 		}
@@ -187,6 +203,24 @@ func runBotsIdentify(ctx context.Context, args []string, std stdio) int {
 		return exitUsage
 	}
 	return exitOK
+}
+
+// writeIdentifyText writes one result of "bots identify --text": agent,
+// identified_by, rule, matched and the User-Agent (or the error),
+// separated by tabs; "-" stands for an empty field.
+func writeIdentifyText(w io.Writer, r identifyResult) error {
+	f := func(s string) string {
+		if s == "" {
+			return "-"
+		}
+		return strings.NewReplacer("\t", " ", "\n", " ", "\r", " ").Replace(s)
+	}
+	last := r.UserAgent
+	if r.Error != "" {
+		last = "error: " + r.Error
+	}
+	_, err := fmt.Fprintf(w, "%s\t%s\t%s\t%s\t%s\n", f(r.Agent), f(r.IdentifiedBy), f(r.Rule), f(r.Matched), f(last))
+	return err
 }
 
 // lineUA reads the User-Agent of one input line: plain text, a JSON
@@ -246,7 +280,7 @@ type catalogVersions struct {
 
 func runBotsList(_ context.Context, args []string, std stdio) int {
 	var asJSON bool
-	files, err := parseBotsFlags("bots list", args, std.Stderr, &asJSON)
+	files, err := parseBotsFlags("bots list", args, std.Stderr, &asJSON, nil)
 	if errors.Is(err, flag.ErrHelp) {
 		return exitOK
 	}

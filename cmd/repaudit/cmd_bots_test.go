@@ -34,12 +34,12 @@ func TestBotsIdentify(t *testing.T) {
 		t.Errorf("stderr %q does not name line 5", errs)
 	}
 	want := []identifyResult{
-		{Agent: "GPTBot", Operator: "OpenAI", Category: "ai-training", IdentifiedBy: "catalog", Matched: "GPTBot"},
-		{Agent: "FreshRSS", Category: "feed", IdentifiedBy: "catalog", Matched: "FreshRSS"},
-		{Agent: "Some Unknown Spider", Category: "other", IdentifiedBy: "ua-token", Matched: "Some Unknown Spider"},
+		{Agent: "GPTBot", Operator: "OpenAI", Category: "ai-training", IdentifiedBy: "catalog", Rule: "catalog-literal", Matched: "GPTBot"},
+		{Agent: "FreshRSS", Category: "feed", IdentifiedBy: "catalog", Rule: "catalog-literal", Matched: "FreshRSS"},
+		{Agent: "Some Unknown Spider", Category: "other", IdentifiedBy: "ua-token", Rule: "generic-word-full-name", Matched: "Some Unknown Spider"},
 		{},
 		{Error: `member "ua" is not a string`},
-		{Agent: "heritrix", Category: "archiver", IdentifiedBy: "catalog", Matched: "heritrix"},
+		{Agent: "heritrix", Category: "archiver", IdentifiedBy: "catalog", Rule: "framework", Matched: "heritrix"},
 	}
 	lines := strings.Split(strings.TrimSpace(out), "\n")
 	if len(lines) != len(want) {
@@ -54,6 +54,19 @@ func TestBotsIdentify(t *testing.T) {
 		if got != want[i] {
 			t.Errorf("line %d: got %+v, want %+v", i+1, got, want[i])
 		}
+	}
+}
+
+func TestBotsIdentifyText(t *testing.T) {
+	in := "Mozilla/5.0 (compatible; Quokka/1.0; +https://quokka.example/)\nMozilla/5.0 (X11; Linux x86_64; rv:121.0) Gecko/20100101 Firefox/121.0\n"
+	code, out, _ := runBotsCmd(t, in, "identify", "--text")
+	if code != exitOK {
+		t.Errorf("exit %d", code)
+	}
+	want := "Quokka\tua-token\tcomment-slot\tQuokka\tMozilla/5.0 (compatible; Quokka/1.0; +https://quokka.example/)\n" +
+		"-\t-\t-\t-\tMozilla/5.0 (X11; Linux x86_64; rv:121.0) Gecko/20100101 Firefox/121.0\n"
+	if out != want {
+		t.Errorf("got\n%s\nwant\n%s", out, want)
 	}
 }
 

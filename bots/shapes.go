@@ -1,0 +1,291 @@
+package bots
+
+import "strings"
+
+// Shapes of User-Agents that tell a browser, an app or a device from a
+// bot whatever the names in them (docs/semantics.md, "Bot
+// identification"). User-Agent syntax is RFC 9110 §10.1.5.
+
+// uaShape is what the shape rules need to know of a whole User-Agent,
+// read once from its words.
+type uaShape struct {
+	handset  bool // a Java ME handset: MIDP or CLDC ("Profile/MIDP-2.0 Configuration/CLDC-1.1")
+	app      bool // a desktop app built on Electron ("Notion/2.0 Chrome/... Electron/25.0")
+	ie       bool // an Internet Explorer shape: MSIE or Trident
+	desktop  bool // Mozilla/x whose first comment is a desktop platform's (Windows, X11, Macintosh)
+	mozillaN int  // index of the first top-level Mozilla/x word after the first word; 0 if none
+	platform int  // index of the first word of the first comment; 0 if none
+	// platformFirst: the header opens with a platform in a comment
+	// ("(Android)(15)(...)"), as apps report their platform.
+	platformFirst bool
+}
+
+// firstInComment returns the index of the first word of the first
+// comment when only the first product and its version come before it.
+func firstInComment(ws []word) int {
+	for i := 1; i < len(ws) && i <= 2; i++ {
+		if ws[i].comment == 1 {
+			return i
+		}
+		if !ws[i].verPart {
+			return 0
+		}
+	}
+	return 0
+}
+
+func readShape(ws []word) uaShape {
+	var s uaShape
+	s.platformFirst = len(ws) > 0 && ws[0].comment == 1 && ws[0].start > 0 && isPlatformWord(ws[0].name) && hasLetter(ws[0].name)
+	for i := range ws {
+		w := &ws[i]
+		n := w.name
+		if n == "" {
+			continue
+		}
+		switch c := n[0] | 0x20; {
+		case c != 'm' && c != 'c' && c != 'e' && c != 't':
+			// None of the words below.
+		case hasPrefixFold(n, "MIDP") || hasPrefixFold(n, "CLDC"):
+			s.handset = true
+		case w.version && equalFoldASCII(n, "Electron"):
+			s.app = true
+		case equalFoldASCII(n, "MSIE") || equalFoldASCII(n, "Trident"):
+			s.ie = true
+		case i > 0 && s.mozillaN == 0 && w.comment == 0 && w.version && equalFoldASCII(n, "Mozilla"):
+			s.mozillaN = i
+		}
+	}
+	if len(ws) > 0 && ws[0].version && equalFoldASCII(ws[0].name, "Mozilla") {
+		s.platform = firstInComment(ws)
+		if s.platform > 0 {
+			n := ws[s.platform].name
+			s.desktop = equalFoldASCII(n, "Windows") || equalFoldASCII(n, "X11") || equalFoldASCII(n, "Macintosh")
+		}
+		// Phones ("Windows Phone 10.0; Android 6.0.1; Microsoft; Lumia
+		// 640") and the old grammar with a security token ("Windows; U;
+		// Win9x; en; Stable", RFC 1945 era) put other words there.
+		for i := s.platform; s.desktop && i < len(ws) && ws[i].comment == 1; i++ {
+			n := ws[i].name
+			if equalFoldASCII(n, "Phone") || equalFoldASCII(n, "Android") || equalFoldASCII(n, "Mobile") ||
+				ws[i].elemFirst && len(n) == 1 && strings.IndexByte("UIN", n[0]) >= 0 {
+				s.desktop = false
+			}
+		}
+	}
+	return s
+}
+
+// linuxDistributions name the system in a Linux desktop's platform
+// comment ("(X11; Fedora; Linux x86_64)"), lower-cased.
+var linuxDistributions = map[string]bool{
+	"fedora": true, "debian": true, "gentoo": true, "mint": true, "arch": true,
+	"centos": true, "suse": true, "opensuse": true, "mandriva": true, "slackware": true,
+	"redhat": true, "kubuntu": true, "xubuntu": true, "manjaro": true, "raspbian": true,
+}
+
+// platformTool names a tool that writes its name, without a version,
+// into the platform comment of a desktop browser's User-Agent
+// ("Mozilla/5.0 (X11; Linux x86_64; Quokka Probe) AppleWebKit/..."):
+// an element after the first that is one or two capitalised words of
+// letters, none of them a platform's, a locale or a distribution's.
+// Internet Explorer's comments carry OEM and .NET tokens and are left
+// alone; so are phones' and tablets', where device models stand.
+func platformTool(ua string, ws []word, sh uaShape) guess {
+	if !sh.desktop || sh.ie {
+		return guess{}
+	}
+	for i := range ws {
+		w := &ws[i]
+		if w.comment != 1 || !w.elemFirst || w.elem == ws[sh.platform].elem || w.link || w.mentioned {
+			continue
+		}
+		end := i + 1
+		for end < len(ws) && ws[end].elem == w.elem {
+			end++
+		}
+		if end-i > 2 {
+			continue
+		}
+		ok := true
+		for k := i; k < end && ok; k++ {
+			ok = toolWord(ua, &ws[k])
+		}
+		if ok && !namesBrowser(ws) {
+			return guess{name: ua[w.nameStart:ws[end-1].end], start: w.nameStart, end: ws[end-1].end, rule: RuleCommentSlot}
+		}
+	}
+	return guess{}
+}
+
+// namesBrowser reports whether a product of the header names a browser:
+// "(X11; Quest) ... QuokkaBrowser/2".
+func namesBrowser(ws []word) bool {
+	for i := range ws {
+		if hasBrowse(ws[i].name) {
+			return true
+		}
+	}
+	return false
+}
+
+// toolWord reports whether a word of a platform comment can be part of a
+// tool's name: a capital letter, then letters, at least one lower-case.
+func toolWord(ua string, w *word) bool {
+	n := w.name
+	if len(n) < 3 || n != ua[w.start:w.end] || !('A' <= n[0] && n[0] <= 'Z') || isPlatformWord(n) {
+		return false
+	}
+	lower := false
+	for i := 0; i < len(n); i++ {
+		c := n[i]
+		switch {
+		case 'a' <= c && c <= 'z':
+			lower = true
+		case 'A' <= c && c <= 'Z':
+		default:
+			return false
+		}
+	}
+	var buf [32]byte
+	return lower && len(n) <= len(buf) && !linuxDistributions[string(lowerInto(buf[:0], n))]
+}
+
+// featurePhone reports whether a User-Agent is a handset's brand and
+// model with nothing else ("Quokka X116", "Quokka 245"): a first word
+// without a version, then a model of digits and capitals.
+func featurePhone(ua string, ws []word) bool {
+	if len(ws) > 0 && modelName(ws[0].name) && strings.IndexByte(ua, '(') < 0 {
+		n := 0
+		for i := range ws {
+			if !ws[i].verPart {
+				n++
+			}
+		}
+		if n <= 2 {
+			return true
+		}
+	}
+	if len(ws) < 2 || ws[0].comment != 0 || !lettersOnly(ws[0].name) {
+		return false
+	}
+	if ws[0].version && (!ws[1].verPart || len(ws) > 4 || ws[1].name == "" || ws[1].name[0] < 'A' || ws[1].name[0] > 'Z') {
+		return false // "Brand/Model" ("QK/U8100", "QK/KE990c/v10a") only, not "Name/2024"
+	}
+	m := ua[ws[1].start:ws[1].end]
+	if ws[1].version {
+		m = ws[1].name
+	}
+	if len(m) < 3 || len(m) > 12 || !strings.ContainsAny(m, "0123456789") || strings.IndexByte(m, '.') >= 0 {
+		return false
+	}
+	// Capitals and digits; a model may end in lower-case letters
+	// ("KS360v").
+	m = strings.TrimRight(m, "abcdefghijklmnopqrstuvwxyz")
+	for i := 0; i < len(m); i++ {
+		if c := m[i]; 'a' <= c && c <= 'z' {
+			return false
+		}
+	}
+	return true
+}
+
+func lettersOnly(s string) bool {
+	for i := 0; i < len(s); i++ {
+		if c := s[i] | 0x20; c < 'a' || c > 'z' {
+			return false
+		}
+	}
+	return s != ""
+}
+
+// modelName reports whether a name is a handset's brand and model in one
+// word: a brand, '-' or '.', and a model of capitals and digits that
+// starts with a capital ("Quokka-X716", "QUOKKA.G11"), or a brand in
+// capitals run into a model of digits ("QK716").
+func modelName(n string) bool {
+	i := 0
+	caps := true
+	for i < len(n) && (n[i]|0x20 >= 'a' && n[i]|0x20 <= 'z') {
+		caps = caps && n[i] <= 'Z'
+		i++
+	}
+	if i < 2 || i+1 >= len(n) {
+		return false
+	}
+	if n[i] != '-' && n[i] != '.' {
+		return caps && digitsOnly(n[i:])
+	}
+	m := n[i+1:]
+	if m[0] < 'A' || m[0] > 'Z' || !strings.ContainsAny(m, "0123456789") {
+		return false
+	}
+	for j := 0; j < len(m); j++ {
+		if c := m[j]; !('0' <= c && c <= '9' || 'A' <= c && c <= 'Z' || c == '_') {
+			return false
+		}
+	}
+	return true
+}
+
+func digitsOnly(s string) bool {
+	for i := 0; i < len(s); i++ {
+		if !isDigit(s[i]) {
+			return false
+		}
+	}
+	return s != ""
+}
+
+// appOnPlatform reports whether a product's name says the platform it
+// runs on ("Quokka-Android", "QuokkaAndroid", "Quokka-iOS"): an app's,
+// not a bot's.
+func appOnPlatform(n string) bool {
+	l := len(n)
+	return indexFold(n, "android") >= 0 || l > 4 && (n[l-4] == '-' || n[l-4] == '_') && equalFoldASCII(n[l-3:], "ios") ||
+		hasPrefixFold(n, "WindowsPhone")
+}
+
+// platformFollows reports whether an element after ws[i]'s in the same
+// comment names a platform: "(compatible; Quokka/2.1; BeOS)" is a
+// browser's; a bot's comment holds its name and a link.
+func platformFollows(ws []word, i int) bool {
+	for k := i + 1; k < len(ws) && ws[k].comment == ws[i].comment; k++ {
+		if ws[k].elemFirst && ws[k].elem != ws[i].elem && !ws[k].link && hasLetter(ws[k].name) && isPlatformWord(ws[k].name) && !equalFoldASCII(ws[k].name, "compatible") {
+			return true
+		}
+	}
+	return false
+}
+
+// shellAfter names a client that puts its own product before a
+// browser's ("Quokka/3.2 Mozilla/5.0 (Linux; Android 12) ...",
+// "Quokka, Mozilla/5.0 ..."): the first product, when a Mozilla/x
+// product follows at the top level.
+func shellAfter(ua string, ws []word, sh uaShape) guess {
+	if sh.mozillaN == 0 || len(ws) == 0 {
+		return guess{}
+	}
+	w := &ws[0]
+	single := w.name == ua[w.start:w.end] && w.end < len(ua) && ua[w.end] == ','
+	// A handset's model comes first on Windows CE and feature phones
+	// ("QK750/v0000 Mozilla/4.0 (compatible; MSIE 4.01; Windows CE)").
+	if w.comment != 0 || !(w.version || single) || !goodName(w) || IsGeneric(w.name) || familyOf(w.name) || isFramework(w.name) || hasBrowse(w.name) ||
+		strings.ContainsAny(w.name, "0123456789") {
+		return guess{}
+	}
+	// The shell follows the product at once ("Quokka/3.2 Mozilla/5.0",
+	// "Quokka, Mozilla/5.0"), and is no TV set's.
+	if prevNamed(ws, sh.mozillaN) != 0 {
+		return guess{}
+	}
+	for i := range ws {
+		if n := ws[i].name; equalFoldASCII(n, "CE-HTML") || equalFoldASCII(n, "HbbTV") || equalFoldASCII(n, "SmartTV") || equalFoldASCII(n, "NETTV") {
+			return guess{}
+		}
+	}
+	if devicePrefix(w.name) || bundleID(w.name) {
+		return guess{}
+	}
+	return guess{name: w.name, start: w.nameStart, rule: RuleProduct}
+}

@@ -1,0 +1,67 @@
+package bots
+
+import "testing"
+
+// TestShapeFamilies checks one hand-written User-Agent for each family of
+// headers the general rules once got wrong: the agent IdentifyUA names
+// ("" for a browser) and the rule that named it. The names (Quokka,
+// Wombat, ...) are made up, so no catalog entry can answer.
+func TestShapeFamilies(t *testing.T) {
+	c := Default()
+	for _, tc := range []struct {
+		family, ua, agent, rule string
+	}{
+		// Bots.
+		{"tool in a desktop platform comment", "Mozilla/5.0 (X11; Linux x86_64; Quokka) AppleWebKit/537.36 (KHTML, like Gecko) Chrome/120.0.0.0 Safari/537.36", "Quokka", RuleCommentSlot},
+		{"two-word tool in a platform comment", "Mozilla/5.0 (Windows NT 10.0; Win64; x64; Quokka Probes) AppleWebKit/537.36 (KHTML, like Gecko) Chrome/120.0.0.0 Safari/537.36", "Quokka Probes", RuleCommentSlot},
+		{"crawler stem in a platform comment", "Mozilla/5.0 (Windows NT 10.0; rv:115.0; WombatAgent 2.0) Gecko/20100101 Firefox/115.0", "WombatAgent", RuleCrawlerStem},
+		{"app on CFNetwork", "Quokka/3 CFNetwork/1410.0.3 Darwin/22.6.0", "Quokka", RuleProduct},
+		{"perl library", "WWW::Wombat/2.14", "WWW::Wombat", RuleProduct},
+		{"php library", `Wombat\Http\Client/1.0`, `Wombat\Http\Client`, RuleProduct},
+		{"name:version", "quokka-sync:1.4", "quokka-sync", RuleProduct},
+		{"product before the browser shell", "Quokka/2.7 Mozilla/5.0 (Linux; Android 12; Pixel 6) AppleWebKit/537.36 (KHTML, like Gecko) Chrome/118.0.0.0 Mobile Safari/537.36", "Quokka", RuleProduct},
+		{"name before the browser shell", "Quokka, Mozilla/5.0 (Windows NT 10.0; Win64; x64) AppleWebKit/537.36 (KHTML, like Gecko) Chrome/118.0.0.0 Safari/537.36", "Quokka", RuleProduct},
+		{"header field name logged", "User-Agent: QuokkaBot/1.0", "QuokkaBot", RuleCrawlerStem},
+		{"generic stem alone", "Wombat Link Checker (+https://wombat.example/)", "Wombat Link Checker", RuleFullName},
+		{"compatible slot", "Mozilla/5.0 (compatible; Quokka/1.0; +https://quokka.example/)", "Quokka", RuleCommentSlot},
+		{"mail address for contact", "Quokka/1.0 (ops@quokka.example)", "Quokka", RuleContactLink},
+		// Browsers, apps and devices.
+		{"Java ME handset", "WombatPhone T500 Java/WJ/1.0 Profile/MIDP-2.1 Configuration/CLDC-1.1", "", ""},
+		{"feature phone model", "Wombat X716", "", ""},
+		{"feature phone number", "Wombat 2451", "", ""},
+		{"handset brand and model in one word", "QUOKKA-X716", "", ""},
+		{"handset brand run into its model", "QK716", "", ""},
+		{"handset brand/model", "Wombat/KX990c/v10a", "", ""},
+		{"handset model with a lower-case suffix", "Wombat KS360v", "", ""},
+		{"year as a version", "Wombat/2024", "Wombat", RuleProduct},
+		{"Windows CE handset before the shell", "QK750/v0000 Mozilla/4.0 (compatible; MSIE 4.01; Windows CE; PPC; 240x320)", "", ""},
+		{"handset model after a bare Mozilla", "Mozilla/4.0 SonyEricssonQ510v/R1DE", "", ""},
+		{"Android build", "QuokkaQ1505 Build/15.1.A.1.9 Updater/1.2", "", ""},
+		{"Android build fingerprint", "Wombat/3.9.5/an QK-716(quokka/qk716:4.1.2/JZO54K/QK716XX:user/release-keys)", "", ""},
+		{"app bundle identifier", "com.quokka.reader/5.7.14 (Linux; Android 13)", "", ""},
+		{"app reporting its platform first", "(Android)(14)(someone@mail.example)(Quokka QK716)(wombatapp)", "", ""},
+		{"app on Android", "Quokka-Android/4.2.1 OS/13 Model/QK-716", "", ""},
+		{"app on iOS", "Quokka-iOS/4.2.1", "", ""},
+		{"app key/value pairs", "[QKAN/QK4A;QKAV/12.0;QKDV/QK-716]", "", ""},
+		{"at sign in a build", "Mozilla/5.0 (Linux; Android 12; QK716 Build/QK@ROM_01.02.2022) AppleWebKit/537.36 (KHTML, like Gecko) Chrome/118.0.0.0 Mobile Safari/537.36", "", ""},
+		{"browser in the compatible slot", "Mozilla/4.0 (compatible; Quokka/3.1; BeOS)", "", ""},
+		{"Electron app", "Mozilla/5.0 (Macintosh; Intel Mac OS X 14_1) AppleWebKit/537.36 (KHTML, like Gecko) Quokka/2.3.1 Chrome/120.0.6099.56 Electron/28.0.0 Safari/537.36", "", ""},
+		{"Linux distribution", "Mozilla/5.0 (X11; Fedora; Linux x86_64; rv:121.0) Gecko/20100101 Firefox/121.0", "", ""},
+		{"locale in a platform comment", "Mozilla/5.0 (X11; U; Linux i686; en-US; rv:1.9.2) Gecko/20100115 Firefox/3.6", "", ""},
+		{"embedded IE with an OEM's link", "Mozilla/4.0 (compatible; MSIE 8.0; Windows NT 6.1; Trident/4.0; SLCC2; QuokkaRadio http://quokka.example; .NET CLR 2.0.50727)", "", ""},
+		{"IE-shaped bot with a crawler's link", "Mozilla/4.0 (compatible; MSIE 6.0; Windows NT 5.1; SV1; http://quokka.example/bot.html)", "quokka.example", RuleLinkHost},
+		{"IE-shaped bot with a product", "Mozilla/4.0 (compatible; MSIE 6.0; Windows NT 5.1; Quokka/1.0; +http://quokka.example)", "Quokka", RuleContactLink},
+		{"IE tokens", "Mozilla/4.0 (compatible; MSIE 8.0; Windows NT 6.1; Trident/4.0; Touch; Quokka)", "", ""},
+		// Look-alikes name themselves, never the bot they resemble.
+		{"-like inside a word", "Mozilla/5.0 (compatible; wombat.example-like Googlebot)", "", ""},
+		{"negation", "Quokka/1.0 (not Googlebot)", "Quokka", RuleProduct},
+	} {
+		id := c.IdentifyUA(tc.ua)
+		if id.Agent != tc.agent || id.Rule != tc.rule {
+			t.Errorf("%s: %q: agent %q by %q (matched %q), want %q by %q", tc.family, tc.ua, id.Agent, id.Rule, id.Matched, tc.agent, tc.rule)
+		}
+		if tc.agent != "" && id.Bot != nil {
+			t.Errorf("%s: attributed to catalog bot %s", tc.family, id.Bot.Token)
+		}
+	}
+}
