@@ -88,8 +88,7 @@ func splittable(f ingest.File) bool {
 	if f.Kind != ingest.KindLog || (f.Compression != "" && f.Compression != "none") || f.Format == "" {
 		return false
 	}
-	lf := accesslog.Format(f.Format)
-	return lf != accesslog.W3C && lf != accesslog.CloudFront
+	return accesslog.Format(f.Format).Splittable()
 }
 
 // lineStart returns the first line start at or after off: off itself when
