@@ -78,9 +78,7 @@ func parseCloudflare(r *Reader, s string) bool {
 	addMissingHeader(f, "Host", host)
 	addMissingHeader(f, "User-Agent", f.UserAgent)
 	addMissingHeader(f, "Referer", f.Referer)
-	f.Status = r.parseStatus(status, s)
-	f.Bytes = r.parseBytes(size, s)
-	return true
+	return r.finish(f, status, size, s)
 }
 
 // addMissingHeader appends a field the format logs on its own, unless a
@@ -194,21 +192,12 @@ func parseFastly(r *Reader, s string) bool {
 	if f.Target == "" {
 		r.warn(CodeBadRequest, "no url", s)
 	}
-	if absent(f.Method) {
-		f.Method = ""
-	}
-	if absent(f.UserAgent) {
-		f.UserAgent = ""
-	}
-	if absent(f.Referer) {
-		f.Referer = ""
-	}
+	blankAbsent(&f.UserAgent)
+	blankAbsent(&f.Referer)
 	addMissingHeader(f, "Host", host)
 	addMissingHeader(f, "User-Agent", f.UserAgent)
 	addMissingHeader(f, "Referer", f.Referer)
-	f.Status = r.parseStatus(status, s)
-	f.Bytes = r.parseBytes(size, s)
-	return true
+	return r.finishPlaceholders(f, status, size, s)
 }
 
 // addCDNHeaders adds a CDN log's map of request headers (Cloudflare

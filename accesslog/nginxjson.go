@@ -90,12 +90,8 @@ func parseNginxJSON(r *Reader, s string) bool {
 		return r.fail(CodeBadTime, "no readable msec, time_iso8601 or time_local", s)
 	}
 	f.Time = t
-	if absent(f.UserAgent) {
-		f.UserAgent = ""
-	}
-	if absent(f.Referer) {
-		f.Referer = ""
-	}
+	blankAbsent(&f.UserAgent)
+	blankAbsent(&f.Referer)
 	f.ClientIP = parseIP(addr)
 
 	f.Scheme = normScheme(scheme)
@@ -134,12 +130,7 @@ func parseNginxJSON(r *Reader, s string) bool {
 		f.Method = method
 		r.warn(CodeBadRequest, "no request_uri, request or uri", s)
 	}
-	if absent(f.Method) {
-		f.Method = ""
-	}
-	f.Status = r.parseStatus(status, s)
-	f.Bytes = r.parseBytes(bodyBytes, s)
-	return true
+	return r.finishPlaceholders(f, status, bodyBytes, s)
 }
 
 // headerName turns an nginx variable suffix ("signature_input") into a
