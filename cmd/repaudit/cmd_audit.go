@@ -79,7 +79,7 @@ func runAudit(ctx context.Context, args []string, std stdio) int {
 		return fail("%v", err)
 	}
 	if len(set.IPRanges) > 0 {
-		catalog, err := loadBotCatalog(shared.Bots)
+		catalog, err := audit.LoadCatalog(shared.Bots)
 		if err != nil {
 			return fail("%v", err)
 		}
