@@ -122,32 +122,6 @@ func loadZone(name string) (*time.Location, error) {
 	return loc, nil
 }
 
-// writeFileAtomic writes name through a temporary file in the same
-// directory and renames it into place, so a failed write never leaves a
-// truncated report under the final name.
-func writeFileAtomic(name string, write func(io.Writer) error) error {
-	f, err := os.CreateTemp(filepath.Dir(name), filepath.Base(name)+".tmp-*")
-	if err != nil {
-		return fmt.Errorf("write %s: %w", name, err)
-	}
-	tmp := f.Name()
-	err = write(f)
-	if cerr := f.Close(); err == nil {
-		err = cerr
-	}
-	if err == nil {
-		err = os.Chmod(tmp, 0o644)
-	}
-	if err == nil {
-		err = os.Rename(tmp, name)
-	}
-	if err != nil {
-		os.Remove(tmp)
-		return fmt.Errorf("write %s: %w", name, err)
-	}
-	return nil
-}
-
 // refuseAuditFile refuses an -o FILE that is one of the audit's own files
 // (a table or manifest.json), by name or through a link: the report would
 // replace the data it was made from.
