@@ -166,6 +166,18 @@ func parseFastly(r *Reader, s string) bool {
 		}
 	}
 	f.Host, f.Scheme = normHost(host, f.Scheme)
+	r.fastlyRequest(f, url, path, query, request, s)
+	blankAbsent(&f.UserAgent)
+	blankAbsent(&f.Referer)
+	addMissingHeader(f, "Host", host)
+	addMissingHeader(f, "User-Agent", f.UserAgent)
+	addMissingHeader(f, "Referer", f.Referer)
+	return r.finishPlaceholders(f, status, size, s)
+}
+
+// fastlyRequest sets f's target from url, else path and query, and the
+// method from request (a request line, or only a method).
+func (r *Reader) fastlyRequest(f *event.Fetch, url, path, query, request, s string) {
 	switch {
 	case !absent(url):
 		r.setTarget(f, url)
@@ -192,12 +204,6 @@ func parseFastly(r *Reader, s string) bool {
 	if f.Target == "" {
 		r.warn(CodeBadRequest, "no url", s)
 	}
-	blankAbsent(&f.UserAgent)
-	blankAbsent(&f.Referer)
-	addMissingHeader(f, "Host", host)
-	addMissingHeader(f, "User-Agent", f.UserAgent)
-	addMissingHeader(f, "Referer", f.Referer)
-	return r.finishPlaceholders(f, status, size, s)
 }
 
 // addCDNHeaders adds a CDN log's map of request headers (Cloudflare
