@@ -69,8 +69,15 @@ func cols(lists ...[]string) []string {
 }
 
 // kindRegistry declares every finding kind, in the fixed order of Kinds.
-// Adding a kind is one row here (plus its constant above, the code that
-// produces it, and its section in docs/findings.md).
+//
+// To add a kind: its constant above and one row here; the code that
+// produces it uses the constant (a test refuses literals). Then, as the
+// tests ask: append its name to violations.kind's doc tag in
+// table/table.go (KindDoc), add a "### `kind` (severity)" section to
+// docs/findings.md and rerender its index with
+// 'go test ./evaluate -run TestFindingsDoc -update', and make the demo
+// (internal/demo) produce one, pinned in cmd/repaudit's
+// TestAuditDemoFindings.
 var kindRegistry = []KindInfo{
 	{KindDisallowedFetch, SeverityHigh, "A bot with a fresh robots.txt fetched a URL that copy disallows for it.", colsRobots},
 	{KindFetchWhileUnreachable, SeverityHigh, "A bot fetched pages after its own last robots.txt fetch got a 5xx answer (disallow everything).", colsRobots},

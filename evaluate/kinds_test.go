@@ -6,9 +6,11 @@ import (
 	"go/parser"
 	"go/token"
 	"os"
+	"path/filepath"
 	"reflect"
 	"regexp"
 	"slices"
+	"strconv"
 	"strings"
 	"testing"
 
@@ -163,5 +165,38 @@ func TestFindingsDoc(t *testing.T) {
 	}
 	for k := range headed {
 		t.Errorf("%s: section for %q, which the registry does not know", path, k)
+	}
+}
+
+// TestKindsByConstant keeps producers on the constants: no file of the
+// package but kinds.go spells a kind as a string literal, so every kind
+// reported is one the registry declares (and Severity's "info" for an
+// unknown kind is never reached).
+func TestKindsByConstant(t *testing.T) {
+	files, err := filepath.Glob("*.go")
+	if err != nil {
+		t.Fatal(err)
+	}
+	for _, path := range files {
+		if path == "kinds.go" || strings.HasSuffix(path, "_test.go") {
+			continue
+		}
+		fset := token.NewFileSet()
+		f, err := parser.ParseFile(fset, path, nil, parser.SkipObjectResolution)
+		if err != nil {
+			t.Fatal(err)
+		}
+		ast.Inspect(f, func(n ast.Node) bool {
+			lit, ok := n.(*ast.BasicLit)
+			if !ok || lit.Kind != token.STRING {
+				return true
+			}
+			if s, err := strconv.Unquote(lit.Value); err == nil {
+				if _, known := LookupKind(s); known {
+					t.Errorf("%s: the kind %q as a literal; use its Kind constant", fset.Position(lit.Pos()), s)
+				}
+			}
+			return true
+		})
 	}
 }
