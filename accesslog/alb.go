@@ -53,7 +53,5 @@ func parseALB(r *Reader, s string) bool {
 	}
 	addHeader(f, "Host", f.Host)
 	addHeader(f, "User-Agent", f.UserAgent)
-	f.Status = r.parseStatus(fields[albELBStatus], s)
-	f.Bytes = r.parseBytes(fields[albSentBytes], s)
-	return true
+	return r.finish(f, fields[albELBStatus], fields[albSentBytes], s)
 }

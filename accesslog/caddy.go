@@ -96,12 +96,8 @@ func parseCaddy(r *Reader, s string) bool {
 	}
 	f.UserAgent = f.Header.Get("User-Agent")
 	f.Referer = f.Header.Get("Referer")
-	if absent(f.Method) {
-		f.Method = ""
-	}
-	f.Status = r.parseStatus(status, s)
-	f.Bytes = r.parseBytes(size, s)
-	return true
+	blankAbsent(&f.Method)
+	return r.finish(f, status, size, s)
 }
 
 // addHeaderMap appends the fields of a JSON object mapping header names to

@@ -78,9 +78,7 @@ func parseCloudflare(r *Reader, s string) bool {
 	addMissingHeader(f, "Host", host)
 	addMissingHeader(f, "User-Agent", f.UserAgent)
 	addMissingHeader(f, "Referer", f.Referer)
-	f.Status = r.parseStatus(status, s)
-	f.Bytes = r.parseBytes(size, s)
-	return true
+	return r.finish(f, status, size, s)
 }
 
 // addMissingHeader appends a field the format logs on its own, unless a
@@ -168,6 +166,18 @@ func parseFastly(r *Reader, s string) bool {
 		}
 	}
 	f.Host, f.Scheme = normHost(host, f.Scheme)
+	r.fastlyRequest(f, url, path, query, request, s)
+	blankAbsent(&f.UserAgent)
+	blankAbsent(&f.Referer)
+	addMissingHeader(f, "Host", host)
+	addMissingHeader(f, "User-Agent", f.UserAgent)
+	addMissingHeader(f, "Referer", f.Referer)
+	return r.finishPlaceholders(f, status, size, s)
+}
+
+// fastlyRequest sets f's target from url, else path and query, and the
+// method from request (a request line, or only a method).
+func (r *Reader) fastlyRequest(f *event.Fetch, url, path, query, request, s string) {
 	switch {
 	case !absent(url):
 		r.setTarget(f, url)
@@ -194,21 +204,6 @@ func parseFastly(r *Reader, s string) bool {
 	if f.Target == "" {
 		r.warn(CodeBadRequest, "no url", s)
 	}
-	if absent(f.Method) {
-		f.Method = ""
-	}
-	if absent(f.UserAgent) {
-		f.UserAgent = ""
-	}
-	if absent(f.Referer) {
-		f.Referer = ""
-	}
-	addMissingHeader(f, "Host", host)
-	addMissingHeader(f, "User-Agent", f.UserAgent)
-	addMissingHeader(f, "Referer", f.Referer)
-	f.Status = r.parseStatus(status, s)
-	f.Bytes = r.parseBytes(size, s)
-	return true
 }
 
 // addCDNHeaders adds a CDN log's map of request headers (Cloudflare

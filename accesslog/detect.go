@@ -61,22 +61,27 @@ func classifyLine(s string) Format {
 	if s[0] == '{' {
 		return classifyJSON(s)
 	}
-	if t, i := token(s, 0); isALBType(t) {
-		if ts, _ := token(s, i); len(ts) >= 19 {
-			if _, ok := parseISOTime(ts); ok {
-				return ALB
-			}
+	for _, r := range formatTable {
+		if r.sniff != nil && r.sniff(s) {
+			return r.format
 		}
 	}
-	switch {
-	case isELBLine(s):
-		return ELBClassic
-	case isS3Line(s):
-		return S3
-	case isHAProxyLine(s):
-		return HAProxy
-	}
 	return classifyCLF(s)
+}
+
+// isALBLine reports whether a line starts like an ALB line: its type,
+// then an ISO 8601 time.
+func isALBLine(s string) bool {
+	t, i := token(s, 0)
+	if !isALBType(t) {
+		return false
+	}
+	ts, _ := token(s, i)
+	if len(ts) < 19 {
+		return false
+	}
+	_, ok := parseISOTime(ts)
+	return ok
 }
 
 // Closest names the format most sample lines look like, loosely: lines
@@ -199,7 +204,7 @@ func classifyCLF(s string) Format {
 
 // classifyJSON names a JSON format by the keys of the object.
 func classifyJSON(s string) Format {
-	var nginx, caddy, cloudflare, fastly, traefik, matomo int
+	votes := map[Format]int{}
 	hasRequestObj := false
 	it := iterJSON(s, 0, '{')
 	for {
@@ -207,34 +212,19 @@ func classifyJSON(s string) Format {
 		if !ok {
 			break
 		}
-		switch key := k.str(); key {
-		case "remote_addr", "time_local", "time_iso8601", "request_uri", "body_bytes_sent",
-			"http_user_agent", "http_referer", "http_host", "msec", "request_time":
-			nginx++
-		case "ts", "logger", "msg", "resp_headers", "duration", "bytes_read", "user_id":
-			caddy++
-		case "request":
-			if v.kind == jsonObject {
-				hasRequestObj = true
-			}
-		case "ClientHost", "ClientAddr", "RequestMethod", "RequestPath", "RequestHost", "DownstreamStatus",
-			"DownstreamContentSize", "StartUTC", "StartLocal", "RouterName", "entryPointName", "OriginStatus":
-			traefik++
-		case "ip", "path", "user_agent", "referrer", "length", "date", "idsite", "generation_time_milli":
-			matomo++
-		case "client_ip", "response_status", "request_user_agent", "response_body_size",
-			"request_referer", "fastly_server", "response_reason", "is_tls":
-			fastly++
-		default:
-			if strings.HasPrefix(key, "ClientRequest") || strings.HasPrefix(key, "Edge") ||
-				key == "ClientIP" || key == "RayID" || key == "VerifiedBotCategory" {
-				cloudflare++
-			}
+		key := k.str()
+		if key == "request" && v.kind == jsonObject {
+			hasRequestObj = true
+		}
+		if f := jsonVote(key); f != "" {
+			votes[f]++
 		}
 	}
 	if it.bad {
 		return ""
 	}
+	nginx, caddy, cloudflare := votes[NginxJSON], votes[CaddyJSON], votes[CloudflareJSON]
+	fastly, traefik, matomo := votes[FastlyJSON], votes[TraefikJSON], votes[MatomoJSON]
 	if hasRequestObj && caddy > 0 {
 		return CaddyJSON
 	}

@@ -61,7 +61,5 @@ func parseELB(r *Reader, s string) bool {
 	}
 	addHeader(f, "Host", f.Host)
 	addHeader(f, "User-Agent", f.UserAgent)
-	f.Status = r.parseStatus(fields[elbStatus], s)
-	f.Bytes = r.parseBytes(fields[elbSentBytes], s)
-	return true
+	return r.finish(f, fields[elbStatus], fields[elbSentBytes], s)
 }

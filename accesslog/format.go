@@ -3,6 +3,7 @@ package accesslog
 import (
 	"errors"
 	"fmt"
+	"slices"
 	"strings"
 )
 
@@ -34,9 +35,6 @@ const (
 // of an input cannot be detected or a format name is not known.
 var ErrUnknownFormat = errors.New("accesslog: unknown log format")
 
-var allFormats = []Format{Combined, Common, VhostCombined, NginxJSON, CaddyJSON,
-	CloudFront, ALB, CloudflareJSON, FastlyJSON, W3C, ELBClassic, S3, HAProxy, TraefikJSON, MatomoJSON}
-
 // Formats returns every supported format, in a fixed order.
 func Formats() []Format {
 	return append([]Format(nil), allFormats...)
@@ -50,36 +48,15 @@ func Formats() []Format {
 func ParseFormat(s string) (Format, error) {
 	n := strings.ToLower(strings.TrimSpace(s))
 	n = strings.ReplaceAll(n, "_", "-")
-	for _, f := range allFormats {
-		if n == strings.ReplaceAll(string(f), "_", "-") {
-			return f, nil
+	for _, r := range formatTable {
+		if n == strings.ReplaceAll(string(r.format), "_", "-") {
+			return r.format, nil
 		}
 	}
-	switch n {
-	case "clf":
-		return Common, nil
-	case "iis", "w3c-extended":
-		return W3C, nil
-	case "elb", "aws-alb":
-		// "elb" names ALB for compatibility; its parser reads classic
-		// ELB lines too.
-		return ALB, nil
-	case "classic-elb", "aws-elb":
-		return ELBClassic, nil
-	case "aws-s3", "s3-access":
-		return S3, nil
-	case "traefik":
-		return TraefikJSON, nil
-	case "matomo":
-		return MatomoJSON, nil
-	case "nginx", "apache":
-		return Combined, nil
-	case "caddy":
-		return CaddyJSON, nil
-	case "cloudflare":
-		return CloudflareJSON, nil
-	case "fastly":
-		return FastlyJSON, nil
+	for _, r := range formatTable {
+		if slices.Contains(r.aliases, n) {
+			return r.format, nil
+		}
 	}
 	return "", fmt.Errorf("%w %q (known: %s)", ErrUnknownFormat, s, formatList())
 }

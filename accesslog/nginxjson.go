@@ -3,6 +3,8 @@ package accesslog
 import (
 	"strings"
 	"time"
+
+	"github.com/repaudit/repaudit/event"
 )
 
 // nginx JSON lines: a log_format that writes one JSON object per request,
@@ -12,10 +14,43 @@ import (
 
 const maxNameCache = 256
 
+// nginxFields are the values of an nginx JSON line that are not headers.
+type nginxFields struct {
+	msec, iso, local, addr, method, requestURI, request, uri, args string
+	status, bodyBytes, httpHost, host, scheme, https, port         string
+}
+
 func parseNginxJSON(r *Reader, s string) bool {
 	f := &r.fetch
-	var msec, iso, local, addr, method, requestURI, request, uri, args string
-	var status, bodyBytes, httpHost, host, scheme, https, port string
+	var n nginxFields
+	if !r.nginxKeys(&n, s) {
+		return r.fail(CodeUnparsedLine, "malformed JSON object", s)
+	}
+	var t time.Time
+	ok := false
+	switch {
+	case !absent(n.msec):
+		t, ok = parseUnixTime(n.msec)
+	case !absent(n.iso):
+		t, ok = parseISOTime(n.iso)
+	case !absent(n.local):
+		t, ok = r.clfTime.parse(strings.Trim(n.local, "[]"))
+	}
+	if !ok {
+		return r.fail(CodeBadTime, "no readable msec, time_iso8601 or time_local", s)
+	}
+	f.Time = t
+	blankAbsent(&f.UserAgent)
+	blankAbsent(&f.Referer)
+	f.ClientIP = parseIP(n.addr)
+	n.setHost(f)
+	r.nginxRequest(&n, s)
+	return r.finishPlaceholders(f, n.status, n.bodyBytes, s)
+}
+
+// nginxKeys reads the keys of line s into n and the headers into
+// r.fetch; false when s is not a well-formed JSON object.
+func (r *Reader) nginxKeys(n *nginxFields, s string) bool {
 	it := iterJSON(s, 0, '{')
 	for {
 		k, v, ok := it.next()
@@ -25,121 +60,107 @@ func parseNginxJSON(r *Reader, s string) bool {
 		key := k.str()
 		switch key {
 		case "msec":
-			msec = v.str()
+			n.msec = v.str()
 		case "time_iso8601":
-			iso = v.str()
+			n.iso = v.str()
 		case "time_local":
-			local = v.str()
+			n.local = v.str()
 		case "remote_addr":
-			addr = v.str()
+			n.addr = v.str()
 		case "request_method":
-			method = v.str()
+			n.method = v.str()
 		case "request_uri":
-			requestURI = v.str()
+			n.requestURI = v.str()
 		case "request":
-			request = v.str()
+			n.request = v.str()
 		case "uri":
-			uri = v.str()
+			n.uri = v.str()
 		case "args", "query_string":
-			args = v.str()
+			n.args = v.str()
 		case "status":
-			status = v.str()
+			n.status = v.str()
 		case "body_bytes_sent":
-			bodyBytes = v.str()
+			n.bodyBytes = v.str()
 		case "host":
-			host = v.str()
+			n.host = v.str()
 		case "scheme":
-			scheme = v.str()
+			n.scheme = v.str()
 		case "https":
-			https = v.str()
+			n.https = v.str()
 		case "server_port":
-			port = v.str()
+			n.port = v.str()
 		default:
 			if len(key) > 5 && strings.HasPrefix(key, "http_") {
-				name, sig := r.headerName(key[5:])
-				if sig {
-					f.SignatureRecorded = true
-				}
-				val := v.str()
-				addHeader(f, name, val)
-				switch key {
-				case "http_host":
-					httpHost = val
-				case "http_user_agent":
-					f.UserAgent = val
-				case "http_referer":
-					f.Referer = val
-				}
+				r.nginxHeader(n, key, v.str())
 			}
 		}
 	}
-	if it.bad {
-		return r.fail(CodeUnparsedLine, "malformed JSON object", s)
-	}
-	var t time.Time
-	ok := false
-	switch {
-	case !absent(msec):
-		t, ok = parseUnixTime(msec)
-	case !absent(iso):
-		t, ok = parseISOTime(iso)
-	case !absent(local):
-		t, ok = r.clfTime.parse(strings.Trim(local, "[]"))
-	}
-	if !ok {
-		return r.fail(CodeBadTime, "no readable msec, time_iso8601 or time_local", s)
-	}
-	f.Time = t
-	if absent(f.UserAgent) {
-		f.UserAgent = ""
-	}
-	if absent(f.Referer) {
-		f.Referer = ""
-	}
-	f.ClientIP = parseIP(addr)
+	return !it.bad
+}
 
-	f.Scheme = normScheme(scheme)
-	if f.Scheme == "" && strings.EqualFold(https, "on") {
+// nginxHeader adds the request header of the "http_*" key.
+func (r *Reader) nginxHeader(n *nginxFields, key, val string) {
+	f := &r.fetch
+	name, sig := r.headerName(key[5:])
+	if sig {
+		f.SignatureRecorded = true
+	}
+	addHeader(f, name, val)
+	switch key {
+	case "http_host":
+		n.httpHost = val
+	case "http_user_agent":
+		f.UserAgent = val
+	case "http_referer":
+		f.Referer = val
+	}
+}
+
+// setHost sets f's host and scheme: from $scheme, else $https, else the
+// port; the host from the Host header, else $host.
+func (n *nginxFields) setHost(f *event.Fetch) {
+	f.Scheme = normScheme(n.scheme)
+	if f.Scheme == "" && strings.EqualFold(n.https, "on") {
 		f.Scheme = "https"
 	}
+	httpHost := n.httpHost
 	if absent(httpHost) {
-		httpHost = host
+		httpHost = n.host
 	}
 	f.Host, f.Scheme = normHost(httpHost, f.Scheme)
 	if f.Scheme == "" {
-		switch port {
+		switch n.port {
 		case "443":
 			f.Scheme = "https"
 		case "80":
 			f.Scheme = "http"
 		}
 	}
+}
 
+// nginxRequest sets the method and target: from $request_uri, else
+// $request, else $uri and $args.
+func (r *Reader) nginxRequest(n *nginxFields, s string) {
+	f := &r.fetch
 	switch {
-	case !absent(requestURI):
-		f.Method = method
-		r.setTarget(f, requestURI)
-	case !absent(request):
-		r.setRequest(f, request, s)
-		if f.Method == "" && !absent(method) {
-			f.Method = method
+	case !absent(n.requestURI):
+		f.Method = n.method
+		r.setTarget(f, n.requestURI)
+	case !absent(n.request):
+		r.setRequest(f, n.request, s)
+		if f.Method == "" && !absent(n.method) {
+			f.Method = n.method
 		}
-	case !absent(uri):
-		f.Method = method
-		f.Target = uri
-		if !absent(args) {
-			f.Target = uri + "?" + args
+	case !absent(n.uri):
+		f.Method = n.method
+		f.Target = n.uri
+		if !absent(n.args) {
+			f.Target = n.uri + "?" + n.args
 		}
 	default:
-		f.Method = method
+		f.Method = n.method
 		r.warn(CodeBadRequest, "no request_uri, request or uri", s)
 	}
-	if absent(f.Method) {
-		f.Method = ""
-	}
-	f.Status = r.parseStatus(status, s)
-	f.Bytes = r.parseBytes(bodyBytes, s)
-	return true
 }
 
 // headerName turns an nginx variable suffix ("signature_input") into a

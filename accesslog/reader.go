@@ -172,9 +172,8 @@ func NewReader(r io.Reader, name string, opts Options) (*Reader, error) {
 		rd.format = f
 	}
 	rd.parse = parserFor(rd.format)
-	switch rd.format {
-	case Combined, Common, VhostCombined:
-		rd.zeroCopy = true
+	if row := rowOf(rd.format); row != nil {
+		rd.zeroCopy = row.zeroCopy
 	}
 	return rd, nil
 }
@@ -203,38 +202,6 @@ func sampleSplit(b []byte, atEOF bool) [][]byte {
 		lines = append(lines, l)
 	}
 	return lines
-}
-
-func parserFor(f Format) func(*Reader, string) bool {
-	switch f {
-	case Combined, Common:
-		return parseCLF
-	case VhostCombined:
-		return parseVhost
-	case NginxJSON:
-		return parseNginxJSON
-	case CaddyJSON:
-		return parseCaddy
-	case CloudflareJSON:
-		return parseCloudflare
-	case FastlyJSON:
-		return parseFastly
-	case CloudFront, W3C:
-		return parseW3C
-	case ALB:
-		return parseALB
-	case ELBClassic:
-		return parseELB
-	case S3:
-		return parseS3
-	case HAProxy:
-		return parseHAProxy
-	case TraefikJSON:
-		return parseTraefik
-	case MatomoJSON:
-		return parseMatomoJSON
-	}
-	return parseNothing
 }
 
 func parseNothing(*Reader, string) bool { return false }
@@ -347,7 +314,7 @@ func (r *Reader) Next() (*event.Fetch, error) {
 			Source: r.source(r.line),
 		}
 		var ok bool
-		if b[0] == '#' && r.format != W3C && r.format != CloudFront {
+		if b[0] == '#' && !r.format.hasFields() {
 			// No format but W3C's starts a line with '#': a comment
 			// (test files and hand-edited logs have them).
 			ok = r.notRequest("comment line", string(b))

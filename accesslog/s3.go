@@ -114,7 +114,5 @@ func parseS3(r *Reader, s string) bool {
 	}
 	addHeader(f, "User-Agent", f.UserAgent)
 	addHeader(f, "Referer", f.Referer)
-	f.Status = r.parseStatus(fields[s3Status], s)
-	f.Bytes = r.parseBytes(fields[s3BytesSent], s)
-	return true
+	return r.finish(f, fields[s3Status], fields[s3BytesSent], s)
 }

@@ -406,6 +406,32 @@ func addHeader(f *event.Fetch, name, value string) {
 	f.Header = append(f.Header, event.Field{Name: name, Value: value})
 }
 
+// finish ends a line parser that has filled f: it reads the status and
+// the size (reporting values it cannot use) and keeps the line.
+func (r *Reader) finish(f *event.Fetch, status, size, line string) bool {
+	f.Status = r.parseStatus(status, line)
+	f.Bytes = r.parseBytes(size, line)
+	return true
+}
+
+// finishPlaceholders is finish for the JSON formats that write "-" (or
+// nothing) for a missing method, user agent or referer, as nginx's
+// variables do: those become "". (Caddy and Cloudflare write values as
+// received, so a "-" there is what the client sent.)
+func (r *Reader) finishPlaceholders(f *event.Fetch, status, size, line string) bool {
+	blankAbsent(&f.Method)
+	blankAbsent(&f.UserAgent)
+	blankAbsent(&f.Referer)
+	return r.finish(f, status, size, line)
+}
+
+// blankAbsent empties *s when it holds an absent value ("" or "-").
+func blankAbsent(s *string) {
+	if absent(*s) {
+		*s = ""
+	}
+}
+
 // parseStatus reads a status code; "-" is unknown (0) without complaint.
 func (r *Reader) parseStatus(s, line string) int {
 	if absent(s) {

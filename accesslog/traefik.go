@@ -77,12 +77,8 @@ func parseTraefik(r *Reader, s string) bool {
 		return r.fail(CodeBadTime, "no readable StartUTC, StartLocal or time", s)
 	}
 	f.Time = t
-	if absent(f.UserAgent) {
-		f.UserAgent = ""
-	}
-	if absent(f.Referer) {
-		f.Referer = ""
-	}
+	blankAbsent(&f.UserAgent)
+	blankAbsent(&f.Referer)
 	f.ClientIP = parseIP(clientHost)
 	if !f.ClientIP.IsValid() {
 		f.ClientIP = parseIPPort(clientAddr)
@@ -97,9 +93,7 @@ func parseTraefik(r *Reader, s string) bool {
 	} else {
 		r.setTarget(f, path)
 	}
-	f.Status = r.parseStatus(status, s)
-	f.Bytes = r.parseBytes(size, s)
-	return true
+	return r.finishPlaceholders(f, status, size, s)
 }
 
 // parseMatomoJSON reads the JSON shape Matomo's log analytics recommends
@@ -144,12 +138,8 @@ func parseMatomoJSON(r *Reader, s string) bool {
 		return r.fail(CodeBadTime, "date is not ISO 8601", s)
 	}
 	f.Time = t
-	if absent(f.UserAgent) {
-		f.UserAgent = ""
-	}
-	if absent(f.Referer) {
-		f.Referer = ""
-	}
+	blankAbsent(&f.UserAgent)
+	blankAbsent(&f.Referer)
 	f.ClientIP = parseIP(ip)
 	f.Host, f.Scheme = normHost(host, "")
 	addHeader(f, "Host", f.Host)
@@ -163,7 +153,5 @@ func parseMatomoJSON(r *Reader, s string) bool {
 	} else {
 		r.setTarget(f, path)
 	}
-	f.Status = r.parseStatus(status, s)
-	f.Bytes = r.parseBytes(length, s)
-	return true
+	return r.finishPlaceholders(f, status, length, s)
 }

@@ -325,9 +325,7 @@ func (r *Reader) w3cRow(s string, vals []string) bool {
 	default:
 		r.warn(CodeBadRequest, "no cs-uri-stem", s)
 	}
-	f.Status = r.parseStatus(status, s)
-	f.Bytes = r.parseBytes(bytes, s)
-	return true
+	return r.finish(f, status, bytes, s)
 }
 
 // w3cDecode undoes a header value's log encoding. CloudFront

@@ -141,7 +141,7 @@ func TestEachCrawlerJudgedOnItsOwn(t *testing.T) {
 		t.Errorf("together:\n%v\nalone:\n%v", got, want)
 	}
 	for _, v := range got {
-		if v.view != evaluate.ViewFresh {
+		if v.view != string(evaluate.ViewFresh) {
 			t.Errorf("%s %s: view %q, want fresh", v.agent, v.path, v.view)
 		}
 	}

@@ -2,6 +2,7 @@ package audit
 
 import (
 	"flag"
+	"fmt"
 	"os"
 
 	"github.com/repaudit/repaudit/bots"
@@ -19,13 +20,9 @@ import (
 // LoadCatalog returns the default bot catalog with the --bots files merged
 // over it, in order.
 func LoadCatalog(paths []string) (*bots.Catalog, error) {
-	catalog := bots.Default()
-	for _, p := range paths {
-		c, err := loadCatalog(p)
-		if err != nil {
-			return nil, err
-		}
-		catalog = catalog.Merge(c)
+	catalog, err := bots.LoadWith(paths...)
+	if err != nil {
+		return nil, fmt.Errorf("--bots: %w", err)
 	}
 	return catalog, nil
 }

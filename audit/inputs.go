@@ -3,7 +3,6 @@ package audit
 import (
 	"fmt"
 	"io"
-	"os"
 	"time"
 
 	"github.com/repaudit/repaudit/bots"
@@ -14,19 +13,6 @@ import (
 	"github.com/repaudit/repaudit/listing"
 	"github.com/repaudit/repaudit/problem"
 )
-
-func loadCatalog(path string) (*bots.Catalog, error) {
-	f, err := os.Open(path)
-	if err != nil {
-		return nil, fmt.Errorf("--bots: %w", err)
-	}
-	defer f.Close()
-	c, err := bots.Load(f, path)
-	if err != nil {
-		return nil, fmt.Errorf("--bots: %w", err)
-	}
-	return c, nil
-}
 
 // readDoc reads a small JSON document with a size cap.
 func readDoc(path string) ([]byte, error) {

@@ -243,7 +243,7 @@ func TestViewsTieAcrossTasks(t *testing.T) {
 	count503 := func(fs []table.Fetch) int {
 		n := 0
 		for _, f := range fs {
-			if f.URLPath != "/robots.txt" && f.RobotsViewStatus == 503 && f.RobotsVerdict == evaluate.VerdictUnreachable {
+			if f.URLPath != "/robots.txt" && f.RobotsViewStatus == 503 && f.RobotsVerdict == string(evaluate.VerdictUnreachable) {
 				n++
 			}
 		}

@@ -280,7 +280,7 @@ func tallyRetention(noCrawler map[string]int64, r *table.Retention) {
 // Tally counts one fetch row, as Run counts every row it writes.
 func (nf *NoticeFacts) Tally(f *table.Fetch) {
 	nf.init()
-	if f.IdentifiedBy == evaluate.IdentifiedByUAToken && f.Identity != evaluate.IdentitySpoofed {
+	if f.IdentifiedBy == evaluate.IdentifiedByUAToken && f.Identity != string(evaluate.IdentitySpoofed) {
 		if nf.UnknownBots == nil {
 			nf.UnknownBots = map[string]int64{}
 		}

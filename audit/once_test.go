@@ -311,7 +311,7 @@ func TestStdinRobots(t *testing.T) {
 	for _, f := range col.Fetches {
 		verdicts[f.URL] = f.RobotsVerdict
 	}
-	if v := verdicts["https://www.example.com/p1"]; v != evaluate.VerdictDisallowed {
+	if v := verdicts["https://www.example.com/p1"]; v != string(evaluate.VerdictDisallowed) {
 		t.Errorf("/p1 is %q, want %s (verdicts %v)", v, evaluate.VerdictDisallowed, verdicts)
 	}
 	d := sha256.Sum256([]byte(body))

@@ -292,12 +292,12 @@ func TestSpooferRobotsFetchChangesNoVerifiedRow(t *testing.T) {
 	with, _ := runOwn(t, cfg(f.log, spoof))
 	real := func(col *table.Collector) (rows []string) {
 		for _, r := range col.Fetches {
-			if r.Identity == evaluate.IdentityVerified {
+			if r.Identity == string(evaluate.IdentityVerified) {
 				rows = append(rows, fmt.Sprintf("%+v", r))
 			}
 		}
 		for _, v := range col.Violations {
-			if v.Identity == evaluate.IdentityVerified {
+			if v.Identity == string(evaluate.IdentityVerified) {
 				rows = append(rows, fmt.Sprintf("%+v", v))
 			}
 		}

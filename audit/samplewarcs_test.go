@@ -74,7 +74,7 @@ type aloneVsTogether struct {
 	diffs                      []string
 }
 
-func ownView(r judgedRow) bool { return r.view == evaluate.ViewFresh || r.view == evaluate.ViewStale }
+func ownView(r judgedRow) bool { return r.view == string(evaluate.ViewFresh) || r.view == string(evaluate.ViewStale) }
 
 // revisitHosts returns the hosts of the robots.txt revisits col could not
 // resolve (robots-revisit-unresolved problems name their URL).
@@ -213,7 +213,7 @@ func TestSampleWARCsEachCrawlerOnItsOwn(t *testing.T) {
 	views := make(map[string]map[string]int) // agent host view/verdict version -> fetches
 	for _, f := range together.Fetches {
 		if f.Agent == "" {
-			if f.RobotsVerdict != evaluate.VerdictNotJudged {
+			if f.RobotsVerdict != string(evaluate.VerdictNotJudged) {
 				t.Errorf("browser fetch %s judged %s", f.URL, f.RobotsVerdict)
 			}
 			continue

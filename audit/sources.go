@@ -11,7 +11,6 @@ import (
 	"sort"
 	"strings"
 
-	"github.com/repaudit/repaudit/bots"
 	"github.com/repaudit/repaudit/evaluate"
 	"github.com/repaudit/repaudit/event"
 	"github.com/repaudit/repaudit/history"
@@ -312,13 +311,9 @@ func (r *run) prepare() error {
 
 // loadCatalog merges the --bots files over the default catalog.
 func (r *run) loadCatalog() error {
-	catalog := bots.Default()
-	for _, p := range r.cfg.Bots {
-		c, err := loadCatalog(p)
-		if err != nil {
-			return err
-		}
-		catalog = catalog.Merge(c)
+	catalog, err := LoadCatalog(r.cfg.Bots)
+	if err != nil {
+		return err
 	}
 	r.sum.Catalog = CatalogInfo(catalog, r.cfg.Bots)
 	r.catalog = catalog

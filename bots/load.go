@@ -6,6 +6,7 @@ import (
 	"errors"
 	"fmt"
 	"io"
+	"os"
 	"regexp"
 	"strings"
 )
@@ -96,6 +97,30 @@ func Load(r io.Reader, name string) (*Catalog, error) {
 		return nil, err
 	}
 	return newCatalog(list), nil
+}
+
+// LoadWith returns the default catalog with the catalog files at paths
+// merged over it, in order (each as Load reads it). Errors are those of
+// os.Open, naming the path, or *LoadError.
+func LoadWith(paths ...string) (*Catalog, error) {
+	c := Default()
+	for _, p := range paths {
+		o, err := loadFile(p)
+		if err != nil {
+			return nil, err
+		}
+		c = c.Merge(o)
+	}
+	return c, nil
+}
+
+func loadFile(path string) (*Catalog, error) {
+	f, err := os.Open(path)
+	if err != nil {
+		return nil, err
+	}
+	defer f.Close()
+	return Load(f, path)
 }
 
 type loader struct {

@@ -11,57 +11,6 @@ import (
 	"github.com/repaudit/repaudit/table"
 )
 
-// Finding kinds (violations.kind); see docs/semantics.md.
-const (
-	KindDisallowedFetch         = "disallowed_fetch"
-	KindFetchWhileUnreachable   = "fetch_while_unreachable"
-	KindStaleRobots             = "stale_robots"
-	KindUncheckedDisallowed     = "unchecked_disallowed"
-	KindPossibleViolation       = "possible_violation"
-	KindNoindexIndexed          = "noindex_indexed"
-	KindNosnippetSnippeted      = "nosnippet_snippeted"
-	KindACAPProhibited          = "acap_prohibited"
-	KindUsageReserved           = "usage_reserved"
-	KindRetentionExpired        = "retention_expired"
-	KindCapturedWhileDisallowed = "captured_while_disallowed"
-	KindUnsignedClaimant        = "unsigned_claimant"
-	KindInvalidSignature        = "invalid_signature"
-	KindIPNotPublished          = "ip_not_published"
-	KindCrawlDelayIgnored       = "crawl_delay_ignored"
-)
-
-// Kinds lists every finding kind in a fixed order.
-var Kinds = []string{
-	KindDisallowedFetch, KindFetchWhileUnreachable, KindStaleRobots, KindUncheckedDisallowed,
-	KindPossibleViolation, KindNoindexIndexed, KindNosnippetSnippeted, KindACAPProhibited,
-	KindUsageReserved, KindRetentionExpired, KindCapturedWhileDisallowed, KindUnsignedClaimant, KindInvalidSignature,
-	KindIPNotPublished, KindCrawlDelayIgnored,
-}
-
-// Severities.
-const (
-	SeverityHigh   = "high"
-	SeverityMedium = "medium"
-	SeverityLow    = "low"
-	SeverityInfo   = "info"
-)
-
-// Severity returns the severity of a finding kind (docs/semantics.md explains
-// each choice).
-func Severity(kind string) string {
-	switch kind {
-	case KindDisallowedFetch, KindFetchWhileUnreachable, KindCapturedWhileDisallowed,
-		KindInvalidSignature, KindIPNotPublished, KindNoindexIndexed, KindNosnippetSnippeted:
-		return SeverityHigh
-	case KindStaleRobots, KindUncheckedDisallowed, KindUnsignedClaimant, KindACAPProhibited,
-		KindUsageReserved, KindRetentionExpired:
-		return SeverityMedium
-	case KindPossibleViolation, KindCrawlDelayIgnored:
-		return SeverityLow
-	}
-	return SeverityInfo
-}
-
 func fmtTime(t time.Time) string { return t.UTC().Format(time.RFC3339Nano) }
 
 // evBuf builds an evidence string. A Judger reuses one (judgeCache.ev),

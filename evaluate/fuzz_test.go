@@ -44,10 +44,10 @@ func FuzzJudge(f *testing.F) {
 		for _, x := range []*event.Fetch{&rf, fe} {
 			j := m.Judge(x)
 			tr.Observe(&j)
-			if !slices.Contains([]string{VerdictAllowed, VerdictDisallowed, VerdictUnreachable, VerdictPossible, VerdictNotJudged}, j.Fetch.RobotsVerdict) {
+			if !slices.Contains([]string{string(VerdictAllowed), string(VerdictDisallowed), string(VerdictUnreachable), string(VerdictPossible), string(VerdictNotJudged)}, j.Fetch.RobotsVerdict) {
 				t.Fatalf("verdict %q", j.Fetch.RobotsVerdict)
 			}
-			if !slices.Contains([]string{"", ViewFresh, ViewStale, ViewUnchecked, ViewNone}, j.Fetch.RobotsView) {
+			if !slices.Contains([]string{"", string(ViewFresh), string(ViewStale), string(ViewUnchecked), string(ViewNone)}, j.Fetch.RobotsView) {
 				t.Fatalf("view %q", j.Fetch.RobotsView)
 			}
 			if int(j.Fetch.Findings) != len(j.Violations) {

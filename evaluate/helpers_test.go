@@ -275,10 +275,10 @@ func kinds(vs []table.Violation) []string {
 }
 
 // expect checks a fetch's view, verdict and finding kinds.
-func (s *scenario) expect(f *event.Fetch, view, verdict string, wantKinds ...string) *Judgement {
+func (s *scenario) expect(f *event.Fetch, view View, verdict Verdict, wantKinds ...string) *Judgement {
 	s.t.Helper()
 	j := s.j(f)
-	if j.Fetch.RobotsView != view || j.Fetch.RobotsVerdict != verdict {
+	if j.Fetch.RobotsView != string(view) || j.Fetch.RobotsVerdict != string(verdict) {
 		s.t.Errorf("%s %s at %s: got view %q verdict %q, want %q %q", j.Fetch.Agent, f.Target, fmtTime(f.Time),
 			j.Fetch.RobotsView, j.Fetch.RobotsVerdict, view, verdict)
 	}
@@ -360,7 +360,7 @@ func (s *scenario) fetchRows(keep func(*table.Fetch) bool) int {
 func (s *scenario) spoofedFindings() int {
 	n := 0
 	for _, v := range s.out.Violations {
-		if v.Identity == IdentitySpoofed {
+		if v.Identity == string(IdentitySpoofed) {
 			n++
 		}
 	}

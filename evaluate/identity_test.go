@@ -32,11 +32,11 @@ func TestSpoofedGooglebot(t *testing.T) {
 	s.run()
 
 	j := s.expect(fake, ViewFresh, VerdictDisallowed, KindDisallowedFetch, KindIPNotPublished)
-	if j.Fetch.Identity != IdentitySpoofed || j.Fetch.Operator != "" || j.Fetch.IPCheck != "not_in_range" {
+	if j.Fetch.Identity != string(IdentitySpoofed) || j.Fetch.Operator != "" || j.Fetch.IPCheck != "not_in_range" {
 		t.Errorf("fake row identity %q operator %q ip_check %q", j.Fetch.Identity, j.Fetch.Operator, j.Fetch.IPCheck)
 	}
 	for _, v := range j.Violations {
-		if v.Identity != IdentitySpoofed || v.Operator != "" || v.Agent != "Googlebot" {
+		if v.Identity != string(IdentitySpoofed) || v.Operator != "" || v.Agent != "Googlebot" {
 			t.Errorf("%s: identity %q operator %q agent %q", v.Kind, v.Identity, v.Operator, v.Agent)
 		}
 	}
@@ -44,7 +44,7 @@ func TestSpoofedGooglebot(t *testing.T) {
 	contains(t, "fake's view", j.Violations[0].Evidence, "this spoofed client (192.0.2.10, claiming Googlebot; only its own robots.txt fetches count) last fetched robots.txt")
 	j = s.expect(real, ViewUnchecked, VerdictDisallowed, KindUncheckedDisallowed)
 	contains(t, "real's view", j.Violations[0].Evidence, "Googlebot's verified clients never fetched")
-	if j.Fetch.Identity != IdentityVerified || j.Fetch.Operator != "Google" || j.Fetch.IPCheck != "in_range" {
+	if j.Fetch.Identity != string(IdentityVerified) || j.Fetch.Operator != "Google" || j.Fetch.IPCheck != "in_range" {
 		t.Errorf("real row identity %q operator %q ip_check %q", j.Fetch.Identity, j.Fetch.Operator, j.Fetch.IPCheck)
 	}
 	if got := s.spoofedFindings(); got != 3 { // its robots.txt fetch came from the same address
@@ -72,12 +72,12 @@ func TestUnsignedClaimant(t *testing.T) {
 	s.run()
 
 	j := s.expect(recorded, ViewUnchecked, VerdictAllowed, KindUnsignedClaimant)
-	if j.Fetch.Signature != "unsigned" || j.Fetch.Identity != IdentitySpoofed || !j.Fetch.UserTriggered || j.Fetch.IdentifiedBy != "card" {
+	if j.Fetch.Signature != "unsigned" || j.Fetch.Identity != string(IdentitySpoofed) || !j.Fetch.UserTriggered || j.Fetch.IdentifiedBy != "card" {
 		t.Errorf("row = signature %q identity %q user_triggered %v by %q", j.Fetch.Signature, j.Fetch.Identity, j.Fetch.UserTriggered, j.Fetch.IdentifiedBy)
 	}
 	contains(t, "evidence", j.Violations[0].Evidence, "claims the Signature Agent Card https://agent.example/.well-known/signature-agent-card", "access.log:1 records those fields")
 	j = s.expect(unrecorded, ViewUnchecked, VerdictAllowed)
-	if j.Fetch.Signature != SignatureUnrecorded || j.Fetch.Identity != IdentityClaimed {
+	if j.Fetch.Signature != SignatureUnrecorded || j.Fetch.Identity != string(IdentityClaimed) {
 		t.Errorf("unrecorded row = signature %q identity %q", j.Fetch.Signature, j.Fetch.Identity)
 	}
 	unverifiable := s.fetchRows(func(f *table.Fetch) bool { return f.Agent != "" && f.Signature == SignatureUnrecorded })
@@ -133,16 +133,16 @@ func TestSignatures(t *testing.T) {
 	s.run()
 
 	j := s.expect(good, ViewUnchecked, VerdictDisallowed, KindUncheckedDisallowed)
-	if j.Fetch.Signature != "verified" || j.Fetch.Identity != IdentityVerified || j.Fetch.SignatureKeyID != tp {
+	if j.Fetch.Signature != "verified" || j.Fetch.Identity != string(IdentityVerified) || j.Fetch.SignatureKeyID != tp {
 		t.Errorf("good: signature %q (%s) identity %q keyid %q", j.Fetch.Signature, j.Fetch.SignatureReasons, j.Fetch.Identity, j.Fetch.SignatureKeyID)
 	}
 	j = s.expect(replay, ViewUnchecked, VerdictAllowed, KindInvalidSignature)
-	if j.Fetch.Identity != IdentitySpoofed || j.Violations[0].SignatureReason != "replay" {
+	if j.Fetch.Identity != string(IdentitySpoofed) || j.Violations[0].SignatureReason != "replay" {
 		t.Errorf("replay: identity %q reason %q", j.Fetch.Identity, j.Violations[0].SignatureReason)
 	}
 	contains(t, "replay evidence", j.Violations[0].Evidence, "replay", "/no/a")
 	j = s.expect(bad, ViewUnchecked, VerdictAllowed, KindInvalidSignature)
-	if j.Fetch.Signature != "invalid" || j.Fetch.Identity != IdentitySpoofed || !strings.Contains(j.Violations[0].SignatureReason, "bad-signature") {
+	if j.Fetch.Signature != "invalid" || j.Fetch.Identity != string(IdentitySpoofed) || !strings.Contains(j.Violations[0].SignatureReason, "bad-signature") {
 		t.Errorf("bad: signature %q identity %q reason %q", j.Fetch.Signature, j.Fetch.Identity, j.Violations[0].SignatureReason)
 	}
 	if j.Violations[0].Operator != "" || j.Violations[0].Severity != SeverityHigh {

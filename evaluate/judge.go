@@ -16,21 +16,29 @@ import (
 	"github.com/repaudit/repaudit/table"
 )
 
+// View is a value of fetches.robots_view: which robots.txt the bot is
+// judged by. The column holds string(View).
+type View string
+
 // Values of fetches.robots_view.
 const (
-	ViewFresh     = "fresh"
-	ViewStale     = "stale"
-	ViewUnchecked = "unchecked"
-	ViewNone      = "none"
+	ViewFresh     View = "fresh"
+	ViewStale     View = "stale"
+	ViewUnchecked View = "unchecked"
+	ViewNone      View = "none"
 )
+
+// Verdict is a value of fetches.robots_verdict. The column holds
+// string(Verdict).
+type Verdict string
 
 // Values of fetches.robots_verdict.
 const (
-	VerdictAllowed     = "allowed"
-	VerdictDisallowed  = "disallowed"
-	VerdictUnreachable = "unreachable"
-	VerdictPossible    = "possible"
-	VerdictNotJudged   = "not_judged"
+	VerdictAllowed     Verdict = "allowed"
+	VerdictDisallowed  Verdict = "disallowed"
+	VerdictUnreachable Verdict = "unreachable"
+	VerdictPossible    Verdict = "possible"
+	VerdictNotJudged   Verdict = "not_judged"
 )
 
 // Values of fetches.not_judged_reason: why a fetch got robots_verdict
@@ -52,11 +60,15 @@ func (a *authority) missingCode() string {
 	return NotJudgedBeforeFirst
 }
 
+// Identity is a value of fetches.identity and violations.identity: the
+// client's identity status. The columns hold string(Identity).
+type Identity string
+
 // Values of fetches.identity and violations.identity.
 const (
-	IdentityVerified = "verified"
-	IdentityClaimed  = "claimed"
-	IdentitySpoofed  = "spoofed"
+	IdentityVerified Identity = "verified"
+	IdentityClaimed  Identity = "claimed"
+	IdentitySpoofed  Identity = "spoofed"
 )
 
 // Values of fetches.signature beyond signature.Verdict's.
@@ -91,9 +103,9 @@ type Judgement struct {
 
 // robotsResult is the bot's view and the verdict that came from it.
 type robotsResult struct {
-	view     string
+	view     View
 	entry    *viewEntry // the bot's last robots.txt fetch; nil when none
-	verdict  string
+	verdict  Verdict
 	kind     string // finding kind, or ""
 	version  *version
 	rv       robots.Verdict
@@ -424,7 +436,7 @@ func (m *Model) judgeWith(j *Judgement, f *event.Fetch, forced *ident, c *judgeC
 		row.Signature = SignatureUnrecorded
 	}
 	if id.token == "" {
-		row.RobotsVerdict = VerdictNotJudged
+		row.RobotsVerdict = string(VerdictNotJudged)
 		row.RobotsNote = "no bot identity (a browser or an unknown client): not judged against robots.txt"
 		row.NotJudgedReason = NotJudgedNoBot
 		j.NotJudgedCode = NotJudgedNoBot
@@ -558,8 +570,9 @@ func (m *Model) identityStatus(j *Judgement, f *event.Fetch, t time.Time, id ide
 	}
 	st.cardSigns = id.cardSigns()
 	j.claimant = st.cardSigns
-	row.Identity = clientIdentity(f, st.ipc, sig, st.cardSigns)
-	if row.Identity == IdentitySpoofed {
+	status := clientIdentity(f, st.ipc, sig, st.cardSigns)
+	row.Identity = string(status)
+	if status == IdentitySpoofed {
 		row.Operator = "" // never attributed to the operator
 	}
 	return st
@@ -572,7 +585,7 @@ func (id *ident) cardSigns() bool {
 
 // clientIdentity is the identity status of f's client from its checks:
 // spoofed when one fails, verified when one passes, else claimed.
-func clientIdentity(f *event.Fetch, ipc identity.IPCheck, sig signatureCheck, cardSigns bool) string {
+func clientIdentity(f *event.Fetch, ipc identity.IPCheck, sig signatureCheck, cardSigns bool) Identity {
 	signed := sig.signed()
 	switch {
 	case ipc.Result == identity.IPNotInRange ||
@@ -612,7 +625,7 @@ func (m *Model) robotsVerdict(j *Judgement, f *event.Fetch, t time.Time, a *auth
 	row := &j.Fetch
 	var r robotsResult
 	if named {
-		r = m.evalRobots(a, id.groupToken(), id.lower, f, t, m.judgeScope(f, row.Identity), fv, c)
+		r = m.evalRobots(a, id.groupToken(), id.lower, f, t, m.judgeScope(f, Identity(row.Identity)), fv, c)
 	} else {
 		r = robotsResult{verdict: VerdictNotJudged, code: NotJudgedNoHost, why: "the request names no host and no site is known (pass --site)"}
 	}
@@ -818,7 +831,7 @@ func cloneHeader(h event.Header) event.Header {
 // judgeScope is the view a fetch is judged by (docs/semantics.md,
 // Evaluation §5.1): an archive record's crawl's; a spoofed client's own;
 // the operator's verified clients'; else every claiming client's.
-func (m *Model) judgeScope(f *event.Fetch, identity string) viewScope {
+func (m *Model) judgeScope(f *event.Fetch, identity Identity) viewScope {
 	switch {
 	case f.Origin == event.OriginWARC:
 		return crawlScope(m.crawlOf(f.Source.File))
@@ -1021,8 +1034,8 @@ func graceWindow(a *authority, end int, token, target string, start time.Time, c
 
 // fillRobotsColumns copies the view and verdict into the fetches row.
 func (m *Model) fillRobotsColumns(row *table.Fetch, r *robotsResult, c *judgeCache) {
-	row.RobotsView = r.view
-	row.RobotsVerdict = r.verdict
+	row.RobotsView = string(r.view)
+	row.RobotsVerdict = string(r.verdict)
 	if r.entry != nil {
 		row.RobotsViewTime = &r.entry.time
 		row.RobotsViewStatus = int32(r.entry.status)

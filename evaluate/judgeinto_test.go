@@ -53,7 +53,7 @@ func TestJudgeIntoAllocations(t *testing.T) {
 	m, fetches := benchModel(t)
 	var clean []*event.Fetch
 	for _, f := range fetches {
-		if j := m.Judge(f); len(j.Violations) == 0 && j.Fetch.Agent != "" && j.Fetch.RobotsVerdict == VerdictAllowed {
+		if j := m.Judge(f); len(j.Violations) == 0 && j.Fetch.Agent != "" && j.Fetch.RobotsVerdict == string(VerdictAllowed) {
 			clean = append(clean, f)
 		}
 	}

@@ -54,7 +54,7 @@ func TestSpooferRobotsFetchDoesNotRefreshOperator(t *testing.T) {
 	ja := alone.expect(page, ViewStale, VerdictDisallowed, KindStaleRobots)
 	together, page2 := run(true)
 	jt := together.expect(page2, ViewStale, VerdictDisallowed, KindStaleRobots)
-	if ja.Fetch.Identity != IdentityVerified {
+	if ja.Fetch.Identity != string(IdentityVerified) {
 		t.Fatalf("real client identity %q, want verified", ja.Fetch.Identity)
 	}
 	contains(t, "evidence", jt.Violations[0].Evidence, "GPTBot's verified clients last fetched robots.txt 2025-03-01T01:00:00Z")
@@ -88,7 +88,7 @@ func TestSpoofedClientOwnView(t *testing.T) {
 	j = s.expect(real, ViewFresh, VerdictDisallowed, KindDisallowedFetch)
 	contains(t, "real", j.Violations[0].Evidence, "GPTBot's verified clients last fetched robots.txt 2025-03-01T01:00:00Z")
 	for _, v := range s.out.Violations {
-		if v.Identity == IdentitySpoofed && v.Operator != "" {
+		if v.Identity == string(IdentitySpoofed) && v.Operator != "" {
 			t.Errorf("spoofed finding attributed to %q: %+v", v.Operator, v)
 		}
 	}
@@ -103,7 +103,7 @@ func TestUncheckedClientsShareTokenView(t *testing.T) {
 	page := from(s.fetch(uaGPTBot, site+"/private/a", hours(2), 200), fakeIP)
 	s.run()
 	j := s.expect(page, ViewFresh, VerdictDisallowed, KindDisallowedFetch)
-	if j.Fetch.Identity != IdentityClaimed {
+	if j.Fetch.Identity != string(IdentityClaimed) {
 		t.Errorf("identity %q, want claimed", j.Fetch.Identity)
 	}
 	contains(t, "evidence", j.Violations[0].Evidence, "GPTBot (any client claiming it: its identity could not be checked) last fetched robots.txt 2025-03-01T01:00:00Z")
@@ -139,10 +139,10 @@ func TestSameSecondRecordOrder(t *testing.T) {
 	for _, f := range s.out.Fetches {
 		rows[f.URLPath] = f
 	}
-	if r := rows[page.URL[len(site):]]; r.RobotsVerdict != VerdictNotJudged || r.RobotsView != ViewNone {
+	if r := rows[page.URL[len(site):]]; r.RobotsVerdict != string(VerdictNotJudged) || r.RobotsView != string(ViewNone) {
 		t.Errorf("page before the robots.txt record: view %q verdict %q, want none/not_judged", r.RobotsView, r.RobotsVerdict)
 	}
-	if r := rows[later.URL[len(site):]]; r.RobotsVerdict != VerdictDisallowed || r.RobotsView != ViewFresh {
+	if r := rows[later.URL[len(site):]]; r.RobotsVerdict != string(VerdictDisallowed) || r.RobotsView != string(ViewFresh) {
 		t.Errorf("page after the robots.txt record: view %q verdict %q, want fresh/disallowed", r.RobotsView, r.RobotsVerdict)
 	}
 	if got := s.violations(KindCapturedWhileDisallowed); len(got) != 1 || got[0].URLPath != "/private/b" {
@@ -160,7 +160,7 @@ func TestFilesOfTwoCrawlsDoNotShareViews(t *testing.T) {
 	inFile(s.capture(site+"/private/b", hours(1), 200, "<html><body>b</body></html>"), "b.warc.gz")
 	s.run()
 	for _, f := range s.out.Fetches {
-		want := map[string]string{"/private/a": ViewFresh, "/private/b": ViewUnchecked}[f.URLPath]
+		want := map[string]string{"/private/a": string(ViewFresh), "/private/b": string(ViewUnchecked)}[f.URLPath]
 		if want != "" && f.RobotsView != want {
 			t.Errorf("%s (%s): view %q, want %q", f.URLPath, f.SourceFile, f.RobotsView, want)
 		}

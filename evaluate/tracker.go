@@ -68,10 +68,10 @@ func (tr *Tracker) observeReplay(j *Judgement) {
 	}
 	row := &j.Fetch
 	if row.Agent != "" {
-		row.Identity = IdentitySpoofed
+		row.Identity = string(IdentitySpoofed)
 		row.Operator = ""
 		for i := range j.Violations {
-			j.Violations[i].Identity = IdentitySpoofed
+			j.Violations[i].Identity = string(IdentitySpoofed)
 			j.Violations[i].Operator = ""
 		}
 		v := tr.m.baseViolation(row, KindInvalidSignature)

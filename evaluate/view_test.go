@@ -31,7 +31,7 @@ func TestFreshViewDisallowedFetch(t *testing.T) {
 		"robots.txt https://example.com/robots.txt captured 2025-03-01T00:00:00Z (crawl.warc.gz@0, status 200",
 		`group "GPTBot" (line 1), line 2 "Disallow: /private/" matches /private/x`,
 		"GPTBot (any client claiming it: its identity could not be checked) last fetched robots.txt 2025-03-01T01:00:00Z (access.log:1, status 200)")
-	if v.Severity != SeverityHigh || v.Operator != "OpenAI" || v.Identity != IdentityClaimed || v.SourceLine != 2 || v.RobotsWARCFile != "crawl.warc.gz" || v.RobotsWARCOffset != 0 {
+	if v.Severity != SeverityHigh || v.Operator != "OpenAI" || v.Identity != string(IdentityClaimed) || v.SourceLine != 2 || v.RobotsWARCFile != "crawl.warc.gz" || v.RobotsWARCOffset != 0 {
 		t.Errorf("violation = %+v", v)
 	}
 	s.expect(ok, ViewFresh, VerdictAllowed)

@@ -250,7 +250,7 @@ func TestCrawlViewIgnoresLogFetches(t *testing.T) {
 		t.Errorf("captured_while_disallowed = %+v, want none: the crawl's own view allows /page", got)
 	}
 	n := s.fetchRows(func(f *table.Fetch) bool {
-		return f.URLPath == "/page" && f.RobotsVerdict == VerdictAllowed && f.SourceFormat == "warc-capture"
+		return f.URLPath == "/page" && f.RobotsVerdict == string(VerdictAllowed) && f.SourceFormat == "warc-capture"
 	})
 	if n != 1 {
 		t.Errorf("%d allowed capture rows of /page, want 1", n)

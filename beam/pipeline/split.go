@@ -88,8 +88,7 @@ func splittable(f ingest.File) bool {
 	if f.Kind != ingest.KindLog || (f.Compression != "" && f.Compression != "none") || f.Format == "" {
 		return false
 	}
-	lf := accesslog.Format(f.Format)
-	return lf != accesslog.W3C && lf != accesslog.CloudFront
+	return accesslog.Format(f.Format).Splittable()
 }
 
 // lineStart returns the first line start at or after off: off itself when
@@ -254,26 +253,30 @@ type lineOffsets struct {
 	Offsets []int64 `json:"offsets"`
 }
 
-func (fn *fileFn) ProcessElement(ctx context.Context, key string, values func(*[]byte) bool,
-	emitProblem func([]byte), emitFile func([]byte), emitOffsets func([]byte)) error {
-	stageHook("files")
-	var msgs []splitMsg
+// decodeSplitMsgs reads the messages of one file's ranges: the ranges'
+// summaries and their problems.
+func decodeSplitMsgs(key string, values func(*[]byte) bool) (infos []*splitInfo, probs []splitMsg, err error) {
 	var b []byte
 	for values(&b) {
 		var m splitMsg
 		if err := json.Unmarshal(b, &m); err != nil {
-			return fmt.Errorf("file %s: decode range message: %w", key, err)
+			return nil, nil, fmt.Errorf("file %s: decode range message: %w", key, err)
 		}
-		msgs = append(msgs, m)
-	}
-	var infos []*splitInfo
-	var probs []splitMsg
-	for _, m := range msgs {
 		if m.Info != nil {
 			infos = append(infos, m.Info)
 		} else if m.Problem != nil {
 			probs = append(probs, m)
 		}
+	}
+	return infos, probs, nil
+}
+
+func (fn *fileFn) ProcessElement(ctx context.Context, key string, values func(*[]byte) bool,
+	emitProblem func([]byte), emitFile func([]byte), emitOffsets func([]byte)) error {
+	stageHook("files")
+	infos, probs, err := decodeSplitMsgs(key, values)
+	if err != nil {
+		return err
 	}
 	if len(infos) == 0 || len(infos) != infos[0].Splits {
 		return fmt.Errorf("file %s: %d of its ranges reported", key, len(infos))

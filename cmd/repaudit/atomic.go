@@ -47,28 +47,62 @@ type atomicFile struct {
 }
 
 func createAtomic(path string) (*atomicFile, error) {
+	a, err := openAtomic(path)
+	if err != nil {
+		return nil, fmt.Errorf("create output: %w", err)
+	}
+	return a, nil
+}
+
+// openAtomic is createAtomic with the error unwrapped.
+func openAtomic(path string) (*atomicFile, error) {
 	dir, base := filepath.Split(path)
 	if dir == "" {
 		dir = "."
 	}
 	tmp, err := os.CreateTemp(dir, "."+base+".*.tmp")
 	if err != nil {
-		return nil, fmt.Errorf("create output: %w", err)
+		return nil, err
 	}
 	return &atomicFile{path: path, tmp: tmp, Writer: bufio.NewWriter(tmp)}, nil
 }
 
 // Commit flushes, syncs and renames the file into place.
 func (a *atomicFile) Commit() error {
+	if err := a.commit(); err != nil {
+		return fmt.Errorf("write output: %w", err)
+	}
+	return nil
+}
+
+// commit is Commit with the error unwrapped.
+func (a *atomicFile) commit() error {
 	for _, step := range []func() error{a.Flush, func() error { return a.tmp.Chmod(0o644) }, a.tmp.Sync, a.tmp.Close} {
 		if err := step(); err != nil {
-			return fmt.Errorf("write output: %w", err)
+			return err
 		}
 	}
 	if err := os.Rename(a.tmp.Name(), a.path); err != nil {
-		return fmt.Errorf("write output: %w", err)
+		return err
 	}
 	a.done = true
+	return nil
+}
+
+// writeFileAtomic writes name through an atomicFile: a failed write
+// never leaves a truncated file under the final name, and a written one
+// is synced before it takes that name.
+func writeFileAtomic(name string, write func(io.Writer) error) error {
+	a, err := openAtomic(name)
+	if err == nil {
+		defer a.Abort()
+		if err = write(a); err == nil {
+			err = a.commit()
+		}
+	}
+	if err != nil {
+		return fmt.Errorf("write %s: %w", name, err)
+	}
 	return nil
 }
 

@@ -79,15 +79,8 @@ func runAudit(ctx context.Context, args []string, std stdio) int {
 		return fail("%v", err)
 	}
 	if len(set.IPRanges) > 0 {
-		catalog, err := loadBotCatalog(shared.Bots)
-		if err != nil {
+		if err := checkIPRangesBots(shared); err != nil {
 			return fail("%v", err)
-		}
-		for _, r := range shared.IPRanges {
-			tok, _, _ := strings.Cut(r, "=")
-			if _, ok := catalog.Lookup(tok); !ok {
-				return fail("--ip-ranges %s: the catalog knows no bot %q%s (add it with --bots FILE if it is missing)", r, tok, didYouMean(tok, catalog))
-			}
 		}
 	}
 	if *jobs < 0 {
@@ -141,6 +134,22 @@ func runAudit(ctx context.Context, args []string, std stdio) int {
 		}
 	}
 	return code
+}
+
+// checkIPRangesBots refuses an --ip-ranges TOKEN=FILE whose token the
+// catalog (with the --bots files) does not know.
+func checkIPRangesBots(shared audit.Flags) error {
+	catalog, err := audit.LoadCatalog(shared.Bots)
+	if err != nil {
+		return err
+	}
+	for _, r := range shared.IPRanges {
+		tok, _, _ := strings.Cut(r, "=")
+		if _, ok := catalog.Lookup(tok); !ok {
+			return fmt.Errorf("--ip-ranges %s: the catalog knows no bot %q%s (add it with --bots FILE if it is missing)", r, tok, didYouMean(tok, catalog))
+		}
+	}
+	return nil
 }
 
 func formatNames() string {

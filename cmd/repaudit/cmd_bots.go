@@ -9,7 +9,6 @@ import (
 	"flag"
 	"fmt"
 	"io"
-	"os"
 	"strings"
 	"text/tabwriter"
 
@@ -66,24 +65,6 @@ ai.robots.txt's robots.json), as audit --bots does; repeatable.
 
 Exit status: 0 done; 2 usage error, unreadable --bots file, or (after all
 output) an unusable input line.`)
-}
-
-// loadBotsCatalog returns the default catalog with files merged over it.
-func loadBotsCatalog(files []string) (*bots.Catalog, error) {
-	c := bots.Default()
-	for _, path := range files {
-		f, err := os.Open(path)
-		if err != nil {
-			return nil, err
-		}
-		extra, err := bots.Load(f, path)
-		f.Close()
-		if err != nil {
-			return nil, err
-		}
-		c = c.Merge(extra)
-	}
-	return c, nil
 }
 
 func parseBotsFlags(name string, args []string, stderr io.Writer, json, text *bool) ([]string, error) {
@@ -148,7 +129,7 @@ func runBotsIdentify(ctx context.Context, args []string, std stdio) int {
 		fmt.Fprintln(std.Stderr, "repaudit bots identify:", err)
 		return exitUsage
 	}
-	c, err := loadBotsCatalog(files)
+	c, err := bots.LoadWith(files...)
 	if err != nil {
 		fmt.Fprintln(std.Stderr, "repaudit bots identify:", err)
 		return exitUsage
@@ -288,7 +269,7 @@ func runBotsList(_ context.Context, args []string, std stdio) int {
 		fmt.Fprintln(std.Stderr, "repaudit bots list:", err)
 		return exitUsage
 	}
-	c, err := loadBotsCatalog(files)
+	c, err := bots.LoadWith(files...)
 	if err != nil {
 		fmt.Fprintln(std.Stderr, "repaudit bots list:", err)
 		return exitUsage

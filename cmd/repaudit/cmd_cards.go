@@ -170,32 +170,21 @@ func runCardsFetch(ctx context.Context, args []string, std stdio) int {
 	return exitOK
 }
 
-// byteSize is a size flag: a number with an optional unit (B, KiB, MiB,
-// GiB; KB, MB, GB are powers of 1000; K, M, G are powers of 1024).
+// byteSize is a size flag: a number with an optional unit (sizeUnits).
 type byteSize int64
 
 func (b *byteSize) String() string { return strconv.FormatInt(int64(*b), 10) }
 
 func (b *byteSize) Set(s string) error {
 	s = strings.TrimSpace(s)
-	i := strings.IndexFunc(s, func(r rune) bool { return (r < '0' || r > '9') && r != '.' })
-	num, unit := s, ""
-	if i >= 0 {
-		num, unit = s[:i], strings.TrimSpace(s[i:])
-	}
-	mult := map[string]float64{
-		"": 1, "B": 1,
-		"K": 1 << 10, "KiB": 1 << 10, "M": 1 << 20, "MiB": 1 << 20, "G": 1 << 30, "GiB": 1 << 30,
-		"KB": 1e3, "kB": 1e3, "MB": 1e6, "GB": 1e9,
-	}[unit]
-	f, err := strconv.ParseFloat(num, 64)
-	if err != nil || mult == 0 || f <= 0 {
+	n, ok := parseSize(s)
+	if !ok {
 		return fmt.Errorf("%q is not a size such as 1MiB, 512KiB or 100000", s)
 	}
-	if f*mult > maxCardsMaxBytes {
+	if n > maxCardsMaxBytes {
 		return fmt.Errorf("%q is above the %d MiB limit", s, maxCardsMaxBytes>>20)
 	}
-	*b = byteSize(f * mult)
+	*b = byteSize(n)
 	return nil
 }
 

@@ -114,9 +114,9 @@ func runRangesFetch(ctx context.Context, args []string, std stdio) int {
 			return fail("--mirror wants an https URL without a query, got %q", o.mirror)
 		}
 	}
-	catalog, err := loadBotCatalog(o.bots)
+	catalog, err := bots.LoadWith(o.bots...)
 	if err != nil {
-		return fail("%v", err)
+		return fail("--bots: %v", err)
 	}
 	if err := os.MkdirAll(o.out, 0o755); err != nil {
 		return fail("%v", err)
@@ -218,25 +218,6 @@ func fetchRangeList(ctx context.Context, client *netfetch.Client, now func() tim
 		note = fmt.Sprintf(", %d note(s): %s", len(probs), probs[0].Message)
 	}
 	return fmt.Sprintf("200, %d prefixes (%s), for %s%s -> %s", len(list.Prefixes), created, strings.Join(l.Tokens, ", "), note, name), nil
-}
-
-// loadBotCatalog returns the default catalog with --bots files merged
-// over it.
-func loadBotCatalog(files []string) (*bots.Catalog, error) {
-	c := bots.Default()
-	for _, p := range files {
-		f, err := os.Open(p)
-		if err != nil {
-			return nil, fmt.Errorf("--bots: %w", err)
-		}
-		o, err := bots.Load(f, p)
-		f.Close()
-		if err != nil {
-			return nil, fmt.Errorf("--bots: %w", err)
-		}
-		c = c.Merge(o)
-	}
-	return c, nil
 }
 
 // didYouMean names the catalog tokens close to tok: the same but for case,

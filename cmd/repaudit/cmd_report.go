@@ -8,8 +8,6 @@ import (
 	"flag"
 	"fmt"
 	"io"
-	"os"
-	"path/filepath"
 	"time"
 
 	"github.com/repaudit/repaudit/report"
@@ -118,30 +116,4 @@ func loadZone(name string) (*time.Location, error) {
 		return nil, fmt.Errorf("unknown time zone %q (want an IANA name like Europe/Berlin or UTC)", name)
 	}
 	return loc, nil
-}
-
-// writeFileAtomic writes name through a temporary file in the same
-// directory and renames it into place, so a failed write never leaves a
-// truncated report under the final name.
-func writeFileAtomic(name string, write func(io.Writer) error) error {
-	f, err := os.CreateTemp(filepath.Dir(name), filepath.Base(name)+".tmp-*")
-	if err != nil {
-		return fmt.Errorf("write %s: %w", name, err)
-	}
-	tmp := f.Name()
-	err = write(f)
-	if cerr := f.Close(); err == nil {
-		err = cerr
-	}
-	if err == nil {
-		err = os.Chmod(tmp, 0o644)
-	}
-	if err == nil {
-		err = os.Rename(tmp, name)
-	}
-	if err != nil {
-		os.Remove(tmp)
-		return fmt.Errorf("write %s: %w", name, err)
-	}
-	return nil
 }

@@ -2,7 +2,6 @@ package main
 
 import (
 	"bufio"
-	"bytes"
 	"context"
 	"encoding/base64"
 	"encoding/json"
@@ -259,7 +258,7 @@ func robotsCheckJSONL(ctx context.Context, o robotsCheckOptions, std stdio) int 
 				return exitUsage
 			}
 		}
-		line, tooLong, err := readLimitedLine(r, maxRobotsJSONLine)
+		line, tooLong, err := readLine(r, maxRobotsJSONLine)
 		if err == io.EOF && len(line) == 0 && !tooLong {
 			break
 		}
@@ -299,27 +298,6 @@ func robotsCheckJSONL(ctx context.Context, o robotsCheckOptions, std stdio) int 
 		return exitFindings
 	}
 	return exitOK
-}
-
-// readLimitedLine reads one line without its line end. A line longer than
-// max is consumed and reported as tooLong. err is io.EOF for a last line
-// without a newline.
-func readLimitedLine(r *bufio.Reader, max int) (line []byte, tooLong bool, err error) {
-	for {
-		chunk, err := r.ReadSlice('\n')
-		if !tooLong {
-			if len(line)+len(chunk) > max+2 {
-				tooLong, line = true, nil
-			} else {
-				line = append(line, chunk...)
-			}
-		}
-		if err == bufio.ErrBufferFull {
-			continue
-		}
-		line = bytes.TrimSuffix(bytes.TrimSuffix(line, []byte("\n")), []byte("\r"))
-		return line, tooLong, err
-	}
 }
 
 func answerRobotsQuestion(cache *robotsCache, line []byte, n int) any {

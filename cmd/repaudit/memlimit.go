@@ -42,23 +42,14 @@ func (m *memLimitFlag) Set(s string) error {
 		m.set, m.bytes = true, 0
 		return nil
 	}
-	i := strings.IndexFunc(s, func(r rune) bool { return (r < '0' || r > '9') && r != '.' })
-	num, unit := s, ""
-	if i >= 0 {
-		num, unit = s[:i], strings.TrimSpace(s[i:])
-	}
-	mult := map[string]float64{
-		"": 1, "B": 1, "KiB": 1 << 10, "MiB": 1 << 20, "GiB": 1 << 30, "TiB": 1 << 40,
-		"KB": 1e3, "kB": 1e3, "MB": 1e6, "GB": 1e9, "TB": 1e12,
-	}[unit]
-	f, err := strconv.ParseFloat(num, 64)
-	if err != nil || mult == 0 || f <= 0 || f*mult >= math.MaxInt64 {
+	n, ok := parseSize(s)
+	if !ok || n >= math.MaxInt64 {
 		return fmt.Errorf("%q is not a size such as 300MiB, 1GiB or off", s)
 	}
-	if f*mult < 32<<20 {
+	if n < 32<<20 {
 		return fmt.Errorf("%q is below 32MiB, less than the program itself needs", s)
 	}
-	m.set, m.bytes = true, int64(f*mult)
+	m.set, m.bytes = true, int64(n)
 	return nil
 }
 
