@@ -35,7 +35,12 @@ type Card struct {
 	ProductToken      string   // web_bot_auth.rfc9309-product-token (or legacy equivalents)
 	ExpectedUserAgent []string // string or array in the card; patterns with prefix and '*' matching
 	Trigger           string   // e.g. "fetcher", "crawler"
-	Purpose           string   // e.g. "tdm", "search"
+	Purpose           string   // e.g. "tdm", "search" (an array in the card is joined with ",")
+	// RFC9309Compliance is ComplianceTrue, ComplianceFalse or
+	// ComplianceUnset: registry-04 §3.2.3's boolean, or the reading of a
+	// registry-03 list of directives.
+	RFC9309Compliance string
+	RFC9309Directives []string // the registry-03 list as written; nil for a boolean
 	JWKS              []Key    // inline "jwks" (or legacy top-level "keys")
 	JWKSURI           string   // jwks_uri
 	IPsURI            string   // ips_uri
