@@ -129,8 +129,12 @@ func (r *Resolver) Resolve(ctx context.Context, regName string, entries []identi
 	return failed, nil
 }
 
-// problemLine extracts the line number of a registry problem ("file:12").
+// problemLine is the line number of a registry problem: its Where, else
+// the end of its Source ("file:12").
 func problemLine(p identity.Problem) int {
+	if p.Where.Line > 0 {
+		return int(p.Where.Line)
+	}
 	i := strings.LastIndexByte(p.Source, ':')
 	n, _ := strconv.Atoi(p.Source[i+1:])
 	return n

@@ -38,6 +38,11 @@ const (
 // returned with Invalid set; the error is non-nil only when data is not a
 // JSON object at all.
 func ParseCard(data []byte, source string) (*Card, []Problem, error) {
+	v, ps, err := parseCard(data, source)
+	return v, located(ps, source), err
+}
+
+func parseCard(data []byte, source string) (*Card, []Problem, error) {
 	obj, err := decodeObject(data)
 	if err != nil {
 		return nil, nil, fmt.Errorf("%w: %w", ErrNotCard, err)
@@ -48,7 +53,9 @@ func ParseCard(data []byte, source string) (*Card, []Problem, error) {
 func cardFromObject(obj map[string]any, source string) (*Card, []Problem, error) {
 	c := &Card{Source: source}
 	var probs []Problem
-	note := func(code problem.Code, msg string) { probs = append(probs, Problem{source, code, msg}) }
+	note := func(code problem.Code, msg string) {
+		probs = append(probs, Problem{Source: source, Code: code, Message: msg})
+	}
 	str := func(m map[string]any, name string) string {
 		v, ok := m[name]
 		if !ok || v == nil {
