@@ -39,7 +39,11 @@ func readDoc(path string) ([]byte, error) {
 // --fail-on-problems run that uses the list exactly as published.
 func identityProblem(p identity.Problem, at event.Source) event.Problem {
 	src := at
-	if src.File == "" {
+	switch {
+	case src.File != "":
+	case p.Where.File != "":
+		src = p.Where
+	default:
 		src = event.Source{File: p.Source, Offset: -1}
 	}
 	sev := event.SevWarning

@@ -448,12 +448,26 @@ func (m *Model) judgeWith(j *Judgement, f *event.Fetch, forced *ident, c *judgeC
 	row.Category = id.category
 	row.IdentifiedBy = id.by
 	row.UserTriggered = id.userTriggered
+	if c := id.card; c != nil {
+		row.CardURL = cardURL(c)
+		row.CardCompliance = c.RFC9309Compliance
+		row.CardPurpose = c.Purpose
+	}
 
 	st := m.identityStatus(j, f, t, id, sig, forced != nil, c)
 	r := m.robotsVerdict(j, f, t, a, named, id, c, fv)
 	m.policyFindings(j, f, t, a, &r, &id, c, hdr)
 	m.identityFindings(j, f, t, id, sig, st)
 	row.Findings = int32(len(j.Violations))
+}
+
+// cardURL names a card in fetches.card_url: its client_id, else the
+// file or capture it was read from.
+func cardURL(c *identity.Card) string {
+	if c.ClientID != "" {
+		return c.ClientID
+	}
+	return c.Source
 }
 
 // requestColumns fills the columns that come from the request alone and

@@ -2,21 +2,44 @@ package identity
 
 import (
 	"net/netip"
+	"strconv"
+	"strings"
 	"time"
 
+	"github.com/repaudit/repaudit/event"
 	"github.com/repaudit/repaudit/problem"
 )
 
 // Problem is one piece of identity input that could not be used, or was
 // read only leniently. Source names the file or URL (with "@offset" for a
 // WARC capture, ":line" for a registry line, "#keys[3]" for a member of a
-// JSON document): finer than an event.Source can say, which is why
-// identity keeps its own problem type; audit turns it into an
-// event.Problem at the file it read. Code is one of package problem's.
+// JSON document): finer than an event.Source can say. Where is the same
+// place as an event.Source: the document as named to the parser (File,
+// Offset -1), with the Line for a registry line; audit turns the Problem
+// into an event.Problem at the capture or file it read, else at Where.
+// Code is one of package problem's.
 type Problem struct {
 	Source  string
 	Code    problem.Code
 	Message string
+	Where   event.Source
+}
+
+// located sets Where of every problem that has none to the document
+// named source: a file or URL, or a WARC capture's "file@offset".
+func located(ps []Problem, source string) []Problem {
+	where := event.Source{File: source, Offset: -1}
+	if i := strings.LastIndexByte(source, '@'); i > 0 {
+		if off, err := strconv.ParseInt(source[i+1:], 10, 64); err == nil && off >= 0 {
+			where = event.Source{File: source[:i], Offset: off}
+		}
+	}
+	for i := range ps {
+		if ps[i].Where.File == "" {
+			ps[i].Where = where
+		}
+	}
+	return ps
 }
 
 // Card layouts recognised by ParseCard.
@@ -35,7 +58,12 @@ type Card struct {
 	ProductToken      string   // web_bot_auth.rfc9309-product-token (or legacy equivalents)
 	ExpectedUserAgent []string // string or array in the card; patterns with prefix and '*' matching
 	Trigger           string   // e.g. "fetcher", "crawler"
-	Purpose           string   // e.g. "tdm", "search"
+	Purpose           string   // e.g. "tdm", "search" (an array in the card is joined with ",")
+	// RFC9309Compliance is ComplianceTrue, ComplianceFalse or
+	// ComplianceUnset: registry-04 §3.2.3's boolean, or the reading of a
+	// registry-03 list of directives.
+	RFC9309Compliance string
+	RFC9309Directives []string // the registry-03 list as written; nil for a boolean
 	JWKS              []Key    // inline "jwks" (or legacy top-level "keys")
 	JWKSURI           string   // jwks_uri
 	IPsURI            string   // ips_uri

@@ -21,6 +21,15 @@ const (
 	InvalidBadJWKS          = "jwks-unusable"       // inline jwks present but not a JWK Set
 )
 
+// Values of Card.RFC9309Compliance.
+const (
+	ComplianceTrue  = "true"  // the card claims robots.txt compliance
+	ComplianceFalse = "false" // the card says origins cannot assume it
+	// ComplianceUnset: the card does not say; registry-04 §3.2.3 reads
+	// that as false, kept apart so a report can tell the two.
+	ComplianceUnset = ""
+)
+
 // ParseCard reads a Signature Agent Card (draft-meunier-webbotauth-
 // registry-03 §"Signature Agent Card"): OAuth client metadata with a
 // "web_bot_auth" object, or the older flat layout of registry-00..02 (bot
@@ -29,6 +38,11 @@ const (
 // returned with Invalid set; the error is non-nil only when data is not a
 // JSON object at all.
 func ParseCard(data []byte, source string) (*Card, []Problem, error) {
+	v, ps, err := parseCard(data, source)
+	return v, located(ps, source), err
+}
+
+func parseCard(data []byte, source string) (*Card, []Problem, error) {
 	obj, err := decodeObject(data)
 	if err != nil {
 		return nil, nil, fmt.Errorf("%w: %w", ErrNotCard, err)
@@ -39,7 +53,9 @@ func ParseCard(data []byte, source string) (*Card, []Problem, error) {
 func cardFromObject(obj map[string]any, source string) (*Card, []Problem, error) {
 	c := &Card{Source: source}
 	var probs []Problem
-	note := func(code problem.Code, msg string) { probs = append(probs, Problem{source, code, msg}) }
+	note := func(code problem.Code, msg string) {
+		probs = append(probs, Problem{Source: source, Code: code, Message: msg})
+	}
 	str := func(m map[string]any, name string) string {
 		v, ok := m[name]
 		if !ok || v == nil {
@@ -104,8 +120,13 @@ func cardFromObject(obj map[string]any, source string) (*Card, []Problem, error)
 	c.JWKSURI = str(obj, "jwks_uri")
 	c.ProductToken = botStr("rfc9309-product-token", "rfc9309_product_token", "product-token")
 	c.Trigger = botStr("trigger")
-	c.Purpose = botStr("purpose")
+	if v, n := bot("purpose"); v != nil {
+		c.Purpose = purposeValue(v, n, note)
+	}
 	c.IPsURI = botStr("ips_uri", "ips-uri")
+	if v, n := bot("rfc9309-compliance", "rfc9309_compliance"); v != nil {
+		c.RFC9309Compliance, c.RFC9309Directives = complianceValue(v, n, note)
+	}
 
 	if v, n := bot("expected-user-agent", "expected_user_agent"); v != nil {
 		switch ua := v.(type) {
@@ -182,9 +203,69 @@ func cardFromObject(obj map[string]any, source string) (*Card, []Problem, error)
 		}
 	}
 	if c.IPsURI != "" && !isHTTPSURL(c.IPsURI) {
-		note(problem.CardIPsURINotHTTPS, "ips_uri "+quoteShort(c.IPsURI)+" is not an https URL (registry-03 requires https)")
+		note(problem.CardIPsURINotHTTPS, "ips_uri "+quoteShort(c.IPsURI)+" is not an https URL (registry-04 §3.2.10 requires https)")
 	}
 	return c, probs, nil
+}
+
+// complianceValue reads "rfc9309-compliance". registry-04 §3.2.3
+// (robots.txt Compliance) makes it a boolean: whether the agent claims
+// compliance with RFC 9309. registry-03 §"robots.txt compliance" had it
+// list the robots.txt directives the agent implements; such a list is
+// still read, as a claim of compliance when it names at least one
+// directive (docs/semantics.md, "Signature Agent Cards"), with a
+// diagnostic naming the draft, and its directives are kept.
+func complianceValue(v any, name string, note func(code problem.Code, msg string)) (string, []string) {
+	switch x := v.(type) {
+	case bool:
+		if x {
+			return ComplianceTrue, nil
+		}
+		return ComplianceFalse, nil
+	case []any:
+		var dirs []string
+		for i, e := range x {
+			s, ok := e.(string)
+			if !ok || strings.TrimSpace(s) == "" {
+				note(problem.CardBadMember, fmt.Sprintf("%s[%d] is %s, want a directive name; ignored", name, i, jsonKind(e)))
+				continue
+			}
+			dirs = append(dirs, strings.TrimSpace(s))
+		}
+		val := ComplianceFalse
+		if len(dirs) > 0 {
+			val = ComplianceTrue
+		}
+		note(problem.CardOlderDraftShape, fmt.Sprintf("%q is a list of directives (draft-meunier-webbotauth-registry-03 and earlier); registry-04 §3.2.3 makes it a boolean: read as %s", name, val))
+		return val, dirs
+	}
+	note(problem.CardBadMember, fmt.Sprintf("%q is %s, want a boolean (registry-04 §3.2.3); ignored", name, jsonKind(v)))
+	return ComplianceUnset, nil
+}
+
+// purposeValue reads "purpose" (registry-04 §3.2.5): a string; the draft
+// leaves an array open ("consider an array"), so an array of strings is
+// read too, its values joined with ",".
+func purposeValue(v any, name string, note func(code problem.Code, msg string)) string {
+	switch x := v.(type) {
+	case string:
+		return strings.TrimSpace(x)
+	case []any:
+		var parts []string
+		for i, e := range x {
+			s, ok := e.(string)
+			if !ok {
+				note(problem.CardBadMember, fmt.Sprintf("%s[%d] is %s, want a string; ignored", name, i, jsonKind(e)))
+				continue
+			}
+			if s = strings.TrimSpace(s); s != "" {
+				parts = append(parts, s)
+			}
+		}
+		return strings.Join(parts, ",")
+	}
+	note(problem.CardBadMember, fmt.Sprintf("%q is %s, want a string; ignored", name, jsonKind(v)))
+	return ""
 }
 
 // addPattern appends a trimmed, non-empty user-agent pattern; a pattern

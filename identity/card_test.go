@@ -25,7 +25,44 @@ func TestParseCard(t *testing.T) {
 				Trigger: "fetcher", Purpose: "tdm",
 				JWKSURI: "https://example.com/.well-known/http-message-signatures-directory",
 				IPsURI:  "https://example.com/ips.json", Layout: LayoutRegistry03,
+				RFC9309Compliance: ComplianceTrue,
+				RFC9309Directives: []string{"User-Agent", "Allow", "Disallow", "Content-Usage"},
 			},
+			wantProbs: "card-older-draft-shape",
+		},
+		{
+			name: "registry-04 card: boolean rfc9309-compliance, purpose, ips_uri",
+			doc:  sample(t, "signature_agent_card_registry-04_own.json", "card"),
+			want: Card{
+				ClientID: "https://crawler.example.net/agent-card", Name: "Heron Crawler",
+				ClientURI: "https://crawler.example.net/about", ProductToken: "HeronCrawler",
+				ExpectedUserAgent: []string{"HeronCrawler/2", "Mozilla/5.0 (compatible; HeronCrawler/*"},
+				Trigger:           "crawler", Purpose: "search", RFC9309Compliance: ComplianceTrue,
+				JWKSURI: "https://crawler.example.net/.well-known/http-message-signatures-directory",
+				IPsURI:  "https://crawler.example.net/heron-ranges.json", Layout: LayoutRegistry03,
+			},
+		},
+		{
+			name: "registry-04 rfc9309-compliance false",
+			doc:  []byte(`{"client_id":"https://a.example/bot","web_bot_auth":{"rfc9309-compliance":false}}`),
+			want: Card{ClientID: "https://a.example/bot", Layout: LayoutRegistry03, RFC9309Compliance: ComplianceFalse},
+		},
+		{
+			name:      "registry-03 empty directive list reads as false",
+			doc:       []byte(`{"client_id":"https://a.example/bot","web_bot_auth":{"rfc9309-compliance":[]}}`),
+			want:      Card{ClientID: "https://a.example/bot", Layout: LayoutRegistry03, RFC9309Compliance: ComplianceFalse},
+			wantProbs: "card-older-draft-shape",
+		},
+		{
+			name:      "rfc9309-compliance of another type is ignored",
+			doc:       []byte(`{"client_id":"https://a.example/bot","web_bot_auth":{"rfc9309-compliance":"yes","purpose":7}}`),
+			want:      Card{ClientID: "https://a.example/bot", Layout: LayoutRegistry03},
+			wantProbs: "card-bad-member,card-bad-member",
+		},
+		{
+			name: "purpose as an array of strings (registry-04 §3.2.5 leaves it open)",
+			doc:  []byte(`{"client_id":"https://a.example/bot","web_bot_auth":{"purpose":["search"," ai-train ",""]}}`),
+			want: Card{ClientID: "https://a.example/bot", Layout: LayoutRegistry03, Purpose: "search,ai-train"},
 		},
 		{
 			name: "registry-02 flat example: keys and jwks_uri both allowed then",
@@ -36,9 +73,11 @@ func TestParseCard(t *testing.T) {
 				Trigger: "fetcher", Purpose: "tdm",
 				JWKSURI: "https://example.com/.well-known/http-message-signatures-directory",
 				IPsURI:  "https://example.com/ips.json", Layout: LayoutLegacyFlat,
+				RFC9309Compliance: ComplianceTrue,
+				RFC9309Directives: []string{"User-Agent", "Allow", "Disallow", "Content-Usage"},
 			},
 			wantTPs:   []string{b1EdTP},
-			wantProbs: "jwk-kid-mismatch,card-keys-and-jwks-uri",
+			wantProbs: "card-older-draft-shape,jwk-kid-mismatch,card-keys-and-jwks-uri",
 		},
 		{
 			name: "Cloudflare worker example",
@@ -169,7 +208,8 @@ func cardEqual(a, b Card) bool {
 	a.JWKS, b.JWKS = nil, nil
 	return ua && a.ClientID == b.ClientID && a.Name == b.Name && a.ClientURI == b.ClientURI &&
 		a.ProductToken == b.ProductToken && a.Trigger == b.Trigger && a.Purpose == b.Purpose &&
-		a.JWKSURI == b.JWKSURI && a.IPsURI == b.IPsURI && a.Layout == b.Layout && a.Invalid == b.Invalid
+		a.JWKSURI == b.JWKSURI && a.IPsURI == b.IPsURI && a.Layout == b.Layout && a.Invalid == b.Invalid &&
+		a.RFC9309Compliance == b.RFC9309Compliance && slices.Equal(a.RFC9309Directives, b.RFC9309Directives)
 }
 
 func TestMatchesUA(t *testing.T) {

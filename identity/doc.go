@@ -13,7 +13,12 @@
 //     client metadata with a "web_bot_auth" object, or the flat layout of
 //     registry-00..02. A card that breaks a MUST of the draft (both jwks and
 //     jwks_uri, a non-https jwks_uri, ...) comes back with Card.Invalid set:
-//     it still identifies claims, but its keys are not trusted.
+//     it still identifies claims, but its keys are not trusted. Cards of
+//     draft-meunier-webbotauth-registry-04 share that layout; its changes
+//     are read too: rfc9309-compliance a boolean (§3.2.3; a registry-03
+//     list of directives is still read, with a card-older-draft-shape
+//     diagnostic), purpose (§3.2.5, also as an array), and ips_uri
+//     (§3.2.10), the IP list Store.CheckIP falls back to.
 //   - ParseJWKS reads a JWK Set (RFC 7517 §5), a single JWK or a key
 //     directory. Every key gets its RFC 7638 thumbprint computed here — the
 //     Web Bot Auth keyid — and a published "kid" is never trusted. Keys

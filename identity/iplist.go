@@ -39,13 +39,18 @@ type ipPrefixEntry struct {
 // bingbot.json has carried since 2022 between JSON tokens and inside
 // prefix strings, are removed before parsing and reported once.
 func ParseIPList(data []byte, source string) (*IPList, []Problem, error) {
+	v, ps, err := parseIPList(data, source)
+	return v, located(ps, source), err
+}
+
+func parseIPList(data []byte, source string) (*IPList, []Problem, error) {
 	if len(data) > MaxIPListBytes {
 		return nil, nil, fmt.Errorf("%w: %d bytes, limit %d", ErrTooLarge, len(data), MaxIPListBytes)
 	}
 	var probs []Problem
 	if n := bytes.Count(data, zeroWidthSpace); n > 0 {
 		data = bytes.ReplaceAll(data, zeroWidthSpace, nil)
-		probs = append(probs, Problem{source, problem.IPListZeroWidthSpace, fmt.Sprintf("%d zero-width spaces (U+200B) removed before reading", n)})
+		probs = append(probs, Problem{Source: source, Code: problem.IPListZeroWidthSpace, Message: fmt.Sprintf("%d zero-width spaces (U+200B) removed before reading", n)})
 	}
 	var doc ipListDoc
 	if err := json.Unmarshal(trimBOM(data), &doc); err != nil {
@@ -62,7 +67,7 @@ func ParseIPList(data []byte, source string) (*IPList, []Problem, error) {
 	if doc.CreationTime != nil {
 		t, err := parseCreationTime(*doc.CreationTime)
 		if err != nil {
-			probs = append(probs, Problem{source, problem.IPListBadTime, fmt.Sprintf("creationTime %s: %v; ignored", quoteShort(*doc.CreationTime), err)})
+			probs = append(probs, Problem{Source: source, Code: problem.IPListBadTime, Message: fmt.Sprintf("creationTime %s: %v; ignored", quoteShort(*doc.CreationTime), err)})
 		}
 		l.CreationTime = t
 	}
@@ -77,32 +82,32 @@ func ParseIPList(data []byte, source string) (*IPList, []Problem, error) {
 		} else {
 			var e ipPrefixEntry
 			if err := json.Unmarshal(r, &e); err != nil {
-				probs = append(probs, Problem{loc, problem.IPListBadEntry, "entry is neither an object nor a string"})
+				probs = append(probs, Problem{Source: loc, Code: problem.IPListBadEntry, Message: "entry is neither an object nor a string"})
 				continue
 			}
 			switch {
 			case e.IPv4 != nil && e.IPv6 != nil:
-				probs = append(probs, Problem{loc, problem.IPListBadEntry, "entry has both ipv4Prefix and ipv6Prefix; ipv4Prefix used"})
+				probs = append(probs, Problem{Source: loc, Code: problem.IPListBadEntry, Message: "entry has both ipv4Prefix and ipv6Prefix; ipv4Prefix used"})
 				text, family = *e.IPv4, "ipv4Prefix"
 			case e.IPv4 != nil:
 				text, family = *e.IPv4, "ipv4Prefix"
 			case e.IPv6 != nil:
 				text, family = *e.IPv6, "ipv6Prefix"
 			default:
-				probs = append(probs, Problem{loc, problem.IPListBadEntry, "entry has no ipv4Prefix or ipv6Prefix"})
+				probs = append(probs, Problem{Source: loc, Code: problem.IPListBadEntry, Message: "entry has no ipv4Prefix or ipv6Prefix"})
 				continue
 			}
 		}
 		p, err := parseCIDR(strings.TrimSpace(text))
 		if err != nil {
-			probs = append(probs, Problem{loc, problem.IPListBadPrefix, fmt.Sprintf("%s: %v", quoteShort(text), err)})
+			probs = append(probs, Problem{Source: loc, Code: problem.IPListBadPrefix, Message: fmt.Sprintf("%s: %v", quoteShort(text), err)})
 			continue
 		}
 		if (family == "ipv4Prefix" && !p.Addr().Is4()) || (family == "ipv6Prefix" && !p.Addr().Is6()) {
-			probs = append(probs, Problem{loc, problem.IPListWrongFamily, fmt.Sprintf("%s under %s", p, family)})
+			probs = append(probs, Problem{Source: loc, Code: problem.IPListWrongFamily, Message: fmt.Sprintf("%s under %s", p, family)})
 		}
 		if m := p.Masked(); m != p {
-			probs = append(probs, Problem{loc, problem.IPListHostBits, fmt.Sprintf("%s has host bits set; read as %s", p, m)})
+			probs = append(probs, Problem{Source: loc, Code: problem.IPListHostBits, Message: fmt.Sprintf("%s has host bits set; read as %s", p, m)})
 			p = m
 		}
 		if seen[p] {

@@ -178,6 +178,11 @@ func jsonKind(v any) string {
 // The error is non-nil only when the document as a whole is unusable (not
 // JSON, not a key set, too large); a bad key is a Problem and is skipped.
 func ParseJWKS(data []byte, source string) ([]Key, []Problem, error) {
+	v, ps, err := parseJWKS(data, source)
+	return v, located(ps, source), err
+}
+
+func parseJWKS(data []byte, source string) ([]Key, []Problem, error) {
 	obj, err := decodeObject(data)
 	if err != nil {
 		return nil, nil, err
@@ -213,12 +218,12 @@ func parseKeyList(raw []any, source string) ([]Key, []Problem, error) {
 	for i, r := range raw {
 		loc := source + "#keys[" + strconv.Itoa(i) + "]"
 		if i >= MaxKeys {
-			probs = append(probs, Problem{loc, problem.JWKTooMany, fmt.Sprintf("%d keys; only the first %d are read", len(raw), MaxKeys)})
+			probs = append(probs, Problem{Source: loc, Code: problem.JWKTooMany, Message: fmt.Sprintf("%d keys; only the first %d are read", len(raw), MaxKeys)})
 			break
 		}
 		m, ok := r.(map[string]any)
 		if !ok {
-			probs = append(probs, Problem{loc, problem.JWKNotObject, "key is " + jsonKind(r)})
+			probs = append(probs, Problem{Source: loc, Code: problem.JWKNotObject, Message: "key is " + jsonKind(r)})
 			continue
 		}
 		k, kp, err := parseJWK(m, loc)
@@ -227,7 +232,7 @@ func parseKeyList(raw []any, source string) ([]Key, []Problem, error) {
 			continue
 		}
 		if seen[k.Thumbprint] {
-			probs = append(probs, Problem{loc, problem.JWKDuplicate, "key " + k.Thumbprint + " appears more than once"})
+			probs = append(probs, Problem{Source: loc, Code: problem.JWKDuplicate, Message: "key " + k.Thumbprint + " appears more than once"})
 			continue
 		}
 		seen[k.Thumbprint] = true
@@ -242,7 +247,7 @@ func parseKeyList(raw []any, source string) ([]Key, []Problem, error) {
 func parseJWK(m map[string]any, loc string) (Key, []Problem, error) {
 	var probs []Problem
 	fail := func(code problem.Code, msg string) (Key, []Problem, error) {
-		probs = append(probs, Problem{loc, code, msg})
+		probs = append(probs, Problem{Source: loc, Code: code, Message: msg})
 		return Key{}, probs, fmt.Errorf("%w: %s", ErrBadJWK, msg)
 	}
 	kty, ok := m["kty"].(string)
@@ -267,16 +272,16 @@ func parseJWK(m map[string]any, loc string) (Key, []Problem, error) {
 	member := func(name string) ([]byte, bool) {
 		s, ok := m[name].(string)
 		if !ok {
-			probs = append(probs, Problem{loc, problem.JWKMissingMember, fmt.Sprintf("%s key has no %q string", kty, name)})
+			probs = append(probs, Problem{Source: loc, Code: problem.JWKMissingMember, Message: fmt.Sprintf("%s key has no %q string", kty, name)})
 			return nil, false
 		}
 		b, lenient, err := decodeB64URL(s)
 		if err != nil {
-			probs = append(probs, Problem{loc, problem.JWKBadBase64, fmt.Sprintf("member %q: %v", name, err)})
+			probs = append(probs, Problem{Source: loc, Code: problem.JWKBadBase64, Message: fmt.Sprintf("member %q: %v", name, err)})
 			return nil, false
 		}
 		if lenient {
-			probs = append(probs, Problem{loc, problem.JWKNoncanonicalBase64, fmt.Sprintf("member %q is not unpadded base64url (RFC 7515 §2); read leniently", name)})
+			probs = append(probs, Problem{Source: loc, Code: problem.JWKNoncanonicalBase64, Message: fmt.Sprintf("member %q is not unpadded base64url (RFC 7515 §2); read leniently", name)})
 		}
 		canon[name] = base64.RawURLEncoding.EncodeToString(b)
 		return b, true
@@ -335,7 +340,7 @@ func parseJWK(m map[string]any, loc string) (Key, []Problem, error) {
 			return Key{}, probs, fmt.Errorf("%w: bad n or e", ErrBadJWK)
 		}
 		if len(n) > 0 && n[0] == 0 {
-			probs = append(probs, Problem{loc, problem.JWKNoncanonicalBase64, "RSA modulus has leading zero bytes (RFC 7518 §6.3.1.1)"})
+			probs = append(probs, Problem{Source: loc, Code: problem.JWKNoncanonicalBase64, Message: "RSA modulus has leading zero bytes (RFC 7518 §6.3.1.1)"})
 			n = bytes.TrimLeft(n, "\x00")
 			canon["n"] = base64.RawURLEncoding.EncodeToString(n)
 		}
@@ -357,7 +362,7 @@ func parseJWK(m map[string]any, loc string) (Key, []Problem, error) {
 	}
 	for _, priv := range []string{"d", "p", "q", "dp", "dq", "qi", "k"} {
 		if _, ok := m[priv]; ok {
-			probs = append(probs, Problem{loc, problem.JWKPrivateMember, fmt.Sprintf("key publishes the private member %q: it is compromised", priv)})
+			probs = append(probs, Problem{Source: loc, Code: problem.JWKPrivateMember, Message: fmt.Sprintf("key publishes the private member %q: it is compromised", priv)})
 			break
 		}
 	}
@@ -367,7 +372,7 @@ func parseJWK(m map[string]any, loc string) (Key, []Problem, error) {
 	}
 	k.Thumbprint = tp
 	if k.Kid != "" && k.Kid != tp {
-		probs = append(probs, Problem{loc, problem.JWKKidMismatch, fmt.Sprintf("published kid %q is not the RFC 7638 thumbprint %s; the thumbprint is used", k.Kid, tp)})
+		probs = append(probs, Problem{Source: loc, Code: problem.JWKKidMismatch, Message: fmt.Sprintf("published kid %q is not the RFC 7638 thumbprint %s; the thumbprint is used", k.Kid, tp)})
 	}
 	k.TestKey = testKeyThumbprints[tp] != ""
 	var tprobs []Problem
@@ -376,7 +381,7 @@ func parseJWK(m map[string]any, loc string) (Key, []Problem, error) {
 	k.Expires, tprobs = numericDate(m, "exp", loc)
 	probs = append(probs, tprobs...)
 	if !k.NotBefore.IsZero() && !k.Expires.IsZero() && k.Expires.Before(k.NotBefore) {
-		probs = append(probs, Problem{loc, problem.JWKExpBeforeNbf, "exp is before nbf: the key is never valid"})
+		probs = append(probs, Problem{Source: loc, Code: problem.JWKExpBeforeNbf, Message: "exp is before nbf: the key is never valid"})
 	}
 	return k, probs, nil
 }
@@ -387,7 +392,7 @@ func numericDate(m map[string]any, name, loc string) (time.Time, []Problem) {
 	if !ok {
 		return time.Time{}, nil
 	}
-	bad := []Problem{{loc, problem.JWKBadDate, fmt.Sprintf("%q is not a NumericDate; ignored", name)}}
+	bad := []Problem{{Source: loc, Code: problem.JWKBadDate, Message: fmt.Sprintf("%q is not a NumericDate; ignored", name)}}
 	num, ok := v.(json.Number)
 	if !ok {
 		return time.Time{}, bad

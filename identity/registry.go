@@ -11,6 +11,7 @@ import (
 	"strings"
 	"unicode/utf8"
 
+	"github.com/repaudit/repaudit/event"
 	"github.com/repaudit/repaudit/problem"
 )
 
@@ -39,13 +40,15 @@ func ParseRegistry(r io.Reader, source string) ([]RegistryEntry, []Problem) {
 	for lineNo := 1; ; lineNo++ {
 		line, tooLong, err := readRegistryLine(br)
 		loc := source + ":" + strconv.Itoa(lineNo)
+		before := len(probs)
 		if err != nil && !errors.Is(err, io.EOF) {
 			// A partial line is not an entry.
-			probs = append(probs, Problem{loc, problem.RegistryReadError, err.Error()})
+			probs = append(probs, Problem{Source: loc, Code: problem.RegistryReadError, Message: err.Error()})
+			locateLine(probs[before:], source, lineNo)
 			return entries, probs
 		}
 		if tooLong {
-			probs = append(probs, Problem{loc, problem.RegistryLineTooLong, fmt.Sprintf("line longer than %d bytes; skipped", MaxRegistryLine)})
+			probs = append(probs, Problem{Source: loc, Code: problem.RegistryLineTooLong, Message: fmt.Sprintf("line longer than %d bytes; skipped", MaxRegistryLine)})
 		} else if line != nil {
 			if lineNo == 1 {
 				line = trimBOM(line)
@@ -56,16 +59,25 @@ func ParseRegistry(r io.Reader, source string) ([]RegistryEntry, []Problem) {
 			}
 			if e != nil {
 				if len(entries) >= MaxRegistryEntries {
-					probs = append(probs, Problem{loc, problem.RegistryTooMany, fmt.Sprintf("more than %d entries; the rest are ignored", MaxRegistryEntries)})
+					probs = append(probs, Problem{Source: loc, Code: problem.RegistryTooMany, Message: fmt.Sprintf("more than %d entries; the rest are ignored", MaxRegistryEntries)})
+					locateLine(probs[before:], source, lineNo)
 					return entries, probs
 				}
 				e.Line = lineNo
 				entries = append(entries, *e)
 			}
 		}
+		locateLine(probs[before:], source, lineNo)
 		if err != nil {
 			return entries, probs
 		}
+	}
+}
+
+// locateLine sets Where of a registry line's problems.
+func locateLine(ps []Problem, source string, line int) {
+	for i := range ps {
+		ps[i].Where = event.Source{File: source, Line: int64(line), Offset: -1}
 	}
 }
 
@@ -113,7 +125,7 @@ func nonNil(b []byte) []byte {
 // comment lines.
 func parseRegistryLine(line []byte, loc string) (*RegistryEntry, *Problem) {
 	bad := func(code problem.Code, format string, args ...any) (*RegistryEntry, *Problem) {
-		return nil, &Problem{loc, code, fmt.Sprintf(format, args...)}
+		return nil, &Problem{Source: loc, Code: code, Message: fmt.Sprintf(format, args...)}
 	}
 	s := string(line)
 	if !utf8.ValidString(s) {

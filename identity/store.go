@@ -534,7 +534,7 @@ func (s *Store) AddCapture(url string, body []byte, at time.Time, source string)
 	case KindCard:
 		c, probs, err := ParseCard(body, source)
 		if err != nil {
-			return kind, append(probs, Problem{source, problem.CardUnreadable, err.Error()})
+			return kind, append(probs, Problem{Source: source, Code: problem.CardUnreadable, Message: err.Error()})
 		}
 		if isDataURL(url) {
 			// An inline registry entry (recorded by "cards fetch" as a
@@ -550,14 +550,14 @@ func (s *Store) AddCapture(url string, body []byte, at time.Time, source string)
 	case KindJWKS:
 		keys, probs, err := ParseJWKS(body, source)
 		if err != nil {
-			return kind, append(probs, Problem{source, problem.JWKSUnreadable, err.Error()})
+			return kind, append(probs, Problem{Source: source, Code: problem.JWKSUnreadable, Message: err.Error()})
 		}
 		s.AddKeys(url, keys, at)
 		return kind, probs
 	case KindIPList:
 		l, probs, err := ParseIPList(body, source)
 		if err != nil {
-			return kind, append(probs, Problem{source, problem.IPListUnreadable, err.Error()})
+			return kind, append(probs, Problem{Source: source, Code: problem.IPListUnreadable, Message: err.Error()})
 		}
 		s.AddIPList(url, l, at)
 		return kind, probs
@@ -574,21 +574,21 @@ func checkFetchedClientID(c *Card, fetchURL, source string) []Problem {
 		return nil
 	case c.ClientID == "" && c.Layout == LayoutLegacyFlat:
 		c.ClientID = fetchURL
-		return []Problem{{source, problem.CardNoClientID, "legacy card has no client_id; keyed by the URL it was fetched from"}}
+		return []Problem{{Source: source, Code: problem.CardNoClientID, Message: "legacy card has no client_id; keyed by the URL it was fetched from"}}
 	case c.ClientID == "":
 		if c.Invalid == "" {
 			c.Invalid = InvalidClientIDMissing
 		}
-		return []Problem{{source, problem.CardInvalid, "card fetched from " + quoteShort(fetchURL) + " has no client_id (registry-03 §Client ID)"}}
+		return []Problem{{Source: source, Code: problem.CardInvalid, Message: "card fetched from " + quoteShort(fetchURL) + " has no client_id (registry-03 §Client ID)"}}
 	case normURL(c.ClientID) == normURL(fetchURL):
 		// A crawler may have normalised the URL it recorded (host case,
 		// default port); the card names the same resource.
-		return []Problem{{source, problem.CardClientIDNormalized, fmt.Sprintf("client_id %s equals the capture URL %s only after normalisation", quoteShort(c.ClientID), quoteShort(fetchURL))}}
+		return []Problem{{Source: source, Code: problem.CardClientIDNormalized, Message: fmt.Sprintf("client_id %s equals the capture URL %s only after normalisation", quoteShort(c.ClientID), quoteShort(fetchURL))}}
 	default:
 		if c.Invalid == "" {
 			c.Invalid = InvalidClientIDMismatch
 		}
 		c.filedUnder = "fetched:" + normURL(fetchURL)
-		return []Problem{{source, problem.CardInvalid, fmt.Sprintf("client_id %s is not the URL it was fetched from, %s (registry-03 §Client ID)", quoteShort(c.ClientID), quoteShort(fetchURL))}}
+		return []Problem{{Source: source, Code: problem.CardInvalid, Message: fmt.Sprintf("client_id %s is not the URL it was fetched from, %s (registry-03 §Client ID)", quoteShort(c.ClientID), quoteShort(fetchURL))}}
 	}
 }

@@ -54,6 +54,7 @@ var dictColumns = map[string]bool{
 	"robots_warc_filename": true, "signature_reason": true, "effect": true, "status_rule": true,
 	"authority": true, "warc_filename": true, "group": true, "token": true, "rule": true, "via": true,
 	"action": true, "reason": true, "record_type": true, "code": true,
+	"card_url": true, "card_rfc9309_compliance": true, "card_purpose": true,
 }
 
 // timestampType is the Arrow type of every time column: microseconds since

@@ -130,6 +130,7 @@ const (
 	CardUAPatternTooBroad  Code = "card-ua-pattern-too-broad"
 	CardNoClientID         Code = "card-no-client-id"
 	CardClientIDNormalized Code = "card-client-id-normalized"
+	CardOlderDraftShape    Code = "card-older-draft-shape"
 	JWKSUnreadable         Code = "jwks-unreadable"
 	JWKTooMany             Code = "jwk-too-many"
 	JWKNotObject           Code = "jwk-not-object"
@@ -315,6 +316,7 @@ var registry = []Entry{
 	{KindProblem, CardUAPatternTooBroad, Warning, groupCard, "an expected-user-agent pattern that would match every client; ignored"},
 	{KindProblem, CardNoClientID, Warning, groupCard, "a legacy card without client_id; keyed by the URL it was fetched from"},
 	{KindProblem, CardClientIDNormalized, Warning, groupCard, "client_id equals the URL the card was fetched from only after normalisation"},
+	{KindProblem, CardOlderDraftShape, Info, groupCard, "a card member in the shape of an older registry draft (rfc9309-compliance as a registry-03 list of directives, not the registry-04 boolean); read, the message names the draft"},
 
 	// Key sets.
 	{KindProblem, JWKSUnreadable, Warning, groupJWKS, "a captured key set is not a JSON object; not used"},

@@ -514,9 +514,18 @@ func (db *DB) BuildWith(ctx context.Context, opts Options) (*Report, error) {
 	}
 	r.Totals = Section{ID: "totals", Title: "Totals", Query: "totals", Columns: totals.Columns, Types: totals.Types, Rows: totals.Rows}
 	for _, sp := range sectionSpecs {
+		if ok, err := db.hasFetchColumns(ctx, sp.needs); err != nil || !ok {
+			if err != nil {
+				return nil, err
+			}
+			continue
+		}
 		res, err := run(sp.query)
 		if err != nil {
 			return nil, err
+		}
+		if sp.optional && len(res.Rows) == 0 {
+			continue
 		}
 		base := Section{ID: sp.id, Title: sp.title, Note: zoneNote(sp.note, loc), Query: sp.query,
 			Columns: res.Columns, Types: res.Types, TextColumns: sp.textCols, More: res.More, Lead: sp.lead}
@@ -571,6 +580,23 @@ func (db *DB) BuildWith(ctx context.Context, opts Options) (*Report, error) {
 		}
 	}
 	return r, nil
+}
+
+// hasFetchColumns reports whether the fetches view has every named
+// column; an audit written by an older repaudit may lack new ones.
+func (db *DB) hasFetchColumns(ctx context.Context, cols []string) (bool, error) {
+	for _, c := range cols {
+		var n int
+		err := db.conn.QueryRowContext(ctx,
+			"SELECT count(*) FROM information_schema.columns WHERE table_name = 'fetches' AND column_name = "+quote(c)).Scan(&n)
+		if err != nil {
+			return false, fmt.Errorf("report: columns of fetches: %w", err)
+		}
+		if n == 0 {
+			return false, nil
+		}
+	}
+	return true, nil
 }
 
 // setTimeZone sets the DuckDB variable time_zone that per-day queries read,

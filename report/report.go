@@ -76,6 +76,11 @@ type sectionSpec struct {
 	// split partitions the rows by the value of a column into sections
 	// (value -> id, title, note), in the order given.
 	split *splitSpec
+	// optional sections are left out of the report when they have no
+	// rows, or when the audit's fetches table lacks a column in needs (an
+	// audit written before the column existed).
+	optional bool
+	needs    []string
 }
 
 type splitSpec struct {
@@ -141,6 +146,10 @@ var sectionSpecs = []sectionSpec{
 	{id: "signatures", title: "Signature outcomes", query: "signatures",
 		note:     "Web Bot Auth verdicts with their named reasons; fetches from sources that cannot show signature headers are under Unverifiable.",
 		textCols: []string{"agent", "signature", "reasons", "fetches", "keyids", "last_seen"}},
+	{id: "declared_compliance", title: "Declared robots.txt compliance, broken", query: "declared_compliance",
+		note:     "Bots whose Signature Agent Card declares rfc9309-compliance true (draft-meunier-webbotauth-registry-04 §3.2.3) while their verified fetches (identity confirmed by a signature or published IP range; claimed and spoofed clients never count) have robots.txt findings: the card, its declaration and purpose, the verified fetches, and their robots.txt findings by kind.",
+		textCols: []string{"agent", "card_url", "declaration", "purpose", "verified_fetches", "robots_findings", "findings_by_kind", "last_seen"},
+		optional: true, needs: []string{"card_url", "card_rfc9309_compliance", "card_purpose"}},
 	{id: "unverifiable", title: "Unverifiable", query: "unverifiable",
 		note: "Bot fetches whose source cannot show signature headers are unverifiable, not violations."},
 	{id: "top_paths", title: "Top offending paths", query: "top_paths",

@@ -27,6 +27,9 @@ type agentMember struct {
 	typ   string // "directory", "jwks_uri", "cimd" for typed members; "" otherwise
 	shape string
 	token bool // the value was an sf-Token (unquoted), read leniently
+	// params are the member's parameter names ("type", ...), which
+	// draft-ietf-webbotauth-httpsig-protocol-01 §5.2.1 prohibits.
+	params []string
 }
 
 // agentField is a parsed Signature-Agent field.
@@ -80,6 +83,7 @@ func parseAgentField(lines []string) agentField {
 		case httpsfv.Token:
 			m.value, m.token = string(v), true
 		}
+		m.params = it.Params.Names()
 		if t, ok := it.Params.Get("type"); ok {
 			m.shape = ShapeTyped
 			switch tv := t.(type) {

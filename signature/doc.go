@@ -58,6 +58,10 @@
 //     (any k, not necessarily the label); typed members
 //     (;type=directory|jwks_uri|cimd); untyped members whose values are JWK
 //     Set URLs. See agent.go for how each maps to KeySource references.
+//     draft-ietf-webbotauth-httpsig-protocol-01 §5.2.1 makes every member
+//     a plain JWK Set URL and tells verifiers to ignore members with
+//     parameters; a member with parameters is still read as the earlier
+//     drafts defined it, and the evidence says it carries them.
 //  6. The signature base (RFC 9421 §2.5): each covered component's
 //     serialized identifier, ": ", its value, a newline; then
 //     "@signature-params": and the inner list re-serialized (httpsfv keeps

@@ -111,3 +111,32 @@ func FuzzVerify(f *testing.F) {
 		d.Observe(r, res)
 	})
 }
+
+// FuzzParseRequestJSON: any line either becomes a request or an error,
+// never both and never a panic; a request verifies without panicking.
+func FuzzParseRequestJSON(f *testing.F) {
+	for _, s := range []string{
+		`{"time":"2025-06-01T12:00:00Z","method":"GET","authority":"example.com","path":"/a","ip":"192.0.2.1","headers":{"Signature":["sig1=:AAAA:"],"Signature-Input":"sig1=(\"@authority\");tag=\"web-bot-auth\"","Signature-Agent":"sig1=\"https://a.example/jwks.json\""}}`,
+		`{"headers_complete":true,"body_b64":"aGVsbG8=","headers":{"Content-Digest":"sha-256=:AAAA:"}}`,
+		`{"body_b64":""}`,
+		`{"headers":{"a":[1]}}`,
+		`{"ip":"::ffff:192.0.2.1","time":"x"}`,
+		`[]`,
+	} {
+		f.Add([]byte(s))
+	}
+	v := NewVerifier(identity.NewStore(), Options{})
+	f.Fuzz(func(t *testing.T, line []byte) {
+		r, err := ParseRequestJSON(line)
+		if err != nil {
+			if r != nil {
+				t.Fatalf("request and error both returned for %q", line)
+			}
+			return
+		}
+		if !r.Time.IsZero() && r.Time.Location() != time.UTC {
+			t.Fatalf("time not UTC: %v", r.Time)
+		}
+		v.Verify(r)
+	})
+}

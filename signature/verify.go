@@ -585,6 +585,15 @@ func (v *Verifier) coveredMembers(j *judgement, label string, comps []component,
 		if j.res.AgentShape == "" {
 			j.res.AgentShape = am.shape
 		}
+		if len(am.params) > 0 {
+			// draft-ietf-webbotauth-httpsig-protocol-01 §5.2.1: members
+			// MUST NOT carry parameters and a verifier MUST ignore one
+			// that does. Agents deployed under the earlier drafts send
+			// ;type=, and registry-04 §4.5 still names type=cimd, so the
+			// member is read as those drafts defined it, and said so.
+			j.notes = append(j.notes, "Signature-Agent member "+strconv.Quote(am.key)+" carries parameters ("+
+				strings.Join(am.params, ", ")+"), which draft-ietf-webbotauth-httpsig-protocol-01 prohibits; read as the earlier drafts defined it")
+		}
 		kept = append(kept, am)
 	}
 	return kept

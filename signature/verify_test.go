@@ -111,6 +111,20 @@ func TestVerifyGenerated(t *testing.T) {
 			build: func(t *testing.T, f *fixture) (*Request, *Verifier) {
 				return f.agentReq(t, f.ed, `a="`+botURL+`";type=directory`, `"signature-agent";key="a"`, `"`+botURL+`";type=directory`), std(srcWith(botURL, f.ed.key))
 			}},
+		{name: "ietf-01: a member with parameters is still read, and noted", verdict: Verified, agent: botURL, shape: ShapeTyped,
+			evid: `member "a" carries parameters (type), which draft-ietf-webbotauth-httpsig-protocol-01 prohibits`,
+			build: func(t *testing.T, f *fixture) (*Request, *Verifier) {
+				return f.agentReq(t, f.ed, `a="`+botURL+`";type=directory`, `"signature-agent";key="a"`, `"`+botURL+`";type=directory`), std(srcWith(botURL, f.ed.key))
+			}},
+		{name: "ietf-01: a plain member has no such note", verdict: Verified, agent: "https://keys.example/bot.jwks", shape: ShapeJWKSURL,
+			build: func(t *testing.T, f *fixture) (*Request, *Verifier) {
+				u := "https://keys.example/bot.jwks"
+				r, v := f.agentReq(t, f.ed, `a="`+u+`"`, `"signature-agent";key="a"`, `"`+u+`"`), std(srcWith(u, f.ed.key))
+				if res := v.Verify(r); strings.Contains(res.Evidence, "prohibits") {
+					t.Errorf("evidence %q notes parameters the member does not carry", res.Evidence)
+				}
+				return r, v
+			}},
 		{name: "typed jwks_uri", verdict: Verified, agent: "https://keys.example/bot.jwks", shape: ShapeTyped,
 			build: func(t *testing.T, f *fixture) (*Request, *Verifier) {
 				u := "https://keys.example/bot.jwks"

@@ -54,6 +54,9 @@ type Fetch struct {
 	IPCheck          string     `parquet:"ip_check" doc:"Client IP against the bot's published ranges at fetch time: in_range, not_in_range, not_given (the bot publishes a list, ip_list_url, but none was given: pass --ip-ranges-dir), not_published (no published list is known for the bot: neither the bot catalog nor its card names one), empty when not checked (no client address). Schema 1 wrote no_list for both not_given and not_published."`
 	IPListURL        string     `parquet:"ip_list_url" doc:"When ip_check is not_given: the URL of the published list that was not given (the bot catalog's ip_ranges_url, else the card's ips_uri); empty otherwise."`
 	Findings         int32      `parquet:"findings" doc:"Number of violations rows this fetch produced."`
+	CardURL          string     `parquet:"card_url" doc:"Signature Agent Card the bot's identity was matched to (by User-Agent or by the Signature-Agent of its signature): its client_id, else where it was read; empty when none."`
+	CardCompliance   string     `parquet:"card_rfc9309_compliance" doc:"That card's rfc9309-compliance declaration (draft-meunier-webbotauth-registry-04 §3.2.3): true, false, or empty when the card does not say or there is no card. A registry-03 card's list of directives reads as true when it names one."`
+	CardPurpose      string     `parquet:"card_purpose" doc:"That card's purpose (registry-04 §3.2.5), e.g. search or tdm, as written (an array comma-joined); empty when none."`
 	SourceFormat     string     `parquet:"source_format" doc:"Input format: combined, common, nginx-json, warc, ..."`
 	SourceFile       string     `parquet:"source_file" doc:"Input file the fetch was read from."`
 	SourceLine       int64      `parquet:"source_line" doc:"Line number in source_file (logs); 0 for WARC."`

@@ -4,19 +4,15 @@ import (
 	"bufio"
 	"bytes"
 	"context"
-	"encoding/base64"
 	"encoding/json"
 	"errors"
 	"flag"
 	"fmt"
 	"io"
-	"net/netip"
 	"os"
-	"slices"
 	"strings"
 	"time"
 
-	"github.com/repaudit/repaudit/event"
 	"github.com/repaudit/repaudit/identity"
 	"github.com/repaudit/repaudit/internal/safetext"
 	"github.com/repaudit/repaudit/signature"
@@ -159,24 +155,6 @@ func readCapped(name string) ([]byte, error) {
 	return data, nil
 }
 
-// checkRequest is one input line.
-type checkRequest struct {
-	Time      string                     `json:"time"`
-	Method    string                     `json:"method"`
-	Scheme    string                     `json:"scheme"`
-	Authority string                     `json:"authority"`
-	Path      string                     `json:"path"`
-	IP        string                     `json:"ip"`
-	Headers   map[string]json.RawMessage `json:"headers"`
-	// HeadersComplete says every request header is present (as in a WARC
-	// request record), so a covered header that is absent was not sent.
-	HeadersComplete bool `json:"headers_complete"`
-	// BodyB64 is the request body, base64 (RFC 4648 §4, padding
-	// optional), checked against a covered Content-Digest. Absent: the
-	// digest is noted unchecked.
-	BodyB64 *string `json:"body_b64"`
-}
-
 // checkResult is one output line.
 type checkResult struct {
 	Line      int64    `json:"line"`
@@ -287,65 +265,10 @@ func readLine(br *bufio.Reader, max int) (line []byte, tooLong bool, err error) 
 	}
 }
 
-// parseCheckRequest turns an input line into a Request. Header names are
-// taken in sorted order (JSON objects are unordered); each name's values
-// keep their order. A header value may be a string or an array of strings.
+// parseCheckRequest turns an input line into a Request
+// (signature.ParseRequestJSON).
 func parseCheckRequest(line []byte) (*signature.Request, error) {
-	var in checkRequest
-	dec := json.NewDecoder(bytes.NewReader(line))
-	if err := dec.Decode(&in); err != nil {
-		return nil, fmt.Errorf("not a request object: %w", err)
-	}
-	r := &signature.Request{
-		Method: in.Method, Scheme: in.Scheme, Authority: in.Authority, Target: in.Path,
-		HeadersComplete: in.HeadersComplete,
-	}
-	if in.Time != "" {
-		t, err := time.Parse(time.RFC3339Nano, in.Time)
-		if err != nil {
-			return nil, fmt.Errorf("time %q is not RFC 3339", in.Time)
-		}
-		r.Time = t.UTC()
-	}
-	if in.BodyB64 != nil {
-		b64 := strings.TrimRight(strings.TrimSpace(*in.BodyB64), "=")
-		body, err := base64.RawStdEncoding.DecodeString(b64)
-		if err != nil {
-			return nil, fmt.Errorf("body_b64 is not base64: %w", err)
-		}
-		if body == nil {
-			body = []byte{} // an empty body given is still a body
-		}
-		r.Body = body
-	}
-	if in.IP != "" {
-		ip, err := netip.ParseAddr(in.IP)
-		if err != nil {
-			return nil, fmt.Errorf("ip %q is not an IP address", in.IP)
-		}
-		r.IP = ip.Unmap()
-	}
-	names := make([]string, 0, len(in.Headers))
-	for n := range in.Headers {
-		names = append(names, n)
-	}
-	slices.Sort(names)
-	for _, n := range names {
-		raw := in.Headers[n]
-		var one string
-		if err := json.Unmarshal(raw, &one); err == nil {
-			r.Header = append(r.Header, event.Field{Name: n, Value: strings.TrimSpace(one)})
-			continue
-		}
-		var many []string
-		if err := json.Unmarshal(raw, &many); err != nil {
-			return nil, fmt.Errorf("header %q is neither a string nor an array of strings", n)
-		}
-		for _, val := range many {
-			r.Header = append(r.Header, event.Field{Name: n, Value: strings.TrimSpace(val)})
-		}
-	}
-	return r, nil
+	return signature.ParseRequestJSON(line)
 }
 
 // claimedCard names the card a request claims: by its User-Agent, or by
