@@ -23,8 +23,8 @@ func TestRegistry04CardFeedsIPCheck(t *testing.T) {
 	tests := []struct {
 		name, ip, want, identity string
 	}{
-		{"in the card's list", "198.51.100.7", "in_range", IdentityVerified},
-		{"outside it", "203.0.113.9", "not_in_range", IdentitySpoofed},
+		{"in the card's list", "198.51.100.7", "in_range", string(IdentityVerified)},
+		{"outside it", "203.0.113.9", "not_in_range", string(IdentitySpoofed)},
 	}
 	for _, tt := range tests {
 		t.Run(tt.name, func(t *testing.T) {
