@@ -27,6 +27,7 @@ const (
 	KindUnsignedClaimant        = "unsigned_claimant"
 	KindInvalidSignature        = "invalid_signature"
 	KindIPNotPublished          = "ip_not_published"
+	KindRDNSMismatch            = "rdns_mismatch"
 	KindCrawlDelayIgnored       = "crawl_delay_ignored"
 )
 
@@ -35,7 +36,7 @@ var Kinds = []string{
 	KindDisallowedFetch, KindFetchWhileUnreachable, KindStaleRobots, KindUncheckedDisallowed,
 	KindPossibleViolation, KindNoindexIndexed, KindNosnippetSnippeted, KindACAPProhibited,
 	KindUsageReserved, KindRetentionExpired, KindCapturedWhileDisallowed, KindUnsignedClaimant, KindInvalidSignature,
-	KindIPNotPublished, KindCrawlDelayIgnored,
+	KindIPNotPublished, KindCrawlDelayIgnored, KindRDNSMismatch,
 }
 
 // Severities.
@@ -51,7 +52,7 @@ const (
 func Severity(kind string) string {
 	switch kind {
 	case KindDisallowedFetch, KindFetchWhileUnreachable, KindCapturedWhileDisallowed,
-		KindInvalidSignature, KindIPNotPublished, KindNoindexIndexed, KindNosnippetSnippeted:
+		KindInvalidSignature, KindIPNotPublished, KindRDNSMismatch, KindNoindexIndexed, KindNosnippetSnippeted:
 		return SeverityHigh
 	case KindStaleRobots, KindUncheckedDisallowed, KindUnsignedClaimant, KindACAPProhibited,
 		KindUsageReserved, KindRetentionExpired:
