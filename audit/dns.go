@@ -5,6 +5,7 @@ import (
 	"fmt"
 	"os"
 	"path/filepath"
+	"strconv"
 	"strings"
 
 	"github.com/repaudit/repaudit/event"
@@ -51,7 +52,11 @@ func loadDNSFile(p string, ids *identity.Store, problems *[]event.Problem) {
 		s, ps, err = identity.ParseDNSSnapshot(data, p)
 		if err == nil {
 			for _, q := range ps {
-				*problems = append(*problems, identityProblem(q, src))
+				at := src // identity.ParseDNSSnapshot names a line "FILE:LINE"
+				if n, err := strconv.ParseInt(strings.TrimPrefix(q.Source, p+":"), 10, 64); err == nil {
+					at.Line = n
+				}
+				*problems = append(*problems, identityProblem(q, at))
 			}
 			ids.AddDNSSnapshot(s)
 			return
