@@ -39,6 +39,7 @@ type Config struct {
 	JWKS            []string            // --jwks files: trusted keys
 	IPRanges        map[string][]string // --ip-ranges TOKEN=FILE
 	IPRangesDirs    []string            // --ip-ranges-dir: IP list files tied to bots by name (audit/ipranges.go)
+	DNSDirs         []string            // --dns-dir: reverse-DNS snapshots of 'repaudit dns verify' (audit/dns.go)
 	Index           []string            // --index listings
 	Snippets        []string            // --snippets listings
 	// Robots, RobotsGit and RobotsDir are robots.txt versions as the site

@@ -114,6 +114,7 @@ func ExistingInputs(args []string) (kept []string, problems []event.Problem, fai
 // Config fields of the same names.
 type SourceFlags struct {
 	IPRangesDirs List
+	DNSDirs      List
 	Robots       List
 	RobotsGit    List
 	RobotsDir    List
@@ -122,6 +123,7 @@ type SourceFlags struct {
 // Register defines the source flags on fs.
 func (f *SourceFlags) Register(fs *flag.FlagSet) {
 	fs.Var(&f.IPRangesDirs, "ip-ranges-dir", "`DIR` of IP range lists as 'repaudit ranges fetch' writes them (or named as published, e.g. googlebot.json); repeatable")
+	fs.Var(&f.DNSDirs, "dns-dir", "`DIR` of reverse-DNS snapshots as 'repaudit dns verify' writes them: read offline, they verify or refute the addresses of bots with rdns_suffixes; repeatable")
 	fs.Var(&f.Robots, "robots", "the site's robots.txt `[URL=]FILE[@TIME]`, served from TIME (RFC 3339 or YYYY-MM-DD) until the next version; without @TIME, in force for the whole data range; URL= binds it to that site (https://www.example.org=FILE) whatever --site says; repeatable")
 	fs.Var(&f.RobotsGit, "robots-git", "git repository `[URL=]DIR[:PATH]` holding the site's robots.txt (PATH default robots.txt): every commit that changed it is a version from its committer time; URL= binds it to that site; repeatable")
 	fs.Var(&f.RobotsDir, "robots-dir", "`[URL=]DIR` of dated robots.txt snapshots named by date or time (2025-03-01.txt, robots-2025-03-01T12:00:00Z.txt); URL= binds them to that site; a subdirectory named by a host (DIR/www.example.org/2025-03-01.txt) holds that host's snapshots (https, unless a --site names the host with http); repeatable")

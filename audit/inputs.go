@@ -100,7 +100,10 @@ func loadLocalIdentity(cfg Config, catalog *bots.Catalog, ids *identity.Store, p
 			ids.AddIPList(token, l, l.CreationTime)
 		}
 	}
-	return loadIPRangesDirs(cfg.IPRangesDirs, catalog, ids, problems)
+	if err := loadIPRangesDirs(cfg.IPRangesDirs, catalog, ids, problems); err != nil {
+		return err
+	}
+	return loadDNSDirs(cfg.DNSDirs, ids, problems)
 }
 
 // loadDocument adds a card, key set or IP list found among the inputs. An

@@ -190,3 +190,65 @@ func TestIPListSeverity(t *testing.T) {
 		})
 	}
 }
+
+// TestCatalogListNames: every current list of the default catalog is
+// recognised in an --ip-ranges-dir both under its published file name
+// and under the name 'ranges fetch' writes, and a list shared by several
+// bots (claude.com's bots.json, Google's common-crawlers.json) verifies
+// each of them.
+func TestCatalogListNames(t *testing.T) {
+	lists := bots.Default().IPRangeLists()
+	at := time.Date(2026, 11, 23, 18, 45, 0, 0, time.UTC)
+	for _, u := range []string{
+		"https://developers.google.com/crawling/ipranges/common-crawlers.json",
+		"https://developers.google.com/crawling/ipranges/special-crawlers.json",
+		"https://developers.google.com/crawling/ipranges/user-triggered-fetchers.json",
+		"https://developers.google.com/crawling/ipranges/user-triggered-fetchers-google.json",
+		"https://developers.google.com/crawling/ipranges/user-triggered-agents.json",
+		"https://claude.com/crawling/bots.json",
+		"https://openai.com/gptbot.json",
+		"https://openai.com/searchbot.json",
+		"https://openai.com/chatgpt-user.json",
+	} {
+		dated, err := identity.IPListFileName(u, at)
+		if err != nil {
+			t.Fatal(err)
+		}
+		for _, name := range []string{dated, u[strings.LastIndex(u, "/")+1:]} {
+			o, why := mapIPListFile(name, lists)
+			if why != "" || len(o.Tokens) == 0 {
+				t.Errorf("%s (%s): not recognised: %s", name, u, why)
+			}
+		}
+	}
+
+	tmp := t.TempDir()
+	dir := filepath.Join(tmp, "ranges")
+	os.Mkdir(dir, 0o755)
+	writeList(t, dir, "bots.json", "2026-03-01T00:00:00Z", "160.79.104.0/23")
+	writeList(t, dir, "common-crawlers.json", "2026-03-01T00:00:00Z", "66.249.64.0/19")
+	log := `160.79.104.10 - - [05/Mar/2026:10:00:00 +0000] "GET /a HTTP/1.1" 200 1 "-" "Mozilla/5.0 AppleWebKit/537.36 (KHTML, like Gecko; compatible; ClaudeBot/1.0; +claudebot@anthropic.com)"
+160.79.104.11 - - [05/Mar/2026:10:00:01 +0000] "GET /b HTTP/1.1" 200 1 "-" "Mozilla/5.0 AppleWebKit/537.36 (KHTML, like Gecko; compatible; Claude-User/1.0; +Claude-User@anthropic.com)"
+160.79.104.12 - - [05/Mar/2026:10:00:02 +0000] "GET /c HTTP/1.1" 200 1 "-" "Mozilla/5.0 AppleWebKit/537.36 (KHTML, like Gecko; compatible; Claude-SearchBot/1.0; +Claude-SearchBot@anthropic.com)"
+192.0.2.1 - - [05/Mar/2026:10:00:03 +0000] "GET /d HTTP/1.1" 200 1 "-" "Mozilla/5.0 AppleWebKit/537.36 (KHTML, like Gecko; compatible; Claude-User/1.0; +Claude-User@anthropic.com)"
+66.249.66.1 - - [05/Mar/2026:10:00:04 +0000] "GET /e HTTP/1.1" 200 1 "-" "Mozilla/5.0 (compatible; Googlebot/2.1; +http://www.google.com/bot.html)"
+66.249.66.2 - - [05/Mar/2026:10:00:05 +0000] "GET /f HTTP/1.1" 200 1 "-" "Mozilla/5.0 (compatible; GoogleOther)"
+`
+	logPath := filepath.Join(tmp, "access.log")
+	os.WriteFile(logPath, []byte(log), 0o644)
+	cfg := Config{Inputs: []string{logPath}, Out: filepath.Join(tmp, "out"), Jobs: 1, IPRangesDirs: []string{dir},
+		Eval: evaluate.Options{DefaultAuthority: "https://www.example.com", RobotsTTL: 24 * time.Hour}}
+	col := &table.Collector{}
+	if err := runInto(context.Background(), cfg, col); err != nil {
+		t.Fatal(err)
+	}
+	var got []string
+	for _, f := range col.Fetches {
+		got = append(got, f.Agent+":"+f.IPCheck+":"+f.Identity)
+	}
+	want := "ClaudeBot:in_range:verified Claude-User:in_range:verified Claude-SearchBot:in_range:verified Claude-User:not_in_range:spoofed " +
+		"Googlebot:in_range:verified GoogleOther:in_range:verified"
+	if strings.Join(got, " ") != want {
+		t.Errorf("fetches %q, want %q", strings.Join(got, " "), want)
+	}
+}

@@ -185,6 +185,9 @@ type NoticeFacts struct {
 	// run was given robots.txt sources (for other sites, then).
 	NoVersion    map[string]int64 `json:"no_version,omitempty"`
 	SourcesGiven bool             `json:"sources_given,omitempty"`
+	// DNSGiven says that the run was given reverse-DNS snapshots
+	// (--dns-dir): the IP list notices then do not suggest making one.
+	DNSGiven bool `json:"dns_given,omitempty"`
 	// Sites are the sites named with --site when several were, and
 	// Unbound the inputs bound to none of them whose lines named no host,
 	// with their counts.
@@ -362,6 +365,7 @@ func (nf *NoticeFacts) Merge(o NoticeFacts) {
 		}
 	}
 	nf.SourcesGiven = nf.SourcesGiven || o.SourcesGiven
+	nf.DNSGiven = nf.DNSGiven || o.DNSGiven
 	nf.AddReferrers(o.Referrers)
 	for a, n := range o.UnknownBots {
 		if nf.UnknownBots == nil {
@@ -398,6 +402,7 @@ func notices(m *evaluate.Model, catalog *bots.Catalog, s *Summary, cfg Config, u
 	nf.Site, nf.AssumedVersions, nf.FirstVersion = m.Site(), m.AssumedVersions(), m.FirstVersion()
 	nf.Referrers = s.referrers
 	nf.SourcesGiven = len(cfg.Robots)+len(cfg.RobotsGit)+len(cfg.RobotsDir) > 0
+	nf.DNSGiven = len(cfg.DNSDirs) > 0
 	nf.Sites, nf.Unbound = cfg.Eval.Sites, unbound
 	return Notices(&nf, catalog)
 }
@@ -631,14 +636,14 @@ func (nl *noticeList) ipLists(catalog *bots.Catalog, nf *NoticeFacts) {
 		}
 		switch {
 		case known && slices.Contains(b.IPRangesURLs, u) || known && u == b.IPRangesURL:
-			nl.add(NoticeIPListNotGiven, c, "%s publishes IP ranges at %s; none given: %s unchecked, findings attributed to the claimed operator — run 'repaudit ranges fetch --out DIR' and pass --ip-ranges-dir DIR",
-				name, u, fetches(c))
+			nl.add(NoticeIPListNotGiven, c, "%s publishes IP ranges at %s; none given: %s unchecked, findings attributed to the claimed operator — run 'repaudit ranges fetch --out DIR' and pass --ip-ranges-dir DIR%s",
+				name, u, fetches(c), dnsFix(b, nf))
 		default: // a card's ips_uri
 			nl.add(NoticeIPListNotGiven, c, "%s publishes IP ranges at %s (its Signature Agent Card's ips_uri); none given: %s unchecked, findings attributed to the claimed operator — give a WARC that captures it ('repaudit cards fetch' records it)",
 				name, u, fetches(c))
 		}
 	}
-	var unpublished []string
+	var unpublished, byDNS []string
 	var unpublishedN int64
 	for _, a := range byCount(nf.NotPublished) {
 		c := nf.NotPublished[a]
@@ -648,11 +653,34 @@ func (nl *noticeList) ipLists(catalog *bots.Catalog, nf *NoticeFacts) {
 		}
 		unpublished = append(unpublished, fmt.Sprintf("%s (%d)", b.Token, c))
 		unpublishedN += c
+		if byReverseDNS(b, nf) {
+			byDNS = append(byDNS, b.Token)
+		}
 	}
 	if len(unpublished) > 0 {
-		nl.add(NoticeIPListNone, unpublishedN, "%s by bots whose operators publish no IP ranges, unverifiable by IP: %s",
-			fetches(unpublishedN), listSome(unpublished, 8))
+		fix := ""
+		if len(byDNS) > 0 {
+			fix = " — " + listSome(byDNS, 8) + " can be verified by reverse DNS: run 'repaudit dns verify INPUT... --out DIR' and pass --dns-dir DIR"
+		}
+		nl.add(NoticeIPListNone, unpublishedN, "%s by bots whose operators publish no IP ranges, unverifiable by IP: %s%s",
+			fetches(unpublishedN), listSome(unpublished, 8), fix)
 	}
+}
+
+// byReverseDNS reports whether a bot can be verified by reverse DNS (its
+// operator documents it: rdns_suffixes) and the run was given no
+// --dns-dir to do it with.
+func byReverseDNS(b *bots.Bot, nf *NoticeFacts) bool {
+	return b != nil && len(b.RDNSSuffixes) > 0 && !nf.DNSGiven
+}
+
+// dnsFix names 'repaudit dns verify' as the other fix of the IP list
+// notice, when byReverseDNS; "" otherwise.
+func dnsFix(b *bots.Bot, nf *NoticeFacts) string {
+	if !byReverseDNS(b, nf) {
+		return ""
+	}
+	return " (or verify by reverse DNS: run 'repaudit dns verify INPUT... --out DIR' and pass --dns-dir DIR)"
 }
 
 // byCount returns the keys of m, most counted first, then in order.

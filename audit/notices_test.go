@@ -16,9 +16,10 @@ func TestIPListNotices(t *testing.T) {
 		return &table.Fetch{Agent: agent, ClientIP: "192.0.2.1", IPCheck: check, IPListURL: url}
 	}
 	tests := []struct {
-		name string
-		rows []*table.Fetch
-		want []string // code: count: substring of the message, in order
+		name     string
+		rows     []*table.Fetch
+		dnsGiven bool
+		want     []string // code: count: substring of the message, in order
 	}{
 		{
 			name: "catalog list not given",
@@ -37,6 +38,25 @@ func TestIPListNotices(t *testing.T) {
 			name: "nothing published",
 			rows: []*table.Fetch{row("Bytespider", identity.IPNotPublished, ""), row("FooCrawler", identity.IPNotPublished, "")},
 			want: []string{"ip-list-not-published: 1: 1 fetch by bots whose operators publish no IP ranges, unverifiable by IP: Bytespider (1)"},
+		},
+		{
+			name: "reverse DNS named as the other fix",
+			rows: []*table.Fetch{
+				row("Googlebot", identity.IPNotGiven, "https://developers.google.com/crawling/ipranges/common-crawlers.json"),
+				row("Amazonbot", identity.IPNotPublished, ""), row("Amazonbot", identity.IPNotPublished, ""),
+				row("Bytespider", identity.IPNotPublished, ""),
+			},
+			want: []string{"ip-list-not-given: 1: pass --ip-ranges-dir DIR (or verify by reverse DNS: run 'repaudit dns verify INPUT... --out DIR' and pass --dns-dir DIR)",
+				"ip-list-not-published: 3: Amazonbot (2), Bytespider (1) — Amazonbot can be verified by reverse DNS: run 'repaudit dns verify INPUT... --out DIR' and pass --dns-dir DIR"},
+		},
+		{
+			name: "reverse DNS not named with --dns-dir",
+			rows: []*table.Fetch{
+				row("Googlebot", identity.IPNotGiven, "https://developers.google.com/crawling/ipranges/common-crawlers.json"),
+				row("Amazonbot", identity.IPNotPublished, ""),
+			},
+			dnsGiven: true,
+			want:     []string{"ip-list-not-given: 1: pass --ip-ranges-dir DIR", "ip-list-not-published: 1: unverifiable by IP: Amazonbot (1)"},
 		},
 		{
 			name: "list given, or no address",
@@ -58,6 +78,7 @@ func TestIPListNotices(t *testing.T) {
 		t.Run(tt.name, func(t *testing.T) {
 			// Tallied in two parts and merged, as the Beam pipeline does.
 			var a, b NoticeFacts
+			b.DNSGiven = tt.dnsGiven
 			for i, r := range tt.rows {
 				if i%2 == 0 {
 					a.Tally(r)
@@ -71,6 +92,9 @@ func TestIPListNotices(t *testing.T) {
 				t.Fatalf("got %d notices %+v, want %d", len(got), got, len(tt.want))
 			}
 			for i, n := range got {
+				if tt.dnsGiven && strings.Contains(n.Message, "dns verify") {
+					t.Errorf("notice %d names dns verify although --dns-dir was given: %q", i, n.Message)
+				}
 				code, rest, _ := strings.Cut(tt.want[i], ": ")
 				count, msg, _ := strings.Cut(rest, ": ")
 				if n.Code != code || count != "" && count != itoa(n.Count) || !strings.Contains(n.Message, msg) {

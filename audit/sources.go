@@ -252,6 +252,17 @@ func recordSideInputs(cfg Config, st *runState) {
 			}
 		}
 	}
+	for _, dir := range cfg.DNSDirs {
+		entries, err := os.ReadDir(dir)
+		if err != nil {
+			continue
+		}
+		for _, e := range entries {
+			if !strings.HasPrefix(e.Name(), ".") {
+				add("dns", filepath.Join(dir, e.Name()))
+			}
+		}
+	}
 	add("index", cfg.Index...)
 	add("snippets", cfg.Snippets...)
 }

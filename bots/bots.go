@@ -50,6 +50,7 @@ type Bot struct {
 	// files named for them still verify the bot.
 	IPRangesFormerURLs []string
 	RDNSSuffixes       []string // host name suffixes its addresses reverse-resolve to (".googlebot.com")
+	RDNSDocURL         string   // the operator's page documenting reverse-DNS verification
 	WebBotAuth         string   // Web Bot Auth hint: the Signature-Agent it signs with, when documented
 	// RobotsTxtOnly is true for product tokens that exist only in
 	// robots.txt (Google-Extended, Applebot-Extended): no client sends them
@@ -269,6 +270,9 @@ func overlay(base, top *Bot) *Bot {
 	}
 	if top.WebBotAuth != "" {
 		m.WebBotAuth = top.WebBotAuth
+	}
+	if top.RDNSDocURL != "" {
+		m.RDNSDocURL = top.RDNSDocURL
 	}
 	if top.set&setRobotsTxtOnly != 0 {
 		m.RobotsTxtOnly = top.RobotsTxtOnly

@@ -568,3 +568,27 @@ func TestLoadRobotsJSONDuplicates(t *testing.T) {
 		t.Errorf("merged duplicate: got %d bots, %+v", small.Len(), b)
 	}
 }
+
+// rdns_doc_url is read, kept by the default catalog for the operators
+// that document reverse-DNS verification, and replaced by a --bots file.
+func TestRDNSDocURL(t *testing.T) {
+	c := Default()
+	for tok, want := range map[string]string{
+		"Googlebot": "https://developers.google.com/search/docs/crawling-indexing/verifying-googlebot",
+		"Amazonbot": "https://developer.amazon.com/amazonbot",
+		"GPTBot":    "",
+	} {
+		b, ok := c.Lookup(tok)
+		if !ok || b.RDNSDocURL != want {
+			t.Errorf("%s: rdns_doc_url %q, want %q", tok, b.RDNSDocURL, want)
+		}
+	}
+	o, err := Load(strings.NewReader(`{"bots":[{"token":"Googlebot","rdns_doc_url":"https://doc.example/verify"}]}`), "mine.json")
+	if err != nil {
+		t.Fatal(err)
+	}
+	b, _ := c.Merge(o).Lookup("Googlebot")
+	if b.RDNSDocURL != "https://doc.example/verify" || len(b.RDNSSuffixes) == 0 {
+		t.Errorf("merged: rdns_doc_url %q, suffixes %v", b.RDNSDocURL, b.RDNSSuffixes)
+	}
+}

@@ -100,6 +100,7 @@
 //	      "ip_ranges_urls": ["https://..."], // published IP range lists (JAFAR / Google JSON shape); "ip_ranges_url" (one) is read too
 //	      "ip_ranges_former_urls": ["https://..."], // URLs its lists were published under before a move: not fetched, still recognised
 //	      "rdns_suffixes": [".googlebot.com"], // host name suffixes its addresses reverse-resolve to
+//	      "rdns_doc_url": "https://...",     // the operator's page documenting reverse-DNS verification
 //	      "web_bot_auth": "https://chatgpt.com", // the Signature-Agent it signs with, when documented
 //	      "robots_txt_only": false,          // a robots.txt token no client sends (Google-Extended)
 //	      "notes": "free text"

@@ -57,6 +57,7 @@ type jsonBot struct {
 	IPRangesURLs   *[]string `json:"ip_ranges_urls"`
 	IPRangesFormer *[]string `json:"ip_ranges_former_urls"`
 	RDNSSuffixes   []string  `json:"rdns_suffixes"`
+	RDNSDocURL     string    `json:"rdns_doc_url"`
 	WebBotAuth     string    `json:"web_bot_auth"`
 	RobotsTxtOnly  *bool     `json:"robots_txt_only"`
 	Notes          string    `json:"notes"`
@@ -358,6 +359,7 @@ func fromOurs(e jsonBot) (*Bot, error) {
 		Category:    e.Category,
 		URL:         capText(e.URL),
 		WebBotAuth:  capText(e.WebBotAuth),
+		RDNSDocURL:  capText(e.RDNSDocURL),
 		Notes:       capText(e.Notes),
 	}
 	if b.RobotsToken != "" {

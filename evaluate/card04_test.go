@@ -2,8 +2,8 @@ package evaluate
 
 import (
 	"net/netip"
-	"time"
 	"testing"
+	"time"
 )
 
 // A registry-04 card captured in a WARC (draft-meunier-webbotauth-

@@ -564,6 +564,7 @@ func (m *Model) checkSignature(j *Judgement, f *event.Fetch, t time.Time, id *id
 // idStatus is what the identity status was decided from.
 type idStatus struct {
 	ipc       identity.IPCheck
+	dns       identity.DNSCheck
 	cardSigns bool // the client's card publishes keys
 }
 
@@ -581,10 +582,15 @@ func (m *Model) identityStatus(j *Judgement, f *event.Fetch, t time.Time, id ide
 		case identity.IPNotGiven:
 			row.IPCheck, row.IPListURL = st.ipc.Result, st.ipc.ListSource
 		}
+		st.dns = m.checkDNS(id, f.ClientIP, t)
+		if st.dns.Result != "" {
+			row.DNSCheck = st.dns.Result
+			row.DNSEvidence = dnsEvidence(f.ClientIP.String(), id, st.dns)
+		}
 	}
 	st.cardSigns = id.cardSigns()
 	j.claimant = st.cardSigns
-	status := clientIdentity(f, st.ipc, sig, st.cardSigns)
+	status := clientIdentity(f, st.ipc, st.dns, sig, st.cardSigns)
 	row.Identity = string(status)
 	if status == IdentitySpoofed {
 		row.Operator = "" // never attributed to the operator
@@ -592,21 +598,48 @@ func (m *Model) identityStatus(j *Judgement, f *event.Fetch, t time.Time, id ide
 	return st
 }
 
+// checkDNS judges the client address against the reverse-DNS snapshots
+// in force at t, for a bot whose catalog entry has rdns_suffixes.
+func (m *Model) checkDNS(id ident, ip netip.Addr, t time.Time) identity.DNSCheck {
+	if id.bot == nil || len(id.bot.RDNSSuffixes) == 0 || !m.ids.HasDNS() {
+		return identity.DNSCheck{}
+	}
+	return m.ids.CheckDNS(ip, id.bot.RDNSSuffixes, t)
+}
+
 // cardSigns reports whether the client's card publishes keys.
 func (id *ident) cardSigns() bool {
 	return id.card != nil && id.card.Invalid == "" && (len(id.card.JWKS) > 0 || id.card.JWKSURI != "")
 }
 
+// addressCheck combines the two checks of the client address, the
+// published IP ranges and forward-confirmed reverse DNS, which operators
+// document as equivalent (docs/semantics.md, "Reverse DNS"): either one
+// passing confirms the address; one failing while the other does not
+// pass refutes it.
+func addressCheck(ipc identity.IPCheck, dns identity.DNSCheck) (confirmed, refuted bool) {
+	confirmed = ipc.Result == identity.IPInRange || dns.Result == identity.DNSConfirmed
+	refuted = !confirmed && (ipc.Result == identity.IPNotInRange || dnsRefutes(dns.Result))
+	return confirmed, refuted
+}
+
+// dnsRefutes reports whether a DNS result shows the address is not the
+// operator's. no_ptr and lookup_error prove nothing.
+func dnsRefutes(result string) bool {
+	return result == identity.DNSNameOutsideSuffixes || result == identity.DNSForwardMismatch
+}
+
 // clientIdentity is the identity status of f's client from its checks:
 // spoofed when one fails, verified when one passes, else claimed.
-func clientIdentity(f *event.Fetch, ipc identity.IPCheck, sig signatureCheck, cardSigns bool) Identity {
+func clientIdentity(f *event.Fetch, ipc identity.IPCheck, dns identity.DNSCheck, sig signatureCheck, cardSigns bool) Identity {
 	signed := sig.signed()
+	addrOK, addrBad := addressCheck(ipc, dns)
 	switch {
-	case ipc.Result == identity.IPNotInRange ||
+	case addrBad ||
 		(signed && sig.res.Verdict == signature.Invalid) ||
 		(!signed && f.SignatureRecorded && cardSigns):
 		return IdentitySpoofed
-	case ipc.Result == identity.IPInRange || (signed && sig.res.Verdict == signature.Verified) || f.CDNVerifiedBot != "":
+	case addrOK || (signed && sig.res.Verdict == signature.Verified) || f.CDNVerifiedBot != "":
 		return IdentityVerified
 	}
 	return IdentityClaimed
@@ -620,10 +653,12 @@ func (m *Model) robotsScope(f *event.Fetch, t time.Time, id ident) viewScope {
 	var j Judgement
 	sig := m.checkSignature(&j, f, t, &id)
 	var ipc identity.IPCheck
+	var dns identity.DNSCheck
 	if f.ClientIP.IsValid() {
 		ipc = m.checkIP(id, f.ClientIP, t, nil)
+		dns = m.checkDNS(id, f.ClientIP, t)
 	}
-	switch clientIdentity(f, ipc, sig, id.cardSigns()) {
+	switch clientIdentity(f, ipc, dns, sig, id.cardSigns()) {
 	case IdentitySpoofed:
 		return viewScope{kind: scopeClient, ip: f.ClientIP}
 	case IdentityVerified:
@@ -706,10 +741,15 @@ func (m *Model) policyFindings(j *Judgement, f *event.Fetch, t time.Time, a *aut
 // identityFindings adds the findings of a failed identity check.
 func (m *Model) identityFindings(j *Judgement, f *event.Fetch, t time.Time, id ident, sig signatureCheck, st idStatus) {
 	row := &j.Fetch
-	if st.ipc.Result == identity.IPNotInRange {
+	if st.ipc.Result == identity.IPNotInRange && st.dns.Result != identity.DNSConfirmed {
 		v := m.baseViolation(row, KindIPNotPublished)
 		v.Evidence = "client IP " + row.ClientIP + " is not in the IP ranges published for " + id.token +
 			" in force at " + fmtTime(t) + " (" + st.ipc.ListSource + listTime(st.ipc.ListTime, st.ipc.Earliest) + ")"
+		j.Violations = append(j.Violations, v)
+	}
+	if dnsRefutes(st.dns.Result) && st.ipc.Result != identity.IPInRange {
+		v := m.baseViolation(row, KindRDNSMismatch)
+		v.Evidence = row.DNSEvidence
 		j.Violations = append(j.Violations, v)
 	}
 	signed := sig.signed()
@@ -1087,4 +1127,37 @@ func (m *Model) baseViolation(row *table.Fetch, kind string) table.Violation {
 		WARCRecordOffset: row.WARCRecordOffset,
 		WARCRecordLength: row.WARCRecordLength,
 	}
+}
+
+// dnsEvidence says, for fetches.dns_evidence and the rdns_mismatch
+// finding, what the reverse-DNS snapshot showed, so that it can be
+// checked by hand: the PTR name, the forward answer, the snapshot file,
+// its resolver and the lookup time. "" when no snapshot holds ip.
+func dnsEvidence(ip string, id ident, c identity.DNSCheck) string {
+	if c.Result == "" {
+		return ""
+	}
+	suffixes := strings.Join(id.bot.RDNSSuffixes, ", ")
+	var what string
+	switch c.Result {
+	case identity.DNSConfirmed:
+		what = "reverse DNS confirms " + ip + " for " + id.token + ": PTR " + c.Name + " (under " + suffixes + ") resolves to " + strings.Join(c.Answers, ", ")
+	case identity.DNSNameOutsideSuffixes:
+		what = "reverse DNS refutes " + ip + " for " + id.token + ": PTR " + strings.Join(c.PTR, ", ") + " is not under " + suffixes
+	case identity.DNSForwardMismatch:
+		answers := strings.Join(c.Answers, ", ")
+		if answers == "" {
+			answers = "no address"
+		}
+		what = "reverse DNS refutes " + ip + " for " + id.token + ": PTR " + c.Name + " (under " + suffixes + ") resolves to " + answers + ", not " + ip
+	case identity.DNSNoPTR:
+		what = "reverse DNS: " + ip + " has no PTR record (proves nothing)"
+	default:
+		what = "reverse DNS: the lookup of " + ip + " failed (proves nothing)"
+	}
+	when := "lookup of " + fmtTime(c.Looked)
+	if c.Earliest {
+		when += ", the earliest of the address: it also covers earlier fetches"
+	}
+	return what + "; " + when + " via " + c.Resolver + " in " + c.File
 }

@@ -25,6 +25,7 @@ const (
 	KindInvalidSignature        = "invalid_signature"
 	KindIPNotPublished          = "ip_not_published"
 	KindCrawlDelayIgnored       = "crawl_delay_ignored"
+	KindRDNSMismatch            = "rdns_mismatch"
 )
 
 // Severities (violations.severity). docs/findings.md ("Every finding
@@ -98,6 +99,7 @@ var kindRegistry = []KindInfo{
 	{KindIPNotPublished, SeverityHigh, "A client claiming a bot came from an IP outside the ranges the bot publishes.", nil},
 	{KindCrawlDelayIgnored, SeverityLow, "Two fetches by a bot on one host came closer together than its group's Crawl-delay.",
 		cols(colsVersion, []string{"observed_interval_seconds", "crawl_delay_seconds"})},
+	{KindRDNSMismatch, SeverityHigh, "A client claiming a bot came from an address whose reverse DNS names a host outside the operator's domains, or whose name does not resolve back to it.", nil},
 }
 
 // Kinds lists every finding kind in a fixed order.

@@ -115,6 +115,7 @@ type Store struct {
 	cardTimes []time.Time        // every dated card snapshot time, sorted
 	keys      map[string]*timeline[[]Key]
 	ips       map[string]*timeline[ipSnap]
+	dns       map[netip.Addr]*timeline[dnsSnapEntry] // DNS snapshot lookups by address (dns.go)
 	trusted   []Key
 
 	// uaCache memoises CardForUA by (User-Agent, epoch), where the epoch

@@ -329,6 +329,10 @@ Changes:
   and ` + "`not_published`" + ` (no published list is known for the bot). Queries on
   ` + "`ip_check = 'no_list'`" + ` find nothing in schema 2 output: use
   ` + "`ip_check IN ('not_given', 'not_published')`" + `.
+- **3**: ` + "`fetches.identity`" + ` is also decided by forward-confirmed reverse DNS
+  when ` + "`audit --dns-dir`" + ` is given (new columns ` + "`dns_check`" + `, ` + "`dns_evidence`" + `;
+  new finding kind ` + "`rdns_mismatch`" + `): a fetch that schema 2 called ` + "`claimed`" + `
+  may now be ` + "`verified`" + ` or ` + "`spoofed`" + `. Without ` + "`--dns-dir`" + ` nothing changes.
 
 ## Conventions
 

@@ -156,6 +156,8 @@ const (
 	IPListBadPrefix        Code = "iplist-bad-prefix"
 	IPListWrongFamily      Code = "iplist-wrong-family"
 	IPListHostBits         Code = "iplist-host-bits"
+	DNSUnreadable          Code = "dns-snapshot-unreadable"
+	DNSBadEntry            Code = "dns-snapshot-bad-entry"
 	RegistryReadError      Code = "registry-read-error"
 	RegistryLineTooLong    Code = "registry-line-too-long"
 	RegistryTooMany        Code = "registry-too-many"
@@ -346,6 +348,8 @@ var registry = []Entry{
 	{KindProblem, IPListBadPrefix, Warning, groupIPList, "a prefix that is not a CIDR prefix; skipped"},
 	{KindProblem, IPListWrongFamily, Warning, groupIPList, "an IPv6 prefix under ipv4Prefix or the reverse; skipped"},
 	{KindProblem, IPListHostBits, Warning, groupIPList, "a prefix with host bits set; read as its masked prefix"},
+	{KindProblem, DNSUnreadable, Error, groupIPList, "a --dns-dir file is not a reverse-DNS snapshot as 'repaudit dns verify' writes it; not used"},
+	{KindProblem, DNSBadEntry, Warning, groupIPList, "a line of a reverse-DNS snapshot that is not a usable entry (bad address, result or time, over a limit); skipped"},
 
 	// Registries.
 	{KindProblem, RegistryReadError, Warning, groupRegistry, "the registry could not be read to its end; entries before were used"},

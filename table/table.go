@@ -13,7 +13,9 @@ import "time"
 //
 // 2: fetches.ip_check no_list split into not_given and not_published
 // (fetches.ip_list_url added).
-const SchemaVersion = 2
+// 3: fetches.identity also verified or spoofed by forward-confirmed
+// reverse DNS (audit --dns-dir; fetches.dns_check, dns_evidence added).
+const SchemaVersion = 3
 
 // Fetch is one row of fetches.parquet: one client request, with the bot's
 // identity, its robots.txt view and the verdict.
@@ -23,7 +25,7 @@ type Fetch struct {
 	Operator         string     `parquet:"operator" doc:"Operator of the bot per the catalog or card; empty when unknown (a bot the catalog does not know, or a framework such as heritrix or curl)."`
 	Category         string     `parquet:"category" doc:"Bot category: ai-training, ai-search, ai-assistant, search, archiver, seo, monitor, feed, other; empty for non-bots."`
 	IdentifiedBy     string     `parquet:"identified_by" doc:"How the agent was identified: catalog, robots-group, ua-token, card; empty for non-bots."`
-	Identity         string     `parquet:"identity" doc:"verified (signature or published IP range confirms it), claimed (User-Agent only), spoofed (a check failed); empty for non-bots."`
+	Identity         string     `parquet:"identity" doc:"verified (signature, published IP range or forward-confirmed reverse DNS confirms it), claimed (User-Agent only), spoofed (a check failed); empty for non-bots."`
 	UserTriggered    bool       `parquet:"user_triggered" doc:"True for user-triggered fetchers (ai-assistant category or card trigger=fetcher), which some operators exempt from robots.txt."`
 	ClientIP         string     `parquet:"client_ip" doc:"Client IP address as logged; empty when unknown. When the log's client field is an X-Forwarded-For list, its first address."`
 	ForwardedFor     string     `parquet:"forwarded_for" doc:"The whole X-Forwarded-For chain when the log's client field lists several addresses (nginx/Apache with a forwarded-for client field), comma-and-space separated, first address first; empty otherwise."`
@@ -53,6 +55,8 @@ type Fetch struct {
 	SignatureAgent   string     `parquet:"signature_agent" doc:"Signature-Agent (card client_id, directory or JWKS URL) the key was looked up under."`
 	IPCheck          string     `parquet:"ip_check" doc:"Client IP against the bot's published ranges at fetch time: in_range, not_in_range, not_given (the bot publishes a list, ip_list_url, but none was given: pass --ip-ranges-dir), not_published (no published list is known for the bot: neither the bot catalog nor its card names one), empty when not checked (no client address). Schema 1 wrote no_list for both not_given and not_published."`
 	IPListURL        string     `parquet:"ip_list_url" doc:"When ip_check is not_given: the URL of the published list that was not given (the bot catalog's ip_ranges_url, else the card's ips_uri); empty otherwise."`
+	DNSCheck         string     `parquet:"dns_check" doc:"Client IP against forward-confirmed reverse DNS, from the --dns-dir snapshot ('repaudit dns verify') in force at fetch time, for bots whose catalog entry has rdns_suffixes: confirmed (a PTR name under the suffixes resolves back to the address: verified), name_outside_suffixes or forward_mismatch (spoofed, unless the published IP ranges confirm the address), no_ptr, lookup_error (prove nothing); empty when not checked (no --dns-dir, address not in the snapshot, or a bot without suffixes)."`
+	DNSEvidence      string     `parquet:"dns_evidence" doc:"When dns_check is set: the PTR name(s), the forward answer, the snapshot file, its resolver and the lookup time, to check by hand."`
 	Findings         int32      `parquet:"findings" doc:"Number of violations rows this fetch produced."`
 	CardURL          string     `parquet:"card_url" doc:"Signature Agent Card the bot's identity was matched to (by User-Agent or by the Signature-Agent of its signature): its client_id, else where it was read; empty when none."`
 	CardCompliance   string     `parquet:"card_rfc9309_compliance" doc:"That card's rfc9309-compliance declaration (draft-meunier-webbotauth-registry-04 §3.2.3): true, false, or empty when the card does not say or there is no card. A registry-03 card's list of directives reads as true when it names one."`
@@ -66,7 +70,7 @@ type Fetch struct {
 
 // Violation is one row of violations.parquet: a finding with its evidence.
 type Violation struct {
-	Kind              string     `parquet:"kind" doc:"Finding kind (see docs/semantics.md): disallowed_fetch, fetch_while_unreachable, stale_robots, unchecked_disallowed, possible_violation, noindex_indexed, nosnippet_snippeted, acap_prohibited, usage_reserved, retention_expired, captured_while_disallowed, unsigned_claimant, invalid_signature, ip_not_published, crawl_delay_ignored."`
+	Kind              string     `parquet:"kind" doc:"Finding kind (see docs/semantics.md): disallowed_fetch, fetch_while_unreachable, stale_robots, unchecked_disallowed, possible_violation, noindex_indexed, nosnippet_snippeted, acap_prohibited, usage_reserved, retention_expired, captured_while_disallowed, unsigned_claimant, invalid_signature, ip_not_published, crawl_delay_ignored, rdns_mismatch."`
 	Severity          string     `parquet:"severity" doc:"high, medium, low or info."`
 	FetchTime         time.Time  `parquet:"fetch_time" doc:"Time of the fetch, index entry or capture the finding is about, UTC."`
 	Agent             string     `parquet:"agent" doc:"Product token of the bot."`

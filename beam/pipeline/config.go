@@ -34,6 +34,7 @@ type Config struct {
 	JWKS            []string            // --jwks files
 	IPRanges        map[string][]string // --ip-ranges TOKEN=FILE
 	IPRangesDirs    []string            // --ip-ranges-dir
+	DNSDirs         []string            // --dns-dir
 	Index           []string            // --index listings
 	Snippets        []string            // --snippets listings
 	// Robots, RobotsGit and RobotsDir are the site's own robots.txt
@@ -214,6 +215,7 @@ func (cfg *Config) validate() error {
 		files = append(files, ps...)
 	}
 	files = append(files, cfg.IPRangesDirs...)
+	files = append(files, cfg.DNSDirs...)
 	for _, f := range files {
 		if hasScheme(f) {
 			continue
@@ -250,7 +252,7 @@ func checkLocalTarget(dir string, force bool) error {
 // auditConfig is the part of cfg that audit's loaders read.
 func (cfg *Config) auditConfig() audit.Config {
 	return audit.Config{
-		Bots: cfg.Bots, Cards: cfg.Cards, JWKS: cfg.JWKS, IPRanges: cfg.IPRanges, IPRangesDirs: cfg.IPRangesDirs,
+		Bots: cfg.Bots, Cards: cfg.Cards, JWKS: cfg.JWKS, IPRanges: cfg.IPRanges, IPRangesDirs: cfg.IPRangesDirs, DNSDirs: cfg.DNSDirs,
 		Index: cfg.Index, Snippets: cfg.Snippets, Robots: cfg.Robots, RobotsGit: cfg.RobotsGit, RobotsDir: cfg.RobotsDir,
 	}
 }

@@ -153,6 +153,7 @@ func (fn *finalizeFn) ProcessElement(ctx context.Context, _ []byte, partsSI, fil
 	// model and every file's host-less lines counted.
 	facts.Site = shared.SettleSite(cfg.Eval)
 	facts.SourcesGiven = len(cfg.Robots)+len(cfg.RobotsGit)+len(cfg.RobotsDir) > 0
+	facts.DNSGiven = len(cfg.DNSDirs) > 0
 	for _, f := range files {
 		facts.AddReferrers(f.Referrers)
 	}

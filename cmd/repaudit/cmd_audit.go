@@ -95,7 +95,7 @@ func runAudit(ctx context.Context, args []string, std stdio) int {
 	defer applyMemoryLimit(memLimit, os.Getenv)()
 	cfg := audit.Config{
 		Inputs: inputs, Out: *out, Force: *force, Jobs: *jobs, LogFormat: set.LogFormat, LogExtraHeaders: set.LogExtraHeaders,
-		Bots: shared.Bots, Cards: shared.Cards, JWKS: shared.JWKS, IPRanges: set.IPRanges, IPRangesDirs: sources.IPRangesDirs,
+		Bots: shared.Bots, Cards: shared.Cards, JWKS: shared.JWKS, IPRanges: set.IPRanges, IPRangesDirs: sources.IPRangesDirs, DNSDirs: sources.DNSDirs,
 		Index: shared.Index, Snippets: shared.Snippets,
 		Robots: sources.Robots, RobotsGit: sources.RobotsGit, RobotsDir: sources.RobotsDir,
 		Eval:    set.Eval,

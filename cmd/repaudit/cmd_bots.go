@@ -247,6 +247,7 @@ type listedBot struct {
 	IPRangesURLs   []string `json:"ip_ranges_urls,omitempty"`
 	IPRangesFormer []string `json:"ip_ranges_former_urls,omitempty"`
 	RDNSSuffixes   []string `json:"rdns_suffixes,omitempty"`
+	RDNSDocURL     string   `json:"rdns_doc_url,omitempty"`
 	WebBotAuth     string   `json:"web_bot_auth,omitempty"`
 	URL            string   `json:"url,omitempty"`
 	Sources        []string `json:"sources"`
@@ -286,7 +287,7 @@ func runBotsList(_ context.Context, args []string, std stdio) int {
 				Token: b.Token, RobotsToken: b.GroupToken(), Operator: b.Operator, Category: b.Category,
 				UserTriggered: b.UserTriggered, Framework: b.Framework, RobotsTxtOnly: b.RobotsTxtOnly,
 				Patterns: b.Patterns, IPRangesURLs: b.IPRangesURLs, IPRangesFormer: b.IPRangesFormerURLs, RDNSSuffixes: b.RDNSSuffixes,
-				WebBotAuth: b.WebBotAuth, URL: b.URL, Sources: b.Sources,
+				RDNSDocURL: b.RDNSDocURL, WebBotAuth: b.WebBotAuth, URL: b.URL, Sources: b.Sources,
 			})
 		}
 		enc := json.NewEncoder(std.Stdout)

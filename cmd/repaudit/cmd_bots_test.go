@@ -6,6 +6,7 @@ import (
 	"encoding/json"
 	"os"
 	"path/filepath"
+	"slices"
 	"strings"
 	"testing"
 )
@@ -105,6 +106,31 @@ func TestBotsList(t *testing.T) {
 	}
 	if !found {
 		t.Error("the --bots file's bot is not listed")
+	}
+	// Per bot: the current IP list URLs, the former ones, the reverse-DNS
+	// suffixes and the operator's page documenting the DNS check.
+	want := map[string]struct{ list, former, suffix, doc string }{
+		"Googlebot": {"https://developers.google.com/crawling/ipranges/common-crawlers.json",
+			"https://developers.google.com/static/search/apis/ipranges/googlebot.json", ".googlebot.com",
+			"https://developers.google.com/search/docs/crawling-indexing/verifying-googlebot"},
+		"bingbot":   {"https://www.bing.com/toolbox/bingbot.json", "", ".search.msn.com", "https://www.bing.com/webmasters/help/how-to-verify-bingbot-3905dc26"},
+		"Applebot":  {"", "", ".applebot.apple.com", "https://support.apple.com/en-us/119829"},
+		"Amazonbot": {"", "", ".crawl.amazonbot.amazon", "https://developer.amazon.com/amazonbot"},
+		"CCBot":     {"", "", ".crawl.commoncrawl.org", "https://commoncrawl.org/faq"},
+	}
+	for _, b := range doc.Bots {
+		w, ok := want[b.Token]
+		if !ok {
+			continue
+		}
+		delete(want, b.Token)
+		if w.list != "" && !slices.Contains(b.IPRangesURLs, w.list) || w.former != "" && !slices.Contains(b.IPRangesFormer, w.former) ||
+			!slices.Contains(b.RDNSSuffixes, w.suffix) || b.RDNSDocURL != w.doc {
+			t.Errorf("%s: got %+v, want %+v", b.Token, b, w)
+		}
+	}
+	if len(want) > 0 {
+		t.Errorf("not listed: %v", want)
 	}
 	if code, _, _ := runBotsCmd(t, "", "list", "--bots", filepath.Join(t.TempDir(), "missing.json")); code != exitUsage {
 		t.Errorf("missing --bots file: exit %d, want %d", code, exitUsage)

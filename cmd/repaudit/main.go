@@ -12,7 +12,7 @@
 //	   only with --fail-on-disallowed (robots check); some registry
 //	   entries could not be fetched (cards fetch); some lists could not be
 //	   fetched (ranges fetch); some captures could not be fetched (robots
-//	   history)
+//	   history); some addresses could not be looked up (dns verify)
 //	2  usage error, or input that could not be read (after writing what could)
 package main
 
@@ -71,6 +71,7 @@ func commands() map[string]command {
 		"cards":     {"cards fetch: fetch Signature Agent Cards into a WARC (uses the network)", runCards},
 		"bots":      {"bots identify | list: identify User-Agents with the bot catalog, print it", runBots},
 		"ranges":    {"ranges fetch: download every bot IP range list the catalog knows (uses the network)", runRanges},
+		"dns":       {"dns verify: reverse-DNS snapshot of the addresses of bots that document it (uses the network)", runDNS},
 		"version":   {"print the version", runVersion},
 	}
 }

@@ -122,7 +122,7 @@ func run(ctx context.Context, args []string, stderr io.Writer) int {
 	}
 	cfg := pipeline.Config{
 		Inputs: inputs, Out: *out, Force: *force, LogFormat: set.LogFormat, LogExtraHeaders: set.LogExtraHeaders,
-		Bots: shared.Bots, Cards: shared.Cards, JWKS: shared.JWKS, IPRanges: set.IPRanges, IPRangesDirs: sources.IPRangesDirs,
+		Bots: shared.Bots, Cards: shared.Cards, JWKS: shared.JWKS, IPRanges: set.IPRanges, IPRangesDirs: sources.IPRangesDirs, DNSDirs: sources.DNSDirs,
 		Index: shared.Index, Snippets: shared.Snippets,
 		Robots: sources.Robots, RobotsGit: sources.RobotsGit, RobotsDir: sources.RobotsDir,
 		Eval:       set.Eval,

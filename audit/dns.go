@@ -1,0 +1,66 @@
+package audit
+
+import (
+	"errors"
+	"fmt"
+	"os"
+	"path/filepath"
+	"strconv"
+	"strings"
+
+	"github.com/repaudit/repaudit/event"
+	"github.com/repaudit/repaudit/identity"
+	"github.com/repaudit/repaudit/problem"
+)
+
+// loadDNSDirs reads every --dns-dir: each regular, non-hidden file
+// directly in it is a reverse-DNS snapshot as 'repaudit dns verify'
+// writes it (identity.ParseDNSSnapshot). A file that is not one, or a bad
+// line in one, is a problem and the run goes on; a directory that cannot
+// be read, or holds no file, is an error. Nothing here touches the
+// network: the lookups were made when the snapshot was written.
+func loadDNSDirs(dirs []string, ids *identity.Store, problems *[]event.Problem) error {
+	for _, dir := range dirs {
+		entries, err := os.ReadDir(dir)
+		if err != nil {
+			return fmt.Errorf("--dns-dir: %w", err)
+		}
+		n := 0
+		for _, e := range entries {
+			if strings.HasPrefix(e.Name(), ".") || !e.Type().IsRegular() {
+				continue
+			}
+			n++
+			loadDNSFile(filepath.Join(dir, e.Name()), ids, problems)
+		}
+		if n == 0 {
+			return fmt.Errorf("--dns-dir %s: %w", dir, errNoDNSSnapshots)
+		}
+	}
+	return nil
+}
+
+var errNoDNSSnapshots = errors.New("no files (run 'repaudit dns verify INPUT... --out DIR' first)")
+
+// loadDNSFile adds one snapshot file to ids.
+func loadDNSFile(p string, ids *identity.Store, problems *[]event.Problem) {
+	src := event.Source{File: p, Offset: -1}
+	data, err := readDoc(p)
+	if err == nil {
+		var s *identity.DNSSnapshot
+		var ps []identity.Problem
+		s, ps, err = identity.ParseDNSSnapshot(data, p)
+		if err == nil {
+			for _, q := range ps {
+				at := src // identity.ParseDNSSnapshot names a line "FILE:LINE"
+				if n, err := strconv.ParseInt(strings.TrimPrefix(q.Source, p+":"), 10, 64); err == nil {
+					at.Line = n
+				}
+				*problems = append(*problems, identityProblem(q, at))
+			}
+			ids.AddDNSSnapshot(s)
+			return
+		}
+	}
+	*problems = append(*problems, event.Problem{Source: src, Code: problem.DNSUnreadable, Severity: event.SevError, Message: err.Error() + "; not used"})
+}

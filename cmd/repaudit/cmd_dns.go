@@ -1,0 +1,160 @@
+package main
+
+import (
+	"context"
+	"errors"
+	"flag"
+	"fmt"
+	"io"
+	"net"
+	"os"
+	"time"
+
+	"github.com/repaudit/repaudit/bots"
+	"github.com/repaudit/repaudit/event"
+	"github.com/repaudit/repaudit/identity"
+	"github.com/repaudit/repaudit/problem"
+	"github.com/repaudit/repaudit/rdns"
+)
+
+// runDNS dispatches "repaudit dns <sub>".
+func runDNS(ctx context.Context, args []string, std stdio) int {
+	return runSub(ctx, args, std, "verify", dnsUsage, runDNSVerify)
+}
+
+func dnsUsage(w io.Writer) {
+	io.WriteString(w, `usage: repaudit dns verify INPUT... --out DIR [--resolver HOST:PORT] [--bots FILE]...
+                          [--timeout 5s] [-j 8] [--force]
+
+Reads the inputs (access logs, WARC and ARC files, as 'audit' reads them),
+collects the distinct client addresses of fetches whose User-Agent claims
+a bot whose catalog entry has reverse-DNS suffixes (Googlebot, bingbot,
+Applebot, Amazonbot, CCBot, ...), and checks each by forward-confirmed
+reverse DNS, as those operators document: the PTR name of the address
+must lie under one of the bot's suffixes, and that name's A/AAAA records
+must contain the address. The result goes to DIR as a dated snapshot,
+
+  dns-2026-11-23T184500Z.jsonl
+
+one JSON line per address (PTR names, forward answers, result: confirmed,
+name_outside_suffixes, forward_mismatch, no_ptr or lookup_error, lookup
+time) after a header line naming the resolver and the time. Pass DIR to
+'repaudit audit --dns-dir DIR': the audit reads the snapshot offline.
+
+--resolver HOST:PORT asks that DNS server (UDP, TCP for long answers);
+the default is the system resolver. At most -j lookups run at once, each
+limited to --timeout; at most 16 PTR names and 32 addresses per name are
+kept, and only names under the suffixes are resolved forward.
+
+Exit status: 0 every address looked up; 1 some lookups failed
+(lookup_error; the snapshot is written); 2 usage error, unreadable
+input, unwritable DIR, or interrupted.
+`)
+}
+
+type dnsVerifyOptions struct {
+	out      string
+	resolver string
+	force    bool
+	timeout  time.Duration
+	jobs     int
+	bots     multiFlag
+}
+
+func runDNSVerify(ctx context.Context, args []string, std stdio) int {
+	o := dnsVerifyOptions{}
+	fs := flag.NewFlagSet("dns verify", flag.ContinueOnError)
+	fs.SetOutput(std.Stderr)
+	fs.Usage = func() {
+		dnsUsage(std.Stderr)
+		fmt.Fprintln(std.Stderr)
+		fs.PrintDefaults()
+	}
+	fs.StringVar(&o.out, "out", "", "output `DIR` (created if missing; existing snapshots are kept)")
+	fs.StringVar(&o.resolver, "resolver", "", "DNS server `HOST:PORT` (default: the system resolver)")
+	fs.BoolVar(&o.force, "force", false, "replace a snapshot of the same name (same second)")
+	fs.DurationVar(&o.timeout, "timeout", rdns.DefaultTimeout, "time limit of each lookup")
+	fs.IntVar(&o.jobs, "j", rdns.DefaultConcurrency, "lookups in flight at once")
+	fs.Var(&o.bots, "bots", "bot catalog `FILE` to merge over the default (adds or changes rdns_suffixes); repeatable")
+	fail := func(format string, a ...any) int {
+		fmt.Fprintf(std.Stderr, "repaudit dns verify: "+format+"\n", a...)
+		return exitUsage
+	}
+	inputs, err := parseInterspersed(fs, args)
+	if err != nil {
+		if errors.Is(err, flag.ErrHelp) {
+			return exitOK
+		}
+		return exitUsage
+	}
+	switch {
+	case len(inputs) == 0:
+		return fail("no inputs: give access logs, WARC files or directories")
+	case o.out == "":
+		return fail("--out is required")
+	case o.timeout <= 0:
+		return fail("--timeout must be positive")
+	case o.jobs <= 0:
+		return fail("-j must be 1 or more")
+	}
+	if o.resolver != "" {
+		if _, _, err := net.SplitHostPort(o.resolver); err != nil {
+			return fail("--resolver wants HOST:PORT, got %q", o.resolver)
+		}
+	}
+	catalog, err := bots.LoadWith(o.bots...)
+	if err != nil {
+		return fail("%v", err)
+	}
+	if err := os.MkdirAll(o.out, 0o755); err != nil {
+		return fail("%v", err)
+	}
+	return dnsVerify(ctx, inputs, o, catalog, std)
+}
+
+// dnsVerify collects the addresses, looks them up and writes the
+// snapshot; problems of the inputs go to stderr, then one summary line.
+func dnsVerify(ctx context.Context, inputs []string, o dnsVerifyOptions, catalog *bots.Catalog, std stdio) int {
+	hooks := netHooksFrom(ctx)
+	reqs, probs, err := rdns.Collect(ctx, inputs, catalog)
+	for _, p := range probs {
+		fmt.Fprintf(std.Stderr, "%s: %s: %s\n", p.Source, p.Code, p.Message)
+	}
+	if err != nil {
+		fmt.Fprintf(std.Stderr, "repaudit dns verify: %v\n", err)
+		return exitUsage
+	}
+	started := hooks.now().UTC().Truncate(time.Second)
+	vo := rdns.Options{Server: o.resolver, Concurrency: o.jobs, Timeout: o.timeout, Now: hooks.now}
+	entries, err := rdns.Verify(ctx, reqs, vo)
+	if err != nil {
+		fmt.Fprintf(std.Stderr, "repaudit dns verify: interrupted: %v (nothing written)\n", err)
+		return exitUsage
+	}
+	h := identity.DNSSnapshotHeader{Resolver: vo.ResolverName(), Started: started, Finished: hooks.now().UTC().Truncate(time.Second)}
+	path, err := rdns.WriteFile(o.out, h, entries, o.force)
+	if err != nil {
+		fmt.Fprintf(std.Stderr, "repaudit dns verify: %v\n", err)
+		return exitUsage
+	}
+	n := rdns.Summary(entries)
+	fmt.Fprintf(std.Stderr, "dns verify: %d addresses: %d confirmed, %d name outside suffixes, %d forward mismatch, %d no PTR, %d lookup errors; in %s\n",
+		len(entries), n[identity.DNSConfirmed], n[identity.DNSNameOutsideSuffixes], n[identity.DNSForwardMismatch], n[identity.DNSNoPTR], n[identity.DNSLookupError], path)
+	switch {
+	case hasInputError(probs):
+		return exitUsage
+	case n[identity.DNSLookupError] > 0:
+		return exitFindings
+	}
+	return exitOK
+}
+
+// hasInputError reports whether an input could not be read.
+func hasInputError(probs []event.Problem) bool {
+	for _, p := range probs {
+		if p.Code == problem.InputUnreadable {
+			return true
+		}
+	}
+	return false
+}
