@@ -153,6 +153,7 @@ type capRec struct {
 	dir        *dirSet     // nil when the capture carries no directive
 	rev        *capRevisit // revisits only
 	usage      string      // Content-Usage response header value (aipref attach §2), at most maxUsageHeader bytes; "" when absent
+	emb        *capEmbargo // Archive-Embargo response header; nil when absent
 	concKey    pairHash    // pairKey(file, first WARC-Concurrent-To) when hasConc
 	status     int32
 	hostEnd    int32 // url[schemeEnd+3:hostEnd] is host[:port], url[hostEnd:] the request-target
@@ -460,6 +461,7 @@ func (b *Builder) AddCapture(c *event.Capture) {
 		rec.rev = &capRevisit{refersTo: strings.Clone(c.RefersTo), payload: strings.Clone(c.PayloadDigest)}
 	}
 	rec.usage, rec.usageCut = usageHeader(c.Header)
+	rec.emb = embargoHeader(c.Header)
 	if len(c.ConcurrentTo) > 0 {
 		rec.concKey, rec.hasConc = pairKey(c.Source.File, c.ConcurrentTo[0]), true
 	}

@@ -150,7 +150,7 @@ func (sp *capSpill) encode(b []byte, c *capRec, fileIdx map[string]uint64, dirId
 	b = binary.AppendUvarint(b, c.concKey.lo)
 	b = binary.AppendVarint(b, int64(c.status))
 	b = binary.AppendVarint(b, int64(c.hostEnd))
-	return b
+	return c.emb.encode(b)
 }
 
 // errCapSpill says that the capture spill file does not read back as
@@ -297,6 +297,9 @@ func (d *capDecoder) next() (*capRec, error) {
 	}
 	c.concKey.hi, c.concKey.lo = d.uv(), d.uv()
 	c.status, c.hostEnd = int32(d.sv()), int32(d.sv())
+	if err := d.embargo(c); err != nil {
+		return nil, err
+	}
 	if d.err != nil {
 		return nil, fmt.Errorf("capture spill file: %w", d.err)
 	}

@@ -5,6 +5,7 @@ import (
 	"testing"
 
 	"github.com/repaudit/repaudit/event"
+	"github.com/repaudit/repaudit/problem"
 )
 
 // retWant is one expected retention row.
@@ -146,5 +147,54 @@ func TestRetentionTakeDownHistory(t *testing.T) {
 	}
 	if tds != 1 {
 		t.Errorf("take-down findings = %d, want 1 (the standing request)", tds)
+	}
+}
+
+// TestRetentionArchiveEmbargo: the Archive-Embargo header embargoes a
+// capture for its period from the earlier of Last-Modified and the URL's
+// first capture; a malformed value is a problem at the capture.
+func TestRetentionArchiveEmbargo(t *testing.T) {
+	s := newScenario(t)
+	s.opts.AsOf = days(10)
+	s.opts.ArchiveAgent = "CCBot"
+	s.robots(site+"/robots.txt", t0, 200, "User-agent: *\nDisallow:\n")
+	week := s.capture(site+"/e/week", days(5), 200, "x", "Archive-Embargo", "w")
+	past := s.capture(site+"/e/past", hours(1), 200, "x", "Archive-Embargo", "w")
+	lm := s.capture(site+"/e/lm", days(9), 200, "x", "Archive-Embargo", "m", "Last-Modified", "Wed, 01 Jan 2025 00:00:00 GMT")
+	quarter := s.capture(site+"/e/q", days(9), 200, "x", "Archive-Embargo", "q", "Last-Modified", "Wed, 01 Jan 2025 00:00:00 GMT")
+	s.capture(site+"/e/first", hours(1), 200, "x")
+	first := s.capture(site+"/e/first", days(6), 200, "y", "Archive-Embargo", "w")
+	bad := s.capture(site+"/e/bad", hours(1), 200, "x", "Archive-Embargo", "w, 7d")
+	worse := s.capture(site+"/e/worse", hours(1), 200, "x", "Archive-Embargo", "year")
+	s.run()
+
+	checkRetention(t, s, []retWant{
+		{week, ActionEmbargo, ReasonArchiveEmbargo, "2025-03-06T00:00:00Z"},
+		{past, ActionKeep, ReasonArchiveEmbargo, ""},
+		{lm, ActionKeep, ReasonArchiveEmbargo, ""},
+		{quarter, ActionEmbargo, ReasonArchiveEmbargo, "2025-01-01T00:00:00Z"},
+		{first, ActionKeep, ReasonArchiveEmbargo, ""},
+		{bad, ActionKeep, ReasonArchiveEmbargo, ""},
+		{worse, ActionKeep, ReasonNoRestriction, ""},
+	})
+	contains(t, "week evidence", s.retention(week.URL, week.Time).Evidence,
+		"Archive-Embargo: w on https://example.com/e/week captured 2025-03-06T00:00:00Z",
+		"7 days from 2025-03-06T00:00:00Z (this capture), until 2025-03-13T00:00:00Z: show only a tombstone")
+	contains(t, "lm evidence", s.retention(quarter.URL, quarter.Time).Evidence,
+		"90 days from 2025-01-01T00:00:00Z (its Last-Modified), until 2025-04-01T00:00:00Z")
+	contains(t, "first evidence", s.retention(first.URL, first.Time).Evidence,
+		"(the first capture of the URL in the inputs (crawl.warc.gz@", "passed as of 2025-03-11T00:00:00Z")
+	var probs []string
+	for _, p := range s.out.Problems {
+		if p.Code == string(problem.ArchiveEmbargoMalformed) {
+			probs = append(probs, p.SourceFile+"@"+itoa(int(p.Offset))+" "+p.Message)
+		}
+	}
+	want := []string{
+		"crawl.warc.gz@" + itoa(int(bad.Source.Offset)) + ` https://example.com/e/bad: Archive-Embargo: byte 3: member "7d" is not w, m or q (value "w, 7d")`,
+		"crawl.warc.gz@" + itoa(int(worse.Source.Offset)) + ` https://example.com/e/worse: Archive-Embargo: byte 0: member "year" is not w, m or q (value "year")`,
+	}
+	if strings.Join(probs, "\n") != strings.Join(want, "\n") {
+		t.Errorf("problems:\n%s\nwant:\n%s", strings.Join(probs, "\n"), strings.Join(want, "\n"))
 	}
 }

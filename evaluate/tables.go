@@ -341,6 +341,7 @@ func (m *Model) retention(c *capRec, a *authority, target string, cr *crawler, j
 		rj.acap(a)
 	}
 	rj.ownDirectives()
+	rj.archiveEmbargo()
 	rj.capturedWhileDisallowed(j)
 	rj.decide()
 	return rj.row, rj.findings
