@@ -1,6 +1,7 @@
 package evaluate
 
 import (
+	"bytes"
 	"cmp"
 	"crypto/sha256"
 	"encoding/hex"
@@ -154,6 +155,7 @@ type capRec struct {
 	rev        *capRevisit // revisits only
 	usage      string      // Content-Usage response header value (aipref attach §2), at most maxUsageHeader bytes; "" when absent
 	emb        *capEmbargo // Archive-Embargo response header; nil when absent
+	loc        string      // a 3xx capture's Location, resolved and normalized; a robots.txt redirect chain may pass through it
 	concKey    pairHash    // pairKey(file, first WARC-Concurrent-To) when hasConc
 	status     int32
 	hostEnd    int32 // url[schemeEnd+3:hostEnd] is host[:port], url[hostEnd:] the request-target
@@ -393,6 +395,36 @@ func robotsLike(target string) bool {
 	return strings.Contains(strings.ToLower(pathOf(target)), "robots")
 }
 
+// mayHoldRules reports whether a successful capture's body may hold
+// robots.txt rules, wherever it is: a line starting a group ("user-agent")
+// or an ACAP record ("acap-"), in any case, within the default parsing
+// limit. A
+// robots.txt redirect may lead to it (RFC 9309 §2.3.1.2), so it is kept
+// as a document; any other body parses to no rules, which needs no
+// document (timeline.go, redirectToCapture).
+func mayHoldRules(c *event.Capture) bool {
+	if !(c.Status >= 200 && c.Status < 300 || c.RecordType == "resource" && c.Status == 0) {
+		return false
+	}
+	body := c.Body
+	if len(body) > robots.DefaultMaxBytes {
+		body = body[:robots.DefaultMaxBytes]
+	}
+	for i := 0; i < len(body); {
+		j := bytes.IndexByte(body[i:], '-')
+		if j < 0 {
+			return false
+		}
+		j += i
+		if j >= 4 && (j+6 <= len(body) && bytes.EqualFold(body[j-4:j+6], []byte("user-agent")) ||
+			bytes.EqualFold(body[j-4:j+1], []byte("acap-"))) {
+			return true
+		}
+		i = j + 1
+	}
+	return false
+}
+
 // AddCapture adds one archived response. A capture of /robots.txt becomes a
 // version of its authority's robots.txt timeline; every other HTTP capture
 // contributes its directives (Robots-Tag, X-Robots-Tag, meta robots) and
@@ -411,7 +443,7 @@ func (b *Builder) AddCapture(c *event.Capture) {
 	unresolved := c.RecordType == "revisit" && !c.Resolved
 
 	var doc *rdoc
-	if isRobots || robotsLike(target) {
+	if isRobots || robotsLike(target) || !unresolved && mayHoldRules(c) {
 		doc = b.newDoc(c, auth, hostport, target, isRobots, unresolved)
 	}
 	var dir *extract.Directives
@@ -462,6 +494,11 @@ func (b *Builder) AddCapture(c *event.Capture) {
 	}
 	rec.usage, rec.usageCut = usageHeader(c.Header)
 	rec.emb = embargoHeader(c.Header)
+	if c.Status >= 300 && c.Status < 400 {
+		if loc := c.Header.Get("Location"); loc != "" {
+			rec.loc = resolveLocation(c.URL, loc)
+		}
+	}
 	if len(c.ConcurrentTo) > 0 {
 		rec.concKey, rec.hasConc = pairKey(c.Source.File, c.ConcurrentTo[0]), true
 	}

@@ -140,7 +140,7 @@ func versionRow(a *authority, v *version) table.RobotsVersion {
 	row := table.RobotsVersion{
 		VersionID: v.id, Authority: a.key, URLHostName: a.host, URL: d.rawURL,
 		FetchTime: d.time, ValidFrom: v.from, FetchStatus: int32(d.status),
-		Effect: v.effect.String(), StatusRule: v.statusRule, RedirectTarget: v.redirect,
+		Effect: v.effect.String(), StatusRule: v.statusRule, RedirectTarget: v.redirect, RedirectChain: v.chain,
 		ContentDigest: d.digest, Size: d.size,
 		WARCFilename: d.src.File, WARCRecordOffset: d.src.Offset, WARCRecordLength: d.src.Length,
 		WARCRecordID: d.recordID, Source: d.originName(), SourceRef: d.originRef,
