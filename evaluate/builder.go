@@ -396,12 +396,15 @@ func robotsLike(target string) bool {
 }
 
 // mayHoldRules reports whether a successful capture's body may hold
-// robots.txt rules, wherever it is: a line starting a group ("user-agent")
-// or an ACAP record ("acap-"), in any case, within the default parsing
-// limit. A
-// robots.txt redirect may lead to it (RFC 9309 §2.3.1.2), so it is kept
-// as a document; any other body parses to no rules, which needs no
-// document (timeline.go, redirectToCapture).
+// robots.txt rules, wherever it is: a line whose key could start a group
+// (a user-agent line, typos included) or an ACAP record, within the
+// default parsing limit. A robots.txt redirect may lead to it (RFC 9309
+// §2.3.1.2), so it is kept as a document; any other body parses to no
+// group and no ACAP record, so it has no rules and needs no document
+// (timeline.go, redirectToCapture). The test errs towards keeping: a
+// line counts when, skipping what is not a letter, it starts with "u"
+// then "s" or "e" (skipping '-', '_', blanks, as robots.lookupKey does),
+// or with "acap"; a UTF-16 body always counts.
 func mayHoldRules(c *event.Capture) bool {
 	if !(c.Status >= 200 && c.Status < 300 || c.RecordType == "resource" && c.Status == 0) {
 		return false
@@ -410,20 +413,57 @@ func mayHoldRules(c *event.Capture) bool {
 	if len(body) > robots.DefaultMaxBytes {
 		body = body[:robots.DefaultMaxBytes]
 	}
-	for i := 0; i < len(body); {
-		j := bytes.IndexByte(body[i:], '-')
-		if j < 0 {
-			return false
+	if len(body) >= 2 && (body[0] == 0xFF && body[1] == 0xFE || body[0] == 0xFE && body[1] == 0xFF) {
+		return true
+	}
+	for len(body) > 0 {
+		line := body
+		if i := bytes.IndexByte(body, '\n'); i >= 0 {
+			line, body = body[:i], body[i+1:]
+		} else {
+			body = nil
 		}
-		j += i
-		if j >= 4 && (j+6 <= len(body) && bytes.EqualFold(body[j-4:j+6], []byte("user-agent")) ||
-			bytes.EqualFold(body[j-4:j+1], []byte("acap-"))) {
-			return true
+		for { // a lone CR ends a line too
+			if ruleKeyStart(line) {
+				return true
+			}
+			j := bytes.IndexByte(line, '\r')
+			if j < 0 {
+				break
+			}
+			line = line[j+1:]
 		}
-		i = j + 1
 	}
 	return false
 }
+
+// ruleKeyStart reports whether a line may start with a user-agent or
+// ACAP key (see mayHoldRules).
+func ruleKeyStart(line []byte) bool {
+	i := 0
+	for i < len(line) && !isASCIILetter(line[i]) && line[i] != '\r' {
+		i++
+	}
+	if i == len(line) {
+		return false
+	}
+	switch line[i] | 0x20 {
+	case 'a':
+		return len(line)-i >= 4 && bytes.EqualFold(line[i:i+4], []byte("acap"))
+	case 'u':
+		for i++; i < len(line); i++ {
+			switch line[i] {
+			case '-', '_', ' ', '\t':
+				continue
+			}
+			c := line[i] | 0x20
+			return c == 's' || c == 'e'
+		}
+	}
+	return false
+}
+
+func isASCIILetter(c byte) bool { c |= 0x20; return c >= 'a' && c <= 'z' }
 
 // AddCapture adds one archived response. A capture of /robots.txt becomes a
 // version of its authority's robots.txt timeline; every other HTTP capture
