@@ -112,7 +112,11 @@ func (rj *retentionJudge) presentConditions(vCap *version, av robots.ACAPVerdict
 		sb.WriteString(itoa(av.Line))
 		sb.WriteString(" ")
 		sb.WriteString(quote(av.Record))
-		sb.WriteString(" permits " + av.Usage + " of ")
+		usage := av.Usage
+		if av.FieldUsage == "present" {
+			usage = "present"
+		}
+		sb.WriteString(" permits " + usage + " of ")
 		sb.WriteString(rj.where())
 		sb.WriteString(" " + says)
 		rj.reason(retReason{action: ActionReview, reason: reason, due: rj.c.time, evidence: sb.String()})

@@ -328,11 +328,12 @@ func (m *Model) writeArchive(sink table.Sink, counts *archiveCounts) error {
 }
 
 // retention decides what an archive may do with capture c as of AsOf
-// (docs/semantics.md, "Retention"), in four steps that each add reasons
-// (and findings): a take-down request in the robots.txt in force now, ACAP
-// preserve and present in the one in force at capture, the capture's own
-// directives, and a capture taken while the crawler's view forbade it.
-// The strongest action wins.
+// (docs/semantics.md, "Retention"), in steps that each add reasons (and
+// findings): take-down requests in the robots.txt versions up to now,
+// ACAP usages in the one in force at capture, the capture's own
+// directives and Archive-Embargo, and a capture taken while the
+// crawler's robots.txt view or ACAP crawl permission forbade it. The
+// strongest action wins.
 func (m *Model) retention(c *capRec, a *authority, target string, cr *crawler, j *Judgement) (table.Retention, []table.Violation) {
 	var rj retentionJudge
 	m.initRetentionJudge(&rj, c, target, cr)
