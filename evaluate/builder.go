@@ -1,6 +1,7 @@
 package evaluate
 
 import (
+	"bytes"
 	"cmp"
 	"crypto/sha256"
 	"encoding/hex"
@@ -153,6 +154,8 @@ type capRec struct {
 	dir        *dirSet     // nil when the capture carries no directive
 	rev        *capRevisit // revisits only
 	usage      string      // Content-Usage response header value (aipref attach §2), at most maxUsageHeader bytes; "" when absent
+	emb        *capEmbargo // Archive-Embargo response header; nil when absent
+	loc        string      // a 3xx capture's Location, resolved and normalized; a robots.txt redirect chain may pass through it
 	concKey    pairHash    // pairKey(file, first WARC-Concurrent-To) when hasConc
 	status     int32
 	hostEnd    int32 // url[schemeEnd+3:hostEnd] is host[:port], url[hostEnd:] the request-target
@@ -392,6 +395,76 @@ func robotsLike(target string) bool {
 	return strings.Contains(strings.ToLower(pathOf(target)), "robots")
 }
 
+// mayHoldRules reports whether a successful capture's body may hold
+// robots.txt rules, wherever it is: a line whose key could start a group
+// (a user-agent line, typos included) or an ACAP record, within the
+// default parsing limit. A robots.txt redirect may lead to it (RFC 9309
+// §2.3.1.2), so it is kept as a document; any other body parses to no
+// group and no ACAP record, so it has no rules and needs no document
+// (timeline.go, redirectToCapture). The test errs towards keeping: a
+// line counts when, skipping what is not a letter, it starts with "u"
+// then "s" or "e" (skipping '-', '_', blanks, as robots.lookupKey does),
+// or with "acap"; a UTF-16 body always counts.
+func mayHoldRules(c *event.Capture) bool {
+	if !(c.Status >= 200 && c.Status < 300 || c.RecordType == "resource" && c.Status == 0) {
+		return false
+	}
+	body := c.Body
+	if len(body) > robots.DefaultMaxBytes {
+		body = body[:robots.DefaultMaxBytes]
+	}
+	if len(body) >= 2 && (body[0] == 0xFF && body[1] == 0xFE || body[0] == 0xFE && body[1] == 0xFF) {
+		return true
+	}
+	for len(body) > 0 {
+		line := body
+		if i := bytes.IndexByte(body, '\n'); i >= 0 {
+			line, body = body[:i], body[i+1:]
+		} else {
+			body = nil
+		}
+		for { // a lone CR ends a line too
+			if ruleKeyStart(line) {
+				return true
+			}
+			j := bytes.IndexByte(line, '\r')
+			if j < 0 {
+				break
+			}
+			line = line[j+1:]
+		}
+	}
+	return false
+}
+
+// ruleKeyStart reports whether a line may start with a user-agent or
+// ACAP key (see mayHoldRules).
+func ruleKeyStart(line []byte) bool {
+	i := 0
+	for i < len(line) && !isASCIILetter(line[i]) && line[i] != '\r' {
+		i++
+	}
+	if i == len(line) {
+		return false
+	}
+	switch line[i] | 0x20 {
+	case 'a':
+		return len(line)-i >= 4 && bytes.EqualFold(line[i:i+4], []byte("acap"))
+	case 'u':
+		for i++; i < len(line); i++ {
+			switch line[i] {
+			case '-', '_', ' ', '\t':
+				continue
+			}
+			c := line[i] | 0x20
+			return c == 's' || c == 'e'
+		}
+	}
+	return false
+}
+
+func isASCIILetter(c byte) bool { c |= 0x20; return c >= 'a' && c <= 'z' }
+
 // AddCapture adds one archived response. A capture of /robots.txt becomes a
 // version of its authority's robots.txt timeline; every other HTTP capture
 // contributes its directives (Robots-Tag, X-Robots-Tag, meta robots) and
@@ -410,7 +483,7 @@ func (b *Builder) AddCapture(c *event.Capture) {
 	unresolved := c.RecordType == "revisit" && !c.Resolved
 
 	var doc *rdoc
-	if isRobots || robotsLike(target) {
+	if isRobots || robotsLike(target) || !unresolved && mayHoldRules(c) {
 		doc = b.newDoc(c, auth, hostport, target, isRobots, unresolved)
 	}
 	var dir *extract.Directives
@@ -460,6 +533,12 @@ func (b *Builder) AddCapture(c *event.Capture) {
 		rec.rev = &capRevisit{refersTo: strings.Clone(c.RefersTo), payload: strings.Clone(c.PayloadDigest)}
 	}
 	rec.usage, rec.usageCut = usageHeader(c.Header)
+	rec.emb = embargoHeader(c.Header)
+	if c.Status >= 300 && c.Status < 400 {
+		if loc := c.Header.Get("Location"); loc != "" {
+			rec.loc = resolveLocation(c.URL, loc)
+		}
+	}
 	if len(c.ConcurrentTo) > 0 {
 		rec.concKey, rec.hasConc = pairKey(c.Source.File, c.ConcurrentTo[0]), true
 	}

@@ -150,7 +150,9 @@ func (sp *capSpill) encode(b []byte, c *capRec, fileIdx map[string]uint64, dirId
 	b = binary.AppendUvarint(b, c.concKey.lo)
 	b = binary.AppendVarint(b, int64(c.status))
 	b = binary.AppendVarint(b, int64(c.hostEnd))
-	return b
+	b = c.emb.encode(b)
+	b = binary.AppendUvarint(b, uint64(len(c.loc)))
+	return append(b, c.loc...)
 }
 
 // errCapSpill says that the capture spill file does not read back as
@@ -297,6 +299,18 @@ func (d *capDecoder) next() (*capRec, error) {
 	}
 	c.concKey.hi, c.concKey.lo = d.uv(), d.uv()
 	c.status, c.hostEnd = int32(d.sv()), int32(d.sv())
+	if err := d.embargo(c); err != nil {
+		return nil, err
+	}
+	if n := d.uv(); d.err != nil || n > 1<<30 {
+		return nil, errCapSpill
+	} else if n > 0 {
+		b := make([]byte, n)
+		if _, e := io.ReadFull(r, b); e != nil {
+			return nil, fmt.Errorf("capture spill file: %w", e)
+		}
+		c.loc = string(b)
+	}
 	if d.err != nil {
 		return nil, fmt.Errorf("capture spill file: %w", d.err)
 	}

@@ -58,11 +58,13 @@ func TestCaptureSpillRoundTrip(t *testing.T) {
 	in := []capRec{
 		{rawURL: "HTTP://E.com/a", url: "http://e.com/a", time: at, recordID: "<urn:uuid:1>", src: eventSource("a.warc.gz", 0, 120, 4000),
 			dir: ds, concKey: pairHash{1 << 63, 7}, status: 200, hostEnd: 12, schemeEnd: 4, hasConc: true, paired: true,
-			usage: "train-ai=n, search=y"},
+			usage: "train-ai=n, search=y",
+			emb:   &capEmbargo{days: 31, lastMod: time.Date(2025, 2, 1, 8, 0, 0, 0, time.UTC), value: "m"}},
 		{rawURL: "https://e.com/r", url: "https://e.com/r", recordID: "<urn:uuid:2>", src: eventSource("b.warc", 3, -1, 0),
 			rev: &capRevisit{refersTo: "<urn:uuid:1>", payload: "sha1:X"}, status: -1, hostEnd: 13, schemeEnd: 5, rtype: 1, unresolved: true, isRobots: true,
-			usage: strings.Repeat("x=y, ", 204) + "x=y", usageCut: true},
-		{rawURL: "", url: "", time: at.Add(-time.Hour), dir: ds, rtype: 2},
+			usage: strings.Repeat("x=y, ", 204) + "x=y", usageCut: true, loc: "https://e.com/login"},
+		{rawURL: "", url: "", time: at.Add(-time.Hour), dir: ds, rtype: 2,
+			emb: &capEmbargo{value: "7d", diag: "Archive-Embargo: byte 0: member \"7d\" is not w, m or q"}},
 	}
 	var caps []*capRec
 	for i := range in {

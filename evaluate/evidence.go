@@ -114,6 +114,9 @@ func describeVersion(v *version) string {
 		if c := v.content; c != nil && c != d {
 			sb.WriteString(capturedAt(c.time, c.src, c.status))
 			sb.WriteString("), whose rules apply to the original authority (RFC 9309 §2.3.1.2)")
+		} else if c := v.target; c != nil {
+			sb.WriteString(capturedAt(c.time, c.src, int(c.status)))
+			sb.WriteString(")")
 		}
 	}
 	switch v.effect {
@@ -127,6 +130,12 @@ func describeVersion(v *version) string {
 			sb.WriteString(": more than five consecutive redirects, unavailable: allow all (RFC 9309 §2.3.1.2)")
 		case ruleLoop:
 			sb.WriteString(": redirect loop, unavailable: allow all (RFC 9309 §2.3.1.2)")
+		case ruleRedirect:
+			if v.noRules {
+				sb.WriteString(": not a robots.txt (no User-agent or ACAP line), no rules: allow all (RFC 9309 §2.3.1.2)")
+			} else {
+				sb.WriteString(": unavailable, allow all (RFC 9309 §2.3.1.3)")
+			}
 		case ruleUnreachable30d:
 			sb.WriteString(": unreachable since ")
 			sb.time(v.unreachSince)

@@ -216,8 +216,8 @@ func (b *Builder) Build() *Model {
 	}
 
 	m.settleSite(b)
+	m.buildCaptures(b) // before the timelines: redirect targets are looked for among the captures
 	m.buildTimelines(m.placeSiteDocs(b))
-	m.buildCaptures(b)
 	m.pickArchiveAgents(b)
 	m.buildViews(b)
 	if m.defHost != "" {
@@ -316,6 +316,7 @@ func (m *Model) buildCaptures(b *Builder) {
 		m.resolveCaptureRevisits()
 	}
 	m.directiveProblems()
+	m.embargoProblems()
 }
 
 // resolveCaptureRevisits gives each unresolved revisit the directives of

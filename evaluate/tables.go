@@ -1,7 +1,6 @@
 package evaluate
 
 import (
-	"slices"
 	"sort"
 	"strings"
 	"time"
@@ -31,6 +30,15 @@ const (
 	ReasonUnavailableAfter  = "unavailable_after"
 	ReasonNoarchive         = "noarchive"
 	ReasonCapturedForbidden = "captured-while-disallowed"
+
+	// ACAP usages an archive must weigh (retention_acap.go).
+	ReasonOldcopyForbidden     = "acap-present-oldcopy-prohibited"     // embargo
+	ReasonCurrentcopyForbidden = "acap-present-currentcopy-prohibited" // embargo
+	ReasonNoModification       = "acap-prohibited-modification"        // review
+	ReasonMustInclude          = "acap-must-include-resource"          // review
+	ReasonACAPCrawlForbidden   = "acap-crawl-prohibited"               // review
+	ReasonTakeDownWithdrawn    = "acap-take-down-withdrawn"            // keep
+	ReasonArchiveEmbargo       = "archive-embargo"                     // embargo, or keep until it ends
 )
 
 func actionRank(a string) int {
@@ -132,7 +140,7 @@ func versionRow(a *authority, v *version) table.RobotsVersion {
 	row := table.RobotsVersion{
 		VersionID: v.id, Authority: a.key, URLHostName: a.host, URL: d.rawURL,
 		FetchTime: d.time, ValidFrom: v.from, FetchStatus: int32(d.status),
-		Effect: v.effect.String(), StatusRule: v.statusRule, RedirectTarget: v.redirect,
+		Effect: v.effect.String(), StatusRule: v.statusRule, RedirectTarget: v.redirect, RedirectChain: v.chain,
 		ContentDigest: d.digest, Size: d.size,
 		WARCFilename: d.src.File, WARCRecordOffset: d.src.Offset, WARCRecordLength: d.src.Length,
 		WARCRecordID: d.recordID, Source: d.originName(), SourceRef: d.originRef,
@@ -320,11 +328,12 @@ func (m *Model) writeArchive(sink table.Sink, counts *archiveCounts) error {
 }
 
 // retention decides what an archive may do with capture c as of AsOf
-// (docs/semantics.md, "Retention"), in four steps that each add reasons
-// (and findings): a take-down request in the robots.txt in force now, ACAP
-// preserve and present in the one in force at capture, the capture's own
-// directives, and a capture taken while the crawler's view forbade it.
-// The strongest action wins.
+// (docs/semantics.md, "Retention"), in steps that each add reasons (and
+// findings): take-down requests in the robots.txt versions up to now,
+// ACAP usages in the one in force at capture, the capture's own
+// directives and Archive-Embargo, and a capture taken while the
+// crawler's robots.txt view or ACAP crawl permission forbade it. The
+// strongest action wins.
 func (m *Model) retention(c *capRec, a *authority, target string, cr *crawler, j *Judgement) (table.Retention, []table.Violation) {
 	var rj retentionJudge
 	m.initRetentionJudge(&rj, c, target, cr)
@@ -333,6 +342,7 @@ func (m *Model) retention(c *capRec, a *authority, target string, cr *crawler, j
 		rj.acap(a)
 	}
 	rj.ownDirectives()
+	rj.archiveEmbargo()
 	rj.capturedWhileDisallowed(j)
 	rj.decide()
 	return rj.row, rj.findings
@@ -401,65 +411,34 @@ func (rj *retentionJudge) finding(kind, directive, evidence string, due time.Tim
 	rj.findings = append(rj.findings, v)
 }
 
-// takeDown looks for a take-down request in the robots.txt in force as
-// of AsOf.
-func (rj *retentionJudge) takeDown(a *authority) {
-	vNow := a.versionAt(rj.m.opts.AsOf)
-	if vNow.file() == nil {
-		return
-	}
-	reqs := vNow.file().TakeDownFor(rj.agent, rj.target)
-	if len(reqs) == 0 {
-		return
-	}
-	// The request has stood since the first of the consecutive versions
-	// up to vNow that carry it.
-	since := vNow
-	idx := slices.Index(a.versions, vNow)
-	for i := idx - 1; i >= 0; i-- {
-		pv := a.versions[i]
-		if pv.file() == nil || len(pv.file().TakeDownFor(rj.agent, rj.target)) == 0 {
-			break
-		}
-		since = pv
-	}
-	var sb evBuf
-	writeVersion(&sb, vNow)
-	sb.WriteString(": line ")
-	sb.WriteString(itoa(reqs[0].Line))
-	sb.WriteString(" ")
-	sb.WriteString(quote(reqs[0].Text))
-	sb.WriteString(" requests take-down of ")
-	sb.WriteString(rj.where())
-	if since != vNow {
-		sb.WriteString(" (requested since ")
-		sb.WriteString(since.id)
-		sb.WriteString(")")
-	}
-	due := since.from
-	rj.reason(retReason{action: ActionDelete, reason: ReasonACAPTakeDown, due: due, evidence: sb.String()})
-	rj.finding(KindACAPProhibited, reqs[0].Text, sb.String(), due, vNow, reqs[0].Text, reqs[0].Line)
-}
-
 // acap applies ACAP preserve and present of the robots.txt in force at
-// capture.
+// capture: prohibitions and time-limits (the present usage asked is the
+// copy's own, present-currentcopy or present-oldcopy, when the file
+// speaks of them), and the qualifiers of the present permission that a
+// replay cannot honour unseen.
 func (rj *retentionJudge) acap(a *authority) {
 	vCap := a.versionAt(rj.c.time)
-	if vCap.file() == nil || vCap.file().ACAP == nil {
+	f := vCap.file()
+	if f == nil || f.ACAP == nil {
 		return
 	}
-	for _, usage := range []string{"preserve", "present"} {
-		rj.acapUsage(vCap, usage)
-	}
+	rj.acapUsage(vCap, f, "preserve")
+	av := rj.acapUsage(vCap, f, rj.presentUsage(f.ACAP))
+	rj.presentConditions(vCap, av)
 }
 
 // acapUsage applies one ACAP usage: a prohibition, or a time-limit that
-// has expired or is pending.
-func (rj *retentionJudge) acapUsage(vCap *version, usage string) {
+// has expired or is pending. It returns the verdict.
+func (rj *retentionJudge) acapUsage(vCap *version, f *robots.File, usage string) robots.ACAPVerdict {
 	c, asOf := rj.c, rj.m.opts.AsOf
-	av := vCap.file().ACAPCheck(rj.agent, usage, rj.target)
+	av := f.ACAPCheck(rj.agent, usage, rj.target)
 	if !av.Applies {
-		return
+		return av
+	}
+	// A present-* usage decided by a plain present field reads as present.
+	shown := usage
+	if strings.HasPrefix(usage, "present-") && av.FieldUsage == "present" {
+		shown = "present"
 	}
 	var sb evBuf
 	writeVersion(&sb, vCap)
@@ -468,36 +447,37 @@ func (rj *retentionJudge) acapUsage(vCap *version, usage string) {
 	sb.WriteString(" ")
 	sb.WriteString(quote(av.Record))
 	if !av.Allowed {
-		sb.WriteString(" prohibits " + usage + " of ")
+		sb.WriteString(" prohibits " + shown + " of ")
 		sb.WriteString(rj.where())
 		action, reason := ActionDelete, ReasonPreserveForbidden
-		if usage == "present" {
-			action, reason = ActionEmbargo, ReasonPresentForbidden
+		if usage != "preserve" {
+			action, reason = ActionEmbargo, presentForbidden(shown)
 		}
 		rj.reason(retReason{action: action, reason: reason, due: c.time, evidence: sb.String()})
 		rj.finding(KindACAPProhibited, av.Record, sb.String(), c.time, vCap, av.Record, av.Line)
-		return
+		return av
 	}
 	if av.TimeLimit == nil {
-		return
+		return av
 	}
 	expiry, ok, how := rj.m.limitExpiry(av.TimeLimit, c)
-	sb.WriteString(" permits " + usage + " with time-limit " + av.TimeLimit.Text + ": " + how)
+	sb.WriteString(" permits " + shown + " with time-limit " + av.TimeLimit.Text + ": " + how)
 	if !ok {
-		return
+		return av
 	}
 	action, reason := ActionDelete, ReasonPreserveLimit
-	if usage == "present" {
+	if usage != "preserve" {
 		action, reason = ActionEmbargo, ReasonPresentLimit
 	}
 	if expiry.After(asOf) {
 		rj.reason(retReason{action: ActionKeep, reason: reason, due: expiry, pending: true, evidence: sb.String()})
-		return
+		return av
 	}
 	sb.WriteString(", expired as of ")
 	sb.WriteString(fmtTime(asOf))
 	rj.reason(retReason{action: action, reason: reason, due: expiry, evidence: sb.String()})
 	rj.finding(KindRetentionExpired, av.Record, sb.String(), expiry, vCap, av.Record, av.Line)
+	return av
 }
 
 // ownDirectives applies the capture's own unavailable_after and
@@ -525,7 +505,8 @@ func (rj *retentionJudge) ownDirectives() {
 }
 
 // capturedWhileDisallowed asks for review of a capture taken while the
-// crawler's own robots.txt view forbade it.
+// crawler's own robots.txt view forbade it, or an ACAP field prohibited
+// crawling it.
 func (rj *retentionJudge) capturedWhileDisallowed(j *Judgement) {
 	if j == nil {
 		return
@@ -534,9 +515,10 @@ func (rj *retentionJudge) capturedWhileDisallowed(j *Judgement) {
 		if j.Violations[i].Kind == KindCapturedWhileDisallowed {
 			rj.reason(retReason{action: ActionReview, reason: ReasonCapturedForbidden, due: rj.c.time,
 				evidence: j.Violations[i].Evidence})
-			return
+			break
 		}
 	}
+	rj.acapCrawl(j)
 }
 
 // decide fills the row from the reasons: the strongest action, its

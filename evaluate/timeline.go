@@ -71,6 +71,9 @@ type version struct {
 	statusRule   string
 	redirect     string    // final URL of a followed redirect chain
 	hops         int       // redirects followed
+	chain        string    // the redirect chain, each URL and its status ("URL 301 -> URL 200"); "" when no redirect
+	target       *capRec   // the chain's last capture when it is not robots-like (redirectToCapture)
+	noRules      bool      // target is a 2xx capture whose body has no rules: allow all
 	unreachSince time.Time // start of the continuous unreachable run (effDisallowAll and its 30-day segment)
 	segment      bool      // the part past UnreachableAfter of an unreachable version
 	unreach      bool      // the capture itself was unreachable (5xx or no response), before the 30-day rule
@@ -428,6 +431,7 @@ func (m *Model) resolveVersion(v *version, prev *version) {
 			return
 		}
 		v.effect, v.content, v.redirect, v.hops, v.unreach = prev.effect, prev.content, prev.redirect, prev.hops, prev.unreach
+		v.chain, v.target, v.noRules = prev.chain, prev.target, prev.noRules
 		return
 	}
 	if d.status >= 300 && d.status < 400 {
@@ -463,43 +467,105 @@ func docEffect(d *rdoc) (effect, string) {
 // followRedirects follows a robots.txt redirect chain inside the inputs
 // (RFC 9309 §2.3.1.2): the target's rules apply to the original authority.
 // Each hop takes the target's capture nearest at or before the time of the
-// redirecting capture, or else the first one within RobotsTTL after it.
+// redirecting capture, or else the first one within RobotsTTL after it:
+// a robots-like capture (docNear), else any capture of the URL
+// (capNear), whose body, not being robots-like, has no rules. The chain,
+// each URL with its status, is kept for robots_versions.
 func (m *Model) followRedirects(v *version) {
 	t := v.doc.time
 	seen := map[string]bool{v.doc.url: true}
-	cur := v.doc
+	var chain strings.Builder
+	hop := func(url, what string) {
+		if chain.Len() > 0 {
+			chain.WriteString(" -> ")
+		}
+		chain.WriteString(url + " " + what)
+	}
+	hop(v.doc.url, itoa(v.doc.status))
+	defer func() { v.chain = chain.String() }()
+	loc := v.doc.location
 	for n := 1; ; n++ {
 		if n > MaxRedirects {
 			v.effect, v.statusRule, v.hops = effAllowAll, ruleTooMany, n-1
 			return
 		}
-		if cur.location == "" {
+		if loc == "" {
 			v.effect, v.statusRule, v.hops = effUnknown, ruleNoLocation, n-1
 			return
 		}
-		v.redirect, v.hops = cur.location, n
-		if seen[cur.location] {
+		v.redirect, v.hops = loc, n
+		if seen[loc] {
+			hop(loc, "(loop)")
 			v.effect, v.statusRule = effAllowAll, ruleLoop
 			return
 		}
-		seen[cur.location] = true
-		next := m.docNear(cur.location, t)
-		if next == nil {
+		seen[loc] = true
+		if next := m.docNear(loc, t); next != nil {
+			hop(loc, itoa(next.status))
+			if next.status >= 300 && next.status < 400 && next.status != 304 {
+				loc = next.location
+				continue
+			}
+			v.effect, _ = docEffect(next)
+			v.statusRule = ruleRedirect
+			if v.effect == effRules {
+				v.content = next
+			}
+			v.unreach = v.effect == effDisallowAll
+			return
+		}
+		c := m.capNear(loc, t)
+		if c == nil {
+			hop(loc, "(not in the inputs)")
 			v.effect, v.statusRule = effUnknown, ruleTargetMissing
 			return
 		}
-		if next.status >= 300 && next.status < 400 && next.status != 304 {
-			cur = next
+		hop(loc, itoa(int(c.status)))
+		if c.status >= 300 && c.status < 400 {
+			loc = c.loc
 			continue
 		}
-		v.effect, _ = docEffect(next)
-		v.statusRule = ruleRedirect
-		if v.effect == effRules {
-			v.content = next
-		}
-		v.unreach = v.effect == effDisallowAll
+		m.redirectToCapture(v, c)
 		return
 	}
+}
+
+// redirectToCapture ends a redirect chain at a capture that is not
+// robots-like: its body has no User-agent or ACAP line (else Builder
+// would have kept it as a document), so parsed it has no rules and
+// allows all (RFC 9309 §2.3.1.2 parses what the redirect leads to: a
+// login page, a home page). A 4xx or 5xx target means what it means for
+// robots.txt.
+func (m *Model) redirectToCapture(v *version, c *capRec) {
+	eff, _ := docEffect(&rdoc{status: int(c.status), recordType: c.recordType()})
+	if eff == effRules {
+		eff, v.noRules = effAllowAll, true
+	}
+	v.effect, v.statusRule, v.target = eff, ruleRedirect, c
+	v.unreach = eff == effDisallowAll
+}
+
+// capNear returns the capture summary of url nearest at or before t, or
+// the first within RobotsTTL after t, as docNear does; 304 and
+// unresolved captures are skipped.
+func (m *Model) capNear(url string, t time.Time) *capRec {
+	list := m.capsOf(url)
+	i := sort.Search(len(list), func(i int) bool { return list[i].time.After(t) })
+	for j := i - 1; j >= 0; j-- {
+		if c := list[j]; c.status != 304 && !c.unresolved {
+			return c
+		}
+	}
+	for j := i; j < len(list); j++ {
+		c := list[j]
+		if c.time.Sub(t) > m.opts.RobotsTTL {
+			break
+		}
+		if c.status != 304 && !c.unresolved {
+			return c
+		}
+	}
+	return nil
 }
 
 // docNear returns the capture of url nearest at or before t, or the first
@@ -550,7 +616,7 @@ func (m *Model) applyUnreachable(vs []*version) []*version {
 		case v.until.IsZero() || p.Before(v.until):
 			seg := &version{
 				id: v.id + "+unavailable", auth: v.auth, doc: v.doc, captures: v.captures, from: p, until: v.until,
-				effect: effAllowAll, statusRule: ruleUnreachable30d, redirect: v.redirect, hops: v.hops,
+				effect: effAllowAll, statusRule: ruleUnreachable30d, redirect: v.redirect, hops: v.hops, chain: v.chain, target: v.target,
 				unreachSince: runStart, segment: true, unreach: true,
 			}
 			v.until = p

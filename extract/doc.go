@@ -50,4 +50,13 @@
 // Every lenient reading and every limit hit is a Diagnostic with a stable
 // code (the Diag* constants) and the evidence it concerns. The choices the
 // draft leaves open are listed in docs/semantics.md.
+//
+// # Archive-Embargo
+//
+// ParseArchiveEmbargo reads the Archive-Embargo response header
+// (draft-nottingham-archive-embargo): "w", "m" or "q", an embargo of 7,
+// 31 or 90 days during which an archive shows only a tombstone. It is
+// separate from FromResponse, since it says nothing to crawlers; a value
+// it cannot read as written comes back with an EmbargoError giving the
+// byte offset in the value.
 package extract

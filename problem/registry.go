@@ -116,6 +116,12 @@ const (
 	DirectiveHTMLTruncated   Code = directivePrefix + "html-truncated"
 )
 
+// Archive-Embargo response header (draft-nottingham-archive-embargo),
+// reported at its capture.
+const (
+	ArchiveEmbargoMalformed Code = "archive-embargo-malformed"
+)
+
 // Signature Agent Cards (package identity).
 const (
 	CardUnreadable         Code = "card-unreadable"
@@ -304,6 +310,7 @@ var registry = []Entry{
 	{KindProblem, DirectiveMetaInBody, Warning, groupDirective, "robots meta tag after the head ended; ignored (repext §4)"},
 	{KindProblem, DirectiveMetaNoContent, Warning, groupDirective, "robots meta tag without a content attribute"},
 	{KindProblem, DirectiveHTMLTruncated, Warning, groupDirective, "the HTML head did not end within the bytes read; meta tags after are not seen"},
+	{KindProblem, ArchiveEmbargoMalformed, Warning, groupDirective, "an Archive-Embargo value that is not w, m or q, repeats different periods (the longest is used) or is over 256 bytes; the message gives the byte offset in the value"},
 
 	// Cards.
 	{KindProblem, CardUnreadable, Warning, groupCard, "a captured card is not a JSON object; not used"},

@@ -136,6 +136,7 @@ type ACAPVerdict struct {
 	Crawler    string // crawler name of the record block used ("*" or the name as written)
 	Usage      string // usage asked about, lower-cased
 	Record     string // deciding field as written (a conventional rule as "Disallow: /x")
+	FieldUsage string // standard usage of the deciding ACAP field ("present", "present-oldcopy", "other"), local usages expanded; "" when none
 	Line       int    // line of the deciding field; 0 if none
 	TimeLimit  *TimeLimit
 	Qualifiers []Qualifier
@@ -1139,7 +1140,7 @@ func beats(a, b *acapCand) bool {
 
 func (f *File) fillFromRule(v *ACAPVerdict, r *acapRule, lagent, crawler string) {
 	rec := &f.ACAP.Records[r.rec]
-	v.Record, v.Line = rec.Text, rec.Line
+	v.Record, v.Line, v.FieldUsage = rec.Text, rec.Line, r.usage
 	if crawler == "*" {
 		v.Crawler = "*"
 	} else {

@@ -28,6 +28,7 @@ const (
 	DiagSitemapEmpty       = "sitemap-empty"        // sitemap line without a URL
 	DiagConventionalInACAP = "conventional-in-acap" // allow/disallow inside an ACAP record (ACAP §2.9.2)
 	DiagTooMany            = "too-many-diagnostics" // more than MaxDiagnostics; the rest are counted, not kept
+	DiagNotRobotsTxt       = "not-robots-txt"       // body starts like an HTML, XML or JSON document ('<', '{', '['); read line by line all the same
 
 	// AI usage preferences (aipref attach §3, Content Signals, RSL).
 	DiagUsageOutsideGroup = "usage-outside-group"    // content-usage or content-signal before any user-agent line; ignored
@@ -207,6 +208,12 @@ func parse(body []byte, opts Options) *File {
 	if utf16Note {
 		f.Diagnostics = append(f.Diagnostics, Diagnostic{Line: 1, Code: DiagUTF16,
 			Message: "robots.txt is UTF-16 (byte order mark); transcoded to UTF-8 (RFC 9309 §2.3 requires UTF-8)"})
+	}
+	if t := strings.TrimLeft(text, " \t\r\n"); t != "" && (t[0] == '<' || t[0] == '{' || t[0] == '[') {
+		// A robots.txt that redirects to a login or error page (RFC 9309
+		// §2.3.1.2 parses what the redirect leads to).
+		f.Diagnostics = append(f.Diagnostics, Diagnostic{Line: 1, Code: DiagNotRobotsTxt,
+			Message: "body looks like an HTML, XML or JSON document, not robots.txt; its lines are read as any other, so it usually has no rules and allows all"})
 	}
 
 	// Size Lines once: every line gets an entry.

@@ -15,6 +15,9 @@ import "time"
 // (fetches.ip_list_url added).
 // 3: fetches.identity also verified or spoofed by forward-confirmed
 // reverse DNS (audit --dns-dir; fetches.dns_check, dns_evidence added).
+// Also 3: robots_versions.redirect_chain added; a robots.txt redirect to
+// a capture that is not robots.txt is followed (status_rule redirect),
+// so redirect-target-missing means the target has no capture at all.
 const SchemaVersion = 3
 
 // Fetch is one row of fetches.parquet: one client request, with the bot's
@@ -118,6 +121,7 @@ type RobotsVersion struct {
 	Effect            string     `parquet:"effect" doc:"rules (2xx parsed, or the rules of a redirect target), allow_all (4xx unavailable, more than five redirects, a redirect loop, or unreachable longer than --unreachable-after), disallow_all (5xx or no response: unreachable), unknown (content not in the inputs; never produces a finding)."`
 	StatusRule        string     `parquet:"status_rule" doc:"Which RFC 9309 §2.3.1 rule applied: success, redirect, too-many-redirects, redirect-loop, unavailable, unreachable, unreachable-30d-unavailable, not-modified (a 304: the previous content); unknown content: redirect-target-missing, redirect-no-location, unparseable-response, unexpected-status, revisit-unresolved."`
 	RedirectTarget    string     `parquet:"redirect_target" doc:"Final URL of a followed redirect chain; empty otherwise."`
+	RedirectChain     string     `parquet:"redirect_chain" doc:"The redirect chain followed (RFC 9309 §2.3.1.2), each URL with its status, joined by ' -> ' ('https://a.example/robots.txt 301 -> https://a.example/login 200'); a URL is followed by (loop) or (not in the inputs) where the chain ended so; empty when the capture is no redirect."`
 	ContentDigest     string     `parquet:"content_digest" doc:"SHA-256 of the body, hex; empty when no body."`
 	Size              int64      `parquet:"size" doc:"Body size in bytes as captured."`
 	Truncated         bool       `parquet:"truncated" doc:"True when the body exceeded the parsing limit; rules past it are ignored."`
