@@ -416,6 +416,7 @@ func (s *Shared) SettleCrawlers(opts Options, catalog *bots.Catalog, ids *identi
 	m.cards = ids.Cards()
 	m.uaCache.init()
 	m.pickArchiveAgents(b)
+	m.noteArchivers()
 	return m.ArchiveCrawlers()
 }
 

@@ -287,6 +287,7 @@ func (m *Model) writeArchive(sink table.Sink, counts *archiveCounts) error {
 			f = event.Fetch{
 				Time: c.time, Method: "GET", Scheme: scheme, Host: hp, Target: target, Status: int(c.status),
 				Bytes: -1, Origin: event.OriginWARC, Format: "warc-capture", RecordID: c.recordID, Source: c.src,
+				TargetURI: c.rawURL, PayloadDigest: c.digest, ContentType: c.mime,
 			}
 			m.judgeCaptureInto(&jj, &f, &aid, captureUsage(c))
 			j = &jj
@@ -386,9 +387,13 @@ func (rj *retentionJudge) finding(kind, directive, evidence string, due time.Tim
 		URL: c.rawURL, URLHostName: rj.row.URLHostName, URLPath: rj.target, Evidence: evidence,
 		Directive: directive, RobotsWARCOffset: -1, SourceFile: c.src.File,
 		WARCRecordOffset: c.src.Offset, WARCRecordLength: c.src.Length,
+		WARCFilename: warcFilename(c.src.File), ContentDigest: ccDigest(c.digest), ContentMIMEType: c.mime,
 	}
-	if b, ok := rj.m.catalog.Lookup(cr.token); ok && cr.token != "" {
-		v.Operator, v.Category = b.Operator, b.Category
+	if cr.token != "" {
+		// The crawler's identity as its captures' fetches have it: its
+		// catalog entry, else an archiver (docs/semantics.md, "One
+		// category per agent").
+		v.Operator, v.Category = cr.aid.operator, cr.aid.category
 	}
 	if !due.IsZero() {
 		d := due

@@ -328,6 +328,11 @@ Changes:
   and ` + "`not_published`" + ` (no published list is known for the bot). Queries on
   ` + "`ip_check = 'no_list'`" + ` find nothing in schema 2 output: use
   ` + "`ip_check IN ('not_given', 'not_published')`" + `.
+- **3**: an agent has one ` + "`category`" + ` across a run: the archive crawler of an
+  input WARC that the bot catalog does not know is ` + "`archiver`" + ` on its request
+  records, log lines and archive findings too (schema 2 said ` + "`other`" + ` or
+  nothing there). Join columns added (` + "`warc_filename`, `url_surtkey`,\n  `content_digest`, `content_mime_type`, `authority`, `is_robots_txt`" + `): see
+  "Joining with Common Crawl's index" below.
 
 ## Conventions
 

@@ -13,7 +13,10 @@ import "time"
 //
 // 2: fetches.ip_check no_list split into not_given and not_published
 // (fetches.ip_list_url added).
-const SchemaVersion = 2
+// 3: an agent has one category across a run: the archive crawler of an
+// input WARC keeps its archiver category on its request records and its
+// archive findings (other and empty before); join columns added.
+const SchemaVersion = 3
 
 // Fetch is one row of fetches.parquet: one client request, with the bot's
 // identity, its robots.txt view and the verdict.
@@ -59,6 +62,11 @@ type Fetch struct {
 	SourceLine       int64      `parquet:"source_line" doc:"Line number in source_file (logs); 0 for WARC."`
 	WARCRecordOffset int64      `parquet:"warc_record_offset" doc:"Byte offset of the WARC request record in source_file; -1 for logs."`
 	WARCRecordLength int64      `parquet:"warc_record_length" doc:"Stored length of the WARC record; 0 for logs."`
+	WARCFilename     string     `parquet:"warc_filename" doc:"Base name of source_file for WARC rows (the name the archive was stored under, as in Common Crawl's index, whose warc_filename is a path that ends in it; not the warcinfo record's WARC-Filename); empty for logs."`
+	ContentDigest    string     `parquet:"content_digest" doc:"WARC-Payload-Digest of the response paired with the request record (or of the capture itself), as Common Crawl's index writes it: the SHA-1 in base32 without its 'sha1:' label (other algorithms keep theirs); empty for logs and records without one."`
+	ContentMIMEType  string     `parquet:"content_mime_type" doc:"Media type of that response's Content-Type header, lower-case, without parameters (text/html), as Common Crawl's content_mime_type; empty for logs and when absent."`
+	Authority        string     `parquet:"authority" doc:"scheme://host[:port] the fetch was judged under (robots_versions.authority), else the request's own (scheme http when the source does not say); empty when the request names no host and no --site is known."`
+	IsRobotsTxt      bool       `parquet:"is_robots_txt" doc:"True for a request of /robots.txt (the path, without query), which builds the bot's robots.txt view and is always allowed."`
 }
 
 // Violation is one row of violations.parquet: a finding with its evidence.
@@ -95,6 +103,9 @@ type Violation struct {
 	SourceLine        int64      `parquet:"source_line" doc:"Line number in source_file (logs, listings); 0 for WARC."`
 	WARCRecordOffset  int64      `parquet:"warc_record_offset" doc:"Offset of the WARC record in source_file; -1 for logs."`
 	WARCRecordLength  int64      `parquet:"warc_record_length" doc:"Stored length of the WARC record; 0 for logs."`
+	WARCFilename      string     `parquet:"warc_filename" doc:"Base name of source_file for findings about a WARC record (as fetches.warc_filename); empty otherwise."`
+	ContentDigest     string     `parquet:"content_digest" doc:"Payload digest of the fetch's or capture's response, as fetches.content_digest; empty when unknown."`
+	ContentMIMEType   string     `parquet:"content_mime_type" doc:"Media type of that response, as fetches.content_mime_type; empty when unknown."`
 }
 
 // RobotsVersion is one row of robots_versions.parquet: one capture of a
