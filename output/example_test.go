@@ -29,5 +29,5 @@ func Example() {
 	}
 	m, _ := output.ReadManifest(dir)
 	fmt.Println(m.Counts["fetches"], m.Counts["violations"], m.SchemaVersion)
-	// Output: 1 0 2
+	// Output: 1 0 3
 }
