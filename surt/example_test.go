@@ -1,0 +1,26 @@
+package surt_test
+
+import (
+	"fmt"
+
+	"github.com/repaudit/repaudit/surt"
+)
+
+func ExampleKey() {
+	for _, u := range []string{
+		"http://www.Example.com/Path?b=2&a=1",
+		"https://example.com:443/path/?a=1&b=2#section",
+		"http://10.0.0.1:8080/",
+	} {
+		k, err := surt.Key(u)
+		if err != nil {
+			fmt.Println(err)
+			continue
+		}
+		fmt.Println(k)
+	}
+	// Output:
+	// com,example)/path?a=1&b=2
+	// com,example)/path?a=1&b=2
+	// 1,0,0,10:8080)/
+}
