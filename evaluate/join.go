@@ -3,6 +3,8 @@ package evaluate
 import (
 	"path"
 	"strings"
+
+	"github.com/repaudit/repaudit/surt"
 )
 
 // The columns below let researchers join the tables with a crawl's own
@@ -64,4 +66,18 @@ func orHTTP(scheme string) string {
 		return "http"
 	}
 	return scheme
+}
+
+// surtKey returns the SURT key of url as Common Crawl's index and pywb
+// make it (package surt), or "" when the URL cannot be keyed (a port
+// that is not a number, a URL longer than surt.MaxLen).
+func surtKey(url string) string {
+	if url == "" {
+		return ""
+	}
+	k, err := surt.Key(url)
+	if err != nil {
+		return ""
+	}
+	return k
 }

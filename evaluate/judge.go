@@ -489,6 +489,7 @@ func (m *Model) requestColumns(j *Judgement, f *event.Fetch, t time.Time, c *jud
 		row.URL = m.defScheme + "://" + m.defHost + f.Target
 	}
 	row.URLHostName = hostName(host)
+	row.URLSurtKey = surtKey(row.URL)
 	j.auth = a
 	if a != nil {
 		j.Authority = a.key
@@ -1071,5 +1072,6 @@ func (m *Model) baseViolation(row *table.Fetch, kind string) table.Violation {
 		WARCFilename:     row.WARCFilename,
 		ContentDigest:    row.ContentDigest,
 		ContentMIMEType:  row.ContentMIMEType,
+		URLSurtKey:       row.URLSurtKey,
 	}
 }

@@ -361,7 +361,7 @@ func (m *Model) initRetentionJudge(rj *retentionJudge, c *capRec, target string,
 	rj.row = table.Retention{
 		URL: c.rawURL, FetchTime: c.time, Agent: cr.token, RecordType: c.recordType(),
 		FetchStatus: c.status, WARCFilename: c.src.File, WARCRecordOffset: c.src.Offset,
-		WARCRecordLength: c.src.Length, WARCRecordID: c.recordID,
+		WARCRecordLength: c.src.Length, WARCRecordID: c.recordID, URLSurtKey: surtKey(c.rawURL),
 	}
 	_, hp, _ := c.parts()
 	rj.row.URLHostName = hostName(hp)
@@ -388,6 +388,7 @@ func (rj *retentionJudge) finding(kind, directive, evidence string, due time.Tim
 		Directive: directive, RobotsWARCOffset: -1, SourceFile: c.src.File,
 		WARCRecordOffset: c.src.Offset, WARCRecordLength: c.src.Length,
 		WARCFilename: warcFilename(c.src.File), ContentDigest: ccDigest(c.digest), ContentMIMEType: c.mime,
+		URLSurtKey: rj.row.URLSurtKey,
 	}
 	if cr.token != "" {
 		// The crawler's identity as its captures' fetches have it: its
@@ -696,7 +697,7 @@ func (m *Model) newListed(e *ListingEntry) *listed {
 		l.scheme, l.hp, l.target = auth[:strings.Index(auth, ":")], h, tg
 	}
 	l.base = table.Violation{
-		FetchTime: l.t, Agent: l.agent, URL: e.URL, URLHostName: hostName(l.hp), URLPath: l.target,
+		FetchTime: l.t, Agent: l.agent, URL: e.URL, URLHostName: hostName(l.hp), URLPath: l.target, URLSurtKey: surtKey(e.URL),
 		RobotsWARCOffset: -1, SourceFile: e.Source.File, SourceLine: e.Source.Line, WARCRecordOffset: -1,
 	}
 	if l.agent != "" {

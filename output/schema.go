@@ -380,6 +380,7 @@ Changes:
 				c.Name, c.parquetType(), c.duckdbType(), null, mdCell(c.Doc))
 		}
 	}
+	b.WriteString(ccJoinDoc)
 	return b.String()
 }
 

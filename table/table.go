@@ -67,6 +67,7 @@ type Fetch struct {
 	ContentMIMEType  string     `parquet:"content_mime_type" doc:"Media type of that response's Content-Type header, lower-case, without parameters (text/html), as Common Crawl's content_mime_type; empty for logs and when absent."`
 	Authority        string     `parquet:"authority" doc:"scheme://host[:port] the fetch was judged under (robots_versions.authority), else the request's own (scheme http when the source does not say); empty when the request names no host and no --site is known."`
 	IsRobotsTxt      bool       `parquet:"is_robots_txt" doc:"True for a request of /robots.txt (the path, without query), which builds the bot's robots.txt view and is always allowed."`
+	URLSurtKey       string     `parquet:"url_surtkey" doc:"SURT key of url as Common Crawl's index (url_surtkey) and pywb make it (the Python surt library's default canonicaliser), e.g. com,example)/private/a; empty when url cannot be keyed."`
 }
 
 // Violation is one row of violations.parquet: a finding with its evidence.
@@ -106,6 +107,7 @@ type Violation struct {
 	WARCFilename      string     `parquet:"warc_filename" doc:"Base name of source_file for findings about a WARC record (as fetches.warc_filename); empty otherwise."`
 	ContentDigest     string     `parquet:"content_digest" doc:"Payload digest of the fetch's or capture's response, as fetches.content_digest; empty when unknown."`
 	ContentMIMEType   string     `parquet:"content_mime_type" doc:"Media type of that response, as fetches.content_mime_type; empty when unknown."`
+	URLSurtKey        string     `parquet:"url_surtkey" doc:"SURT key of url, as fetches.url_surtkey."`
 }
 
 // RobotsVersion is one row of robots_versions.parquet: one capture of a
@@ -184,6 +186,7 @@ type Retention struct {
 	WARCRecordOffset int64      `parquet:"warc_record_offset" doc:"Offset of the record."`
 	WARCRecordLength int64      `parquet:"warc_record_length" doc:"Stored length of the record."`
 	WARCRecordID     string     `parquet:"warc_record_id" doc:"WARC-Record-ID."`
+	URLSurtKey       string     `parquet:"url_surtkey" doc:"SURT key of url, as fetches.url_surtkey."`
 }
 
 // Problem is one row of problems.parquet: an input line or record that could
