@@ -156,6 +156,8 @@ type capRec struct {
 	usage      string      // Content-Usage response header value (aipref attach §2), at most maxUsageHeader bytes; "" when absent
 	emb        *capEmbargo // Archive-Embargo response header; nil when absent
 	loc        string      // a 3xx capture's Location, resolved and normalized; a robots.txt redirect chain may pass through it
+	digest     string      // WARC-Payload-Digest as written; "" when absent
+	mime       string      // media type of the payload (event.Capture.ContentType)
 	concKey    pairHash    // pairKey(file, first WARC-Concurrent-To) when hasConc
 	status     int32
 	hostEnd    int32 // url[schemeEnd+3:hostEnd] is host[:port], url[hostEnd:] the request-target
@@ -500,7 +502,7 @@ func (b *Builder) AddCapture(c *event.Capture) {
 	// One allocation holds the URL, the record ID and, when the URL is
 	// not normal, the normalized URL.
 	norm := isJoin(c.URL, auth, target)
-	n := len(c.URL) + len(c.RecordID)
+	n := len(c.URL) + len(c.RecordID) + len(c.PayloadDigest)
 	if !norm {
 		n += len(auth) + len(target)
 	}
@@ -508,17 +510,21 @@ func (b *Builder) AddCapture(c *event.Capture) {
 	sb.Grow(n)
 	sb.WriteString(c.URL)
 	sb.WriteString(c.RecordID)
+	sb.WriteString(c.PayloadDigest)
 	if !norm {
 		sb.WriteString(auth)
 		sb.WriteString(target)
 	}
 	all := sb.String()
+	idEnd, digestEnd := len(c.URL)+len(c.RecordID), len(c.URL)+len(c.RecordID)+len(c.PayloadDigest)
 	rec := &capRec{
 		rawURL:     all[:len(c.URL)],
 		time:       t,
 		status:     int32(c.Status),
 		rtype:      capType(c.RecordType),
-		recordID:   all[len(c.URL) : len(c.URL)+len(c.RecordID)],
+		recordID:   all[len(c.URL):idEnd],
+		digest:     all[idEnd:digestEnd],
+		mime:       mediaType(c.ContentType),
 		isRobots:   isRobots,
 		unresolved: unresolved,
 	}
@@ -527,7 +533,7 @@ func (b *Builder) AddCapture(c *event.Capture) {
 	}
 	rec.url = rec.rawURL
 	if !norm {
-		rec.url = all[len(c.URL)+len(c.RecordID):]
+		rec.url = all[digestEnd:]
 	}
 	if c.RecordType == "revisit" {
 		rec.rev = &capRevisit{refersTo: strings.Clone(c.RefersTo), payload: strings.Clone(c.PayloadDigest)}

@@ -115,6 +115,7 @@ func (sp *capSpill) encode(b []byte, c *capRec, fileIdx map[string]uint64, dirId
 	}
 	str(c.rawURL)
 	str(c.recordID)
+	str(c.digest)
 	if flags&capOwnURL != 0 {
 		str(c.url)
 	}
@@ -146,6 +147,7 @@ func (sp *capSpill) encode(b []byte, c *capRec, fileIdx map[string]uint64, dirId
 		str(c.rev.payload)
 	}
 	str(c.usage)
+	str(c.mime)
 	b = binary.AppendUvarint(b, c.concKey.hi)
 	b = binary.AppendUvarint(b, c.concKey.lo)
 	b = binary.AppendVarint(b, int64(c.status))
@@ -234,10 +236,10 @@ func (d *capDecoder) next() (*capRec, error) {
 	// The capture's strings share one allocation, as AddCapture made
 	// them.
 	d.text = d.text[:0]
-	var lens [3]int
-	nstr := 2
+	var lens [4]int
+	nstr := 3
 	if flags&capOwnURL != 0 {
-		nstr = 3
+		nstr = 4
 	}
 	for k := range nstr {
 		n := d.uv()
@@ -254,9 +256,10 @@ func (d *capDecoder) next() (*capRec, error) {
 	all := string(d.text)
 	c.rawURL = all[:lens[0]]
 	c.recordID = all[lens[0] : lens[0]+lens[1]]
+	c.digest = all[lens[0]+lens[1] : lens[0]+lens[1]+lens[2]]
 	c.url = c.rawURL
-	if nstr == 3 {
-		c.url = all[lens[0]+lens[1]:]
+	if nstr == 4 {
+		c.url = all[lens[0]+lens[1]+lens[2]:]
 	}
 	if flags&capZeroTime == 0 {
 		sec := d.sv()
@@ -296,6 +299,15 @@ func (d *capDecoder) next() (*capRec, error) {
 			return nil, fmt.Errorf("capture spill file: %w", e)
 		}
 		c.usage = string(b)
+	}
+	if n := d.uv(); d.err != nil || n > 1<<10 {
+		return nil, errCapSpill
+	} else if n > 0 {
+		b := make([]byte, n)
+		if _, e := io.ReadFull(r, b); e != nil {
+			return nil, fmt.Errorf("capture spill file: %w", e)
+		}
+		c.mime = mediaType(string(b))
 	}
 	c.concKey.hi, c.concKey.lo = d.uv(), d.uv()
 	c.status, c.hostEnd = int32(d.sv()), int32(d.sv())

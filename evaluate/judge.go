@@ -406,6 +406,11 @@ func (m *Model) judgeWith(j *Judgement, f *event.Fetch, forced *ident, c *judgeC
 			j.Authority = a.key
 		}
 	}
+	j.Fetch.Authority = j.Authority
+	if j.Authority == "" && f.Host != "" {
+		// No robots.txt is known for the host: the request's own.
+		j.Fetch.Authority = orHTTP(f.Scheme) + "://" + f.Host
+	}
 
 	var id ident
 	switch {
@@ -422,6 +427,9 @@ func (m *Model) judgeWith(j *Judgement, f *event.Fetch, forced *ident, c *judgeC
 			l = c.ua
 		}
 		id = m.identifyUALocal(f.UserAgent, a, t, l)
+	}
+	if forced == nil {
+		m.oneCategory(&id)
 	}
 	var sig signatureCheck
 	if forced == nil {
@@ -490,7 +498,11 @@ func (m *Model) requestColumns(j *Judgement, f *event.Fetch, t time.Time, c *jud
 	if f.Origin == event.OriginWARC {
 		row.WARCRecordOffset = f.Source.Offset
 		row.WARCRecordLength = f.Source.Length
+		row.WARCFilename = warcFilename(f.Source.File)
+		row.ContentDigest = ccDigest(f.PayloadDigest)
+		row.ContentMIMEType = f.ContentType
 	}
+	row.IsRobotsTxt = robots.IsRobotsTxt(f.Target)
 	if f.ClientIP.IsValid() {
 		row.ClientIP = c.ipString(f.ClientIP)
 	}
@@ -503,6 +515,7 @@ func (m *Model) requestColumns(j *Judgement, f *event.Fetch, t time.Time, c *jud
 		row.URL = m.defScheme + "://" + m.defHost + f.Target
 	}
 	row.URLHostName = hostName(host)
+	row.URLSurtKey = surtKey(row.URL)
 	j.auth = a
 	if a != nil {
 		j.Authority = a.key
@@ -1126,6 +1139,10 @@ func (m *Model) baseViolation(row *table.Fetch, kind string) table.Violation {
 		SourceLine:       row.SourceLine,
 		WARCRecordOffset: row.WARCRecordOffset,
 		WARCRecordLength: row.WARCRecordLength,
+		WARCFilename:     row.WARCFilename,
+		ContentDigest:    row.ContentDigest,
+		ContentMIMEType:  row.ContentMIMEType,
+		URLSurtKey:       row.URLSurtKey,
 	}
 }
 

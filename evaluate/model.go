@@ -41,6 +41,7 @@ type Model struct {
 	archiveAgentDerived bool
 	runCrawler          *crawler            // the option, or the run-wide most frequent bot token
 	crawlers            map[string]*crawler // WARC file -> its crawler
+	archivers           map[string]ident    // lower-case token -> identity of an archive crawler the catalog does not know
 
 	captures   []*capRec // sorted by url, time, source (capsOf: the captures of one URL)
 	index      []ListingEntry
@@ -219,6 +220,7 @@ func (b *Builder) Build() *Model {
 	m.buildCaptures(b) // before the timelines: redirect targets are looked for among the captures
 	m.buildTimelines(m.placeSiteDocs(b))
 	m.pickArchiveAgents(b)
+	m.noteArchivers()
 	m.buildViews(b)
 	if m.defHost != "" {
 		m.defAuth, _ = m.authorityFor(m.defScheme, m.defHost)
@@ -629,3 +631,41 @@ func (m *Model) AsOf() time.Time { return m.opts.AsOf }
 // unresolved robots.txt revisits and directive diagnostics, located at
 // their capture. WriteTables writes them to the problems table too.
 func (m *Model) Problems() []event.Problem { return slices.Clone(m.problems) }
+
+// noteArchivers keeps the identity of each archive crawler the bot
+// catalog does not know (an archiver, identOf), so that its fetches from
+// request records and logs get the category its captures have: one
+// category per agent across a run (docs/semantics.md).
+func (m *Model) noteArchivers() {
+	m.archivers = nil
+	add := func(c *crawler) {
+		if c == nil || c.token == "" || c.aid.bot != nil {
+			return
+		}
+		if m.archivers == nil {
+			m.archivers = make(map[string]ident)
+		}
+		if _, ok := m.archivers[c.lower]; !ok {
+			m.archivers[c.lower] = c.aid
+		}
+	}
+	add(m.runCrawler)
+	for _, c := range m.crawlers {
+		add(c)
+	}
+}
+
+// oneCategory gives an agent that neither the catalog nor a card names,
+// and that is an input archive's crawler, the category and operator it
+// has as that crawler.
+func (m *Model) oneCategory(id *ident) {
+	if id.token == "" || id.bot != nil || id.card != nil || len(m.archivers) == 0 {
+		return
+	}
+	if aid, ok := m.archivers[id.lower]; ok {
+		id.category = aid.category
+		if id.operator == "" {
+			id.operator = aid.operator
+		}
+	}
+}

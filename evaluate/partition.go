@@ -51,8 +51,16 @@ import (
 // FetchPartition returns the partition of a fetch: its host[:port] as the
 // reader gave it, or the host of defaultAuthority (Options.DefaultAuthority)
 // when the fetch names no host. "" means the fetch names no authority at
-// all (it is judged, but against nothing).
+// all (it is judged, but against nothing). A WARC request record goes to
+// the partition of its WARC-Target-URI, that of its response
+// (CapturePartition), whatever its Host header says: the two must meet
+// to be paired, and a wrong Content-Length may cut the header.
 func FetchPartition(f *event.Fetch, defaultAuthority string) string {
+	if f.Origin == event.OriginWARC && f.TargetURI != "" {
+		if _, hp, _, ok := splitURL(f.TargetURI); ok {
+			return hp
+		}
+	}
 	if f.Host != "" {
 		return f.Host
 	}
@@ -416,6 +424,7 @@ func (s *Shared) SettleCrawlers(opts Options, catalog *bots.Catalog, ids *identi
 	m.cards = ids.Cards()
 	m.uaCache.init()
 	m.pickArchiveAgents(b)
+	m.noteArchivers()
 	return m.ArchiveCrawlers()
 }
 

@@ -295,6 +295,7 @@ func (m *Model) writeArchive(sink table.Sink, counts *archiveCounts) error {
 			f = event.Fetch{
 				Time: c.time, Method: "GET", Scheme: scheme, Host: hp, Target: target, Status: int(c.status),
 				Bytes: -1, Origin: event.OriginWARC, Format: "warc-capture", RecordID: c.recordID, Source: c.src,
+				TargetURI: c.rawURL, PayloadDigest: c.digest, ContentType: c.mime,
 			}
 			m.judgeCaptureInto(&jj, &f, &aid, captureUsage(c))
 			j = &jj
@@ -370,7 +371,7 @@ func (m *Model) initRetentionJudge(rj *retentionJudge, c *capRec, target string,
 	rj.row = table.Retention{
 		URL: c.rawURL, FetchTime: c.time, Agent: cr.token, RecordType: c.recordType(),
 		FetchStatus: c.status, WARCFilename: c.src.File, WARCRecordOffset: c.src.Offset,
-		WARCRecordLength: c.src.Length, WARCRecordID: c.recordID,
+		WARCRecordLength: c.src.Length, WARCRecordID: c.recordID, URLSurtKey: surtKey(c.rawURL),
 	}
 	_, hp, _ := c.parts()
 	rj.row.URLHostName = hostName(hp)
@@ -396,9 +397,14 @@ func (rj *retentionJudge) finding(kind, directive, evidence string, due time.Tim
 		URL: c.rawURL, URLHostName: rj.row.URLHostName, URLPath: rj.target, Evidence: evidence,
 		Directive: directive, RobotsWARCOffset: -1, SourceFile: c.src.File,
 		WARCRecordOffset: c.src.Offset, WARCRecordLength: c.src.Length,
+		WARCFilename: warcFilename(c.src.File), ContentDigest: ccDigest(c.digest), ContentMIMEType: c.mime,
+		URLSurtKey: rj.row.URLSurtKey,
 	}
-	if b, ok := rj.m.catalog.Lookup(cr.token); ok && cr.token != "" {
-		v.Operator, v.Category = b.Operator, b.Category
+	if cr.token != "" {
+		// The crawler's identity as its captures' fetches have it: its
+		// catalog entry, else an archiver (docs/semantics.md, "One
+		// category per agent").
+		v.Operator, v.Category = cr.aid.operator, cr.aid.category
 	}
 	if !due.IsZero() {
 		d := due
@@ -673,7 +679,7 @@ func (m *Model) newListed(e *ListingEntry) *listed {
 		l.scheme, l.hp, l.target = auth[:strings.Index(auth, ":")], h, tg
 	}
 	l.base = table.Violation{
-		FetchTime: l.t, Agent: l.agent, URL: e.URL, URLHostName: hostName(l.hp), URLPath: l.target,
+		FetchTime: l.t, Agent: l.agent, URL: e.URL, URLHostName: hostName(l.hp), URLPath: l.target, URLSurtKey: surtKey(e.URL),
 		RobotsWARCOffset: -1, SourceFile: e.Source.File, SourceLine: e.Source.Line, WARCRecordOffset: -1,
 	}
 	if l.agent != "" {

@@ -17,10 +17,11 @@ import (
 // neither the input nor its parser (package audit spools pass 1's fetches
 // this way).
 //
-// A stream is the magic "RAFETCH2" followed by records. A record is a
+// A stream is the magic "RAFETCH3" followed by records. A record is a
 // uvarint length and that many bytes:
 //
-//	flags      uvarint: 1 SignatureRecorded, 2 Body set, 4 Header set, 8 ConcurrentTo set;
+//	flags      uvarint: 1 SignatureRecorded, 2 Body set, 4 Header set, 8 ConcurrentTo set,
+//	           16 WARC fields (TargetURI, PayloadDigest, ContentType) set;
 //	           above them (sameShift) a "same" bit per field of sameFields, Status and Header
 //	time       zigzag varint seconds since the previous record's (the first: since 1970), uvarint nanoseconds
 //	client IP  uvarint length and netip.Addr.MarshalBinary bytes
@@ -31,6 +32,7 @@ import (
 //	header     (when set) uvarint count, then name and value strings
 //	body       (when set) uvarint length and bytes
 //	concurrent (when set) uvarint count, then strings
+//	warc       (when set) strings TargetURI PayloadDigest ContentType
 //	source     string File, zigzag varint Line, Offset and Length, each since the previous record's
 //
 // A field whose "same" bit is set equals the previous record's and is
@@ -52,7 +54,7 @@ import (
 // is what every reader produces.
 
 const (
-	fetchMagic  = "RAFETCH2"
+	fetchMagic  = "RAFETCH3"
 	maxInterned = 512      // longest string kept in the string table
 	maxStrings  = 1024     // entries in the string table before it is cleared
 	maxRecord   = 64 << 20 // longest record (a Body is at most 1 MiB, see warc.MaxRequestBody)
@@ -63,9 +65,10 @@ const (
 	flagBody
 	flagHeader
 	flagConcurrentTo
-	flagAll = flagSignatureRecorded | flagBody | flagHeader | flagConcurrentTo
+	flagWARC
+	flagAll = flagSignatureRecorded | flagBody | flagHeader | flagConcurrentTo | flagWARC
 	// sameShift is where the "same" bits start in a record's flags.
-	sameShift = 4
+	sameShift = 5
 )
 
 // The fields a record may code as the previous record's, by their "same"
@@ -226,6 +229,9 @@ func (fw *FetchWriter) Write(f *Fetch) error {
 	if f.ConcurrentTo != nil {
 		flags |= flagConcurrentTo
 	}
+	if f.TargetURI != "" || f.PayloadDigest != "" || f.ContentType != "" {
+		flags |= flagWARC
+	}
 	// The "same" bits: a field is the same when it is the same string
 	// (the readers intern what repeats; an equal string elsewhere in
 	// memory is merely coded again).
@@ -282,6 +288,11 @@ func (fw *FetchWriter) Write(f *Fetch) error {
 		for _, s := range f.ConcurrentTo {
 			r = fw.str(r, s, noField)
 		}
+	}
+	if flags&flagWARC != 0 {
+		r = fw.str(r, f.TargetURI, noField)
+		r = fw.str(r, f.PayloadDigest, noField)
+		r = fw.str(r, f.ContentType, noField)
 	}
 	src := f.Source
 	r = fw.strs(r, same, sameFile, sameFile)
@@ -722,6 +733,11 @@ func (d *decoder) fetch(f *Fetch) {
 		for i := range f.ConcurrentTo {
 			f.ConcurrentTo[i] = d.str(literal)
 		}
+	}
+	if flags&flagWARC != 0 {
+		f.TargetURI = d.str(literal)
+		f.PayloadDigest = d.str(literal)
+		f.ContentType = d.str(literal)
 	}
 	d.strs(same, sameFile, sameFile)
 	f.ForwardedFor, f.Method, f.Scheme, f.Host = ps[sameForwardedFor], ps[sameMethod], ps[sameScheme], ps[sameHost]

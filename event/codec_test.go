@@ -36,6 +36,9 @@ func fullFetch(i int) *Fetch {
 		Format:            "warc",
 		RecordID:          fmt.Sprintf("<urn:uuid:%08d-0000-0000-0000-000000000000>", i),
 		ConcurrentTo:      []string{"<urn:uuid:a>", "<urn:uuid:b>"},
+		TargetURI:         fmt.Sprintf("https://www.example.com/p%d?q=1", i),
+		PayloadDigest:     "sha1:JW2VUVGNBD7RWRELTRXQDUWEP6IJQVOF",
+		ContentType:       "text/html",
 		Source:            Source{File: "crawl.warc.gz", Line: 0, Offset: int64(1000 * i), Length: 512},
 	}
 }
@@ -387,6 +390,9 @@ func FuzzFetchCodec(f *testing.F) {
 				}
 				if bits&(1<<48) != 0 {
 					ft.ConcurrentTo = []string{v(20), v(21)}
+				}
+				if bits&(1<<49) != 0 {
+					ft.TargetURI, ft.PayloadDigest, ft.ContentType = v(22), v(23), v(24)
 				}
 				in = append(in, ft)
 			}

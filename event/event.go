@@ -120,7 +120,18 @@ type Fetch struct {
 	Format       string   // log format name (combined, nginx-json, ...) or "warc"
 	RecordID     string   // WARC-Record-ID of the request record
 	ConcurrentTo []string // WARC-Concurrent-To of the request record
-	Source       Source
+	// TargetURI is the WARC-Target-URI of a WARC request record: what
+	// pairs it with its response whatever its Host header says (a
+	// wrong Content-Length may cut that header); "" for logs.
+	TargetURI string
+	// PayloadDigest and ContentType come from the response a WARC
+	// request record is paired with (see warc.Reader): its
+	// WARC-Payload-Digest as written and the media type of its
+	// Content-Type, lower-cased, without parameters; "" when the
+	// request is not paired, the response has none, and for logs.
+	PayloadDigest string
+	ContentType   string
+	Source        Source
 }
 
 // URL returns the absolute URL when scheme and host are known, otherwise the

@@ -22,7 +22,7 @@
 //
 // Atomicity: Create makes a temporary sibling directory DIR.partial-<random>
 // and opens one Parquet file per table of table.Tables there. Rows are
-// buffered per table and written one row group (at most 131072 rows and
+// buffered per table and written one row group (at most 1,048,576 rows and
 // 8 MiB of buffered rows) at a time, by a goroutine of the table's own
 // with arrow-go's Parquet column writers while the next group fills; a
 // table holds at most two row groups, so the writer's memory does not grow

@@ -333,6 +333,14 @@ Changes:
   when ` + "`audit --dns-dir`" + ` is given (new columns ` + "`dns_check`" + `, ` + "`dns_evidence`" + `;
   new finding kind ` + "`rdns_mismatch`" + `): a fetch that schema 2 called ` + "`claimed`" + `
   may now be ` + "`verified`" + ` or ` + "`spoofed`" + `. Without ` + "`--dns-dir`" + ` nothing changes.
+  Also in 3: an agent has one ` + "`category`" + ` across a run: the archive crawler of an
+  input WARC that the bot catalog does not know is ` + "`archiver`" + ` on its request
+  records, log lines and archive findings too (schema 2 said ` + "`other`" + ` or
+  nothing there). Join columns added (` + "`warc_filename`, `url_surtkey`,\n  `content_digest`, `content_mime_type`, `authority`, `is_robots_txt`" + `): see
+  "Joining with Common Crawl's index" below.
+  Also in 3: ` + "`robots_versions.redirect_chain`" + ` added; a robots.txt redirect to a
+  capture that is not robots.txt is followed (` + "`status_rule`" + ` redirect), so
+  ` + "`redirect-target-missing`" + ` now means the target has no capture at all.
 
 ## Conventions
 
@@ -380,6 +388,7 @@ Changes:
 				c.Name, c.parquetType(), c.duckdbType(), null, mdCell(c.Doc))
 		}
 	}
+	b.WriteString(ccJoinDoc)
 	return b.String()
 }
 

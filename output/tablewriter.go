@@ -2,6 +2,7 @@ package output
 
 import (
 	"bufio"
+	"bytes"
 	"encoding/base64"
 	"fmt"
 	"math"
@@ -448,14 +449,12 @@ func writerProps(s *tableSpec, rowGroupRows int, cc compress.Compression, level 
 		parquet.WithRootRepetition(parquet.Repetitions.Required),
 		parquet.WithCreatedBy("repaudit"),
 		parquet.WithStats(true),
+		// Every column has min/max statistics, strings cut to
+		// statsTruncate bytes (stats.go): engines skip row groups by
+		// host, agent or URL.
+		parquet.WithMaxStatsSize(statsTruncate),
 	}
 	for _, c := range s.Cols {
-		if c.kind == kString || c.kind == kDict {
-			// Min/max statistics of strings cost a pass per row group
-			// and prune little: a row group holds many bots, URLs and
-			// files.
-			props = append(props, parquet.WithStatsFor(c.Name, false))
-		}
 		if delta && c.kind != kString && c.kind != kDict && c.kind != kBool && c.kind != kFloat64 {
 			props = append(props, parquet.WithEncodingFor(c.Name, parquet.Encodings.DeltaBinaryPacked))
 		}
@@ -938,6 +937,7 @@ func (tw *tableWriter) encode(b *batch) (err error) {
 		if err != nil {
 			return err
 		}
+		dropDistinctCount(cw)
 		switch col.kind {
 		case kString, kDict:
 			w := cw.(*file.ByteArrayColumnChunkWriter)
@@ -1116,6 +1116,7 @@ func (e *encoder) writeStrings(w *file.ByteArrayColumnChunkWriter, offs []int32,
 		for j := range vals {
 			vals[j] = data[offs[start+j]:offs[start+j+1]]
 		}
+		seedStringStats(w, vals)
 		if _, err := w.WriteBatch(vals, nil, nil); err != nil {
 			return err
 		}
@@ -1128,7 +1129,7 @@ func (e *encoder) writeStrings(w *file.ByteArrayColumnChunkWriter, offs []int32,
 // as it is, then the indices.
 func (e *encoder) writeDict(w *file.ByteArrayColumnChunkWriter, c *colBuf) error {
 	de, ok := w.CurrentEncoder().(dictEncoder)
-	if !ok || w.CurrentEncoder().Encoding() != parquet.Encodings.PlainDict || w.PageStatistics() != nil {
+	if !ok || w.CurrentEncoder().Encoding() != parquet.Encodings.PlainDict {
 		return e.writeDictDense(w, c) // arrow-go hashes the values itself
 	}
 	n := len(c.offs) - 1
@@ -1147,6 +1148,21 @@ func (e *encoder) writeDict(w *file.ByteArrayColumnChunkWriter, c *colBuf) error
 		// pqarrow's answer to it: plain encoding.
 		w.FallbackToPlain()
 		return e.writeDictDense(w, c)
+	}
+	if st, ok := w.PageStatistics().(*metadata.ByteArrayStatistics); ok && n > 0 && len(c.i32) > 0 {
+		// What pqarrow does for a dictionary array: the values count,
+		// the dictionary's min and max (every entry is used).
+		st.IncNumValues(int64(len(c.i32)))
+		lo, hi := c.data[c.offs[0]:c.offs[1]], c.data[c.offs[0]:c.offs[1]]
+		for k := 1; k < n; k++ {
+			v := c.data[c.offs[k]:c.offs[k+1]]
+			if bytes.Compare(v, lo) < 0 {
+				lo = v
+			} else if bytes.Compare(v, hi) > 0 {
+				hi = v
+			}
+		}
+		seedBounds(st, lo, hi)
 	}
 	return w.WriteDictIndices(idx, nil, nil)
 }
@@ -1207,6 +1223,7 @@ func (e *encoder) writeDictDense(w *file.ByteArrayColumnChunkWriter, c *colBuf) 
 			k := c.i32[start+j]
 			vals[j] = c.data[c.offs[k]:c.offs[k+1]]
 		}
+		seedStringStats(w, vals)
 		if _, err := w.WriteBatch(vals, nil, nil); err != nil {
 			return err
 		}

@@ -35,8 +35,12 @@ var (
 	ErrClosed = errors.New("output: writer is closed")
 )
 
-// DefaultRowGroupRows is the most rows per Parquet row group.
-const DefaultRowGroupRows = 128 << 10
+// DefaultRowGroupRows is the most rows per Parquet row group: 1 M rows,
+// what engines read best. The byte budget below ends a wide table's
+// groups sooner (fetches: about 45,000 rows); raising it to 16 MiB took
+// the peak RSS of a 1 M-line audit (-j 2) from 227 MB to 281 MB, past
+// the 256 MB the project allows, and 32 MiB to 382 MB.
+const DefaultRowGroupRows = 1 << 20
 
 // DefaultRowGroupBytes is the most bytes a table buffers for one row group
 // (its rows in memory, strings included) before writing it. A table holds

@@ -540,11 +540,11 @@ func TestEncodings(t *testing.T) {
 		want map[string]enc
 	}{
 		{100, map[string]enc{
-			"agent": {true, false}, "url": {false, false}, "url_path": {false, false},
+			"agent": {true, true}, "url": {false, true}, "url_path": {false, true},
 			"fetch_time": {false, true}, "fetch_status": {false, true}, "response_bytes": {false, true},
 		}},
 		{adaptiveRows, map[string]enc{
-			"agent": {true, false}, "url": {false, false}, "url_path": {true, false},
+			"agent": {true, true}, "url": {false, true}, "url_path": {true, true},
 			"fetch_time": {false, true}, "fetch_status": {true, true}, "response_bytes": {true, true},
 			"source_line": {false, true},
 		}},

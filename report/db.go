@@ -452,7 +452,7 @@ func normalize(v any) any {
 		}
 		return f
 	case duckdb.Interval:
-		return fmt.Sprintf("%d months %d days %dus", x.Months, x.Days, x.Micros)
+		return formatInterval(x)
 	case duckdb.UUID:
 		return x.String()
 	case []any:

@@ -18,6 +18,9 @@ import "time"
 // Also 3: robots_versions.redirect_chain added; a robots.txt redirect to
 // a capture that is not robots.txt is followed (status_rule redirect),
 // so redirect-target-missing means the target has no capture at all.
+// Also 3: an agent has one category across a run: the archive crawler of an
+// input WARC keeps its archiver category on its request records and its
+// archive findings (other and empty before); join columns added.
 const SchemaVersion = 3
 
 // Fetch is one row of fetches.parquet: one client request, with the bot's
@@ -69,6 +72,12 @@ type Fetch struct {
 	SourceLine       int64      `parquet:"source_line" doc:"Line number in source_file (logs); 0 for WARC."`
 	WARCRecordOffset int64      `parquet:"warc_record_offset" doc:"Byte offset of the WARC request record in source_file; -1 for logs."`
 	WARCRecordLength int64      `parquet:"warc_record_length" doc:"Stored length of the WARC record; 0 for logs."`
+	WARCFilename     string     `parquet:"warc_filename" doc:"Base name of source_file for WARC rows (the name the archive was stored under, as in Common Crawl's index, whose warc_filename is a path that ends in it; not the warcinfo record's WARC-Filename); empty for logs."`
+	ContentDigest    string     `parquet:"content_digest" doc:"WARC-Payload-Digest of the response paired with the request record (or of the capture itself), as Common Crawl's index writes it: the SHA-1 in base32 without its 'sha1:' label (other algorithms keep theirs); empty for logs and records without one."`
+	ContentMIMEType  string     `parquet:"content_mime_type" doc:"Media type of that response's Content-Type header, lower-case, without parameters (text/html), as Common Crawl's content_mime_type; empty for logs and when absent."`
+	Authority        string     `parquet:"authority" doc:"scheme://host[:port] the fetch was judged under (robots_versions.authority), else the request's own (scheme http when the source does not say); empty when the request names no host and no --site is known."`
+	IsRobotsTxt      bool       `parquet:"is_robots_txt" doc:"True for a request of /robots.txt (the path, without query), which builds the bot's robots.txt view and is always allowed."`
+	URLSurtKey       string     `parquet:"url_surtkey" doc:"SURT key of url as Common Crawl's index (url_surtkey) and pywb make it (the Python surt library's default canonicaliser), e.g. com,example)/private/a; empty when url cannot be keyed."`
 }
 
 // Violation is one row of violations.parquet: a finding with its evidence.
@@ -105,6 +114,10 @@ type Violation struct {
 	SourceLine        int64      `parquet:"source_line" doc:"Line number in source_file (logs, listings); 0 for WARC."`
 	WARCRecordOffset  int64      `parquet:"warc_record_offset" doc:"Offset of the WARC record in source_file; -1 for logs."`
 	WARCRecordLength  int64      `parquet:"warc_record_length" doc:"Stored length of the WARC record; 0 for logs."`
+	WARCFilename      string     `parquet:"warc_filename" doc:"Base name of source_file for findings about a WARC record (as fetches.warc_filename); empty otherwise."`
+	ContentDigest     string     `parquet:"content_digest" doc:"Payload digest of the fetch's or capture's response, as fetches.content_digest; empty when unknown."`
+	ContentMIMEType   string     `parquet:"content_mime_type" doc:"Media type of that response, as fetches.content_mime_type; empty when unknown."`
+	URLSurtKey        string     `parquet:"url_surtkey" doc:"SURT key of url, as fetches.url_surtkey."`
 }
 
 // RobotsVersion is one row of robots_versions.parquet: one capture of a
@@ -184,6 +197,7 @@ type Retention struct {
 	WARCRecordOffset int64      `parquet:"warc_record_offset" doc:"Offset of the record."`
 	WARCRecordLength int64      `parquet:"warc_record_length" doc:"Stored length of the record."`
 	WARCRecordID     string     `parquet:"warc_record_id" doc:"WARC-Record-ID."`
+	URLSurtKey       string     `parquet:"url_surtkey" doc:"SURT key of url, as fetches.url_surtkey."`
 }
 
 // Problem is one row of problems.parquet: an input line or record that could

@@ -163,6 +163,8 @@ type pairInfo struct {
 	concurrent []string // WARC-Concurrent-To values without angle brackets
 	uri        string
 	status     int
+	digest     string // a response's WARC-Payload-Digest
+	mime       string // a response's media type (event.Capture.ContentType)
 	req, resp  bool
 }
 
@@ -361,7 +363,7 @@ func (r *Reader) fill() bool {
 func (r *Reader) pair(it *item) {
 	for i := len(r.behind) - 1; i >= 0; i-- {
 		if linked(&it.pairInfo, &r.behind[i]) {
-			it.rec.Fetch.Status = r.behind[i].status
+			paired(it.rec.Fetch, &r.behind[i])
 			return
 		}
 	}
@@ -370,7 +372,7 @@ func (r *Reader) pair(it *item) {
 			break
 		}
 		if c := r.queue[i]; c.resp && linked(&it.pairInfo, &c.pairInfo) {
-			it.rec.Fetch.Status = c.status
+			paired(it.rec.Fetch, &c.pairInfo)
 			return
 		}
 	}
@@ -381,11 +383,34 @@ func (r *Reader) pair(it *item) {
 		return p.resp && len(p.concurrent) == 0 && p.uri == it.uri && p.uri != ""
 	}
 	if unlinked(&r.prev) {
-		it.rec.Fetch.Status = r.prev.status
+		paired(it.rec.Fetch, &r.prev)
 	} else if len(r.queue) > 1 && unlinked(&r.queue[1].pairInfo) {
-		it.rec.Fetch.Status = r.queue[1].status
+		paired(it.rec.Fetch, &r.queue[1].pairInfo)
 	}
 }
+
+// paired gives a request's Fetch what it takes from its response: the
+// status, the payload digest and the media type. The strings are copies:
+// the response's may be memory the reader uses again (Options.Reuse).
+func paired(f *event.Fetch, resp *pairInfo) {
+	f.Status = resp.status
+	f.PayloadDigest = strings.Clone(resp.digest)
+	f.ContentType = mediaTypeConst(resp.mime)
+}
+
+// mediaTypeConst returns mime as a string of its own: a constant for
+// the media types most responses have, else a copy.
+func mediaTypeConst(mime string) string {
+	for _, k := range commonMediaTypes {
+		if mime == k {
+			return k
+		}
+	}
+	return strings.Clone(mime)
+}
+
+var commonMediaTypes = [...]string{"", "text/html", "text/plain", "application/json", "text/css",
+	"application/javascript", "text/javascript", "image/jpeg", "image/png", "image/gif", "application/xml", "text/xml"}
 
 // linked reports whether one record names the other in WARC-Concurrent-To.
 func linked(a, b *pairInfo) bool {
@@ -1120,6 +1145,7 @@ func (r *Reader) readRequest(it *item, w *warcFields, t time.Time, start int64) 
 		Format:            "warc",
 		RecordID:          w.id,
 		ConcurrentTo:      w.concurrent,
+		TargetURI:         w.uri,
 	}
 	it.rec.Fetch = f
 	it.req = true
@@ -1237,6 +1263,7 @@ func (r *Reader) readMessage(it *item, c *event.Capture, isHTTP bool, fallbackCT
 		}
 	}
 	it.status = c.Status
+	it.digest, it.mime = c.PayloadDigest, c.ContentType
 	n := r.blk.n
 	if n == 0 {
 		return nil
@@ -1417,7 +1444,7 @@ func (r *Reader) ownPair(p pairInfo) pairInfo {
 	o := &r.behindText[r.pushed%len(r.behindText)]
 	r.pushed++
 	o.text, o.conc = o.text[:0], o.conc[:0]
-	n := len(p.id) + len(p.uri)
+	n := len(p.id) + len(p.uri) + len(p.digest) + len(p.mime)
 	for _, c := range p.concurrent {
 		n += len(c)
 	}
@@ -1432,7 +1459,7 @@ func (r *Reader) ownPair(p pairInfo) pairInfo {
 		o.text = append(o.text, s...)
 		return unsafe.String(&o.text[at], len(s))
 	}
-	p.id, p.uri = own(p.id), own(p.uri)
+	p.id, p.uri, p.digest, p.mime = own(p.id), own(p.uri), own(p.digest), own(p.mime)
 	for _, c := range p.concurrent {
 		o.conc = append(o.conc, own(c))
 	}

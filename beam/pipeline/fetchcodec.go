@@ -25,6 +25,7 @@ import (
 //	uvarint(n+1, 0 = nil) bytes                       Body
 //	str(CDNVerifiedBot) str(Origin) str(Format) str(RecordID)
 //	uvarint(n+1, 0 = nil) n × str                     ConcurrentTo
+//	str(TargetURI) str(PayloadDigest) str(ContentType)
 //	str(File) varint(Line) varint(Offset) varint(Length)  Source
 //
 // where str and bytes are uvarint(length) then the bytes.
@@ -87,6 +88,9 @@ func appendFetchRecord(dst []byte, r *record) []byte {
 	for _, c := range f.ConcurrentTo {
 		dst = appendStr(dst, c)
 	}
+	dst = appendStr(dst, f.TargetURI)
+	dst = appendStr(dst, f.PayloadDigest)
+	dst = appendStr(dst, f.ContentType)
 	dst = appendStr(dst, f.Source.File)
 	dst = binary.AppendVarint(dst, f.Source.Line)
 	dst = binary.AppendVarint(dst, f.Source.Offset)
@@ -249,6 +253,9 @@ func decodeFetchRecord(b []byte) (*record, error) {
 			f.ConcurrentTo = append(f.ConcurrentTo, c)
 		}
 	}
+	f.TargetURI = r.str()
+	f.PayloadDigest = r.str()
+	f.ContentType = r.str()
 	f.Source.File = r.str()
 	f.Source.Line = r.varint()
 	f.Source.Offset = r.varint()

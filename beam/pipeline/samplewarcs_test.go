@@ -1,6 +1,8 @@
 package pipeline
 
 import (
+	"fmt"
+	"os"
 	"path/filepath"
 	"strings"
 	"testing"
@@ -71,5 +73,64 @@ func TestSampleWARCsCrawlersAsAudit(t *testing.T) {
 				t.Errorf("the ARC is not in archive_crawlers: %+v", m.ArchiveCrawlers)
 			}
 		})
+	}
+}
+
+// TestEverySampleWARCAlone: the pipeline writes audit's rows for each
+// real sample archive audited alone, whatever its records look like (a
+// request whose Host header a wrong Content-Length cut is paired with its
+// response all the same). Every WARC and ARC in the directory is run, so
+// a sample added there is checked without a change here.
+func TestEverySampleWARCAlone(t *testing.T) {
+	sampleWARCs := fixtures.Path(t, "sample-warcs")
+	var files []string
+	for _, pat := range []string{"*.warc", "*.warc.gz", "*.arc", "*.arc.gz"} {
+		m, err := filepath.Glob(filepath.Join(sampleWARCs, pat))
+		if err != nil {
+			t.Fatal(err)
+		}
+		files = append(files, m...)
+	}
+	if len(files) == 0 {
+		t.Fatalf("no WARC or ARC file in %s", sampleWARCs)
+	}
+	for _, f := range files {
+		t.Run(filepath.Base(f), func(t *testing.T) {
+			if _, err := compareWithAuditOut(t, Config{Inputs: []string{f}}); err != nil {
+				t.Fatalf("audit: %v", err)
+			}
+		})
+	}
+}
+
+// TestCutHostHeaderPairs: a request record whose Host header a short
+// Content-Length cut ("Host: www.exa") is judged under that host, as
+// audit judges it, and still pairs with its response in the response's
+// partition: no capture of it counts as a fetch without a request.
+func TestCutHostHeaderPairs(t *testing.T) {
+	var warc strings.Builder
+	record := func(typ, uri, id, concurrentTo, contentType, block string) {
+		fmt.Fprintf(&warc, "WARC/1.1\r\nWARC-Type: %s\r\nWARC-Target-URI: %s\r\nWARC-Date: 2025-03-01T00:00:00Z\r\nWARC-Record-ID: <%s>\r\n", typ, uri, id)
+		if concurrentTo != "" {
+			fmt.Fprintf(&warc, "WARC-Concurrent-To: <%s>\r\n", concurrentTo)
+		}
+		fmt.Fprintf(&warc, "Content-Type: %s\r\nContent-Length: %d\r\n\r\n%s\r\n\r\n", contentType, len(block), block)
+	}
+	const req, resp = "urn:uuid:00000000-0000-4000-8000-000000000001", "urn:uuid:00000000-0000-4000-8000-000000000002"
+	record("request", "http://www.example.com/page", req, "", "application/http; msgtype=request",
+		"GET /page HTTP/1.1\r\nUser-Agent: ExampleArchiver/1.0\r\nHost: www.exa")
+	record("response", "http://www.example.com/page", resp, req, "application/http; msgtype=response",
+		"HTTP/1.1 200 OK\r\nContent-Type: text/html\r\nContent-Length: 2\r\n\r\nhi")
+	in := filepath.Join(t.TempDir(), "cut.warc")
+	if err := os.WriteFile(in, []byte(warc.String()), 0o644); err != nil {
+		t.Fatal(err)
+	}
+	out, err := compareWithAuditOut(t, Config{Inputs: []string{in}})
+	if err != nil {
+		t.Fatalf("audit: %v", err)
+	}
+	rows := tableRows(t, []string{filepath.Join(filepath.Dir(out), "audit", "fetches.parquet")})
+	if len(rows) != 1 || !strings.Contains(rows[0], "www.exa") {
+		t.Errorf("audit wrote %d fetches, want the request's only, judged under www.exa:\n%s", len(rows), strings.Join(rows, "\n"))
 	}
 }
