@@ -74,3 +74,20 @@ func BenchmarkKey(b *testing.B) {
 		})
 	}
 }
+
+// BenchmarkAppendKey is BenchmarkKey/typical with a reused buffer.
+func BenchmarkAppendKey(b *testing.B) {
+	b.ReportAllocs()
+	urls := benchURLs[:22]
+	var buf []byte
+	i := 0
+	for b.Loop() {
+		var err error
+		if buf, err = AppendKey(buf[:0], urls[i]); err != nil {
+			b.Fatal(err)
+		}
+		if i++; i == len(urls) {
+			i = 0
+		}
+	}
+}
