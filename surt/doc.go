@@ -43,6 +43,18 @@
 //	key, err := surt.Key("http://www.Example.com/Path?b=2&a=1")
 //	// key == "com,example)/path?a=1&b=2"
 //
+// AppendKey appends the key to a caller's buffer instead, for loops that
+// make one key per record:
+//
+//	buf = buf[:0]
+//	buf, err = surt.AppendKey(buf, rawURL)
+//
+// Most crawled URLs (a lower-case http or https scheme, a plain host name,
+// printable ASCII with no escapes, no dot segments or session ids) take a
+// fast path that writes the key in one pass: Key then allocates only the
+// returned string and AppendKey nothing once buf has grown. Other URLs go
+// through the steps above one by one; both give the same keys.
+//
 // Two things are approximations of the library, both rare in crawled URLs:
 // non-ASCII hosts go through UTS #46 transitional processing
 // (golang.org/x/net/idna), which agrees with Python's IDNA 2003 codec for

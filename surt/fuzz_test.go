@@ -5,9 +5,11 @@ import (
 	"testing"
 )
 
-// FuzzKey checks that Key never panics, that keys are printable ASCII
-// without space or '#' (so they fit CDX and ACL lines), and that a
-// fragment added to a URL without one never changes the key.
+// FuzzKey checks that Key never panics, that it agrees with the full
+// algorithm (keySlow) whether or not the fast path takes the input, that
+// keys are printable ASCII without space or '#' (so they fit CDX and ACL
+// lines), and that a fragment added to a URL without one never changes
+// the key.
 func FuzzKey(f *testing.F) {
 	for _, s := range []string{
 		"http://www.Example.com/Path?b=2&a=1",
@@ -17,10 +19,14 @@ func FuzzKey(f *testing.F) {
 		"http:////example.net//a?jsessionid=ABCDEFGHIJKLMNOPQRSTUVWXYZ012345",
 		"dns:example.net",
 		"\t \n",
+		"https://www.example.com/news/2025/03/a-story.html",
+		"http://blog.example.org/?p=123&utm_source=x&B=2&a",
+		"http://10.0.0.1:8080/robots.txt",
 	} {
 		f.Add(s)
 	}
 	f.Fuzz(func(t *testing.T, s string) {
+		checkSame(t, s)
 		k, err := Key(s)
 		if err != nil {
 			return

@@ -43,7 +43,35 @@ type url struct {
 // Key returns the SURT key of rawURL as surt.surt(rawURL) does with its
 // default options. The errors are ErrPort, for a port that is not a
 // number in 0-65535, and ErrEmpty, for a URL of white space only, and ErrTooLong.
+//
+// Key allocates only the returned string for the common shape of crawled
+// URLs (see appendFast); AppendKey lets a caller reuse a buffer instead.
 func Key(rawURL string) (string, error) {
+	var buf [256]byte
+	if b, ok := appendFast(buf[:0], rawURL); ok {
+		return string(b), nil
+	}
+	return keySlow(rawURL)
+}
+
+// AppendKey appends the SURT key of rawURL to dst and returns the
+// extended buffer, with the same keys and errors as Key; on error dst is
+// returned unchanged.
+func AppendKey(dst []byte, rawURL string) ([]byte, error) {
+	if b, ok := appendFast(dst, rawURL); ok {
+		return b, nil
+	}
+	k, err := keySlow(rawURL)
+	if err != nil {
+		return dst, err
+	}
+	return append(dst, k...), nil
+}
+
+// keySlow is the full algorithm, step by step as doc.go lists them. It
+// handles every input and is the reference the fast path is tested
+// against.
+func keySlow(rawURL string) (string, error) {
 	if rawURL == "" {
 		return "-", nil
 	}
@@ -63,6 +91,8 @@ func Key(rawURL string) (string, error) {
 }
 
 var (
+	dropTabsNewlines = strings.NewReplacer("\n", "", "\r", "", "\t", "")
+
 	hasScheme      = regexp.MustCompile(`^[a-zA-Z][a-zA-Z0-9+\-.]*:`)
 	multiProtocols = regexp.MustCompile(`^(https?://)+`)
 	// RFC 2396 appendix B, as handyurl.RFC2396REGEX narrows it.
@@ -79,7 +109,7 @@ func parse(s string) (*url, error) {
 		// The library fails here (no scheme to test).
 		return nil, ErrEmpty
 	}
-	s = strings.NewReplacer("\n", "", "\r", "", "\t", "").Replace(s)
+	s = dropTabsNewlines.Replace(s)
 	if !hasScheme.MatchString(s) {
 		s = "http://" + s
 	}
