@@ -139,13 +139,7 @@ func (rj *retentionJudge) acapCrawl(j *Judgement) {
 	if j.Fetch.ACAPCrawl != "prohibited" {
 		return
 	}
-	for i := range j.Violations {
-		if j.Violations[i].Kind == KindACAPProhibited {
-			rj.reason(retReason{action: ActionReview, reason: ReasonACAPCrawlForbidden, due: rj.c.time,
-				evidence: j.Violations[i].Evidence})
-			return
-		}
-	}
+	rj.reviewFinding(j, KindACAPProhibited, ReasonACAPCrawlForbidden)
 }
 
 // takeDownSpan is a run of consecutive robots.txt versions that carry a

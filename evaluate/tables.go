@@ -517,14 +517,21 @@ func (rj *retentionJudge) capturedWhileDisallowed(j *Judgement) {
 	if j == nil {
 		return
 	}
+	rj.reviewFinding(j, KindCapturedWhileDisallowed, ReasonCapturedForbidden)
+	rj.acapCrawl(j)
+}
+
+// reviewFinding asks for review of the capture, for reason, when its
+// fetch judgement has a finding of kind: that finding's evidence is the
+// reason's.
+func (rj *retentionJudge) reviewFinding(j *Judgement, kind, reason string) {
 	for i := range j.Violations {
-		if j.Violations[i].Kind == KindCapturedWhileDisallowed {
-			rj.reason(retReason{action: ActionReview, reason: ReasonCapturedForbidden, due: rj.c.time,
+		if j.Violations[i].Kind == kind {
+			rj.reason(retReason{action: ActionReview, reason: reason, due: rj.c.time,
 				evidence: j.Violations[i].Evidence})
-			break
+			return
 		}
 	}
-	rj.acapCrawl(j)
 }
 
 // decide fills the row from the reasons: the strongest action, its
