@@ -402,7 +402,7 @@ func notices(m *evaluate.Model, catalog *bots.Catalog, s *Summary, cfg Config, u
 	nf.Site, nf.AssumedVersions, nf.FirstVersion = m.Site(), m.AssumedVersions(), m.FirstVersion()
 	nf.Referrers = s.referrers
 	nf.SourcesGiven = len(cfg.Robots)+len(cfg.RobotsGit)+len(cfg.RobotsDir) > 0
-	nf.DNSGiven = len(cfg.DNSDirs) > 0
+	nf.DNSGiven = nf.DNSGiven || len(cfg.DNSDirs) > 0 // or a snapshot among the inputs (Run)
 	nf.Sites, nf.Unbound = cfg.Eval.Sites, unbound
 	return Notices(&nf, catalog)
 }
