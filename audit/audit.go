@@ -419,6 +419,7 @@ func (r *run) finish(model *evaluate.Model) (*Summary, *evaluate.Model, error) {
 	sum.Failed = append(r.st.failed, sum.Failed...)
 	sum.Timings = r.timings
 	unbound, siteErr := r.unsettled(model)
+	sum.facts.DNSGiven = r.ids.HasDNS() // a snapshot among the inputs counts as a --dns-dir
 	sum.Notices = notices(model, r.catalog, sum, r.cfg, unbound)
 	sum.Notices = append(sum.Notices, r.asOf.notices(model.AsOf(), !r.cfg.Eval.AsOf.IsZero())...)
 	var err error

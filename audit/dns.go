@@ -31,7 +31,7 @@ func loadDNSDirs(dirs []string, ids *identity.Store, problems *[]event.Problem) 
 				continue
 			}
 			n++
-			loadDNSFile(filepath.Join(dir, e.Name()), ids, problems)
+			loadDNSFile(filepath.Join(dir, e.Name()), ids, func(p event.Problem) { *problems = append(*problems, p) })
 		}
 		if n == 0 {
 			return fmt.Errorf("--dns-dir %s: %w", dir, errNoDNSSnapshots)
@@ -42,8 +42,10 @@ func loadDNSDirs(dirs []string, ids *identity.Store, problems *[]event.Problem) 
 
 var errNoDNSSnapshots = errors.New("no files (run 'repaudit dns verify INPUT... --out DIR' first)")
 
-// loadDNSFile adds one snapshot file to ids.
-func loadDNSFile(p string, ids *identity.Store, problems *[]event.Problem) {
+// loadDNSFile adds one snapshot file to ids, reporting its problems to
+// keep: a file in a --dns-dir and a snapshot among the inputs
+// (ingest.KindDNS, see loadDocument) are read alike.
+func loadDNSFile(p string, ids *identity.Store, keep func(event.Problem)) {
 	src := event.Source{File: p, Offset: -1}
 	data, err := readDoc(p)
 	if err == nil {
@@ -56,11 +58,11 @@ func loadDNSFile(p string, ids *identity.Store, problems *[]event.Problem) {
 				if n, err := strconv.ParseInt(strings.TrimPrefix(q.Source, p+":"), 10, 64); err == nil {
 					at.Line = n
 				}
-				*problems = append(*problems, identityProblem(q, at))
+				keep(identityProblem(q, at))
 			}
 			ids.AddDNSSnapshot(s)
 			return
 		}
 	}
-	*problems = append(*problems, event.Problem{Source: src, Code: problem.DNSUnreadable, Severity: event.SevError, Message: err.Error() + "; not used"})
+	keep(event.Problem{Source: src, Code: problem.DNSUnreadable, Severity: event.SevError, Message: err.Error() + "; not used"})
 }

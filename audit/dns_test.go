@@ -77,3 +77,70 @@ func TestDNSDirWithIPRanges(t *testing.T) {
 		t.Errorf("an empty --dns-dir: err %v, want a hint at dns verify", err)
 	}
 }
+
+// TestDNSSnapshotAsInput: a snapshot given as an input (or found in an
+// input directory) is read as a file of a --dns-dir is: the same
+// identities, findings with the same evidence, the same problems.
+func TestDNSSnapshotAsInput(t *testing.T) {
+	tmp := t.TempDir()
+	snap := `{"format":"repaudit-dns-snapshot/1","resolver":"system","started":"2026-03-06T00:00:00Z","finished":"2026-03-06T00:00:01Z"}
+{"address":"66.249.70.1","tokens":["Googlebot"],"ptr":["crawl-66-249-70-1.googlebot.com"],"forward":[{"name":"crawl-66-249-70-1.googlebot.com","addresses":["66.249.70.1"]}],"result":"confirmed","time":"2026-03-06T00:00:00Z"}
+{"address":"203.0.113.9","tokens":["Googlebot"],"ptr":["host.elsewhere.example"],"result":"name_outside_suffixes","time":"2026-03-06T00:00:00Z"}
+{"address":"203.0.113.10","result":"maybe","time":"2026-03-06T00:00:00Z"}
+`
+	in := filepath.Join(tmp, "in")
+	os.MkdirAll(filepath.Join(in, "dns"), 0o755)
+	snapPath := filepath.Join(in, "dns", "dns-2026-03-06T000000Z.jsonl")
+	os.WriteFile(snapPath, []byte(snap), 0o644)
+	ua := `"Mozilla/5.0 (compatible; Googlebot/2.1; +http://www.google.com/bot.html)"`
+	log := `66.249.70.1 - - [05/Mar/2026:10:00:00 +0000] "GET /a HTTP/1.1" 200 1 "-" ` + ua + `
+203.0.113.9 - - [05/Mar/2026:10:00:02 +0000] "GET /c HTTP/1.1" 200 1 "-" ` + ua + `
+`
+	logPath := filepath.Join(in, "access.log")
+	os.WriteFile(logPath, []byte(log), 0o644)
+
+	run := func(name string, cfg Config) (fetches, findings, problems string) {
+		t.Helper()
+		cfg.Out, cfg.Jobs = filepath.Join(tmp, name), 1
+		cfg.Eval = evaluate.Options{DefaultAuthority: "https://www.example.com", RobotsTTL: 24 * time.Hour}
+		col := &table.Collector{}
+		if err := runInto(context.Background(), cfg, col); err != nil {
+			t.Fatalf("%s: %v", name, err)
+		}
+		for _, f := range col.Fetches {
+			fetches += f.URLPath + ":" + f.DNSCheck + ":" + f.Identity + ":" + f.Operator + ":" + f.DNSEvidence + "\n"
+		}
+		for _, v := range col.Violations {
+			findings += v.URLPath + ":" + v.Kind + ":" + v.Evidence + "\n"
+		}
+		for _, p := range col.Problems {
+			problems += p.SourceFile + ":" + strconv.FormatInt(p.SourceLine, 10) + ":" + p.Code + ":" + p.Message + "\n"
+		}
+		return fetches, findings, problems
+	}
+	wantF, wantV, wantP := run("dir", Config{Inputs: []string{logPath}, DNSDirs: []string{filepath.Dir(snapPath)}})
+	if !strings.Contains(wantF, "/c:name_outside_suffixes:spoofed::") || !strings.Contains(wantV, "/c:rdns_mismatch:") ||
+		!strings.Contains(wantP, snapPath+":4:"+string(problem.DNSBadEntry)) {
+		t.Fatalf("--dns-dir run: fetches\n%s findings\n%s problems\n%s", wantF, wantV, wantP)
+	}
+	for _, tt := range []struct {
+		name   string
+		inputs []string
+	}{
+		{"file", []string{logPath, snapPath}},
+		{"directory", []string{in}},
+	} {
+		t.Run(tt.name, func(t *testing.T) {
+			f, v, p := run(tt.name, Config{Inputs: tt.inputs})
+			if f != wantF {
+				t.Errorf("fetches:\n%s\nwant (as --dns-dir):\n%s", f, wantF)
+			}
+			if v != wantV {
+				t.Errorf("findings:\n%s\nwant (as --dns-dir):\n%s", v, wantV)
+			}
+			if p != wantP {
+				t.Errorf("problems:\n%s\nwant (as --dns-dir):\n%s", p, wantP)
+			}
+		})
+	}
+}

@@ -46,7 +46,7 @@ func LoadLocalIdentity(cfg Config, ids *identity.Store) ([]event.Problem, error)
 	return problems, err
 }
 
-// LoadDocument adds a card, key set or IP list found among the inputs to
+// LoadDocument adds a card, key set, IP list or DNS snapshot found among the inputs to
 // ids, reporting its problems to keep. IP lists are tied to their bots
 // through the default catalog's list URLs.
 func LoadDocument(f ingest.File, ids *identity.Store, keep func(event.Problem)) error {

@@ -106,11 +106,16 @@ func loadLocalIdentity(cfg Config, catalog *bots.Catalog, ids *identity.Store, p
 	return loadDNSDirs(cfg.DNSDirs, ids, problems)
 }
 
-// loadDocument adds a card, key set or IP list found among the inputs. An
-// IP list is tied to its bots by its file name, as in --ip-ranges-dir.
+// loadDocument adds a card, key set, IP list or DNS snapshot found among
+// the inputs. An IP list is tied to its bots by its file name, as in
+// --ip-ranges-dir; a DNS snapshot is read as a file of a --dns-dir.
 func loadDocument(f ingest.File, catalog *bots.Catalog, ids *identity.Store, keep func(event.Problem)) error {
-	if f.Kind == ingest.KindIPList {
+	switch f.Kind {
+	case ingest.KindIPList:
 		loadIPListFile(f.Path, catalog.IPRangeLists(), ids, keep)
+		return nil
+	case ingest.KindDNS:
+		loadDNSFile(f.Path, ids, keep)
 		return nil
 	}
 	data, err := readDoc(f.Path)

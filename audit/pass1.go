@@ -69,7 +69,7 @@ func (r *run) readFile(fs *fileState, done *atomic.Int64, pipelined bool) {
 			fs.stats.Records = map[string]int64{"robots.txt": 1}
 		}
 		done.Add(fs.f.Size)
-	case ingest.KindCard, ingest.KindJWKS, ingest.KindIPList:
+	case ingest.KindCard, ingest.KindJWKS, ingest.KindIPList, ingest.KindDNS:
 		rf := fs.f
 		rf.Path = rf.ReadPath() // problems are renamed by keep
 		fs.err = loadDocument(rf, r.catalog, r.ids, keep)

@@ -72,6 +72,10 @@ func TestSniff(t *testing.T) {
 		{"ranges.json", []byte(`{"creationTime":"2025-03-01T00:00:00Z","prefixes":[{"ipv4Prefix":"66.249.64.0/19"}]}`), KindIPList, "", "none"},
 		{"bingbot.json", []byte("{\n\u200b  \"creationTime\": \"2025-03-01T00:00:00\",\n  \"prefixes\": [\n\u200b    {\"ipv4Prefix\": \"157.55.39.0/24\u200b\"}\n  ]\n}\n"), KindIPList, "", "none"},
 		{"index.csv", []byte("url,time\nhttps://example.com/a,2025-03-01\n"), KindListing, "csv", "none"},
+		{"dns.jsonl", []byte(dnsSnapshot), KindDNS, "", "none"},
+		{"dns-header-only.jsonl.gz", gz([]byte(`{"format":"repaudit-dns-snapshot/1","resolver":"system"}` + "\n")), KindDNS, "", "gzip"},
+		// Another format's header is JSON lines, not a snapshot.
+		{"other-format.jsonl", []byte(`{"format":"repaudit-dns-snapshot/2"}` + "\n" + `{"address":"192.0.2.1"}` + "\n"), KindUnknown, "", "none"},
 		{"notes.txt", []byte("These are some notes,\nnot a log.\n"), KindUnknown, "", "none"},
 		{"empty", nil, KindUnknown, "", "none"},
 	}
@@ -90,6 +94,12 @@ func TestSniff(t *testing.T) {
 		})
 	}
 }
+
+// dnsSnapshot is a reverse-DNS snapshot as 'repaudit dns verify' writes
+// it (identity.WriteDNSSnapshot): a header line, then an entry per line.
+const dnsSnapshot = `{"format":"repaudit-dns-snapshot/1","resolver":"system","started":"2025-03-13T06:00:00Z","finished":"2025-03-13T06:00:01Z"}
+{"address":"192.0.2.1","tokens":["bingbot"],"suffixes":[".search.msn.com"],"ptr":["host.example.net"],"result":"name_outside_suffixes","time":"2025-03-13T06:00:00Z"}
+`
 
 func TestExpand(t *testing.T) {
 	dir := t.TempDir()

@@ -30,6 +30,7 @@ const (
 	KindJWKS    Kind = "jwks"
 	KindIPList  Kind = "iplist"
 	KindListing Kind = "listing"
+	KindDNS     Kind = "dns"    // a reverse-DNS snapshot as 'repaudit dns verify' writes it
 	KindRobots  Kind = "robots" // a plain robots.txt file: one version of the site's robots.txt
 	KindUnknown Kind = "unknown"
 )
@@ -37,7 +38,7 @@ const (
 // ParseKind reads a kind name as given to --kind style flags.
 func ParseKind(s string) (Kind, error) {
 	switch k := Kind(strings.ToLower(s)); k {
-	case KindWARC, KindARC, KindLog, KindCard, KindJWKS, KindIPList, KindListing, KindRobots:
+	case KindWARC, KindARC, KindLog, KindCard, KindJWKS, KindIPList, KindListing, KindRobots, KindDNS:
 		return k, nil
 	}
 	return "", fmt.Errorf("ingest: unknown kind %q", s)
@@ -181,6 +182,10 @@ func classify(f File, data []byte, err error, logFormat accesslog.Format) (File,
 		f.Kind = KindARC
 		return f, nil
 	}
+	if isDNSSnapshot(trimmed) {
+		f.Kind = KindDNS
+		return f, nil
+	}
 	if len(trimmed) > 0 && (trimmed[0] == '{' || trimmed[0] == '[') {
 		if k := documentKind(trimmed); k != "" {
 			f.Kind = k
@@ -216,7 +221,7 @@ func classify(f File, data []byte, err error, logFormat accesslog.Format) (File,
 		f.Kind, f.Format = KindListing, lr.Shape()
 		return f, nil
 	}
-	f.Note = "not a WARC, ARC, known log format, robots.txt, card, key set, IP list or listing"
+	f.Note = "not a WARC, ARC, known log format, robots.txt, card, key set, IP list, DNS snapshot or listing"
 	if lf, n := accesslog.Closest(lines); lf != "" {
 		f.Note += fmt.Sprintf("; its lines come closest to the %s log format (%d of %d lines sampled; name it with --log-format to read it as such)", lf, n, len(lines))
 	}
@@ -246,6 +251,27 @@ func documentKind(data []byte) Kind {
 		return KindIPList
 	}
 	return ""
+}
+
+// isDNSSnapshot reports whether data's first line is the header of a
+// reverse-DNS snapshot (identity.DNSSnapshotFormat): a JSON object whose
+// "format" names it. The rest of the file is left to
+// identity.ParseDNSSnapshot, which reports bad lines as problems.
+func isDNSSnapshot(data []byte) bool {
+	if len(data) == 0 || data[0] != '{' {
+		return false
+	}
+	line := data
+	if i := bytes.IndexByte(data, '\n'); i >= 0 {
+		line = data[:i]
+	}
+	if len(line) > identity.MaxDNSLine || !bytes.Contains(line, []byte(identity.DNSSnapshotFormat)) {
+		return false // cheap rejection before decoding
+	}
+	var h struct {
+		Format string `json:"format"`
+	}
+	return json.Unmarshal(line, &h) == nil && h.Format == identity.DNSSnapshotFormat
 }
 
 func sampleLines(data []byte, n int) [][]byte {

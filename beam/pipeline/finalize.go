@@ -11,6 +11,7 @@ import (
 
 	"github.com/repaudit/repaudit/audit"
 	"github.com/repaudit/repaudit/evaluate"
+	"github.com/repaudit/repaudit/ingest"
 	"github.com/repaudit/repaudit/output"
 	"github.com/repaudit/repaudit/table"
 )
@@ -156,6 +157,8 @@ func (fn *finalizeFn) ProcessElement(ctx context.Context, _ []byte, partsSI, fil
 	facts.DNSGiven = len(cfg.DNSDirs) > 0
 	for _, f := range files {
 		facts.AddReferrers(f.Referrers)
+		// A snapshot among the inputs counts as a --dns-dir (as audit.Run).
+		facts.DNSGiven = facts.DNSGiven || f.Input.Kind == string(ingest.KindDNS) && !f.Failed
 	}
 	m.Notices = audit.Notices(&facts, catalog)
 	data, err := json.MarshalIndent(m, "", "  ")

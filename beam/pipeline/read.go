@@ -209,7 +209,7 @@ func (fn *readFn) ProcessElement(ctx context.Context, elem string,
 				events.add(evaluate.URLPartition(sv.URL), encode(&record{Kind: kindSite, Site: &sv}))
 				stats.Records = map[string]int64{"robots.txt": 1}
 			}
-		case ingest.KindCard, ingest.KindJWKS, ingest.KindIPList:
+		case ingest.KindCard, ingest.KindJWKS, ingest.KindIPList, ingest.KindDNS:
 			err = audit.LoadDocument(f, identity.NewStore(), func(p event.Problem) { rename(&p.Source); keep(p) })
 			if err == nil {
 				emitIdentity(encode(&identityDoc{Path: ref.Path, Kind: string(f.Kind)}))

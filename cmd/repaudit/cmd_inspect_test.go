@@ -15,6 +15,7 @@ var inspectDemoFiles = []string{
 	demo + "/logs/access-2025-03-12.json.log",
 	demo + "/logs/access-2025-03-01.log",
 	demo + "/archive/site-2025-03.warc.gz",
+	demo + "/dns/dns-2025-03-13T060000Z.jsonl",
 }
 
 // TestInspectText pins the text output on demo files.
@@ -71,9 +72,11 @@ func TestInspectJSON(t *testing.T) {
 		first, last               string
 		problems                  int
 	}{
-		{inspectDemoFiles[0], "log", "nginx-json", 34, 0, 0, 10, "2025-03-05T10:00:00Z", "2025-03-28T08:02:00Z", 1},
+		{inspectDemoFiles[0], "log", "nginx-json", 36, 0, 0, 10, "2025-03-05T10:00:00Z", "2025-03-28T08:02:00Z", 1},
 		{inspectDemoFiles[1], "log", "combined", 4, 0, 0, 1, "2025-03-01T11:11:00Z", "2025-03-01T12:10:00Z", 0},
 		{inspectDemoFiles[2], "warc", "gzip", 0, 14, 5, 0, "2025-03-01T00:00:00Z", "2025-03-28T00:00:00Z", 0},
+		// A reverse-DNS snapshot is named as such, with no fetches of its own.
+		{inspectDemoFiles[3], "dns", "", 0, 0, 0, 0, "", "", 0},
 	}
 	for _, tt := range tests {
 		f, ok := files[tt.path]
@@ -103,8 +106,8 @@ func TestInspectJSON(t *testing.T) {
 	// The cut-short line is located by file and line, not by offset.
 	if ps := files[inspectDemoFiles[0]].Problems; len(ps) == 1 {
 		p := ps[0]
-		if p.Source.File != inspectDemoFiles[0] || p.Source.Line != 32 || p.Source.Offset != -1 || p.Code != "log-unparsed-line" || p.Severity != "error" {
-			t.Errorf("problem = %+v, want %s:32 log-unparsed-line error", p, inspectDemoFiles[0])
+		if p.Source.File != inspectDemoFiles[0] || p.Source.Line != 34 || p.Source.Offset != -1 || p.Code != "log-unparsed-line" || p.Severity != "error" {
+			t.Errorf("problem = %+v, want %s:34 log-unparsed-line error", p, inspectDemoFiles[0])
 		}
 	}
 	if st := files[inspectDemoFiles[2]].Statuses; st["200"] != 13 || st["503"] != 1 {
@@ -147,7 +150,7 @@ func TestInspectEvents(t *testing.T) {
 		t.Fatal(err)
 	}
 	want := map[string]int{
-		"fetch " + inspectDemoFiles[0]:   34,
+		"fetch " + inspectDemoFiles[0]:   36,
 		"capture " + inspectDemoFiles[2]: 14,
 	}
 	for k, n := range want {

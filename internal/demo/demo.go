@@ -18,6 +18,8 @@ import (
 	"path/filepath"
 	"strings"
 	"time"
+
+	"github.com/repaudit/repaudit/identity"
 )
 
 // Site is the demo site's authority.
@@ -106,7 +108,7 @@ func thumbprint(pub ed25519.PublicKey) string {
 
 // Generate writes the demo files into dir (created if needed).
 func Generate(dir string) error {
-	for _, sub := range []string{"archive", "logs"} {
+	for _, sub := range []string{"archive", "dns", "logs"} {
 		if err := os.MkdirAll(filepath.Join(dir, sub), 0o755); err != nil {
 			return err
 		}
@@ -121,6 +123,9 @@ func Generate(dir string) error {
 	}
 	files["logs/access-2025-03-12.json.log"] = accessJSON()
 	files["logs/access-2025-03-01.log"] = accessCombined()
+	if files[dnsFile], err = dnsSnapshot(); err != nil {
+		return err
+	}
 	files["index.csv"] = []byte("url,time,agent\n" +
 		Site + "/news/secret,2025-03-20T00:00:00Z,googlebot\n" +
 		Site + "/news/later,2025-03-20T00:00:00Z,googlebot\n" +
@@ -142,6 +147,7 @@ func Files() []string {
 	return []string{
 		"archive/crawl-2025-03.warc.gz",
 		"archive/site-2025-03.warc.gz",
+		dnsFile,
 		"index.csv",
 		"logs/access-2025-03-01.log",
 		"logs/access-2025-03-12.json.log",
@@ -284,6 +290,7 @@ const (
 	uaChatGPT    = "Mozilla/5.0 AppleWebKit/537.36 (KHTML, like Gecko); compatible; ChatGPT-User/1.0; +https://openai.com/bot"
 	uaApple      = "Mozilla/5.0 (Macintosh; Intel Mac OS X 10_15_7) AppleWebKit/605.1.15 (KHTML, like Gecko) Version/17.4 Safari/605.1.15 (Applebot/0.1; +http://www.apple.com/go/applebot)"
 	uaExample    = "Mozilla/5.0 (compatible; ExampleBot/1.0; +https://bot.example.net/)"
+	uaBing       = "Mozilla/5.0 AppleWebKit/537.36 (KHTML, like Gecko; compatible; bingbot/2.0; +http://www.bing.com/bingbot.htm) Chrome/116.0.1938.76 Safari/537.36"
 	uaBrowser    = "Mozilla/5.0 (Windows NT 10.0; Win64; x64) AppleWebKit/537.36 (KHTML, like Gecko) Chrome/124.0.0.0 Safari/537.36"
 )
 
@@ -368,6 +375,10 @@ func accessJSON() []byte {
 	add("2025-03-12T14:01:00+00:00", "66.249.66.1", uaGoogle, "/news/a", 200, "")
 	// Someone else calling itself Googlebot.
 	add("2025-03-12T14:30:00+00:00", "203.0.113.66", uaGoogle, "/private/salaries", 200, "")
+	// Someone calling itself bingbot, from an address whose reverse DNS
+	// names a host outside Bing's domain (see dnsSnapshot).
+	add("2025-03-12T14:40:00+00:00", "203.0.113.77", uaBing, "/about", 200, "")
+	add("2025-03-12T14:41:00+00:00", "203.0.113.77", uaBing, "/blog/post", 200, "")
 	// A user-triggered fetcher.
 	add("2025-03-12T15:00:00+00:00", "23.98.142.180", uaChatGPT, "/private/report", 200, "")
 	add("2025-03-12T15:30:00+00:00", "17.241.75.1", uaApple, "/robots.txt", 200, "")
@@ -388,6 +399,38 @@ func accessJSON() []byte {
 	add("2025-03-28T08:01:00+00:00", "160.79.104.10", uaClaude, "/news/a", 200, "")
 	add("2025-03-28T08:02:00+00:00", "160.79.104.10", uaClaude, "/about", 200, "")
 	return buf.Bytes()
+}
+
+// dnsFile is the reverse-DNS snapshot, named as 'repaudit dns verify'
+// names it (rdns.FileName of its start).
+const dnsFile = "dns/dns-2025-03-13T060000Z.jsonl"
+
+// dnsSnapshot is what 'repaudit dns verify' wrote on the morning after the
+// JSON log's day: the real Googlebot's address, forward-confirmed, and the
+// bingbot impostor's, whose PTR name is outside .search.msn.com. Read as an
+// input of the demo, it makes the impostor rdns_mismatch (and spoofed).
+func dnsSnapshot() ([]byte, error) {
+	start := ts("2025-03-13T06:00:00Z")
+	h := identity.DNSSnapshotHeader{Resolver: "system", Started: start, Finished: start.Add(2 * time.Second)}
+	entries := []identity.DNSEntry{
+		{
+			Address: "66.249.66.1", Tokens: []string{"Googlebot"}, Suffixes: []string{".google.com", ".googlebot.com"},
+			PTR:     []string{"crawl-66-249-66-1.googlebot.com"},
+			Forward: []identity.DNSForward{{Name: "crawl-66-249-66-1.googlebot.com", Addresses: []string{"66.249.66.1"}}},
+			Result:  identity.DNSConfirmed, Time: start.Add(time.Second),
+		},
+		{
+			Address: "203.0.113.77", Tokens: []string{"bingbot"}, Suffixes: []string{".search.msn.com"},
+			PTR:     []string{"host-77.example.net"},
+			Forward: []identity.DNSForward{{Name: "host-77.example.net", Addresses: []string{"203.0.113.77"}}},
+			Result:  identity.DNSNameOutsideSuffixes, Time: start.Add(time.Second),
+		},
+	}
+	var buf bytes.Buffer
+	if err := identity.WriteDNSSnapshot(&buf, h, entries); err != nil {
+		return nil, err
+	}
+	return buf.Bytes(), nil
 }
 
 // accessCombined is an older Apache log: no host, no signature headers.
