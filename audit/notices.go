@@ -304,7 +304,7 @@ func (nf *NoticeFacts) Tally(f *table.Fetch) {
 			}
 		}
 	}
-	if f.Agent == "" || f.ClientIP == "" {
+	if f.Agent == "" || f.ClientIP == "" || dnsDecided(f.DNSCheck) {
 		return
 	}
 	switch f.IPCheck {
@@ -314,6 +314,18 @@ func (nf *NoticeFacts) Tally(f *table.Fetch) {
 	case identity.IPNotPublished:
 		addCapped(nf.NotPublished, f.Agent, 1)
 	}
+}
+
+// dnsDecided reports whether a reverse-DNS answer settled the client's
+// identity (confirmed, or a name that refutes it): its address was
+// checked, so it is not one of the fetches a missing IP list left
+// unchecked, and a refuted one is attributed to no operator.
+func dnsDecided(check string) bool {
+	switch check {
+	case identity.DNSConfirmed, identity.DNSNameOutsideSuffixes, identity.DNSForwardMismatch:
+		return true
+	}
+	return false
 }
 
 // noteListURL keeps the least list URL named for agent, so that the
@@ -402,7 +414,7 @@ func notices(m *evaluate.Model, catalog *bots.Catalog, s *Summary, cfg Config, u
 	nf.Site, nf.AssumedVersions, nf.FirstVersion = m.Site(), m.AssumedVersions(), m.FirstVersion()
 	nf.Referrers = s.referrers
 	nf.SourcesGiven = len(cfg.Robots)+len(cfg.RobotsGit)+len(cfg.RobotsDir) > 0
-	nf.DNSGiven = len(cfg.DNSDirs) > 0
+	nf.DNSGiven = nf.DNSGiven || len(cfg.DNSDirs) > 0 // or a snapshot among the inputs (Run)
 	nf.Sites, nf.Unbound = cfg.Eval.Sites, unbound
 	return Notices(&nf, catalog)
 }

@@ -205,3 +205,17 @@ func TestUnknownBotsNotice(t *testing.T) {
 		t.Errorf("notice %+v, want 2 fetches of LinerBot and the --bots fix", got)
 	}
 }
+
+// TestTallyDNSDecided: a fetch whose address reverse DNS confirmed or
+// refuted was checked, so a missing IP list did not leave it unchecked;
+// one DNS could not decide (no PTR) still counts.
+func TestTallyDNSDecided(t *testing.T) {
+	var nf NoticeFacts
+	for _, dns := range []string{identity.DNSConfirmed, identity.DNSNameOutsideSuffixes, identity.DNSForwardMismatch, "no_ptr", ""} {
+		nf.Tally(&table.Fetch{Agent: "bingbot", ClientIP: "203.0.113.7", IPCheck: identity.IPNotGiven,
+			IPListURL: "https://www.bing.com/toolbox/bingbot.json", DNSCheck: dns})
+	}
+	if got := nf.NotGiven["bingbot"]; got != 2 {
+		t.Errorf("NotGiven[bingbot] = %d, want 2 (the no_ptr and the unchecked fetch)", got)
+	}
+}

@@ -127,7 +127,7 @@ var sectionSpecs = []sectionSpec{
 	{id: "crawler_vs_user", title: "Crawlers and user-triggered fetchers", query: "user_triggered",
 		note: "Findings exclude spoofed clients."},
 	{id: "spoofed", title: "Spoofed traffic", query: "spoofed",
-		note:     "Clients that claimed a bot's identity and failed a signature or IP-range check. Their findings are kept here, not blamed on the bot's operator.",
+		note:     "Clients that claimed a bot's identity and failed a signature, IP-range or reverse-DNS check. Their findings are kept here, not blamed on the bot's operator.",
 		textCols: []string{"claimed_agent", "fetches", "client_ips", "findings", "findings_by_kind", "last_seen"}},
 	{query: "traffic_by_bot",
 		textCols: []string{"day", "traffic", "agent", "operator", "category", "requests", "size", "unsized", "pct_bytes"},
