@@ -113,7 +113,7 @@ func TestBotsList(t *testing.T) {
 		"Googlebot": {"https://developers.google.com/crawling/ipranges/common-crawlers.json",
 			"https://developers.google.com/static/search/apis/ipranges/googlebot.json", ".googlebot.com",
 			"https://developers.google.com/search/docs/crawling-indexing/verifying-googlebot"},
-		"bingbot":   {"https://www.bing.com/toolbox/bingbot.json", "", ".search.msn.com", "https://www.bing.com/webmasters/help/how-to-verify-bingbot-3905dc26"},
+		"bingbot":   {"https://www.bing.com/toolbox/bingbot.json", "", ".search.msn.com", "https://www.bing.com/webmaster/help/how-to-verify-bingbot-3905dc26"},
 		"Applebot":  {"", "", ".applebot.apple.com", "https://support.apple.com/en-us/119829"},
 		"Amazonbot": {"", "", ".crawl.amazonbot.amazon", "https://developer.amazon.com/amazonbot"},
 		"CCBot":     {"", "", ".crawl.commoncrawl.org", "https://commoncrawl.org/faq"},
