@@ -12,7 +12,8 @@
 -- operator. See spoofed.sql. Clients with no bot identity (agent = '') are
 -- left out; totals.sql counts them. A bot with no known operator (one the
 -- catalog does not know, or a framework such as heritrix or curl) shows
--- "unknown operator".
+-- "unknown operator"; a token only spoofed clients used shows "none: only
+-- spoofed clients".
 --
 -- Views: run against the Parquet files of one audit directory. repaudit query
 -- and repaudit report define them for you; in any other DuckDB:
@@ -65,8 +66,13 @@ finding_labels AS (
 SELECT
     coalesce(f.agent, p.agent)                                  AS agent,
     -- A bot the catalog does not know has no operator: say so rather than
-    -- leave a blank someone could read as anyone's.
-    coalesce(nullif(coalesce(f.operator, l.operator, ''), ''), 'unknown operator') AS operator,
+    -- leave a blank someone could read as anyone's. A token only spoofed
+    -- clients used has no operator either (spoofed rows carry none): it is
+    -- not unknown, it is nobody's here.
+    CASE WHEN coalesce(f.verified + f.claimed, 0) = 0 AND coalesce(f.spoofed, 0) > 0
+              AND coalesce(l.operator, '') = ''
+         THEN 'none: only spoofed clients'
+         ELSE coalesce(nullif(coalesce(f.operator, l.operator, ''), ''), 'unknown operator') END AS operator,
     coalesce(f.category, l.category, '')                        AS category,
     CASE WHEN coalesce(f.user_triggered, l.user_triggered, false)
          THEN 'user-triggered' ELSE 'crawler' END               AS fetcher,
