@@ -86,4 +86,8 @@
 // Diagnostic with its line number and a stable code (the Diag* constants);
 // File.Lines classifies every line, so a report can show the file as the
 // parser saw it.
+//
+// Answerer answers questions given as JSON lines (a body, a product token
+// and a URL, or an ACAP usage) with an Answer that carries the verdict's
+// evidence, parsing each distinct body once.
 package robots

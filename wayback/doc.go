@@ -20,4 +20,11 @@
 //
 // ParseCDX is lenient, as every parser in repaudit: a row that cannot be
 // used is reported and skipped, and the rest are returned.
+//
+// History puts these together for one site's robots.txt: List runs the
+// CDX query and chooses the captures (Select), Write fetches each one and
+// writes it as a WARC response record dated at its capture time. A 4xx or
+// 5xx capture is recorded from its CDX status alone, as RFC 9309
+// §2.3.1.3 and §2.3.1.4 judge such answers by status; a capture that
+// cannot be fetched is reported in its Result and the rest go on.
 package wayback

@@ -3,7 +3,6 @@ package main
 import (
 	"bufio"
 	"context"
-	"encoding/base64"
 	"encoding/json"
 	"errors"
 	"flag"
@@ -22,10 +21,6 @@ const maxRobotsJSONLine = 64 << 20
 
 // maxRobotsFile caps how much of a --robots file is read.
 const maxRobotsFile = 64 << 20
-
-// robotsCacheSize is how many distinct robots.txt bodies --jsonl keeps
-// parsed.
-const robotsCacheSize = 16
 
 // runRobots dispatches "repaudit robots <sub>".
 func runRobots(ctx context.Context, args []string, std stdio) int {
@@ -192,50 +187,9 @@ func readRobotsFile(name string, stdin io.Reader) ([]byte, error) {
 	return body, nil
 }
 
-// robotsQuestion is one --jsonl input line.
-type robotsQuestion struct {
-	Robots    *string `json:"robots"`
-	RobotsB64 *string `json:"robots_b64"`
-	Agent     *string `json:"agent"`
-	URL       *string `json:"url"`
-	Usage     string  `json:"usage"`
-}
-
-// robotsAnswer is one --jsonl output line.
-type robotsAnswer struct {
-	Allowed   bool   `json:"allowed"`
-	Group     string `json:"group"`
-	Rule      string `json:"rule"`
-	Line      int    `json:"line"`
-	GroupLine int    `json:"group_line,omitempty"`
-	Reason    string `json:"reason"`
-	Usage     string `json:"usage,omitempty"`
-	Applies   *bool  `json:"applies,omitempty"`
-	Truncated bool   `json:"truncated,omitempty"`
-	Evidence  string `json:"evidence"`
-}
-
+// robotsError is a --jsonl output line for an unusable input line.
 type robotsError struct {
 	Error string `json:"error"`
-}
-
-// robotsCache keeps the last few parsed bodies: question streams usually
-// ask many URLs of one file.
-type robotsCache struct {
-	max   int
-	files map[string]*robots.File
-}
-
-func (c *robotsCache) get(body string) *robots.File {
-	if f, ok := c.files[body]; ok {
-		return f
-	}
-	if len(c.files) >= robotsCacheSize {
-		clear(c.files)
-	}
-	f := robots.Parse([]byte(body), robots.Options{MaxBytes: c.max})
-	c.files[body] = f
-	return f
 }
 
 func robotsCheckJSONL(ctx context.Context, o robotsCheckOptions, std stdio) int {
@@ -243,7 +197,7 @@ func robotsCheckJSONL(ctx context.Context, o robotsCheckOptions, std stdio) int 
 	w := bufio.NewWriter(std.Stdout)
 	enc := json.NewEncoder(w)
 	enc.SetEscapeHTML(false)
-	cache := &robotsCache{max: o.maxBytes, files: make(map[string]*robots.File)}
+	answerer := robots.NewAnswerer(o.maxBytes)
 	bad, disallowed := 0, false
 	for n := 1; ; n++ {
 		if ctx.Err() != nil {
@@ -270,13 +224,15 @@ func robotsCheckJSONL(ctx context.Context, o robotsCheckOptions, std stdio) int 
 		var out any
 		if tooLong {
 			out = robotsError{Error: "line " + strconv.Itoa(n) + ": longer than " + strconv.Itoa(maxRobotsJSONLine) + " bytes"}
+		} else if a, aerr := answerer.Answer(line); aerr != nil {
+			out = robotsError{Error: "line " + strconv.Itoa(n) + ": " + aerr.Error()}
 		} else {
-			out = answerRobotsQuestion(cache, line, n)
+			out = a
 		}
 		if e, ok := out.(robotsError); ok {
 			bad++
 			fmt.Fprintln(std.Stderr, "repaudit robots check:", e.Error)
-		} else if !out.(robotsAnswer).Allowed {
+		} else if !out.(robots.Answer).Allowed {
 			disallowed = true
 		}
 		if err := enc.Encode(out); err != nil {
@@ -298,49 +254,4 @@ func robotsCheckJSONL(ctx context.Context, o robotsCheckOptions, std stdio) int 
 		return exitFindings
 	}
 	return exitOK
-}
-
-func answerRobotsQuestion(cache *robotsCache, line []byte, n int) any {
-	fail := func(format string, a ...any) robotsError {
-		return robotsError{Error: "line " + strconv.Itoa(n) + ": " + fmt.Sprintf(format, a...)}
-	}
-	var q robotsQuestion
-	if err := json.Unmarshal(line, &q); err != nil {
-		return fail("not a JSON object: %v", err)
-	}
-	var body string
-	switch {
-	case q.Robots != nil && q.RobotsB64 != nil:
-		return fail(`give "robots" or "robots_b64", not both`)
-	case q.Robots != nil:
-		body = *q.Robots
-	case q.RobotsB64 != nil:
-		b, err := base64.StdEncoding.DecodeString(*q.RobotsB64)
-		if err != nil {
-			return fail("robots_b64: %v", err)
-		}
-		body = string(b)
-	default:
-		return fail(`missing "robots"`)
-	}
-	if q.Agent == nil {
-		return fail(`missing "agent"`)
-	}
-	if q.URL == nil {
-		return fail(`missing "url"`)
-	}
-	f := cache.get(body)
-	if q.Usage != "" {
-		v := f.ACAPCheck(*q.Agent, q.Usage, *q.URL)
-		applies := v.Applies
-		return robotsAnswer{Allowed: v.Allowed, Group: v.Crawler, Rule: v.Record, Line: v.Line, Reason: v.Reason,
-			Usage: v.Usage, Applies: &applies, Truncated: f.Truncated, Evidence: v.Evidence()}
-	}
-	v := f.Check(*q.Agent, *q.URL)
-	a := robotsAnswer{Allowed: v.Allowed, Group: v.Group, GroupLine: v.GroupLine, Reason: v.Reason,
-		Truncated: f.Truncated, Evidence: v.Evidence()}
-	if v.Rule != nil {
-		a.Rule, a.Line = v.Rule.String(), v.Rule.Line
-	}
-	return a
 }

@@ -1,17 +1,13 @@
 package main
 
 import (
-	"bytes"
 	"context"
 	"errors"
 	"flag"
 	"fmt"
 	"io"
-	"net/http"
 	"net/url"
 	"path/filepath"
-	"sort"
-	"strconv"
 	"strings"
 	"time"
 
@@ -145,16 +141,19 @@ func runRobotsHistory(ctx context.Context, args []string, std stdio) int {
 		return fail("%v", err)
 	}
 	hooks := netHooksFrom(ctx)
-	h := &historyRun{
-		opts:  o,
-		hooks: hooks,
-		ua:    "repaudit/" + version + " (robots history)",
-		log:   std.Stderr,
+	ua := "repaudit/" + version + " (robots history)"
+	client := func(maxBytes int64) *netfetch.Client {
+		return netfetch.New(netfetch.Options{
+			Timeout: o.timeout, MaxBytes: maxBytes, AllowPrivate: o.allowPrivate,
+			TLSConfig: hooks.tlsConfig, UserAgent: ua,
+		})
 	}
-	h.client = netfetch.New(netfetch.Options{
-		Timeout: o.timeout, MaxBytes: int64(o.maxBytes), AllowPrivate: o.allowPrivate,
-		TLSConfig: hooks.tlsConfig, UserAgent: h.ua,
-	})
+	h := &historyRun{opts: o, now: hooks.now, ua: ua, log: std.Stderr, hist: &wayback.History{
+		Base: o.wayback, Site: o.site, From: o.from, To: o.to, Max: o.maxCaptures,
+		// The CDX answer may be long: it gets its own size limit.
+		CDX: client(maxCDXAnswer), Replay: client(int64(o.maxBytes)),
+		Delay: o.delay, Sleep: hooks.sleep,
+	}}
 	written, failed, err := h.run(ctx)
 	if err != nil {
 		return fail("%v", err)
@@ -205,73 +204,26 @@ func stripDefaultPort(scheme, host string) string {
 	return host
 }
 
-// historyRun is one "robots history" run.
+// historyRun is one "robots history" run: the wayback.History that does
+// the work and what the messages need.
 type historyRun struct {
-	opts     robotsHistoryOptions
-	hooks    netHooks
-	client   *netfetch.Client
-	ua       string
-	log      io.Writer
-	requests int
-}
-
-// get sends one request to the Wayback Machine, --delay after the last.
-func (h *historyRun) get(ctx context.Context, u, accept string) (*netfetch.Response, error) {
-	if h.requests > 0 {
-		if err := h.hooks.sleep(ctx, h.opts.delay); err != nil {
-			return nil, err
-		}
-	}
-	h.requests++
-	return h.client.Get(ctx, u, accept)
+	opts robotsHistoryOptions
+	hist *wayback.History
+	now  func() time.Time
+	ua   string
+	log  io.Writer
 }
 
 func (h *historyRun) run(ctx context.Context) (written, failed int, err error) {
-	host := h.opts.site.Host
-	target := h.opts.site.Scheme + "://" + host + "/robots.txt"
-	q := wayback.Query{URL: host + "/robots.txt", From: h.opts.from, To: h.opts.to}
-	qURL := q.At(h.opts.wayback)
-
-	// The CDX answer may be long: it gets its own size limit.
-	cdxClient := netfetch.New(netfetch.Options{
-		Timeout: h.opts.timeout, MaxBytes: maxCDXAnswer, AllowPrivate: h.opts.allowPrivate,
-		TLSConfig: h.hooks.tlsConfig, UserAgent: h.ua,
-	})
-	h.requests++
-	resp, err := cdxClient.Get(ctx, qURL, "application/json")
+	l, err := h.hist.List(ctx)
 	if err != nil {
-		return 0, 0, fmt.Errorf("CDX query %s: %s", qURL, describeNetError(err))
-	}
-	if !resp.OK() {
-		return 0, 0, fmt.Errorf("CDX query %s: %s", qURL, resp.Refused)
-	}
-	caps, notes, err := wayback.ParseCDX(resp.Body)
-	if err != nil {
-		return 0, 0, fmt.Errorf("CDX query %s: %v", qURL, err)
-	}
-	for _, n := range notes {
-		fmt.Fprintf(h.log, "CDX answer: %s\n", n)
-	}
-	caps, others := sameHost(caps, h.opts.site.Hostname())
-	if len(others) > 0 {
-		fmt.Fprintf(h.log, "CDX answer: left out captures of other hosts: %s (ask for that host to get them)\n", others)
-	}
-	sel := wayback.Select(caps, h.opts.maxCaptures)
-	if n := sel.Seen + sel.Older; n > 0 {
-		fmt.Fprintf(h.log, "CDX answer: %d captures of distinct content and status; fetching %d (--max-captures %d): left out %d that repeat an earlier content with the same status and %d older ones (narrow with --from/--to, or raise --max-captures)\n",
-			len(caps)-sel.Repeats, len(sel.Keep), h.opts.maxCaptures, sel.Seen, sel.Older)
-	}
-	if sel.Repeats > 0 {
-		fmt.Fprintf(h.log, "CDX answer: %d captures repeat the content and status of the one before: not fetched\n", sel.Repeats)
-	}
-	caps = sel.Keep
-	if len(caps) == 0 {
-		fmt.Fprintf(h.log, "no captures of %s/robots.txt in %s", host, h.opts.wayback)
-		if q.From != "" || q.To != "" {
-			fmt.Fprintf(h.log, " between %q and %q", q.From, q.To)
+		var fe *wayback.FetchError
+		if errors.As(err, &fe) {
+			return 0, 0, fmt.Errorf("CDX query %s: %s", fe.URL, describeNetError(fe.Err))
 		}
-		fmt.Fprintln(h.log)
+		return 0, 0, err
 	}
+	h.describe(l)
 
 	out, err := createAtomic(h.opts.out)
 	if err != nil {
@@ -279,34 +231,18 @@ func (h *historyRun) run(ctx context.Context) (written, failed int, err error) {
 	}
 	defer out.Abort()
 	ww := warc.NewWriter(out, warc.WriterOptions{})
-	if _, err := ww.WriteWarcinfo(h.hooks.now(), filepath.Base(h.opts.out), event.Header{
-		{Name: "software", Value: "repaudit/" + version + " robots history"},
-		{Name: "format", Value: "WARC File Format 1.1"},
-		{Name: "description", Value: "robots.txt of " + host + " as the Wayback Machine captured it; each response record is dated at its capture time and names its Wayback URL in WARC-Source-URI"},
-		{Name: "isPartOf", Value: "repaudit robots history " + h.opts.site.String()},
-		{Name: "cdx-query", Value: qURL},
-		{Name: "http-header-user-agent", Value: h.ua},
-	}); err != nil {
+	if _, err := ww.WriteWarcinfo(h.now(), filepath.Base(h.opts.out), h.warcinfo(l.QueryURL)); err != nil {
 		return 0, 0, err
 	}
-	for _, c := range caps {
-		if err := ctx.Err(); err != nil {
-			return written, failed, fmt.Errorf("interrupted: %w", err)
+	written, failed, err = h.hist.Write(ctx, ww, l.Keep, func(r wayback.Result) {
+		if r.Err != nil {
+			fmt.Fprintf(h.log, "%s %s: not written: %s\n", r.Capture.Timestamp, r.Capture.Original, h.captureError(r.Err))
+			return
 		}
-		x, msg, err := h.capture(ctx, c, target)
-		if err != nil {
-			if ctx.Err() != nil {
-				return written, failed, fmt.Errorf("interrupted: %w", ctx.Err())
-			}
-			failed++
-			fmt.Fprintf(h.log, "%s %s: not written: %v\n", c.Timestamp, c.Original, err)
-			continue
-		}
-		if err := ww.WriteExchange(x); err != nil {
-			return written, failed, err
-		}
-		written++
-		fmt.Fprintf(h.log, "%s %s: %s\n", c.Timestamp, c.Original, msg)
+		fmt.Fprintf(h.log, "%s %s: %s\n", r.Capture.Timestamp, r.Capture.Original, r.Note)
+	})
+	if err != nil {
+		return written, failed, err
 	}
 	if err := out.Commit(); err != nil {
 		return written, failed, err
@@ -314,87 +250,51 @@ func (h *historyRun) run(ctx context.Context) (written, failed int, err error) {
 	return written, failed, nil
 }
 
-// capture turns one CDX row into a response record. A 2xx capture's body
-// is fetched; a 3xx capture's replay is fetched for its Location; 4xx and
-// 5xx captures need no body (RFC 9309 §2.3.1.3, §2.3.1.4 judge them by
-// status alone). The error says why nothing can be written.
-func (h *historyRun) capture(ctx context.Context, c wayback.Capture, target string) (*warc.Exchange, string, error) {
-	raw := wayback.RawURL(h.opts.wayback, c.Timestamp, c.Original)
-	x := &warc.Exchange{
-		URL:   target,
-		Time:  c.Time,
-		Extra: event.Header{{Name: "WARC-Source-URI", Value: raw}},
+// describe prints what the CDX answer held and what was left out.
+func (h *historyRun) describe(l wayback.Listing) {
+	for _, n := range l.Notes {
+		fmt.Fprintf(h.log, "CDX answer: %s\n", n)
 	}
-	var head bytes.Buffer
-	status := c.Status
+	if l.Others != "" {
+		fmt.Fprintf(h.log, "CDX answer: left out captures of other hosts: %s (ask for that host to get them)\n", l.Others)
+	}
+	if n := l.Seen + l.Older; n > 0 {
+		fmt.Fprintf(h.log, "CDX answer: %d captures of distinct content and status; fetching %d (--max-captures %d): left out %d that repeat an earlier content with the same status and %d older ones (narrow with --from/--to, or raise --max-captures)\n",
+			l.Distinct, len(l.Keep), h.opts.maxCaptures, l.Seen, l.Older)
+	}
+	if l.Repeats > 0 {
+		fmt.Fprintf(h.log, "CDX answer: %d captures repeat the content and status of the one before: not fetched\n", l.Repeats)
+	}
+	if len(l.Keep) == 0 {
+		fmt.Fprintf(h.log, "no captures of %s/robots.txt in %s", h.opts.site.Host, h.opts.wayback)
+		if h.opts.from != "" || h.opts.to != "" {
+			fmt.Fprintf(h.log, " between %q and %q", h.opts.from, h.opts.to)
+		}
+		fmt.Fprintln(h.log)
+	}
+}
+
+// warcinfo is the header of the warcinfo record (WARC 1.1 §6.2).
+func (h *historyRun) warcinfo(queryURL string) event.Header {
+	return event.Header{
+		{Name: "software", Value: "repaudit/" + version + " robots history"},
+		{Name: "format", Value: "WARC File Format 1.1"},
+		{Name: "description", Value: "robots.txt of " + h.opts.site.Host + " as the Wayback Machine captured it; each response record is dated at its capture time and names its Wayback URL in WARC-Source-URI"},
+		{Name: "isPartOf", Value: "repaudit robots history " + h.opts.site.String()},
+		{Name: "cdx-query", Value: queryURL},
+		{Name: "http-header-user-agent", Value: h.ua},
+	}
+}
+
+// captureError words why a capture was not written, naming the flags
+// that would change it.
+func (h *historyRun) captureError(err error) string {
+	var fe *wayback.FetchError
 	switch {
-	case status == 0:
-		return nil, "", errors.New("the CDX row has no status (\"-\"); not a usable capture")
-	case status >= 400:
-		writeStatusLine(&head, status)
-		head.WriteString("Content-Length: 0\r\n\r\n")
-		x.ResponseHead = head.Bytes()
-		return x, fmt.Sprintf("status %d recorded (body not needed)", status), nil
+	case errors.Is(err, wayback.ErrTooLarge) && errors.As(err, &fe):
+		return fmt.Sprintf("%s: body larger than --max-bytes %d", fe.URL, h.opts.maxBytes)
+	case errors.As(err, &fe):
+		return fe.URL + ": " + describeNetError(fe.Err)
 	}
-	resp, err := h.get(ctx, raw, "text/plain, */*;q=0.5")
-	if err != nil {
-		return nil, "", fmt.Errorf("%s: %s", raw, describeNetError(err))
-	}
-	if status >= 300 {
-		writeStatusLine(&head, status)
-		loc := resp.Header.Get("Location")
-		orig, ok := wayback.OriginalURL(loc)
-		if resp.Status < 300 || resp.Status >= 400 || !ok {
-			return nil, "", fmt.Errorf("%s: the replay of a %d capture answered %s without a Wayback Location (%q)", raw, status, resp.StatusLine, loc)
-		}
-		head.WriteString("Location: " + orig + "\r\n\r\n")
-		x.ResponseHead = head.Bytes()
-		return x, fmt.Sprintf("status %d to %s recorded", status, orig), nil
-	}
-	if !resp.OK() {
-		if resp.Truncated == "length" {
-			return nil, "", fmt.Errorf("%s: body larger than --max-bytes %d", raw, h.opts.maxBytes)
-		}
-		return nil, "", fmt.Errorf("%s: %s", raw, resp.Refused)
-	}
-	writeStatusLine(&head, status)
-	if ct := resp.ContentType; ct != "" {
-		head.WriteString("Content-Type: " + ct + "\r\n")
-	}
-	head.WriteString("Content-Length: " + strconv.Itoa(len(resp.Body)) + "\r\n\r\n")
-	x.ResponseHead, x.Body = head.Bytes(), resp.Body
-	return x, fmt.Sprintf("status %d, %d bytes recorded", status, len(resp.Body)), nil
-}
-
-func writeStatusLine(b *bytes.Buffer, status int) {
-	fmt.Fprintf(b, "HTTP/1.1 %d %s\r\n", status, http.StatusText(status))
-}
-
-// sameHost keeps the captures whose original URL names host and says how
-// many of each other host were left out.
-func sameHost(caps []wayback.Capture, host string) ([]wayback.Capture, string) {
-	var keep []wayback.Capture
-	other := map[string]int{}
-	for _, c := range caps {
-		u, err := url.Parse(c.Original)
-		if err == nil && strings.EqualFold(u.Hostname(), host) {
-			keep = append(keep, c)
-			continue
-		}
-		h := c.Original
-		if err == nil {
-			h = strings.ToLower(u.Hostname())
-		}
-		other[h]++
-	}
-	names := make([]string, 0, len(other))
-	for h := range other {
-		names = append(names, h)
-	}
-	sort.Strings(names)
-	var parts []string
-	for _, h := range names {
-		parts = append(parts, fmt.Sprintf("%s: %d", h, other[h]))
-	}
-	return keep, strings.Join(parts, ", ")
+	return err.Error()
 }
