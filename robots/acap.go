@@ -841,6 +841,8 @@ func globFold(pat, s string) bool {
 	return p.match(c)
 }
 
+// acapEval answers ACAPCheck and ACAPCheckPurpose: whether crawler agent,
+// acting for purpose ("" for none), may do usage on target.
 func (f *File) acapEval(agent, purpose, usage, target string) ACAPVerdict {
 	u := lowerString(trimWS(usage))
 	v := ACAPVerdict{Usage: u}
@@ -850,9 +852,13 @@ func (f *File) acapEval(agent, purpose, usage, target string) ACAPVerdict {
 		f.convFallback(&v, agent, target, u)
 		return v
 	}
-	lagent := lowerString(trimWS(agent))
-	ut := appendTarget(nil, target, true)
-	purpose = trimWS(purpose)
+	q := acapQuery{
+		a:       a,
+		usage:   u,
+		lagent:  lowerString(trimWS(agent)),
+		purpose: trimWS(purpose),
+		target:  appendTarget(nil, target, true),
+	}
 	switch {
 	case u == "":
 		v.Allowed, v.Reason = true, ACAPReasonNoUsage
@@ -864,75 +870,17 @@ func (f *File) acapEval(agent, purpose, usage, target string) ACAPVerdict {
 		return v
 	}
 
-	family := func(ru string) bool {
-		return ru == u || strings.HasPrefix(u, "present-") && ru == "present"
-	}
-	// collect returns the matching fields of one usage family for the named
-	// crawler or for "*", preferring purpose sub-records over general
-	// fields.
-	collect := func(inFamily func(string) bool, named bool) []acapCand {
-		var general, special []acapCand
-		for i := range a.rules {
-			r := &a.rules[i]
-			if !inFamily(r.usage) {
-				continue
-			}
-			if named && !contains(r.crawlers, lagent) || !named && !r.any {
-				continue
-			}
-			isPurpose := r.purposes != nil
-			if isPurpose {
-				if purpose == "" {
-					continue
-				}
-				ok := false
-				for _, pp := range r.purposes {
-					if globFold(pp, purpose) {
-						ok = true
-						break
-					}
-				}
-				if !ok {
-					continue
-				}
-			}
-			for pi := range r.pats {
-				if r.pats[pi].match(ut) {
-					c := acapCand{allow: r.allow, exact: r.usage == u, cmp: r.cmp[pi], rule: r}
-					if isPurpose {
-						special = append(special, c)
-					} else {
-						general = append(general, c)
-					}
-				}
-			}
-		}
-		if len(special) > 0 {
-			return special
-		}
-		return general
-	}
-
-	// Note unresolved permission references for this crawler (§2.3.2).
-	for _, b := range a.Blocks {
-		if b.PermissionsReference == "" {
-			continue
-		}
-		named, any := lowerCrawlers(b.Crawlers)
-		if any || contains(named, lagent) {
-			v.Note = joinNote(v.Note, "ACAP-permissions-reference "+strconv.Quote(b.PermissionsReference)+" on line "+strconv.Itoa(b.ReferenceLine)+" not fetched")
-		}
-	}
+	v.Note = a.referenceNotes(v.Note, q.lagent)
 
 	// Named-crawler fields override "*" fields for the same usage and
 	// resource (§2.2).
-	cands := collect(family, true)
+	cands := q.collect(false, true)
 	overridden := 0
 	crawler := ""
 	if len(cands) > 0 {
-		overridden = len(collect(family, false))
+		overridden = len(q.collect(false, false))
 	} else {
-		cands = collect(family, false)
+		cands = q.collect(false, false)
 		if len(cands) > 0 {
 			crawler = "*"
 		}
@@ -944,38 +892,12 @@ func (f *File) acapEval(agent, purpose, usage, target string) ACAPVerdict {
 		conv, convGroup = f.convCands(agent, target)
 	}
 	if len(cands) == 0 {
-		// Usage type other: blanket prohibition (or permission) of usages
-		// not explicitly permitted (§2.5.6). Conventional rules count as
-		// explicit for crawl.
-		if u != "other" && len(conv) == 0 {
-			isOther := func(ru string) bool { return ru == "other" }
-			cands = collect(isOther, true)
-			if len(cands) == 0 {
-				cands = collect(isOther, false)
-				if len(cands) > 0 {
-					crawler = "*"
-				}
-			}
-			if len(cands) > 0 {
-				f.acapDecide(&v, cands, lagent, crawler)
-				v.Applies = true
-				if v.Reason != ACAPReasonUndecidable {
-					v.Reason = ACAPReasonOther
-				}
-				return v
-			}
-		}
-		if u == "crawl" && a.IgnoreConventional {
-			v.Applies, v.Allowed, v.Reason = true, true, ACAPReasonIgnoreNoRecord
-			return v
-		}
-		v.Reason = ACAPReasonNoRecord
-		f.convFallback(&v, agent, target, u)
+		f.acapNoRecord(&v, &q, len(conv) > 0, agent, target)
 		return v
 	}
 	v.Applies = true
 	pool := append(cands, conv...)
-	f.acapDecide(&v, pool, lagent, crawler)
+	f.acapDecide(&v, pool, q.lagent, crawler)
 	if v.Reason == ACAPReasonConventional {
 		v.Crawler = convGroup
 	}
@@ -984,6 +906,125 @@ func (f *File) acapEval(agent, purpose, usage, target string) ACAPVerdict {
 		v.Note = joinNote(v.Note, strconv.Itoa(overridden)+` matching "*" field(s) overridden`)
 	}
 	return v
+}
+
+// acapQuery is one ACAP question: may the crawler lagent, acting for
+// purpose, do usage on target (canonical, case-folded).
+type acapQuery struct {
+	a       *ACAP
+	usage   string // lower case
+	lagent  string // lower case
+	purpose string // "" for none
+	target  []byte
+}
+
+// inFamily reports whether a field's usage ru answers the query's usage:
+// the same usage, or "present" for any "present-…" usage. With other set,
+// only the "other" usage does (§2.5.6).
+func (q *acapQuery) inFamily(ru string, other bool) bool {
+	if other {
+		return ru == "other"
+	}
+	return ru == q.usage || strings.HasPrefix(q.usage, "present-") && ru == "present"
+}
+
+// collect returns the fields that match the target, of the query's usage
+// family (or of usage "other"), for the named crawler or for "*",
+// preferring purpose sub-records over general fields.
+func (q *acapQuery) collect(other, named bool) []acapCand {
+	var general, special []acapCand
+	for i := range q.a.rules {
+		r := &q.a.rules[i]
+		if !q.inFamily(r.usage, other) {
+			continue
+		}
+		if named && !contains(r.crawlers, q.lagent) || !named && !r.any {
+			continue
+		}
+		isPurpose := r.purposes != nil
+		if isPurpose && !q.forPurpose(r) {
+			continue
+		}
+		for pi := range r.pats {
+			if r.pats[pi].match(q.target) {
+				c := acapCand{allow: r.allow, exact: r.usage == q.usage, cmp: r.cmp[pi], rule: r}
+				if isPurpose {
+					special = append(special, c)
+				} else {
+					general = append(general, c)
+				}
+			}
+		}
+	}
+	if len(special) > 0 {
+		return special
+	}
+	return general
+}
+
+// forPurpose reports whether the purpose sub-record r applies: the query
+// has a purpose and it matches one of r's purpose patterns (§2.3.3).
+func (q *acapQuery) forPurpose(r *acapRule) bool {
+	if q.purpose == "" {
+		return false
+	}
+	for _, pp := range r.purposes {
+		if globFold(pp, q.purpose) {
+			return true
+		}
+	}
+	return false
+}
+
+// referenceNotes adds to note, and returns, a note for each
+// ACAP-permissions-reference that applies to crawler lagent: references
+// are never fetched (§2.3.2).
+func (a *ACAP) referenceNotes(note, lagent string) string {
+	for _, b := range a.Blocks {
+		if b.PermissionsReference == "" {
+			continue
+		}
+		named, any := lowerCrawlers(b.Crawlers)
+		if any || contains(named, lagent) {
+			note = joinNote(note, "ACAP-permissions-reference "+strconv.Quote(b.PermissionsReference)+" on line "+strconv.Itoa(b.ReferenceLine)+" not fetched")
+		}
+	}
+	return note
+}
+
+// acapNoRecord decides v when no field of the query's usage matches: by
+// the fields of usage "other", unless conventional records matched
+// (hasConv), else as the absence of a record, falling back to the
+// conventional rules.
+func (f *File) acapNoRecord(v *ACAPVerdict, q *acapQuery, hasConv bool, agent, target string) {
+	a, u := q.a, q.usage
+	// Usage type other: blanket prohibition (or permission) of usages
+	// not explicitly permitted (§2.5.6). Conventional rules count as
+	// explicit for crawl.
+	if u != "other" && !hasConv {
+		crawler := ""
+		cands := q.collect(true, true)
+		if len(cands) == 0 {
+			cands = q.collect(true, false)
+			if len(cands) > 0 {
+				crawler = "*"
+			}
+		}
+		if len(cands) > 0 {
+			f.acapDecide(v, cands, q.lagent, crawler)
+			v.Applies = true
+			if v.Reason != ACAPReasonUndecidable {
+				v.Reason = ACAPReasonOther
+			}
+			return
+		}
+	}
+	if u == "crawl" && a.IgnoreConventional {
+		v.Applies, v.Allowed, v.Reason = true, true, ACAPReasonIgnoreNoRecord
+		return
+	}
+	v.Reason = ACAPReasonNoRecord
+	f.convFallback(v, agent, target, u)
 }
 
 func contains(list []string, s string) bool {
