@@ -557,6 +557,14 @@ func (v *Verifier) coveredMembers(j *judgement, label string, comps []component,
 			j.fail(ReasonAgentMemberMissing, "covered "+c.ident+" but Signature-Agent has no member "+strconv.Quote(key))
 		}
 	}
+	return v.usableMembers(j, members, t)
+}
+
+// usableMembers returns the covered members a key may be looked up for:
+// it fails a member that is not https, drops a directory member that is
+// not a bare origin (unless a JWK Set is known at its URL at t), records
+// the first kept member's shape and notes members that carry parameters.
+func (v *Verifier) usableMembers(j *judgement, members []agentMember, t time.Time) []agentMember {
 	kept := members[:0:0]
 	for i := range members {
 		am := members[i]
