@@ -383,17 +383,7 @@ func (v *Verifier) verifyOne(m *message, label string, il httpsfv.InnerList, raw
 	}
 
 	// The signature bytes (RFC 9421 §4.2).
-	var sig []byte
-	if mem, ok := sigDict.Get(label); !ok {
-		j.fail(ReasonValueUnreadable, "no Signature member "+label)
-	} else if it, ok := mem.(httpsfv.Item); !ok {
-		j.fail(ReasonValueUnreadable, "Signature member "+label+" is not a byte sequence")
-	} else if b, ok := it.Value.([]byte); !ok {
-		j.fail(ReasonValueUnreadable, "Signature member "+label+" is not a byte sequence")
-	} else {
-		sig = b
-		j.res.signature = b
-	}
+	sig := signatureBytes(j, sigDict, label)
 
 	comps, dup, problem := parseComponents(il)
 	if problem != "" {
@@ -444,16 +434,7 @@ func (v *Verifier) verifyOne(m *message, label string, il httpsfv.InnerList, raw
 	}
 
 	// Content-Digest (RFC 9530): covered, but is the body archived?
-	if coversAny(comps, "content-digest") && r.Header.Has("Content-Digest") {
-		switch {
-		case r.Body == nil:
-			j.fail(ReasonContentDigestUnchecked, "Content-Digest covered, body not archived")
-		default:
-			if ok, note := checkContentDigest(r.Header.Values("Content-Digest"), r.Body); !ok {
-				j.fail(ReasonContentDigestMismatch, note)
-			}
-		}
-	}
+	checkCoveredDigest(j, r, comps)
 
 	// The window against T, never the wall clock (RFC 9421 §3.2 step 7).
 	v.checkWindow(j, r.Time, sp)
@@ -466,6 +447,44 @@ func (v *Verifier) verifyOne(m *message, label string, il httpsfv.InnerList, raw
 	j.res.Reasons = j.rs.sorted()
 	j.res.Evidence = j.evidence(r.Time)
 	return j.res
+}
+
+// signatureBytes returns the byte sequence of the Signature member label
+// and records it in the result; nil, and a failure, when there is none.
+func signatureBytes(j *judgement, sigDict *httpsfv.Dictionary, label string) []byte {
+	mem, ok := sigDict.Get(label)
+	if !ok {
+		j.fail(ReasonValueUnreadable, "no Signature member "+label)
+		return nil
+	}
+	it, ok := mem.(httpsfv.Item)
+	if !ok {
+		j.fail(ReasonValueUnreadable, "Signature member "+label+" is not a byte sequence")
+		return nil
+	}
+	b, ok := it.Value.([]byte)
+	if !ok {
+		j.fail(ReasonValueUnreadable, "Signature member "+label+" is not a byte sequence")
+		return nil
+	}
+	j.res.signature = b
+	return b
+}
+
+// checkCoveredDigest checks a covered Content-Digest (RFC 9530) against
+// the archived body, failing the signature when the digest does not match
+// or the body was not archived.
+func checkCoveredDigest(j *judgement, r *Request, comps []component) {
+	if !coversAny(comps, "content-digest") || !r.Header.Has("Content-Digest") {
+		return
+	}
+	if r.Body == nil {
+		j.fail(ReasonContentDigestUnchecked, "Content-Digest covered, body not archived")
+		return
+	}
+	if ok, note := checkContentDigest(r.Header.Values("Content-Digest"), r.Body); !ok {
+		j.fail(ReasonContentDigestMismatch, note)
+	}
 }
 
 func knownAlg(a string) bool {
