@@ -373,29 +373,7 @@ func (ap *acapParser) field(n int, lkey, value, text string) {
 	a := ap.a
 	switch {
 	case lkey == "acap-crawler":
-		ap.p.inACAP = true
-		if value == "" {
-			ap.diag(n, DiagACAPEmptyValue, "ACAP-crawler without a crawler name; ignored", text)
-			return
-		}
-		if ap.block < 0 || ap.blockFields {
-			a.Blocks = append(a.Blocks, ACAPBlock{Line: n})
-			ap.block = len(a.Blocks) - 1
-			ap.blockFields = false
-			ap.purposes = nil
-			ap.purposeRules = false
-		}
-		b := &a.Blocks[ap.block]
-		b.Crawlers = append(b.Crawlers, value)
-		if len(b.Crawlers) > 1 {
-			for _, c := range b.Crawlers {
-				if c == "*" {
-					ap.diag(n, DiagACAPAnyCrawlerMixed, "record addresses \"*\" and named crawlers; \"*\" must stand alone (ACAP §2.3.1)", text)
-					break
-				}
-			}
-		}
-		ap.seenRecord = true
+		ap.crawler(n, value, text)
 	case lkey == "acap-ignore-conventional-records":
 		if ap.seenDef || ap.seenRecord {
 			ap.diag(n, DiagACAPIgnoreLate, "ACAP-ignore-conventional-records after ACAP definitions or records; honoured anyway (ACAP §2.9.1)", text)
@@ -408,22 +386,7 @@ func (ap *acapParser) field(n int, lkey, value, text string) {
 		}
 		ap.definition(n, lkey, value, text)
 	case lkey == "acap-permissions-reference":
-		if !ap.inBlock(n, text) {
-			return
-		}
-		if value == "" {
-			ap.diag(n, DiagACAPEmptyValue, "ACAP-permissions-reference without a value; ignored", text)
-			return
-		}
-		b := &a.Blocks[ap.block]
-		if ap.blockFields {
-			ap.diag(n, DiagACAPReferenceWithMore, "permissions reference in a record with other fields (ACAP §2.3)", text)
-		}
-		if b.PermissionsReference == "" {
-			b.PermissionsReference, b.ReferenceLine = value, n
-		}
-		a.PermissionsReferences = append(a.PermissionsReferences, value)
-		ap.blockFields = true
+		ap.permissionsReference(n, value, text)
 	case lkey == "acap-usage-purpose":
 		if !ap.inBlock(n, text) {
 			return
@@ -439,33 +402,7 @@ func (ap *acapParser) field(n int, lkey, value, text string) {
 		ap.purposes = append(ap.purposes, value)
 		ap.blockFields = true
 	case lkey == "acap-request-take-down", lkey == "acap-request-re-crawl":
-		if !ap.inBlock(n, text) {
-			return
-		}
-		if value == "" {
-			ap.diag(n, DiagACAPEmptyValue, lkey+" without a resource; ignored", text)
-			return
-		}
-		if ap.purposes != nil {
-			ap.diag(n, DiagACAPRequestInPurpose, "action request inside a usage-purpose sub-record (ACAP §2.3); kept", text)
-		}
-		res := value
-		if i := strings.IndexAny(res, " \t"); i >= 0 {
-			res = res[:i]
-		}
-		b := &a.Blocks[ap.block]
-		req := ACAPRequest{Crawler: strings.Join(b.Crawlers, ","), Resource: res, Line: n, Text: text}
-		take := lkey == "acap-request-take-down"
-		idx := 0
-		if take {
-			a.TakeDowns = append(a.TakeDowns, req)
-			idx = len(a.TakeDowns) - 1
-		} else {
-			a.ReCrawls = append(a.ReCrawls, req)
-			idx = len(a.ReCrawls) - 1
-		}
-		a.requests = append(a.requests, newACAPRequest(b.Crawlers, res, take, idx))
-		ap.blockFields = true
+		ap.request(n, lkey, value, text)
 	case strings.HasPrefix(lkey, "acap-allow-"), strings.HasPrefix(lkey, "acap-disallow-"):
 		if !ap.inBlock(n, text) {
 			return
@@ -478,6 +415,91 @@ func (ap *acapParser) field(n int, lkey, value, text string) {
 	default:
 		ap.diag(n, DiagACAPUnknownField, "unknown ACAP field "+strconv.Quote(lkey)+"; ignored", text)
 	}
+}
+
+// crawler handles an ACAP-crawler field: it starts a record, unless it
+// continues the crawler lines that open the current one.
+func (ap *acapParser) crawler(n int, value, text string) {
+	a := ap.a
+	ap.p.inACAP = true
+	if value == "" {
+		ap.diag(n, DiagACAPEmptyValue, "ACAP-crawler without a crawler name; ignored", text)
+		return
+	}
+	if ap.block < 0 || ap.blockFields {
+		a.Blocks = append(a.Blocks, ACAPBlock{Line: n})
+		ap.block = len(a.Blocks) - 1
+		ap.blockFields = false
+		ap.purposes = nil
+		ap.purposeRules = false
+	}
+	b := &a.Blocks[ap.block]
+	b.Crawlers = append(b.Crawlers, value)
+	if len(b.Crawlers) > 1 {
+		for _, c := range b.Crawlers {
+			if c == "*" {
+				ap.diag(n, DiagACAPAnyCrawlerMixed, "record addresses \"*\" and named crawlers; \"*\" must stand alone (ACAP §2.3.1)", text)
+				break
+			}
+		}
+	}
+	ap.seenRecord = true
+}
+
+// permissionsReference handles an ACAP-permissions-reference field: the
+// record's first one is kept on its block, every one in
+// a.PermissionsReferences.
+func (ap *acapParser) permissionsReference(n int, value, text string) {
+	a := ap.a
+	if !ap.inBlock(n, text) {
+		return
+	}
+	if value == "" {
+		ap.diag(n, DiagACAPEmptyValue, "ACAP-permissions-reference without a value; ignored", text)
+		return
+	}
+	b := &a.Blocks[ap.block]
+	if ap.blockFields {
+		ap.diag(n, DiagACAPReferenceWithMore, "permissions reference in a record with other fields (ACAP §2.3)", text)
+	}
+	if b.PermissionsReference == "" {
+		b.PermissionsReference, b.ReferenceLine = value, n
+	}
+	a.PermissionsReferences = append(a.PermissionsReferences, value)
+	ap.blockFields = true
+}
+
+// request handles an ACAP-request-take-down or ACAP-request-re-crawl
+// field (lkey): the request is kept for the record's crawlers.
+func (ap *acapParser) request(n int, lkey, value, text string) {
+	a := ap.a
+	if !ap.inBlock(n, text) {
+		return
+	}
+	if value == "" {
+		ap.diag(n, DiagACAPEmptyValue, lkey+" without a resource; ignored", text)
+		return
+	}
+	if ap.purposes != nil {
+		ap.diag(n, DiagACAPRequestInPurpose, "action request inside a usage-purpose sub-record (ACAP §2.3); kept", text)
+	}
+	res := value
+	if i := strings.IndexAny(res, " \t"); i >= 0 {
+		res = res[:i]
+	}
+	b := &a.Blocks[ap.block]
+	req := ACAPRequest{Crawler: strings.Join(b.Crawlers, ","), Resource: res, Line: n, Text: text}
+	take := lkey == "acap-request-take-down"
+	idx := 0
+	if take {
+		a.TakeDowns = append(a.TakeDowns, req)
+		idx = len(a.TakeDowns) - 1
+	} else {
+		a.ReCrawls = append(a.ReCrawls, req)
+		idx = len(a.ReCrawls) - 1
+	}
+	a.requests = append(a.requests, newACAPRequest(b.Crawlers, res, take, idx))
+	ap.blockFields = true
 }
 
 func (ap *acapParser) inBlock(n int, text string) bool {
