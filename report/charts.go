@@ -416,16 +416,24 @@ func stackedDays(vals []dayValue, bytes bool, colors botColors) *dayChart {
 		c.Texts = append(c.Texts, label{X: x, Y: top + plotH + 18, Text: first.AddDate(0, 0, b*bucket).Format(time.DateOnly),
 			Anchor: "middle", Class: "axis"})
 	}
+	c.Legend = seriesLegend(used, names)
+	return &dayChart{chart: c, first: first, last: last, unit: unit}
+}
+
+// seriesLegend lists the drawn series (used, by palette index) in colour
+// order, named by names; the last palette colour is "other bots".
+func seriesLegend(used [maxSeries + 1]bool, names []string) []legendItem {
+	var legend []legendItem
 	for i, drawn := range used {
 		switch {
 		case !drawn:
 		case i == maxSeries:
-			c.Legend = append(c.Legend, legendItem{palette[i], "other bots"})
+			legend = append(legend, legendItem{palette[i], "other bots"})
 		default:
-			c.Legend = append(c.Legend, legendItem{palette[i], names[i]})
+			legend = append(legend, legendItem{palette[i], names[i]})
 		}
 	}
-	return &dayChart{chart: c, first: first, last: last, unit: unit}
+	return legend
 }
 
 // maxLanes caps the authorities drawn on the robots.txt timeline.
