@@ -223,6 +223,24 @@ func (d *capDecoder) sv() int64 {
 	return v
 }
 
+// lenString reads a string coded as its uvarint length, at most max, and
+// its bytes; "" when the length is 0. A length over max, or a bad
+// uvarint, is errCapSpill.
+func (d *capDecoder) lenString(max uint64) (string, error) {
+	n := d.uv()
+	if d.err != nil || n > max {
+		return "", errCapSpill
+	}
+	if n == 0 {
+		return "", nil
+	}
+	b := make([]byte, n)
+	if _, e := io.ReadFull(d.r, b); e != nil {
+		return "", fmt.Errorf("capture spill file: %w", e)
+	}
+	return string(b), nil
+}
+
 // next reads the next capture.
 func (d *capDecoder) next() (*capRec, error) {
 	sp, r := d.sp, d.r
@@ -269,6 +287,7 @@ func (d *capDecoder) next() (*capRec, error) {
 	fi := d.uv()
 	c.src.Line, c.src.Offset, c.src.Length = d.sv(), d.sv(), d.sv()
 	di := d.uv()
+	var err error
 	if d.err != nil || fi >= uint64(len(sp.files)) || di > uint64(len(sp.dirs)) {
 		return nil, errCapSpill
 	}
@@ -279,49 +298,29 @@ func (d *capDecoder) next() (*capRec, error) {
 	if flags&capRevisitOf != 0 {
 		rev := &capRevisit{}
 		for _, s := range []*string{&rev.refersTo, &rev.payload} {
-			n := d.uv()
-			if d.err != nil || n > 1<<30 {
-				return nil, errCapSpill
+			if *s, err = d.lenString(1 << 30); err != nil {
+				return nil, err
 			}
-			b := make([]byte, n)
-			if _, e := io.ReadFull(r, b); e != nil {
-				return nil, fmt.Errorf("capture spill file: %w", e)
-			}
-			*s = string(b)
 		}
 		c.rev = rev
 	}
-	if n := d.uv(); d.err != nil || n > maxUsageHeader {
-		return nil, errCapSpill
-	} else if n > 0 {
-		b := make([]byte, n)
-		if _, e := io.ReadFull(r, b); e != nil {
-			return nil, fmt.Errorf("capture spill file: %w", e)
-		}
-		c.usage = string(b)
+	if c.usage, err = d.lenString(maxUsageHeader); err != nil {
+		return nil, err
 	}
-	if n := d.uv(); d.err != nil || n > 1<<10 {
-		return nil, errCapSpill
-	} else if n > 0 {
-		b := make([]byte, n)
-		if _, e := io.ReadFull(r, b); e != nil {
-			return nil, fmt.Errorf("capture spill file: %w", e)
-		}
-		c.mime = mediaType(string(b))
+	mime, err := d.lenString(1 << 10)
+	if err != nil {
+		return nil, err
+	}
+	if mime != "" {
+		c.mime = mediaType(mime)
 	}
 	c.concKey.hi, c.concKey.lo = d.uv(), d.uv()
 	c.status, c.hostEnd = int32(d.sv()), int32(d.sv())
-	if err := d.embargo(c); err != nil {
+	if err = d.embargo(c); err != nil {
 		return nil, err
 	}
-	if n := d.uv(); d.err != nil || n > 1<<30 {
-		return nil, errCapSpill
-	} else if n > 0 {
-		b := make([]byte, n)
-		if _, e := io.ReadFull(r, b); e != nil {
-			return nil, fmt.Errorf("capture spill file: %w", e)
-		}
-		c.loc = string(b)
+	if c.loc, err = d.lenString(1 << 30); err != nil {
+		return nil, err
 	}
 	if d.err != nil {
 		return nil, fmt.Errorf("capture spill file: %w", d.err)

@@ -216,48 +216,8 @@ func (fw *FetchWriter) Write(f *Fetch) error {
 		return fw.err
 	}
 	r := fw.rec[:0]
-	var flags uint64
-	if f.SignatureRecorded {
-		flags |= flagSignatureRecorded
-	}
-	if f.Body != nil {
-		flags |= flagBody
-	}
-	if f.Header != nil {
-		flags |= flagHeader
-	}
-	if f.ConcurrentTo != nil {
-		flags |= flagConcurrentTo
-	}
-	if f.TargetURI != "" || f.PayloadDigest != "" || f.ContentType != "" {
-		flags |= flagWARC
-	}
-	// The "same" bits: a field is the same when it is the same string
-	// (the readers intern what repeats; an equal string elsewhere in
-	// memory is merely coded again).
-	ps := &fw.same.strs
-	var same uint64
-	strs := [sameFields]string{f.ForwardedFor, f.Method, f.Scheme, f.Host, f.UserAgent, f.Referer,
-		f.CDNVerifiedBot, f.Origin, f.Format, f.RecordID, f.Source.File}
-	for k, v := range strs {
-		if sameString(v, ps[k]) {
-			same |= 1 << k
-		} else {
-			ps[k] = v
-		}
-	}
-	if f.Status == fw.same.status {
-		same |= 1 << sameStatus
-	} else {
-		fw.same.status = f.Status
-	}
-	if f.Header != nil {
-		if sameHeaders(f.Header, fw.same.header) {
-			same |= 1 << sameHeader
-		} else {
-			fw.same.header = append(fw.same.header[:0], f.Header...)
-		}
-	}
+	flags := fetchFlags(f)
+	same := fw.sameBits(f)
 	r = binary.AppendUvarint(r, flags|same<<sameShift)
 	sec := f.Time.Unix()
 	r = binary.AppendVarint(r, sec-fw.prev.sec)
@@ -311,6 +271,60 @@ func (fw *FetchWriter) Write(f *Fetch) error {
 		return fw.Flush()
 	}
 	return nil
+}
+
+// fetchFlags returns the flags that say which optional parts of f its
+// record holds.
+func fetchFlags(f *Fetch) uint64 {
+	var flags uint64
+	if f.SignatureRecorded {
+		flags |= flagSignatureRecorded
+	}
+	if f.Body != nil {
+		flags |= flagBody
+	}
+	if f.Header != nil {
+		flags |= flagHeader
+	}
+	if f.ConcurrentTo != nil {
+		flags |= flagConcurrentTo
+	}
+	if f.TargetURI != "" || f.PayloadDigest != "" || f.ContentType != "" {
+		flags |= flagWARC
+	}
+	return flags
+}
+
+// sameBits returns the "same" bits of f: one for each field that is the
+// previous record's, which is then not coded again. The fields that
+// differ become the previous record's for the next call. A field is the
+// same when it is the same string (the readers intern what repeats; an
+// equal string elsewhere in memory is merely coded again).
+func (fw *FetchWriter) sameBits(f *Fetch) uint64 {
+	ps := &fw.same.strs
+	var same uint64
+	strs := [sameFields]string{f.ForwardedFor, f.Method, f.Scheme, f.Host, f.UserAgent, f.Referer,
+		f.CDNVerifiedBot, f.Origin, f.Format, f.RecordID, f.Source.File}
+	for k, v := range strs {
+		if sameString(v, ps[k]) {
+			same |= 1 << k
+		} else {
+			ps[k] = v
+		}
+	}
+	if f.Status == fw.same.status {
+		same |= 1 << sameStatus
+	} else {
+		fw.same.status = f.Status
+	}
+	if f.Header != nil {
+		if sameHeaders(f.Header, fw.same.header) {
+			same |= 1 << sameHeader
+		} else {
+			fw.same.header = append(fw.same.header[:0], f.Header...)
+		}
+	}
+	return same
 }
 
 // appendAddr appends a client address as a uvarint length and the bytes

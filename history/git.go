@@ -77,6 +77,32 @@ func ReadGit(dir, file string) ([]Version, []event.Problem, error) {
 	if err != nil {
 		return nil, nil, fmt.Errorf("--robots-git %s: HEAD: %w", dir, err)
 	}
+	states, probs, err := walkGit(repo, headCommit, dir, file)
+	if err != nil {
+		return nil, probs, err
+	}
+	out, vprobs := gitVersions(repo, states, dir, file)
+	probs = append(probs, vprobs...)
+	if len(out) == 0 {
+		return nil, probs, fmt.Errorf("--robots-git %s: no commit reachable from HEAD has %s (name the file as DIR:PATH)", dir, file)
+	}
+	return out, probs, nil
+}
+
+// gitState is file as one commit has it.
+type gitState struct {
+	c    *object.Commit
+	blob plumbing.Hash // zero when the file is absent (or bad is set)
+	via  string        // the file a symbolic link led to, "" when none
+	bad  string        // why a symbolic link could not be followed
+}
+
+// walkGit walks the commits reachable from head, at most maxCommits of
+// them and no further than a shallow clone's boundary, and returns file as
+// each has it, oldest first by committer time. A cut history and a
+// shallow clone are problems; an error (already wrapped with dir) means
+// the walk failed.
+func walkGit(repo *git.Repository, head *object.Commit, dir, file string) ([]gitState, []event.Problem, error) {
 	var probs []event.Problem
 	// A shallow clone lacks the parents of its boundary commits: the walk
 	// stops there instead of failing on the first missing object.
@@ -84,14 +110,8 @@ func ReadGit(dir, file string) ([]Version, []event.Problem, error) {
 	if err != nil {
 		return nil, nil, fmt.Errorf("--robots-git %s: %w", dir, err)
 	}
-	iter := object.NewCommitIterCTime(headCommit, missing, nil)
-	type state struct {
-		c    *object.Commit
-		blob plumbing.Hash // zero when the file is absent (or bad is set)
-		via  string        // the file a symbolic link led to, "" when none
-		bad  string        // why a symbolic link could not be followed
-	}
-	var states []state
+	iter := object.NewCommitIterCTime(head, missing, nil)
+	var states []gitState
 	errStop := errors.New("stop")
 	boundary := false
 	err = iter.ForEach(func(c *object.Commit) error {
@@ -108,7 +128,7 @@ func ReadGit(dir, file string) ([]Version, []event.Problem, error) {
 			return fmt.Errorf("commit %s: tree: %w", c.Hash, err)
 		}
 		blob, via, err := resolveFile(repo.Storer, tree, file)
-		s := state{c: c, blob: blob, via: via}
+		s := gitState{c: c, blob: blob, via: via}
 		if err != nil {
 			s.blob, s.bad = plumbing.ZeroHash, err.Error()
 		}
@@ -132,13 +152,21 @@ func ReadGit(dir, file string) ([]Version, []event.Problem, error) {
 			"a shallow clone: history before commit %s (%s) is missing, so older versions of %s are unknown and the first one read may be older than its commit; run git fetch --unshallow to read them all",
 			states[0].c.Hash.String()[:12], states[0].c.Committer.When.UTC().Format(time.RFC3339), file)))
 	}
+	return states, probs, nil
+}
 
+// gitVersions turns the states of file, oldest first, into Versions: one
+// for each state that differs from the one before, from the file's first
+// appearance on. A state whose link could not be followed or whose blob
+// cannot be read is a problem and gives no Version.
+func gitVersions(repo *git.Repository, states []gitState, dir, file string) ([]Version, []event.Problem) {
 	var out []Version
+	var probs []event.Problem
 	// Versions differ when their blobs' hashes do: a blob is read once,
 	// however often it comes back (a revert), and never compared byte
 	// by byte.
 	bodies := make(map[plumbing.Hash][]byte)
-	var prev state
+	var prev gitState
 	seen := false
 	for _, s := range states {
 		if seen && s.blob == prev.blob && s.bad == prev.bad {
@@ -169,6 +197,7 @@ func ReadGit(dir, file string) ([]Version, []event.Problem, error) {
 		} else {
 			body, ok := bodies[s.blob]
 			if !ok {
+				var err error
 				body, err = readBlob(repo, s.blob)
 				if err != nil {
 					probs = append(probs, warn(dir, problem.RobotsGitUnreadable,
@@ -181,10 +210,7 @@ func ReadGit(dir, file string) ([]Version, []event.Problem, error) {
 		}
 		out = append(out, v)
 	}
-	if len(out) == 0 {
-		return nil, probs, fmt.Errorf("--robots-git %s: no commit reachable from HEAD has %s (name the file as DIR:PATH)", dir, file)
-	}
-	return out, probs, nil
+	return out, probs
 }
 
 // cleanGitPath checks the PATH of DIR:PATH: a path inside the

@@ -50,137 +50,194 @@ func parseCard(data []byte, source string) (*Card, []Problem, error) {
 	return cardFromObject(obj, source)
 }
 
+// cardFromObject reads a decoded card object into a Card: its layout, the
+// client and bot fields, the inline keys, and the draft's MUSTs.
 func cardFromObject(obj map[string]any, source string) (*Card, []Problem, error) {
-	c := &Card{Source: source}
-	var probs []Problem
-	note := func(code problem.Code, msg string) {
-		probs = append(probs, Problem{Source: source, Code: code, Message: msg})
-	}
-	str := func(m map[string]any, name string) string {
-		v, ok := m[name]
-		if !ok || v == nil {
-			return ""
-		}
-		s, ok := v.(string)
-		if !ok {
-			note(problem.CardBadMember, fmt.Sprintf("%q is %s, want a string; ignored", name, jsonKind(v)))
-		}
-		return strings.TrimSpace(s)
-	}
+	r := &cardReader{c: &Card{Source: source}, obj: obj, source: source}
 	if len(obj) == 0 {
-		c.Invalid = InvalidEmpty
-		c.Layout = LayoutLegacyFlat
-		return c, probs, nil
+		r.c.Invalid = InvalidEmpty
+		r.c.Layout = LayoutLegacyFlat
+		return r.c, r.probs, nil
 	}
+	r.readLayout()
+	r.readFields()
+	r.readExpectedUserAgent()
+	inline, inlineName := r.readInlineKeys()
+	r.checkMusts(inline != nil, inlineName)
+	return r.c, r.probs, nil
+}
 
+// cardReader holds one card object while it is read into c, with the
+// problems found so far in the order they were found.
+type cardReader struct {
+	c      *Card
+	obj    map[string]any // the whole card
+	wba    map[string]any // its "web_bot_auth" object, empty in flat layouts
+	source string
+	probs  []Problem
+}
+
+// note records a problem against the card.
+func (r *cardReader) note(code problem.Code, msg string) {
+	r.probs = append(r.probs, Problem{Source: r.source, Code: code, Message: msg})
+}
+
+// str returns the top-level string member name, trimmed; "" when it is
+// absent, null or not a string (the last is noted).
+func (r *cardReader) str(name string) string {
+	v, ok := r.obj[name]
+	if !ok || v == nil {
+		return ""
+	}
+	s, ok := v.(string)
+	if !ok {
+		r.note(problem.CardBadMember, fmt.Sprintf("%q is %s, want a string; ignored", name, jsonKind(v)))
+	}
+	return strings.TrimSpace(s)
+}
+
+// readLayout sets the card's layout and picks the object bot fields are
+// read from first: "web_bot_auth" (registry-03) or nothing (registry-00..02,
+// where they all live at the top level).
+func (r *cardReader) readLayout() {
 	// Bot fields live in "web_bot_auth" (registry-03) or at the top level
 	// (registry-00..02). Read the object first, then fall back member by
 	// member to the top level, so that half-migrated cards still work.
-	wba, isObj := obj["web_bot_auth"].(map[string]any)
-	if v, ok := obj["web_bot_auth"]; ok && !isObj {
-		note(problem.CardBadMember, fmt.Sprintf("\"web_bot_auth\" is %s, want an object; ignored", jsonKind(v)))
+	wba, isObj := r.obj["web_bot_auth"].(map[string]any)
+	if v, ok := r.obj["web_bot_auth"]; ok && !isObj {
+		r.note(problem.CardBadMember, fmt.Sprintf("\"web_bot_auth\" is %s, want an object; ignored", jsonKind(v)))
 	}
 	if isObj {
-		c.Layout = LayoutRegistry03
+		r.c.Layout = LayoutRegistry03
 	} else {
-		c.Layout = LayoutLegacyFlat
+		r.c.Layout = LayoutLegacyFlat
 		wba = map[string]any{}
 	}
-	bot := func(names ...string) (any, string) {
-		for i, scope := range []map[string]any{wba, obj} {
-			for _, n := range names {
-				if v, ok := scope[n]; ok {
-					if c.Layout == LayoutRegistry03 && i == 1 {
-						note(problem.CardMemberOutside, fmt.Sprintf("%q is at top level; registry-03 puts it in \"web_bot_auth\"", n))
-					}
-					return v, n
+	r.wba = wba
+}
+
+// bot returns the first of names found in "web_bot_auth", else at the top
+// level, with the name it was found under; a registry-03 card that keeps a
+// bot field at the top level is noted.
+func (r *cardReader) bot(names ...string) (any, string) {
+	for i, scope := range []map[string]any{r.wba, r.obj} {
+		for _, n := range names {
+			if v, ok := scope[n]; ok {
+				if r.c.Layout == LayoutRegistry03 && i == 1 {
+					r.note(problem.CardMemberOutside, fmt.Sprintf("%q is at top level; registry-03 puts it in \"web_bot_auth\"", n))
 				}
+				return v, n
 			}
 		}
-		return nil, ""
 	}
-	botStr := func(names ...string) string {
-		v, n := bot(names...)
-		if v == nil {
-			return ""
-		}
-		s, ok := v.(string)
-		if !ok {
-			note(problem.CardBadMember, fmt.Sprintf("%q is %s, want a string; ignored", n, jsonKind(v)))
-		}
-		return strings.TrimSpace(s)
-	}
+	return nil, ""
+}
 
-	c.ClientID = str(obj, "client_id")
-	c.Name = str(obj, "client_name")
+// botStr is bot for string fields: trimmed, "" when absent or not a string
+// (the last is noted).
+func (r *cardReader) botStr(names ...string) string {
+	v, n := r.bot(names...)
+	if v == nil {
+		return ""
+	}
+	s, ok := v.(string)
+	if !ok {
+		r.note(problem.CardBadMember, fmt.Sprintf("%q is %s, want a string; ignored", n, jsonKind(v)))
+	}
+	return strings.TrimSpace(s)
+}
+
+// readFields reads the client metadata and the scalar bot fields, under
+// every name the drafts have used for them.
+func (r *cardReader) readFields() {
+	c := r.c
+	c.ClientID = r.str("client_id")
+	c.Name = r.str("client_name")
 	if c.Name == "" {
-		c.Name = str(obj, "name") // registry-00
+		c.Name = r.str("name") // registry-00
 	}
-	c.ClientURI = str(obj, "client_uri")
-	c.JWKSURI = str(obj, "jwks_uri")
-	c.ProductToken = botStr("rfc9309-product-token", "rfc9309_product_token", "product-token")
-	c.Trigger = botStr("trigger")
-	if v, n := bot("purpose"); v != nil {
-		c.Purpose = purposeValue(v, n, note)
+	c.ClientURI = r.str("client_uri")
+	c.JWKSURI = r.str("jwks_uri")
+	c.ProductToken = r.botStr("rfc9309-product-token", "rfc9309_product_token", "product-token")
+	c.Trigger = r.botStr("trigger")
+	if v, n := r.bot("purpose"); v != nil {
+		c.Purpose = purposeValue(v, n, r.note)
 	}
-	c.IPsURI = botStr("ips_uri", "ips-uri")
-	if v, n := bot("rfc9309-compliance", "rfc9309_compliance"); v != nil {
-		c.RFC9309Compliance, c.RFC9309Directives = complianceValue(v, n, note)
+	c.IPsURI = r.botStr("ips_uri", "ips-uri")
+	if v, n := r.bot("rfc9309-compliance", "rfc9309_compliance"); v != nil {
+		c.RFC9309Compliance, c.RFC9309Directives = complianceValue(v, n, r.note)
 	}
+}
 
-	if v, n := bot("expected-user-agent", "expected_user_agent"); v != nil {
-		switch ua := v.(type) {
-		case string:
-			c.ExpectedUserAgent = addPattern(c.ExpectedUserAgent, ua, note)
-		case []any:
-			for i, e := range ua {
-				s, ok := e.(string)
-				if !ok {
-					note(problem.CardBadMember, fmt.Sprintf("%s[%d] is %s, want a string; ignored", n, i, jsonKind(e)))
-					continue
-				}
-				c.ExpectedUserAgent = addPattern(c.ExpectedUserAgent, s, note)
+// readExpectedUserAgent reads "expected-user-agent": one pattern or an
+// array of them; entries that are not strings are noted and skipped.
+func (r *cardReader) readExpectedUserAgent() {
+	c := r.c
+	v, n := r.bot("expected-user-agent", "expected_user_agent")
+	if v == nil {
+		return
+	}
+	switch ua := v.(type) {
+	case string:
+		c.ExpectedUserAgent = addPattern(c.ExpectedUserAgent, ua, r.note)
+	case []any:
+		for i, e := range ua {
+			s, ok := e.(string)
+			if !ok {
+				r.note(problem.CardBadMember, fmt.Sprintf("%s[%d] is %s, want a string; ignored", n, i, jsonKind(e)))
+				continue
 			}
-		default:
-			note(problem.CardBadMember, fmt.Sprintf("%q is %s, want a string or an array of strings; ignored", n, jsonKind(v)))
+			c.ExpectedUserAgent = addPattern(c.ExpectedUserAgent, s, r.note)
 		}
+	default:
+		r.note(problem.CardBadMember, fmt.Sprintf("%q is %s, want a string or an array of strings; ignored", n, jsonKind(v)))
 	}
+}
 
+// readInlineKeys reads the card's inline keys into c.JWKS and returns the
+// raw member (nil when there is none) and the name it was found under.
+func (r *cardReader) readInlineKeys() (inline any, inlineName string) {
+	c, obj := r.c, r.obj
 	// Inline keys: "jwks" (registry-03, a JWK Set) or legacy "keys" (an
 	// array, or in registry-00 a single key object).
-	var inline any
-	inlineName := ""
 	if v, ok := obj["jwks"]; ok {
 		inline, inlineName = v, "jwks"
 		if _, both := obj["keys"]; both {
-			note(problem.CardKeysIgnored, "card has both \"jwks\" and legacy \"keys\"; \"keys\" is ignored")
+			r.note(problem.CardKeysIgnored, "card has both \"jwks\" and legacy \"keys\"; \"keys\" is ignored")
 		}
 	} else if v, ok := obj["keys"]; ok {
 		inline, inlineName = map[string]any{"keys": v}, "keys"
 		if c.Layout == LayoutRegistry03 {
-			note(problem.CardLegacyKeys, "registry-03 renamed inline \"keys\" to \"jwks\"; read as jwks")
+			r.note(problem.CardLegacyKeys, "registry-03 renamed inline \"keys\" to \"jwks\"; read as jwks")
 		}
 	}
-	if inline != nil {
-		set, ok := inline.(map[string]any)
-		if !ok {
-			note(problem.CardBadMember, fmt.Sprintf("%q is %s, want a JWK Set object", inlineName, jsonKind(inline)))
-			c.Invalid = InvalidBadJWKS
-		} else {
-			keys, kp, err := jwksFromObject(set, source+"#"+inlineName)
-			probs = append(probs, kp...)
-			if err != nil {
-				note(problem.CardBadJWKS, err.Error())
-				c.Invalid = InvalidBadJWKS
-			}
-			c.JWKS = keys
-		}
+	if inline == nil {
+		return inline, inlineName
 	}
+	set, ok := inline.(map[string]any)
+	if !ok {
+		r.note(problem.CardBadMember, fmt.Sprintf("%q is %s, want a JWK Set object", inlineName, jsonKind(inline)))
+		c.Invalid = InvalidBadJWKS
+		return inline, inlineName
+	}
+	keys, kp, err := jwksFromObject(set, r.source+"#"+inlineName)
+	r.probs = append(r.probs, kp...)
+	if err != nil {
+		r.note(problem.CardBadJWKS, err.Error())
+		c.Invalid = InvalidBadJWKS
+	}
+	c.JWKS = keys
+	return inline, inlineName
+}
 
-	// Draft MUSTs, in order of importance: the first broken one is the
-	// card's Invalid reason, every one is a problem.
+// checkMusts checks the draft's MUSTs, in order of importance: the first
+// broken one is the card's Invalid reason, every one is a problem.
+// hasInline says whether the card carries inline keys, found under
+// inlineName.
+func (r *cardReader) checkMusts(hasInline bool, inlineName string) {
+	c := r.c
 	invalid := func(reason, msg string) {
-		note(problem.CardInvalid, msg)
+		r.note(problem.CardInvalid, msg)
 		if c.Invalid == "" {
 			c.Invalid = reason
 		}
@@ -191,7 +248,7 @@ func cardFromObject(obj map[string]any, source string) (*Card, []Problem, error)
 	if c.JWKSURI != "" && !isHTTPSURL(c.JWKSURI) {
 		invalid(InvalidJWKSURINotHTTPS, "jwks_uri "+quoteShort(c.JWKSURI)+" is not an https URL")
 	}
-	if inline != nil && c.JWKSURI != "" {
+	if hasInline && c.JWKSURI != "" {
 		// registry-03 §"JWKS URI": MUST NOT contain both; clients SHOULD
 		// reject. The flat layouts allowed both, so there it is a note and
 		// jwks_uri wins (registry-03: fetch the key set at the URL rather
@@ -199,13 +256,12 @@ func cardFromObject(obj map[string]any, source string) (*Card, []Problem, error)
 		if c.Layout == LayoutRegistry03 {
 			invalid(InvalidJWKSAndURI, "card has both inline "+inlineName+" and jwks_uri (registry-03: mutually exclusive)")
 		} else {
-			note(problem.CardKeysAndJWKSURI, "legacy card has both inline keys and jwks_uri; the jwks_uri snapshot is preferred when known")
+			r.note(problem.CardKeysAndJWKSURI, "legacy card has both inline keys and jwks_uri; the jwks_uri snapshot is preferred when known")
 		}
 	}
 	if c.IPsURI != "" && !isHTTPSURL(c.IPsURI) {
-		note(problem.CardIPsURINotHTTPS, "ips_uri "+quoteShort(c.IPsURI)+" is not an https URL (registry-04 §3.2.10 requires https)")
+		r.note(problem.CardIPsURINotHTTPS, "ips_uri "+quoteShort(c.IPsURI)+" is not an https URL (registry-04 §3.2.10 requires https)")
 	}
-	return c, probs, nil
 }
 
 // complianceValue reads "rfc9309-compliance". registry-04 §3.2.3

@@ -2,6 +2,7 @@ package identity
 
 import (
 	"bytes"
+	"crypto"
 	"crypto/ecdsa"
 	"crypto/ed25519"
 	"crypto/elliptic"
@@ -245,145 +246,204 @@ func parseKeyList(raw []any, source string) ([]Key, []Problem, error) {
 // parseJWK reads one public JWK. The error means the key is unusable; its
 // reason is also in the problems.
 func parseJWK(m map[string]any, loc string) (Key, []Problem, error) {
-	var probs []Problem
-	fail := func(code problem.Code, msg string) (Key, []Problem, error) {
-		probs = append(probs, Problem{Source: loc, Code: code, Message: msg})
-		return Key{}, probs, fmt.Errorf("%w: %s", ErrBadJWK, msg)
+	r := &jwkReader{m: m, loc: loc}
+	k, err := r.read()
+	if err != nil {
+		return Key{}, r.probs, err
 	}
+	return k, r.probs, nil
+}
+
+// jwkReader holds one JWK object while it is read, with the problems found
+// so far in the order they were found.
+type jwkReader struct {
+	m     map[string]any
+	loc   string
+	kty   string
+	canon map[string]any // canonical (unpadded base64url) members for the thumbprint
+	probs []Problem
+}
+
+// note records a problem against the key.
+func (r *jwkReader) note(code problem.Code, msg string) {
+	r.probs = append(r.probs, Problem{Source: r.loc, Code: code, Message: msg})
+}
+
+// fail records a problem that makes the key unusable and returns it as an
+// ErrBadJWK error.
+func (r *jwkReader) fail(code problem.Code, msg string) error {
+	r.note(code, msg)
+	return fmt.Errorf("%w: %s", ErrBadJWK, msg)
+}
+
+// read reads the key: its header members, its public key material, its
+// thumbprint and its validity dates.
+func (r *jwkReader) read() (Key, error) {
+	m := r.m
 	kty, ok := m["kty"].(string)
 	if !ok {
-		return fail(problem.JWKNoKty, "key has no \"kty\" string")
+		return Key{}, r.fail(problem.JWKNoKty, "key has no \"kty\" string")
 	}
+	r.kty = kty
 	var k Key
 	k.KeyType = kty
 	k.Kid, _ = m["kid"].(string)
 	k.Alg, _ = m["alg"].(string)
 	if use, ok := m["use"]; ok {
 		if s, _ := use.(string); s != "sig" {
-			return fail(problem.JWKUseNotSig, fmt.Sprintf("key use %v is not \"sig\"", use))
+			return Key{}, r.fail(problem.JWKUseNotSig, fmt.Sprintf("key use %v is not \"sig\"", use))
 		}
 	}
 	if strings.HasPrefix(strings.ToUpper(k.Alg), "HS") {
-		return fail(problem.JWKSymmetric, "symmetric algorithm "+k.Alg+" is never accepted for a public key")
+		return Key{}, r.fail(problem.JWKSymmetric, "symmetric algorithm "+k.Alg+" is never accepted for a public key")
 	}
-	// canon holds the canonical (unpadded base64url) member values the
-	// thumbprint is computed from.
-	canon := map[string]any{"kty": kty}
-	member := func(name string) ([]byte, bool) {
-		s, ok := m[name].(string)
-		if !ok {
-			probs = append(probs, Problem{Source: loc, Code: problem.JWKMissingMember, Message: fmt.Sprintf("%s key has no %q string", kty, name)})
-			return nil, false
-		}
-		b, lenient, err := decodeB64URL(s)
-		if err != nil {
-			probs = append(probs, Problem{Source: loc, Code: problem.JWKBadBase64, Message: fmt.Sprintf("member %q: %v", name, err)})
-			return nil, false
-		}
-		if lenient {
-			probs = append(probs, Problem{Source: loc, Code: problem.JWKNoncanonicalBase64, Message: fmt.Sprintf("member %q is not unpadded base64url (RFC 7515 §2); read leniently", name)})
-		}
-		canon[name] = base64.RawURLEncoding.EncodeToString(b)
-		return b, true
-	}
+	r.canon = map[string]any{"kty": kty}
+	var err error
 	switch kty {
 	case "oct":
-		return fail(problem.JWKSymmetric, "symmetric (oct) keys are never accepted")
+		return Key{}, r.fail(problem.JWKSymmetric, "symmetric (oct) keys are never accepted")
 	case "OKP":
-		crv, _ := m["crv"].(string)
-		if crv != "Ed25519" {
-			return fail(problem.JWKUnsupportedCurve, fmt.Sprintf("OKP curve %q is not supported (only Ed25519)", crv))
-		}
-		canon["crv"] = crv
-		k.Curve = crv
-		x, ok := member("x")
-		if !ok {
-			return Key{}, probs, fmt.Errorf("%w: bad x", ErrBadJWK)
-		}
-		if len(x) != ed25519.PublicKeySize {
-			return fail(problem.JWKBadKey, fmt.Sprintf("Ed25519 x is %d bytes, want %d", len(x), ed25519.PublicKeySize))
-		}
-		k.Public = ed25519.PublicKey(x)
+		k.Curve, k.Public, err = r.okpKey()
 	case "EC":
-		crv, _ := m["crv"].(string)
-		var curve elliptic.Curve
-		switch crv {
-		case "P-256":
-			curve = elliptic.P256()
-		case "P-384":
-			curve = elliptic.P384()
-		default:
-			return fail(problem.JWKUnsupportedCurve, fmt.Sprintf("EC curve %q is not supported (P-256, P-384)", crv))
-		}
-		canon["crv"] = crv
-		k.Curve = crv
-		x, okx := member("x")
-		y, oky := member("y")
-		if !okx || !oky {
-			return Key{}, probs, fmt.Errorf("%w: bad x or y", ErrBadJWK)
-		}
-		size := (curve.Params().BitSize + 7) / 8
-		if len(x) != size || len(y) != size {
-			return fail(problem.JWKBadKey, fmt.Sprintf("%s coordinates are %d and %d bytes, want %d", crv, len(x), len(y), size))
-		}
-		pt := make([]byte, 0, 1+2*size)
-		pt = append(append(append(pt, 4), x...), y...)
-		pub, err := ecdsa.ParseUncompressedPublicKey(curve, pt)
-		if err != nil {
-			return fail(problem.JWKBadKey, "EC point is not on the curve")
-		}
-		k.Public = pub
+		k.Curve, k.Public, err = r.ecKey()
 	case "RSA":
-		n, okn := member("n")
-		e, oke := member("e")
-		if !okn || !oke {
-			return Key{}, probs, fmt.Errorf("%w: bad n or e", ErrBadJWK)
-		}
-		if len(n) > 0 && n[0] == 0 {
-			probs = append(probs, Problem{Source: loc, Code: problem.JWKNoncanonicalBase64, Message: "RSA modulus has leading zero bytes (RFC 7518 §6.3.1.1)"})
-			n = bytes.TrimLeft(n, "\x00")
-			canon["n"] = base64.RawURLEncoding.EncodeToString(n)
-		}
-		if len(e) > 0 && e[0] == 0 {
-			e = bytes.TrimLeft(e, "\x00")
-			canon["e"] = base64.RawURLEncoding.EncodeToString(e)
-		}
-		N := new(big.Int).SetBytes(n)
-		if bits := N.BitLen(); bits < minRSABits || bits > maxRSABits {
-			return fail(problem.JWKBadKey, fmt.Sprintf("RSA modulus of %d bits is outside %d..%d", bits, minRSABits, maxRSABits))
-		}
-		E := new(big.Int).SetBytes(e)
-		if !E.IsInt64() || E.Int64() < 3 || E.Int64() > math.MaxInt32 || E.Bit(0) == 0 {
-			return fail(problem.JWKBadKey, "RSA exponent is not an odd integer in 3..2^31-1")
-		}
-		k.Public = &rsa.PublicKey{N: N, E: int(E.Int64())}
+		k.Public, err = r.rsaKey()
 	default:
-		return fail(problem.JWKUnsupportedKty, fmt.Sprintf("key type %q is not supported", kty))
+		return Key{}, r.fail(problem.JWKUnsupportedKty, fmt.Sprintf("key type %q is not supported", kty))
+	}
+	if err != nil {
+		return Key{}, err
 	}
 	for _, priv := range []string{"d", "p", "q", "dp", "dq", "qi", "k"} {
 		if _, ok := m[priv]; ok {
-			probs = append(probs, Problem{Source: loc, Code: problem.JWKPrivateMember, Message: fmt.Sprintf("key publishes the private member %q: it is compromised", priv)})
+			r.note(problem.JWKPrivateMember, fmt.Sprintf("key publishes the private member %q: it is compromised", priv))
 			break
 		}
 	}
-	tp, err := Thumbprint(canon)
+	tp, err := Thumbprint(r.canon)
 	if err != nil {
-		return fail(problem.JWKBadKey, err.Error())
+		return Key{}, r.fail(problem.JWKBadKey, err.Error())
 	}
 	k.Thumbprint = tp
 	if k.Kid != "" && k.Kid != tp {
-		probs = append(probs, Problem{Source: loc, Code: problem.JWKKidMismatch, Message: fmt.Sprintf("published kid %q is not the RFC 7638 thumbprint %s; the thumbprint is used", k.Kid, tp)})
+		r.note(problem.JWKKidMismatch, fmt.Sprintf("published kid %q is not the RFC 7638 thumbprint %s; the thumbprint is used", k.Kid, tp))
 	}
 	k.TestKey = testKeyThumbprints[tp] != ""
-	var tprobs []Problem
-	k.NotBefore, tprobs = numericDate(m, "nbf", loc)
-	probs = append(probs, tprobs...)
-	k.Expires, tprobs = numericDate(m, "exp", loc)
-	probs = append(probs, tprobs...)
-	if !k.NotBefore.IsZero() && !k.Expires.IsZero() && k.Expires.Before(k.NotBefore) {
-		probs = append(probs, Problem{Source: loc, Code: problem.JWKExpBeforeNbf, Message: "exp is before nbf: the key is never valid"})
+	r.readDates(&k)
+	return k, nil
+}
+
+// member decodes the base64url member name, noting a missing, undecodable
+// or non-canonical value, and records its canonical form for the
+// thumbprint. ok is false when the member is unusable.
+func (r *jwkReader) member(name string) (b []byte, ok bool) {
+	s, ok := r.m[name].(string)
+	if !ok {
+		r.note(problem.JWKMissingMember, fmt.Sprintf("%s key has no %q string", r.kty, name))
+		return nil, false
 	}
-	return k, probs, nil
+	b, lenient, err := decodeB64URL(s)
+	if err != nil {
+		r.note(problem.JWKBadBase64, fmt.Sprintf("member %q: %v", name, err))
+		return nil, false
+	}
+	if lenient {
+		r.note(problem.JWKNoncanonicalBase64, fmt.Sprintf("member %q is not unpadded base64url (RFC 7515 §2); read leniently", name))
+	}
+	r.canon[name] = base64.RawURLEncoding.EncodeToString(b)
+	return b, true
+}
+
+// okpKey reads an OKP key's curve and public key; only Ed25519 is
+// accepted.
+func (r *jwkReader) okpKey() (string, crypto.PublicKey, error) {
+	crv, _ := r.m["crv"].(string)
+	if crv != "Ed25519" {
+		return "", nil, r.fail(problem.JWKUnsupportedCurve, fmt.Sprintf("OKP curve %q is not supported (only Ed25519)", crv))
+	}
+	r.canon["crv"] = crv
+	x, ok := r.member("x")
+	if !ok {
+		return "", nil, fmt.Errorf("%w: bad x", ErrBadJWK)
+	}
+	if len(x) != ed25519.PublicKeySize {
+		return "", nil, r.fail(problem.JWKBadKey, fmt.Sprintf("Ed25519 x is %d bytes, want %d", len(x), ed25519.PublicKeySize))
+	}
+	return crv, ed25519.PublicKey(x), nil
+}
+
+// ecKey reads an EC key's curve and public point; P-256 and P-384 are
+// accepted, and the point must lie on the curve.
+func (r *jwkReader) ecKey() (string, crypto.PublicKey, error) {
+	crv, _ := r.m["crv"].(string)
+	var curve elliptic.Curve
+	switch crv {
+	case "P-256":
+		curve = elliptic.P256()
+	case "P-384":
+		curve = elliptic.P384()
+	default:
+		return "", nil, r.fail(problem.JWKUnsupportedCurve, fmt.Sprintf("EC curve %q is not supported (P-256, P-384)", crv))
+	}
+	r.canon["crv"] = crv
+	x, okx := r.member("x")
+	y, oky := r.member("y")
+	if !okx || !oky {
+		return "", nil, fmt.Errorf("%w: bad x or y", ErrBadJWK)
+	}
+	size := (curve.Params().BitSize + 7) / 8
+	if len(x) != size || len(y) != size {
+		return "", nil, r.fail(problem.JWKBadKey, fmt.Sprintf("%s coordinates are %d and %d bytes, want %d", crv, len(x), len(y), size))
+	}
+	pt := make([]byte, 0, 1+2*size)
+	pt = append(append(append(pt, 4), x...), y...)
+	pub, err := ecdsa.ParseUncompressedPublicKey(curve, pt)
+	if err != nil {
+		return "", nil, r.fail(problem.JWKBadKey, "EC point is not on the curve")
+	}
+	return crv, pub, nil
+}
+
+// rsaKey reads an RSA public key, canonicalising leading zero bytes and
+// refusing moduli outside minRSABits..maxRSABits and exponents that are
+// not odd integers in 3..2^31-1.
+func (r *jwkReader) rsaKey() (crypto.PublicKey, error) {
+	n, okn := r.member("n")
+	e, oke := r.member("e")
+	if !okn || !oke {
+		return nil, fmt.Errorf("%w: bad n or e", ErrBadJWK)
+	}
+	if len(n) > 0 && n[0] == 0 {
+		r.note(problem.JWKNoncanonicalBase64, "RSA modulus has leading zero bytes (RFC 7518 §6.3.1.1)")
+		n = bytes.TrimLeft(n, "\x00")
+		r.canon["n"] = base64.RawURLEncoding.EncodeToString(n)
+	}
+	if len(e) > 0 && e[0] == 0 {
+		e = bytes.TrimLeft(e, "\x00")
+		r.canon["e"] = base64.RawURLEncoding.EncodeToString(e)
+	}
+	N := new(big.Int).SetBytes(n)
+	if bits := N.BitLen(); bits < minRSABits || bits > maxRSABits {
+		return nil, r.fail(problem.JWKBadKey, fmt.Sprintf("RSA modulus of %d bits is outside %d..%d", bits, minRSABits, maxRSABits))
+	}
+	E := new(big.Int).SetBytes(e)
+	if !E.IsInt64() || E.Int64() < 3 || E.Int64() > math.MaxInt32 || E.Bit(0) == 0 {
+		return nil, r.fail(problem.JWKBadKey, "RSA exponent is not an odd integer in 3..2^31-1")
+	}
+	return &rsa.PublicKey{N: N, E: int(E.Int64())}, nil
+}
+
+// readDates reads the key's "nbf" and "exp" into k, noting a key whose
+// exp is before its nbf.
+func (r *jwkReader) readDates(k *Key) {
+	var tprobs []Problem
+	k.NotBefore, tprobs = numericDate(r.m, "nbf", r.loc)
+	r.probs = append(r.probs, tprobs...)
+	k.Expires, tprobs = numericDate(r.m, "exp", r.loc)
+	r.probs = append(r.probs, tprobs...)
+	if !k.NotBefore.IsZero() && !k.Expires.IsZero() && k.Expires.Before(k.NotBefore) {
+		r.note(problem.JWKExpBeforeNbf, "exp is before nbf: the key is never valid")
+	}
 }
 
 // numericDate reads an RFC 7519 §2 NumericDate member; absent → zero time.

@@ -901,88 +901,13 @@ func (tw *tableWriter) encode(b *batch) (err error) {
 	rgw := tw.fw.AppendRowGroup()
 	for i, col := range tw.spec.Cols {
 		c := &b.cols[i]
-		var dict bool
-		switch {
-		case b.rows < adaptiveRows:
-			// Too few rows for the choice to matter or for a sample to
-			// tell: the fixed layout, dictionaries for the columns of
-			// small value sets (dictColumns) only.
-			dict = col.kind == kDict && !c.plain
-		case col.kind == kString || col.kind == kDict:
-			// At most half as many entries as rows, and the dictionary
-			// fits a page (else the column has turned plain already).
-			dict = !c.plain && 2*(len(c.offs)-1) <= b.rows
-		case col.kind == kInt32:
-			dict = repetitive(c.i32, &tw.enc.seen32)
-		case col.kind == kInt64 || col.kind == kTime || col.kind == kTimePtr:
-			dict = repetitive(c.i64, &tw.enc.seen64)
-		}
-		if dict {
-			*tw.props = *tw.dictProps
-		} else if b.rows >= adaptiveRows && tw.enc.deltaPays(col.kind, c) {
-			*tw.props = *tw.deltaProps
-		} else if b.rows >= adaptiveRows && col.kind != kString && col.kind != kDict {
-			// Plain numbers (response sizes, times in no order): zstd's
-			// fastest level finds their few long matches as well as the
-			// default one, at less CPU, and its output is smaller on them
-			// (a log audit's response_bytes: a fifth). Dictionary
-			// indices and strings keep the default level: at the
-			// fastest one some come out three quarters larger (a log
-			// audit's robots_note).
-			*tw.props = *tw.plainFastProps
-		} else {
-			*tw.props = *tw.plainProps
-		}
+		dict := tw.chooseEncoding(col, c, b.rows)
 		cw, err := rgw.NextColumn()
 		if err != nil {
 			return err
 		}
 		dropDistinctCount(cw)
-		switch col.kind {
-		case kString, kDict:
-			w := cw.(*file.ByteArrayColumnChunkWriter)
-			switch {
-			case dict:
-				err = tw.enc.writeDict(w, c)
-			case c.plain:
-				err = tw.enc.writeStrings(w, c.poffs, c.pdata)
-			default:
-				err = tw.enc.writeDictDense(w, c)
-			}
-		case kBool:
-			_, err = cw.(*file.BooleanColumnChunkWriter).WriteBatch(c.b, nil, nil)
-		case kInt32:
-			w := cw.(*file.Int32ColumnChunkWriter)
-			if dict {
-				err = writeNumDict(w, c.i32, nil, nil, 0, &tw.enc.idx32, &tw.enc.dict32)
-				break
-			}
-			_, err = w.WriteBatch(c.i32, nil, nil)
-		case kInt64:
-			w := cw.(*file.Int64ColumnChunkWriter)
-			if dict {
-				err = writeNumDict(w, c.i64, nil, nil, 0, &tw.enc.idx64, &tw.enc.dict64)
-				break
-			}
-			_, err = w.WriteBatch(c.i64, nil, nil)
-		case kFloat64:
-			_, err = cw.(*file.Float64ColumnChunkWriter).WriteBatch(c.f64, nil, nil)
-		default:
-			w := cw.(*file.Int64ColumnChunkWriter)
-			if dict && c.nulls < b.rows && (c.nulls == 0 || !arrowSpacedDict) {
-				var valid []byte
-				if c.nulls > 0 {
-					valid = tw.enc.bitmap(c.def)
-				}
-				err = writeNumDict(w, c.i64, c.def, valid, c.nulls, &tw.enc.idx64, &tw.enc.dict64)
-				break
-			}
-			// Spaced values with a validity bitmap, as pqarrow writes an
-			// array with nulls. Without nulls pqarrow calls WriteBatch,
-			// which writes the same bytes but builds an (unused) assertion
-			// message for every definition level: an allocation per row.
-			w.WriteBatchSpaced(c.i64, c.def, nil, tw.enc.bitmap(c.def), 0)
-		}
+		err = tw.writeChunk(cw, col, c, dict, b.rows)
 		if err == nil {
 			// Close the chunk now, under the properties it was made with.
 			err = cw.Close()
@@ -992,6 +917,94 @@ func (tw *tableWriter) encode(b *batch) (err error) {
 		}
 	}
 	return rgw.Close()
+}
+
+// chooseEncoding decides how the chunk c of column col, in a row group of
+// rows rows, is written: it reports whether the chunk is
+// dictionary-encoded and sets the writer properties for it (dictionary,
+// delta, plain with zstd's fastest level, or plain).
+func (tw *tableWriter) chooseEncoding(col column, c *colBuf, rows int) (dict bool) {
+	switch {
+	case rows < adaptiveRows:
+		// Too few rows for the choice to matter or for a sample to
+		// tell: the fixed layout, dictionaries for the columns of
+		// small value sets (dictColumns) only.
+		dict = col.kind == kDict && !c.plain
+	case col.kind == kString || col.kind == kDict:
+		// At most half as many entries as rows, and the dictionary
+		// fits a page (else the column has turned plain already).
+		dict = !c.plain && 2*(len(c.offs)-1) <= rows
+	case col.kind == kInt32:
+		dict = repetitive(c.i32, &tw.enc.seen32)
+	case col.kind == kInt64 || col.kind == kTime || col.kind == kTimePtr:
+		dict = repetitive(c.i64, &tw.enc.seen64)
+	}
+	if dict {
+		*tw.props = *tw.dictProps
+	} else if rows >= adaptiveRows && tw.enc.deltaPays(col.kind, c) {
+		*tw.props = *tw.deltaProps
+	} else if rows >= adaptiveRows && col.kind != kString && col.kind != kDict {
+		// Plain numbers (response sizes, times in no order): zstd's
+		// fastest level finds their few long matches as well as the
+		// default one, at less CPU, and its output is smaller on them
+		// (a log audit's response_bytes: a fifth). Dictionary
+		// indices and strings keep the default level: at the
+		// fastest one some come out three quarters larger (a log
+		// audit's robots_note).
+		*tw.props = *tw.plainFastProps
+	} else {
+		*tw.props = *tw.plainProps
+	}
+	return dict
+}
+
+// writeChunk writes the values of chunk c of column col, in a row group of
+// rows rows, to cw: dictionary-encoded when dict, else plain (or as the
+// properties chooseEncoding set say).
+func (tw *tableWriter) writeChunk(cw file.ColumnChunkWriter, col column, c *colBuf, dict bool, rows int) (err error) {
+	switch col.kind {
+	case kString, kDict:
+		w := cw.(*file.ByteArrayColumnChunkWriter)
+		switch {
+		case dict:
+			err = tw.enc.writeDict(w, c)
+		case c.plain:
+			err = tw.enc.writeStrings(w, c.poffs, c.pdata)
+		default:
+			err = tw.enc.writeDictDense(w, c)
+		}
+	case kBool:
+		_, err = cw.(*file.BooleanColumnChunkWriter).WriteBatch(c.b, nil, nil)
+	case kInt32:
+		w := cw.(*file.Int32ColumnChunkWriter)
+		if dict {
+			return writeNumDict(w, c.i32, nil, nil, 0, &tw.enc.idx32, &tw.enc.dict32)
+		}
+		_, err = w.WriteBatch(c.i32, nil, nil)
+	case kInt64:
+		w := cw.(*file.Int64ColumnChunkWriter)
+		if dict {
+			return writeNumDict(w, c.i64, nil, nil, 0, &tw.enc.idx64, &tw.enc.dict64)
+		}
+		_, err = w.WriteBatch(c.i64, nil, nil)
+	case kFloat64:
+		_, err = cw.(*file.Float64ColumnChunkWriter).WriteBatch(c.f64, nil, nil)
+	default:
+		w := cw.(*file.Int64ColumnChunkWriter)
+		if dict && c.nulls < rows && (c.nulls == 0 || !arrowSpacedDict) {
+			var valid []byte
+			if c.nulls > 0 {
+				valid = tw.enc.bitmap(c.def)
+			}
+			return writeNumDict(w, c.i64, c.def, valid, c.nulls, &tw.enc.idx64, &tw.enc.dict64)
+		}
+		// Spaced values with a validity bitmap, as pqarrow writes an
+		// array with nulls. Without nulls pqarrow calls WriteBatch,
+		// which writes the same bytes but builds an (unused) assertion
+		// message for every definition level: an allocation per row.
+		w.WriteBatchSpaced(c.i64, c.def, nil, tw.enc.bitmap(c.def), 0)
+	}
+	return err
 }
 
 // deltaPays reports whether a numeric column chunk that is not

@@ -416,36 +416,36 @@ func stackedDays(vals []dayValue, bytes bool, colors botColors) *dayChart {
 		c.Texts = append(c.Texts, label{X: x, Y: top + plotH + 18, Text: first.AddDate(0, 0, b*bucket).Format(time.DateOnly),
 			Anchor: "middle", Class: "axis"})
 	}
+	c.Legend = seriesLegend(used, names)
+	return &dayChart{chart: c, first: first, last: last, unit: unit}
+}
+
+// seriesLegend lists the drawn series (used, by palette index) in colour
+// order, named by names; the last palette colour is "other bots".
+func seriesLegend(used [maxSeries + 1]bool, names []string) []legendItem {
+	var legend []legendItem
 	for i, drawn := range used {
 		switch {
 		case !drawn:
 		case i == maxSeries:
-			c.Legend = append(c.Legend, legendItem{palette[i], "other bots"})
+			legend = append(legend, legendItem{palette[i], "other bots"})
 		default:
-			c.Legend = append(c.Legend, legendItem{palette[i], names[i]})
+			legend = append(legend, legendItem{palette[i], names[i]})
 		}
 	}
-	return &dayChart{chart: c, first: first, last: last, unit: unit}
+	return legend
 }
 
 // maxLanes caps the authorities drawn on the robots.txt timeline.
 const maxLanes = 40
 
-// timelineChart draws every robots.txt version as a bar over its validity
-// interval, one lane per authority, coloured by effect, with a tick on the
-// axis at each version change. The axis runs from the first version or
-// firstFetch, whichever is earlier, to the last version change or
-// lastFetch, whichever is later: where the data ends. The latest version of
-// each authority runs to the end of the axis.
-func timelineChart(s *Section, firstFetch, lastFetch time.Time) *chart {
-	if s == nil || len(s.Rows) == 0 {
-		return nil
-	}
-	ai, fi, ui := s.Col("authority"), s.Col("valid_from"), s.Col("valid_until")
-	ei, sti, vi := s.Col("effect"), s.Col("fetch_status"), s.Col("version_id")
-	var lanes []string
-	lane := make(map[string]int)
-	var start, end time.Time
+// timelineLanes returns the authorities of the version rows of s (column
+// ai), at most maxLanes in order of first appearance, with each one's
+// lane, and the earliest valid_from (column fi) and latest valid_from or
+// valid_until (ui) among them; start is zero when no row has a
+// valid_from.
+func timelineLanes(s *Section, ai, fi, ui int) (lanes []string, lane map[string]int, start, end time.Time) {
+	lane = make(map[string]int)
 	for _, r := range s.Rows {
 		a := cellStr(r, ai)
 		if _, ok := lane[a]; !ok {
@@ -467,6 +467,22 @@ func timelineChart(s *Section, firstFetch, lastFetch time.Time) *chart {
 			end = t
 		}
 	}
+	return lanes, lane, start, end
+}
+
+// timelineChart draws every robots.txt version as a bar over its validity
+// interval, one lane per authority, coloured by effect, with a tick on the
+// axis at each version change. The axis runs from the first version or
+// firstFetch, whichever is earlier, to the last version change or
+// lastFetch, whichever is later: where the data ends. The latest version of
+// each authority runs to the end of the axis.
+func timelineChart(s *Section, firstFetch, lastFetch time.Time) *chart {
+	if s == nil || len(s.Rows) == 0 {
+		return nil
+	}
+	ai, fi, ui := s.Col("authority"), s.Col("valid_from"), s.Col("valid_until")
+	ei, sti, vi := s.Col("effect"), s.Col("fetch_status"), s.Col("version_id")
+	lanes, lane, start, end := timelineLanes(s, ai, fi, ui)
 	if start.IsZero() {
 		return nil
 	}

@@ -98,42 +98,84 @@ func Open(ctx context.Context, dir string) (*DB, error) {
 
 // OpenWith is Open with options.
 func OpenWith(ctx context.Context, dir string, opts OpenOptions) (*DB, error) {
-	fi, err := os.Stat(dir)
+	m, paths, err := readAudit(dir, opts.Verify)
 	if err != nil {
+		return nil, err
+	}
+	d, err := newDB(ctx, dir, m, opts)
+	if err != nil {
+		return nil, err
+	}
+	allowed, err := d.createViews(ctx, paths)
+	if err != nil {
+		d.Close()
 		return nil, fmt.Errorf("open audit %s: %w", dir, err)
 	}
+	if err := d.operatorReferrers(ctx); err != nil {
+		d.Close()
+		return nil, fmt.Errorf("open audit %s: %w", dir, err)
+	}
+	if !opts.AllowExternal {
+		if err := d.restrictExternal(ctx, allowed); err != nil {
+			d.Close()
+			return nil, fmt.Errorf("open audit %s: restrict external access: %w", dir, err)
+		}
+	}
+	if err := d.setAsOf(ctx, m.AsOf); err != nil {
+		d.Close()
+		return nil, fmt.Errorf("open audit %s: set as_of: %w", dir, err)
+	}
+	return d, nil
+}
+
+// readAudit reads the manifest of the audit directory dir and finds each
+// table's files, by absolute path, refusing an incomplete run, a newer
+// schema and files that differ from the manifest (comparing their
+// SHA-256 too when verify is set).
+func readAudit(dir string, verify bool) (*output.Manifest, map[string][]string, error) {
+	fi, err := os.Stat(dir)
+	if err != nil {
+		return nil, nil, fmt.Errorf("open audit %s: %w", dir, err)
+	}
 	if !fi.IsDir() {
-		return nil, fmt.Errorf("open audit %s: not a directory", dir)
+		return nil, nil, fmt.Errorf("open audit %s: not a directory", dir)
 	}
 	m, err := output.ReadManifest(dir)
 	if errors.Is(err, output.ErrNoManifest) {
-		return nil, fmt.Errorf("open audit %s: %w", dir, ErrIncomplete)
+		return nil, nil, fmt.Errorf("open audit %s: %w", dir, ErrIncomplete)
 	}
 	if err != nil {
-		return nil, fmt.Errorf("open audit %s: %w", dir, err)
+		return nil, nil, fmt.Errorf("open audit %s: %w", dir, err)
 	}
 	if m.SchemaVersion > table.SchemaVersion {
-		return nil, fmt.Errorf("open audit %s: schema %d, this repaudit reads up to %d: %w",
+		return nil, nil, fmt.Errorf("open audit %s: schema %d, this repaudit reads up to %d: %w",
 			dir, m.SchemaVersion, table.SchemaVersion, ErrNewerSchema)
 	}
 	abs, err := filepath.Abs(dir)
 	if err != nil {
-		return nil, fmt.Errorf("open audit %s: %w", dir, err)
+		return nil, nil, fmt.Errorf("open audit %s: %w", dir, err)
 	}
 	paths := make(map[string][]string, len(table.Tables))
 	for _, t := range table.Tables {
 		p, err := tableFiles(abs, t.Name)
 		if err != nil {
 			if errors.Is(err, fs.ErrNotExist) {
-				return nil, fmt.Errorf("open audit %s: table %s missing: %w", dir, t.Name, err)
+				return nil, nil, fmt.Errorf("open audit %s: table %s missing: %w", dir, t.Name, err)
 			}
-			return nil, fmt.Errorf("open audit %s: table %s: %w", dir, t.Name, err)
+			return nil, nil, fmt.Errorf("open audit %s: table %s: %w", dir, t.Name, err)
 		}
 		paths[t.Name] = p
 	}
-	if err := checkFiles(m, abs, paths, opts.Verify); err != nil {
-		return nil, fmt.Errorf("open audit %s: %w", dir, err)
+	if err := checkFiles(m, abs, paths, verify); err != nil {
+		return nil, nil, fmt.Errorf("open audit %s: %w", dir, err)
 	}
+	return m, paths, nil
+}
+
+// newDB opens an in-memory DuckDB session for the audit in dir with
+// manifest m: no extension auto-install, the UTC time zone, and a spill
+// directory of its own.
+func newDB(ctx context.Context, dir string, m *output.Manifest, opts OpenOptions) (*DB, error) {
 	// Extension auto-install would reach the network; parquet, json and
 	// icu are linked in.
 	conn, err := duckdb.NewConnector("?autoinstall_known_extensions=false&autoload_known_extensions=false",
@@ -162,58 +204,65 @@ func OpenWith(ctx context.Context, dir string, opts OpenOptions) (*DB, error) {
 		d.Close()
 		return nil, fmt.Errorf("open duckdb: %w", err)
 	}
-	var allowed []string
+	return d, nil
+}
+
+// createViews creates a view of each table over its files (paths, by
+// table name), each named by a glob-escaped pattern checked to match
+// exactly that file, and checks each table's row count. It returns the
+// quoted files and patterns the views need to stay readable once
+// external access is off.
+func (d *DB) createViews(ctx context.Context, paths map[string][]string) (allowed []string, err error) {
 	for _, t := range table.Tables {
 		var patterns []string
 		for _, p := range paths[t.Name] {
 			pattern := globEscape(p)
 			if err := d.oneFile(ctx, pattern, p); err != nil {
-				d.Close()
-				return nil, fmt.Errorf("open audit %s: table %s: %w", dir, t.Name, err)
+				return nil, fmt.Errorf("table %s: %w", t.Name, err)
 			}
 			patterns = append(patterns, quote(pattern))
 			allowed = append(allowed, quote(p), quote(pattern))
 		}
 		if err := d.checkRows(ctx, t.Name, patterns); err != nil {
-			d.Close()
-			return nil, fmt.Errorf("open audit %s: %w", dir, err)
+			return nil, err
 		}
 		q := fmt.Sprintf("CREATE VIEW %s AS SELECT * FROM read_parquet([%s])", t.Name, strings.Join(patterns, ", "))
 		if _, err := d.conn.ExecContext(ctx, q); err != nil {
-			d.Close()
-			return nil, fmt.Errorf("open audit %s: table %s: %w", dir, t.Name, err)
+			return nil, fmt.Errorf("table %s: %w", t.Name, err)
 		}
 	}
-	if err := d.operatorReferrers(ctx); err != nil {
-		d.Close()
-		return nil, fmt.Errorf("open audit %s: %w", dir, err)
-	}
-	if !opts.AllowExternal {
-		// The views bind their files when queried, so the table files
-		// (and the escaped patterns that name them) stay allowed; the
-		// lock comes last so no query can SET external access back on.
-		for _, q := range []string{
-			"SET allowed_paths = [" + strings.Join(allowed, ", ") + "]",
-			"SET allow_persistent_secrets = false",
-			"SET allow_community_extensions = false",
-			"SET enable_external_access = false",
-			"SET lock_configuration = true",
-		} {
-			if _, err := d.conn.ExecContext(ctx, q); err != nil {
-				d.Close()
-				return nil, fmt.Errorf("open audit %s: restrict external access: %w", dir, err)
-			}
+	return allowed, nil
+}
+
+// restrictExternal turns the session's external access off, allowing only
+// the files and patterns in allowed (quoted), and locks the configuration.
+func (d *DB) restrictExternal(ctx context.Context, allowed []string) error {
+	// The views bind their files when queried, so the table files
+	// (and the escaped patterns that name them) stay allowed; the
+	// lock comes last so no query can SET external access back on.
+	for _, q := range []string{
+		"SET allowed_paths = [" + strings.Join(allowed, ", ") + "]",
+		"SET allow_persistent_secrets = false",
+		"SET allow_community_extensions = false",
+		"SET enable_external_access = false",
+		"SET lock_configuration = true",
+	} {
+		if _, err := d.conn.ExecContext(ctx, q); err != nil {
+			return err
 		}
 	}
-	asOf := "CAST(NULL AS TIMESTAMPTZ)"
-	if t, err := time.Parse(time.RFC3339Nano, m.AsOf); err == nil {
-		asOf = "TIMESTAMPTZ " + quote(t.UTC().Format("2006-01-02 15:04:05.999999")+"+00")
+	return nil
+}
+
+// setAsOf sets the DuckDB variable as_of to the manifest's as-of time
+// asOf (RFC 3339), or to NULL when it has none.
+func (d *DB) setAsOf(ctx context.Context, asOf string) error {
+	v := "CAST(NULL AS TIMESTAMPTZ)"
+	if t, err := time.Parse(time.RFC3339Nano, asOf); err == nil {
+		v = "TIMESTAMPTZ " + quote(t.UTC().Format("2006-01-02 15:04:05.999999")+"+00")
 	}
-	if _, err := d.conn.ExecContext(ctx, "SET VARIABLE as_of = "+asOf); err != nil {
-		d.Close()
-		return nil, fmt.Errorf("open audit %s: set as_of: %w", dir, err)
-	}
-	return d, nil
+	_, err := d.conn.ExecContext(ctx, "SET VARIABLE as_of = "+v)
+	return err
 }
 
 // operatorReferrers creates the table operator_referrers(operator, host)

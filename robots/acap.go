@@ -373,29 +373,7 @@ func (ap *acapParser) field(n int, lkey, value, text string) {
 	a := ap.a
 	switch {
 	case lkey == "acap-crawler":
-		ap.p.inACAP = true
-		if value == "" {
-			ap.diag(n, DiagACAPEmptyValue, "ACAP-crawler without a crawler name; ignored", text)
-			return
-		}
-		if ap.block < 0 || ap.blockFields {
-			a.Blocks = append(a.Blocks, ACAPBlock{Line: n})
-			ap.block = len(a.Blocks) - 1
-			ap.blockFields = false
-			ap.purposes = nil
-			ap.purposeRules = false
-		}
-		b := &a.Blocks[ap.block]
-		b.Crawlers = append(b.Crawlers, value)
-		if len(b.Crawlers) > 1 {
-			for _, c := range b.Crawlers {
-				if c == "*" {
-					ap.diag(n, DiagACAPAnyCrawlerMixed, "record addresses \"*\" and named crawlers; \"*\" must stand alone (ACAP §2.3.1)", text)
-					break
-				}
-			}
-		}
-		ap.seenRecord = true
+		ap.crawler(n, value, text)
 	case lkey == "acap-ignore-conventional-records":
 		if ap.seenDef || ap.seenRecord {
 			ap.diag(n, DiagACAPIgnoreLate, "ACAP-ignore-conventional-records after ACAP definitions or records; honoured anyway (ACAP §2.9.1)", text)
@@ -408,22 +386,7 @@ func (ap *acapParser) field(n int, lkey, value, text string) {
 		}
 		ap.definition(n, lkey, value, text)
 	case lkey == "acap-permissions-reference":
-		if !ap.inBlock(n, text) {
-			return
-		}
-		if value == "" {
-			ap.diag(n, DiagACAPEmptyValue, "ACAP-permissions-reference without a value; ignored", text)
-			return
-		}
-		b := &a.Blocks[ap.block]
-		if ap.blockFields {
-			ap.diag(n, DiagACAPReferenceWithMore, "permissions reference in a record with other fields (ACAP §2.3)", text)
-		}
-		if b.PermissionsReference == "" {
-			b.PermissionsReference, b.ReferenceLine = value, n
-		}
-		a.PermissionsReferences = append(a.PermissionsReferences, value)
-		ap.blockFields = true
+		ap.permissionsReference(n, value, text)
 	case lkey == "acap-usage-purpose":
 		if !ap.inBlock(n, text) {
 			return
@@ -439,33 +402,7 @@ func (ap *acapParser) field(n int, lkey, value, text string) {
 		ap.purposes = append(ap.purposes, value)
 		ap.blockFields = true
 	case lkey == "acap-request-take-down", lkey == "acap-request-re-crawl":
-		if !ap.inBlock(n, text) {
-			return
-		}
-		if value == "" {
-			ap.diag(n, DiagACAPEmptyValue, lkey+" without a resource; ignored", text)
-			return
-		}
-		if ap.purposes != nil {
-			ap.diag(n, DiagACAPRequestInPurpose, "action request inside a usage-purpose sub-record (ACAP §2.3); kept", text)
-		}
-		res := value
-		if i := strings.IndexAny(res, " \t"); i >= 0 {
-			res = res[:i]
-		}
-		b := &a.Blocks[ap.block]
-		req := ACAPRequest{Crawler: strings.Join(b.Crawlers, ","), Resource: res, Line: n, Text: text}
-		take := lkey == "acap-request-take-down"
-		idx := 0
-		if take {
-			a.TakeDowns = append(a.TakeDowns, req)
-			idx = len(a.TakeDowns) - 1
-		} else {
-			a.ReCrawls = append(a.ReCrawls, req)
-			idx = len(a.ReCrawls) - 1
-		}
-		a.requests = append(a.requests, newACAPRequest(b.Crawlers, res, take, idx))
-		ap.blockFields = true
+		ap.request(n, lkey, value, text)
 	case strings.HasPrefix(lkey, "acap-allow-"), strings.HasPrefix(lkey, "acap-disallow-"):
 		if !ap.inBlock(n, text) {
 			return
@@ -478,6 +415,91 @@ func (ap *acapParser) field(n int, lkey, value, text string) {
 	default:
 		ap.diag(n, DiagACAPUnknownField, "unknown ACAP field "+strconv.Quote(lkey)+"; ignored", text)
 	}
+}
+
+// crawler handles an ACAP-crawler field: it starts a record, unless it
+// continues the crawler lines that open the current one.
+func (ap *acapParser) crawler(n int, value, text string) {
+	a := ap.a
+	ap.p.inACAP = true
+	if value == "" {
+		ap.diag(n, DiagACAPEmptyValue, "ACAP-crawler without a crawler name; ignored", text)
+		return
+	}
+	if ap.block < 0 || ap.blockFields {
+		a.Blocks = append(a.Blocks, ACAPBlock{Line: n})
+		ap.block = len(a.Blocks) - 1
+		ap.blockFields = false
+		ap.purposes = nil
+		ap.purposeRules = false
+	}
+	b := &a.Blocks[ap.block]
+	b.Crawlers = append(b.Crawlers, value)
+	if len(b.Crawlers) > 1 {
+		for _, c := range b.Crawlers {
+			if c == "*" {
+				ap.diag(n, DiagACAPAnyCrawlerMixed, "record addresses \"*\" and named crawlers; \"*\" must stand alone (ACAP §2.3.1)", text)
+				break
+			}
+		}
+	}
+	ap.seenRecord = true
+}
+
+// permissionsReference handles an ACAP-permissions-reference field: the
+// record's first one is kept on its block, every one in
+// a.PermissionsReferences.
+func (ap *acapParser) permissionsReference(n int, value, text string) {
+	a := ap.a
+	if !ap.inBlock(n, text) {
+		return
+	}
+	if value == "" {
+		ap.diag(n, DiagACAPEmptyValue, "ACAP-permissions-reference without a value; ignored", text)
+		return
+	}
+	b := &a.Blocks[ap.block]
+	if ap.blockFields {
+		ap.diag(n, DiagACAPReferenceWithMore, "permissions reference in a record with other fields (ACAP §2.3)", text)
+	}
+	if b.PermissionsReference == "" {
+		b.PermissionsReference, b.ReferenceLine = value, n
+	}
+	a.PermissionsReferences = append(a.PermissionsReferences, value)
+	ap.blockFields = true
+}
+
+// request handles an ACAP-request-take-down or ACAP-request-re-crawl
+// field (lkey): the request is kept for the record's crawlers.
+func (ap *acapParser) request(n int, lkey, value, text string) {
+	a := ap.a
+	if !ap.inBlock(n, text) {
+		return
+	}
+	if value == "" {
+		ap.diag(n, DiagACAPEmptyValue, lkey+" without a resource; ignored", text)
+		return
+	}
+	if ap.purposes != nil {
+		ap.diag(n, DiagACAPRequestInPurpose, "action request inside a usage-purpose sub-record (ACAP §2.3); kept", text)
+	}
+	res := value
+	if i := strings.IndexAny(res, " \t"); i >= 0 {
+		res = res[:i]
+	}
+	b := &a.Blocks[ap.block]
+	req := ACAPRequest{Crawler: strings.Join(b.Crawlers, ","), Resource: res, Line: n, Text: text}
+	take := lkey == "acap-request-take-down"
+	idx := 0
+	if take {
+		a.TakeDowns = append(a.TakeDowns, req)
+		idx = len(a.TakeDowns) - 1
+	} else {
+		a.ReCrawls = append(a.ReCrawls, req)
+		idx = len(a.ReCrawls) - 1
+	}
+	a.requests = append(a.requests, newACAPRequest(b.Crawlers, res, take, idx))
+	ap.blockFields = true
 }
 
 func (ap *acapParser) inBlock(n int, text string) bool {
@@ -841,6 +863,8 @@ func globFold(pat, s string) bool {
 	return p.match(c)
 }
 
+// acapEval answers ACAPCheck and ACAPCheckPurpose: whether crawler agent,
+// acting for purpose ("" for none), may do usage on target.
 func (f *File) acapEval(agent, purpose, usage, target string) ACAPVerdict {
 	u := lowerString(trimWS(usage))
 	v := ACAPVerdict{Usage: u}
@@ -850,9 +874,13 @@ func (f *File) acapEval(agent, purpose, usage, target string) ACAPVerdict {
 		f.convFallback(&v, agent, target, u)
 		return v
 	}
-	lagent := lowerString(trimWS(agent))
-	ut := appendTarget(nil, target, true)
-	purpose = trimWS(purpose)
+	q := acapQuery{
+		a:       a,
+		usage:   u,
+		lagent:  lowerString(trimWS(agent)),
+		purpose: trimWS(purpose),
+		target:  appendTarget(nil, target, true),
+	}
 	switch {
 	case u == "":
 		v.Allowed, v.Reason = true, ACAPReasonNoUsage
@@ -864,75 +892,17 @@ func (f *File) acapEval(agent, purpose, usage, target string) ACAPVerdict {
 		return v
 	}
 
-	family := func(ru string) bool {
-		return ru == u || strings.HasPrefix(u, "present-") && ru == "present"
-	}
-	// collect returns the matching fields of one usage family for the named
-	// crawler or for "*", preferring purpose sub-records over general
-	// fields.
-	collect := func(inFamily func(string) bool, named bool) []acapCand {
-		var general, special []acapCand
-		for i := range a.rules {
-			r := &a.rules[i]
-			if !inFamily(r.usage) {
-				continue
-			}
-			if named && !contains(r.crawlers, lagent) || !named && !r.any {
-				continue
-			}
-			isPurpose := r.purposes != nil
-			if isPurpose {
-				if purpose == "" {
-					continue
-				}
-				ok := false
-				for _, pp := range r.purposes {
-					if globFold(pp, purpose) {
-						ok = true
-						break
-					}
-				}
-				if !ok {
-					continue
-				}
-			}
-			for pi := range r.pats {
-				if r.pats[pi].match(ut) {
-					c := acapCand{allow: r.allow, exact: r.usage == u, cmp: r.cmp[pi], rule: r}
-					if isPurpose {
-						special = append(special, c)
-					} else {
-						general = append(general, c)
-					}
-				}
-			}
-		}
-		if len(special) > 0 {
-			return special
-		}
-		return general
-	}
-
-	// Note unresolved permission references for this crawler (§2.3.2).
-	for _, b := range a.Blocks {
-		if b.PermissionsReference == "" {
-			continue
-		}
-		named, any := lowerCrawlers(b.Crawlers)
-		if any || contains(named, lagent) {
-			v.Note = joinNote(v.Note, "ACAP-permissions-reference "+strconv.Quote(b.PermissionsReference)+" on line "+strconv.Itoa(b.ReferenceLine)+" not fetched")
-		}
-	}
+	v.Note = a.referenceNotes(v.Note, q.lagent)
 
 	// Named-crawler fields override "*" fields for the same usage and
 	// resource (§2.2).
-	cands := collect(family, true)
+	cands := q.collect(false, true)
 	overridden := 0
 	crawler := ""
 	if len(cands) > 0 {
-		overridden = len(collect(family, false))
+		overridden = len(q.collect(false, false))
 	} else {
-		cands = collect(family, false)
+		cands = q.collect(false, false)
 		if len(cands) > 0 {
 			crawler = "*"
 		}
@@ -944,38 +914,12 @@ func (f *File) acapEval(agent, purpose, usage, target string) ACAPVerdict {
 		conv, convGroup = f.convCands(agent, target)
 	}
 	if len(cands) == 0 {
-		// Usage type other: blanket prohibition (or permission) of usages
-		// not explicitly permitted (§2.5.6). Conventional rules count as
-		// explicit for crawl.
-		if u != "other" && len(conv) == 0 {
-			isOther := func(ru string) bool { return ru == "other" }
-			cands = collect(isOther, true)
-			if len(cands) == 0 {
-				cands = collect(isOther, false)
-				if len(cands) > 0 {
-					crawler = "*"
-				}
-			}
-			if len(cands) > 0 {
-				f.acapDecide(&v, cands, lagent, crawler)
-				v.Applies = true
-				if v.Reason != ACAPReasonUndecidable {
-					v.Reason = ACAPReasonOther
-				}
-				return v
-			}
-		}
-		if u == "crawl" && a.IgnoreConventional {
-			v.Applies, v.Allowed, v.Reason = true, true, ACAPReasonIgnoreNoRecord
-			return v
-		}
-		v.Reason = ACAPReasonNoRecord
-		f.convFallback(&v, agent, target, u)
+		f.acapNoRecord(&v, &q, len(conv) > 0, agent, target)
 		return v
 	}
 	v.Applies = true
 	pool := append(cands, conv...)
-	f.acapDecide(&v, pool, lagent, crawler)
+	f.acapDecide(&v, pool, q.lagent, crawler)
 	if v.Reason == ACAPReasonConventional {
 		v.Crawler = convGroup
 	}
@@ -984,6 +928,125 @@ func (f *File) acapEval(agent, purpose, usage, target string) ACAPVerdict {
 		v.Note = joinNote(v.Note, strconv.Itoa(overridden)+` matching "*" field(s) overridden`)
 	}
 	return v
+}
+
+// acapQuery is one ACAP question: may the crawler lagent, acting for
+// purpose, do usage on target (canonical, case-folded).
+type acapQuery struct {
+	a       *ACAP
+	usage   string // lower case
+	lagent  string // lower case
+	purpose string // "" for none
+	target  []byte
+}
+
+// inFamily reports whether a field's usage ru answers the query's usage:
+// the same usage, or "present" for any "present-…" usage. With other set,
+// only the "other" usage does (§2.5.6).
+func (q *acapQuery) inFamily(ru string, other bool) bool {
+	if other {
+		return ru == "other"
+	}
+	return ru == q.usage || strings.HasPrefix(q.usage, "present-") && ru == "present"
+}
+
+// collect returns the fields that match the target, of the query's usage
+// family (or of usage "other"), for the named crawler or for "*",
+// preferring purpose sub-records over general fields.
+func (q *acapQuery) collect(other, named bool) []acapCand {
+	var general, special []acapCand
+	for i := range q.a.rules {
+		r := &q.a.rules[i]
+		if !q.inFamily(r.usage, other) {
+			continue
+		}
+		if named && !contains(r.crawlers, q.lagent) || !named && !r.any {
+			continue
+		}
+		isPurpose := r.purposes != nil
+		if isPurpose && !q.forPurpose(r) {
+			continue
+		}
+		for pi := range r.pats {
+			if r.pats[pi].match(q.target) {
+				c := acapCand{allow: r.allow, exact: r.usage == q.usage, cmp: r.cmp[pi], rule: r}
+				if isPurpose {
+					special = append(special, c)
+				} else {
+					general = append(general, c)
+				}
+			}
+		}
+	}
+	if len(special) > 0 {
+		return special
+	}
+	return general
+}
+
+// forPurpose reports whether the purpose sub-record r applies: the query
+// has a purpose and it matches one of r's purpose patterns (§2.3.3).
+func (q *acapQuery) forPurpose(r *acapRule) bool {
+	if q.purpose == "" {
+		return false
+	}
+	for _, pp := range r.purposes {
+		if globFold(pp, q.purpose) {
+			return true
+		}
+	}
+	return false
+}
+
+// referenceNotes adds to note, and returns, a note for each
+// ACAP-permissions-reference that applies to crawler lagent: references
+// are never fetched (§2.3.2).
+func (a *ACAP) referenceNotes(note, lagent string) string {
+	for _, b := range a.Blocks {
+		if b.PermissionsReference == "" {
+			continue
+		}
+		named, any := lowerCrawlers(b.Crawlers)
+		if any || contains(named, lagent) {
+			note = joinNote(note, "ACAP-permissions-reference "+strconv.Quote(b.PermissionsReference)+" on line "+strconv.Itoa(b.ReferenceLine)+" not fetched")
+		}
+	}
+	return note
+}
+
+// acapNoRecord decides v when no field of the query's usage matches: by
+// the fields of usage "other", unless conventional records matched
+// (hasConv), else as the absence of a record, falling back to the
+// conventional rules.
+func (f *File) acapNoRecord(v *ACAPVerdict, q *acapQuery, hasConv bool, agent, target string) {
+	a, u := q.a, q.usage
+	// Usage type other: blanket prohibition (or permission) of usages
+	// not explicitly permitted (§2.5.6). Conventional rules count as
+	// explicit for crawl.
+	if u != "other" && !hasConv {
+		crawler := ""
+		cands := q.collect(true, true)
+		if len(cands) == 0 {
+			cands = q.collect(true, false)
+			if len(cands) > 0 {
+				crawler = "*"
+			}
+		}
+		if len(cands) > 0 {
+			f.acapDecide(v, cands, q.lagent, crawler)
+			v.Applies = true
+			if v.Reason != ACAPReasonUndecidable {
+				v.Reason = ACAPReasonOther
+			}
+			return
+		}
+	}
+	if u == "crawl" && a.IgnoreConventional {
+		v.Applies, v.Allowed, v.Reason = true, true, ACAPReasonIgnoreNoRecord
+		return
+	}
+	v.Reason = ACAPReasonNoRecord
+	f.convFallback(v, agent, target, u)
 }
 
 func contains(list []string, s string) bool {

@@ -66,37 +66,12 @@ type wildIndex struct {
 	pool sync.Pool // *wildScratch
 }
 
+// buildWildIndex builds the Aho-Corasick automaton over the literal
+// segments of the group's wildcard rules: a trie of the segments, its
+// edges flattened, then its failure and dictionary links.
 func buildWildIndex(rules []compiledRule) *wildIndex {
 	w := &wildIndex{ruleSegs: make([][]int32, len(rules))}
-	type key struct {
-		node int32
-		c    byte
-	}
-	children := map[key]int32{}
-	nodes := 1
-	segOf := map[string]int32{}
-	var segEnd []int32 // node where each segment ends
-	addSeg := func(s []byte) int32 {
-		if id, ok := segOf[string(s)]; ok {
-			return id
-		}
-		n := int32(0)
-		for _, c := range s {
-			k := key{n, c}
-			next, ok := children[k]
-			if !ok {
-				next = int32(nodes)
-				nodes++
-				children[k] = next
-			}
-			n = next
-		}
-		id := int32(len(w.segLen))
-		segOf[string(s)] = id
-		w.segLen = append(w.segLen, int32(len(s)))
-		segEnd = append(segEnd, n)
-		return id
-	}
+	t := segTrie{children: map[trieEdge]int32{}, nodes: 1, segOf: map[string]int32{}}
 	for i := range rules {
 		p := &rules[i].pat
 		if p.rest == nil {
@@ -108,17 +83,62 @@ func buildWildIndex(rules []compiledRule) *wildIndex {
 		}
 		ids := make([]int32, len(segs))
 		for j, s := range segs {
-			ids[j] = addSeg(s)
+			ids[j] = t.add(w, s)
 		}
 		w.ruleSegs[i] = ids
 	}
+	w.flatten(&t)
+	w.link(t.nodes)
+	return w
+}
 
-	// Flatten the edges, sorted by node then byte.
-	edges := make([]key, 0, len(children))
-	for k := range children {
+// trieEdge names the edge out of node on byte c.
+type trieEdge struct {
+	node int32
+	c    byte
+}
+
+// segTrie is the trie of segments while buildWildIndex builds it.
+type segTrie struct {
+	children map[trieEdge]int32
+	nodes    int
+	segOf    map[string]int32
+	segEnd   []int32 // node where each segment ends
+}
+
+// add returns the id of segment s, adding it to the trie, and its length
+// to w.segLen, the first time it is seen.
+func (t *segTrie) add(w *wildIndex, s []byte) int32 {
+	if id, ok := t.segOf[string(s)]; ok {
+		return id
+	}
+	n := int32(0)
+	for _, c := range s {
+		k := trieEdge{n, c}
+		next, ok := t.children[k]
+		if !ok {
+			next = int32(t.nodes)
+			t.nodes++
+			t.children[k] = next
+		}
+		n = next
+	}
+	id := int32(len(w.segLen))
+	t.segOf[string(s)] = id
+	w.segLen = append(w.segLen, int32(len(s)))
+	t.segEnd = append(t.segEnd, n)
+	return id
+}
+
+// flatten stores the trie's edges in w, sorted by node then byte, and the
+// segment that ends at each node.
+func (w *wildIndex) flatten(t *segTrie) {
+	nodes := t.nodes
+	edges := make([]trieEdge, 0, len(t.children))
+	for k := range t.children {
 		edges = append(edges, k)
 	}
-	slices.SortFunc(edges, func(a, b key) int {
+	slices.SortFunc(edges, func(a, b trieEdge) int {
 		if a.node != b.node {
 			return int(a.node - b.node)
 		}
@@ -130,7 +150,7 @@ func buildWildIndex(rules []compiledRule) *wildIndex {
 	for i, e := range edges {
 		w.edgeOff[e.node+1]++
 		w.edgeByte[i] = e.c
-		w.edgeTo[i] = children[e]
+		w.edgeTo[i] = t.children[e]
 	}
 	for i := 1; i <= nodes; i++ {
 		w.edgeOff[i] += w.edgeOff[i-1]
@@ -139,11 +159,14 @@ func buildWildIndex(rules []compiledRule) *wildIndex {
 	for i := range w.seg {
 		w.seg[i] = -1
 	}
-	for id, n := range segEnd {
+	for id, n := range t.segEnd {
 		w.seg[n] = int32(id)
 	}
+}
 
-	// Failure and dictionary links, breadth first.
+// link sets the failure and dictionary links of the flattened trie of
+// nodes nodes, breadth first.
+func (w *wildIndex) link(nodes int) {
 	w.fail = make([]int32, nodes)
 	w.dict = make([]int32, nodes)
 	w.dict[0] = -1
@@ -178,7 +201,6 @@ func buildWildIndex(rules []compiledRule) *wildIndex {
 			queue = append(queue, c)
 		}
 	}
-	return w
 }
 
 // child returns node n's child on byte b, or -1.

@@ -383,17 +383,7 @@ func (v *Verifier) verifyOne(m *message, label string, il httpsfv.InnerList, raw
 	}
 
 	// The signature bytes (RFC 9421 §4.2).
-	var sig []byte
-	if mem, ok := sigDict.Get(label); !ok {
-		j.fail(ReasonValueUnreadable, "no Signature member "+label)
-	} else if it, ok := mem.(httpsfv.Item); !ok {
-		j.fail(ReasonValueUnreadable, "Signature member "+label+" is not a byte sequence")
-	} else if b, ok := it.Value.([]byte); !ok {
-		j.fail(ReasonValueUnreadable, "Signature member "+label+" is not a byte sequence")
-	} else {
-		sig = b
-		j.res.signature = b
-	}
+	sig := signatureBytes(j, sigDict, label)
 
 	comps, dup, problem := parseComponents(il)
 	if problem != "" {
@@ -444,16 +434,7 @@ func (v *Verifier) verifyOne(m *message, label string, il httpsfv.InnerList, raw
 	}
 
 	// Content-Digest (RFC 9530): covered, but is the body archived?
-	if coversAny(comps, "content-digest") && r.Header.Has("Content-Digest") {
-		switch {
-		case r.Body == nil:
-			j.fail(ReasonContentDigestUnchecked, "Content-Digest covered, body not archived")
-		default:
-			if ok, note := checkContentDigest(r.Header.Values("Content-Digest"), r.Body); !ok {
-				j.fail(ReasonContentDigestMismatch, note)
-			}
-		}
-	}
+	checkCoveredDigest(j, r, comps)
 
 	// The window against T, never the wall clock (RFC 9421 §3.2 step 7).
 	v.checkWindow(j, r.Time, sp)
@@ -466,6 +447,44 @@ func (v *Verifier) verifyOne(m *message, label string, il httpsfv.InnerList, raw
 	j.res.Reasons = j.rs.sorted()
 	j.res.Evidence = j.evidence(r.Time)
 	return j.res
+}
+
+// signatureBytes returns the byte sequence of the Signature member label
+// and records it in the result; nil, and a failure, when there is none.
+func signatureBytes(j *judgement, sigDict *httpsfv.Dictionary, label string) []byte {
+	mem, ok := sigDict.Get(label)
+	if !ok {
+		j.fail(ReasonValueUnreadable, "no Signature member "+label)
+		return nil
+	}
+	it, ok := mem.(httpsfv.Item)
+	if !ok {
+		j.fail(ReasonValueUnreadable, "Signature member "+label+" is not a byte sequence")
+		return nil
+	}
+	b, ok := it.Value.([]byte)
+	if !ok {
+		j.fail(ReasonValueUnreadable, "Signature member "+label+" is not a byte sequence")
+		return nil
+	}
+	j.res.signature = b
+	return b
+}
+
+// checkCoveredDigest checks a covered Content-Digest (RFC 9530) against
+// the archived body, failing the signature when the digest does not match
+// or the body was not archived.
+func checkCoveredDigest(j *judgement, r *Request, comps []component) {
+	if !coversAny(comps, "content-digest") || !r.Header.Has("Content-Digest") {
+		return
+	}
+	if r.Body == nil {
+		j.fail(ReasonContentDigestUnchecked, "Content-Digest covered, body not archived")
+		return
+	}
+	if ok, note := checkContentDigest(r.Header.Values("Content-Digest"), r.Body); !ok {
+		j.fail(ReasonContentDigestMismatch, note)
+	}
 }
 
 func knownAlg(a string) bool {
@@ -557,6 +576,14 @@ func (v *Verifier) coveredMembers(j *judgement, label string, comps []component,
 			j.fail(ReasonAgentMemberMissing, "covered "+c.ident+" but Signature-Agent has no member "+strconv.Quote(key))
 		}
 	}
+	return v.usableMembers(j, members, t)
+}
+
+// usableMembers returns the covered members a key may be looked up for:
+// it fails a member that is not https, drops a directory member that is
+// not a bare origin (unless a JWK Set is known at its URL at t), records
+// the first kept member's shape and notes members that carry parameters.
+func (v *Verifier) usableMembers(j *judgement, members []agentMember, t time.Time) []agentMember {
 	kept := members[:0:0]
 	for i := range members {
 		am := members[i]
@@ -612,23 +639,73 @@ func (v *Verifier) knownRef(ref string, t time.Time) bool {
 // members at T, else in the trust store, else inline in a data: member. It
 // records the agent, and the gap or failure when there is no key.
 func (v *Verifier) lookupKey(j *judgement, r *Request, keyid string, members []agentMember, agentPresent bool) *identity.Key {
-	t := r.Time
-	known := false
-	outside := false // a key with this thumbprint exists but not at T
-	match := func(keys []identity.Key) *identity.Key {
-		for i := range keys {
-			if keys[i].Thumbprint != keyid {
-				continue
-			}
-			if keys[i].ValidAt(t) {
-				return &keys[i]
-			}
-			outside = true
+	kl := keyLookup{keyid: keyid, t: r.Time}
+	k, inline, inlineFrom := v.memberKey(j, &kl, members)
+	if k != nil {
+		return k
+	}
+	// No Signature-Agent: the card the User-Agent claims names the keys.
+	if !agentPresent && v.keys != nil && keyid != "" {
+		if k := v.cardKey(j, &kl, r.Header.Get("User-Agent")); k != nil {
+			return k
 		}
+	}
+	if v.keys != nil && keyid != "" {
+		if k := kl.match(v.keys.TrustedKeys()); k != nil {
+			j.res.Agent = TrustedStore
+			j.res.KeySource = k.Source
+			return k
+		}
+	}
+	if inline != nil {
+		j.res.Agent = inlineFrom
+		j.res.KeySource = "inline data: Signature-Agent"
+		j.fail(ReasonSelfAssertedKey, "key only published inline in the request's data: Signature-Agent")
+		return inline
+	}
+	if keyid == "" {
 		return nil
 	}
-	var inline *identity.Key
-	var inlineFrom string
+	kl.noKey(j)
+	return nil
+}
+
+// keyLookup is one search for the key keyid valid at t, with what the
+// search has seen so far.
+type keyLookup struct {
+	keyid   string
+	t       time.Time
+	known   bool // some key snapshot for the agent exists at t
+	outside bool // a key with this thumbprint exists but not at t
+}
+
+// match returns the key in keys with the thumbprint keyid that is valid at
+// t, or nil, noting a key that has the thumbprint but is not valid at t.
+func (kl *keyLookup) match(keys []identity.Key) *identity.Key {
+	for i := range keys {
+		if keys[i].Thumbprint != kl.keyid {
+			continue
+		}
+		if keys[i].ValidAt(kl.t) {
+			return &keys[i]
+		}
+		kl.outside = true
+	}
+	return nil
+}
+
+// snapshotKey looks the key up in the key snapshot published under ref.
+func (v *Verifier) snapshotKey(kl *keyLookup, ref string) *identity.Key {
+	keys, ok := v.keys.Keys(ref, kl.t)
+	kl.known = kl.known || ok
+	return kl.match(keys)
+}
+
+// memberKey looks the key up for each Signature-Agent member in turn,
+// recording the first member as the agent. It returns the key published
+// for a member (then the agent is that member), or else the first key
+// found inline in a data: member and the member it came from.
+func (v *Verifier) memberKey(j *judgement, kl *keyLookup, members []agentMember) (k, inline *identity.Key, inlineFrom string) {
 	for i := range members {
 		am := &members[i]
 		if j.res.Agent == "" {
@@ -645,86 +722,81 @@ func (v *Verifier) lookupKey(j *judgement, r *Request, keyid string, members []a
 				j.notes = append(j.notes, "data: Signature-Agent is not a key directory: "+err.Error())
 				continue
 			}
-			if k := match(keys); k != nil && inline == nil {
+			if k := kl.match(keys); k != nil && inline == nil {
 				inline, inlineFrom = k, am.value
 			}
 			continue
 		}
-		if v.keys == nil || keyid == "" {
+		if v.keys == nil || kl.keyid == "" {
 			continue
 		}
 		refs := am.refs()
 		if am.typ == "cimd" {
 			if cs, ok := v.keys.(CardSource); ok {
-				if c, ok := cs.CardByID(am.value, t); ok && c.JWKSURI != "" {
+				if c, ok := cs.CardByID(am.value, kl.t); ok && c.JWKSURI != "" {
 					refs = append(refs, c.JWKSURI)
 				}
 			}
 		}
 		for _, ref := range refs {
-			keys, ok := v.keys.Keys(ref, t)
-			known = known || ok
-			if k := match(keys); k != nil {
+			if k := v.snapshotKey(kl, ref); k != nil {
 				j.res.Agent = am.value
 				j.res.KeySource = k.Source
-				return k
+				return k, nil, ""
 			}
 		}
 	}
-	// No Signature-Agent: the card the User-Agent claims names the keys.
-	if !agentPresent && v.keys != nil && keyid != "" {
-		if cs, ok := v.keys.(CardSource); ok {
-			if c, ok := cs.CardForUA(r.Header.Get("User-Agent"), t); ok && c.Invalid == "" {
-				j.res.Agent = c.ClientID
-				if j.res.Agent == "" {
-					j.res.Agent = c.Source
-				}
-				// A card without client_id (a local legacy file) is only
-				// reachable through its own inline keys.
-				if len(c.JWKS) > 0 {
-					known = true
-					if k := match(c.JWKS); k != nil {
-						j.res.KeySource = k.Source
-						return k
-					}
-				}
-				for _, ref := range []string{c.ClientID, c.JWKSURI} {
-					if ref == "" {
-						continue
-					}
-					keys, ok := v.keys.Keys(ref, t)
-					known = known || ok
-					if k := match(keys); k != nil {
-						j.res.KeySource = k.Source
-						return k
-					}
-				}
-			}
-		}
+	return nil, inline, inlineFrom
+}
+
+// cardKey looks the key up through the valid card that the User-Agent ua
+// claims, when the KeySource holds cards: in its inline keys, then under
+// its client_id and jwks_uri. It records the card as the agent.
+func (v *Verifier) cardKey(j *judgement, kl *keyLookup, ua string) *identity.Key {
+	cs, ok := v.keys.(CardSource)
+	if !ok {
+		return nil
 	}
-	if v.keys != nil && keyid != "" {
-		if k := match(v.keys.TrustedKeys()); k != nil {
-			j.res.Agent = TrustedStore
+	c, ok := cs.CardForUA(ua, kl.t)
+	if !ok || c.Invalid != "" {
+		return nil
+	}
+	j.res.Agent = c.ClientID
+	if j.res.Agent == "" {
+		j.res.Agent = c.Source
+	}
+	// A card without client_id (a local legacy file) is only
+	// reachable through its own inline keys.
+	if len(c.JWKS) > 0 {
+		kl.known = true
+		if k := kl.match(c.JWKS); k != nil {
 			j.res.KeySource = k.Source
 			return k
 		}
 	}
-	if inline != nil {
-		j.res.Agent = inlineFrom
-		j.res.KeySource = "inline data: Signature-Agent"
-		j.fail(ReasonSelfAssertedKey, "key only published inline in the request's data: Signature-Agent")
-		return inline
+	for _, ref := range []string{c.ClientID, c.JWKSURI} {
+		if ref == "" {
+			continue
+		}
+		if k := v.snapshotKey(kl, ref); k != nil {
+			j.res.KeySource = k.Source
+			return k
+		}
 	}
-	if keyid == "" {
-		return nil
-	}
+	return nil
+}
+
+// noKey records why no key was found for keyid: a key outside its
+// validity, a snapshot without it, or no key material at all (only a note
+// when a Signature-Agent problem already explains it).
+func (kl *keyLookup) noKey(j *judgement) {
 	switch {
-	case known && outside:
-		j.fail(ReasonKeyUnknown, "key "+keyid+" is published but not valid (nbf/exp) at T")
-	case known:
-		j.fail(ReasonKeyUnknown, "the agent's key snapshot at T has no key "+keyid)
-	case outside:
-		j.fail(ReasonKeyUnknown, "trusted key "+keyid+" is not valid (nbf/exp) at T")
+	case kl.known && kl.outside:
+		j.fail(ReasonKeyUnknown, "key "+kl.keyid+" is published but not valid (nbf/exp) at T")
+	case kl.known:
+		j.fail(ReasonKeyUnknown, "the agent's key snapshot at T has no key "+kl.keyid)
+	case kl.outside:
+		j.fail(ReasonKeyUnknown, "trusted key "+kl.keyid+" is not valid (nbf/exp) at T")
 	case j.rs.has(ReasonAgentAbsent) || j.rs.has(ReasonAgentAmbiguous) || j.rs.has(ReasonAgentMemberMissing) ||
 		j.rs.has(ReasonAgentUnparsable) || j.rs.has(ReasonAgentNotOrigin):
 		// The Signature-Agent problem already says why no key could be
@@ -733,7 +805,6 @@ func (v *Verifier) lookupKey(j *judgement, r *Request, keyid string, members []a
 	default:
 		j.fail(ReasonNoKeySnapshot, "no key material for the agent at T")
 	}
-	return nil
 }
 
 // checkCrypto verifies sig over base, and when that fails tries the known

@@ -52,22 +52,53 @@ const maxFastArgs = 16
 // appendFast appends the key of s to dst when s has the common shape
 // described above; ok is false (and dst unchanged) otherwise.
 func appendFast(dst []byte, s string) (_ []byte, ok bool) {
-	var rest string
-	var defPort int
+	rest, defPort, ok := fastRest(s)
+	if !ok {
+		return dst, false
+	}
+	host, port, i, ok := fastAuthority(rest, defPort)
+	if !ok {
+		return dst, false
+	}
+	path, query := rest[i:], ""
+	for k := 0; k < len(path); k++ {
+		if path[k] == '?' {
+			path, query = path[:k], path[k+1:]
+			break
+		}
+	}
+	if !fastPath(path) {
+		return dst, false
+	}
+	var args [maxFastArgs][2]int32
+	nargs, ok := fastArgs(query, &args)
+	if !ok {
+		return dst, false
+	}
+	dst = appendFastHost(dst, host, port)
+	dst = appendFastPath(dst, path)
+	return appendFastQuery(dst, query, args[:nargs]), true
+}
+
+// fastRest returns s after its http:// or https:// scheme and before its
+// fragment, and the scheme's default port; ok is false when s is not
+// such a URL, is longer than MaxLen, repeats its scheme or has a byte
+// before the fragment that is not plain.
+func fastRest(s string) (rest string, defPort int, ok bool) {
 	switch {
 	case len(s) > 8 && s[:8] == "https://":
 		rest, defPort = s[8:], 443
 	case len(s) > 7 && s[:7] == "http://":
 		rest, defPort = s[7:], 80
 	default:
-		return dst, false
+		return "", 0, false
 	}
 	if len(s) > MaxLen {
-		return dst, false
+		return "", 0, false
 	}
 	// "http://http://x" collapses to its last scheme: leave it.
 	if len(rest) >= 5 && rest[:4] == "http" && (rest[4] == ':' || rest[4] == 's') {
-		return dst, false
+		return "", 0, false
 	}
 	// The fragment goes; before it every byte must be plain (no white
 	// space or tabs to remove, nothing to escape or unescape).
@@ -79,14 +110,19 @@ func appendFast(dst []byte, s string) (_ []byte, ok bool) {
 				end = i
 				break
 			}
-			return dst, false
+			return "", 0, false
 		}
 	}
-	rest = rest[:end]
+	return rest[:end], defPort, true
+}
 
-	// Authority: host[:port], host of [a-zA-Z0-9._-] only (so no user
-	// information, brackets or escapes).
-	i := 0
+// fastAuthority reads the authority at the start of rest: host[:port],
+// host of [a-zA-Z0-9._-] only (so no user information, brackets or
+// escapes). It returns the host without a leading "www." or
+// "www<digits>.", the port (0 for the default port defPort) and the
+// index in rest where the path or query starts; ok is false for an
+// authority the fast path does not handle.
+func fastAuthority(rest string, defPort int) (host string, port, i int, ok bool) {
 	digitsDots := true
 	for i < len(rest) && class[rest[i]]&cHost != 0 {
 		if c := rest[i]; (c < '0' || c > '9') && c != '.' {
@@ -94,22 +130,21 @@ func appendFast(dst []byte, s string) (_ []byte, ok bool) {
 		}
 		i++
 	}
-	host := rest[:i]
+	host = rest[:i]
 	if host == "" || host[0] == '.' || host[len(host)-1] == '.' {
-		return dst, false
+		return "", 0, 0, false
 	}
-	port := 0
 	if i < len(rest) && rest[i] == ':' {
 		j := i + 1
 		for j < len(rest) && '0' <= rest[j] && rest[j] <= '9' {
 			j++
 		}
 		if j == i+1 || j-i-1 > 5 {
-			return dst, false
+			return "", 0, 0, false
 		}
 		n, _ := strconv.Atoi(rest[i+1 : j])
 		if n > 65535 {
-			return dst, false
+			return "", 0, 0, false
 		}
 		if n != defPort {
 			port = n
@@ -117,7 +152,7 @@ func appendFast(dst []byte, s string) (_ []byte, ok bool) {
 		i = j
 	}
 	if i < len(rest) && rest[i] != '/' && rest[i] != '?' {
-		return dst, false
+		return "", 0, 0, false
 	}
 	// Dots: no "..", and a host of digits and dots only must be a
 	// dotted quad without leading zeros, which inet_aton would give back
@@ -129,14 +164,14 @@ func appendFast(dst []byte, s string) (_ []byte, ok bool) {
 		}
 		dots++
 		if host[k+1] == '.' {
-			return dst, false
+			return "", 0, 0, false
 		}
 		if digitsDots && host[k+1] == '0' && k+2 < len(host) && host[k+2] != '.' {
-			return dst, false
+			return "", 0, 0, false
 		}
 	}
 	if digitsDots && (dots != 3 || host[0] == '0' && host[1] != '.') {
-		return dst, false
+		return "", 0, 0, false
 	}
 	// Drop "www." or "www<digits>." (after lower-casing).
 	if len(host) > 4 && lower(host[0]) == 'w' && lower(host[1]) == 'w' && lower(host[2]) == 'w' {
@@ -148,53 +183,60 @@ func appendFast(dst []byte, s string) (_ []byte, ok bool) {
 			host = host[k+1:]
 		}
 	}
+	return host, port, i, true
+}
 
-	path, query := rest[i:], ""
-	for k := 0; k < len(path); k++ {
-		if path[k] == '?' {
-			path, query = path[:k], path[k+1:]
-			break
-		}
-	}
-	// Path: no dot segments to resolve and no '(' (ASP.NET session ids).
+// fastPath reports whether path has no dot segments to resolve and no
+// '(' (ASP.NET session ids).
+func fastPath(path string) bool {
 	for k := 0; k < len(path); k++ {
 		switch path[k] {
 		case '(':
-			return dst, false
+			return false
 		case '.':
 			if path[k-1] == '/' && (k+1 == len(path) || path[k+1] == '/' ||
 				path[k+1] == '.' && (k+2 == len(path) || path[k+2] == '/')) {
-				return dst, false
+				return false
 			}
 		}
 	}
-	// Query: no session ids to strip. Ignoring case, "sid=" covers
-	// phpsessid and sid, "sessionid" jsessionid and ASPSESSIONID.
-	var args [maxFastArgs][2]int32
-	nargs := 0
-	if query != "" {
-		if len(query) >= MaxLen {
-			return dst, false
-		}
-		start := 0
-		for k := 0; k <= len(query); k++ {
-			if k == len(query) || query[k] == '&' {
-				if nargs == maxFastArgs {
-					return dst, false
-				}
-				args[nargs] = [2]int32{int32(start), int32(k)}
-				nargs++
-				start = k + 1
-				continue
-			}
-			if k >= 3 && query[k] == '=' && lower(query[k-1]) == 'd' && lower(query[k-2]) == 'i' && lower(query[k-3]) == 's' ||
-				hasFoldAt(query, k, "sessionid") || hasFoldAt(query, k, "cfid=") {
-				return dst, false
-			}
-		}
-	}
+	return true
+}
 
-	// Write: host labels reversed, port, ')', path, query.
+// fastArgs splits query at '&' into args (start and end offsets) and
+// returns their number; ok is false when the query is too long, has more
+// than maxFastArgs arguments or may hold a session id to strip.
+func fastArgs(query string, args *[maxFastArgs][2]int32) (nargs int, ok bool) {
+	if query == "" {
+		return 0, true
+	}
+	if len(query) >= MaxLen {
+		return 0, false
+	}
+	// Ignoring case, "sid=" covers phpsessid and sid, "sessionid"
+	// jsessionid and ASPSESSIONID.
+	start := 0
+	for k := 0; k <= len(query); k++ {
+		if k == len(query) || query[k] == '&' {
+			if nargs == maxFastArgs {
+				return 0, false
+			}
+			args[nargs] = [2]int32{int32(start), int32(k)}
+			nargs++
+			start = k + 1
+			continue
+		}
+		if k >= 3 && query[k] == '=' && lower(query[k-1]) == 'd' && lower(query[k-2]) == 'i' && lower(query[k-3]) == 's' ||
+			hasFoldAt(query, k, "sessionid") || hasFoldAt(query, k, "cfid=") {
+			return 0, false
+		}
+	}
+	return nargs, true
+}
+
+// appendFastHost appends host's labels lower-cased and reversed, the
+// port when not 0, and ')'.
+func appendFastHost(dst []byte, host string, port int) []byte {
 	for e := len(host); e > 0; {
 		b := e - 1
 		for b > 0 && host[b-1] != '.' {
@@ -212,9 +254,13 @@ func appendFast(dst []byte, s string) (_ []byte, ok bool) {
 		dst = append(dst, ':')
 		dst = strconv.AppendInt(dst, int64(port), 10)
 	}
-	dst = append(dst, ')')
-	// "/" then the non-empty segments joined by '/': empty segments go,
-	// and a trailing slash goes unless the path is "/".
+	return append(dst, ')')
+}
+
+// appendFastPath appends "/" then the non-empty segments of path,
+// lower-cased and joined by '/': empty segments go, and a trailing slash
+// goes unless the path is "/".
+func appendFastPath(dst []byte, path string) []byte {
 	dst = append(dst, '/')
 	first := true
 	for k := 0; k < len(path); {
@@ -236,14 +282,20 @@ func appendFast(dst []byte, s string) (_ []byte, ok bool) {
 			dst = append(dst, lower(path[m]))
 		}
 	}
-	if nargs == 0 || len(query) <= 1 {
+	return dst
+}
+
+// appendFastQuery appends the query, lower-cased, its arguments a (as
+// fastArgs found them) sorted as alphaReorder sorts them; nothing for an
+// empty query.
+func appendFastQuery(dst []byte, query string, a [][2]int32) []byte {
+	if len(a) == 0 || len(query) <= 1 {
 		if query != "" {
 			dst = append(dst, '?', lower(query[0]))
 		}
-		return dst, true
+		return dst
 	}
 	// Stable insertion sort of the arguments as alphaReorder sorts them.
-	a := args[:nargs]
 	for k := 1; k < len(a); k++ {
 		for m := k; m > 0 && argLess(query, a[m], a[m-1]); m-- {
 			a[m], a[m-1] = a[m-1], a[m]
@@ -258,7 +310,7 @@ func appendFast(dst []byte, s string) (_ []byte, ok bool) {
 			dst = append(dst, lower(query[m]))
 		}
 	}
-	return dst, true
+	return dst
 }
 
 // hasFoldAt reports whether s[i:] starts with the lower-case word w,

@@ -867,6 +867,32 @@ func (r *Reader) parseWARC() (*item, error) {
 		startB, startOK = r.ms.lastBoundaryIn(skipFrom, start)
 	}
 	sl := r.slot()
+	var w warcFields
+	version, hdr := r.readWARCHeader(sl, hb, start, &w)
+	cl, ok := r.warcContentLength(&w, start)
+	if !ok {
+		return nil, r.resync(start, true)
+	}
+	rec, it := r.newWARCItem(sl, &w, version, hdr, start)
+	it.reportedAt = reportedAt
+	t := r.warcDate(&w, rec.Type, start)
+	r.blk.reset(r.br, cl)
+	if r.ms != nil && startOK {
+		r.blk.stop = r.stopAt
+	}
+	err = r.readWARCBlock(sl, it, &w, t, start)
+	it, missingNL, err := r.endRecord(it, err, startB, startOK, start)
+	if missingNL {
+		r.report(start, CodeMissingNewlines, SevInfo, "record block is not followed by the two CRLF line ends (WARC 1.1 §4)")
+	}
+	return it, err
+}
+
+// readWARCHeader consumes the record header hb, which starts at offset
+// start, and returns its version line and named fields, the latter kept in
+// the slot sl when there is one; w is filled from the fields. Lines
+// without a colon are reported.
+func (r *Reader) readWARCHeader(sl *slot, hb []byte, start int64, w *warcFields) (string, event.Header) {
 	s := r.keep(hb)
 	r.br.Discard(len(hb))
 	version, rest := nextLine(s)
@@ -884,17 +910,31 @@ func (r *Reader) parseWARC() (*item, error) {
 	if st.bad > 0 {
 		r.report(start, CodeHeaderLine, SevWarning, fmt.Sprintf("%d WARC header lines without a colon ignored, first: %q", st.bad, st.firstBad))
 	}
-	var w warcFields
 	w.extract(hdr)
+	return version, hdr
+}
+
+// warcContentLength returns the record's Content-Length; ok is false,
+// and the record is reported as skipped, when it is missing or not a
+// non-negative integer.
+func (r *Reader) warcContentLength(w *warcFields, start int64) (cl int64, ok bool) {
 	if !w.hasLength {
 		r.report(start, CodeNoContentLength, SevError, fmt.Sprintf("%s record %s has no Content-Length; skipped", orDash(w.typ), orDash(w.id)))
-		return nil, r.resync(start, true)
+		return 0, false
 	}
-	cl, perr := strconv.ParseInt(strings.TrimSpace(w.contentLength), 10, 64)
-	if perr != nil || cl < 0 {
+	cl, err := strconv.ParseInt(strings.TrimSpace(w.contentLength), 10, 64)
+	if err != nil || cl < 0 {
 		r.report(start, CodeBadContentLength, SevError, fmt.Sprintf("%s record %s has Content-Length %q; skipped", orDash(w.typ), orDash(w.id), clip(w.contentLength, 40)))
-		return nil, r.resync(start, true)
+		return 0, false
 	}
+	return cl, true
+}
+
+// newWARCItem returns the record and item for a WARC header, both held in
+// the slot sl when there is one, with the record's type, version and
+// header and the item's ids and URI set. A record without WARC-Type is
+// reported.
+func (r *Reader) newWARCItem(sl *slot, w *warcFields, version string, hdr event.Header, start int64) (*Record, *item) {
 	var rec *Record
 	var it *item
 	if sl != nil {
@@ -907,7 +947,7 @@ func (r *Reader) parseWARC() (*item, error) {
 	if w.typ == "" {
 		r.report(start, CodeMissingType, SevWarning, fmt.Sprintf("record %s has no WARC-Type", orDash(w.id)))
 	}
-	it.rec, it.reportedAt = rec, reportedAt
+	it.rec = rec
 	it.id = trimID(w.id)
 	it.uri = w.uri
 	if len(w.concurrent) > 0 {
@@ -923,22 +963,33 @@ func (r *Reader) parseWARC() (*item, error) {
 			sl.conc = it.concurrent
 		}
 	}
+	return rec, it
+}
+
+// warcDate returns the record's WARC-Date, reporting a date that is
+// imprecise, missing or unreadable on a record of a known type (typ).
+func (r *Reader) warcDate(w *warcFields, typ string, start int64) time.Time {
 	t, ok, exact := parseWARCDate(w.date)
 	switch {
-	case ok && !exact && rec.Type != "":
+	case ok && !exact && typ != "":
 		// WARC 1.1 §5.4: WARC-Date is YYYY-MM-DDThh:mm:ssZ (W3C-ISO8601).
 		r.report(start, CodeImpreciseDate, SevWarning, fmt.Sprintf("record %s has WARC-Date %q without seconds or time zone; read as %s",
 			orDash(w.id), clip(w.date, 40), t.Format(time.RFC3339Nano)))
-	case ok || rec.Type == "":
+	case ok || typ == "":
 	case w.date == "":
 		r.report(start, CodeBadDate, SevWarning, fmt.Sprintf("record %s has no WARC-Date", orDash(w.id)))
 	default:
 		r.report(start, CodeBadDate, SevWarning, fmt.Sprintf("record %s has WARC-Date %q", orDash(w.id), clip(w.date, 40)))
 	}
-	r.blk.reset(r.br, cl)
-	if r.ms != nil && startOK {
-		r.blk.stop = r.stopAt
-	}
+	return t
+}
+
+// readWARCBlock reads the block of it's record by its type: the fields of
+// a warcinfo record, the HTTP request of a request record, the capture of
+// a response, revisit, resource or metadata record. Other types are left
+// for endRecord to skip.
+func (r *Reader) readWARCBlock(sl *slot, it *item, w *warcFields, t time.Time, start int64) error {
+	rec := it.rec
 	switch rec.Type {
 	case "warcinfo":
 		if strings.Contains(strings.ToLower(w.contentType), "warc-fields") {
@@ -947,7 +998,7 @@ func (r *Reader) parseWARC() (*item, error) {
 			rec.Info = fields
 		}
 	case "request":
-		err = r.readRequest(it, &w, t, start)
+		return r.readRequest(it, w, t, start)
 	case "response", "revisit", "resource", "metadata":
 		var c *event.Capture
 		if sl != nil {
@@ -967,20 +1018,16 @@ func (r *Reader) parseWARC() (*item, error) {
 			WARCTruncated: w.truncated,
 			Profile:       w.profile,
 			SourceURI:     w.sourceURI,
-			WARCHeader:    hdr,
+			WARCHeader:    rec.WARCHeader,
 		}
 		if w.refersToDate != "" {
 			c.RefersToDate, _ = parseDate(w.refersToDate)
 		}
 		rec.Capture = c
 		it.resp = rec.Type == "response" || rec.Type == "revisit"
-		err = r.readCapture(it, c, w.contentType, start)
+		return r.readCapture(it, c, w.contentType, start)
 	}
-	it, missingNL, err := r.endRecord(it, err, startB, startOK, start)
-	if missingNL {
-		r.report(start, CodeMissingNewlines, SevInfo, "record block is not followed by the two CRLF line ends (WARC 1.1 §4)")
-	}
-	return it, err
+	return nil
 }
 
 // endRecord ends a record (WARC or ARC) whose block was read with error

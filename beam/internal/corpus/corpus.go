@@ -80,6 +80,15 @@ func Generate(dir string, o Options) error {
 	if err := os.MkdirAll(filepath.Join(dir, "logs"), 0o755); err != nil {
 		return err
 	}
+	if err := writeWARCs(dir, o); err != nil {
+		return err
+	}
+	return writeLogs(dir, o, rng)
+}
+
+// writeWARCs writes o.WARCs WARC files into dir/archive, the hosts dealt
+// round-robin among them.
+func writeWARCs(dir string, o Options) error {
 	warcs := make([]*warcWriter, o.WARCs)
 	for i := range warcs {
 		w, err := newWARC(filepath.Join(dir, "archive", fmt.Sprintf("crawl-%02d.warc.gz", i)), i)
@@ -88,47 +97,59 @@ func Generate(dir string, o Options) error {
 		}
 		warcs[i] = w
 	}
-	ccbot := agents[3].ua
 	for i := range o.Hosts {
-		w := warcs[i%len(warcs)]
-		h := host(i)
-		for v := range 1 + i%3 {
-			at := t0.Add(time.Duration(v*10*24)*time.Hour + time.Duration(i)*time.Minute)
-			st, body := robots(i, v)
-			w.exchange("https://"+h+"/robots.txt", at, ccbot, st, []string{"Content-Type: text/plain"}, body)
-		}
-		// Alias hosts redirect their robots.txt to the site: one hop, and
-		// for some two (alias2 -> alias -> site), across partitions.
-		if i%10 == 3 {
-			at := t0.Add(time.Duration(i) * time.Minute)
-			alias := "alias-" + h
-			w.exchange("http://"+alias+"/robots.txt", at, ccbot, 301, []string{"Location: https://" + h + "/robots.txt"}, "")
-			if i%20 == 3 {
-				w.exchange("http://alias2-"+h+"/robots.txt", at, ccbot, 302, []string{"Location: http://" + alias + "/robots.txt"}, "")
-			}
-		}
-		for p := range 4 {
-			at := t0.Add(time.Duration(24*(1+p*7))*time.Hour + time.Duration(i)*time.Minute)
-			u := fmt.Sprintf("https://%s/page/%d", h, p)
-			var hdr []string
-			body := "<html><head><title>p</title></head><body>text</body></html>"
-			switch (i + p) % 5 {
-			case 0:
-				hdr = append(hdr, "X-Robots-Tag: noindex, nofollow")
-			case 1:
-				body = `<html><head><meta name="robots" content="noarchive, nosnippet"></head><body>x</body></html>`
-			case 2:
-				hdr = append(hdr, "X-Robots-Tag: unavailable_after: 2025-04-20")
-			}
-			w.exchange(u, at, ccbot, 200, append([]string{"Content-Type: text/html"}, hdr...), body)
-		}
+		writeHost(warcs[i%len(warcs)], i)
 	}
 	for _, w := range warcs {
 		if err := w.close(); err != nil {
 			return err
 		}
 	}
+	return nil
+}
 
+// writeHost writes host i's records to w: its robots.txt versions, the
+// redirects of its alias hosts, and four pages with robots directives in
+// headers or meta tags.
+func writeHost(w *warcWriter, i int) {
+	ccbot := agents[3].ua
+	h := host(i)
+	for v := range 1 + i%3 {
+		at := t0.Add(time.Duration(v*10*24)*time.Hour + time.Duration(i)*time.Minute)
+		st, body := robots(i, v)
+		w.exchange("https://"+h+"/robots.txt", at, ccbot, st, []string{"Content-Type: text/plain"}, body)
+	}
+	// Alias hosts redirect their robots.txt to the site: one hop, and
+	// for some two (alias2 -> alias -> site), across partitions.
+	if i%10 == 3 {
+		at := t0.Add(time.Duration(i) * time.Minute)
+		alias := "alias-" + h
+		w.exchange("http://"+alias+"/robots.txt", at, ccbot, 301, []string{"Location: https://" + h + "/robots.txt"}, "")
+		if i%20 == 3 {
+			w.exchange("http://alias2-"+h+"/robots.txt", at, ccbot, 302, []string{"Location: http://" + alias + "/robots.txt"}, "")
+		}
+	}
+	for p := range 4 {
+		at := t0.Add(time.Duration(24*(1+p*7))*time.Hour + time.Duration(i)*time.Minute)
+		u := fmt.Sprintf("https://%s/page/%d", h, p)
+		var hdr []string
+		body := "<html><head><title>p</title></head><body>text</body></html>"
+		switch (i + p) % 5 {
+		case 0:
+			hdr = append(hdr, "X-Robots-Tag: noindex, nofollow")
+		case 1:
+			body = `<html><head><meta name="robots" content="noarchive, nosnippet"></head><body>x</body></html>`
+		case 2:
+			hdr = append(hdr, "X-Robots-Tag: unavailable_after: 2025-04-20")
+		}
+		w.exchange(u, at, ccbot, 200, append([]string{"Content-Type: text/html"}, hdr...), body)
+	}
+}
+
+// writeLogs writes o.LogFiles vhost_combined files and one host-less
+// combined file into dir/logs, o.Lines lines in all, drawing agents,
+// paths, hosts and addresses from rng.
+func writeLogs(dir string, o Options, rng *rand.Rand) error {
 	// Logs: LogFiles vhost_combined files with overlapping time ranges,
 	// plus one host-less combined file for Site.
 	files := make([]*bufio.Writer, o.LogFiles+1)
