@@ -167,13 +167,9 @@ func runRangesFetch(ctx context.Context, args []string, std stdio) int {
 // fetchRangeList fetches one list and writes it under its file name. The
 // error says why nothing was written.
 func fetchRangeList(ctx context.Context, client *netfetch.Client, now func() time.Time, o rangesFetchOptions, l bots.IPRangeList) (string, error) {
-	from := l.URL
-	if o.mirror != "" {
-		u, err := url.Parse(l.URL)
-		if err != nil {
-			return "", err
-		}
-		from = strings.TrimSuffix(o.mirror, "/") + "/" + u.Host + u.EscapedPath()
+	from, err := identity.MirrorURL(o.mirror, l.URL)
+	if err != nil {
+		return "", err
 	}
 	resp, err := client.Get(ctx, from, "application/json")
 	if err != nil {
@@ -185,12 +181,11 @@ func fetchRangeList(ctx context.Context, client *netfetch.Client, now func() tim
 		}
 		return "", errors.New(resp.Refused)
 	}
-	at := now().UTC().Truncate(time.Second)
-	list, probs, err := identity.ParseIPList(resp.Body, l.URL)
+	snap, err := identity.NewIPListSnapshot(l.URL, resp.Body, now())
 	if err != nil {
 		return "", fmt.Errorf("200, but %v", err)
 	}
-	name, err := identity.IPListFileName(l.URL, at)
+	name, err := snap.FileName()
 	if err != nil {
 		return "", err
 	}
@@ -203,21 +198,13 @@ func fetchRangeList(ctx context.Context, client *netfetch.Client, now func() tim
 		return "", err
 	}
 	defer f.Abort()
-	if _, err := f.Write(resp.Body); err != nil {
+	if _, err := f.Write(snap.Body); err != nil {
 		return "", fmt.Errorf("write output: %w", err)
 	}
 	if err := f.Commit(); err != nil {
 		return "", err
 	}
-	created := "no creationTime"
-	if !list.CreationTime.IsZero() {
-		created = "creationTime " + list.CreationTime.Format(time.RFC3339)
-	}
-	note := ""
-	if len(probs) > 0 {
-		note = fmt.Sprintf(", %d note(s): %s", len(probs), probs[0].Message)
-	}
-	return fmt.Sprintf("200, %d prefixes (%s), for %s%s -> %s", len(list.Prefixes), created, strings.Join(l.Tokens, ", "), note, name), nil
+	return "200, " + snap.Summary(l.Tokens), nil
 }
 
 // didYouMean names the catalog tokens close to tok: the same but for case,
