@@ -9,12 +9,12 @@ import (
 	"net/url"
 	"os"
 	"path/filepath"
-	"sort"
 	"strings"
 	"time"
 
 	"github.com/repaudit/repaudit/bots"
 	"github.com/repaudit/repaudit/identity"
+	"github.com/repaudit/repaudit/internal/typo"
 	"github.com/repaudit/repaudit/netfetch"
 )
 
@@ -211,39 +211,13 @@ func fetchRangeList(ctx context.Context, client *netfetch.Client, now func() tim
 // a case-insensitive prefix either way, or within edit distance 2 (at
 // most five, closest first), as "; did you mean A or B?", or "".
 func didYouMean(tok string, catalog *bots.Catalog) string {
-	type cand struct {
-		token string
-		dist  int
-	}
-	lt := strings.ToLower(tok)
-	var cs []cand
+	var tokens []string
 	for _, b := range catalog.Bots() {
-		lb := strings.ToLower(b.Token)
-		d := editDistance(lt, lb)
-		switch {
-		case d <= 2:
-		case len(lt) >= 3 && (strings.HasPrefix(lb, lt) || strings.HasPrefix(lt, lb)):
-			d = 3
-		default:
-			continue
-		}
-		cs = append(cs, cand{b.Token, d})
+		tokens = append(tokens, b.Token)
 	}
-	sort.SliceStable(cs, func(i, j int) bool {
-		if cs[i].dist != cs[j].dist {
-			return cs[i].dist < cs[j].dist
-		}
-		return cs[i].token < cs[j].token
-	})
-	if len(cs) == 0 {
+	names := typo.Near(tok, tokens, 5)
+	if len(names) == 0 {
 		return ""
-	}
-	var names []string
-	for i, c := range cs {
-		if i == 5 {
-			break
-		}
-		names = append(names, c.token)
 	}
 	if len(names) == 1 {
 		return "; did you mean " + names[0] + "?"
