@@ -12,6 +12,7 @@ import (
 
 	"github.com/repaudit/repaudit/audit"
 	"github.com/repaudit/repaudit/internal/typo"
+	"github.com/repaudit/repaudit/problem"
 	"golang.org/x/term"
 )
 
@@ -105,10 +106,6 @@ func rawWriter(w io.Writer) io.Writer {
 	return w
 }
 
-// Problem severities from least to most serious (event.SevInfo,
-// SevWarning, SevError).
-var severityRank = map[string]int{"info": 0, "warning": 1, "error": 2}
-
 // severityFlag is --fail-on-problems[=SEVERITY]: off by default; given
 // bare it means warning (input read partly, or not at all, or lost).
 type severityFlag struct{ level string }
@@ -134,13 +131,7 @@ func (s *severityFlag) IsBoolFlag() bool { return true }
 
 // atOrAbove counts the problems of severity s.level or worse.
 func (s *severityFlag) atOrAbove(bySeverity map[string]int64) int64 {
-	var n int64
-	for sev, c := range bySeverity {
-		if r, ok := severityRank[sev]; !ok || r >= severityRank[s.level] {
-			n += c // an unknown severity counts: never let a problem pass unseen
-		}
-	}
-	return n
+	return problem.CountAtOrAbove(bySeverity, s.level)
 }
 
 // textWidth is the width text tables are fitted to: COLUMNS when it is set
