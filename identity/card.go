@@ -495,3 +495,17 @@ func hasUAToken(ua, tok string) bool {
 func isTokenByte(b byte) bool {
 	return b >= 'a' && b <= 'z' || b >= 'A' && b <= 'Z' || b >= '0' && b <= '9' || b == '.' || b == '_' || b == '-'
 }
+
+// Label names a card for people: its client_name, else its RFC 9309
+// product token, else its client_id, else "(unnamed)".
+func (c *Card) Label() string {
+	switch {
+	case c.Name != "":
+		return c.Name
+	case c.ProductToken != "":
+		return c.ProductToken
+	case c.ClientID != "":
+		return c.ClientID
+	}
+	return "(unnamed)"
+}

@@ -246,3 +246,20 @@ func TestMatchesUA(t *testing.T) {
 		}
 	}
 }
+
+func TestCardLabel(t *testing.T) {
+	tests := []struct {
+		card Card
+		want string
+	}{
+		{Card{Name: "Example Bot", ProductToken: "ExampleBot", ClientID: "https://bot.example/card"}, "Example Bot"},
+		{Card{ProductToken: "ExampleBot", ClientID: "https://bot.example/card"}, "ExampleBot"},
+		{Card{ClientID: "https://bot.example/card"}, "https://bot.example/card"},
+		{Card{}, "(unnamed)"},
+	}
+	for _, tt := range tests {
+		if got := tt.card.Label(); got != tt.want {
+			t.Errorf("Label() of %+v = %q, want %q", tt.card, got, tt.want)
+		}
+	}
+}

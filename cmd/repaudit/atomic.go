@@ -1,7 +1,6 @@
 package main
 
 import (
-	"bufio"
 	"errors"
 	"fmt"
 	"io"
@@ -9,6 +8,7 @@ import (
 	"os"
 	"path/filepath"
 
+	"github.com/repaudit/repaudit/internal/atomicfile"
 	"github.com/repaudit/repaudit/output"
 	"github.com/repaudit/repaudit/table"
 )
@@ -35,87 +35,30 @@ func checkNewOutput(path string, force bool) error {
 	return nil
 }
 
-// atomicFile is an output file written under a temporary hidden name in
-// the same directory and renamed into place by Commit, so that a run that
-// dies leaves no half-written file under the final name (and no file that
-// an audit of the directory would read: hidden names are skipped).
-type atomicFile struct {
-	path string
-	tmp  *os.File
-	*bufio.Writer
-	done bool
-}
+// atomicFile is an output file written whole or not at all (see
+// package atomicfile); its errors are worded for the commands.
+type atomicFile struct{ *atomicfile.File }
 
 func createAtomic(path string) (*atomicFile, error) {
-	a, err := openAtomic(path)
+	f, err := atomicfile.Create(path)
 	if err != nil {
 		return nil, fmt.Errorf("create output: %w", err)
 	}
-	return a, nil
-}
-
-// openAtomic is createAtomic with the error unwrapped.
-func openAtomic(path string) (*atomicFile, error) {
-	dir, base := filepath.Split(path)
-	if dir == "" {
-		dir = "."
-	}
-	tmp, err := os.CreateTemp(dir, "."+base+".*.tmp")
-	if err != nil {
-		return nil, err
-	}
-	return &atomicFile{path: path, tmp: tmp, Writer: bufio.NewWriter(tmp)}, nil
+	return &atomicFile{f}, nil
 }
 
 // Commit flushes, syncs and renames the file into place.
 func (a *atomicFile) Commit() error {
-	if err := a.commit(); err != nil {
+	if err := a.File.Commit(); err != nil {
 		return fmt.Errorf("write output: %w", err)
 	}
 	return nil
 }
 
-// commit is Commit with the error unwrapped.
-func (a *atomicFile) commit() error {
-	for _, step := range []func() error{a.Flush, func() error { return a.tmp.Chmod(0o644) }, a.tmp.Sync, a.tmp.Close} {
-		if err := step(); err != nil {
-			return err
-		}
-	}
-	if err := os.Rename(a.tmp.Name(), a.path); err != nil {
-		return err
-	}
-	a.done = true
-	return nil
-}
-
-// writeFileAtomic writes name through an atomicFile: a failed write
-// never leaves a truncated file under the final name, and a written one
-// is synced before it takes that name.
+// writeFileAtomic is atomicfile.Write.
 func writeFileAtomic(name string, write func(io.Writer) error) error {
-	a, err := openAtomic(name)
-	if err == nil {
-		defer a.Abort()
-		if err = write(a); err == nil {
-			err = a.commit()
-		}
-	}
-	if err != nil {
-		return fmt.Errorf("write %s: %w", name, err)
-	}
-	return nil
+	return atomicfile.Write(name, write)
 }
-
-// Abort removes the temporary file unless Commit succeeded; it is safe to
-// defer.
-func (a *atomicFile) Abort() {
-	if !a.done {
-		a.tmp.Close()
-		os.Remove(a.tmp.Name())
-	}
-}
-
-var _ io.Writer = (*atomicFile)(nil)
 
 // refuseAuditFile refuses an -o FILE that is one of the audit's own files
 // (a table or manifest.json), by name or through a link: the report would

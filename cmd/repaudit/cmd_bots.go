@@ -2,7 +2,6 @@ package main
 
 import (
 	"bufio"
-	"bytes"
 	"context"
 	"encoding/json"
 	"errors"
@@ -93,31 +92,10 @@ func parseBotsFlags(name string, args []string, stderr io.Writer, json, text *bo
 }
 
 // identifyResult is one output line of "bots identify".
-type identifyResult struct {
-	UserAgent    string `json:"user_agent"`
-	Agent        string `json:"agent"`
-	Operator     string `json:"operator"`
-	Category     string `json:"category"`
-	IdentifiedBy string `json:"identified_by"`
-	Rule         string `json:"rule"`
-	Matched      string `json:"matched"`
-	Error        string `json:"error,omitempty"`
-}
+type identifyResult = bots.Identification
 
-// identify fills a result the way the audit identifies a fetch's client
-// from its User-Agent alone (no robots.txt groups or cards here).
-func identify(c *bots.Catalog, ua string) identifyResult {
-	r := identifyResult{UserAgent: ua}
-	id := c.IdentifyUA(ua)
-	r.Agent, r.Matched, r.Rule = id.Agent, id.Matched, id.Rule
-	switch {
-	case id.Bot != nil:
-		r.Operator, r.Category, r.IdentifiedBy = id.Bot.Operator, id.Bot.Category, "catalog"
-	case id.Agent != "":
-		r.Category, r.IdentifiedBy = bots.CategoryOther, "ua-token"
-	}
-	return r
-}
+// lineUA reads the User-Agent of one input line; see bots.LineUA.
+func lineUA(raw []byte) (string, error) { return bots.LineUA(raw) }
 
 func runBotsIdentify(ctx context.Context, args []string, std stdio) int {
 	var asText bool
@@ -157,18 +135,14 @@ func runBotsIdentify(ctx context.Context, args []string, std stdio) int {
 			fmt.Fprintf(std.Stderr, "repaudit bots identify: stdin:%d: %v\n", line, err)
 			return exitUsage
 		}
-		var r identifyResult
-		ua, perr := lineUA(raw)
-		switch {
-		case tooLong:
+		r, perr := c.IdentifyLine(raw)
+		if tooLong {
 			perr = fmt.Errorf("line longer than %d bytes", maxBotsLine)
-			fallthrough
-		case perr != nil:
+			r = identifyResult{Error: perr.Error()}
+		}
+		if perr != nil {
 			bad++
 			fmt.Fprintf(std.Stderr, "repaudit bots identify: stdin:%d: %v\n", line, perr)
-			r.Error = perr.Error()
-		default:
-			r = identify(c, ua)
 		}
 		if asText {
 			err = writeIdentifyText(out, r)
@@ -204,54 +178,8 @@ func writeIdentifyText(w io.Writer, r identifyResult) error {
 	return err
 }
 
-// lineUA reads the User-Agent of one input line: plain text, a JSON
-// string, or a JSON object with "user_agent" (also "ua" or "userAgent").
-func lineUA(raw []byte) (string, error) {
-	t := bytes.TrimSpace(raw)
-	if len(t) == 0 || (t[0] != '{' && t[0] != '"') {
-		return string(raw), nil
-	}
-	if t[0] == '"' {
-		var s string
-		if err := json.Unmarshal(t, &s); err != nil {
-			return "", fmt.Errorf("bad JSON string: %w", err)
-		}
-		return s, nil
-	}
-	var obj map[string]json.RawMessage
-	if err := json.Unmarshal(t, &obj); err != nil {
-		return "", fmt.Errorf("bad JSON object: %w", err)
-	}
-	for _, k := range []string{"user_agent", "ua", "userAgent"} {
-		if v, ok := obj[k]; ok {
-			var s string
-			if err := json.Unmarshal(v, &s); err != nil {
-				return "", fmt.Errorf("member %q is not a string", k)
-			}
-			return s, nil
-		}
-	}
-	return "", errors.New(`JSON object without a "user_agent" member`)
-}
-
 // listedBot is one bot of "bots list --json".
-type listedBot struct {
-	Token          string   `json:"token"`
-	RobotsToken    string   `json:"robots_token"`
-	Operator       string   `json:"operator"`
-	Category       string   `json:"category"`
-	UserTriggered  bool     `json:"user_triggered,omitempty"`
-	Framework      bool     `json:"framework,omitempty"`
-	RobotsTxtOnly  bool     `json:"robots_txt_only,omitempty"`
-	Patterns       []string `json:"patterns,omitempty"`
-	IPRangesURLs   []string `json:"ip_ranges_urls,omitempty"`
-	IPRangesFormer []string `json:"ip_ranges_former_urls,omitempty"`
-	RDNSSuffixes   []string `json:"rdns_suffixes,omitempty"`
-	RDNSDocURL     string   `json:"rdns_doc_url,omitempty"`
-	WebBotAuth     string   `json:"web_bot_auth,omitempty"`
-	URL            string   `json:"url,omitempty"`
-	Sources        []string `json:"sources"`
-}
+type listedBot = bots.Listed
 
 // catalogVersions is the "data" member of "bots list --json" and of
 // manifest.json's catalog.
@@ -282,14 +210,7 @@ func runBotsList(_ context.Context, args []string, std stdio) int {
 			Data catalogVersions `json:"data"`
 			Bots []listedBot     `json:"bots"`
 		}{Data: cv}
-		for _, b := range c.Bots() {
-			doc.Bots = append(doc.Bots, listedBot{
-				Token: b.Token, RobotsToken: b.GroupToken(), Operator: b.Operator, Category: b.Category,
-				UserTriggered: b.UserTriggered, Framework: b.Framework, RobotsTxtOnly: b.RobotsTxtOnly,
-				Patterns: b.Patterns, IPRangesURLs: b.IPRangesURLs, IPRangesFormer: b.IPRangesFormerURLs, RDNSSuffixes: b.RDNSSuffixes,
-				RDNSDocURL: b.RDNSDocURL, WebBotAuth: b.WebBotAuth, URL: b.URL, Sources: b.Sources,
-			})
-		}
+		doc.Bots = c.Listing()
 		enc := json.NewEncoder(std.Stdout)
 		enc.SetEscapeHTML(false)
 		enc.SetIndent("", "  ")
@@ -309,21 +230,11 @@ func runBotsList(_ context.Context, args []string, std stdio) int {
 	tw := tabwriter.NewWriter(w, 0, 8, 2, ' ', 0)
 	fmt.Fprintln(tw, "TOKEN\tROBOTS TOKEN\tOPERATOR\tCATEGORY\tFLAGS\tIP LISTS")
 	for _, b := range c.Bots() {
-		var flags []string
-		if b.UserTriggered {
-			flags = append(flags, "user-triggered")
-		}
-		if b.Framework {
-			flags = append(flags, "framework")
-		}
-		if b.RobotsTxtOnly {
-			flags = append(flags, "robots-txt-only")
-		}
 		op := b.Operator
 		if op == "" {
 			op = "-"
 		}
-		fmt.Fprintf(tw, "%s\t%s\t%s\t%s\t%s\t%d\n", oneLine(b.Token), oneLine(b.GroupToken()), oneLine(op), b.Category, strings.Join(flags, ","), len(b.IPRangesURLs))
+		fmt.Fprintf(tw, "%s\t%s\t%s\t%s\t%s\t%d\n", oneLine(b.Token), oneLine(b.GroupToken()), oneLine(op), b.Category, strings.Join(b.Flags(), ","), len(b.IPRangesURLs))
 	}
 	tw.Flush()
 	return exitOK

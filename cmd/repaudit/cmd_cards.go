@@ -221,7 +221,7 @@ func printStep(w io.Writer, loc string, s discovery.Step) {
 			fmt.Fprintf(w, "%s %s: refused: inline card: %s\n", loc, shortURL(s.URL), refused)
 			return
 		}
-		fmt.Fprintf(w, "%s %s: inline card %q recorded\n", loc, shortURL(s.URL), cardLabel(s.Card))
+		fmt.Fprintf(w, "%s %s: inline card %q recorded\n", loc, shortURL(s.URL), s.Card.Label())
 	case discovery.StepCard, discovery.StepDirectory:
 		switch {
 		case !s.Got:
@@ -231,7 +231,7 @@ func printStep(w io.Writer, loc string, s discovery.Step) {
 		case s.Kind == discovery.StepDirectory:
 			fmt.Fprintf(w, "%s %s: 200, key directory with %d key(s) recorded\n", loc, s.URL, s.Count)
 		default:
-			fmt.Fprintf(w, "%s %s: 200, card %q recorded\n", loc, s.URL, cardLabel(s.Card))
+			fmt.Fprintf(w, "%s %s: 200, card %q recorded\n", loc, s.URL, s.Card.Label())
 		}
 	case discovery.StepInvalidCard:
 		fmt.Fprintf(w, "  refused: invalid card (%s): its keys are not trusted, nothing more fetched\n", s.Invalid)
@@ -275,18 +275,6 @@ func printNotes(w io.Writer, ps []identity.Problem) {
 		}
 		fmt.Fprintf(w, "  note: %s: %s: %s\n", p.Source, p.Code, p.Message)
 	}
-}
-
-func cardLabel(c *identity.Card) string {
-	switch {
-	case c.Name != "":
-		return c.Name
-	case c.ProductToken != "":
-		return c.ProductToken
-	case c.ClientID != "":
-		return c.ClientID
-	}
-	return "(unnamed)"
 }
 
 // shortURL keeps report lines readable for long data: URLs.

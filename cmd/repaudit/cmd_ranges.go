@@ -9,12 +9,12 @@ import (
 	"net/url"
 	"os"
 	"path/filepath"
-	"sort"
 	"strings"
 	"time"
 
 	"github.com/repaudit/repaudit/bots"
 	"github.com/repaudit/repaudit/identity"
+	"github.com/repaudit/repaudit/internal/typo"
 	"github.com/repaudit/repaudit/netfetch"
 )
 
@@ -167,13 +167,9 @@ func runRangesFetch(ctx context.Context, args []string, std stdio) int {
 // fetchRangeList fetches one list and writes it under its file name. The
 // error says why nothing was written.
 func fetchRangeList(ctx context.Context, client *netfetch.Client, now func() time.Time, o rangesFetchOptions, l bots.IPRangeList) (string, error) {
-	from := l.URL
-	if o.mirror != "" {
-		u, err := url.Parse(l.URL)
-		if err != nil {
-			return "", err
-		}
-		from = strings.TrimSuffix(o.mirror, "/") + "/" + u.Host + u.EscapedPath()
+	from, err := identity.MirrorURL(o.mirror, l.URL)
+	if err != nil {
+		return "", err
 	}
 	resp, err := client.Get(ctx, from, "application/json")
 	if err != nil {
@@ -185,12 +181,11 @@ func fetchRangeList(ctx context.Context, client *netfetch.Client, now func() tim
 		}
 		return "", errors.New(resp.Refused)
 	}
-	at := now().UTC().Truncate(time.Second)
-	list, probs, err := identity.ParseIPList(resp.Body, l.URL)
+	snap, err := identity.NewIPListSnapshot(l.URL, resp.Body, now())
 	if err != nil {
 		return "", fmt.Errorf("200, but %v", err)
 	}
-	name, err := identity.IPListFileName(l.URL, at)
+	name, err := snap.FileName()
 	if err != nil {
 		return "", err
 	}
@@ -203,60 +198,26 @@ func fetchRangeList(ctx context.Context, client *netfetch.Client, now func() tim
 		return "", err
 	}
 	defer f.Abort()
-	if _, err := f.Write(resp.Body); err != nil {
+	if _, err := f.Write(snap.Body); err != nil {
 		return "", fmt.Errorf("write output: %w", err)
 	}
 	if err := f.Commit(); err != nil {
 		return "", err
 	}
-	created := "no creationTime"
-	if !list.CreationTime.IsZero() {
-		created = "creationTime " + list.CreationTime.Format(time.RFC3339)
-	}
-	note := ""
-	if len(probs) > 0 {
-		note = fmt.Sprintf(", %d note(s): %s", len(probs), probs[0].Message)
-	}
-	return fmt.Sprintf("200, %d prefixes (%s), for %s%s -> %s", len(list.Prefixes), created, strings.Join(l.Tokens, ", "), note, name), nil
+	return "200, " + snap.Summary(l.Tokens), nil
 }
 
 // didYouMean names the catalog tokens close to tok: the same but for case,
 // a case-insensitive prefix either way, or within edit distance 2 (at
 // most five, closest first), as "; did you mean A or B?", or "".
 func didYouMean(tok string, catalog *bots.Catalog) string {
-	type cand struct {
-		token string
-		dist  int
-	}
-	lt := strings.ToLower(tok)
-	var cs []cand
+	var tokens []string
 	for _, b := range catalog.Bots() {
-		lb := strings.ToLower(b.Token)
-		d := editDistance(lt, lb)
-		switch {
-		case d <= 2:
-		case len(lt) >= 3 && (strings.HasPrefix(lb, lt) || strings.HasPrefix(lt, lb)):
-			d = 3
-		default:
-			continue
-		}
-		cs = append(cs, cand{b.Token, d})
+		tokens = append(tokens, b.Token)
 	}
-	sort.SliceStable(cs, func(i, j int) bool {
-		if cs[i].dist != cs[j].dist {
-			return cs[i].dist < cs[j].dist
-		}
-		return cs[i].token < cs[j].token
-	})
-	if len(cs) == 0 {
+	names := typo.Near(tok, tokens, 5)
+	if len(names) == 0 {
 		return ""
-	}
-	var names []string
-	for i, c := range cs {
-		if i == 5 {
-			break
-		}
-		names = append(names, c.token)
 	}
 	if len(names) == 1 {
 		return "; did you mean " + names[0] + "?"

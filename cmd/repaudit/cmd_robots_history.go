@@ -8,7 +8,6 @@ import (
 	"io"
 	"net/url"
 	"path/filepath"
-	"strings"
 	"time"
 
 	"github.com/repaudit/repaudit/event"
@@ -165,18 +164,8 @@ func runRobotsHistory(ctx context.Context, args []string, std stdio) int {
 	return exitOK
 }
 
-// historySite reads the site argument: a URL with scheme http or https,
-// or a bare host (https is assumed).
-func historySite(s string) (*url.URL, error) {
-	if !strings.Contains(s, "://") {
-		s = "https://" + s
-	}
-	u, err := url.Parse(s)
-	if err != nil || (u.Scheme != "http" && u.Scheme != "https") || u.Hostname() == "" || u.User != nil {
-		return nil, fmt.Errorf("%q is not a site URL such as https://example.com", s)
-	}
-	return &url.URL{Scheme: u.Scheme, Host: strings.ToLower(stripDefaultPort(u.Scheme, u.Host))}, nil
-}
+// historySite reads the site argument (wayback.SiteURL).
+func historySite(s string) (*url.URL, error) { return wayback.SiteURL(s) }
 
 // cdxTime turns a --from/--to value into CDX digits: a date stays a date
 // (8 digits, so that --to covers the whole day), a time becomes 14.
@@ -192,16 +181,6 @@ func cdxTime(name, v string) (string, error) {
 		return t.Format("20060102"), nil
 	}
 	return t.Format(wayback.TimestampLayout), nil
-}
-
-func stripDefaultPort(scheme, host string) string {
-	switch {
-	case scheme == "http" && strings.HasSuffix(host, ":80"):
-		return strings.TrimSuffix(host, ":80")
-	case scheme == "https" && strings.HasSuffix(host, ":443"):
-		return strings.TrimSuffix(host, ":443")
-	}
-	return host
 }
 
 // historyRun is one "robots history" run: the wayback.History that does

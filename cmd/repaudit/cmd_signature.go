@@ -2,7 +2,6 @@ package main
 
 import (
 	"bufio"
-	"bytes"
 	"context"
 	"encoding/json"
 	"errors"
@@ -92,11 +91,8 @@ func runSignatureCheck(ctx context.Context, args []string, std stdio) int {
 	if skew == 0 {
 		skew = -1 // Options: negative means no allowance; zero means default
 	}
-	v := signature.NewVerifier(store, signature.Options{Skew: skew, AllowTestKeys: o.allowTestKeys})
-	d := signature.NewReplayDetector(0)
-	d.Skew = skew
-
-	return checkRequests(ctx, std, v, d, store, o.jsonl)
+	c := signature.NewChecker(store, signature.Options{Skew: skew, AllowTestKeys: o.allowTestKeys})
+	return checkRequests(ctx, std, c, o.jsonl)
 }
 
 // loadIdentity reads --card and --jwks files into the store; problems in
@@ -156,22 +152,9 @@ func readCapped(name string) ([]byte, error) {
 }
 
 // checkResult is one output line.
-type checkResult struct {
-	Line      int64    `json:"line"`
-	Verdict   string   `json:"verdict,omitempty"`
-	Reasons   []string `json:"reasons"`
-	Label     string   `json:"label,omitempty"`
-	KeyID     string   `json:"keyid,omitempty"`
-	Agent     string   `json:"agent,omitempty"`
-	Shape     string   `json:"agent_shape,omitempty"`
-	KeySource string   `json:"key_source,omitempty"`
-	Claimed   string   `json:"claimed,omitempty"`
-	Replay    string   `json:"replay,omitempty"`
-	Evidence  string   `json:"evidence,omitempty"`
-	Error     string   `json:"error,omitempty"`
-}
+type checkResult = signature.CheckResult
 
-func checkRequests(ctx context.Context, std stdio, v *signature.Verifier, d *signature.ReplayDetector, store *identity.Store, jsonl bool) int {
+func checkRequests(ctx context.Context, std stdio, c *signature.Checker, jsonl bool) int {
 	br := bufio.NewReaderSize(std.Stdin, 64<<10)
 	bw := bufio.NewWriter(std.Stdout)
 	enc := json.NewEncoder(bw)
@@ -209,29 +192,12 @@ func checkRequests(ctx context.Context, std stdio, v *signature.Verifier, d *sig
 			code = exitUsage
 			continue
 		}
-		if len(bytes.TrimSpace(line)) == 0 {
-			continue // blank lines are not requests, but keep their numbers
+		if res, ok := c.CheckLine(lineNo, line); ok {
+			if res.Error != "" {
+				code = exitUsage
+			}
+			write(res)
 		}
-		r, perr := parseCheckRequest(line)
-		if perr != nil {
-			write(checkResult{Line: lineNo, Error: perr.Error()})
-			code = exitUsage
-			continue
-		}
-		r.Where = "stdin:" + fmt.Sprint(lineNo)
-		res := v.Verify(r)
-		out := checkResult{
-			Line: lineNo, Verdict: string(res.Verdict), Reasons: res.Reasons, Label: res.Label,
-			KeyID: res.KeyID, Agent: res.Agent, Shape: res.AgentShape, KeySource: res.KeySource, Evidence: res.Evidence,
-		}
-		if out.Reasons == nil {
-			out.Reasons = []string{}
-		}
-		out.Claimed = claimedCard(store, r, res)
-		if replay, why := d.Observe(r, res); replay {
-			out.Replay = why
-		}
-		write(out)
 	}
 	if err := bw.Flush(); err != nil {
 		fmt.Fprintln(std.Stderr, "repaudit signature check: write:", err)
@@ -269,30 +235,6 @@ func readLine(br *bufio.Reader, max int) (line []byte, tooLong bool, err error) 
 // (signature.ParseRequestJSON).
 func parseCheckRequest(line []byte) (*signature.Request, error) {
 	return signature.ParseRequestJSON(line)
-}
-
-// claimedCard names the card a request claims: by its User-Agent, or by
-// the agent its signature named.
-func claimedCard(store *identity.Store, r *signature.Request, res signature.Result) string {
-	if c, ok := store.CardForUA(r.Header.Get("User-Agent"), r.Time); ok {
-		return cardName(c)
-	}
-	if res.Agent != "" && res.Agent != signature.TrustedStore {
-		if c, ok := store.CardByID(res.Agent, r.Time); ok {
-			return cardName(c)
-		}
-	}
-	return ""
-}
-
-func cardName(c *identity.Card) string {
-	if c.ClientID != "" {
-		return c.ClientID
-	}
-	if c.Name != "" {
-		return c.Name
-	}
-	return c.Source
 }
 
 // writeReadable writes one result as a line for people, with the

@@ -3,15 +3,16 @@ package main
 import (
 	"flag"
 	"fmt"
-	"github.com/repaudit/repaudit/audit"
 	"io"
 	"os"
-	"slices"
 	"strconv"
 	"strings"
 	"time"
 	"unicode/utf8"
 
+	"github.com/repaudit/repaudit/audit"
+	"github.com/repaudit/repaudit/internal/typo"
+	"github.com/repaudit/repaudit/problem"
 	"golang.org/x/term"
 )
 
@@ -80,58 +81,11 @@ func flagDisplay(name string) string {
 	return "--" + name
 }
 
-// editDistance is the optimal string alignment distance between a and b:
-// the fewest insertions, deletions, substitutions and swaps of two adjacent
-// runes that turn one into the other, so "audti" is one edit from "audit".
-func editDistance(a, b string) int {
-	ra, rb := []rune(a), []rune(b)
-	// d[i][j] is the distance between ra[:i] and rb[:j].
-	d := make([][]int, len(ra)+1)
-	for i := range d {
-		d[i] = make([]int, len(rb)+1)
-		d[i][0] = i
-	}
-	for j := range d[0] {
-		d[0][j] = j
-	}
-	for i := 1; i <= len(ra); i++ {
-		for j := 1; j <= len(rb); j++ {
-			cost := 1
-			if ra[i-1] == rb[j-1] {
-				cost = 0
-			}
-			d[i][j] = min(d[i-1][j]+1, d[i][j-1]+1, d[i-1][j-1]+cost)
-			if i > 1 && j > 1 && ra[i-1] == rb[j-2] && ra[i-2] == rb[j-1] {
-				d[i][j] = min(d[i][j], d[i-2][j-2]+1)
-			}
-		}
-	}
-	return d[len(ra)][len(rb)]
-}
+// editDistance is typo.Distance: the optimal string alignment distance.
+func editDistance(a, b string) int { return typo.Distance(a, b) }
 
-// suggest returns the candidate nearest to s (ignoring case) when it is
-// close enough to be a typo of it: one edit for words of up to four runes,
-// two for longer ones, and fewer edits than the candidate has runes. Ties
-// go to the candidate first in sorted order; "" when none is close.
-func suggest(s string, candidates []string) string {
-	if len(s) > 64 { // not a typo of a command or flag name
-		return ""
-	}
-	limit := 1
-	if utf8.RuneCountInString(s) > 4 {
-		limit = 2
-	}
-	sorted := slices.Clone(candidates)
-	slices.Sort(sorted)
-	best, bestD := "", limit+1
-	for _, c := range sorted {
-		d := editDistance(strings.ToLower(s), strings.ToLower(c))
-		if d < bestD && d < utf8.RuneCountInString(c) {
-			best, bestD = c, d
-		}
-	}
-	return best
-}
+// suggest is typo.Nearest: the candidate s is probably a typo of, or "".
+func suggest(s string, candidates []string) string { return typo.Nearest(s, candidates) }
 
 // parseTimeFlag reads --as-of style times: RFC 3339 or a date (UTC).
 func parseTimeFlag(name, v string) (time.Time, error) { return audit.ParseTime(name, v) }
@@ -151,10 +105,6 @@ func rawWriter(w io.Writer) io.Writer {
 	}
 	return w
 }
-
-// Problem severities from least to most serious (event.SevInfo,
-// SevWarning, SevError).
-var severityRank = map[string]int{"info": 0, "warning": 1, "error": 2}
 
 // severityFlag is --fail-on-problems[=SEVERITY]: off by default; given
 // bare it means warning (input read partly, or not at all, or lost).
@@ -181,13 +131,7 @@ func (s *severityFlag) IsBoolFlag() bool { return true }
 
 // atOrAbove counts the problems of severity s.level or worse.
 func (s *severityFlag) atOrAbove(bySeverity map[string]int64) int64 {
-	var n int64
-	for sev, c := range bySeverity {
-		if r, ok := severityRank[sev]; !ok || r >= severityRank[s.level] {
-			n += c // an unknown severity counts: never let a problem pass unseen
-		}
-	}
-	return n
+	return problem.CountAtOrAbove(bySeverity, s.level)
 }
 
 // textWidth is the width text tables are fitted to: COLUMNS when it is set
