@@ -74,7 +74,9 @@ type aloneVsTogether struct {
 	diffs                      []string
 }
 
-func ownView(r judgedRow) bool { return r.view == string(evaluate.ViewFresh) || r.view == string(evaluate.ViewStale) }
+func ownView(r judgedRow) bool {
+	return r.view == string(evaluate.ViewFresh) || r.view == string(evaluate.ViewStale)
+}
 
 // revisitHosts returns the hosts of the robots.txt revisits col could not
 // resolve (robots-revisit-unresolved problems name their URL).
