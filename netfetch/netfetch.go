@@ -285,3 +285,21 @@ func IsPublicAddr(a netip.Addr) bool {
 	}
 	return true
 }
+
+// Sleep waits for d or until ctx is done, whichever comes first; it
+// returns ctx's error when ctx ended the wait. The network commands wait
+// with it between requests (a polite pause, a retry's backoff), so an
+// interrupt does not sit out the pause.
+func Sleep(ctx context.Context, d time.Duration) error {
+	if d <= 0 {
+		return ctx.Err()
+	}
+	t := time.NewTimer(d)
+	defer t.Stop()
+	select {
+	case <-ctx.Done():
+		return ctx.Err()
+	case <-t.C:
+		return nil
+	}
+}

@@ -141,7 +141,7 @@ func (h *History) get(ctx context.Context, u, accept string) (*netfetch.Response
 	if h.requests > 0 {
 		sleep := h.Sleep
 		if sleep == nil {
-			sleep = sleepCtx
+			sleep = netfetch.Sleep
 		}
 		if err := sleep(ctx, h.Delay); err != nil {
 			return nil, err
@@ -207,21 +207,6 @@ func (h *History) Exchange(ctx context.Context, c Capture) (*warc.Exchange, stri
 // writeStatusLine writes an HTTP/1.1 status line (RFC 9112 §4).
 func writeStatusLine(b *bytes.Buffer, status int) {
 	fmt.Fprintf(b, "HTTP/1.1 %d %s\r\n", status, http.StatusText(status))
-}
-
-// sleepCtx waits for d or until ctx is done.
-func sleepCtx(ctx context.Context, d time.Duration) error {
-	if d <= 0 {
-		return ctx.Err()
-	}
-	t := time.NewTimer(d)
-	defer t.Stop()
-	select {
-	case <-ctx.Done():
-		return ctx.Err()
-	case <-t.C:
-		return nil
-	}
 }
 
 // sameHost keeps the captures whose original URL names host and says how

@@ -38,24 +38,9 @@ func netHooksFrom(ctx context.Context) netHooks {
 		h.now = time.Now
 	}
 	if h.sleep == nil {
-		h.sleep = sleepCtx
+		h.sleep = netfetch.Sleep
 	}
 	return h
-}
-
-// sleepCtx waits for d or until ctx is done.
-func sleepCtx(ctx context.Context, d time.Duration) error {
-	if d <= 0 {
-		return ctx.Err()
-	}
-	t := time.NewTimer(d)
-	defer t.Stop()
-	select {
-	case <-ctx.Done():
-		return ctx.Err()
-	case <-t.C:
-		return nil
-	}
 }
 
 // describeNetError says why nothing was received, naming the flag that
