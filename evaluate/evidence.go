@@ -92,6 +92,19 @@ func writeVersion(sb *evBuf, v *version) {
 	sb.WriteString(d)
 }
 
+// writeVersionLine writes a robots.txt version's description and one of
+// its lines: "<version>: <label> <n> <quoted text>", the form retention
+// evidence cites ACAP records and take-down requests in.
+func writeVersionLine(sb *evBuf, v *version, label string, line int, text string) {
+	writeVersion(sb, v)
+	sb.WriteString(": ")
+	sb.WriteString(label)
+	sb.WriteString(" ")
+	sb.WriteString(itoa(line))
+	sb.WriteString(" ")
+	sb.WriteString(quote(text))
+}
+
 // describeVersion describes a robots.txt version: the capture, a followed
 // redirect and what its status means.
 func describeVersion(v *version) string {

@@ -107,11 +107,7 @@ func (rj *retentionJudge) presentConditions(vCap *version, av robots.ACAPVerdict
 	}
 	add := func(reason, says string) {
 		var sb evBuf
-		writeVersion(&sb, vCap)
-		sb.WriteString(": ACAP line ")
-		sb.WriteString(itoa(av.Line))
-		sb.WriteString(" ")
-		sb.WriteString(quote(av.Record))
+		writeVersionLine(&sb, vCap, "ACAP line", av.Line, av.Record)
 		usage := av.Usage
 		if av.FieldUsage == "present" {
 			usage = "present"
@@ -199,11 +195,7 @@ func (rj *retentionJudge) takeDown(a *authority) {
 	if standing != nil {
 		vNow, req := standing.last, standing.req
 		var sb evBuf
-		writeVersion(&sb, vNow)
-		sb.WriteString(": line ")
-		sb.WriteString(itoa(req.Line))
-		sb.WriteString(" ")
-		sb.WriteString(quote(req.Text))
+		writeVersionLine(&sb, vNow, "line", req.Line, req.Text)
 		sb.WriteString(" requests take-down of ")
 		sb.WriteString(rj.where())
 		if standing.from != vNow {

@@ -447,11 +447,7 @@ func (rj *retentionJudge) acapUsage(vCap *version, f *robots.File, usage string)
 		shown = "present"
 	}
 	var sb evBuf
-	writeVersion(&sb, vCap)
-	sb.WriteString(": ACAP line ")
-	sb.WriteString(itoa(av.Line))
-	sb.WriteString(" ")
-	sb.WriteString(quote(av.Record))
+	writeVersionLine(&sb, vCap, "ACAP line", av.Line, av.Record)
 	if !av.Allowed {
 		sb.WriteString(" prohibits " + shown + " of ")
 		sb.WriteString(rj.where())
