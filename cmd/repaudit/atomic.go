@@ -3,7 +3,6 @@ package main
 import (
 	"errors"
 	"fmt"
-	"io"
 	"io/fs"
 	"os"
 	"path/filepath"
@@ -53,11 +52,6 @@ func (a *atomicFile) Commit() error {
 		return fmt.Errorf("write output: %w", err)
 	}
 	return nil
-}
-
-// writeFileAtomic is atomicfile.Write.
-func writeFileAtomic(name string, write func(io.Writer) error) error {
-	return atomicfile.Write(name, write)
 }
 
 // refuseAuditFile refuses an -o FILE that is one of the audit's own files

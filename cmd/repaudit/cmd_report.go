@@ -10,6 +10,7 @@ import (
 	"io"
 	"time"
 
+	"github.com/repaudit/repaudit/internal/atomicfile"
 	"github.com/repaudit/repaudit/report"
 )
 
@@ -98,7 +99,7 @@ func runReport(ctx context.Context, args []string, std stdio) int {
 		return exitOK
 	}
 	r.Width = textWidth(std, nil)
-	if err := writeFileAtomic(*out, func(w io.Writer) error { return write(r, w) }); err != nil {
+	if err := atomicfile.Write(*out, func(w io.Writer) error { return write(r, w) }); err != nil {
 		fmt.Fprintf(std.Stderr, "repaudit report: %v\n", err)
 		return exitUsage
 	}

@@ -82,6 +82,9 @@ func TestWrite(t *testing.T) {
 	if b, _ := os.ReadFile(name); string(b) != "new" || st.Mode().Perm() != 0o644 {
 		t.Errorf("file holds %q with mode %v, want \"new\" with 0644", b, st.Mode().Perm())
 	}
+	if got := readDir(t, dir); len(got) != 1 {
+		t.Errorf("files %q, want only the report (no temporary files left)", got)
+	}
 	if err := Write(filepath.Join(dir, "missing", "x"), func(io.Writer) error { return nil }); err == nil {
 		t.Error("Write into a missing directory: no error")
 	}
