@@ -68,13 +68,7 @@ output) an unusable input line.`)
 
 func parseBotsFlags(name string, args []string, stderr io.Writer, json, text *bool) ([]string, error) {
 	var files multiFlag
-	fs := flag.NewFlagSet(name, flag.ContinueOnError)
-	fs.SetOutput(stderr)
-	fs.Usage = func() {
-		botsUsage(stderr)
-		fmt.Fprintln(stderr, "\nflags:")
-		fs.PrintDefaults()
-	}
+	fs := newFlagSet(name, stderr, botsUsage, "\nflags:\n")
 	fs.Var(&files, "bots", "bot catalog `FILE` to merge over the default; repeatable")
 	if json != nil {
 		fs.BoolVar(json, "json", false, "print one JSON document instead of a table")

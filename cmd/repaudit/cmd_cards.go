@@ -74,13 +74,7 @@ type cardsFetchOptions struct {
 
 func runCardsFetch(ctx context.Context, args []string, std stdio) int {
 	o := cardsFetchOptions{timeout: defaultCardsTimeout, maxBytes: defaultCardsMaxBytes}
-	fs := flag.NewFlagSet("cards fetch", flag.ContinueOnError)
-	fs.SetOutput(std.Stderr)
-	fs.Usage = func() {
-		cardsUsage(std.Stderr)
-		fmt.Fprintln(std.Stderr)
-		fs.PrintDefaults()
-	}
+	fs := newFlagSet("cards fetch", std.Stderr, cardsUsage, "\n")
 	fs.StringVar(&o.registry, "registry", "", "registry `FILE` (\"-\" for stdin)")
 	fs.StringVar(&o.out, "out", "", "output WARC `FILE` (gzip per record, e.g. cards.warc.gz)")
 	fs.BoolVar(&o.force, "force", false, "replace an existing output file")

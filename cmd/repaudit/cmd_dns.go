@@ -63,13 +63,7 @@ type dnsVerifyOptions struct {
 
 func runDNSVerify(ctx context.Context, args []string, std stdio) int {
 	o := dnsVerifyOptions{}
-	fs := flag.NewFlagSet("dns verify", flag.ContinueOnError)
-	fs.SetOutput(std.Stderr)
-	fs.Usage = func() {
-		dnsUsage(std.Stderr)
-		fmt.Fprintln(std.Stderr)
-		fs.PrintDefaults()
-	}
+	fs := newFlagSet("dns verify", std.Stderr, dnsUsage, "\n")
 	fs.StringVar(&o.out, "out", "", "output `DIR` (created if missing; existing snapshots are kept)")
 	fs.StringVar(&o.resolver, "resolver", "", "DNS server `HOST:PORT` (default: the system resolver)")
 	fs.BoolVar(&o.force, "force", false, "replace a snapshot of the same name (same second)")

@@ -73,13 +73,7 @@ type rangesFetchOptions struct {
 
 func runRangesFetch(ctx context.Context, args []string, std stdio) int {
 	o := rangesFetchOptions{maxBytes: defaultRangesMaxBytes}
-	fs := flag.NewFlagSet("ranges fetch", flag.ContinueOnError)
-	fs.SetOutput(std.Stderr)
-	fs.Usage = func() {
-		rangesUsage(std.Stderr)
-		fmt.Fprintln(std.Stderr)
-		fs.PrintDefaults()
-	}
+	fs := newFlagSet("ranges fetch", std.Stderr, rangesUsage, "\n")
 	fs.StringVar(&o.out, "out", "", "output `DIR` (created if missing; existing files are kept)")
 	fs.BoolVar(&o.force, "force", false, "replace a file of the same name (same list, same second)")
 	fs.BoolVar(&o.allowPrivate, "allow-private", false, "allow non-public addresses (tests, intranet mirrors)")

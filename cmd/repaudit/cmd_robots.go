@@ -73,13 +73,7 @@ type robotsCheckOptions struct {
 
 func parseRobotsCheckFlags(args []string, stderr io.Writer) (robotsCheckOptions, error) {
 	var o robotsCheckOptions
-	fs := flag.NewFlagSet("robots check", flag.ContinueOnError)
-	fs.SetOutput(stderr)
-	fs.Usage = func() {
-		robotsUsage(stderr)
-		fmt.Fprintln(stderr, "\nflags:")
-		fs.PrintDefaults()
-	}
+	fs := newFlagSet("robots check", stderr, robotsUsage, "\nflags:\n")
 	fs.StringVar(&o.robotsFile, "robots", "", "robots.txt `file` to judge against (- for stdin)")
 	fs.StringVar(&o.agent, "agent", "", "product `token` of the crawler, e.g. GPTBot")
 	fs.StringVar(&o.usage, "usage", "", "ask an ACAP 1.0 `usage` question instead (crawl, index, present-snippet, ...)")

@@ -76,13 +76,7 @@ type robotsHistoryOptions struct {
 
 func runRobotsHistory(ctx context.Context, args []string, std stdio) int {
 	o := robotsHistoryOptions{maxBytes: 1 << 20}
-	fs := flag.NewFlagSet("robots history", flag.ContinueOnError)
-	fs.SetOutput(std.Stderr)
-	fs.Usage = func() {
-		robotsHistoryUsage(std.Stderr)
-		fmt.Fprintln(std.Stderr)
-		fs.PrintDefaults()
-	}
+	fs := newFlagSet("robots history", std.Stderr, robotsHistoryUsage, "\n")
 	var from, to string
 	fs.StringVar(&from, "from", "", "earliest capture `DATE` (RFC 3339 or YYYY-MM-DD)")
 	fs.StringVar(&to, "to", "", "latest capture `DATE` (RFC 3339 or YYYY-MM-DD, inclusive)")

@@ -55,13 +55,7 @@ type signatureCheckOptions struct {
 
 func runSignatureCheck(ctx context.Context, args []string, std stdio) int {
 	var o signatureCheckOptions
-	fs := flag.NewFlagSet("signature check", flag.ContinueOnError)
-	fs.SetOutput(std.Stderr)
-	fs.Usage = func() {
-		signatureUsage(std.Stderr)
-		fmt.Fprintln(std.Stderr)
-		fs.PrintDefaults()
-	}
+	fs := newFlagSet("signature check", std.Stderr, signatureUsage, "\n")
 	fs.Var(&o.cards, "card", "Signature Agent Card `FILE` (repeatable)")
 	fs.Var(&o.jwks, "jwks", "JWK Set `FILE` of trusted keys (repeatable)")
 	fs.DurationVar(&o.skew, "skew", signature.DefaultSkew, "clock allowance for created/expires")

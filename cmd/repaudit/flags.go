@@ -150,3 +150,16 @@ func textWidth(std stdio, w io.Writer) int {
 	}
 	return 0
 }
+
+// newFlagSet returns a subcommand's flag set writing to w, whose -h
+// prints usage, then between, then the flags' defaults.
+func newFlagSet(name string, w io.Writer, usage func(io.Writer), between string) *flag.FlagSet {
+	fs := flag.NewFlagSet(name, flag.ContinueOnError)
+	fs.SetOutput(w)
+	fs.Usage = func() {
+		usage(w)
+		io.WriteString(w, between)
+		fs.PrintDefaults()
+	}
+	return fs
+}
