@@ -3,6 +3,8 @@ package retention
 import (
 	"errors"
 	"fmt"
+	"maps"
+	"slices"
 	"sort"
 	"time"
 
@@ -230,13 +232,8 @@ func waybackPrefix(key string) string {
 
 // makeRules makes one rule per key to hide (CDX: one per capture).
 func makeRules(hide, kept map[string][]*Capture, f Format) []Rule {
-	keys := make([]string, 0, len(hide))
-	for k := range hide {
-		keys = append(keys, k)
-	}
-	sort.Strings(keys)
 	var rules []Rule
-	for _, k := range keys {
+	for _, k := range slices.Sorted(maps.Keys(hide)) {
 		h := hide[k]
 		sortCaptures(h)
 		sortCaptures(kept[k])

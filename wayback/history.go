@@ -5,9 +5,10 @@ import (
 	"context"
 	"errors"
 	"fmt"
+	"maps"
 	"net/http"
 	"net/url"
-	"sort"
+	"slices"
 	"strconv"
 	"strings"
 	"time"
@@ -226,13 +227,8 @@ func sameHost(caps []Capture, host string) ([]Capture, string) {
 		}
 		other[h]++
 	}
-	names := make([]string, 0, len(other))
-	for h := range other {
-		names = append(names, h)
-	}
-	sort.Strings(names)
 	var parts []string
-	for _, h := range names {
+	for _, h := range slices.Sorted(maps.Keys(other)) {
 		parts = append(parts, fmt.Sprintf("%s: %d", h, other[h]))
 	}
 	return keep, strings.Join(parts, ", ")
