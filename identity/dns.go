@@ -1,7 +1,6 @@
 package identity
 
 import (
-	"bufio"
 	"bytes"
 	"encoding/json"
 	"errors"
@@ -191,13 +190,10 @@ func WriteDNSSnapshot(w io.Writer, h DNSSnapshotHeader, entries []DNSEntry) erro
 func ParseDNSSnapshot(data []byte, source string) (*DNSSnapshot, []Problem, error) {
 	s := &DNSSnapshot{Source: source}
 	var probs []Problem
-	sc := bufio.NewScanner(bytes.NewReader(data))
-	sc.Buffer(nil, 2*MaxDNSLine+2)
-	sc.Split(lineSplitter())
 	line, header := 0, false
-	for sc.Scan() {
+	for raw := range bytes.Lines(data) {
 		line++
-		b := bytes.TrimSpace(sc.Bytes())
+		b := bytes.TrimSpace(raw)
 		if len(b) == 0 {
 			continue
 		}
@@ -224,37 +220,6 @@ func ParseDNSSnapshot(data []byte, source string) (*DNSSnapshot, []Problem, erro
 		return nil, nil, fmt.Errorf("%s: %w", source, ErrNotDNSSnapshot)
 	}
 	return s, probs, nil
-}
-
-// lineSplitter is bufio.ScanLines, except that a line longer than
-// MaxDNSLine is returned cut to MaxDNSLine+1 bytes (the caller sees its
-// length and skips it) and the rest of it is dropped, rather than the
-// scan stopping.
-func lineSplitter() bufio.SplitFunc {
-	skipping := false
-	return func(data []byte, atEOF bool) (int, []byte, error) {
-		i := bytes.IndexByte(data, '\n')
-		if skipping {
-			if i < 0 {
-				return len(data), nil, nil
-			}
-			skipping = false
-			return i + 1, nil, nil
-		}
-		switch {
-		case i > MaxDNSLine || i < 0 && len(data) > MaxDNSLine:
-			if i < 0 {
-				skipping = true
-				return len(data), data[:MaxDNSLine+1], nil
-			}
-			return i + 1, data[:MaxDNSLine+1], nil
-		case i >= 0:
-			return i + 1, data[:i], nil
-		case atEOF && len(data) > 0:
-			return len(data), data, nil
-		}
-		return 0, nil, nil
-	}
 }
 
 // parseDNSEntry decodes and checks one entry line; the string says what
