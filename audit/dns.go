@@ -5,7 +5,6 @@ import (
 	"fmt"
 	"os"
 	"path/filepath"
-	"strconv"
 	"strings"
 
 	"github.com/repaudit/repaudit/event"
@@ -54,11 +53,7 @@ func loadDNSFile(p string, ids *identity.Store, keep func(event.Problem)) {
 		s, ps, err = identity.ParseDNSSnapshot(data, p)
 		if err == nil {
 			for _, q := range ps {
-				at := src // identity.ParseDNSSnapshot names a line "FILE:LINE"
-				if n, err := strconv.ParseInt(strings.TrimPrefix(q.Source, p+":"), 10, 64); err == nil {
-					at.Line = n
-				}
-				keep(identityProblem(q, at))
+				keep(identityProblem(q, q.Where)) // the file and line of the entry
 			}
 			ids.AddDNSSnapshot(s)
 			return

@@ -11,6 +11,7 @@ import (
 	"strings"
 	"time"
 
+	"github.com/repaudit/repaudit/event"
 	"github.com/repaudit/repaudit/problem"
 )
 
@@ -198,6 +199,7 @@ func ParseDNSSnapshot(data []byte, source string) (*DNSSnapshot, []Problem, erro
 			continue
 		}
 		where := fmt.Sprintf("%s:%d", source, line)
+		at := event.Source{File: source, Line: int64(line), Offset: -1}
 		if !header {
 			if err := json.Unmarshal(b, &s.Header); err != nil || s.Header.Format != DNSSnapshotFormat {
 				return nil, nil, fmt.Errorf("%s: %w", where, ErrNotDNSSnapshot)
@@ -206,12 +208,12 @@ func ParseDNSSnapshot(data []byte, source string) (*DNSSnapshot, []Problem, erro
 			continue
 		}
 		if len(b) > MaxDNSLine {
-			probs = append(probs, Problem{Source: where, Code: problem.DNSBadEntry, Message: fmt.Sprintf("line longer than %d bytes; skipped", MaxDNSLine)})
+			probs = append(probs, Problem{Source: where, Code: problem.DNSBadEntry, Message: fmt.Sprintf("line longer than %d bytes; skipped", MaxDNSLine), Where: at})
 			continue
 		}
 		e, msg := parseDNSEntry(b)
 		if msg != "" {
-			probs = append(probs, Problem{Source: where, Code: problem.DNSBadEntry, Message: msg + "; skipped"})
+			probs = append(probs, Problem{Source: where, Code: problem.DNSBadEntry, Message: msg + "; skipped", Where: at})
 			continue
 		}
 		s.Entries = append(s.Entries, e)
