@@ -2,10 +2,6 @@ package audit
 
 import (
 	"errors"
-	"fmt"
-	"os"
-	"path/filepath"
-	"strings"
 
 	"github.com/repaudit/repaudit/event"
 	"github.com/repaudit/repaudit/identity"
@@ -19,21 +15,10 @@ import (
 // be read, or holds no file, is an error. Nothing here touches the
 // network: the lookups were made when the snapshot was written.
 func loadDNSDirs(dirs []string, ids *identity.Store, problems *[]event.Problem) error {
+	keep := func(p event.Problem) { *problems = append(*problems, p) }
 	for _, dir := range dirs {
-		entries, err := os.ReadDir(dir)
-		if err != nil {
-			return fmt.Errorf("--dns-dir: %w", err)
-		}
-		n := 0
-		for _, e := range entries {
-			if strings.HasPrefix(e.Name(), ".") || !e.Type().IsRegular() {
-				continue
-			}
-			n++
-			loadDNSFile(filepath.Join(dir, e.Name()), ids, func(p event.Problem) { *problems = append(*problems, p) })
-		}
-		if n == 0 {
-			return fmt.Errorf("--dns-dir %s: %w", dir, errNoDNSSnapshots)
+		if err := eachDirFile("--dns-dir", dir, errNoDNSSnapshots, func(p string) { loadDNSFile(p, ids, keep) }); err != nil {
+			return err
 		}
 	}
 	return nil

@@ -121,21 +121,32 @@ func loadIPRangesDirs(dirs []string, catalog *bots.Catalog, ids *identity.Store,
 	lists := catalog.IPRangeLists()
 	keep := func(p event.Problem) { *problems = append(*problems, p) }
 	for _, dir := range dirs {
-		entries, err := os.ReadDir(dir)
-		if err != nil {
-			return fmt.Errorf("--ip-ranges-dir: %w", err)
+		if err := eachDirFile("--ip-ranges-dir", dir, errNoIPLists, func(p string) { loadIPListFile(p, lists, ids, keep) }); err != nil {
+			return err
 		}
-		n := 0
-		for _, e := range entries {
-			if strings.HasPrefix(e.Name(), ".") || !e.Type().IsRegular() {
-				continue
-			}
-			n++
-			loadIPListFile(filepath.Join(dir, e.Name()), lists, ids, keep)
+	}
+	return nil
+}
+
+// eachDirFile calls load with the path of each regular, non-hidden file
+// directly in dir, a directory given with flag. A directory that cannot
+// be read is an error, and so is one with no such file (errEmpty, which
+// names the command that fills it).
+func eachDirFile(flag, dir string, errEmpty error, load func(path string)) error {
+	entries, err := os.ReadDir(dir)
+	if err != nil {
+		return fmt.Errorf("%s: %w", flag, err)
+	}
+	n := 0
+	for _, e := range entries {
+		if strings.HasPrefix(e.Name(), ".") || !e.Type().IsRegular() {
+			continue
 		}
-		if n == 0 {
-			return fmt.Errorf("--ip-ranges-dir %s: %w", dir, errNoIPLists)
-		}
+		n++
+		load(filepath.Join(dir, e.Name()))
+	}
+	if n == 0 {
+		return fmt.Errorf("%s %s: %w", flag, dir, errEmpty)
 	}
 	return nil
 }
