@@ -691,7 +691,7 @@ func (m *Model) robotsVerdict(j *Judgement, f *event.Fetch, t time.Time, a *auth
 	} else {
 		r = robotsResult{verdict: VerdictNotJudged, code: NotJudgedNoHost, why: "the request names no host and no site is known (pass --site)"}
 	}
-	if robots.IsRobotsTxt(f.Target) && r.verdict != VerdictNotJudged {
+	if row.IsRobotsTxt && r.verdict != VerdictNotJudged {
 		// RFC 9309 §2.3: /robots.txt itself is always allowed.
 		r.verdict, r.kind = VerdictAllowed, ""
 	}
@@ -730,7 +730,7 @@ func (m *Model) policyFindings(j *Judgement, f *event.Fetch, t time.Time, a *aut
 		m.usageFindings(j, t, f.Target, r, ver, nil, id, c, hdr)
 		return
 	}
-	if fl.ACAP != nil && !robots.IsRobotsTxt(f.Target) {
+	if fl.ACAP != nil && !j.Fetch.IsRobotsTxt {
 		av := fl.ACAPCheck(id.groupToken(), "crawl", f.Target)
 		if av.Applies && av.Reason != robots.ACAPReasonConventional {
 			if av.Allowed {
