@@ -13,6 +13,7 @@ import (
 	"github.com/apache/arrow-go/v18/parquet"
 	"github.com/apache/arrow-go/v18/parquet/file"
 
+	"github.com/repaudit/repaudit/internal/slowtest"
 	"github.com/repaudit/repaudit/table"
 )
 
@@ -51,9 +52,7 @@ func adaptiveRow(i int) table.Fetch {
 // TestAdaptiveReadBack writes enough rows for the adaptive encodings and
 // for flushes by bytes, and reads every value back.
 func TestAdaptiveReadBack(t *testing.T) {
-	if testing.Short() {
-		t.Skip("writes 20000 rows")
-	}
+	slowtest.Skip(t, "writes 20000 rows")
 	const n = 20000
 	dir := filepath.Join(t.TempDir(), "o")
 	w, err := Create(dir, Options{RowGroupBytes: 8 << 20})
@@ -124,9 +123,7 @@ func TestAdaptiveReadBack(t *testing.T) {
 // dictionary-encoded time column with nulls (robots_view_time of
 // adaptiveRow) as arrow-go's own dictionary encoder does, byte for byte.
 func TestNumDictNullsSameBytes(t *testing.T) {
-	if testing.Short() {
-		t.Skip("writes 2 × 20000 rows")
-	}
+	slowtest.Skip(t, "writes 2 × 20000 rows")
 	write := func(arrow bool) []byte {
 		old := arrowSpacedDict
 		arrowSpacedDict = arrow

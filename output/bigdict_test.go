@@ -5,6 +5,7 @@ import (
 	"path/filepath"
 	"testing"
 
+	"github.com/repaudit/repaudit/internal/slowtest"
 	"github.com/repaudit/repaudit/table"
 )
 
@@ -12,9 +13,7 @@ import (
 // exceed Parquet's dictionary page limit (1 MiB) within one row group: the
 // writer falls back to plain pages and every value must read back.
 func TestLargeDictionary(t *testing.T) {
-	if testing.Short() {
-		t.Skip("writes 60000 rows")
-	}
+	slowtest.Skip(t, "writes 60000 rows")
 	dir := filepath.Join(t.TempDir(), "o")
 	w, err := Create(dir, Options{})
 	if err != nil {

@@ -16,6 +16,8 @@ import (
 	"time"
 
 	"golang.org/x/net/html"
+
+	"github.com/repaudit/repaudit/internal/slowtest"
 )
 
 // buildHTML renders the fixture report, with a hostile agent name to check
@@ -214,8 +216,10 @@ func TestHTML(t *testing.T) {
 
 // TestHTMLChromium renders the page in headless Chromium: the DOM it builds
 // must hold the charts and numbers, and a screenshot must not be blank.
-// It skips when Chromium is missing unless REPAUDIT_REQUIRE_CHROMIUM=1.
+// It skips when Chromium is missing unless REPAUDIT_REQUIRE_CHROMIUM=1,
+// and is a slow test (CI runs it with both set).
 func TestHTMLChromium(t *testing.T) {
+	slowtest.Skip(t, "starts headless Chromium twice")
 	bin := ""
 	for _, name := range []string{"chromium", "chromium-browser", "google-chrome"} {
 		if p, err := exec.LookPath(name); err == nil {

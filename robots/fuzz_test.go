@@ -4,6 +4,8 @@ import (
 	"runtime"
 	"strings"
 	"testing"
+
+	"github.com/repaudit/repaudit/internal/slowtest"
 )
 
 var fuzzSeeds = []string{
@@ -137,9 +139,7 @@ func FuzzMatch(f *testing.F) {
 // TestMemoryProportional parses adversarial bodies at the parsing limit and
 // checks that what stays in memory is proportional to the input.
 func TestMemoryProportional(t *testing.T) {
-	if testing.Short() {
-		t.Skip("allocates large bodies")
-	}
+	slowtest.Skip(t, "allocates large bodies")
 	fill := func(unit string) []byte {
 		return []byte(strings.Repeat(unit, DefaultMaxBytes/len(unit)))
 	}

@@ -4,6 +4,8 @@ import (
 	"math/rand/v2"
 	"strings"
 	"testing"
+
+	"github.com/repaudit/repaudit/internal/slowtest"
 )
 
 // sequentialFirst is the rule-by-rule reference: the first rule of rules
@@ -109,6 +111,7 @@ func FuzzWildIndex(f *testing.F) {
 // TestWildThresholdSameVerdicts checks whole verdicts on both sides of the
 // threshold: the worst-case file against URLs that do and do not match.
 func TestWildThresholdSameVerdicts(t *testing.T) {
+	slowtest.Skip(t, "scans the worst-case file rule by rule against 100 kB URLs")
 	f := Parse(worstRobots(), Options{})
 	for _, u := range []string{worstURL, worstURL + "b", "/x" + strings.Repeat("a", 64) + "b", "/short"} {
 		v := f.Check("bot", u)

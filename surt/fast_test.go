@@ -4,6 +4,8 @@ import (
 	"math/rand/v2"
 	"strings"
 	"testing"
+
+	"github.com/repaudit/repaudit/internal/slowtest"
 )
 
 // checkSame fails t unless Key, AppendKey and the fast path (where it
@@ -169,10 +171,7 @@ func genURL(r *rand.Rand) string {
 
 // TestFastMatchesSlowGenerated runs a generated corpus through checkSame.
 func TestFastMatchesSlowGenerated(t *testing.T) {
-	n := 200000
-	if testing.Short() {
-		n = 20000
-	}
+	n := slowtest.Size(20000, 200000)
 	r := rand.New(rand.NewPCG(1, 2))
 	fast := 0
 	for i := 0; i < n; i++ {

@@ -7,6 +7,7 @@ import (
 	"testing"
 
 	"github.com/repaudit/repaudit/event"
+	"github.com/repaudit/repaudit/internal/slowtest"
 )
 
 // checkReuse fails unless reading with Options.Reuse gives what reading
@@ -57,6 +58,7 @@ func readKept(t testing.TB, data []byte, opts Options) []string {
 // testdata, the benchmark corpus and the fuzz seeds with and without
 // Options.Reuse.
 func TestReuseReadsTheSame(t *testing.T) {
+	slowtest.Skip(t, "reads every sample archive and 4 MiB of the benchmark corpus twice")
 	files := sampleArchives(t)
 	limits := map[string]func(string, string, int) int{
 		"default": nil,

@@ -15,6 +15,8 @@ import (
 	"slices"
 	"strings"
 	"testing"
+
+	"github.com/repaudit/repaudit/internal/slowtest"
 )
 
 // TestNoCgoBuild builds repaudit with CGO_ENABLED=0 and checks that it is
@@ -28,9 +30,7 @@ import (
 // manifest.json (inputs with sizes and digests, counts, options, as_of,
 // started, finished) must be equal, and every .parquet file byte for byte.
 func TestNoCgoBuild(t *testing.T) {
-	if testing.Short() {
-		t.Skip("builds repaudit without cgo")
-	}
+	slowtest.Skip(t, "builds repaudit a second time, without cgo")
 	goTool, err := exec.LookPath("go")
 	if err != nil {
 		t.Fatalf("this test builds repaudit with the go command, which is not on PATH: %v", err)

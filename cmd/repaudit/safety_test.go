@@ -12,6 +12,8 @@ import (
 	"strings"
 	"testing"
 	"time"
+
+	"github.com/repaudit/repaudit/internal/slowtest"
 )
 
 // TestAuditDurationFlags: zero or negative durations are usage errors that
@@ -277,6 +279,7 @@ func terminalUnsafe(s string) string {
 // audit summary and error messages never print control characters or
 // bidi overrides taken from the data or from file names.
 func TestTerminalSafety(t *testing.T) {
+	slowtest.Skip(t, "an audit and a dozen report and query runs")
 	tmp := t.TempDir()
 	logName := filepath.Join(tmp, "access"+hostile+".log")
 	line := `192.0.2.7 - - [01/Mar/2025:10:00:00 +0000] "GET /x` + hostile + ` HTTP/1.1" 200 512 "-" "Mozilla/5.0 (compatible; GPTBot/1.2; ` + hostile + `)"` + "\n" +
