@@ -11,6 +11,7 @@ import (
 // (or first fetch) to the last fetch (or last change), with no margin, and
 // has one tick per version change.
 func TestTimelineEndsWithData(t *testing.T) {
+	t.Parallel()
 	s := &Section{
 		Columns: []string{"authority", "version_id", "valid_from", "valid_until", "fetch_status", "effect"},
 		Types:   []string{"VARCHAR", "VARCHAR", "TIMESTAMP WITH TIME ZONE", "TIMESTAMP WITH TIME ZONE", "INTEGER", "VARCHAR"},
@@ -67,6 +68,7 @@ func TestTimelineEndsWithData(t *testing.T) {
 }
 
 func TestBinaryBytes(t *testing.T) {
+	t.Parallel()
 	for _, tt := range []struct {
 		n    float64
 		want string

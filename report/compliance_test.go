@@ -76,6 +76,7 @@ func complianceAudit(t *testing.T) *Report {
 }
 
 func TestComplianceByBot(t *testing.T) {
+	t.Parallel()
 	r := complianceAudit(t)
 	var got []string
 	for _, m := range rows(t, r, "compliance_by_bot") {
@@ -97,6 +98,7 @@ func TestComplianceByBot(t *testing.T) {
 }
 
 func TestCrawlToRefer(t *testing.T) {
+	t.Parallel()
 	r := complianceAudit(t)
 	var got []string
 	for _, m := range rows(t, r, "crawl_to_refer") {

@@ -7,6 +7,7 @@ import (
 )
 
 func TestArchiveCrawlersLine(t *testing.T) {
+	t.Parallel()
 	for _, tt := range []struct {
 		name string
 		in   []output.ArchiveCrawler

@@ -60,6 +60,7 @@ func declaredAudit(t *testing.T) *Report {
 }
 
 func TestDeclaredCompliance(t *testing.T) {
+	t.Parallel()
 	r := declaredAudit(t)
 	var got []string
 	for _, m := range rows(t, r, "declared_compliance") {
@@ -101,6 +102,7 @@ func TestDeclaredCompliance(t *testing.T) {
 // TestDeclaredComplianceOptional: an audit with no such bot has no section,
 // so reports of audits without cards stay as they were.
 func TestDeclaredComplianceOptional(t *testing.T) {
+	t.Parallel()
 	r := buildCollector(t, fixture())
 	if s := r.Section("declared_compliance"); s != nil {
 		t.Errorf("fixture report has a declared_compliance section with %d rows; want none", len(s.Rows))

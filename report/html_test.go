@@ -204,6 +204,7 @@ func text(n *html.Node) string {
 }
 
 func TestHTML(t *testing.T) {
+	t.Parallel()
 	page := buildHTML(t)
 	checkDOM(t, string(page))
 	if bytes.Contains(page, []byte("ZgotmplZ")) {
@@ -219,6 +220,7 @@ func TestHTML(t *testing.T) {
 // It skips when Chromium is missing unless REPAUDIT_REQUIRE_CHROMIUM=1,
 // and is a slow test (CI runs it with both set).
 func TestHTMLChromium(t *testing.T) {
+	t.Parallel()
 	slowtest.Skip(t, "starts headless Chromium twice")
 	bin := ""
 	for _, name := range []string{"chromium", "chromium-browser", "google-chrome"} {

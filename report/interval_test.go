@@ -10,6 +10,7 @@ import (
 )
 
 func TestFormatInterval(t *testing.T) {
+	t.Parallel()
 	cases := []struct {
 		in   duckdb.Interval
 		want string
@@ -33,6 +34,7 @@ func TestFormatInterval(t *testing.T) {
 // TestFormatIntervalAsDuckDB: formatInterval writes what DuckDB's own
 // cast to VARCHAR writes, for intervals DuckDB computes.
 func TestFormatIntervalAsDuckDB(t *testing.T) {
+	t.Parallel()
 	db, err := sql.Open("duckdb", "")
 	if err != nil {
 		t.Fatal(err)

@@ -16,6 +16,7 @@ import (
 // what the bots did (findings by bot), then the notices of what could not
 // be judged, grouped, then the other sections, with the inputs last.
 func TestReportLeadsWithAnswer(t *testing.T) {
+	t.Parallel()
 	db, _ := openFixture(t)
 	r, err := db.Build(context.Background())
 	if err != nil {
@@ -66,6 +67,7 @@ func TestReportLeadsWithAnswer(t *testing.T) {
 // TestBotColorsStable: a bot has one colour in every chart of the report,
 // whatever its rank in each chart.
 func TestBotColorsStable(t *testing.T) {
+	t.Parallel()
 	day := func(d int) time.Time { return time.Date(2025, 3, d, 0, 0, 0, 0, time.UTC) }
 	colors := newBotColors([]string{"GPTBot", "ClaudeBot", "Googlebot (spoofed)", "GPTBot"})
 	// GPTBot leads the first chart, ClaudeBot the second.

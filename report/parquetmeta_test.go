@@ -19,6 +19,7 @@ import (
 // min/max statistics (but for a column of nulls only), string bounds are at most 64 bytes and bound the
 // values, and no column chunk claims a distinct count (arrow-go wrote 0).
 func TestParquetMetadata(t *testing.T) {
+	t.Parallel()
 	dir := filepath.Join(t.TempDir(), "audit")
 	w, err := output.Create(dir, output.Options{RowGroupRows: 3000})
 	if err != nil {

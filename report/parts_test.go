@@ -18,6 +18,7 @@ import (
 // TestOpenPartFiles opens a table written as a directory of part files
 // (DIR/fetches/*.parquet, as the Beam pipeline writes it).
 func TestOpenPartFiles(t *testing.T) {
+	t.Parallel()
 	c := fixture()
 	dir := writeAudit(t, c, fixtureManifest())
 	half := len(c.Fetches) / 2

@@ -52,6 +52,7 @@ func buildCollector(t *testing.T, c *table.Collector) *Report {
 }
 
 func TestOpenRefuses(t *testing.T) {
+	t.Parallel()
 	ctx := context.Background()
 	t.Run("missing", func(t *testing.T) {
 		dir := filepath.Join(t.TempDir(), "nope")
@@ -103,6 +104,7 @@ func TestOpenRefuses(t *testing.T) {
 // TestViews checks DuckDB reads every table with the rows, types and values
 // the writer wrote.
 func TestViews(t *testing.T) {
+	t.Parallel()
 	db, c := openFixture(t)
 	ctx := context.Background()
 	want := map[string]int{"fetches": len(c.Fetches), "violations": len(c.Violations),
@@ -162,6 +164,7 @@ func TestViews(t *testing.T) {
 var ownFixture = map[string]bool{"usage_reserved": true, "declared_compliance": true}
 
 func TestAllQueriesRun(t *testing.T) {
+	t.Parallel()
 	db, _ := openFixture(t)
 	ctx := context.Background()
 	for _, name := range queries.Names() {
@@ -211,6 +214,7 @@ func find(rows []map[string]any, col string, v any) map[string]any {
 }
 
 func TestBuild(t *testing.T) {
+	t.Parallel()
 	db, _ := openFixture(t)
 	r, err := db.Build(context.Background())
 	if err != nil {
@@ -316,6 +320,7 @@ func TestBuild(t *testing.T) {
 
 // TestAsOfMissing: without an as-of time every retention action is due.
 func TestAsOfMissing(t *testing.T) {
+	t.Parallel()
 	m := fixtureManifest()
 	m.AsOf = ""
 	dir := writeAudit(t, fixture(), m)
@@ -334,6 +339,7 @@ func TestAsOfMissing(t *testing.T) {
 }
 
 func TestEmptyAudit(t *testing.T) {
+	t.Parallel()
 	dir := writeAudit(t, &table.Collector{}, &output.Manifest{Version: "x"})
 	db, err := Open(context.Background(), dir)
 	if err != nil {
@@ -382,6 +388,7 @@ func golden(t *testing.T, name string, got []byte) {
 }
 
 func TestGolden(t *testing.T) {
+	t.Parallel()
 	db, _ := openFixture(t)
 	r, err := db.Build(context.Background())
 	if err != nil {
@@ -419,6 +426,7 @@ func TestGolden(t *testing.T) {
 }
 
 func TestWriteResult(t *testing.T) {
+	t.Parallel()
 	res := &Result{
 		Columns: []string{"agent", "n", "t", "d", "x"},
 		Types:   []string{"VARCHAR", "BIGINT", "TIMESTAMPTZ", "DATE", "DOUBLE"},
@@ -466,6 +474,7 @@ func TestWriteResult(t *testing.T) {
 }
 
 func TestQueryN(t *testing.T) {
+	t.Parallel()
 	db, c := openFixture(t)
 	res, err := db.QueryN(context.Background(), "SELECT * FROM fetches", 2)
 	if err != nil {
@@ -478,6 +487,7 @@ func TestQueryN(t *testing.T) {
 
 // TestExport checks streaming gives the same bytes as WriteResult.
 func TestExport(t *testing.T) {
+	t.Parallel()
 	db, _ := openFixture(t)
 	ctx := context.Background()
 	for _, q := range []string{
@@ -511,6 +521,7 @@ func TestExport(t *testing.T) {
 // TestSplitSectionCap: rows past the cap of a split query are counted
 // for the part they can belong to, not for the complete parts before it.
 func TestSplitSectionCap(t *testing.T) {
+	t.Parallel()
 	c := &table.Collector{}
 	at := ts("2025-03-01T00:00:00Z")
 	// 5001 bots on two days: 5001 total rows, then 10002 day rows.
@@ -544,6 +555,7 @@ func TestSplitSectionCap(t *testing.T) {
 // TestSectionCap: a section keeps at most maxSectionRows rows and counts
 // the rest; the text report says how many it did not show.
 func TestSectionCap(t *testing.T) {
+	t.Parallel()
 	c := &table.Collector{}
 	for i := range maxSectionRows + 5 {
 		c.Problems = append(c.Problems, table.Problem{SourceFile: "a.log", SourceLine: int64(i + 1), Offset: -1,
@@ -571,6 +583,7 @@ func TestSectionCap(t *testing.T) {
 }
 
 func TestTruncate(t *testing.T) {
+	t.Parallel()
 	tests := []struct {
 		s           string
 		n           int

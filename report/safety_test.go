@@ -18,6 +18,7 @@ import (
 // characters reads its own tables only, never a sibling's that the name
 // would match as a pattern.
 func TestOpenGlobDir(t *testing.T) {
+	t.Parallel()
 	ctx := context.Background()
 	parent := t.TempDir()
 	place := func(c *table.Collector, name string) string {
@@ -61,6 +62,7 @@ func TestOpenGlobDir(t *testing.T) {
 // nothing else, writes nothing, and cannot switch that back on; the report
 // still builds. With AllowExternal it may read and write files.
 func TestExternalAccess(t *testing.T) {
+	t.Parallel()
 	ctx := context.Background()
 	dir := writeAudit(t, fixture(), fixtureManifest())
 	other := filepath.Join(t.TempDir(), "other.csv")
@@ -115,6 +117,7 @@ func TestExternalAccess(t *testing.T) {
 }
 
 func TestGlobEscape(t *testing.T) {
+	t.Parallel()
 	for in, want := range map[string]string{
 		"/a/b/fetches.parquet": "/a/b/fetches.parquet",
 		"/out/q*/x":            "/out/q[*]/x",
@@ -206,6 +209,7 @@ func TestNoWrites(t *testing.T) {
 // naming the table: a different size or row count always, a same-size
 // edit with Verify (the SHA-256).
 func TestOpenChangedTable(t *testing.T) {
+	t.Parallel()
 	ctx := context.Background()
 	full := fixture()
 	other := writeAudit(t, &table.Collector{Violations: full.Violations[:1]}, fixtureManifest())

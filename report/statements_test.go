@@ -6,6 +6,7 @@ import (
 )
 
 func TestSplitStatements(t *testing.T) {
+	t.Parallel()
 	for _, c := range []struct {
 		in   string
 		want []string

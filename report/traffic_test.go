@@ -43,6 +43,7 @@ func trafficRows(t *testing.T, r *Report, id string) []trafficRow {
 // TestTraffic: requests and bytes per bot, with spoofed clients apart from
 // the bot they claimed and non-bot traffic as one line.
 func TestTraffic(t *testing.T) {
+	t.Parallel()
 	db, _ := openFixture(t)
 	r, err := db.Build(context.Background())
 	if err != nil {
@@ -90,6 +91,7 @@ func TestTraffic(t *testing.T) {
 // TestTimeZone: --tz shows every time in the zone and counts days there;
 // the tables' UTC values are the same instants.
 func TestTimeZone(t *testing.T) {
+	t.Parallel()
 	db, _ := openFixture(t)
 	tokyo, err := time.LoadLocation("Asia/Tokyo")
 	if err != nil {
@@ -152,6 +154,7 @@ func TestTimeZone(t *testing.T) {
 
 // TestTextWidth: the text report fits the width it is given.
 func TestTextWidth(t *testing.T) {
+	t.Parallel()
 	db, _ := openFixture(t)
 	r, err := db.Build(context.Background())
 	if err != nil {

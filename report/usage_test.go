@@ -61,6 +61,7 @@ func usageAudit(t *testing.T) *Report {
 }
 
 func TestUsagePrefs(t *testing.T) {
+	t.Parallel()
 	r := usageAudit(t)
 	var got []string
 	for _, m := range rows(t, r, "usage_prefs") {
@@ -80,6 +81,7 @@ func TestUsagePrefs(t *testing.T) {
 }
 
 func TestUsageReserved(t *testing.T) {
+	t.Parallel()
 	r := usageAudit(t)
 	var got []string
 	for _, m := range rows(t, r, "usage_reserved") {
