@@ -188,6 +188,10 @@ type NoticeFacts struct {
 	// DNSGiven says that the run was given reverse-DNS snapshots
 	// (--dns-dir): the IP list notices then do not suggest making one.
 	DNSGiven bool `json:"dns_given,omitempty"`
+	// NoDNSAnswer counts, by agent, the fetches of NotGiven and
+	// NotPublished whose address no reverse-DNS snapshot holds: with
+	// snapshots given, the notices say these were not looked up.
+	NoDNSAnswer map[string]int64 `json:"no_dns_answer,omitempty"`
 	// Sites are the sites named with --site when several were, and
 	// Unbound the inputs bound to none of them whose lines named no host,
 	// with their counts.
@@ -313,6 +317,14 @@ func (nf *NoticeFacts) Tally(f *table.Fetch) {
 		nf.noteListURL(f.Agent, f.IPListURL)
 	case identity.IPNotPublished:
 		addCapped(nf.NotPublished, f.Agent, 1)
+	default:
+		return
+	}
+	if f.DNSCheck == "" {
+		if nf.NoDNSAnswer == nil {
+			nf.NoDNSAnswer = map[string]int64{}
+		}
+		addCapped(nf.NoDNSAnswer, f.Agent, 1)
 	}
 }
 
@@ -378,6 +390,12 @@ func (nf *NoticeFacts) Merge(o NoticeFacts) {
 	}
 	nf.SourcesGiven = nf.SourcesGiven || o.SourcesGiven
 	nf.DNSGiven = nf.DNSGiven || o.DNSGiven
+	for a, n := range o.NoDNSAnswer {
+		if nf.NoDNSAnswer == nil {
+			nf.NoDNSAnswer = map[string]int64{}
+		}
+		addCapped(nf.NoDNSAnswer, a, n)
+	}
 	nf.AddReferrers(o.Referrers)
 	for a, n := range o.UnknownBots {
 		if nf.UnknownBots == nil {
@@ -671,7 +689,10 @@ func (nl *noticeList) ipLists(catalog *bots.Catalog, nf *NoticeFacts) {
 	}
 	if len(unpublished) > 0 {
 		fix := ""
-		if len(byDNS) > 0 {
+		switch {
+		case len(byDNS) > 0 && nf.DNSGiven:
+			fix = " — " + listSome(byDNS, 8) + " can be verified by reverse DNS, but the snapshots given hold no lookup of these addresses: run 'repaudit dns verify' on these inputs and pass its --out DIR with --dns-dir"
+		case len(byDNS) > 0:
 			fix = " — " + listSome(byDNS, 8) + " can be verified by reverse DNS: run 'repaudit dns verify INPUT... --out DIR' and pass --dns-dir DIR"
 		}
 		nl.add(NoticeIPListNone, unpublishedN, "%s by bots whose operators publish no IP ranges, unverifiable by IP: %s%s",
@@ -680,17 +701,22 @@ func (nl *noticeList) ipLists(catalog *bots.Catalog, nf *NoticeFacts) {
 }
 
 // byReverseDNS reports whether a bot can be verified by reverse DNS (its
-// operator documents it: rdns_suffixes) and the run was given no
-// --dns-dir to do it with.
+// operator documents it: rdns_suffixes) and the run has no lookup of
+// some of its fetches' addresses: it was given no --dns-dir, or the
+// snapshots given do not hold those addresses (made from other inputs,
+// or before these fetches were logged).
 func byReverseDNS(b *bots.Bot, nf *NoticeFacts) bool {
-	return b != nil && len(b.RDNSSuffixes) > 0 && !nf.DNSGiven
+	return b != nil && len(b.RDNSSuffixes) > 0 && (!nf.DNSGiven || nf.NoDNSAnswer[b.Token] > 0)
 }
 
 // dnsFix names 'repaudit dns verify' as the other fix of the IP list
 // notice, when byReverseDNS; "" otherwise.
 func dnsFix(b *bots.Bot, nf *NoticeFacts) string {
-	if !byReverseDNS(b, nf) {
+	switch {
+	case !byReverseDNS(b, nf):
 		return ""
+	case nf.DNSGiven:
+		return fmt.Sprintf(" (or verify by reverse DNS: the snapshots given hold no lookup of the addresses of %s; run 'repaudit dns verify' on these inputs and pass its --out DIR with --dns-dir)", fetches(nf.NoDNSAnswer[b.Token]))
 	}
 	return " (or verify by reverse DNS: run 'repaudit dns verify INPUT... --out DIR' and pass --dns-dir DIR)"
 }

@@ -15,6 +15,7 @@ func TestIPListNotices(t *testing.T) {
 	row := func(agent, check, url string) *table.Fetch {
 		return &table.Fetch{Agent: agent, ClientIP: "192.0.2.1", IPCheck: check, IPListURL: url}
 	}
+	looked := func(f *table.Fetch, dns string) *table.Fetch { f.DNSCheck = dns; return f }
 	tests := []struct {
 		name     string
 		rows     []*table.Fetch
@@ -50,13 +51,24 @@ func TestIPListNotices(t *testing.T) {
 				"ip-list-not-published: 3: Amazonbot (2), Bytespider (1) — Amazonbot can be verified by reverse DNS: run 'repaudit dns verify INPUT... --out DIR' and pass --dns-dir DIR"},
 		},
 		{
-			name: "reverse DNS not named with --dns-dir",
+			name: "reverse DNS not named when the snapshots hold the addresses",
 			rows: []*table.Fetch{
-				row("Googlebot", identity.IPNotGiven, "https://developers.google.com/crawling/ipranges/common-crawlers.json"),
-				row("Amazonbot", identity.IPNotPublished, ""),
+				looked(row("Googlebot", identity.IPNotGiven, "https://developers.google.com/crawling/ipranges/common-crawlers.json"), identity.DNSLookupError),
+				looked(row("Amazonbot", identity.IPNotPublished, ""), identity.DNSNoPTR),
 			},
 			dnsGiven: true,
 			want:     []string{"ip-list-not-given: 1: pass --ip-ranges-dir DIR", "ip-list-not-published: 1: unverifiable by IP: Amazonbot (1)"},
+		},
+		{
+			name: "snapshots given that do not hold the addresses",
+			rows: []*table.Fetch{
+				row("Googlebot", identity.IPNotGiven, "https://developers.google.com/crawling/ipranges/common-crawlers.json"),
+				looked(row("Googlebot", identity.IPNotGiven, "https://developers.google.com/crawling/ipranges/common-crawlers.json"), identity.DNSNoPTR),
+				row("Amazonbot", identity.IPNotPublished, ""),
+			},
+			dnsGiven: true,
+			want: []string{"ip-list-not-given: 2: (or verify by reverse DNS: the snapshots given hold no lookup of the addresses of 1 fetch; run 'repaudit dns verify' on these inputs",
+				"ip-list-not-published: 1: Amazonbot (1) — Amazonbot can be verified by reverse DNS, but the snapshots given hold no lookup of these addresses"},
 		},
 		{
 			name: "list given, or no address",
@@ -92,7 +104,7 @@ func TestIPListNotices(t *testing.T) {
 				t.Fatalf("got %d notices %+v, want %d", len(got), got, len(tt.want))
 			}
 			for i, n := range got {
-				if tt.dnsGiven && strings.Contains(n.Message, "dns verify") {
+				if tt.dnsGiven && strings.Contains(n.Message, "dns verify") && !strings.Contains(n.Message, "hold no lookup") {
 					t.Errorf("notice %d names dns verify although --dns-dir was given: %q", i, n.Message)
 				}
 				code, rest, _ := strings.Cut(tt.want[i], ": ")

@@ -114,6 +114,7 @@ type Store struct {
 	cardTLs   []*timeline[*Card] // card timelines in the order first added
 	cardTimes []time.Time        // every dated card snapshot time, sorted
 	keys      map[string]*timeline[[]Key]
+	keyIDs    map[string]*timeline[[]Key] // the same snapshots by keyIdentifier
 	ips       map[string]*timeline[ipSnap]
 	dns       map[netip.Addr]*timeline[dnsSnapEntry] // DNS snapshot lookups by address (dns.go)
 	trusted   []Key
@@ -136,39 +137,13 @@ type uaCacheKey struct {
 // NewStore returns an empty Store.
 func NewStore() *Store {
 	s := &Store{
-		cards: map[string]*timeline[*Card]{},
-		keys:  map[string]*timeline[[]Key]{},
-		ips:   map[string]*timeline[ipSnap]{},
+		cards:  map[string]*timeline[*Card]{},
+		keys:   map[string]*timeline[[]Key]{},
+		keyIDs: map[string]*timeline[[]Key]{},
+		ips:    map[string]*timeline[ipSnap]{},
 	}
 	s.uaCache.Store(new(sync.Map))
 	return s
-}
-
-// normURL is the lookup form of a URL: scheme and host lower-cased, the
-// default port dropped, an empty or "/" path dropped (origin form), the
-// fragment dropped. Strings that are not absolute URLs come back trimmed.
-func normURL(s string) string {
-	s = strings.TrimSpace(s)
-	u, err := url.Parse(s)
-	if err != nil || u.Scheme == "" || u.Host == "" {
-		return s
-	}
-	scheme := strings.ToLower(u.Scheme)
-	host := strings.ToLower(u.Host)
-	if scheme == "https" {
-		host = strings.TrimSuffix(host, ":443")
-	} else if scheme == "http" {
-		host = strings.TrimSuffix(host, ":80")
-	}
-	path := u.EscapedPath()
-	if path == "/" {
-		path = ""
-	}
-	out := scheme + "://" + host + path
-	if u.RawQuery != "" || u.ForceQuery {
-		out += "?" + u.RawQuery
-	}
-	return out
 }
 
 // originOf returns the origin of an absolute URL in lookup form, or "".
@@ -231,17 +206,20 @@ func (s *Store) AddKeys(url string, keys []Key, at time.Time) {
 	n := normURL(url)
 	s.mu.Lock()
 	defer s.mu.Unlock()
-	s.addKeysLocked(n, ks, at)
+	addKeysTo(s.keys, n, ks, at)
+	if id := keyIdentifier(url); id != n {
+		addKeysTo(s.keyIDs, id, ks, at)
+	}
 	if o := originOf(url); o != "" && o+directoryPath == n {
-		s.addKeysLocked(o, ks, at)
+		addKeysTo(s.keys, o, ks, at)
 	}
 }
 
-func (s *Store) addKeysLocked(k string, keys []Key, at time.Time) {
-	tl, ok := s.keys[k]
+func addKeysTo(m map[string]*timeline[[]Key], k string, keys []Key, at time.Time) {
+	tl, ok := m[k]
 	if !ok {
 		tl = &timeline[[]Key]{}
-		s.keys[k] = tl
+		m[k] = tl
 	}
 	tl.add(at, keys)
 }
@@ -306,7 +284,8 @@ func (s *Store) TrustedKeys() []Key {
 }
 
 // Keys returns the keys published under ref as of t. ref is a directory
-// origin ("https://example.com"), a JWK Set or directory URL, a card
+// origin ("https://example.com"), a JWK Set or directory URL (looked up
+// as written, then by its identifier: normalized, query discarded), a card
 // client_id (then the card's jwks_uri snapshot, or its inline jwks), or a
 // data: URL carrying an inline key set (decoded on the spot); one pair of
 // surrounding quotes or angle brackets is ignored. known is
@@ -331,6 +310,19 @@ func (s *Store) Keys(ref string, t time.Time) (keys []Key, known bool) {
 	if tl, ok := s.cards[n]; ok {
 		if sn, ok := tl.in(t); ok {
 			return s.cardKeysLocked(sn.v, t)
+		}
+	}
+	// A key set captured under another spelling of the same identifier:
+	// draft-ietf-webbotauth-httpsig-protocol-01 §5.5 discards the query
+	// and compares normalized forms. Key.Source names the URL the
+	// snapshot was fetched from, so the evidence shows which spelling
+	// supplied the keys.
+	id := keyIdentifier(ref)
+	for _, m := range []map[string]*timeline[[]Key]{s.keys, s.keyIDs} {
+		if tl, ok := m[id]; ok {
+			if sn, ok := tl.in(t); ok {
+				return slices.Clone(sn.v), true
+			}
 		}
 	}
 	return nil, false
