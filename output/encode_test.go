@@ -22,12 +22,17 @@ import (
 // adaptive are all in it.
 const serialFetchesSHA256 = "620f4ebcd679ff78a79648f0cac411578106e6e876f640ef5ae66a359e69f073"
 
-// writeAdaptive writes 20,000 rows of adaptiveRow in row groups of 8192
-// with the given number of encoders and returns the fetches file.
-func writeAdaptive(t *testing.T, encoders int) []byte {
+// serialFetchesBytesSHA256 is serialFetchesSHA256 for row groups of at
+// most 4 MiB of buffered rows (Options.RowGroupBytes).
+const serialFetchesBytesSHA256 = "ed33763180304d0b45c8cb44e5bf7f4748f20462c1c2b1408c033a91d6431db4"
+
+// writeAdaptive writes 20,000 rows of adaptiveRow in row groups of at
+// most 8192 rows and rgBytes bytes (0: the default) with the given number
+// of encoders and returns the fetches file.
+func writeAdaptive(t *testing.T, encoders, rgBytes int) []byte {
 	t.Helper()
 	dir := filepath.Join(t.TempDir(), "o")
-	w, err := Create(dir, Options{RowGroupRows: 8192, Encoders: encoders})
+	w, err := Create(dir, Options{RowGroupRows: 8192, RowGroupBytes: rgBytes, Encoders: encoders})
 	if err != nil {
 		t.Fatal(err)
 	}
@@ -48,18 +53,30 @@ func writeAdaptive(t *testing.T, encoders int) []byte {
 	return data
 }
 
-// TestEncodersSameBytes checks that the number of goroutines encoding a
-// row group changes no byte of the file, and that the file is the one the
-// serial writer wrote.
+// TestEncodersSameBytes checks that the number of goroutines appending
+// rows and encoding row groups changes no byte of the file, and that the
+// file is the one the serial writer wrote: with row groups ended by their
+// row count, and with row groups of 4 MiB ended by their bytes, where a
+// column's dictionary outgrows its page and the column turns plain inside
+// each row group (user_agent after about 3450 rows), which moves the
+// buffered bytes past the budget about 1600 rows later.
 func TestEncodersSameBytes(t *testing.T) {
-	ref := writeAdaptive(t, 1)
-	sum := sha256.Sum256(ref)
-	if got := hex.EncodeToString(sum[:]); got != serialFetchesSHA256 {
-		t.Errorf("one encoder: SHA-256 %s, want %s (the serial writer's)", got, serialFetchesSHA256)
-	}
-	for _, n := range []int{2, 3, 16} {
-		if got := writeAdaptive(t, n); !bytes.Equal(got, ref) {
-			t.Errorf("%d encoders: %d bytes differ from one encoder's %d", n, len(got), len(ref))
+	for _, tc := range []struct {
+		rgBytes int
+		sha256  string
+	}{
+		{0, serialFetchesSHA256},
+		{4 << 20, serialFetchesBytesSHA256},
+	} {
+		ref := writeAdaptive(t, 1, tc.rgBytes)
+		sum := sha256.Sum256(ref)
+		if got := hex.EncodeToString(sum[:]); got != tc.sha256 {
+			t.Errorf("budget %d, one encoder: SHA-256 %s, want %s (the serial writer's)", tc.rgBytes, got, tc.sha256)
+		}
+		for _, n := range []int{2, 3, 16} {
+			if got := writeAdaptive(t, n, tc.rgBytes); !bytes.Equal(got, ref) {
+				t.Errorf("budget %d, %d encoders: %d bytes differ from one encoder's %d", tc.rgBytes, n, len(got), len(ref))
+			}
 		}
 	}
 }

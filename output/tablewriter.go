@@ -71,6 +71,10 @@ type tableWriter struct {
 	encs    []encoder
 	plans   []chunkPlan
 	workers int
+	// stage holds the rows not yet appended to a batch (workers > 1 only)
+	// and scan the bounds of appending them (stage.go).
+	stage stage
+	scan  []colScan
 
 	// props are the file writer's properties. arrow-go fixes whether a
 	// column chunk is dictionary-encoded, its encoding and its zstd level
@@ -107,8 +111,14 @@ type colBuf struct {
 	offs  []int32
 	data  []byte
 	plain bool
-	poffs []int32
-	pdata []byte
+	// raw is the bytes of the values the column's rows gave while it is
+	// a dictionary, invalid whether one of them was not valid UTF-8: what
+	// turning it plain can add to the batch is at most raw, or three
+	// times raw (stage.go).
+	raw     int
+	invalid bool
+	poffs   []int32
+	pdata   []byte
 	// kInt32: the values.
 	i32 []int32
 	// A dictionary of at most smallDict keys (most columns: agents,
@@ -192,6 +202,7 @@ func (b *batch) reset(budget int) {
 		}
 		c.data = c.data[:0]
 		c.plain = false
+		c.raw, c.invalid = 0, false
 		c.i32 = c.i32[:0]
 		c.b = c.b[:0]
 		c.i64 = c.i64[:0]
@@ -257,6 +268,7 @@ func (c *colBuf) appendString(s string, dictLimit int) (int, error) {
 	if c.plain {
 		return c.appendPlain(s)
 	}
+	c.raw += len(s)
 	if c.hasLast && s == c.last {
 		c.i32 = append(c.i32, c.lastIdx)
 		return 0, nil
@@ -288,6 +300,7 @@ func (c *colBuf) appendString(s string, dictLimit int) (int, error) {
 	}
 	v, added := s, 0
 	if !utf8.ValidString(s) {
+		c.invalid = true
 		v = strings.ToValidUTF8(s, "\uFFFD")
 		// Two invalid strings can become the same valid one: the
 		// dictionary must not hold a value twice. The raw string keys the
@@ -509,11 +522,26 @@ func newTableWriter(s *tableSpec, path string, rowGroupRows, rowGroupBytes, work
 
 // add appends the row at p, a pointer to a struct of the table's row type.
 // The fields are read at the offsets reflection gave for that type; the
-// Writer's typed methods guarantee the type.
+// Writer's typed methods guarantee the type. With more than one worker the
+// row is staged and appended with the rows after it, column by column on
+// several goroutines (stage.go).
 func (tw *tableWriter) add(p unsafe.Pointer) error {
 	if tw.closed {
 		return ErrClosed
 	}
+	tw.rows++
+	if tw.workers <= 1 {
+		return tw.addRow(p)
+	}
+	if tw.stage.put(tw.spec.typ, p) == stageRows {
+		return tw.appendStaged()
+	}
+	return nil
+}
+
+// addRow appends the row at p to the batch, and hands the batch over to
+// be written once it is full.
+func (tw *tableWriter) addRow(p unsafe.Pointer) error {
 	if tw.cur == nil {
 		tw.cur = tw.nextBatch()
 	}
@@ -545,7 +573,6 @@ func (tw *tableWriter) add(p unsafe.Pointer) error {
 	}
 	b.rows++
 	b.bytes += tw.rowWidth
-	tw.rows++
 	if b.rows >= tw.limit || b.bytes >= tw.budget {
 		return tw.flush()
 	}
@@ -635,8 +662,10 @@ func (tw *tableWriter) close() error {
 		return ErrClosed
 	}
 	tw.closed = true
-	var err error
-	if tw.work == nil {
+	err := tw.appendStaged()
+	if err != nil {
+		tw.drain()
+	} else if tw.work == nil {
 		if b := tw.cur; b != nil && b.rows > 0 {
 			err = tw.encode(b)
 		}
@@ -675,6 +704,7 @@ func (tw *tableWriter) release() {
 	tw.dropSpares()
 	tw.free = nil
 	tw.encs, tw.plans = nil, nil
+	tw.stage = stage{}
 	tw.mem.drop()
 }
 
@@ -710,6 +740,7 @@ func (tw *tableWriter) abort() {
 	tw.closed = true
 	tw.drain()
 	tw.cur = nil
+	tw.stage = stage{}
 	tw.f.Close()
 }
 
