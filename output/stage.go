@@ -86,10 +86,12 @@ func (tw *tableWriter) appendStaged() error {
 
 // colScan is safeRows' account of one string column over a run of rows.
 type colScan struct {
-	room int  // dictionary page bytes the column may add before it turns plain
-	grow int  // what the run may add to them at most
-	raw  int  // bytes of the run's values
-	risk bool // the column may turn plain within the run
+	col  int     // the column's index
+	off  uintptr // its field's offset in a row
+	room int     // dictionary page bytes the column may add before it turns plain
+	grow int     // what the run may add to them at most
+	raw  int     // bytes of the run's values
+	risk bool    // the column may turn plain within the run
 }
 
 // safeRows returns how many staged rows from i on may be appended to the
@@ -108,31 +110,32 @@ type colScan struct {
 //     plus 3n per value of the run, and no value counts as repeated.
 func (tw *tableWriter) safeRows(i int) int {
 	b, st := tw.cur, &tw.stage
-	cols := tw.spec.Cols
-	if len(tw.scan) != len(cols) {
-		tw.scan = make([]colScan, len(cols))
-	}
-	for k, col := range cols {
-		if col.kind == kString || col.kind == kDict {
-			c := &b.cols[k]
-			tw.scan[k] = colScan{room: tw.dictLimit - len(c.data) - 4*(len(c.offs)-1)}
+	if tw.scan == nil {
+		for k, col := range tw.spec.Cols {
+			if col.kind == kString || col.kind == kDict {
+				tw.scan = append(tw.scan, colScan{col: k, off: col.off})
+			}
 		}
+	}
+	for j := range tw.scan {
+		sc := &tw.scan[j]
+		c := &b.cols[sc.col]
+		*sc = colScan{col: sc.col, off: sc.off, room: tw.dictLimit - len(c.data) - 4*(len(c.offs)-1)}
 	}
 	left, maxRows := tw.budget-b.bytes, tw.limit-b.rows-1
 	sum, m := 0, 0
 	for r := i; r < st.n && m < maxRows; r++ {
-		p := st.at(r)
+		p, q := st.at(r), st.at(max(r-1, 0))
 		add := tw.rowWidth
-		for k, col := range cols {
-			if col.kind != kString && col.kind != kDict {
-				continue
-			}
-			s := *(*string)(unsafe.Add(p, col.off))
-			var prev *string
+		for j := range tw.scan {
+			sc := &tw.scan[j]
+			s := *(*string)(unsafe.Add(p, sc.off))
 			if r > i {
-				prev = (*string)(unsafe.Add(st.at(r-1), col.off))
+				add += valueBound(&b.cols[sc.col], sc, s, *(*string)(unsafe.Add(q, sc.off)), true)
+			} else {
+				c := &b.cols[sc.col]
+				add += valueBound(c, sc, s, c.last, c.hasLast)
 			}
-			add += tw.valueBound(&b.cols[k], &tw.scan[k], s, prev)
 		}
 		if sum+add >= left {
 			break
@@ -144,16 +147,19 @@ func (tw *tableWriter) safeRows(i int) int {
 }
 
 // valueBound is safeRows' bound of the bytes appending s to column c adds
-// (see there); prev is the column's value in the row before, nil for the
-// first row of a run.
-func (tw *tableWriter) valueBound(c *colBuf, sc *colScan, s string, prev *string) int {
+// (see there); prev is the value appended to the column just before, when
+// hasPrev. Only the same string (the same bytes at the same address, as
+// the judge hands over shared strings) counts as a repeat: comparing the
+// bytes of every value would cost about as much as the dictionary lookup
+// it bounds.
+func valueBound(c *colBuf, sc *colScan, s, prev string, hasPrev bool) int {
 	n := len(s)
 	if c.plain {
 		return 3*n + 4
 	}
 	extra := 0
 	if !sc.risk {
-		if prev != nil && s == *prev || prev == nil && c.hasLast && s == c.last {
+		if hasPrev && len(prev) == n && unsafe.StringData(prev) == unsafe.StringData(s) {
 			return 0
 		}
 		if sc.grow += 3*n + 4; sc.grow > sc.room {
