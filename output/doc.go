@@ -26,7 +26,14 @@
 // 8 MiB of buffered rows) at a time, by a goroutine of the table's own
 // with arrow-go's Parquet column writers while the next group fills; a
 // table holds at most two row groups, so the writer's memory does not grow
-// with the input. Each column chunk is dictionary-encoded, delta-encoded
+// with the input. The column chunks of a row group are encoded and
+// compressed by up to Options.Encoders goroutines (GOMAXPROCS by
+// default) and land in the file in schema order, each where a writer
+// working one column after the other would have put it. With more than
+// one of them, rows are staged a thousand at a time and appended column
+// by column on as many goroutines, except where a row could end its row
+// group (stage.go): the row groups end where they would, and the files
+// are the same byte for byte whatever the number of goroutines. Each column chunk is dictionary-encoded, delta-encoded
 // (integers and times in order) or plain as its values make worthwhile;
 // in a row group of at least adaptiveRows rows, plain numbers are
 // compressed at zstd's fastest level, everything else at its default.

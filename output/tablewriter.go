@@ -29,7 +29,8 @@ import (
 // row group to the next, so a long run neither re-grows nor re-zeroes
 // buffers. A full batch (rowGroupRows rows, or rowGroupBytes buffered bytes)
 // is one Parquet row group: a goroutine of the table's own encodes it with
-// arrow-go's Parquet column writers while the next batch fills. There are
+// arrow-go's Parquet column writers while the next batch fills, its column
+// chunks spread over up to workers goroutines (encode). There are
 // never more than two batches per table, so a table's memory is about twice
 // its byte budget however many rows it gets or however long its strings; a
 // table finished early (Writer.Finish) keeps nothing.
@@ -63,17 +64,28 @@ type tableWriter struct {
 	errMu sync.Mutex
 	werr  error // first error of the encoding goroutine
 
-	enc encoder // used by one goroutine at a time: the encoding one, or close
+	// encs holds the scratch space of each of encode's workers (at most
+	// workers of them), kept from one row group to the next; plans holds
+	// each column chunk's encoding. Both are used by one encode at a
+	// time: the encoding goroutine's, or close's.
+	encs    []encoder
+	plans   []chunkPlan
+	workers int
+	// stage holds the rows not yet appended to a batch (workers > 1 only)
+	// and scan the bounds of appending them (stage.go).
+	stage stage
+	scan  []colScan
 
 	// props are the file writer's properties. arrow-go fixes whether a
 	// column chunk is dictionary-encoded, its encoding and its zstd level
-	// from them when it starts the chunk, so encode sets them to
-	// plainProps, plainFastProps (plain at zstdFast), dictProps or
-	// deltaProps (which differ in that alone) before each column: a chunk
-	// written plain then has no dictionary page at all.
-	props, plainProps, plainFastProps, dictProps, deltaProps *parquet.WriterProperties
-	// mem is the allocator of all five. release and trim reach it here,
-	// not through props, which the encoding goroutine overwrites.
+	// from them when it starts the row group's column writers, so encode
+	// sets them per row group, column by column (rowGroupProps), from
+	// base, the options every row group shares, and fast, the zstd level
+	// of plain numbers.
+	props *parquet.WriterProperties
+	base  []parquet.WriterProperty
+	fast  int
+	// mem is the allocator of props. release and trim reach it here.
 	mem *recycler
 }
 
@@ -99,8 +111,14 @@ type colBuf struct {
 	offs  []int32
 	data  []byte
 	plain bool
-	poffs []int32
-	pdata []byte
+	// raw is the bytes of the values the column's rows gave while it is
+	// a dictionary, invalid whether one of them was not valid UTF-8: what
+	// turning it plain can add to the batch is at most raw, or three
+	// times raw (stage.go).
+	raw     int
+	invalid bool
+	poffs   []int32
+	pdata   []byte
 	// kInt32: the values.
 	i32 []int32
 	// A dictionary of at most smallDict keys (most columns: agents,
@@ -184,6 +202,7 @@ func (b *batch) reset(budget int) {
 		}
 		c.data = c.data[:0]
 		c.plain = false
+		c.raw, c.invalid = 0, false
 		c.i32 = c.i32[:0]
 		c.b = c.b[:0]
 		c.i64 = c.i64[:0]
@@ -249,6 +268,7 @@ func (c *colBuf) appendString(s string, dictLimit int) (int, error) {
 	if c.plain {
 		return c.appendPlain(s)
 	}
+	c.raw += len(s)
 	if c.hasLast && s == c.last {
 		c.i32 = append(c.i32, c.lastIdx)
 		return 0, nil
@@ -280,6 +300,7 @@ func (c *colBuf) appendString(s string, dictLimit int) (int, error) {
 	}
 	v, added := s, 0
 	if !utf8.ValidString(s) {
+		c.invalid = true
 		v = strings.ToValidUTF8(s, "\uFFFD")
 		// Two invalid strings can become the same valid one: the
 		// dictionary must not hold a value twice. The raw string keys the
@@ -437,15 +458,15 @@ func (c *colBuf) toPlain() (int, error) {
 	return len(pd), nil
 }
 
-// writerProps are the Parquet writer properties of a table, with
-// dictionary encoding on or off for every column.
-func writerProps(s *tableSpec, rowGroupRows int, cc compress.Compression, level int, dict, delta bool, mem memory.Allocator) *parquet.WriterProperties {
-	props := []parquet.WriterProperty{
+// baseProps are the Parquet writer options every row group of a table
+// shares. A row group adds each column chunk's own (rowGroupProps).
+func baseProps(rowGroupRows int, cc compress.Compression, mem memory.Allocator) []parquet.WriterProperty {
+	return []parquet.WriterProperty{
 		parquet.WithAllocator(mem),
 		parquet.WithCompression(cc),
-		parquet.WithCompressionLevel(level),
+		parquet.WithCompressionLevel(compress.DefaultCompressionLevel),
 		parquet.WithMaxRowGroupLength(int64(rowGroupRows)),
-		parquet.WithDictionaryDefault(dict),
+		parquet.WithDictionaryDefault(false),
 		parquet.WithRootRepetition(parquet.Repetitions.Required),
 		parquet.WithCreatedBy("repaudit"),
 		parquet.WithStats(true),
@@ -454,26 +475,16 @@ func writerProps(s *tableSpec, rowGroupRows int, cc compress.Compression, level 
 		// host, agent or URL.
 		parquet.WithMaxStatsSize(statsTruncate),
 	}
-	for _, c := range s.Cols {
-		if delta && c.kind != kString && c.kind != kDict && c.kind != kBool && c.kind != kFloat64 {
-			props = append(props, parquet.WithEncodingFor(c.Name, parquet.Encodings.DeltaBinaryPacked))
-		}
-	}
-	return parquet.NewWriterProperties(props...)
 }
 
-func newTableWriter(s *tableSpec, path string, rowGroupRows, rowGroupBytes int, cc compress.Compression) (*tableWriter, error) {
+func newTableWriter(s *tableSpec, path string, rowGroupRows, rowGroupBytes, workers int, cc compress.Compression) (*tableWriter, error) {
 	mem := new(recycler)
 	fast := compress.DefaultCompressionLevel
 	if cc == compress.Codecs.Zstd {
 		fast = zstdFast
 	}
-	def := compress.DefaultCompressionLevel
-	plain, dict := writerProps(s, rowGroupRows, cc, def, false, false, mem), writerProps(s, rowGroupRows, cc, def, true, false, mem)
-	delta := writerProps(s, rowGroupRows, cc, def, false, true, mem)
-	plainFast := writerProps(s, rowGroupRows, cc, fast, false, false, mem)
-	props := new(parquet.WriterProperties)
-	*props = *plain
+	base := baseProps(rowGroupRows, cc, mem)
+	props := parquet.NewWriterProperties(base...)
 	root, err := s.parquetSchema(props)
 	if err != nil {
 		return nil, err
@@ -500,7 +511,8 @@ func newTableWriter(s *tableSpec, path string, rowGroupRows, rowGroupBytes int, 
 	}
 	out := newSink(bufio.NewWriterSize(f, 256<<10))
 	tw := &tableWriter{spec: s, f: f, out: out, limit: rowGroupRows, budget: rowGroupBytes,
-		dictLimit: int(props.DictionaryPageSizeLimit()), props: props, plainProps: plain, plainFastProps: plainFast, dictProps: dict, deltaProps: delta, mem: mem}
+		dictLimit: int(props.DictionaryPageSizeLimit()), props: props, base: base, fast: fast, mem: mem,
+		workers: max(1, workers)}
 	tw.fw = file.NewParquetWriter(out, root, file.WithWriterProps(props), file.WithWriteMetadata(meta))
 	for _, c := range s.Cols {
 		tw.rowWidth += width(c.kind)
@@ -510,11 +522,26 @@ func newTableWriter(s *tableSpec, path string, rowGroupRows, rowGroupBytes int, 
 
 // add appends the row at p, a pointer to a struct of the table's row type.
 // The fields are read at the offsets reflection gave for that type; the
-// Writer's typed methods guarantee the type.
+// Writer's typed methods guarantee the type. With more than one worker the
+// row is staged and appended with the rows after it, column by column on
+// several goroutines (stage.go).
 func (tw *tableWriter) add(p unsafe.Pointer) error {
 	if tw.closed {
 		return ErrClosed
 	}
+	tw.rows++
+	if tw.workers <= 1 {
+		return tw.addRow(p)
+	}
+	if tw.stage.put(tw.spec.typ, p) == stageRows {
+		return tw.appendStaged()
+	}
+	return nil
+}
+
+// addRow appends the row at p to the batch, and hands the batch over to
+// be written once it is full.
+func (tw *tableWriter) addRow(p unsafe.Pointer) error {
 	if tw.cur == nil {
 		tw.cur = tw.nextBatch()
 	}
@@ -546,7 +573,6 @@ func (tw *tableWriter) add(p unsafe.Pointer) error {
 	}
 	b.rows++
 	b.bytes += tw.rowWidth
-	tw.rows++
 	if b.rows >= tw.limit || b.bytes >= tw.budget {
 		return tw.flush()
 	}
@@ -636,8 +662,10 @@ func (tw *tableWriter) close() error {
 		return ErrClosed
 	}
 	tw.closed = true
-	var err error
-	if tw.work == nil {
+	err := tw.appendStaged()
+	if err != nil {
+		tw.drain()
+	} else if tw.work == nil {
 		if b := tw.cur; b != nil && b.rows > 0 {
 			err = tw.encode(b)
 		}
@@ -675,7 +703,8 @@ func (tw *tableWriter) close() error {
 func (tw *tableWriter) release() {
 	tw.dropSpares()
 	tw.free = nil
-	tw.enc = encoder{}
+	tw.encs, tw.plans = nil, nil
+	tw.stage = stage{}
 	tw.mem.drop()
 }
 
@@ -711,6 +740,7 @@ func (tw *tableWriter) abort() {
 	tw.closed = true
 	tw.drain()
 	tw.cur = nil
+	tw.stage = stage{}
 	tw.f.Close()
 }
 
@@ -889,102 +919,33 @@ type dictEncoder interface {
 // chosen column by column from the data.
 const adaptiveRows = 4096
 
-// encode writes batch b as one row group. Each column chunk is
-// dictionary-encoded or plain as its values make worthwhile; row groups of
-// fewer than adaptiveRows rows keep a fixed layout.
-func (tw *tableWriter) encode(b *batch) (err error) {
-	defer func() {
-		if r := recover(); r != nil {
-			err = fmt.Errorf("output: encoding a row group: %v", r)
-		}
-	}()
-	rgw := tw.fw.AppendRowGroup()
-	for i, col := range tw.spec.Cols {
-		c := &b.cols[i]
-		dict := tw.chooseEncoding(col, c, b.rows)
-		cw, err := rgw.NextColumn()
-		if err != nil {
-			return err
-		}
-		dropDistinctCount(cw)
-		err = tw.writeChunk(cw, col, c, dict, b.rows)
-		if err == nil {
-			// Close the chunk now, under the properties it was made with.
-			err = cw.Close()
-		}
-		if err != nil {
-			return fmt.Errorf("column %s: %w", col.Name, err)
-		}
-	}
-	return rgw.Close()
-}
-
-// chooseEncoding decides how the chunk c of column col, in a row group of
-// rows rows, is written: it reports whether the chunk is
-// dictionary-encoded and sets the writer properties for it (dictionary,
-// delta, plain with zstd's fastest level, or plain).
-func (tw *tableWriter) chooseEncoding(col column, c *colBuf, rows int) (dict bool) {
-	switch {
-	case rows < adaptiveRows:
-		// Too few rows for the choice to matter or for a sample to
-		// tell: the fixed layout, dictionaries for the columns of
-		// small value sets (dictColumns) only.
-		dict = col.kind == kDict && !c.plain
-	case col.kind == kString || col.kind == kDict:
-		// At most half as many entries as rows, and the dictionary
-		// fits a page (else the column has turned plain already).
-		dict = !c.plain && 2*(len(c.offs)-1) <= rows
-	case col.kind == kInt32:
-		dict = repetitive(c.i32, &tw.enc.seen32)
-	case col.kind == kInt64 || col.kind == kTime || col.kind == kTimePtr:
-		dict = repetitive(c.i64, &tw.enc.seen64)
-	}
-	if dict {
-		*tw.props = *tw.dictProps
-	} else if rows >= adaptiveRows && tw.enc.deltaPays(col.kind, c) {
-		*tw.props = *tw.deltaProps
-	} else if rows >= adaptiveRows && col.kind != kString && col.kind != kDict {
-		// Plain numbers (response sizes, times in no order): zstd's
-		// fastest level finds their few long matches as well as the
-		// default one, at less CPU, and its output is smaller on them
-		// (a log audit's response_bytes: a fifth). Dictionary
-		// indices and strings keep the default level: at the
-		// fastest one some come out three quarters larger (a log
-		// audit's robots_note).
-		*tw.props = *tw.plainFastProps
-	} else {
-		*tw.props = *tw.plainProps
-	}
-	return dict
-}
-
 // writeChunk writes the values of chunk c of column col, in a row group of
 // rows rows, to cw: dictionary-encoded when dict, else plain (or as the
-// properties chooseEncoding set say).
-func (tw *tableWriter) writeChunk(cw file.ColumnChunkWriter, col column, c *colBuf, dict bool, rows int) (err error) {
+// properties rowGroupProps set say).
+func (e *encoder) writeChunk(cw file.ColumnChunkWriter, col column, c *colBuf, dict bool, rows int) (err error) {
 	switch col.kind {
 	case kString, kDict:
 		w := cw.(*file.ByteArrayColumnChunkWriter)
 		switch {
 		case dict:
-			err = tw.enc.writeDict(w, c)
+			err = e.writeDict(w, c)
 		case c.plain:
-			err = tw.enc.writeStrings(w, c.poffs, c.pdata)
+			err = e.writeStrings(w, c.poffs, c.pdata)
 		default:
-			err = tw.enc.writeDictDense(w, c)
+			err = e.writeDictDense(w, c)
 		}
 	case kBool:
 		_, err = cw.(*file.BooleanColumnChunkWriter).WriteBatch(c.b, nil, nil)
 	case kInt32:
 		w := cw.(*file.Int32ColumnChunkWriter)
 		if dict {
-			return writeNumDict(w, c.i32, nil, nil, 0, &tw.enc.idx32, &tw.enc.dict32)
+			return writeNumDict(w, c.i32, nil, nil, 0, &e.idx32, &e.dict32)
 		}
 		_, err = w.WriteBatch(c.i32, nil, nil)
 	case kInt64:
 		w := cw.(*file.Int64ColumnChunkWriter)
 		if dict {
-			return writeNumDict(w, c.i64, nil, nil, 0, &tw.enc.idx64, &tw.enc.dict64)
+			return writeNumDict(w, c.i64, nil, nil, 0, &e.idx64, &e.dict64)
 		}
 		_, err = w.WriteBatch(c.i64, nil, nil)
 	case kFloat64:
@@ -994,15 +955,15 @@ func (tw *tableWriter) writeChunk(cw file.ColumnChunkWriter, col column, c *colB
 		if dict && c.nulls < rows && (c.nulls == 0 || !arrowSpacedDict) {
 			var valid []byte
 			if c.nulls > 0 {
-				valid = tw.enc.bitmap(c.def)
+				valid = e.bitmap(c.def)
 			}
-			return writeNumDict(w, c.i64, c.def, valid, c.nulls, &tw.enc.idx64, &tw.enc.dict64)
+			return writeNumDict(w, c.i64, c.def, valid, c.nulls, &e.idx64, &e.dict64)
 		}
 		// Spaced values with a validity bitmap, as pqarrow writes an
 		// array with nulls. Without nulls pqarrow calls WriteBatch,
 		// which writes the same bytes but builds an (unused) assertion
 		// message for every definition level: an allocation per row.
-		w.WriteBatchSpaced(c.i64, c.def, nil, tw.enc.bitmap(c.def), 0)
+		w.WriteBatchSpaced(c.i64, c.def, nil, e.bitmap(c.def), 0)
 	}
 	return err
 }

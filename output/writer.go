@@ -11,6 +11,7 @@ import (
 	"os"
 	"path/filepath"
 	"reflect"
+	"runtime"
 	"strings"
 	"sync"
 	"sync/atomic"
@@ -66,6 +67,10 @@ type Options struct {
 	// Compression is the Parquet codec: "zstd" (the default when empty),
 	// "snappy", "gzip" or "none".
 	Compression string
+	// Encoders is the most goroutines that encode the column chunks of
+	// one row group of a table at once; 0 means runtime.GOMAXPROCS(0) at
+	// Create. The files are the same byte for byte whatever it is.
+	Encoders int
 }
 
 // codec maps an Options.Compression name to a Parquet codec.
@@ -135,6 +140,9 @@ func Create(dir string, opts Options) (*Writer, error) {
 	if opts.RowGroupBytes <= 0 {
 		opts.RowGroupBytes = DefaultRowGroupBytes
 	}
+	if opts.Encoders <= 0 {
+		opts.Encoders = runtime.GOMAXPROCS(0)
+	}
 	cc, err := codec(opts.Compression)
 	if err != nil {
 		return nil, err
@@ -168,7 +176,7 @@ func Create(dir string, opts Options) (*Writer, error) {
 	}
 	w := &Writer{dir: dir, tmp: tmp, inPlace: inPlace, opts: opts, byName: make(map[string]*tableWriter)}
 	for _, s := range sp {
-		tw, err := newTableWriter(s, filepath.Join(tmp, s.Name+".parquet"), opts.RowGroupRows, opts.RowGroupBytes, cc)
+		tw, err := newTableWriter(s, filepath.Join(tmp, s.Name+".parquet"), opts.RowGroupRows, opts.RowGroupBytes, opts.Encoders, cc)
 		if err != nil {
 			w.Abort()
 			return nil, fmt.Errorf("create %s: %w", dir, err)

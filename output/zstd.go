@@ -2,6 +2,7 @@ package output
 
 import (
 	"io"
+	"runtime"
 	"sync"
 
 	"github.com/apache/arrow-go/v18/parquet/compress"
@@ -36,13 +37,24 @@ func (z *zstdCodec) encoder(level int) *zstd.Encoder {
 	// Pages are about 1 MiB (parquet's default page size), so a window
 	// past 2 MiB finds no more matches; the default (8 MiB at this level)
 	// kept a 16 MiB history buffer live for the whole run.
-	e, err := zstd.NewWriter(nil, zstd.WithZeroFrames(true), zstd.WithEncoderLevel(l), zstd.WithEncoderConcurrency(1),
+	e, err := zstd.NewWriter(nil, zstd.WithZeroFrames(true), zstd.WithEncoderLevel(l), zstd.WithEncoderConcurrency(zstdSlots()),
 		zstd.WithWindowSize(2<<20))
 	if err != nil {
 		panic(err) // only on invalid options, which are constants here
 	}
 	actual, _ := z.encoders.LoadOrStore(l, e)
 	return actual.(*zstd.Encoder)
+}
+
+// zstdSlots is how many pages one level's encoder compresses at once: an
+// Encoder runs at most its concurrency of EncodeAll calls and makes the
+// others wait. Each slot holds about 6 MB (tables and a 2 MiB history)
+// once used, so there is one per four cores: compression is about 6 % of
+// an audit's CPU (bench/results/2026-11-27-writers.md), and with one
+// slot for all tables it would be the wall of the row group encoders at
+// 16 cores. Which slot compresses a page does not change its bytes.
+func zstdSlots() int {
+	return max(1, (runtime.GOMAXPROCS(0)+3)/4)
 }
 
 func (z *zstdCodec) decoder() *zstd.Decoder {

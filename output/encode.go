@@ -1,0 +1,266 @@
+package output
+
+import (
+	"fmt"
+	"reflect"
+	"sync"
+	"sync/atomic"
+
+	"github.com/apache/arrow-go/v18/parquet"
+	"github.com/apache/arrow-go/v18/parquet/file"
+)
+
+// chunkPlan is how one column chunk of a row group is written.
+type chunkPlan uint8
+
+const (
+	planPlain chunkPlan = iota // plain, zstd's default level
+	planFast                   // plain, zstd's fastest level (zstdFast)
+	planDict                   // dictionary-encoded
+	planDelta                  // DELTA_BINARY_PACKED
+)
+
+// encode writes batch b as one row group. Each column chunk is
+// dictionary-encoded or plain as its values make worthwhile; row groups of
+// fewer than adaptiveRows rows keep a fixed layout.
+//
+// The column chunks are encoded and compressed by up to tw.workers
+// goroutines at once, and written to the file in schema order as each is
+// done: arrow-go's buffered row group (file.Writer.AppendBufferedRowGroup)
+// gives every column a writer whose pages go to memory until the column is
+// closed, and closing a column copies them to the file at its position
+// then, which is where the serial writer would have put them. So the bytes
+// are those of writing the columns one after the other, whatever the
+// number of workers. A row group's encoded pages are held in memory until
+// its columns are closed; they are its compressed size, a fraction of the
+// batch.
+func (tw *tableWriter) encode(b *batch) (err error) {
+	defer func() {
+		if r := recover(); r != nil {
+			err = fmt.Errorf("output: encoding a row group: %v", r)
+		}
+	}()
+	cols := tw.spec.Cols
+	workers := tw.workersFor(b.rows)
+	plans := tw.plans[:len(cols)]
+	err = tw.each(workers, len(cols), func(e *encoder, i int) error {
+		plans[i] = e.choose(cols[i], &b.cols[i], b.rows)
+		return nil
+	}, nil)
+	if err != nil {
+		return err
+	}
+	// arrow-go reads the properties when it makes the row group's column
+	// writers, and again as each closes: they stay as set until the row
+	// group is closed.
+	*tw.props = *tw.rowGroupProps(plans)
+	rgw := tw.fw.AppendBufferedRowGroup()
+	err = tw.each(workers, len(cols), func(e *encoder, i int) error {
+		cw, err := rgw.Column(i)
+		if err != nil {
+			return err
+		}
+		dropDistinctCount(cw)
+		if err := e.writeChunk(cw, cols[i], &b.cols[i], plans[i] == planDict, b.rows); err != nil {
+			return fmt.Errorf("column %s: %w", cols[i].Name, err)
+		}
+		return flushPage(cw)
+	}, func(i int) error {
+		cw, err := rgw.Column(i)
+		if err == nil {
+			err = cw.Close()
+		}
+		if err != nil {
+			return fmt.Errorf("column %s: %w", cols[i].Name, err)
+		}
+		return nil
+	})
+	if err != nil {
+		return err
+	}
+	return rgw.Close()
+}
+
+// workersFor returns how many goroutines encode a row group of rows rows,
+// and sizes the scratch space for them: one for a row group too small to
+// be worth spreading.
+func (tw *tableWriter) workersFor(rows int) int {
+	n := min(tw.workers, len(tw.spec.Cols))
+	if rows < adaptiveRows {
+		n = 1
+	}
+	if len(tw.encs) < n {
+		tw.encs = append(tw.encs, make([]encoder, n-len(tw.encs))...)
+	}
+	if tw.plans == nil {
+		tw.plans = make([]chunkPlan, len(tw.spec.Cols))
+	}
+	return n
+}
+
+// each calls work(e, i) for every i in [0, n) on workers goroutines, each
+// with its own scratch space e, and then(i), when not nil, for each i in
+// order on the calling goroutine, as soon as work(i) has returned. It
+// returns the first error in the order of i (a panic in work is one) once
+// every work call has returned: the batch is not reused while a worker
+// still reads it. After an error no new work starts.
+func (tw *tableWriter) each(workers, n int, work func(e *encoder, i int) error, then func(i int) error) error {
+	if workers <= 1 {
+		for i := range n {
+			if err := work(&tw.encs[0], i); err != nil {
+				return err
+			}
+			if then != nil {
+				if err := then(i); err != nil {
+					return err
+				}
+			}
+		}
+		return nil
+	}
+	errs := make([]error, n)
+	done := make([]chan struct{}, n)
+	for i := range done {
+		done[i] = make(chan struct{})
+	}
+	var next atomic.Int64
+	var stop atomic.Bool
+	var wg sync.WaitGroup
+	for w := range workers {
+		wg.Add(1)
+		go func(e *encoder) {
+			defer wg.Done()
+			for {
+				i := int(next.Add(1) - 1)
+				if i >= n {
+					return
+				}
+				if !stop.Load() {
+					errs[i] = runWork(work, e, i)
+				}
+				close(done[i])
+			}
+		}(&tw.encs[w])
+	}
+	var err error
+	for i := range n {
+		<-done[i]
+		if err = errs[i]; err == nil && then != nil {
+			err = then(i)
+		}
+		if err != nil {
+			stop.Store(true)
+			break
+		}
+	}
+	wg.Wait()
+	return err
+}
+
+// runWork calls work(e, i), turning a panic into an error: arrow-go's
+// writers panic on some failures, and a worker's panic would otherwise end
+// the process.
+func runWork(work func(*encoder, int) error, e *encoder, i int) (err error) {
+	defer func() {
+		if r := recover(); r != nil {
+			err = fmt.Errorf("output: encoding a column chunk: %v", r)
+		}
+	}()
+	return work(e, i)
+}
+
+// choose decides how the chunk c of column col, in a row group of rows
+// rows, is written: dictionary-encoded, delta-encoded, plain with zstd's
+// fastest level, or plain.
+func (e *encoder) choose(col column, c *colBuf, rows int) chunkPlan {
+	var dict bool
+	switch {
+	case rows < adaptiveRows:
+		// Too few rows for the choice to matter or for a sample to
+		// tell: the fixed layout, dictionaries for the columns of
+		// small value sets (dictColumns) only.
+		dict = col.kind == kDict && !c.plain
+	case col.kind == kString || col.kind == kDict:
+		// At most half as many entries as rows, and the dictionary
+		// fits a page (else the column has turned plain already).
+		dict = !c.plain && 2*(len(c.offs)-1) <= rows
+	case col.kind == kInt32:
+		dict = repetitive(c.i32, &e.seen32)
+	case col.kind == kInt64 || col.kind == kTime || col.kind == kTimePtr:
+		dict = repetitive(c.i64, &e.seen64)
+	}
+	switch {
+	case dict:
+		return planDict
+	case rows >= adaptiveRows && e.deltaPays(col.kind, c):
+		return planDelta
+	case rows >= adaptiveRows && col.kind != kString && col.kind != kDict:
+		// Plain numbers (response sizes, times in no order): zstd's
+		// fastest level finds their few long matches as well as the
+		// default one, at less CPU, and its output is smaller on them
+		// (a log audit's response_bytes: a fifth). Dictionary
+		// indices and strings keep the default level: at the
+		// fastest one some come out three quarters larger (a log
+		// audit's robots_note).
+		return planFast
+	}
+	return planPlain
+}
+
+// rowGroupProps returns the writer properties of a row group whose column
+// chunks are written as plans says: the table's base options, and for
+// each column its dictionary, encoding or zstd level where the plan
+// differs from plain at the default level.
+func (tw *tableWriter) rowGroupProps(plans []chunkPlan) *parquet.WriterProperties {
+	opts := make([]parquet.WriterProperty, len(tw.base), len(tw.base)+len(plans))
+	copy(opts, tw.base)
+	for i, col := range tw.spec.Cols {
+		switch plans[i] {
+		case planDict:
+			opts = append(opts, parquet.WithDictionaryFor(col.Name, true))
+		case planDelta:
+			opts = append(opts, parquet.WithEncodingFor(col.Name, parquet.Encodings.DeltaBinaryPacked))
+		case planFast:
+			opts = append(opts, parquet.WithCompressionLevelFor(col.Name, tw.fast))
+		}
+	}
+	return parquet.NewWriterProperties(opts...)
+}
+
+// pageFlusher is the method of arrow-go's column writers that ends the
+// page being filled: it encodes the page's levels and values, compresses
+// them and hands the page on (or holds it until the dictionary page is
+// written, for a dictionary-encoded chunk).
+type pageFlusher interface{ FlushCurrentPage() error }
+
+// flushPage ends the last, partly filled page of the column chunk that w
+// writes, as closing w would: most column chunks of a row group are one
+// page, so this is where most of their compression happens, and flushPage
+// does it on an encoding worker rather than where the columns are closed
+// one after the other. A column writer with no value since its last page
+// is left alone (a flush would write an empty page). arrow-go v18.4.1
+// exports no count of the pending values; it is read by reflection from
+// the writer's field numBufferedValues, what its Close tests
+// (TestPendingValues fails if a new arrow-go moves it; Close then flushes
+// the page itself, and the bytes are the same).
+func flushPage(w file.ColumnChunkWriter) error {
+	f, ok := w.(pageFlusher)
+	if !ok || pendingValues(w) <= 0 {
+		return nil
+	}
+	return f.FlushCurrentPage()
+}
+
+// pendingValues returns the number of values (levels) the column writer w
+// holds for its next page, or -1 when it cannot tell.
+func pendingValues(w file.ColumnChunkWriter) int64 {
+	v := reflect.ValueOf(w)
+	if v.Kind() != reflect.Pointer || v.IsNil() || v.Elem().Kind() != reflect.Struct {
+		return -1
+	}
+	f := v.Elem().FieldByName("numBufferedValues")
+	if !f.IsValid() || f.Kind() != reflect.Int64 {
+		return -1
+	}
+	return f.Int()
+}
