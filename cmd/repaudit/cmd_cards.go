@@ -128,7 +128,7 @@ func runCardsFetch(ctx context.Context, args []string, std stdio) int {
 		}
 	}
 
-	hooks := netHooksFrom(ctx)
+	hooks := std.Net.withDefaults()
 	ua := "repaudit/" + version + " (cards fetch)"
 	client := netfetch.New(netfetch.Options{
 		Timeout: o.timeout, MaxBytes: int64(o.maxBytes), AllowPrivate: o.allowPrivate,

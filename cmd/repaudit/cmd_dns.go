@@ -109,7 +109,7 @@ func runDNSVerify(ctx context.Context, args []string, std stdio) int {
 // dnsVerify collects the addresses, looks them up and writes the
 // snapshot; problems of the inputs go to stderr, then one summary line.
 func dnsVerify(ctx context.Context, inputs []string, o dnsVerifyOptions, catalog *bots.Catalog, std stdio) int {
-	hooks := netHooksFrom(ctx)
+	hooks := std.Net.withDefaults()
 	reqs, probs, err := rdns.Collect(ctx, inputs, catalog)
 	for _, p := range probs {
 		fmt.Fprintf(std.Stderr, "%s: %s: %s\n", p.Source, p.Code, p.Message)

@@ -116,7 +116,7 @@ func runRangesFetch(ctx context.Context, args []string, std stdio) int {
 		return fail("%v", err)
 	}
 
-	hooks := netHooksFrom(ctx)
+	hooks := std.Net.withDefaults()
 	client := netfetch.New(netfetch.Options{
 		Timeout: o.timeout, MaxBytes: int64(o.maxBytes), AllowPrivate: o.allowPrivate,
 		TLSConfig: hooks.tlsConfig, UserAgent: "repaudit/" + version + " (ranges fetch)",

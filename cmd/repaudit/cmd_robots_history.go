@@ -133,7 +133,7 @@ func runRobotsHistory(ctx context.Context, args []string, std stdio) int {
 	if err := checkNewOutput(o.out, o.force); err != nil {
 		return fail("%v", err)
 	}
-	hooks := netHooksFrom(ctx)
+	hooks := std.Net.withDefaults()
 	ua := "repaudit/" + version + " (robots history)"
 	client := func(maxBytes int64) *netfetch.Client {
 		return netfetch.New(netfetch.Options{

@@ -49,6 +49,9 @@ type stdio struct {
 	// Getenv reads the environment (os.Getenv); nil reads nothing, so
 	// tests do not depend on the shell they run in.
 	Getenv func(string) string
+	// Net reaches the network layer of the commands that fetch; tests
+	// set it, production leaves it zero.
+	Net netHooks
 }
 
 type command struct {
@@ -152,7 +155,8 @@ func run(ctx context.Context, args []string, std stdio) int {
 			return unknownCommand(args[1], std)
 		}
 		help := append(slices.Clone(args[1:]), "-h")
-		return run(ctx, help, stdio{Stdin: std.Stdin, Stdout: std.Stdout, Stderr: std.Stdout, Getenv: std.Getenv})
+		std.Stderr = std.Stdout
+		return run(ctx, help, std)
 	case isHelp(args[0]):
 		usage(std.Stdout)
 		return exitOK

@@ -10,10 +10,10 @@ import (
 )
 
 // netHooks lets tests reach the network layer of the commands that fetch
-// ("cards fetch", "ranges fetch", "robots history") without globals: the
-// TLS configuration (trust roots of an httptest.NewTLSServer) and the
-// clock that stamps what was fetched. Tests put it in the context with
-// withNetHooks; production code never does.
+// ("cards fetch", "ranges fetch", "bots fetch", "robots history", "dns
+// verify") without globals: the TLS configuration (trust roots of an
+// httptest.NewTLSServer) and the clock that stamps what was fetched.
+// Tests set stdio.Net; production code leaves it zero.
 type netHooks struct {
 	tlsConfig *tls.Config
 	now       func() time.Time
@@ -21,18 +21,8 @@ type netHooks struct {
 	sleep func(context.Context, time.Duration) error
 }
 
-type netHooksKey struct{}
-
-func withNetHooks(ctx context.Context, h *netHooks) context.Context {
-	return context.WithValue(ctx, netHooksKey{}, h)
-}
-
-// netHooksFrom returns the hooks in ctx with defaults filled in.
-func netHooksFrom(ctx context.Context) netHooks {
-	var h netHooks
-	if p, _ := ctx.Value(netHooksKey{}).(*netHooks); p != nil {
-		h = *p
-	}
+// withDefaults returns h with the production defaults filled in.
+func (h netHooks) withDefaults() netHooks {
 	if h.now == nil {
 		// The one legitimate wall clock in repaudit: the time of a live fetch.
 		h.now = time.Now
