@@ -36,36 +36,6 @@ func runBots(ctx context.Context, args []string, std stdio) int {
 	return exitUsage
 }
 
-func botsUsage(w io.Writer) {
-	fmt.Fprintln(w, `usage: repaudit bots identify [--bots FILE]... [--text] < user-agents
-       repaudit bots list [--bots FILE]... [--json]
-
-identify reads User-Agent headers from stdin, one a line, or JSON lines
-(a JSON string, or an object with a "user_agent" member), and writes one
-JSON line per input line, in order:
-  {"user_agent": "...", "agent": "GPTBot", "operator": "OpenAI",
-   "category": "ai-training", "identified_by": "catalog",
-   "rule": "catalog-literal", "matched": "GPTBot"}
-identified_by is "catalog" (a catalog bot), "ua-token" (a bot the catalog
-does not know, named by its own product token; operator "") or "" (a
-browser: agent ""). rule says which rule named the agent: catalog-literal,
-crawler-stem, generic-word-full-name, comment-slot, mozilla-product,
-contact-link, generic-product-token, link-host or framework; matched is
-the text of the User-Agent that named it. The rules are in
-docs/semantics.md, "Bot identification". --text prints the same as
-tab-separated lines: agent, identified_by, rule, matched, User-Agent
-("-" for an empty field).
-
-list prints the catalog (the embedded data, with --bots files merged over
-it) and the versions of the maintained data it was built from.
-
---bots FILE merges a catalog file over the default (our JSON shape or
-ai.robots.txt's robots.json), as audit --bots does; repeatable.
-
-Exit status: 0 done; 2 usage error, unreadable --bots file, or (after all
-output) an unusable input line.`)
-}
-
 func parseBotsFlags(name string, args []string, stderr io.Writer, json, text *bool) ([]string, error) {
 	var files multiFlag
 	fs := newFlagSet(name, stderr, botsUsage, "\nflags:\n")

@@ -37,31 +37,6 @@ func runCards(ctx context.Context, args []string, std stdio) int {
 	return runSub(ctx, args, std, "fetch", cardsUsage, runCardsFetch)
 }
 
-func cardsUsage(w io.Writer) {
-	fmt.Fprintln(w, "usage: repaudit cards fetch --registry FILE --out FILE.warc.gz [--force] [--allow-private] [--timeout 10s] [--max-bytes 1MiB]")
-	fmt.Fprintln(w)
-	fmt.Fprintln(w, "Resolves a Signature Agent registry (draft-meunier-webbotauth-registry-03):")
-	fmt.Fprintln(w, "one https or data: URL a line, '#' comments. For each card it fetches the card,")
-	fmt.Fprintln(w, "its jwks_uri (or, when the card names no keys, the client_id origin's")
-	fmt.Fprintln(w, "/.well-known/http-message-signatures-directory) and its ips_uri, and writes")
-	fmt.Fprintln(w, "every exchange to a gzip-per-record WARC/1.1 file for 'repaudit audit' to use")
-	fmt.Fprintln(w, "as of its capture time. data: entries are inline cards (recorded as resource")
-	fmt.Fprintln(w, "records, not fetched). Like 'ranges fetch' and 'robots history', it uses the")
-	fmt.Fprintln(w, "network; 'audit' never does.")
-	fmt.Fprintln(w)
-	fmt.Fprintln(w, "Rules (registry-03 §Client ID): https only, GET only, only 200 is accepted,")
-	fmt.Fprintln(w, "redirects are not followed, a card's client_id must equal the URL it was")
-	fmt.Fprintln(w, "fetched from. Non-public addresses (private, loopback, link-local,")
-	fmt.Fprintln(w, "unspecified, documentation, ...) are refused at connect time unless")
-	fmt.Fprintln(w, "--allow-private. Refused responses are still recorded in the WARC as evidence.")
-	fmt.Fprintln(w)
-	fmt.Fprintln(w, "A report line per entry goes to stderr. The output is written atomically; an")
-	fmt.Fprintln(w, "existing file is refused unless --force.")
-	fmt.Fprintln(w, "Exit status: 0 every entry fetched and valid; 1 some entries failed (the WARC")
-	fmt.Fprintln(w, "still holds what was fetched); 2 usage error, unreadable registry, unwritable")
-	fmt.Fprintln(w, "output, or interrupted (no output written).")
-}
-
 // cardsFetchOptions are the validated flags of "cards fetch".
 type cardsFetchOptions struct {
 	registry     string

@@ -5,7 +5,6 @@ import (
 	"errors"
 	"flag"
 	"fmt"
-	"io"
 	"net"
 	"os"
 	"time"
@@ -20,36 +19,6 @@ import (
 // runDNS dispatches "repaudit dns <sub>".
 func runDNS(ctx context.Context, args []string, std stdio) int {
 	return runSub(ctx, args, std, "verify", dnsUsage, runDNSVerify)
-}
-
-func dnsUsage(w io.Writer) {
-	io.WriteString(w, `usage: repaudit dns verify INPUT... --out DIR [--resolver HOST:PORT] [--bots FILE]...
-                          [--timeout 5s] [-j 8] [--force]
-
-Reads the inputs (access logs, WARC and ARC files, as 'audit' reads them),
-collects the distinct client addresses of fetches whose User-Agent claims
-a bot whose catalog entry has reverse-DNS suffixes (Googlebot, bingbot,
-Applebot, Amazonbot, CCBot, ...), and checks each by forward-confirmed
-reverse DNS, as those operators document: the PTR name of the address
-must lie under one of the bot's suffixes, and that name's A/AAAA records
-must contain the address. The result goes to DIR as a dated snapshot,
-
-  dns-2026-11-23T184500Z.jsonl
-
-one JSON line per address (PTR names, forward answers, result: confirmed,
-name_outside_suffixes, forward_mismatch, no_ptr or lookup_error, lookup
-time) after a header line naming the resolver and the time. Pass DIR to
-'repaudit audit --dns-dir DIR': the audit reads the snapshot offline.
-
---resolver HOST:PORT asks that DNS server (UDP, TCP for long answers);
-the default is the system resolver. At most -j lookups run at once, each
-limited to --timeout; at most 16 PTR names and 32 addresses per name are
-kept, and only names under the suffixes are resolved forward.
-
-Exit status: 0 every address looked up; 1 some lookups failed
-(lookup_error; the snapshot is written); 2 usage error, unreadable
-input, unwritable DIR, or interrupted.
-`)
 }
 
 type dnsVerifyOptions struct {

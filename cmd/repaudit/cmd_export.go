@@ -16,29 +16,7 @@ import (
 // retention), not DuckDB, so it works in builds without cgo too.
 
 func exportUsage(w io.Writer, fs *flag.FlagSet) {
-	io.WriteString(w, `usage: repaudit export DIR --format pywb-acl|wayback-exclusions|cdx -o FILE [--force]
-
-Turns the retention table of the audit directory DIR into rules a replay
-tool applies, as of the audit's --as-of (manifest.json): every capture
-whose action is delete, embargo or review and is due gets a rule precise
-to that capture.
-
-  pywb-acl            pywb access-control list (.aclj): one exact-match
-                      rule per URL, exclude for delete, block for embargo
-                      and review; "before"/"after" (pywb 2.10) where a
-                      URL also has captures to keep
-  wayback-exclusions  OpenWayback exclusion file, one URL per line (no
-                      time: a kept capture of the same URL is hidden too)
-  cdx                 the CDX11 lines of the captures to remove from an
-                      index
-
-Deadlines still to come (time-limits not yet reached) and conflicts (a
-kept capture a rule hides too) are comments in the file (pywb-acl, cdx)
-and are summed up on stderr. See docs/semantics.md, "Retention export".
-
-Exit status: 0 written; 2 usage error or unreadable audit.
-
-`)
+	usageText("export")(w)
 	fs.PrintDefaults()
 }
 

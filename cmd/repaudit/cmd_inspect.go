@@ -19,16 +19,7 @@ import (
 	"github.com/repaudit/repaudit/internal/safetext"
 )
 
-const inspectUsage = `usage: repaudit inspect [--json | --events] [--log-format F] FILE...
-
-Shows what repaudit reads from each file: the detected kind and format,
-records by type, fetches and captures, statuses, robots.txt captures and
-fetches, the time range covered, and every problem with its location.
---json prints the same as one JSON document; --events prints every
-normalized event as a JSON line.
-
-flags:
-`
+var inspectUsage = usageText("inspect")
 
 // inspectFile and jsonEvent are the JSON forms "inspect" prints.
 type (
@@ -39,7 +30,7 @@ type (
 func runInspect(ctx context.Context, args []string, std stdio) int {
 	fs := flag.NewFlagSet("inspect", flag.ContinueOnError)
 	fs.SetOutput(std.Stderr)
-	fs.Usage = func() { fmt.Fprint(std.Stderr, inspectUsage); fs.PrintDefaults() }
+	fs.Usage = func() { inspectUsage(std.Stderr); fs.PrintDefaults() }
 	asJSON := fs.Bool("json", false, "print one JSON document")
 	events := fs.Bool("events", false, "print every normalized event as a JSON line")
 	logFormat := fs.String("log-format", "", "log format instead of detection: "+formatNames())

@@ -5,7 +5,6 @@ import (
 	"errors"
 	"flag"
 	"fmt"
-	"io"
 	"net/url"
 	"os"
 	"path/filepath"
@@ -28,36 +27,6 @@ const (
 // runRanges dispatches "repaudit ranges <sub>".
 func runRanges(ctx context.Context, args []string, std stdio) int {
 	return runSub(ctx, args, std, "fetch", rangesUsage, runRangesFetch)
-}
-
-func rangesUsage(w io.Writer) {
-	io.WriteString(w, `usage: repaudit ranges fetch --out DIR [--force] [--bots FILE]... [--allow-private]
-                             [--timeout 30s] [--max-bytes 8MiB] [--delay 250ms] [--mirror URL]
-
-Downloads every published IP range list the bot catalog knows (Google's
-common-crawlers.json, bingbot's, GPTBot's, ...) at its current URL into
-DIR, one file per list, named by the list's URL and the fetch time (UTC),
-for 'repaudit audit --ip-ranges-dir DIR':
-
-  www.bing.com_toolbox_bingbot.json.2026-11-23T184500Z.json
-
-("/" becomes "_", other bytes than letters, digits, "." and "-" become %XX;
-see docs/semantics.md). Run it again later and the new files join the old
-ones: the audit reads the snapshots of one list as a timeline. Each file
-holds the body exactly as served; only a 200 response that reads as an IP
-range list is written, so DIR holds nothing else the audit could misread.
-
-Network rules as for 'cards fetch': https only, GET only, only 200 is
-accepted, redirects are not followed, size and time limits per list, and
-non-public addresses are refused unless --allow-private. Lists are fetched
-one after another, --delay apart. --mirror URL fetches each list from
-URL/HOST/PATH instead of the operator's host (a local mirror); the file
-name still names the operator's URL.
-
-A report line per list goes to stderr. Exit status: 0 every list written;
-1 some lists failed (the others are written); 2 usage error, unwritable
-DIR, or interrupted (lists already written stay).
-`)
 }
 
 type rangesFetchOptions struct {

@@ -29,15 +29,7 @@ var reportFormats = map[string]func(*report.Report, io.Writer) error{
 }
 
 func reportUsage(w io.Writer, fs *flag.FlagSet) {
-	fmt.Fprintln(w, "usage: repaudit report DIR [--format table|md|json|html] [-o FILE] [--tz ZONE] [--verify]")
-	fmt.Fprintln(w)
-	fmt.Fprintln(w, "Summarize the audit directory DIR (written by repaudit audit --out DIR):")
-	fmt.Fprintln(w, "per bot fetches, findings by kind and last robots.txt check; spoofed traffic")
-	fmt.Fprintln(w, "apart; top offending paths; identity and signature outcomes; robots.txt")
-	fmt.Fprintln(w, "timeline; retention actions due; input problems. The queries behind it are")
-	fmt.Fprintln(w, "the files in queries/. html is one self-contained page with charts. Times are")
-	fmt.Fprintln(w, "UTC unless --tz names a zone; terminal tables fit COLUMNS (or the terminal).")
-	fmt.Fprintln(w)
+	usageText("report")(w)
 	fs.PrintDefaults()
 }
 

@@ -30,35 +30,6 @@ func runRobots(ctx context.Context, args []string, std stdio) int {
 	return runSub(ctx, args, std, "check", robotsUsage, runRobotsCheck)
 }
 
-func robotsUsage(w io.Writer) {
-	fmt.Fprintln(w, `usage: repaudit robots check --robots FILE --agent TOKEN [--usage USAGE] [--max-bytes N] [--fail-on-disallowed] URL...
-       repaudit robots check --jsonl [--max-bytes N] [--fail-on-disallowed] < questions.jsonl
-
-Judges URLs (paths like /a?b or absolute URLs) against a robots.txt file for
-one product token, as RFC 9309 says, and prints one line per URL:
-
-  allowed|disallowed <TAB> URL <TAB> evidence (group, rule and line numbers)
-
---usage asks an ACAP 1.0 question instead (crawl, index, preserve, present,
-present-snippet, ...). --robots - reads the file from stdin. --diagnostics
-prints what the parser found odd to stderr.
-
---jsonl reads questions from stdin, one JSON object a line:
-  {"robots": "<body>", "agent": "<token>", "url": "<url or path>"}
-("robots_b64" may replace "robots" for bodies that are not UTF-8; an
-optional "usage" asks an ACAP question) and writes one JSON line per input
-line, in order:
-  {"allowed": false, "group": "gptbot", "rule": "Disallow: /", "line": 5, ...}
-or {"error": "..."} for a line that could not be used.
-
-Exit status: 0 done; 1 some URL disallowed and --fail-on-disallowed given;
-2 usage error, unreadable file, or (after all output) an unusable input line.
-
-       repaudit robots history URL [--from DATE] [--to DATE] --out FILE.warc.gz
-writes the site's past robots.txt files from the Wayback Machine to a WARC
-(uses the network); 'repaudit robots history -h' says more.`)
-}
-
 // robotsCheckOptions are the validated flags of "robots check".
 type robotsCheckOptions struct {
 	robotsFile  string

@@ -25,42 +25,6 @@ const (
 	maxCDXAnswer          = 32 << 20
 )
 
-func robotsHistoryUsage(w io.Writer) {
-	io.WriteString(w, `usage: repaudit robots history URL [--from DATE] [--to DATE] --out FILE.warc.gz [--force]
-                              [--wayback URL] [--delay 1s] [--timeout 60s] [--max-bytes 1MiB] [--allow-private]
-                              [--max-captures 500]
-
-Writes a site's past robots.txt files, as the Wayback Machine captured them,
-to a WARC file that 'repaudit audit' reads like any other capture of the
-site: one response record per distinct version, dated at the capture time.
-
-URL names the site (https://example.com, or example.com for https). The
-CDX server is asked for the captures of HOST/robots.txt between --from and
---to (RFC 3339 or YYYY-MM-DD, inclusive), collapsing repeats of the same
-content (repeats of the capture before are never fetched), at most
---max-captures of them (default 500, 0 for no cap: over it, captures
-whose content and status an earlier one had go first, then the oldest;
-stderr says how many went), and each capture's raw body is fetched from
-WAYBACK/web/TIMESTAMP"id_"/ORIGINAL. Each response record has:
-  WARC-Target-URI  the site's robots.txt under URL's scheme and host
-  WARC-Date        the capture time
-  status           the capture's status from the CDX row (4xx and 5xx
-                   captures are recorded without fetching their body)
-  WARC-Source-URI  the Wayback URL of the capture
-and a warcinfo record names the CDX query. Captures of other hosts the CDX
-server returns (it folds www.) are left out and counted.
-
-Requests go one after another, --delay apart, under the rules of 'cards
-fetch' (https only, GET only, no redirects followed, size and time limits,
-non-public addresses refused unless --allow-private).
-
-Exit status: 0 every capture written; 1 some captures could not be fetched
-(the others are written; each failure is reported); 2 usage error, the CDX
-query failed, unwritable or existing output (without --force), or
-interrupted (no output written).
-`)
-}
-
 type robotsHistoryOptions struct {
 	site         *url.URL
 	from, to     string // CDX form

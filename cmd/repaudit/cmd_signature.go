@@ -26,25 +26,6 @@ func runSignature(ctx context.Context, args []string, std stdio) int {
 	return runSub(ctx, args, std, "check", signatureUsage, runSignatureCheck)
 }
 
-func signatureUsage(w io.Writer) {
-	fmt.Fprintln(w, "usage: repaudit signature check [--card FILE]... [--jwks FILE]... [--skew DUR] [--allow-test-keys] [--jsonl] < requests.jsonl")
-	fmt.Fprintln(w)
-	fmt.Fprintln(w, "Verifies the Web Bot Auth signature of each request read from stdin, one JSON")
-	fmt.Fprintln(w, "object a line:")
-	fmt.Fprintln(w, `  {"time": "2025-06-01T12:00:00Z", "method": "GET", "scheme": "https",`)
-	fmt.Fprintln(w, `   "authority": "example.com", "path": "/x?y", "ip": "192.0.2.1",`)
-	fmt.Fprintln(w, `   "headers": {"Signature-Input": ["sig1=..."], "Signature": ["sig1=:...:"]},`)
-	fmt.Fprintln(w, `   "headers_complete": false, "body_b64": "aGVsbG8="}`)
-	fmt.Fprintln(w, "headers_complete (optional) says every request header is listed, so a covered")
-	fmt.Fprintln(w, "header that is absent was not sent; body_b64 (optional) is the request body,")
-	fmt.Fprintln(w, "checked against a covered Content-Digest.")
-	fmt.Fprintln(w, "and writes one result a line, in order. Keys in --jwks files are trusted for")
-	fmt.Fprintln(w, "any agent; --card files add Signature Agent Cards (their inline keys, and the")
-	fmt.Fprintln(w, "User-Agent patterns that make a request a claimant). Requests are judged at")
-	fmt.Fprintln(w, "their own time, and checked for replays in input order.")
-	fmt.Fprintln(w, "Exit status: 0 ok, 2 usage error, unreadable file, or a bad input line.")
-}
-
 // signatureCheckOptions are the validated flags of "signature check".
 type signatureCheckOptions struct {
 	cards, jwks   multiFlag
