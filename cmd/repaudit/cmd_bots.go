@@ -26,6 +26,8 @@ func runBots(ctx context.Context, args []string, std stdio) int {
 			return runBotsIdentify(ctx, args[1:], std)
 		case "list":
 			return runBotsList(ctx, args[1:], std)
+		case "fetch":
+			return runBotsFetch(ctx, args[1:], std)
 		}
 		if isHelp(args[0]) {
 			botsUsage(std.Stdout)

@@ -134,17 +134,11 @@ func fetchRangeList(ctx context.Context, client *netfetch.Client, now func() tim
 	if err != nil {
 		return "", err
 	}
-	resp, err := client.Get(ctx, from, "application/json")
+	body, err := fetchOK(ctx, client, from, "application/json", o.maxBytes)
 	if err != nil {
-		return "", errors.New(describeNetError(err))
+		return "", err
 	}
-	if !resp.OK() {
-		if resp.Truncated == "length" {
-			return "", fmt.Errorf("body larger than --max-bytes %d", o.maxBytes)
-		}
-		return "", errors.New(resp.Refused)
-	}
-	snap, err := identity.NewIPListSnapshot(l.URL, resp.Body, now())
+	snap, err := identity.NewIPListSnapshot(l.URL, body, now())
 	if err != nil {
 		return "", fmt.Errorf("200, but %v", err)
 	}

@@ -11,7 +11,8 @@
 //	   which includes an input that yielded nothing); a disallowed URL,
 //	   only with --fail-on-disallowed (robots check); some registry
 //	   entries could not be fetched (cards fetch); some lists could not be
-//	   fetched (ranges fetch); some captures could not be fetched (robots
+//	   fetched (ranges fetch); robots.json could not be fetched or is
+//	   not a catalog (bots fetch); some captures could not be fetched (robots
 //	   history); some addresses could not be looked up (dns verify)
 //	2  usage error, or input that could not be read (after writing what could)
 package main
@@ -72,7 +73,7 @@ func commands() map[string]command {
 		"robots":    {"robots check: judge URLs against a robots.txt; robots history: a site's past robots.txt from the Wayback Machine (network)", runRobots},
 		"signature": {"signature check: verify Web Bot Auth signatures of requests", runSignature},
 		"cards":     {"cards fetch: fetch Signature Agent Cards into a WARC (uses the network)", runCards},
-		"bots":      {"bots identify | list: identify User-Agents with the bot catalog, print it", runBots},
+		"bots":      {"bots identify | list | fetch: identify User-Agents with the bot catalog, print it; fetch ai.robots.txt's robots.json (uses the network)", runBots},
 		"ranges":    {"ranges fetch: download every bot IP range list the catalog knows (uses the network)", runRanges},
 		"dns":       {"dns verify: reverse-DNS snapshot of the addresses of bots that document it (uses the network)", runDNS},
 		"version":   {"print the version", runVersion},

@@ -4,6 +4,7 @@ import (
 	"context"
 	"crypto/tls"
 	"errors"
+	"fmt"
 	"time"
 
 	"github.com/repaudit/repaudit/netfetch"
@@ -40,4 +41,21 @@ func describeNetError(err error) string {
 		return err.Error() + " (use --allow-private to allow it)"
 	}
 	return err.Error()
+}
+
+// fetchOK fetches rawURL under the client's rules and returns the body of
+// a whole 200 response; the error says why there is none, naming the
+// flag that would change it.
+func fetchOK(ctx context.Context, client *netfetch.Client, rawURL, accept string, maxBytes byteSize) ([]byte, error) {
+	resp, err := client.Get(ctx, rawURL, accept)
+	if err != nil {
+		return nil, errors.New(describeNetError(err))
+	}
+	if !resp.OK() {
+		if resp.Truncated == "length" {
+			return nil, fmt.Errorf("body larger than --max-bytes %d", maxBytes)
+		}
+		return nil, errors.New(resp.Refused)
+	}
+	return resp.Body, nil
 }
