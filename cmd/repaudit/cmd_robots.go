@@ -3,21 +3,16 @@ package main
 import (
 	"bufio"
 	"context"
-	"encoding/json"
 	"errors"
 	"flag"
 	"fmt"
 	"io"
 	"os"
-	"strconv"
 
+	"github.com/repaudit/repaudit/internal/linecap"
 	"github.com/repaudit/repaudit/internal/safetext"
 	"github.com/repaudit/repaudit/robots"
 )
-
-// maxRobotsJSONLine caps one --jsonl input line; longer lines are reported
-// and skipped.
-const maxRobotsJSONLine = 64 << 20
 
 // maxRobotsFile caps how much of a --robots file is read.
 const maxRobotsFile = 64 << 20
@@ -106,15 +101,7 @@ func runRobotsCheck(ctx context.Context, args []string, std stdio) int {
 	w := bufio.NewWriter(std.Stdout)
 	disallowed := false
 	for _, u := range o.urls {
-		var allowed bool
-		var evidence string
-		if o.usage != "" {
-			v := f.ACAPCheck(o.agent, o.usage, u)
-			allowed, evidence = v.Allowed, v.Evidence()
-		} else {
-			v := f.Check(o.agent, u)
-			allowed, evidence = v.Allowed, v.Evidence()
-		}
+		allowed, evidence := f.Judge(o.agent, o.usage, u)
 		verdict := "allowed"
 		if !allowed {
 			verdict = "disallowed"
@@ -152,68 +139,21 @@ func readRobotsFile(name string, stdin io.Reader) ([]byte, error) {
 	return body, nil
 }
 
-// robotsError is a --jsonl output line for an unusable input line.
-type robotsError struct {
-	Error string `json:"error"`
-}
-
 func robotsCheckJSONL(ctx context.Context, o robotsCheckOptions, std stdio) int {
-	r := bufio.NewReaderSize(std.Stdin, 1<<16)
-	w := bufio.NewWriter(std.Stdout)
-	enc := json.NewEncoder(w)
-	enc.SetEscapeHTML(false)
-	answerer := robots.NewAnswerer(o.maxBytes)
-	bad, disallowed := 0, false
-	for n := 1; ; n++ {
-		if ctx.Err() != nil {
-			w.Flush()
-			fmt.Fprintln(std.Stderr, "repaudit robots check: interrupted")
-			return exitUsage
-		}
-		// Answer promptly when the writer waits for us (a co-process).
-		if r.Buffered() == 0 {
-			if err := w.Flush(); err != nil {
-				fmt.Fprintln(std.Stderr, "repaudit robots check: write:", err)
-				return exitUsage
-			}
-		}
-		line, tooLong, err := readLine(r, maxRobotsJSONLine)
-		if err == io.EOF && len(line) == 0 && !tooLong {
-			break
-		}
-		if err != nil && err != io.EOF {
-			w.Flush()
-			fmt.Fprintln(std.Stderr, "repaudit robots check: read stdin:", err)
-			return exitUsage
-		}
-		var out any
-		if tooLong {
-			out = robotsError{Error: "line " + strconv.Itoa(n) + ": longer than " + strconv.Itoa(maxRobotsJSONLine) + " bytes"}
-		} else if a, aerr := answerer.Answer(line); aerr != nil {
-			out = robotsError{Error: "line " + strconv.Itoa(n) + ": " + aerr.Error()}
-		} else {
-			out = a
-		}
-		if e, ok := out.(robotsError); ok {
-			bad++
-			fmt.Fprintln(std.Stderr, "repaudit robots check:", e.Error)
-		} else if !out.(robots.Answer).Allowed {
-			disallowed = true
-		}
-		if err := enc.Encode(out); err != nil {
-			fmt.Fprintln(std.Stderr, "repaudit robots check: write:", err)
-			return exitUsage
-		}
-		if err == io.EOF {
-			break
-		}
-	}
-	if err := w.Flush(); err != nil {
+	bad, disallowed, err := robots.NewAnswerer(o.maxBytes).AnswerAll(ctx, std.Stdin, std.Stdout, func(e string) {
+		fmt.Fprintln(std.Stderr, "repaudit robots check:", e)
+	})
+	var re *linecap.ReadError
+	switch {
+	case errors.As(err, &re):
+		fmt.Fprintln(std.Stderr, "repaudit robots check: read stdin:", re.Err)
+	case ctx.Err() != nil:
+		fmt.Fprintln(std.Stderr, "repaudit robots check: interrupted")
+	case err != nil:
 		fmt.Fprintln(std.Stderr, "repaudit robots check: write:", err)
-		return exitUsage
 	}
 	switch {
-	case bad > 0:
+	case err != nil || bad > 0:
 		return exitUsage
 	case disallowed && o.failOnDis:
 		return exitFindings
