@@ -1,7 +1,6 @@
 package main
 
 import (
-	"bufio"
 	"context"
 	"encoding/json"
 	"errors"
@@ -9,14 +8,10 @@ import (
 	"fmt"
 	"io"
 	"strings"
-	"text/tabwriter"
 
 	"github.com/repaudit/repaudit/bots"
+	"github.com/repaudit/repaudit/internal/linecap"
 )
-
-// maxBotsLine caps one input line of "bots identify"; longer lines are
-// reported and skipped.
-const maxBotsLine = 1 << 20
 
 // runBots dispatches "repaudit bots <sub>".
 func runBots(ctx context.Context, args []string, std stdio) int {
@@ -82,66 +77,20 @@ func runBotsIdentify(ctx context.Context, args []string, std stdio) int {
 	if in == nil {
 		in = strings.NewReader("")
 	}
-	out := bufio.NewWriter(std.Stdout)
-	defer out.Flush()
-	enc := json.NewEncoder(out)
-	enc.SetEscapeHTML(false)
-	br := bufio.NewReaderSize(in, 64<<10)
-	bad := 0
-	for line := 1; ; line++ {
-		if ctx.Err() != nil {
-			fmt.Fprintln(std.Stderr, "repaudit bots identify:", ctx.Err())
-			return exitUsage
-		}
-		raw, tooLong, err := readLine(br, maxBotsLine)
-		if err == io.EOF {
-			break
-		}
-		if err != nil {
-			fmt.Fprintf(std.Stderr, "repaudit bots identify: stdin:%d: %v\n", line, err)
-			return exitUsage
-		}
-		r, perr := c.IdentifyLine(raw)
-		if tooLong {
-			perr = fmt.Errorf("line longer than %d bytes", maxBotsLine)
-			r = identifyResult{Error: perr.Error()}
-		}
-		if perr != nil {
-			bad++
-			fmt.Fprintf(std.Stderr, "repaudit bots identify: stdin:%d: %v\n", line, perr)
-		}
-		if asText {
-			err = writeIdentifyText(out, r)
-		} else {
-			err = enc.Encode(r)
-		}
-		if err != nil {
-			fmt.Fprintln(std.Stderr, "repaudit bots identify:", err)
-			return exitUsage
-		}
+	bad, err := c.IdentifyAll(ctx, in, std.Stdout, asText, func(line int64, err error) {
+		fmt.Fprintf(std.Stderr, "repaudit bots identify: stdin:%d: %v\n", line, err)
+	})
+	var re *linecap.ReadError
+	switch {
+	case errors.As(err, &re):
+		fmt.Fprintf(std.Stderr, "repaudit bots identify: stdin:%d: %v\n", re.Line, re.Err)
+	case err != nil:
+		fmt.Fprintln(std.Stderr, "repaudit bots identify:", err)
 	}
-	if bad > 0 {
+	if err != nil || bad > 0 {
 		return exitUsage
 	}
 	return exitOK
-}
-
-// writeIdentifyText writes one result of "bots identify --text": agent,
-// identified_by, rule, matched and the User-Agent (or the error),
-// separated by tabs; "-" stands for an empty field.
-func writeIdentifyText(w io.Writer, r identifyResult) error {
-	f := func(s string) string {
-		if s == "" {
-			return "-"
-		}
-		return strings.NewReplacer("\t", " ", "\n", " ", "\r", " ").Replace(s)
-	}
-	last := r.UserAgent
-	if r.Error != "" {
-		last = "error: " + r.Error
-	}
-	_, err := fmt.Fprintf(w, "%s\t%s\t%s\t%s\t%s\n", f(r.Agent), f(r.IdentifiedBy), f(r.Rule), f(r.Matched), f(last))
-	return err
 }
 
 // listedBot is one bot of "bots list --json".
@@ -186,27 +135,9 @@ func runBotsList(_ context.Context, args []string, std stdio) int {
 		}
 		return exitOK
 	}
-	w := bufio.NewWriter(std.Stdout)
-	defer w.Flush()
-	fmt.Fprintf(w, "# crawler-user-agents %s (npm) and repaudit's overlay\n", cv.CrawlerUserAgents)
-	for _, f := range files {
-		fmt.Fprintf(w, "# merged: %s\n", f)
+	if err := c.WriteTable(std.Stdout, files); err != nil {
+		fmt.Fprintln(std.Stderr, "repaudit bots list:", err)
+		return exitUsage
 	}
-	fmt.Fprintf(w, "# %d bots\n", c.Len())
-	tw := tabwriter.NewWriter(w, 0, 8, 2, ' ', 0)
-	fmt.Fprintln(tw, "TOKEN\tROBOTS TOKEN\tOPERATOR\tCATEGORY\tFLAGS\tIP LISTS")
-	for _, b := range c.Bots() {
-		op := b.Operator
-		if op == "" {
-			op = "-"
-		}
-		fmt.Fprintf(tw, "%s\t%s\t%s\t%s\t%s\t%d\n", oneLine(b.Token), oneLine(b.GroupToken()), oneLine(op), b.Category, strings.Join(b.Flags(), ","), len(b.IPRangesURLs))
-	}
-	tw.Flush()
 	return exitOK
-}
-
-// oneLine keeps a catalog string from breaking the table.
-func oneLine(s string) string {
-	return strings.NewReplacer("\t", " ", "\n", " ", "\r", " ").Replace(s)
 }
