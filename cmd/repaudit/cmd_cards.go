@@ -24,8 +24,6 @@ const (
 	defaultCardsTimeout  = 10 * time.Second
 	defaultCardsMaxBytes = 1 << 20
 	maxCardsMaxBytes     = 64 << 20
-	// maxNotesPerDocument caps the problems printed for one document.
-	maxNotesPerDocument = 8
 )
 
 // directoryPath is the key directory location on a signature agent's
@@ -167,89 +165,9 @@ func (b *byteSize) Set(s string) error {
 	return nil
 }
 
-// printEntry writes one registry entry's report lines, as they always
-// read: the entry's line, then indented lines for its keys and IP list,
-// each document's problems under it.
+// printEntry writes one registry entry's report lines (Entry.Lines).
 func printEntry(w io.Writer, e discovery.Entry) {
-	for _, s := range e.Steps {
-		printStep(w, e.Loc, s)
-		printNotes(w, s.Notes)
+	for _, l := range e.Lines(describeNetError) {
+		fmt.Fprintln(w, l)
 	}
-}
-
-func printStep(w io.Writer, loc string, s discovery.Step) {
-	refused := s.Refused
-	if s.NetErr != nil {
-		refused = describeNetError(s.NetErr)
-	}
-	switch s.Kind {
-	case discovery.StepRegistryProblem:
-		fmt.Fprintf(w, "%s: refused: %s: %s\n", s.Problem.Source, s.Problem.Code, s.Problem.Message)
-	case discovery.StepInlineCard:
-		if !s.Got {
-			fmt.Fprintf(w, "%s %s: refused: inline card: %s\n", loc, shortURL(s.URL), refused)
-			return
-		}
-		fmt.Fprintf(w, "%s %s: inline card %q recorded\n", loc, shortURL(s.URL), s.Card.Label())
-	case discovery.StepCard, discovery.StepDirectory:
-		switch {
-		case !s.Got:
-			fmt.Fprintf(w, "%s %s: refused: %s\n", loc, s.URL, refused)
-		case refused != "":
-			fmt.Fprintf(w, "%s %s: 200, refused: %s\n", loc, s.URL, refused)
-		case s.Kind == discovery.StepDirectory:
-			fmt.Fprintf(w, "%s %s: 200, key directory with %d key(s) recorded\n", loc, s.URL, s.Count)
-		default:
-			fmt.Fprintf(w, "%s %s: 200, card %q recorded\n", loc, s.URL, s.Card.Label())
-		}
-	case discovery.StepInvalidCard:
-		fmt.Fprintf(w, "  refused: invalid card (%s): its keys are not trusted, nothing more fetched\n", s.Invalid)
-	case discovery.StepKeys:
-		switch {
-		case !s.Got:
-			fmt.Fprintf(w, "  %s %s: refused: %s\n", s.What, s.URL, refused)
-		case refused != "":
-			fmt.Fprintf(w, "  %s %s: 200, refused: %s\n", s.What, s.URL, refused)
-		case s.Again:
-			fmt.Fprintf(w, "  %s %s: 200, %d key(s), recorded above\n", s.What, s.URL, s.Count)
-		default:
-			fmt.Fprintf(w, "  %s %s: 200, %d key(s) recorded\n", s.What, s.URL, s.Count)
-		}
-	case discovery.StepInlineJWKS:
-		fmt.Fprintf(w, "  inline jwks: %d key(s)\n", s.Count)
-	case discovery.StepNoKeys:
-		fmt.Fprintln(w, "  no key material: no jwks, jwks_uri or client_id")
-	case discovery.StepIPs:
-		switch {
-		case !s.Got:
-			fmt.Fprintf(w, "  ips_uri %s: refused: %s\n", s.URL, refused)
-		case refused != "":
-			fmt.Fprintf(w, "  ips_uri %s: 200, refused: %s\n", s.URL, refused)
-		default:
-			created := "no creationTime"
-			if !s.Created.IsZero() {
-				created = "creationTime " + s.Created.Format(time.RFC3339)
-			}
-			fmt.Fprintf(w, "  ips_uri %s: 200, %d prefixes (%s) recorded\n", s.URL, s.Count, created)
-		}
-	}
-}
-
-// printNotes prints a document's problems, a few at most.
-func printNotes(w io.Writer, ps []identity.Problem) {
-	for i, p := range ps {
-		if i == maxNotesPerDocument {
-			fmt.Fprintf(w, "  note: %d more problem(s)\n", len(ps)-i)
-			return
-		}
-		fmt.Fprintf(w, "  note: %s: %s: %s\n", p.Source, p.Code, p.Message)
-	}
-}
-
-// shortURL keeps report lines readable for long data: URLs.
-func shortURL(s string) string {
-	if len(s) > 72 {
-		return s[:72] + "..."
-	}
-	return s
 }
