@@ -4,7 +4,6 @@ import (
 	"bytes"
 	"context"
 	"errors"
-	"flag"
 	"fmt"
 	"io"
 	"net/url"
@@ -41,10 +40,7 @@ func runBotsFetch(ctx context.Context, args []string, std stdio) int {
 		return exitUsage
 	}
 	if err := parseFlags(fs, args); err != nil {
-		if errors.Is(err, flag.ErrHelp) {
-			return exitOK
-		}
-		return exitUsage
+		return parseExit(err)
 	}
 	switch u, err := url.Parse(o.url); {
 	case fs.NArg() > 0:

@@ -2,8 +2,6 @@ package main
 
 import (
 	"context"
-	"errors"
-	"flag"
 	"fmt"
 	"net"
 	"os"
@@ -45,10 +43,7 @@ func runDNSVerify(ctx context.Context, args []string, std stdio) int {
 	}
 	inputs, err := parseInterspersed(fs, args)
 	if err != nil {
-		if errors.Is(err, flag.ErrHelp) {
-			return exitOK
-		}
-		return exitUsage
+		return parseExit(err)
 	}
 	switch {
 	case len(inputs) == 0:

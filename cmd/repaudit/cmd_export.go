@@ -28,11 +28,8 @@ func runExport(_ context.Context, args []string, std stdio) int {
 	force := fs.Bool("force", false, "replace an existing FILE")
 	fs.Usage = func() { exportUsage(std.Stderr, fs) }
 	pos, err := parseInterspersed(fs, args)
-	if errors.Is(err, flag.ErrHelp) {
-		return exitOK
-	}
 	if err != nil {
-		return exitUsage
+		return parseExit(err)
 	}
 	fail := func(format string, a ...any) int {
 		fmt.Fprintf(std.Stderr, "repaudit export: "+format+"\n", a...)

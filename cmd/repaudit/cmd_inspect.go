@@ -4,7 +4,6 @@ import (
 	"bufio"
 	"context"
 	"encoding/json"
-	"errors"
 	"flag"
 	"fmt"
 
@@ -31,10 +30,7 @@ func runInspect(ctx context.Context, args []string, std stdio) int {
 	logFormat := fs.String("log-format", "", "log format instead of detection: "+formatNames())
 	paths, err := parseInterspersed(fs, args)
 	if err != nil {
-		if errors.Is(err, flag.ErrHelp) {
-			return exitOK
-		}
-		return exitUsage
+		return parseExit(err)
 	}
 	if len(paths) == 0 {
 		fs.Usage()

@@ -2,8 +2,6 @@ package main
 
 import (
 	"context"
-	"errors"
-	"flag"
 	"fmt"
 	"net/url"
 	"os"
@@ -56,10 +54,7 @@ func runRangesFetch(ctx context.Context, args []string, std stdio) int {
 		return exitUsage
 	}
 	if err := fs.Parse(args); err != nil {
-		if errors.Is(err, flag.ErrHelp) {
-			return exitOK
-		}
-		return exitUsage
+		return parseExit(err)
 	}
 	switch {
 	case fs.NArg() > 0:

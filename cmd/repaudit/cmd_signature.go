@@ -4,7 +4,6 @@ import (
 	"bufio"
 	"context"
 	"errors"
-	"flag"
 	"fmt"
 	"time"
 
@@ -35,10 +34,7 @@ func runSignatureCheck(ctx context.Context, args []string, std stdio) int {
 	fs.BoolVar(&o.allowTestKeys, "allow-test-keys", false, "let the public RFC 9421 test keys verify")
 	fs.BoolVar(&o.jsonl, "jsonl", false, "write JSON lines (otherwise one readable line per request)")
 	if err := parseFlags(fs, args); err != nil {
-		if errors.Is(err, flag.ErrHelp) {
-			return exitOK
-		}
-		return exitUsage
+		return parseExit(err)
 	}
 	if fs.NArg() > 0 {
 		fmt.Fprintf(std.Stderr, "repaudit signature check: unexpected argument %q (requests are read from stdin)\n", fs.Arg(0))
