@@ -83,28 +83,9 @@ func writeExport(path string, plan *retention.Plan) error {
 	return f.Commit()
 }
 
-// summarizeExport tells on stderr what was written, every conflict and
-// every capture that got no rule, and the deadlines to come (the first
-// few; the file holds them all where the format has comments).
+// summarizeExport tells on stderr what was written (Plan.SummaryLines).
 func summarizeExport(w io.Writer, path string, plan *retention.Plan) {
-	const maxUpcoming = 10
-	say := func(s string) { fmt.Fprintln(w, safetext.Escape(s)) }
-	comments := plan.Comments()
-	say(fmt.Sprintf("repaudit export: %s: %s", path, comments[0]))
-	for _, r := range plan.Conflicts() {
-		say("repaudit export: " + retention.ConflictText(r))
-	}
-	for _, p := range plan.Problems {
-		say(fmt.Sprintf("repaudit export: no rule for %s (%s@%d): %v", p.Capture.URL, p.Capture.WARCFile, p.Capture.Offset, p.Err))
-	}
-	if n := len(plan.Upcoming); n > 0 {
-		say(fmt.Sprintf("repaudit export: %d upcoming deadline(s), earliest first:", n))
-		for i, c := range plan.Upcoming {
-			if i == maxUpcoming {
-				say(fmt.Sprintf("repaudit export:   ... and %d more", n-maxUpcoming))
-				break
-			}
-			say("repaudit export:   " + retention.UpcomingText(c))
-		}
+	for _, l := range plan.SummaryLines(path) {
+		fmt.Fprintln(w, safetext.Escape("repaudit export: "+l))
 	}
 }
