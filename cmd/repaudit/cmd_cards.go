@@ -5,7 +5,6 @@ import (
 	"fmt"
 	"io"
 	"os"
-	"path/filepath"
 	"strconv"
 	"strings"
 	"time"
@@ -14,7 +13,6 @@ import (
 	"github.com/repaudit/repaudit/identity"
 	"github.com/repaudit/repaudit/netfetch"
 	"github.com/repaudit/repaudit/problem"
-	"github.com/repaudit/repaudit/warc"
 )
 
 // Limits of "cards fetch".
@@ -102,7 +100,8 @@ func runCardsFetch(ctx context.Context, args []string, std stdio) int {
 		Timeout: o.timeout, MaxBytes: int64(o.maxBytes), AllowPrivate: o.allowPrivate,
 		TLSConfig: hooks.tlsConfig, UserAgent: ua,
 	})
-	failed, records, err := resolveRegistry(ctx, o, client, hooks.now, ua, regName, entries, regProblems, std.Stderr)
+	run := discovery.FileRun{Client: client, MaxBytes: int64(o.maxBytes), Now: hooks.now, UserAgent: ua, Software: "repaudit/" + version}
+	failed, records, err := run.WriteFile(ctx, o.out, regName, entries, regProblems, func(e discovery.Entry) { printEntry(std.Stderr, e) })
 	if err != nil {
 		fmt.Fprintf(std.Stderr, "repaudit cards fetch: %v\n", err)
 		return exitUsage
@@ -114,32 +113,6 @@ func runCardsFetch(ctx context.Context, args []string, std stdio) int {
 		return exitFindings
 	}
 	return exitOK
-}
-
-// resolveRegistry resolves the registry into the --out WARC, written
-// atomically, printing each entry's lines to report as it is done. It
-// returns the failed entries and the records written; the error is for the
-// output or an interruption (then nothing is written).
-func resolveRegistry(ctx context.Context, o cardsFetchOptions, client *netfetch.Client, now func() time.Time, ua, regName string,
-	entries []identity.RegistryEntry, probs []identity.Problem, report io.Writer) (failed int, records int, err error) {
-	out, err := createAtomic(o.out)
-	if err != nil {
-		return 0, 0, err
-	}
-	defer out.Abort()
-	ww := warc.NewWriter(out, warc.WriterOptions{})
-	r := discovery.New(client, ww, now, int64(o.maxBytes))
-	if err := r.WriteWarcinfo(filepath.Base(o.out), regName, ua, "repaudit/"+version); err != nil {
-		return 0, 0, err
-	}
-	failed, err = r.Resolve(ctx, regName, entries, probs, func(e discovery.Entry) { printEntry(report, e) })
-	if err != nil {
-		return failed, 0, err
-	}
-	if err := out.Commit(); err != nil {
-		return failed, 0, err
-	}
-	return failed, ww.Records(), nil
 }
 
 // byteSize is a size flag: a number with an optional unit (sizeUnits).
