@@ -82,26 +82,21 @@ func dnsVerify(ctx context.Context, inputs []string, o dnsVerifyOptions, catalog
 		fmt.Fprintf(std.Stderr, "repaudit dns verify: %v\n", err)
 		return exitUsage
 	}
-	started := hooks.now().UTC().Truncate(time.Second)
-	vo := rdns.Options{Server: o.resolver, Concurrency: o.jobs, Timeout: o.timeout, Now: hooks.now}
-	entries, err := rdns.Verify(ctx, reqs, vo)
+	h, entries, err := rdns.Snapshot(ctx, reqs, rdns.Options{Server: o.resolver, Concurrency: o.jobs, Timeout: o.timeout, Now: hooks.now})
 	if err != nil {
 		fmt.Fprintf(std.Stderr, "repaudit dns verify: interrupted: %v (nothing written)\n", err)
 		return exitUsage
 	}
-	h := identity.DNSSnapshotHeader{Resolver: vo.ResolverName(), Started: started, Finished: hooks.now().UTC().Truncate(time.Second)}
 	path, err := rdns.WriteFile(o.out, h, entries, o.force)
 	if err != nil {
 		fmt.Fprintf(std.Stderr, "repaudit dns verify: %v\n", err)
 		return exitUsage
 	}
-	n := rdns.Summary(entries)
-	fmt.Fprintf(std.Stderr, "dns verify: %d addresses: %d confirmed, %d name outside suffixes, %d forward mismatch, %d no PTR, %d lookup errors; in %s\n",
-		len(entries), n[identity.DNSConfirmed], n[identity.DNSNameOutsideSuffixes], n[identity.DNSForwardMismatch], n[identity.DNSNoPTR], n[identity.DNSLookupError], path)
+	fmt.Fprintf(std.Stderr, "dns verify: %s; in %s\n", rdns.SummaryText(entries), path)
 	switch {
 	case hasInputError(probs):
 		return exitUsage
-	case n[identity.DNSLookupError] > 0:
+	case rdns.Summary(entries)[identity.DNSLookupError] > 0:
 		return exitFindings
 	}
 	return exitOK
