@@ -4,7 +4,9 @@ import (
 	"bufio"
 	"context"
 	"encoding/json"
+	"fmt"
 	"io"
+	"os"
 	"strconv"
 
 	"github.com/repaudit/repaudit/internal/linecap"
@@ -66,4 +68,27 @@ func (f *File) Judge(agent, usage, u string) (allowed bool, evidence string) {
 	}
 	v := f.Check(agent, u)
 	return v.Allowed, v.Evidence()
+}
+
+// MaxFileBytes caps how much of a robots.txt file ReadFile reads: far
+// more than any parsing limit, so the file's size can still be told.
+const MaxFileBytes = 64 << 20
+
+// ReadFile reads a robots.txt file, or stdin for the name "-", up to
+// MaxFileBytes.
+func ReadFile(name string, stdin io.Reader) ([]byte, error) {
+	r := stdin
+	if name != "-" {
+		fh, err := os.Open(name)
+		if err != nil {
+			return nil, fmt.Errorf("read robots.txt: %w", err)
+		}
+		defer fh.Close()
+		r = fh
+	}
+	body, err := io.ReadAll(io.LimitReader(r, MaxFileBytes))
+	if err != nil {
+		return nil, fmt.Errorf("read robots.txt %s: %w", name, err)
+	}
+	return body, nil
 }

@@ -4,6 +4,9 @@ import (
 	"bytes"
 	"context"
 	"encoding/json"
+	"errors"
+	"io/fs"
+	"os"
 	"strings"
 	"testing"
 	"testing/iotest"
@@ -56,5 +59,21 @@ func TestJudge(t *testing.T) {
 		if allowed != tt.allowed || evidence == "" {
 			t.Errorf("Judge(%q, %q) = %v, %q; want %v with evidence", tt.usage, tt.url, allowed, evidence, tt.allowed)
 		}
+	}
+}
+
+func TestReadFile(t *testing.T) {
+	p := t.TempDir() + "/robots.txt"
+	if err := os.WriteFile(p, []byte("User-agent: *\n"), 0o644); err != nil {
+		t.Fatal(err)
+	}
+	if b, err := ReadFile(p, nil); err != nil || string(b) != "User-agent: *\n" {
+		t.Errorf("file: %q, %v", b, err)
+	}
+	if b, err := ReadFile("-", strings.NewReader("Disallow: /\n")); err != nil || string(b) != "Disallow: /\n" {
+		t.Errorf("stdin: %q, %v", b, err)
+	}
+	if _, err := ReadFile(p+".missing", nil); !errors.Is(err, fs.ErrNotExist) || !strings.HasPrefix(err.Error(), "read robots.txt: ") {
+		t.Errorf("missing: %v", err)
 	}
 }

@@ -7,15 +7,11 @@ import (
 	"flag"
 	"fmt"
 	"io"
-	"os"
 
 	"github.com/repaudit/repaudit/internal/linecap"
 	"github.com/repaudit/repaudit/internal/safetext"
 	"github.com/repaudit/repaudit/robots"
 )
-
-// maxRobotsFile caps how much of a --robots file is read.
-const maxRobotsFile = 64 << 20
 
 // runRobots dispatches "repaudit robots <sub>".
 func runRobots(ctx context.Context, args []string, std stdio) int {
@@ -80,7 +76,7 @@ func runRobotsCheck(ctx context.Context, args []string, std stdio) int {
 	if o.jsonl {
 		return robotsCheckJSONL(ctx, o, std)
 	}
-	body, err := readRobotsFile(o.robotsFile, std.Stdin)
+	body, err := robots.ReadFile(o.robotsFile, std.Stdin)
 	if err != nil {
 		fmt.Fprintln(std.Stderr, "repaudit robots check:", err)
 		return exitUsage
@@ -120,24 +116,6 @@ func runRobotsCheck(ctx context.Context, args []string, std stdio) int {
 	return exitOK
 }
 
-func readRobotsFile(name string, stdin io.Reader) ([]byte, error) {
-	var r io.Reader
-	if name == "-" {
-		r = stdin
-	} else {
-		fh, err := os.Open(name)
-		if err != nil {
-			return nil, fmt.Errorf("read robots.txt: %w", err)
-		}
-		defer fh.Close()
-		r = fh
-	}
-	body, err := io.ReadAll(io.LimitReader(r, maxRobotsFile))
-	if err != nil {
-		return nil, fmt.Errorf("read robots.txt %s: %w", name, err)
-	}
-	return body, nil
-}
 
 func robotsCheckJSONL(ctx context.Context, o robotsCheckOptions, std stdio) int {
 	bad, disallowed, err := robots.NewAnswerer(o.maxBytes).AnswerAll(ctx, std.Stdin, std.Stdout, func(e string) {
