@@ -60,3 +60,20 @@ func refuseAuditFile(dir, out string) error {
 	}
 	return nil
 }
+
+// writeNew writes body to path whole or not at all, refusing an existing
+// file unless force (checkNewOutput).
+func writeNew(path string, body []byte, force bool) error {
+	if err := checkNewOutput(path, force); err != nil {
+		return err
+	}
+	f, err := createAtomic(path)
+	if err != nil {
+		return err
+	}
+	defer f.Abort()
+	if _, err := f.Write(body); err != nil {
+		return fmt.Errorf("write output: %w", err)
+	}
+	return f.Commit()
+}

@@ -5,12 +5,10 @@ import (
 	"context"
 	"errors"
 	"fmt"
-	"io"
 	"net/url"
 	"time"
 
 	"github.com/repaudit/repaudit/bots"
-	"github.com/repaudit/repaudit/internal/atomicfile"
 	"github.com/repaudit/repaudit/netfetch"
 )
 
@@ -87,6 +85,5 @@ func fetchCatalog(ctx context.Context, client *netfetch.Client, o botsFetchOptio
 	if c.Len() == 0 {
 		return 0, errors.New("200, but the catalog names no bot")
 	}
-	err = atomicfile.Write(o.out, func(w io.Writer) error { _, err := w.Write(body); return err })
-	return c.Len(), err
+	return c.Len(), writeNew(o.out, body, o.force)
 }

@@ -5,12 +5,11 @@ import (
 	"fmt"
 	"net/url"
 	"os"
-	"path/filepath"
 	"strings"
 	"time"
 
 	"github.com/repaudit/repaudit/bots"
-	"github.com/repaudit/repaudit/identity"
+	"github.com/repaudit/repaudit/discovery"
 	"github.com/repaudit/repaudit/internal/typo"
 	"github.com/repaudit/repaudit/netfetch"
 )
@@ -93,70 +92,27 @@ func runRangesFetch(ctx context.Context, args []string, std stdio) int {
 			lists = append(lists, l)
 		}
 	}
-	written, failed := 0, 0
-	for i, l := range lists {
-		if i > 0 {
-			if err := hooks.sleep(ctx, o.delay); err != nil {
-				return fail("interrupted: %v (%d lists written)", err, written)
-			}
+	fetch := discovery.IPLists{Dir: o.out, Mirror: o.mirror, Now: hooks.now, Sleep: hooks.sleep, Delay: o.delay,
+		Get: func(ctx context.Context, u string) ([]byte, error) {
+			return fetchOK(ctx, client, u, "application/json", o.maxBytes)
+		},
+		Write: func(path string, body []byte) error { return writeNew(path, body, o.force) },
+	}
+	written, failed, err := fetch.Fetch(ctx, lists, func(r discovery.IPListResult) {
+		if r.Err != nil {
+			fmt.Fprintf(std.Stderr, "%s: refused: %v\n", r.URL, r.Err)
+			return
 		}
-		if err := ctx.Err(); err != nil {
-			return fail("interrupted: %v (%d lists written)", err, written)
-		}
-		msg, err := fetchRangeList(ctx, client, hooks.now, o, l)
-		if err != nil {
-			if ctx.Err() != nil {
-				return fail("interrupted: %v (%d lists written)", ctx.Err(), written)
-			}
-			failed++
-			fmt.Fprintf(std.Stderr, "%s: refused: %v\n", l.URL, err)
-			continue
-		}
-		written++
-		fmt.Fprintf(std.Stderr, "%s: %s\n", l.URL, msg)
+		fmt.Fprintf(std.Stderr, "%s: %s\n", r.URL, r.Note)
+	})
+	if err != nil {
+		return fail("interrupted: %v (%d lists written)", err, written)
 	}
 	fmt.Fprintf(std.Stderr, "ranges fetch: %d lists: %d written, %d failed; in %s\n", len(lists), written, failed, o.out)
 	if failed > 0 {
 		return exitFindings
 	}
 	return exitOK
-}
-
-// fetchRangeList fetches one list and writes it under its file name. The
-// error says why nothing was written.
-func fetchRangeList(ctx context.Context, client *netfetch.Client, now func() time.Time, o rangesFetchOptions, l bots.IPRangeList) (string, error) {
-	from, err := identity.MirrorURL(o.mirror, l.URL)
-	if err != nil {
-		return "", err
-	}
-	body, err := fetchOK(ctx, client, from, "application/json", o.maxBytes)
-	if err != nil {
-		return "", err
-	}
-	snap, err := identity.NewIPListSnapshot(l.URL, body, now())
-	if err != nil {
-		return "", fmt.Errorf("200, but %v", err)
-	}
-	name, err := snap.FileName()
-	if err != nil {
-		return "", err
-	}
-	path := filepath.Join(o.out, name)
-	if err := checkNewOutput(path, o.force); err != nil {
-		return "", err
-	}
-	f, err := createAtomic(path)
-	if err != nil {
-		return "", err
-	}
-	defer f.Abort()
-	if _, err := f.Write(snap.Body); err != nil {
-		return "", fmt.Errorf("write output: %w", err)
-	}
-	if err := f.Commit(); err != nil {
-		return "", err
-	}
-	return "200, " + snap.Summary(l.Tokens), nil
 }
 
 // didYouMean names the catalog tokens close to tok: the same but for case,
