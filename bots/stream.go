@@ -98,3 +98,25 @@ func (c *Catalog) WriteTable(w io.Writer, merged []string) error {
 	}
 	return bw.Flush()
 }
+
+// ListedData is the "data" member of "bots list --json": the version of
+// the maintained data the catalog was built from and the files merged
+// over it.
+type ListedData struct {
+	CrawlerUserAgents string   `json:"crawler_user_agents"`
+	Files             []string `json:"bots_files,omitempty"`
+}
+
+// WriteJSON writes the catalog as "bots list --json" shows it: one
+// indented document with its data versions, the files merged over it
+// and every bot (Listing).
+func (c *Catalog) WriteJSON(w io.Writer, merged []string) error {
+	doc := struct {
+		Data ListedData `json:"data"`
+		Bots []Listed   `json:"bots"`
+	}{Data: ListedData{CrawlerUserAgents: c.DataVersions().CrawlerUserAgents, Files: merged}, Bots: c.Listing()}
+	enc := json.NewEncoder(w)
+	enc.SetEscapeHTML(false)
+	enc.SetIndent("", "  ")
+	return enc.Encode(doc)
+}

@@ -3,6 +3,7 @@ package bots_test
 import (
 	"bytes"
 	"context"
+	"encoding/json"
 	"strings"
 	"testing"
 
@@ -57,5 +58,26 @@ func TestWriteTable(t *testing.T) {
 	if len(lines) != 6 || !strings.HasPrefix(lines[0], "# crawler-user-agents ") || lines[1] != "# merged: t.json" || lines[2] != "# 1 bots" ||
 		!strings.HasPrefix(lines[3], "TOKEN  ") || !strings.HasPrefix(lines[4], "ExampleTableBot  ") || !strings.Contains(lines[4], "Example Labs") {
 		t.Errorf("table:\n%s", b.String())
+	}
+}
+
+func TestWriteJSON(t *testing.T) {
+	c, err := bots.Load(strings.NewReader(`{"ExampleJSONBot": {"operator": "Example <Labs>", "function": "AI Assistants"}}`), "t.json")
+	if err != nil {
+		t.Fatal(err)
+	}
+	var b bytes.Buffer
+	if err := c.WriteJSON(&b, []string{"t.json"}); err != nil {
+		t.Fatal(err)
+	}
+	var doc struct {
+		Data bots.ListedData `json:"data"`
+		Bots []bots.Listed   `json:"bots"`
+	}
+	if err := json.Unmarshal(b.Bytes(), &doc); err != nil {
+		t.Fatal(err)
+	}
+	if len(doc.Data.Files) != 1 || len(doc.Bots) != 1 || doc.Bots[0].Token != "ExampleJSONBot" || !strings.Contains(b.String(), `"Example <Labs>"`) || !strings.HasPrefix(b.String(), "{\n  \"data\": {") {
+		t.Errorf("document:\n%s", b.String())
 	}
 }

@@ -2,7 +2,6 @@ package main
 
 import (
 	"context"
-	"encoding/json"
 	"errors"
 	"flag"
 	"fmt"
@@ -96,12 +95,8 @@ func runBotsIdentify(ctx context.Context, args []string, std stdio) int {
 // listedBot is one bot of "bots list --json".
 type listedBot = bots.Listed
 
-// catalogVersions is the "data" member of "bots list --json" and of
-// manifest.json's catalog.
-type catalogVersions struct {
-	CrawlerUserAgents string   `json:"crawler_user_agents"`
-	Files             []string `json:"bots_files,omitempty"`
-}
+// catalogVersions is the "data" member of "bots list --json".
+type catalogVersions = bots.ListedData
 
 func runBotsList(_ context.Context, args []string, std stdio) int {
 	var asJSON bool
@@ -118,24 +113,11 @@ func runBotsList(_ context.Context, args []string, std stdio) int {
 		fmt.Fprintln(std.Stderr, "repaudit bots list:", err)
 		return exitUsage
 	}
-	v := c.DataVersions()
-	cv := catalogVersions{CrawlerUserAgents: v.CrawlerUserAgents, Files: files}
+	write := c.WriteTable
 	if asJSON {
-		doc := struct {
-			Data catalogVersions `json:"data"`
-			Bots []listedBot     `json:"bots"`
-		}{Data: cv}
-		doc.Bots = c.Listing()
-		enc := json.NewEncoder(std.Stdout)
-		enc.SetEscapeHTML(false)
-		enc.SetIndent("", "  ")
-		if err := enc.Encode(doc); err != nil {
-			fmt.Fprintln(std.Stderr, "repaudit bots list:", err)
-			return exitUsage
-		}
-		return exitOK
+		write = c.WriteJSON
 	}
-	if err := c.WriteTable(std.Stdout, files); err != nil {
+	if err := write(std.Stdout, files); err != nil {
 		fmt.Fprintln(std.Stderr, "repaudit bots list:", err)
 		return exitUsage
 	}
