@@ -8,7 +8,6 @@ import (
 	"fmt"
 	"io"
 
-	"github.com/repaudit/repaudit/internal/linecap"
 	"github.com/repaudit/repaudit/internal/safetext"
 	"github.com/repaudit/repaudit/robots"
 )
@@ -116,20 +115,11 @@ func runRobotsCheck(ctx context.Context, args []string, std stdio) int {
 	return exitOK
 }
 
-
 func robotsCheckJSONL(ctx context.Context, o robotsCheckOptions, std stdio) int {
 	bad, disallowed, err := robots.NewAnswerer(o.maxBytes).AnswerAll(ctx, std.Stdin, std.Stdout, func(e string) {
 		fmt.Fprintln(std.Stderr, "repaudit robots check:", e)
 	})
-	var re *linecap.ReadError
-	switch {
-	case errors.As(err, &re):
-		fmt.Fprintln(std.Stderr, "repaudit robots check: read stdin:", re.Err)
-	case ctx.Err() != nil:
-		fmt.Fprintln(std.Stderr, "repaudit robots check: interrupted")
-	case err != nil:
-		fmt.Fprintln(std.Stderr, "repaudit robots check: write:", err)
-	}
+	reportStreamError(ctx, std.Stderr, "robots check", err)
 	switch {
 	case err != nil || bad > 0:
 		return exitUsage

@@ -5,6 +5,7 @@ import (
 	"context"
 	"errors"
 	"fmt"
+	"io"
 	"time"
 
 	"github.com/repaudit/repaudit/identity"
@@ -60,19 +61,26 @@ func runSignatureCheck(ctx context.Context, args []string, std stdio) int {
 	}
 	c := signature.NewChecker(store, signature.Options{Skew: skew, AllowTestKeys: o.allowTestKeys})
 	bad, err := c.CheckAll(ctx, std.Stdin, std.Stdout, o.jsonl)
-	var re *linecap.ReadError
-	switch {
-	case errors.As(err, &re):
-		fmt.Fprintln(std.Stderr, "repaudit signature check: read stdin:", re.Err)
-	case ctx.Err() != nil:
-		fmt.Fprintln(std.Stderr, "repaudit signature check: interrupted")
-	case err != nil:
-		fmt.Fprintln(std.Stderr, "repaudit signature check: write:", err)
-	}
+	reportStreamError(ctx, std.Stderr, "signature check", err)
 	if err != nil || bad > 0 {
 		return exitUsage
 	}
 	return exitOK
+}
+
+// reportStreamError says why a loop over the lines of stdin stopped
+// early (linecap.Each's errors); nil says nothing.
+func reportStreamError(ctx context.Context, w io.Writer, cmd string, err error) {
+	var re *linecap.ReadError
+	switch {
+	case err == nil:
+	case errors.As(err, &re):
+		fmt.Fprintf(w, "repaudit %s: read stdin: %v\n", cmd, re.Err)
+	case ctx.Err() != nil && errors.Is(err, ctx.Err()):
+		fmt.Fprintf(w, "repaudit %s: interrupted\n", cmd)
+	default:
+		fmt.Fprintf(w, "repaudit %s: write: %v\n", cmd, err)
+	}
 }
 
 // readLine reads one line without its newline (linecap.Read).
