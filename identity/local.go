@@ -5,6 +5,8 @@ import (
 	"io"
 	"os"
 	"time"
+
+	"github.com/repaudit/repaudit/problem"
 )
 
 // FileNote is what AddFiles found in a file: a problem, or (Invalid not
@@ -80,4 +82,28 @@ func readCapped(name string) ([]byte, error) {
 		return nil, fmt.Errorf("%s: %w", name, ErrTooLarge)
 	}
 	return data, nil
+}
+
+// ReadRegistryFile reads the registry file name (ParseRegistry), or stdin
+// for "-", and returns the name its problems use ("stdin" for stdin). The
+// error is for a file that cannot be opened, or a read that failed part
+// way (the problem.RegistryReadError problem, which a caller should not
+// take as a list cut short).
+func ReadRegistryFile(name string, stdin io.Reader) (entries []RegistryEntry, probs []Problem, source string, err error) {
+	r, source := stdin, "stdin"
+	if name != "-" {
+		f, err := os.Open(name)
+		if err != nil {
+			return nil, nil, name, err
+		}
+		defer f.Close()
+		r, source = f, name
+	}
+	entries, probs = ParseRegistry(r, source)
+	for _, p := range probs {
+		if p.Code == problem.RegistryReadError {
+			return entries, probs, source, fmt.Errorf("%s: %s", p.Source, p.Message)
+		}
+	}
+	return entries, probs, source, nil
 }

@@ -2,10 +2,12 @@ package identity
 
 import (
 	"errors"
+	"io"
 	"os"
 	"path/filepath"
 	"strings"
 	"testing"
+	"testing/iotest"
 )
 
 func TestAddFiles(t *testing.T) {
@@ -53,5 +55,27 @@ func TestAddFiles(t *testing.T) {
 	}
 	if _, err := NewStore().AddFiles(nil, []string{write("list.json", `[1]`)}); err == nil || !strings.HasPrefix(err.Error(), dir) {
 		t.Errorf("not a card: got %v, want an error naming the file", err)
+	}
+}
+
+func TestReadRegistryFile(t *testing.T) {
+	p := filepath.Join(t.TempDir(), "registry.txt")
+	if err := os.WriteFile(p, []byte("# a registry\nhttps://bot.example/card\nftp://nope\n"), 0o644); err != nil {
+		t.Fatal(err)
+	}
+	entries, probs, source, err := ReadRegistryFile(p, nil)
+	if err != nil || source != p || len(entries) != 1 || len(probs) != 1 || !strings.HasPrefix(probs[0].Source, p+":3") {
+		t.Errorf("file: %d entries, problems %+v, source %q, err %v", len(entries), probs, source, err)
+	}
+	entries, _, source, err = ReadRegistryFile("-", strings.NewReader("https://bot.example/card\n"))
+	if err != nil || source != "stdin" || len(entries) != 1 {
+		t.Errorf("stdin: %d entries, source %q, err %v", len(entries), source, err)
+	}
+	if _, _, _, err := ReadRegistryFile(p+".missing", nil); !errors.Is(err, os.ErrNotExist) {
+		t.Errorf("missing: %v", err)
+	}
+	broken := io.MultiReader(strings.NewReader("https://bot.example/card\n"), iotest.ErrReader(errors.New("disk gone")))
+	if _, _, _, err := ReadRegistryFile("-", broken); err == nil || err.Error() != "stdin:2: disk gone" {
+		t.Errorf("read error: %v, want stdin:2: disk gone", err)
 	}
 }

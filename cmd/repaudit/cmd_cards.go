@@ -4,7 +4,6 @@ import (
 	"context"
 	"fmt"
 	"io"
-	"os"
 	"strconv"
 	"strings"
 	"time"
@@ -12,7 +11,6 @@ import (
 	"github.com/repaudit/repaudit/discovery"
 	"github.com/repaudit/repaudit/identity"
 	"github.com/repaudit/repaudit/netfetch"
-	"github.com/repaudit/repaudit/problem"
 )
 
 // Limits of "cards fetch".
@@ -73,25 +71,10 @@ func runCardsFetch(ctx context.Context, args []string, std stdio) int {
 		return exitUsage
 	}
 
-	var reg io.Reader
-	regName := o.registry
-	if o.registry == "-" {
-		reg, regName = std.Stdin, "stdin"
-	} else {
-		f, err := os.Open(o.registry)
-		if err != nil {
-			fmt.Fprintf(std.Stderr, "repaudit cards fetch: %v\n", err)
-			return exitUsage
-		}
-		defer f.Close()
-		reg = f
-	}
-	entries, regProblems := identity.ParseRegistry(reg, regName)
-	for _, p := range regProblems {
-		if p.Code == problem.RegistryReadError {
-			fmt.Fprintf(std.Stderr, "repaudit cards fetch: %s: %s\n", p.Source, p.Message)
-			return exitUsage
-		}
+	entries, regProblems, regName, err := identity.ReadRegistryFile(o.registry, std.Stdin)
+	if err != nil {
+		fmt.Fprintf(std.Stderr, "repaudit cards fetch: %v\n", err)
+		return exitUsage
 	}
 
 	hooks := std.Net.withDefaults()
