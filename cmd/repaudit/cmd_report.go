@@ -7,7 +7,6 @@ import (
 	"flag"
 	"fmt"
 	"io"
-	"time"
 
 	"github.com/repaudit/repaudit/internal/atomicfile"
 	"github.com/repaudit/repaudit/report"
@@ -62,7 +61,7 @@ func runReport(ctx context.Context, args []string, std stdio) int {
 	}
 	var opts report.Options
 	if *tz != "" {
-		if opts.Location, err = loadZone(*tz); err != nil {
+		if opts.Location, err = report.LoadZone(*tz); err != nil {
 			fmt.Fprintf(std.Stderr, "repaudit report: --tz: %v\n", err)
 			return exitUsage
 		}
@@ -92,17 +91,4 @@ func runReport(ctx context.Context, args []string, std stdio) int {
 		return exitUsage
 	}
 	return exitOK
-}
-
-// loadZone reads --tz: an IANA zone name such as Europe/Berlin or UTC, from
-// the system's zone database or the copy built into the binary.
-func loadZone(name string) (*time.Location, error) {
-	if name == "Local" {
-		return nil, fmt.Errorf("want a zone name like Europe/Berlin, not %q", name)
-	}
-	loc, err := time.LoadLocation(name)
-	if err != nil {
-		return nil, fmt.Errorf("unknown time zone %q (want an IANA name like Europe/Berlin or UTC)", name)
-	}
-	return loc, nil
 }
