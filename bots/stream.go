@@ -10,6 +10,7 @@ import (
 	"text/tabwriter"
 
 	"github.com/repaudit/repaudit/internal/linecap"
+	"github.com/repaudit/repaudit/internal/typo"
 )
 
 // MaxIdentifyLine caps one input line of IdentifyAll; a longer line is
@@ -119,4 +120,15 @@ func (c *Catalog) WriteJSON(w io.Writer, merged []string) error {
 	enc.SetEscapeHTML(false)
 	enc.SetIndent("", "  ")
 	return enc.Encode(doc)
+}
+
+// NearTokens names up to max catalog tokens close to tok, closest first
+// (typo.Near: the same but for case, a prefix either way, or a small edit
+// distance), for "did you mean" hints.
+func (c *Catalog) NearTokens(tok string, max int) []string {
+	tokens := make([]string, 0, c.Len())
+	for _, b := range c.Bots() {
+		tokens = append(tokens, b.Token)
+	}
+	return typo.Near(tok, tokens, max)
 }

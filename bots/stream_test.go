@@ -81,3 +81,13 @@ func TestWriteJSON(t *testing.T) {
 		t.Errorf("document:\n%s", b.String())
 	}
 }
+
+func TestNearTokens(t *testing.T) {
+	c := bots.Default()
+	if got := c.NearTokens("gptbot", 5); len(got) == 0 || got[0] != "GPTBot" {
+		t.Errorf("NearTokens(gptbot) = %q, want GPTBot first", got)
+	}
+	if got := c.NearTokens("zzzzzzzzzzzzzzzz", 5); len(got) != 0 {
+		t.Errorf("NearTokens(zzz...) = %q, want none", got)
+	}
+}

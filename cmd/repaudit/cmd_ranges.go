@@ -10,7 +10,6 @@ import (
 
 	"github.com/repaudit/repaudit/bots"
 	"github.com/repaudit/repaudit/discovery"
-	"github.com/repaudit/repaudit/internal/typo"
 	"github.com/repaudit/repaudit/netfetch"
 )
 
@@ -119,11 +118,7 @@ func runRangesFetch(ctx context.Context, args []string, std stdio) int {
 // a case-insensitive prefix either way, or within edit distance 2 (at
 // most five, closest first), as "; did you mean A or B?", or "".
 func didYouMean(tok string, catalog *bots.Catalog) string {
-	var tokens []string
-	for _, b := range catalog.Bots() {
-		tokens = append(tokens, b.Token)
-	}
-	names := typo.Near(tok, tokens, 5)
+	names := catalog.NearTokens(tok, 5)
 	if len(names) == 0 {
 		return ""
 	}
