@@ -67,7 +67,7 @@ func runRobotsHistory(ctx context.Context, args []string, std stdio) int {
 	case o.maxCaptures < 0:
 		return fail("--max-captures must not be negative")
 	}
-	if o.site, err = historySite(pos[0]); err != nil {
+	if o.site, err = wayback.SiteURL(pos[0]); err != nil {
 		return fail("%v", err)
 	}
 	if o.from, err = cdxTime("from", from); err != nil {
@@ -130,9 +130,6 @@ func runRobotsHistory(ctx context.Context, args []string, std stdio) int {
 	}
 	return exitOK
 }
-
-// historySite reads the site argument (wayback.SiteURL).
-func historySite(s string) (*url.URL, error) { return wayback.SiteURL(s) }
 
 // cdxTime turns a --from/--to value into CDX digits: a date stays a date
 // (8 digits, so that --to covers the whole day), a time becomes 14.
