@@ -17,6 +17,13 @@ var ErrFormat = errors.New("bots: bad catalog")
 // MaxCatalogBytes bounds the size of a catalog file Load reads.
 const MaxCatalogBytes = 16 << 20
 
+// AIRobotsJSONURL is where the ai.robots.txt project keeps robots.json,
+// the file its README names as the one every update is made to (the
+// robots.txt it publishes is generated from it): the raw file of the main
+// branch of https://github.com/ai-robots-txt/ai.robots.txt. Load reads
+// its shape; "repaudit bots fetch" downloads it.
+const AIRobotsJSONURL = "https://raw.githubusercontent.com/ai-robots-txt/ai.robots.txt/main/robots.json"
+
 // Bounds on one entry.
 const (
 	maxTokenLen    = 256

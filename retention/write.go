@@ -205,3 +205,31 @@ func pyJSON(s string) string {
 	b.WriteByte('"')
 	return b.String()
 }
+
+// MaxUpcomingLines caps the deadlines SummaryLines names; the file holds
+// them all where the format has comments.
+const MaxUpcomingLines = 10
+
+// SummaryLines says what an export written to path holds, as "repaudit
+// export" reports it: the counts, every conflict, every capture that got
+// no rule, and the first deadlines to come, earliest first.
+func (p *Plan) SummaryLines(path string) []string {
+	out := []string{fmt.Sprintf("%s: %s", path, p.Comments()[0])}
+	for _, r := range p.Conflicts() {
+		out = append(out, ConflictText(r))
+	}
+	for _, pr := range p.Problems {
+		out = append(out, fmt.Sprintf("no rule for %s (%s@%d): %v", pr.Capture.URL, pr.Capture.WARCFile, pr.Capture.Offset, pr.Err))
+	}
+	if n := len(p.Upcoming); n > 0 {
+		out = append(out, fmt.Sprintf("%d upcoming deadline(s), earliest first:", n))
+		for i, c := range p.Upcoming {
+			if i == MaxUpcomingLines {
+				out = append(out, fmt.Sprintf("  ... and %d more", n-MaxUpcomingLines))
+				break
+			}
+			out = append(out, "  "+UpcomingText(c))
+		}
+	}
+	return out
+}

@@ -5,11 +5,9 @@ import (
 	"fmt"
 	"io/fs"
 	"os"
-	"path/filepath"
 
 	"github.com/repaudit/repaudit/internal/atomicfile"
 	"github.com/repaudit/repaudit/output"
-	"github.com/repaudit/repaudit/table"
 )
 
 // errOutputExists is returned by checkNewOutput for an existing file when
@@ -55,21 +53,27 @@ func (a *atomicFile) Commit() error {
 }
 
 // refuseAuditFile refuses an -o FILE that is one of the audit's own files
-// (a table or manifest.json), by name or through a link: the report would
-// replace the data it was made from.
+// (output.OwnFile): the report would replace the data it was made from.
 func refuseAuditFile(dir, out string) error {
-	ost, err := os.Stat(out)
-	if err != nil {
-		return nil // a new file cannot be one of the audit's
-	}
-	names := []string{output.ManifestName}
-	for _, t := range table.Tables {
-		names = append(names, t.Name+".parquet")
-	}
-	for _, n := range names {
-		if st, err := os.Stat(filepath.Join(dir, n)); err == nil && os.SameFile(st, ost) {
-			return fmt.Errorf("-o %s is the audit's own %s; refusing to overwrite it", out, n)
-		}
+	if n, ok := output.OwnFile(dir, out); ok {
+		return fmt.Errorf("-o %s is the audit's own %s; refusing to overwrite it", out, n)
 	}
 	return nil
+}
+
+// writeNew writes body to path whole or not at all, refusing an existing
+// file unless force (checkNewOutput).
+func writeNew(path string, body []byte, force bool) error {
+	if err := checkNewOutput(path, force); err != nil {
+		return err
+	}
+	f, err := createAtomic(path)
+	if err != nil {
+		return err
+	}
+	defer f.Abort()
+	if _, err := f.Write(body); err != nil {
+		return fmt.Errorf("write output: %w", err)
+	}
+	return f.Commit()
 }

@@ -1,22 +1,16 @@
 package main
 
 import (
-	"bufio"
 	"context"
-	"encoding/json"
 	"errors"
 	"flag"
 	"fmt"
 	"io"
 	"strings"
-	"text/tabwriter"
 
 	"github.com/repaudit/repaudit/bots"
+	"github.com/repaudit/repaudit/internal/linecap"
 )
-
-// maxBotsLine caps one input line of "bots identify"; longer lines are
-// reported and skipped.
-const maxBotsLine = 1 << 20
 
 // runBots dispatches "repaudit bots <sub>".
 func runBots(ctx context.Context, args []string, std stdio) int {
@@ -26,6 +20,8 @@ func runBots(ctx context.Context, args []string, std stdio) int {
 			return runBotsIdentify(ctx, args[1:], std)
 		case "list":
 			return runBotsList(ctx, args[1:], std)
+		case "fetch":
+			return runBotsFetch(ctx, args[1:], std)
 		}
 		if isHelp(args[0]) {
 			botsUsage(std.Stdout)
@@ -34,36 +30,6 @@ func runBots(ctx context.Context, args []string, std stdio) int {
 	}
 	botsUsage(std.Stderr)
 	return exitUsage
-}
-
-func botsUsage(w io.Writer) {
-	fmt.Fprintln(w, `usage: repaudit bots identify [--bots FILE]... [--text] < user-agents
-       repaudit bots list [--bots FILE]... [--json]
-
-identify reads User-Agent headers from stdin, one a line, or JSON lines
-(a JSON string, or an object with a "user_agent" member), and writes one
-JSON line per input line, in order:
-  {"user_agent": "...", "agent": "GPTBot", "operator": "OpenAI",
-   "category": "ai-training", "identified_by": "catalog",
-   "rule": "catalog-literal", "matched": "GPTBot"}
-identified_by is "catalog" (a catalog bot), "ua-token" (a bot the catalog
-does not know, named by its own product token; operator "") or "" (a
-browser: agent ""). rule says which rule named the agent: catalog-literal,
-crawler-stem, generic-word-full-name, comment-slot, mozilla-product,
-contact-link, generic-product-token, link-host or framework; matched is
-the text of the User-Agent that named it. The rules are in
-docs/semantics.md, "Bot identification". --text prints the same as
-tab-separated lines: agent, identified_by, rule, matched, User-Agent
-("-" for an empty field).
-
-list prints the catalog (the embedded data, with --bots files merged over
-it) and the versions of the maintained data it was built from.
-
---bots FILE merges a catalog file over the default (our JSON shape or
-ai.robots.txt's robots.json), as audit --bots does; repeatable.
-
-Exit status: 0 done; 2 usage error, unreadable --bots file, or (after all
-output) an unusable input line.`)
 }
 
 func parseBotsFlags(name string, args []string, stderr io.Writer, json, text *bool) ([]string, error) {
@@ -110,77 +76,27 @@ func runBotsIdentify(ctx context.Context, args []string, std stdio) int {
 	if in == nil {
 		in = strings.NewReader("")
 	}
-	out := bufio.NewWriter(std.Stdout)
-	defer out.Flush()
-	enc := json.NewEncoder(out)
-	enc.SetEscapeHTML(false)
-	br := bufio.NewReaderSize(in, 64<<10)
-	bad := 0
-	for line := 1; ; line++ {
-		if ctx.Err() != nil {
-			fmt.Fprintln(std.Stderr, "repaudit bots identify:", ctx.Err())
-			return exitUsage
-		}
-		raw, tooLong, err := readLine(br, maxBotsLine)
-		if err == io.EOF {
-			break
-		}
-		if err != nil {
-			fmt.Fprintf(std.Stderr, "repaudit bots identify: stdin:%d: %v\n", line, err)
-			return exitUsage
-		}
-		r, perr := c.IdentifyLine(raw)
-		if tooLong {
-			perr = fmt.Errorf("line longer than %d bytes", maxBotsLine)
-			r = identifyResult{Error: perr.Error()}
-		}
-		if perr != nil {
-			bad++
-			fmt.Fprintf(std.Stderr, "repaudit bots identify: stdin:%d: %v\n", line, perr)
-		}
-		if asText {
-			err = writeIdentifyText(out, r)
-		} else {
-			err = enc.Encode(r)
-		}
-		if err != nil {
-			fmt.Fprintln(std.Stderr, "repaudit bots identify:", err)
-			return exitUsage
-		}
+	bad, err := c.IdentifyAll(ctx, in, std.Stdout, asText, func(line int64, err error) {
+		fmt.Fprintf(std.Stderr, "repaudit bots identify: stdin:%d: %v\n", line, err)
+	})
+	var re *linecap.ReadError
+	switch {
+	case errors.As(err, &re):
+		fmt.Fprintf(std.Stderr, "repaudit bots identify: stdin:%d: %v\n", re.Line, re.Err)
+	case err != nil:
+		fmt.Fprintln(std.Stderr, "repaudit bots identify:", err)
 	}
-	if bad > 0 {
+	if err != nil || bad > 0 {
 		return exitUsage
 	}
 	return exitOK
 }
 
-// writeIdentifyText writes one result of "bots identify --text": agent,
-// identified_by, rule, matched and the User-Agent (or the error),
-// separated by tabs; "-" stands for an empty field.
-func writeIdentifyText(w io.Writer, r identifyResult) error {
-	f := func(s string) string {
-		if s == "" {
-			return "-"
-		}
-		return strings.NewReplacer("\t", " ", "\n", " ", "\r", " ").Replace(s)
-	}
-	last := r.UserAgent
-	if r.Error != "" {
-		last = "error: " + r.Error
-	}
-	_, err := fmt.Fprintf(w, "%s\t%s\t%s\t%s\t%s\n", f(r.Agent), f(r.IdentifiedBy), f(r.Rule), f(r.Matched), f(last))
-	return err
-}
-
 // listedBot is one bot of "bots list --json".
 type listedBot = bots.Listed
 
-// catalogVersions is the "data" member of "bots list --json" and of
-// manifest.json's catalog.
-type catalogVersions struct {
-	CrawlerUserAgents string   `json:"crawler_user_agents"`
-	Files             []string `json:"bots_files,omitempty"`
-}
+// catalogVersions is the "data" member of "bots list --json".
+type catalogVersions = bots.ListedData
 
 func runBotsList(_ context.Context, args []string, std stdio) int {
 	var asJSON bool
@@ -197,44 +113,13 @@ func runBotsList(_ context.Context, args []string, std stdio) int {
 		fmt.Fprintln(std.Stderr, "repaudit bots list:", err)
 		return exitUsage
 	}
-	v := c.DataVersions()
-	cv := catalogVersions{CrawlerUserAgents: v.CrawlerUserAgents, Files: files}
+	write := c.WriteTable
 	if asJSON {
-		doc := struct {
-			Data catalogVersions `json:"data"`
-			Bots []listedBot     `json:"bots"`
-		}{Data: cv}
-		doc.Bots = c.Listing()
-		enc := json.NewEncoder(std.Stdout)
-		enc.SetEscapeHTML(false)
-		enc.SetIndent("", "  ")
-		if err := enc.Encode(doc); err != nil {
-			fmt.Fprintln(std.Stderr, "repaudit bots list:", err)
-			return exitUsage
-		}
-		return exitOK
+		write = c.WriteJSON
 	}
-	w := bufio.NewWriter(std.Stdout)
-	defer w.Flush()
-	fmt.Fprintf(w, "# crawler-user-agents %s (npm) and repaudit's overlay\n", cv.CrawlerUserAgents)
-	for _, f := range files {
-		fmt.Fprintf(w, "# merged: %s\n", f)
+	if err := write(std.Stdout, files); err != nil {
+		fmt.Fprintln(std.Stderr, "repaudit bots list:", err)
+		return exitUsage
 	}
-	fmt.Fprintf(w, "# %d bots\n", c.Len())
-	tw := tabwriter.NewWriter(w, 0, 8, 2, ' ', 0)
-	fmt.Fprintln(tw, "TOKEN\tROBOTS TOKEN\tOPERATOR\tCATEGORY\tFLAGS\tIP LISTS")
-	for _, b := range c.Bots() {
-		op := b.Operator
-		if op == "" {
-			op = "-"
-		}
-		fmt.Fprintf(tw, "%s\t%s\t%s\t%s\t%s\t%d\n", oneLine(b.Token), oneLine(b.GroupToken()), oneLine(op), b.Category, strings.Join(b.Flags(), ","), len(b.IPRangesURLs))
-	}
-	tw.Flush()
 	return exitOK
-}
-
-// oneLine keeps a catalog string from breaking the table.
-func oneLine(s string) string {
-	return strings.NewReplacer("\t", " ", "\n", " ", "\r", " ").Replace(s)
 }

@@ -2,12 +2,8 @@ package main
 
 import (
 	"context"
-	"errors"
-	"flag"
 	"fmt"
 	"io"
-	"os"
-	"path/filepath"
 	"strconv"
 	"strings"
 	"time"
@@ -15,8 +11,6 @@ import (
 	"github.com/repaudit/repaudit/discovery"
 	"github.com/repaudit/repaudit/identity"
 	"github.com/repaudit/repaudit/netfetch"
-	"github.com/repaudit/repaudit/problem"
-	"github.com/repaudit/repaudit/warc"
 )
 
 // Limits of "cards fetch".
@@ -24,8 +18,6 @@ const (
 	defaultCardsTimeout  = 10 * time.Second
 	defaultCardsMaxBytes = 1 << 20
 	maxCardsMaxBytes     = 64 << 20
-	// maxNotesPerDocument caps the problems printed for one document.
-	maxNotesPerDocument = 8
 )
 
 // directoryPath is the key directory location on a signature agent's
@@ -35,31 +27,6 @@ const directoryPath = discovery.DirectoryPath
 // runCards dispatches "repaudit cards <sub>".
 func runCards(ctx context.Context, args []string, std stdio) int {
 	return runSub(ctx, args, std, "fetch", cardsUsage, runCardsFetch)
-}
-
-func cardsUsage(w io.Writer) {
-	fmt.Fprintln(w, "usage: repaudit cards fetch --registry FILE --out FILE.warc.gz [--force] [--allow-private] [--timeout 10s] [--max-bytes 1MiB]")
-	fmt.Fprintln(w)
-	fmt.Fprintln(w, "Resolves a Signature Agent registry (draft-meunier-webbotauth-registry-03):")
-	fmt.Fprintln(w, "one https or data: URL a line, '#' comments. For each card it fetches the card,")
-	fmt.Fprintln(w, "its jwks_uri (or, when the card names no keys, the client_id origin's")
-	fmt.Fprintln(w, "/.well-known/http-message-signatures-directory) and its ips_uri, and writes")
-	fmt.Fprintln(w, "every exchange to a gzip-per-record WARC/1.1 file for 'repaudit audit' to use")
-	fmt.Fprintln(w, "as of its capture time. data: entries are inline cards (recorded as resource")
-	fmt.Fprintln(w, "records, not fetched). Like 'ranges fetch' and 'robots history', it uses the")
-	fmt.Fprintln(w, "network; 'audit' never does.")
-	fmt.Fprintln(w)
-	fmt.Fprintln(w, "Rules (registry-03 §Client ID): https only, GET only, only 200 is accepted,")
-	fmt.Fprintln(w, "redirects are not followed, a card's client_id must equal the URL it was")
-	fmt.Fprintln(w, "fetched from. Non-public addresses (private, loopback, link-local,")
-	fmt.Fprintln(w, "unspecified, documentation, ...) are refused at connect time unless")
-	fmt.Fprintln(w, "--allow-private. Refused responses are still recorded in the WARC as evidence.")
-	fmt.Fprintln(w)
-	fmt.Fprintln(w, "A report line per entry goes to stderr. The output is written atomically; an")
-	fmt.Fprintln(w, "existing file is refused unless --force.")
-	fmt.Fprintln(w, "Exit status: 0 every entry fetched and valid; 1 some entries failed (the WARC")
-	fmt.Fprintln(w, "still holds what was fetched); 2 usage error, unreadable registry, unwritable")
-	fmt.Fprintln(w, "output, or interrupted (no output written).")
 }
 
 // cardsFetchOptions are the validated flags of "cards fetch".
@@ -82,10 +49,7 @@ func runCardsFetch(ctx context.Context, args []string, std stdio) int {
 	fs.DurationVar(&o.timeout, "timeout", defaultCardsTimeout, "time limit for each exchange, connect to last body byte")
 	fs.Var(&o.maxBytes, "max-bytes", "size `limit` of each response body (e.g. 1MiB, 512KiB, 100000)")
 	if err := parseFlags(fs, args); err != nil {
-		if errors.Is(err, flag.ErrHelp) {
-			return exitOK
-		}
-		return exitUsage
+		return parseExit(err)
 	}
 	switch {
 	case fs.NArg() > 0:
@@ -107,34 +71,20 @@ func runCardsFetch(ctx context.Context, args []string, std stdio) int {
 		return exitUsage
 	}
 
-	var reg io.Reader
-	regName := o.registry
-	if o.registry == "-" {
-		reg, regName = std.Stdin, "stdin"
-	} else {
-		f, err := os.Open(o.registry)
-		if err != nil {
-			fmt.Fprintf(std.Stderr, "repaudit cards fetch: %v\n", err)
-			return exitUsage
-		}
-		defer f.Close()
-		reg = f
-	}
-	entries, regProblems := identity.ParseRegistry(reg, regName)
-	for _, p := range regProblems {
-		if p.Code == problem.RegistryReadError {
-			fmt.Fprintf(std.Stderr, "repaudit cards fetch: %s: %s\n", p.Source, p.Message)
-			return exitUsage
-		}
+	entries, regProblems, regName, err := identity.ReadRegistryFile(o.registry, std.Stdin)
+	if err != nil {
+		fmt.Fprintf(std.Stderr, "repaudit cards fetch: %v\n", err)
+		return exitUsage
 	}
 
-	hooks := netHooksFrom(ctx)
+	hooks := std.Net.withDefaults()
 	ua := "repaudit/" + version + " (cards fetch)"
 	client := netfetch.New(netfetch.Options{
 		Timeout: o.timeout, MaxBytes: int64(o.maxBytes), AllowPrivate: o.allowPrivate,
 		TLSConfig: hooks.tlsConfig, UserAgent: ua,
 	})
-	failed, records, err := resolveRegistry(ctx, o, client, hooks.now, ua, regName, entries, regProblems, std.Stderr)
+	run := discovery.FileRun{Client: client, MaxBytes: int64(o.maxBytes), Now: hooks.now, UserAgent: ua, Software: "repaudit/" + version}
+	failed, records, err := run.WriteFile(ctx, o.out, regName, entries, regProblems, func(e discovery.Entry) { printEntry(std.Stderr, e) })
 	if err != nil {
 		fmt.Fprintf(std.Stderr, "repaudit cards fetch: %v\n", err)
 		return exitUsage
@@ -146,32 +96,6 @@ func runCardsFetch(ctx context.Context, args []string, std stdio) int {
 		return exitFindings
 	}
 	return exitOK
-}
-
-// resolveRegistry resolves the registry into the --out WARC, written
-// atomically, printing each entry's lines to report as it is done. It
-// returns the failed entries and the records written; the error is for the
-// output or an interruption (then nothing is written).
-func resolveRegistry(ctx context.Context, o cardsFetchOptions, client *netfetch.Client, now func() time.Time, ua, regName string,
-	entries []identity.RegistryEntry, probs []identity.Problem, report io.Writer) (failed int, records int, err error) {
-	out, err := createAtomic(o.out)
-	if err != nil {
-		return 0, 0, err
-	}
-	defer out.Abort()
-	ww := warc.NewWriter(out, warc.WriterOptions{})
-	r := discovery.New(client, ww, now, int64(o.maxBytes))
-	if err := r.WriteWarcinfo(filepath.Base(o.out), regName, ua, "repaudit/"+version); err != nil {
-		return 0, 0, err
-	}
-	failed, err = r.Resolve(ctx, regName, entries, probs, func(e discovery.Entry) { printEntry(report, e) })
-	if err != nil {
-		return failed, 0, err
-	}
-	if err := out.Commit(); err != nil {
-		return failed, 0, err
-	}
-	return failed, ww.Records(), nil
 }
 
 // byteSize is a size flag: a number with an optional unit (sizeUnits).
@@ -192,89 +116,9 @@ func (b *byteSize) Set(s string) error {
 	return nil
 }
 
-// printEntry writes one registry entry's report lines, as they always
-// read: the entry's line, then indented lines for its keys and IP list,
-// each document's problems under it.
+// printEntry writes one registry entry's report lines (Entry.Lines).
 func printEntry(w io.Writer, e discovery.Entry) {
-	for _, s := range e.Steps {
-		printStep(w, e.Loc, s)
-		printNotes(w, s.Notes)
+	for _, l := range e.Lines(describeNetError) {
+		fmt.Fprintln(w, l)
 	}
-}
-
-func printStep(w io.Writer, loc string, s discovery.Step) {
-	refused := s.Refused
-	if s.NetErr != nil {
-		refused = describeNetError(s.NetErr)
-	}
-	switch s.Kind {
-	case discovery.StepRegistryProblem:
-		fmt.Fprintf(w, "%s: refused: %s: %s\n", s.Problem.Source, s.Problem.Code, s.Problem.Message)
-	case discovery.StepInlineCard:
-		if !s.Got {
-			fmt.Fprintf(w, "%s %s: refused: inline card: %s\n", loc, shortURL(s.URL), refused)
-			return
-		}
-		fmt.Fprintf(w, "%s %s: inline card %q recorded\n", loc, shortURL(s.URL), s.Card.Label())
-	case discovery.StepCard, discovery.StepDirectory:
-		switch {
-		case !s.Got:
-			fmt.Fprintf(w, "%s %s: refused: %s\n", loc, s.URL, refused)
-		case refused != "":
-			fmt.Fprintf(w, "%s %s: 200, refused: %s\n", loc, s.URL, refused)
-		case s.Kind == discovery.StepDirectory:
-			fmt.Fprintf(w, "%s %s: 200, key directory with %d key(s) recorded\n", loc, s.URL, s.Count)
-		default:
-			fmt.Fprintf(w, "%s %s: 200, card %q recorded\n", loc, s.URL, s.Card.Label())
-		}
-	case discovery.StepInvalidCard:
-		fmt.Fprintf(w, "  refused: invalid card (%s): its keys are not trusted, nothing more fetched\n", s.Invalid)
-	case discovery.StepKeys:
-		switch {
-		case !s.Got:
-			fmt.Fprintf(w, "  %s %s: refused: %s\n", s.What, s.URL, refused)
-		case refused != "":
-			fmt.Fprintf(w, "  %s %s: 200, refused: %s\n", s.What, s.URL, refused)
-		case s.Again:
-			fmt.Fprintf(w, "  %s %s: 200, %d key(s), recorded above\n", s.What, s.URL, s.Count)
-		default:
-			fmt.Fprintf(w, "  %s %s: 200, %d key(s) recorded\n", s.What, s.URL, s.Count)
-		}
-	case discovery.StepInlineJWKS:
-		fmt.Fprintf(w, "  inline jwks: %d key(s)\n", s.Count)
-	case discovery.StepNoKeys:
-		fmt.Fprintln(w, "  no key material: no jwks, jwks_uri or client_id")
-	case discovery.StepIPs:
-		switch {
-		case !s.Got:
-			fmt.Fprintf(w, "  ips_uri %s: refused: %s\n", s.URL, refused)
-		case refused != "":
-			fmt.Fprintf(w, "  ips_uri %s: 200, refused: %s\n", s.URL, refused)
-		default:
-			created := "no creationTime"
-			if !s.Created.IsZero() {
-				created = "creationTime " + s.Created.Format(time.RFC3339)
-			}
-			fmt.Fprintf(w, "  ips_uri %s: 200, %d prefixes (%s) recorded\n", s.URL, s.Count, created)
-		}
-	}
-}
-
-// printNotes prints a document's problems, a few at most.
-func printNotes(w io.Writer, ps []identity.Problem) {
-	for i, p := range ps {
-		if i == maxNotesPerDocument {
-			fmt.Fprintf(w, "  note: %d more problem(s)\n", len(ps)-i)
-			return
-		}
-		fmt.Fprintf(w, "  note: %s: %s: %s\n", p.Source, p.Code, p.Message)
-	}
-}
-
-// shortURL keeps report lines readable for long data: URLs.
-func shortURL(s string) string {
-	if len(s) > 72 {
-		return s[:72] + "..."
-	}
-	return s
 }

@@ -80,16 +80,16 @@ func cardsTestServer(t *testing.T) (*httptest.Server, string) {
 	return srv, tp
 }
 
-// cardsTestContext injects the server's trust roots and a fixed clock.
-func cardsTestContext(srv *httptest.Server, at time.Time) context.Context {
+// cardsTestHooks gives the server's trust roots and a fixed clock.
+func cardsTestHooks(srv *httptest.Server, at time.Time) netHooks {
 	tc := srv.Client().Transport.(*http.Transport).TLSClientConfig
-	return withNetHooks(context.Background(), &netHooks{
+	return netHooks{
 		tlsConfig: tc,
 		now:       func() time.Time { return at },
-	})
+	}
 }
 
-func runCardsTest(t *testing.T, ctx context.Context, registry string, extra ...string) (code int, stderr, out string) {
+func runCardsTest(t *testing.T, ctx context.Context, hooks netHooks, registry string, extra ...string) (code int, stderr, out string) {
 	t.Helper()
 	dir := t.TempDir()
 	reg := filepath.Join(dir, "registry.txt")
@@ -99,7 +99,7 @@ func runCardsTest(t *testing.T, ctx context.Context, registry string, extra ...s
 	out = filepath.Join(dir, "cards.warc.gz")
 	var so, se bytes.Buffer
 	args := append([]string{"cards", "fetch", "--registry", reg, "--out", out}, extra...)
-	code = run(ctx, args, stdio{Stdin: strings.NewReader(""), Stdout: &so, Stderr: &se})
+	code = run(ctx, args, stdio{Stdin: strings.NewReader(""), Stdout: &so, Stderr: &se, Net: hooks})
 	return code, se.String(), out
 }
 
@@ -164,7 +164,7 @@ func TestCardsFetchOK(t *testing.T) {
 		srv.URL + directoryPath + "\n" +
 		srv.URL + "/dir-card\n" +
 		srv.URL + "/chunked\n"
-	code, stderr, out := runCardsTest(t, cardsTestContext(srv, at), registry, "--allow-private")
+	code, stderr, out := runCardsTest(t, context.Background(), cardsTestHooks(srv, at), registry, "--allow-private")
 	if code != exitOK {
 		t.Fatalf("exit = %d, want 0; stderr:\n%s", code, stderr)
 	}
@@ -276,14 +276,14 @@ func TestCardsFetchRefusals(t *testing.T) {
 	}
 	for _, tt := range tests {
 		t.Run(tt.name, func(t *testing.T) {
-			ctx := cardsTestContext(srv, at)
+			hooks := cardsTestHooks(srv, at)
 			flags := tt.flags
 			if tt.noHooks {
-				ctx = context.Background()
+				hooks = netHooks{}
 			} else {
 				flags = append(flags, "--allow-private")
 			}
-			code, stderr, out := runCardsTest(t, ctx, tt.line+"\n", flags...)
+			code, stderr, out := runCardsTest(t, context.Background(), hooks, tt.line+"\n", flags...)
 			if code != exitFindings {
 				t.Errorf("exit = %d, want %d; stderr:\n%s", code, exitFindings, stderr)
 			}
@@ -346,9 +346,9 @@ func TestCardsFetchUsage(t *testing.T) {
 
 func TestCardsFetchInterrupted(t *testing.T) {
 	srv, _ := cardsTestServer(t)
-	ctx, cancel := context.WithCancel(cardsTestContext(srv, time.Unix(0, 0)))
+	ctx, cancel := context.WithCancel(context.Background())
 	cancel()
-	code, stderr, out := runCardsTest(t, ctx, srv.URL+"/card\n", "--allow-private")
+	code, stderr, out := runCardsTest(t, ctx, cardsTestHooks(srv, time.Unix(0, 0)), srv.URL+"/card\n", "--allow-private")
 	if code != exitUsage || !strings.Contains(stderr, "interrupted") {
 		t.Errorf("exit = %d, want %d with 'interrupted'; stderr:\n%s", code, exitUsage, stderr)
 	}
@@ -359,14 +359,15 @@ func TestCardsFetchInterrupted(t *testing.T) {
 
 func TestCardsFetchRefusesExistingOutput(t *testing.T) {
 	srv, _ := cardsTestServer(t)
-	ctx := cardsTestContext(srv, time.Date(2025, 9, 1, 12, 0, 0, 0, time.UTC))
+	ctx := context.Background()
+	hooks := cardsTestHooks(srv, time.Date(2025, 9, 1, 12, 0, 0, 0, time.UTC))
 	dir := t.TempDir()
 	reg := filepath.Join(dir, "registry.txt")
 	out := filepath.Join(dir, "cards.warc.gz")
 	os.WriteFile(reg, []byte(srv.URL+"/card\n"), 0o644)
 	os.WriteFile(out, []byte("keep me"), 0o644)
 	var se bytes.Buffer
-	std := stdio{Stdin: strings.NewReader(""), Stdout: io.Discard, Stderr: &se}
+	std := stdio{Stdin: strings.NewReader(""), Stdout: io.Discard, Stderr: &se, Net: hooks}
 	if code := run(ctx, []string{"cards", "fetch", "--registry", reg, "--out", out, "--allow-private"}, std); code != exitUsage ||
 		!strings.Contains(se.String(), "exists (use --force to replace it)") {
 		t.Errorf("existing output: exit %d, stderr %q; want %d and a hint at --force", code, se.String(), exitUsage)

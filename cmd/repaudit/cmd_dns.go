@@ -2,10 +2,7 @@ package main
 
 import (
 	"context"
-	"errors"
-	"flag"
 	"fmt"
-	"io"
 	"net"
 	"os"
 	"time"
@@ -20,36 +17,6 @@ import (
 // runDNS dispatches "repaudit dns <sub>".
 func runDNS(ctx context.Context, args []string, std stdio) int {
 	return runSub(ctx, args, std, "verify", dnsUsage, runDNSVerify)
-}
-
-func dnsUsage(w io.Writer) {
-	io.WriteString(w, `usage: repaudit dns verify INPUT... --out DIR [--resolver HOST:PORT] [--bots FILE]...
-                          [--timeout 5s] [-j 8] [--force]
-
-Reads the inputs (access logs, WARC and ARC files, as 'audit' reads them),
-collects the distinct client addresses of fetches whose User-Agent claims
-a bot whose catalog entry has reverse-DNS suffixes (Googlebot, bingbot,
-Applebot, Amazonbot, CCBot, ...), and checks each by forward-confirmed
-reverse DNS, as those operators document: the PTR name of the address
-must lie under one of the bot's suffixes, and that name's A/AAAA records
-must contain the address. The result goes to DIR as a dated snapshot,
-
-  dns-2026-11-23T184500Z.jsonl
-
-one JSON line per address (PTR names, forward answers, result: confirmed,
-name_outside_suffixes, forward_mismatch, no_ptr or lookup_error, lookup
-time) after a header line naming the resolver and the time. Pass DIR to
-'repaudit audit --dns-dir DIR': the audit reads the snapshot offline.
-
---resolver HOST:PORT asks that DNS server (UDP, TCP for long answers);
-the default is the system resolver. At most -j lookups run at once, each
-limited to --timeout; at most 16 PTR names and 32 addresses per name are
-kept, and only names under the suffixes are resolved forward.
-
-Exit status: 0 every address looked up; 1 some lookups failed
-(lookup_error; the snapshot is written); 2 usage error, unreadable
-input, unwritable DIR, or interrupted.
-`)
 }
 
 type dnsVerifyOptions struct {
@@ -76,10 +43,7 @@ func runDNSVerify(ctx context.Context, args []string, std stdio) int {
 	}
 	inputs, err := parseInterspersed(fs, args)
 	if err != nil {
-		if errors.Is(err, flag.ErrHelp) {
-			return exitOK
-		}
-		return exitUsage
+		return parseExit(err)
 	}
 	switch {
 	case len(inputs) == 0:
@@ -109,7 +73,7 @@ func runDNSVerify(ctx context.Context, args []string, std stdio) int {
 // dnsVerify collects the addresses, looks them up and writes the
 // snapshot; problems of the inputs go to stderr, then one summary line.
 func dnsVerify(ctx context.Context, inputs []string, o dnsVerifyOptions, catalog *bots.Catalog, std stdio) int {
-	hooks := netHooksFrom(ctx)
+	hooks := std.Net.withDefaults()
 	reqs, probs, err := rdns.Collect(ctx, inputs, catalog)
 	for _, p := range probs {
 		fmt.Fprintf(std.Stderr, "%s: %s: %s\n", p.Source, p.Code, p.Message)
@@ -118,26 +82,21 @@ func dnsVerify(ctx context.Context, inputs []string, o dnsVerifyOptions, catalog
 		fmt.Fprintf(std.Stderr, "repaudit dns verify: %v\n", err)
 		return exitUsage
 	}
-	started := hooks.now().UTC().Truncate(time.Second)
-	vo := rdns.Options{Server: o.resolver, Concurrency: o.jobs, Timeout: o.timeout, Now: hooks.now}
-	entries, err := rdns.Verify(ctx, reqs, vo)
+	h, entries, err := rdns.Snapshot(ctx, reqs, rdns.Options{Server: o.resolver, Concurrency: o.jobs, Timeout: o.timeout, Now: hooks.now})
 	if err != nil {
 		fmt.Fprintf(std.Stderr, "repaudit dns verify: interrupted: %v (nothing written)\n", err)
 		return exitUsage
 	}
-	h := identity.DNSSnapshotHeader{Resolver: vo.ResolverName(), Started: started, Finished: hooks.now().UTC().Truncate(time.Second)}
 	path, err := rdns.WriteFile(o.out, h, entries, o.force)
 	if err != nil {
 		fmt.Fprintf(std.Stderr, "repaudit dns verify: %v\n", err)
 		return exitUsage
 	}
-	n := rdns.Summary(entries)
-	fmt.Fprintf(std.Stderr, "dns verify: %d addresses: %d confirmed, %d name outside suffixes, %d forward mismatch, %d no PTR, %d lookup errors; in %s\n",
-		len(entries), n[identity.DNSConfirmed], n[identity.DNSNameOutsideSuffixes], n[identity.DNSForwardMismatch], n[identity.DNSNoPTR], n[identity.DNSLookupError], path)
+	fmt.Fprintf(std.Stderr, "dns verify: %s; in %s\n", rdns.SummaryText(entries), path)
 	switch {
 	case hasInputError(probs):
 		return exitUsage
-	case n[identity.DNSLookupError] > 0:
+	case rdns.Summary(entries)[identity.DNSLookupError] > 0:
 		return exitFindings
 	}
 	return exitOK

@@ -58,10 +58,10 @@ func TestDNSVerifyThenAudit(t *testing.T) {
 	os.WriteFile(logPath, []byte(dnsLog), 0o644)
 	snapDir := filepath.Join(dir, "dns")
 	at := time.Date(2026, 3, 2, 8, 0, 0, 0, time.UTC)
-	ctx := withNetHooks(context.Background(), &netHooks{now: func() time.Time { return at }})
+	ctx, hooks := context.Background(), netHooks{now: func() time.Time { return at }}
 	var se bytes.Buffer
 	code := run(ctx, []string{"dns", "verify", logPath, "--out", snapDir, "--resolver", srv.Addr, "--timeout", "5s"},
-		stdio{Stdin: strings.NewReader(""), Stdout: &bytes.Buffer{}, Stderr: &se})
+		stdio{Stdin: strings.NewReader(""), Stdout: &bytes.Buffer{}, Stderr: &se, Net: hooks})
 	if code != exitOK {
 		t.Fatalf("dns verify: exit %d: %s", code, se.String())
 	}

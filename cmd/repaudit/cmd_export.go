@@ -16,29 +16,7 @@ import (
 // retention), not DuckDB, so it works in builds without cgo too.
 
 func exportUsage(w io.Writer, fs *flag.FlagSet) {
-	io.WriteString(w, `usage: repaudit export DIR --format pywb-acl|wayback-exclusions|cdx -o FILE [--force]
-
-Turns the retention table of the audit directory DIR into rules a replay
-tool applies, as of the audit's --as-of (manifest.json): every capture
-whose action is delete, embargo or review and is due gets a rule precise
-to that capture.
-
-  pywb-acl            pywb access-control list (.aclj): one exact-match
-                      rule per URL, exclude for delete, block for embargo
-                      and review; "before"/"after" (pywb 2.10) where a
-                      URL also has captures to keep
-  wayback-exclusions  OpenWayback exclusion file, one URL per line (no
-                      time: a kept capture of the same URL is hidden too)
-  cdx                 the CDX11 lines of the captures to remove from an
-                      index
-
-Deadlines still to come (time-limits not yet reached) and conflicts (a
-kept capture a rule hides too) are comments in the file (pywb-acl, cdx)
-and are summed up on stderr. See docs/semantics.md, "Retention export".
-
-Exit status: 0 written; 2 usage error or unreadable audit.
-
-`)
+	usageText("export")(w)
 	fs.PrintDefaults()
 }
 
@@ -50,11 +28,8 @@ func runExport(_ context.Context, args []string, std stdio) int {
 	force := fs.Bool("force", false, "replace an existing FILE")
 	fs.Usage = func() { exportUsage(std.Stderr, fs) }
 	pos, err := parseInterspersed(fs, args)
-	if errors.Is(err, flag.ErrHelp) {
-		return exitOK
-	}
 	if err != nil {
-		return exitUsage
+		return parseExit(err)
 	}
 	fail := func(format string, a ...any) int {
 		fmt.Fprintf(std.Stderr, "repaudit export: "+format+"\n", a...)
@@ -108,28 +83,9 @@ func writeExport(path string, plan *retention.Plan) error {
 	return f.Commit()
 }
 
-// summarizeExport tells on stderr what was written, every conflict and
-// every capture that got no rule, and the deadlines to come (the first
-// few; the file holds them all where the format has comments).
+// summarizeExport tells on stderr what was written (Plan.SummaryLines).
 func summarizeExport(w io.Writer, path string, plan *retention.Plan) {
-	const maxUpcoming = 10
-	say := func(s string) { fmt.Fprintln(w, safetext.Escape(s)) }
-	comments := plan.Comments()
-	say(fmt.Sprintf("repaudit export: %s: %s", path, comments[0]))
-	for _, r := range plan.Conflicts() {
-		say("repaudit export: " + retention.ConflictText(r))
-	}
-	for _, p := range plan.Problems {
-		say(fmt.Sprintf("repaudit export: no rule for %s (%s@%d): %v", p.Capture.URL, p.Capture.WARCFile, p.Capture.Offset, p.Err))
-	}
-	if n := len(plan.Upcoming); n > 0 {
-		say(fmt.Sprintf("repaudit export: %d upcoming deadline(s), earliest first:", n))
-		for i, c := range plan.Upcoming {
-			if i == maxUpcoming {
-				say(fmt.Sprintf("repaudit export:   ... and %d more", n-maxUpcoming))
-				break
-			}
-			say("repaudit export:   " + retention.UpcomingText(c))
-		}
+	for _, l := range plan.SummaryLines(path) {
+		fmt.Fprintln(w, safetext.Escape("repaudit export: "+l))
 	}
 }

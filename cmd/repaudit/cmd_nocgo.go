@@ -39,8 +39,5 @@ func needsDuckDB(name string, args []string, std stdio) int {
 
 func writeNeedsDuckDB(w io.Writer, name string) {
 	fmt.Fprintf(w, "repaudit %s: this repaudit was built without cgo (CGO_ENABLED=0), so it has\n", name)
-	fmt.Fprintln(w, "no DuckDB, which report and query run on. The audit's tables are plain")
-	fmt.Fprintln(w, "Parquet files that any Parquet reader can open. For report and query, build")
-	fmt.Fprintln(w, "repaudit with cgo (a C compiler installed, CGO_ENABLED=1, the default):")
-	fmt.Fprintln(w, "  go build ./cmd/repaudit")
+	usageText("needs-duckdb")(w)
 }

@@ -4,7 +4,6 @@ package main
 
 import (
 	"context"
-	"errors"
 	"flag"
 	"fmt"
 	"io"
@@ -16,29 +15,7 @@ import (
 const maxQueryText = 16 << 20
 
 func queryUsage(w io.Writer, fs *flag.FlagSet) {
-	fmt.Fprintln(w, "usage: repaudit query DIR 'SQL' [--format table|csv|json] [--allow-external] [--csv-guard-formulas] [--raw] [--verify]")
-	fmt.Fprintln(w)
-	fmt.Fprintln(w, "Run SQL over the audit directory DIR with the embedded DuckDB. Each table is")
-	fmt.Fprintln(w, "a view of the same name: fetches, violations, robots_versions, robots_rules,")
-	fmt.Fprintln(w, "directives, retention, problems (columns: docs/schema.md). Times are UTC; the")
-	fmt.Fprintln(w, "variable as_of holds the audit's as-of time (getvariable('as_of')).")
-	fmt.Fprintln(w, "SQL '-' reads the query from standard input, e.g.")
-	fmt.Fprintln(w, "  repaudit query DIR - < queries/bots.sql")
-	fmt.Fprintln(w, "Put -- before SQL that itself starts with '-' (a comment).")
-	fmt.Fprintln(w, "csv and json stream every row; table shows at most 10000, fitted to COLUMNS")
-	fmt.Fprintln(w, "(or the terminal's width, else 120).")
-	fmt.Fprintln(w)
-	fmt.Fprintln(w, "The SQL can read the audit's tables and nothing else, and write nothing: no")
-	fmt.Fprintln(w, "other file, no COPY or EXPORT (not even onto the tables), no ATTACH, no INSTALL")
-	fmt.Fprintln(w, "or LOAD, no CALL, PRAGMA, PREPARE or EXPLAIN ANALYZE, no SET of DuckDB")
-	fmt.Fprintln(w, "settings; temporary tables and SET VARIABLE work. --allow-external")
-	fmt.Fprintln(w, "lifts that: the SQL may then read and write any file you can, so run only")
-	fmt.Fprintln(w, "SQL you trust with it. CSV cells hold logged URLs and User-Agents as sent;")
-	fmt.Fprintln(w, "for a spreadsheet, add --csv-guard-formulas. Control characters and bidi")
-	fmt.Fprintln(w, "overrides in the data are escaped in every format (CSV: \\x1b, \\u202e;")
-	fmt.Fprintln(w, "JSON: \\u001b, which decodes to the same string); --raw writes CSV and JSON")
-	fmt.Fprintln(w, "with them as they are.")
-	fmt.Fprintln(w)
+	usageText("query")(w)
 	fs.PrintDefaults()
 }
 
@@ -52,11 +29,8 @@ func runQuery(ctx context.Context, args []string, std stdio) int {
 	verify := fs.Bool("verify", false, "also check each table file's SHA-256 against manifest.json (reads every table; sizes and row counts are always checked)")
 	fs.Usage = func() { queryUsage(std.Stderr, fs) }
 	pos, err := parseInterspersed(fs, args)
-	if errors.Is(err, flag.ErrHelp) {
-		return exitOK
-	}
 	if err != nil {
-		return exitUsage
+		return parseExit(err)
 	}
 	if len(pos) != 2 {
 		fmt.Fprintln(std.Stderr, "repaudit query: want an audit directory and one SQL query")

@@ -2,19 +2,14 @@ package main
 
 import (
 	"context"
-	"errors"
-	"flag"
 	"fmt"
-	"io"
 	"net/url"
 	"os"
-	"path/filepath"
 	"strings"
 	"time"
 
 	"github.com/repaudit/repaudit/bots"
-	"github.com/repaudit/repaudit/identity"
-	"github.com/repaudit/repaudit/internal/typo"
+	"github.com/repaudit/repaudit/discovery"
 	"github.com/repaudit/repaudit/netfetch"
 )
 
@@ -28,36 +23,6 @@ const (
 // runRanges dispatches "repaudit ranges <sub>".
 func runRanges(ctx context.Context, args []string, std stdio) int {
 	return runSub(ctx, args, std, "fetch", rangesUsage, runRangesFetch)
-}
-
-func rangesUsage(w io.Writer) {
-	io.WriteString(w, `usage: repaudit ranges fetch --out DIR [--force] [--bots FILE]... [--allow-private]
-                             [--timeout 30s] [--max-bytes 8MiB] [--delay 250ms] [--mirror URL]
-
-Downloads every published IP range list the bot catalog knows (Google's
-common-crawlers.json, bingbot's, GPTBot's, ...) at its current URL into
-DIR, one file per list, named by the list's URL and the fetch time (UTC),
-for 'repaudit audit --ip-ranges-dir DIR':
-
-  www.bing.com_toolbox_bingbot.json.2026-11-23T184500Z.json
-
-("/" becomes "_", other bytes than letters, digits, "." and "-" become %XX;
-see docs/semantics.md). Run it again later and the new files join the old
-ones: the audit reads the snapshots of one list as a timeline. Each file
-holds the body exactly as served; only a 200 response that reads as an IP
-range list is written, so DIR holds nothing else the audit could misread.
-
-Network rules as for 'cards fetch': https only, GET only, only 200 is
-accepted, redirects are not followed, size and time limits per list, and
-non-public addresses are refused unless --allow-private. Lists are fetched
-one after another, --delay apart. --mirror URL fetches each list from
-URL/HOST/PATH instead of the operator's host (a local mirror); the file
-name still names the operator's URL.
-
-A report line per list goes to stderr. Exit status: 0 every list written;
-1 some lists failed (the others are written); 2 usage error, unwritable
-DIR, or interrupted (lists already written stay).
-`)
 }
 
 type rangesFetchOptions struct {
@@ -87,10 +52,7 @@ func runRangesFetch(ctx context.Context, args []string, std stdio) int {
 		return exitUsage
 	}
 	if err := fs.Parse(args); err != nil {
-		if errors.Is(err, flag.ErrHelp) {
-			return exitOK
-		}
-		return exitUsage
+		return parseExit(err)
 	}
 	switch {
 	case fs.NArg() > 0:
@@ -116,7 +78,7 @@ func runRangesFetch(ctx context.Context, args []string, std stdio) int {
 		return fail("%v", err)
 	}
 
-	hooks := netHooksFrom(ctx)
+	hooks := std.Net.withDefaults()
 	client := netfetch.New(netfetch.Options{
 		Timeout: o.timeout, MaxBytes: int64(o.maxBytes), AllowPrivate: o.allowPrivate,
 		TLSConfig: hooks.tlsConfig, UserAgent: "repaudit/" + version + " (ranges fetch)",
@@ -129,27 +91,21 @@ func runRangesFetch(ctx context.Context, args []string, std stdio) int {
 			lists = append(lists, l)
 		}
 	}
-	written, failed := 0, 0
-	for i, l := range lists {
-		if i > 0 {
-			if err := hooks.sleep(ctx, o.delay); err != nil {
-				return fail("interrupted: %v (%d lists written)", err, written)
-			}
+	fetch := discovery.IPLists{Dir: o.out, Mirror: o.mirror, Now: hooks.now, Sleep: hooks.sleep, Delay: o.delay,
+		Get: func(ctx context.Context, u string) ([]byte, error) {
+			return fetchOK(ctx, client, u, "application/json", o.maxBytes)
+		},
+		Write: func(path string, body []byte) error { return writeNew(path, body, o.force) },
+	}
+	written, failed, err := fetch.Fetch(ctx, lists, func(r discovery.IPListResult) {
+		if r.Err != nil {
+			fmt.Fprintf(std.Stderr, "%s: refused: %v\n", r.URL, r.Err)
+			return
 		}
-		if err := ctx.Err(); err != nil {
-			return fail("interrupted: %v (%d lists written)", err, written)
-		}
-		msg, err := fetchRangeList(ctx, client, hooks.now, o, l)
-		if err != nil {
-			if ctx.Err() != nil {
-				return fail("interrupted: %v (%d lists written)", ctx.Err(), written)
-			}
-			failed++
-			fmt.Fprintf(std.Stderr, "%s: refused: %v\n", l.URL, err)
-			continue
-		}
-		written++
-		fmt.Fprintf(std.Stderr, "%s: %s\n", l.URL, msg)
+		fmt.Fprintf(std.Stderr, "%s: %s\n", r.URL, r.Note)
+	})
+	if err != nil {
+		return fail("interrupted: %v (%d lists written)", err, written)
 	}
 	fmt.Fprintf(std.Stderr, "ranges fetch: %d lists: %d written, %d failed; in %s\n", len(lists), written, failed, o.out)
 	if failed > 0 {
@@ -158,58 +114,11 @@ func runRangesFetch(ctx context.Context, args []string, std stdio) int {
 	return exitOK
 }
 
-// fetchRangeList fetches one list and writes it under its file name. The
-// error says why nothing was written.
-func fetchRangeList(ctx context.Context, client *netfetch.Client, now func() time.Time, o rangesFetchOptions, l bots.IPRangeList) (string, error) {
-	from, err := identity.MirrorURL(o.mirror, l.URL)
-	if err != nil {
-		return "", err
-	}
-	resp, err := client.Get(ctx, from, "application/json")
-	if err != nil {
-		return "", errors.New(describeNetError(err))
-	}
-	if !resp.OK() {
-		if resp.Truncated == "length" {
-			return "", fmt.Errorf("body larger than --max-bytes %d", o.maxBytes)
-		}
-		return "", errors.New(resp.Refused)
-	}
-	snap, err := identity.NewIPListSnapshot(l.URL, resp.Body, now())
-	if err != nil {
-		return "", fmt.Errorf("200, but %v", err)
-	}
-	name, err := snap.FileName()
-	if err != nil {
-		return "", err
-	}
-	path := filepath.Join(o.out, name)
-	if err := checkNewOutput(path, o.force); err != nil {
-		return "", err
-	}
-	f, err := createAtomic(path)
-	if err != nil {
-		return "", err
-	}
-	defer f.Abort()
-	if _, err := f.Write(snap.Body); err != nil {
-		return "", fmt.Errorf("write output: %w", err)
-	}
-	if err := f.Commit(); err != nil {
-		return "", err
-	}
-	return "200, " + snap.Summary(l.Tokens), nil
-}
-
 // didYouMean names the catalog tokens close to tok: the same but for case,
 // a case-insensitive prefix either way, or within edit distance 2 (at
 // most five, closest first), as "; did you mean A or B?", or "".
 func didYouMean(tok string, catalog *bots.Catalog) string {
-	var tokens []string
-	for _, b := range catalog.Bots() {
-		tokens = append(tokens, b.Token)
-	}
-	names := typo.Near(tok, tokens, 5)
+	names := catalog.NearTokens(tok, 5)
 	if len(names) == 0 {
 		return ""
 	}

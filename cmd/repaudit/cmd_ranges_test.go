@@ -54,15 +54,15 @@ func TestRangesFetch(t *testing.T) {
 	srv, paths := rangesMirror(t)
 	at := time.Date(2026, 11, 23, 18, 45, 0, 0, time.UTC)
 	var delays []time.Duration
-	ctx := withNetHooks(context.Background(), &netHooks{
+	ctx, hooks := context.Background(), netHooks{
 		tlsConfig: srv.Client().Transport.(*http.Transport).TLSClientConfig,
 		now:       func() time.Time { return at },
 		sleep:     func(_ context.Context, d time.Duration) error { delays = append(delays, d); return nil },
-	})
+	}
 	out := filepath.Join(t.TempDir(), "ranges")
 	args := []string{"ranges", "fetch", "--out", out, "--mirror", srv.URL + "/", "--allow-private", "--delay", "2s"}
 	var se bytes.Buffer
-	code := run(ctx, args, stdio{Stdin: strings.NewReader(""), Stdout: io.Discard, Stderr: &se})
+	code := run(ctx, args, stdio{Stdin: strings.NewReader(""), Stdout: io.Discard, Stderr: &se, Net: hooks})
 	if code != exitFindings {
 		t.Fatalf("exit = %d, want %d (one list missing, one not a list); stderr:\n%s", code, exitFindings, se.String())
 	}
@@ -144,12 +144,12 @@ func TestRangesFetch(t *testing.T) {
 	// Same second again: every written list is refused without --force,
 	// and replaced with it.
 	se.Reset()
-	if code := run(ctx, args, stdio{Stdin: strings.NewReader(""), Stdout: io.Discard, Stderr: &se}); code != exitFindings ||
+	if code := run(ctx, args, stdio{Stdin: strings.NewReader(""), Stdout: io.Discard, Stderr: &se, Net: hooks}); code != exitFindings ||
 		!strings.Contains(se.String(), "0 written, "+strconv.Itoa(len(lists))+" failed") || !strings.Contains(se.String(), "use --force") {
 		t.Errorf("rerun without --force: exit %d; stderr:\n%s", code, se.String())
 	}
 	se.Reset()
-	if code := run(ctx, append(args, "--force"), stdio{Stdin: strings.NewReader(""), Stdout: io.Discard, Stderr: &se}); code != exitFindings ||
+	if code := run(ctx, append(args, "--force"), stdio{Stdin: strings.NewReader(""), Stdout: io.Discard, Stderr: &se, Net: hooks}); code != exitFindings ||
 		!strings.Contains(se.String(), strconv.Itoa(len(lists)-2)+" written, 2 failed") {
 		t.Errorf("rerun with --force: exit %d; stderr:\n%s", code, se.String())
 	}
@@ -160,10 +160,10 @@ func TestRangesFetch(t *testing.T) {
 
 func TestRangesFetchRefusesPrivateAddresses(t *testing.T) {
 	srv, paths := rangesMirror(t)
-	ctx := withNetHooks(context.Background(), &netHooks{tlsConfig: srv.Client().Transport.(*http.Transport).TLSClientConfig})
+	hooks := netHooks{tlsConfig: srv.Client().Transport.(*http.Transport).TLSClientConfig}
 	out := t.TempDir()
 	var se bytes.Buffer
-	code := run(ctx, []string{"ranges", "fetch", "--out", out, "--mirror", srv.URL, "--delay", "0s"}, stdio{Stdin: strings.NewReader(""), Stdout: io.Discard, Stderr: &se})
+	code := run(context.Background(), []string{"ranges", "fetch", "--out", out, "--mirror", srv.URL, "--delay", "0s"}, stdio{Stdin: strings.NewReader(""), Stdout: io.Discard, Stderr: &se, Net: hooks})
 	if code != exitFindings || !strings.Contains(se.String(), "refusing non-public address: 127.0.0.1 (use --allow-private to allow it)") {
 		t.Errorf("exit %d; stderr:\n%s", code, se.String())
 	}
@@ -211,14 +211,14 @@ func TestRangesFetchUsage(t *testing.T) {
 // spoofed, the real one verified.
 func TestRangesFetchFeedsAudit(t *testing.T) {
 	srv, _ := rangesMirror(t)
-	ctx := withNetHooks(context.Background(), &netHooks{
+	hooks := netHooks{
 		tlsConfig: srv.Client().Transport.(*http.Transport).TLSClientConfig,
 		now:       func() time.Time { return time.Date(2026, 11, 23, 18, 45, 0, 0, time.UTC) },
-	})
+	}
 	dir := t.TempDir()
 	ranges := filepath.Join(dir, "ranges")
-	if code := run(ctx, []string{"ranges", "fetch", "--out", ranges, "--mirror", srv.URL, "--allow-private", "--delay", "0s"},
-		stdio{Stdin: strings.NewReader(""), Stdout: io.Discard, Stderr: io.Discard}); code != exitFindings {
+	if code := run(context.Background(), []string{"ranges", "fetch", "--out", ranges, "--mirror", srv.URL, "--allow-private", "--delay", "0s"},
+		stdio{Stdin: strings.NewReader(""), Stdout: io.Discard, Stderr: io.Discard, Net: hooks}); code != exitFindings {
 		t.Fatalf("ranges fetch: exit %d", code)
 	}
 	ua := `"Mozilla/5.0 (compatible; Googlebot/2.1; +http://www.google.com/bot.html)"`

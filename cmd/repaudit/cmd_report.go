@@ -4,11 +4,9 @@ package main
 
 import (
 	"context"
-	"errors"
 	"flag"
 	"fmt"
 	"io"
-	"time"
 
 	"github.com/repaudit/repaudit/internal/atomicfile"
 	"github.com/repaudit/repaudit/report"
@@ -29,15 +27,7 @@ var reportFormats = map[string]func(*report.Report, io.Writer) error{
 }
 
 func reportUsage(w io.Writer, fs *flag.FlagSet) {
-	fmt.Fprintln(w, "usage: repaudit report DIR [--format table|md|json|html] [-o FILE] [--tz ZONE] [--verify]")
-	fmt.Fprintln(w)
-	fmt.Fprintln(w, "Summarize the audit directory DIR (written by repaudit audit --out DIR):")
-	fmt.Fprintln(w, "per bot fetches, findings by kind and last robots.txt check; spoofed traffic")
-	fmt.Fprintln(w, "apart; top offending paths; identity and signature outcomes; robots.txt")
-	fmt.Fprintln(w, "timeline; retention actions due; input problems. The queries behind it are")
-	fmt.Fprintln(w, "the files in queries/. html is one self-contained page with charts. Times are")
-	fmt.Fprintln(w, "UTC unless --tz names a zone; terminal tables fit COLUMNS (or the terminal).")
-	fmt.Fprintln(w)
+	usageText("report")(w)
 	fs.PrintDefaults()
 }
 
@@ -50,11 +40,8 @@ func runReport(ctx context.Context, args []string, std stdio) int {
 	verify := fs.Bool("verify", false, "also check each table file's SHA-256 against manifest.json (reads every table; sizes and row counts are always checked)")
 	fs.Usage = func() { reportUsage(std.Stderr, fs) }
 	pos, err := parseInterspersed(fs, args)
-	if errors.Is(err, flag.ErrHelp) {
-		return exitOK
-	}
 	if err != nil {
-		return exitUsage
+		return parseExit(err)
 	}
 	if len(pos) != 1 {
 		fmt.Fprintln(std.Stderr, "repaudit report: want exactly one audit directory")
@@ -74,7 +61,7 @@ func runReport(ctx context.Context, args []string, std stdio) int {
 	}
 	var opts report.Options
 	if *tz != "" {
-		if opts.Location, err = loadZone(*tz); err != nil {
+		if opts.Location, err = report.LoadZone(*tz); err != nil {
 			fmt.Fprintf(std.Stderr, "repaudit report: --tz: %v\n", err)
 			return exitUsage
 		}
@@ -104,17 +91,4 @@ func runReport(ctx context.Context, args []string, std stdio) int {
 		return exitUsage
 	}
 	return exitOK
-}
-
-// loadZone reads --tz: an IANA zone name such as Europe/Berlin or UTC, from
-// the system's zone database or the copy built into the binary.
-func loadZone(name string) (*time.Location, error) {
-	if name == "Local" {
-		return nil, fmt.Errorf("want a zone name like Europe/Berlin, not %q", name)
-	}
-	loc, err := time.LoadLocation(name)
-	if err != nil {
-		return nil, fmt.Errorf("unknown time zone %q (want an IANA name like Europe/Berlin or UTC)", name)
-	}
-	return loc, nil
 }

@@ -3,24 +3,14 @@ package main
 import (
 	"bufio"
 	"context"
-	"encoding/json"
 	"errors"
 	"flag"
 	"fmt"
 	"io"
-	"os"
-	"strconv"
 
 	"github.com/repaudit/repaudit/internal/safetext"
 	"github.com/repaudit/repaudit/robots"
 )
-
-// maxRobotsJSONLine caps one --jsonl input line; longer lines are reported
-// and skipped.
-const maxRobotsJSONLine = 64 << 20
-
-// maxRobotsFile caps how much of a --robots file is read.
-const maxRobotsFile = 64 << 20
 
 // runRobots dispatches "repaudit robots <sub>".
 func runRobots(ctx context.Context, args []string, std stdio) int {
@@ -28,35 +18,6 @@ func runRobots(ctx context.Context, args []string, std stdio) int {
 		return runRobotsHistory(ctx, args[1:], std)
 	}
 	return runSub(ctx, args, std, "check", robotsUsage, runRobotsCheck)
-}
-
-func robotsUsage(w io.Writer) {
-	fmt.Fprintln(w, `usage: repaudit robots check --robots FILE --agent TOKEN [--usage USAGE] [--max-bytes N] [--fail-on-disallowed] URL...
-       repaudit robots check --jsonl [--max-bytes N] [--fail-on-disallowed] < questions.jsonl
-
-Judges URLs (paths like /a?b or absolute URLs) against a robots.txt file for
-one product token, as RFC 9309 says, and prints one line per URL:
-
-  allowed|disallowed <TAB> URL <TAB> evidence (group, rule and line numbers)
-
---usage asks an ACAP 1.0 question instead (crawl, index, preserve, present,
-present-snippet, ...). --robots - reads the file from stdin. --diagnostics
-prints what the parser found odd to stderr.
-
---jsonl reads questions from stdin, one JSON object a line:
-  {"robots": "<body>", "agent": "<token>", "url": "<url or path>"}
-("robots_b64" may replace "robots" for bodies that are not UTF-8; an
-optional "usage" asks an ACAP question) and writes one JSON line per input
-line, in order:
-  {"allowed": false, "group": "gptbot", "rule": "Disallow: /", "line": 5, ...}
-or {"error": "..."} for a line that could not be used.
-
-Exit status: 0 done; 1 some URL disallowed and --fail-on-disallowed given;
-2 usage error, unreadable file, or (after all output) an unusable input line.
-
-       repaudit robots history URL [--from DATE] [--to DATE] --out FILE.warc.gz
-writes the site's past robots.txt files from the Wayback Machine to a WARC
-(uses the network); 'repaudit robots history -h' says more.`)
 }
 
 // robotsCheckOptions are the validated flags of "robots check".
@@ -114,7 +75,7 @@ func runRobotsCheck(ctx context.Context, args []string, std stdio) int {
 	if o.jsonl {
 		return robotsCheckJSONL(ctx, o, std)
 	}
-	body, err := readRobotsFile(o.robotsFile, std.Stdin)
+	body, err := robots.ReadFile(o.robotsFile, std.Stdin)
 	if err != nil {
 		fmt.Fprintln(std.Stderr, "repaudit robots check:", err)
 		return exitUsage
@@ -135,15 +96,7 @@ func runRobotsCheck(ctx context.Context, args []string, std stdio) int {
 	w := bufio.NewWriter(std.Stdout)
 	disallowed := false
 	for _, u := range o.urls {
-		var allowed bool
-		var evidence string
-		if o.usage != "" {
-			v := f.ACAPCheck(o.agent, o.usage, u)
-			allowed, evidence = v.Allowed, v.Evidence()
-		} else {
-			v := f.Check(o.agent, u)
-			allowed, evidence = v.Allowed, v.Evidence()
-		}
+		allowed, evidence := f.Judge(o.agent, o.usage, u)
 		verdict := "allowed"
 		if !allowed {
 			verdict = "disallowed"
@@ -162,87 +115,13 @@ func runRobotsCheck(ctx context.Context, args []string, std stdio) int {
 	return exitOK
 }
 
-func readRobotsFile(name string, stdin io.Reader) ([]byte, error) {
-	var r io.Reader
-	if name == "-" {
-		r = stdin
-	} else {
-		fh, err := os.Open(name)
-		if err != nil {
-			return nil, fmt.Errorf("read robots.txt: %w", err)
-		}
-		defer fh.Close()
-		r = fh
-	}
-	body, err := io.ReadAll(io.LimitReader(r, maxRobotsFile))
-	if err != nil {
-		return nil, fmt.Errorf("read robots.txt %s: %w", name, err)
-	}
-	return body, nil
-}
-
-// robotsError is a --jsonl output line for an unusable input line.
-type robotsError struct {
-	Error string `json:"error"`
-}
-
 func robotsCheckJSONL(ctx context.Context, o robotsCheckOptions, std stdio) int {
-	r := bufio.NewReaderSize(std.Stdin, 1<<16)
-	w := bufio.NewWriter(std.Stdout)
-	enc := json.NewEncoder(w)
-	enc.SetEscapeHTML(false)
-	answerer := robots.NewAnswerer(o.maxBytes)
-	bad, disallowed := 0, false
-	for n := 1; ; n++ {
-		if ctx.Err() != nil {
-			w.Flush()
-			fmt.Fprintln(std.Stderr, "repaudit robots check: interrupted")
-			return exitUsage
-		}
-		// Answer promptly when the writer waits for us (a co-process).
-		if r.Buffered() == 0 {
-			if err := w.Flush(); err != nil {
-				fmt.Fprintln(std.Stderr, "repaudit robots check: write:", err)
-				return exitUsage
-			}
-		}
-		line, tooLong, err := readLine(r, maxRobotsJSONLine)
-		if err == io.EOF && len(line) == 0 && !tooLong {
-			break
-		}
-		if err != nil && err != io.EOF {
-			w.Flush()
-			fmt.Fprintln(std.Stderr, "repaudit robots check: read stdin:", err)
-			return exitUsage
-		}
-		var out any
-		if tooLong {
-			out = robotsError{Error: "line " + strconv.Itoa(n) + ": longer than " + strconv.Itoa(maxRobotsJSONLine) + " bytes"}
-		} else if a, aerr := answerer.Answer(line); aerr != nil {
-			out = robotsError{Error: "line " + strconv.Itoa(n) + ": " + aerr.Error()}
-		} else {
-			out = a
-		}
-		if e, ok := out.(robotsError); ok {
-			bad++
-			fmt.Fprintln(std.Stderr, "repaudit robots check:", e.Error)
-		} else if !out.(robots.Answer).Allowed {
-			disallowed = true
-		}
-		if err := enc.Encode(out); err != nil {
-			fmt.Fprintln(std.Stderr, "repaudit robots check: write:", err)
-			return exitUsage
-		}
-		if err == io.EOF {
-			break
-		}
-	}
-	if err := w.Flush(); err != nil {
-		fmt.Fprintln(std.Stderr, "repaudit robots check: write:", err)
-		return exitUsage
-	}
+	bad, disallowed, err := robots.NewAnswerer(o.maxBytes).AnswerAll(ctx, std.Stdin, std.Stdout, func(e string) {
+		fmt.Fprintln(std.Stderr, "repaudit robots check:", e)
+	})
+	reportStreamError(ctx, std.Stderr, "robots check", err)
 	switch {
-	case bad > 0:
+	case err != nil || bad > 0:
 		return exitUsage
 	case disallowed && o.failOnDis:
 		return exitFindings

@@ -3,16 +3,11 @@ package main
 import (
 	"context"
 	"errors"
-	"flag"
 	"fmt"
-	"io"
 	"net/url"
-	"path/filepath"
 	"time"
 
-	"github.com/repaudit/repaudit/event"
 	"github.com/repaudit/repaudit/netfetch"
-	"github.com/repaudit/repaudit/warc"
 	"github.com/repaudit/repaudit/wayback"
 )
 
@@ -24,42 +19,6 @@ const (
 	defaultMaxCaptures    = 500 // about 9 minutes of requests at the default --delay
 	maxCDXAnswer          = 32 << 20
 )
-
-func robotsHistoryUsage(w io.Writer) {
-	io.WriteString(w, `usage: repaudit robots history URL [--from DATE] [--to DATE] --out FILE.warc.gz [--force]
-                              [--wayback URL] [--delay 1s] [--timeout 60s] [--max-bytes 1MiB] [--allow-private]
-                              [--max-captures 500]
-
-Writes a site's past robots.txt files, as the Wayback Machine captured them,
-to a WARC file that 'repaudit audit' reads like any other capture of the
-site: one response record per distinct version, dated at the capture time.
-
-URL names the site (https://example.com, or example.com for https). The
-CDX server is asked for the captures of HOST/robots.txt between --from and
---to (RFC 3339 or YYYY-MM-DD, inclusive), collapsing repeats of the same
-content (repeats of the capture before are never fetched), at most
---max-captures of them (default 500, 0 for no cap: over it, captures
-whose content and status an earlier one had go first, then the oldest;
-stderr says how many went), and each capture's raw body is fetched from
-WAYBACK/web/TIMESTAMP"id_"/ORIGINAL. Each response record has:
-  WARC-Target-URI  the site's robots.txt under URL's scheme and host
-  WARC-Date        the capture time
-  status           the capture's status from the CDX row (4xx and 5xx
-                   captures are recorded without fetching their body)
-  WARC-Source-URI  the Wayback URL of the capture
-and a warcinfo record names the CDX query. Captures of other hosts the CDX
-server returns (it folds www.) are left out and counted.
-
-Requests go one after another, --delay apart, under the rules of 'cards
-fetch' (https only, GET only, no redirects followed, size and time limits,
-non-public addresses refused unless --allow-private).
-
-Exit status: 0 every capture written; 1 some captures could not be fetched
-(the others are written; each failure is reported); 2 usage error, the CDX
-query failed, unwritable or existing output (without --force), or
-interrupted (no output written).
-`)
-}
 
 type robotsHistoryOptions struct {
 	site         *url.URL
@@ -94,10 +53,7 @@ func runRobotsHistory(ctx context.Context, args []string, std stdio) int {
 	}
 	pos, err := parseInterspersed(fs, args)
 	if err != nil {
-		if errors.Is(err, flag.ErrHelp) {
-			return exitOK
-		}
-		return exitUsage
+		return parseExit(err)
 	}
 	switch {
 	case len(pos) != 1:
@@ -111,7 +67,7 @@ func runRobotsHistory(ctx context.Context, args []string, std stdio) int {
 	case o.maxCaptures < 0:
 		return fail("--max-captures must not be negative")
 	}
-	if o.site, err = historySite(pos[0]); err != nil {
+	if o.site, err = wayback.SiteURL(pos[0]); err != nil {
 		return fail("%v", err)
 	}
 	if o.from, err = cdxTime("from", from); err != nil {
@@ -133,7 +89,7 @@ func runRobotsHistory(ctx context.Context, args []string, std stdio) int {
 	if err := checkNewOutput(o.out, o.force); err != nil {
 		return fail("%v", err)
 	}
-	hooks := netHooksFrom(ctx)
+	hooks := std.Net.withDefaults()
 	ua := "repaudit/" + version + " (robots history)"
 	client := func(maxBytes int64) *netfetch.Client {
 		return netfetch.New(netfetch.Options{
@@ -141,13 +97,30 @@ func runRobotsHistory(ctx context.Context, args []string, std stdio) int {
 			TLSConfig: hooks.tlsConfig, UserAgent: ua,
 		})
 	}
-	h := &historyRun{opts: o, now: hooks.now, ua: ua, log: std.Stderr, hist: &wayback.History{
+	h := &wayback.History{
 		Base: o.wayback, Site: o.site, From: o.from, To: o.to, Max: o.maxCaptures,
 		// The CDX answer may be long: it gets its own size limit.
 		CDX: client(maxCDXAnswer), Replay: client(int64(o.maxBytes)),
 		Delay: o.delay, Sleep: hooks.sleep,
-	}}
-	written, failed, err := h.run(ctx)
+	}
+	l, err := h.List(ctx)
+	if err != nil {
+		var fe *wayback.FetchError
+		if errors.As(err, &fe) {
+			return fail("CDX query %s: %s", fe.URL, describeNetError(fe.Err))
+		}
+		return fail("%v", err)
+	}
+	for _, line := range h.Lines(l) {
+		fmt.Fprintln(std.Stderr, line)
+	}
+	written, failed, err := h.WriteFile(ctx, o.out, l, hooks.now(), "repaudit/"+version+" robots history", ua, func(r wayback.Result) {
+		if r.Err != nil {
+			fmt.Fprintf(std.Stderr, "%s %s: not written: %s\n", r.Capture.Timestamp, r.Capture.Original, captureError(r.Err, o.maxBytes))
+			return
+		}
+		fmt.Fprintf(std.Stderr, "%s %s: %s\n", r.Capture.Timestamp, r.Capture.Original, r.Note)
+	})
 	if err != nil {
 		return fail("%v", err)
 	}
@@ -157,9 +130,6 @@ func runRobotsHistory(ctx context.Context, args []string, std stdio) int {
 	}
 	return exitOK
 }
-
-// historySite reads the site argument (wayback.SiteURL).
-func historySite(s string) (*url.URL, error) { return wayback.SiteURL(s) }
 
 // cdxTime turns a --from/--to value into CDX digits: a date stays a date
 // (8 digits, so that --to covers the whole day), a time becomes 14.
@@ -177,95 +147,13 @@ func cdxTime(name, v string) (string, error) {
 	return t.Format(wayback.TimestampLayout), nil
 }
 
-// historyRun is one "robots history" run: the wayback.History that does
-// the work and what the messages need.
-type historyRun struct {
-	opts robotsHistoryOptions
-	hist *wayback.History
-	now  func() time.Time
-	ua   string
-	log  io.Writer
-}
-
-func (h *historyRun) run(ctx context.Context) (written, failed int, err error) {
-	l, err := h.hist.List(ctx)
-	if err != nil {
-		var fe *wayback.FetchError
-		if errors.As(err, &fe) {
-			return 0, 0, fmt.Errorf("CDX query %s: %s", fe.URL, describeNetError(fe.Err))
-		}
-		return 0, 0, err
-	}
-	h.describe(l)
-
-	out, err := createAtomic(h.opts.out)
-	if err != nil {
-		return 0, 0, err
-	}
-	defer out.Abort()
-	ww := warc.NewWriter(out, warc.WriterOptions{})
-	if _, err := ww.WriteWarcinfo(h.now(), filepath.Base(h.opts.out), h.warcinfo(l.QueryURL)); err != nil {
-		return 0, 0, err
-	}
-	written, failed, err = h.hist.Write(ctx, ww, l.Keep, func(r wayback.Result) {
-		if r.Err != nil {
-			fmt.Fprintf(h.log, "%s %s: not written: %s\n", r.Capture.Timestamp, r.Capture.Original, h.captureError(r.Err))
-			return
-		}
-		fmt.Fprintf(h.log, "%s %s: %s\n", r.Capture.Timestamp, r.Capture.Original, r.Note)
-	})
-	if err != nil {
-		return written, failed, err
-	}
-	if err := out.Commit(); err != nil {
-		return written, failed, err
-	}
-	return written, failed, nil
-}
-
-// describe prints what the CDX answer held and what was left out.
-func (h *historyRun) describe(l wayback.Listing) {
-	for _, n := range l.Notes {
-		fmt.Fprintf(h.log, "CDX answer: %s\n", n)
-	}
-	if l.Others != "" {
-		fmt.Fprintf(h.log, "CDX answer: left out captures of other hosts: %s (ask for that host to get them)\n", l.Others)
-	}
-	if n := l.Seen + l.Older; n > 0 {
-		fmt.Fprintf(h.log, "CDX answer: %d captures of distinct content and status; fetching %d (--max-captures %d): left out %d that repeat an earlier content with the same status and %d older ones (narrow with --from/--to, or raise --max-captures)\n",
-			l.Distinct, len(l.Keep), h.opts.maxCaptures, l.Seen, l.Older)
-	}
-	if l.Repeats > 0 {
-		fmt.Fprintf(h.log, "CDX answer: %d captures repeat the content and status of the one before: not fetched\n", l.Repeats)
-	}
-	if len(l.Keep) == 0 {
-		fmt.Fprintf(h.log, "no captures of %s/robots.txt in %s", h.opts.site.Host, h.opts.wayback)
-		if h.opts.from != "" || h.opts.to != "" {
-			fmt.Fprintf(h.log, " between %q and %q", h.opts.from, h.opts.to)
-		}
-		fmt.Fprintln(h.log)
-	}
-}
-
-// warcinfo is the header of the warcinfo record (WARC 1.1 §6.2).
-func (h *historyRun) warcinfo(queryURL string) event.Header {
-	return event.Header{
-		{Name: "software", Value: "repaudit/" + version + " robots history"},
-		{Name: "format", Value: "WARC File Format 1.1"},
-		{Name: "description", Value: "robots.txt of " + h.opts.site.Host + " as the Wayback Machine captured it; each response record is dated at its capture time and names its Wayback URL in WARC-Source-URI"},
-		{Name: "isPartOf", Value: "repaudit robots history " + h.opts.site.String()},
-		{Name: "cdx-query", Value: queryURL},
-		{Name: "http-header-user-agent", Value: h.ua},
-	}
-}
-
 // captureError words why a capture was not written, naming the flags
 // that would change it.
-func (h *historyRun) captureError(err error) string {
+func captureError(err error, maxBytes byteSize) string {
 	var fe *wayback.FetchError
 	switch {
 	case errors.Is(err, wayback.ErrTooLarge) && errors.As(err, &fe):
-		return fmt.Sprintf("%s: body larger than --max-bytes %d", fe.URL, h.opts.maxBytes)
+		return fmt.Sprintf("%s: body larger than --max-bytes %d", fe.URL, maxBytes)
 	case errors.As(err, &fe):
 		return fe.URL + ": " + describeNetError(fe.Err)
 	}

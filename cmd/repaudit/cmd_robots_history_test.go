@@ -59,15 +59,15 @@ func newWaybackServer(t *testing.T, cdx string, cdxStatus int) *waybackServer {
 	return ws
 }
 
-func (ws *waybackServer) ctx(at time.Time, delays *[]time.Duration) context.Context {
-	return withNetHooks(context.Background(), &netHooks{
+func (ws *waybackServer) hooks(at time.Time, delays *[]time.Duration) netHooks {
+	return netHooks{
 		tlsConfig: ws.Client().Transport.(*http.Transport).TLSClientConfig,
 		now:       func() time.Time { return at },
 		sleep: func(_ context.Context, d time.Duration) error {
 			*delays = append(*delays, d)
 			return nil
 		},
-	})
+	}
 }
 
 const historyCDX = `[["timestamp","original","statuscode","digest"],
@@ -123,12 +123,12 @@ func readHistory(t *testing.T, path string) (info event.Header, recs []historyRe
 func TestRobotsHistory(t *testing.T) {
 	ws := newWaybackServer(t, historyCDX, 200)
 	var delays []time.Duration
-	ctx := ws.ctx(time.Date(2026, 11, 23, 19, 0, 0, 0, time.UTC), &delays)
+	ctx, hooks := context.Background(), ws.hooks(time.Date(2026, 11, 23, 19, 0, 0, 0, time.UTC), &delays)
 	out := filepath.Join(t.TempDir(), "history.warc.gz")
 	var se bytes.Buffer
 	code := run(ctx, []string{"robots", "history", "https://Example.com/", "--from", "2020-01-01", "--to", "2024-12-31",
 		"--out", out, "--wayback", ws.URL, "--allow-private", "--delay", "1500ms"},
-		stdio{Stdin: strings.NewReader(""), Stdout: io.Discard, Stderr: &se})
+		stdio{Stdin: strings.NewReader(""), Stdout: io.Discard, Stderr: &se, Net: hooks})
 	stderr := se.String()
 	if code != exitFindings {
 		t.Fatalf("exit = %d, want %d (one replay fails, one row has no status); stderr:\n%s", code, exitFindings, stderr)
@@ -189,8 +189,8 @@ func TestRobotsHistoryEmptyAndFailures(t *testing.T) {
 		var delays []time.Duration
 		out := filepath.Join(t.TempDir(), "h.warc.gz")
 		var se bytes.Buffer
-		code := run(ws.ctx(at, &delays), []string{"robots", "history", "example.com", "--out", out, "--wayback", ws.URL, "--allow-private"},
-			stdio{Stdin: strings.NewReader(""), Stdout: io.Discard, Stderr: &se})
+		code := run(context.Background(), []string{"robots", "history", "example.com", "--out", out, "--wayback", ws.URL, "--allow-private"},
+			stdio{Stdin: strings.NewReader(""), Stdout: io.Discard, Stderr: &se, Net: ws.hooks(at, &delays)})
 		if code != exitOK || !strings.Contains(se.String(), "no captures of example.com/robots.txt") {
 			t.Errorf("exit %d; stderr:\n%s", code, se.String())
 		}
@@ -212,8 +212,8 @@ func TestRobotsHistoryEmptyAndFailures(t *testing.T) {
 			var delays []time.Duration
 			out := filepath.Join(t.TempDir(), "h.warc.gz")
 			var se bytes.Buffer
-			code := run(ws.ctx(at, &delays), []string{"robots", "history", "example.com", "--out", out, "--wayback", ws.URL, "--allow-private"},
-				stdio{Stdin: strings.NewReader(""), Stdout: io.Discard, Stderr: &se})
+			code := run(context.Background(), []string{"robots", "history", "example.com", "--out", out, "--wayback", ws.URL, "--allow-private"},
+				stdio{Stdin: strings.NewReader(""), Stdout: io.Discard, Stderr: &se, Net: ws.hooks(at, &delays)})
 			if code != exitUsage || !strings.Contains(se.String(), tt.want) {
 				t.Errorf("exit %d; stderr:\n%s\nwant %q", code, se.String(), tt.want)
 			}
@@ -226,8 +226,8 @@ func TestRobotsHistoryEmptyAndFailures(t *testing.T) {
 		ws := newWaybackServer(t, historyCDX, 200)
 		var delays []time.Duration
 		var se bytes.Buffer
-		code := run(ws.ctx(at, &delays), []string{"robots", "history", "example.com", "--out", filepath.Join(t.TempDir(), "h.warc.gz"), "--wayback", ws.URL},
-			stdio{Stdin: strings.NewReader(""), Stdout: io.Discard, Stderr: &se})
+		code := run(context.Background(), []string{"robots", "history", "example.com", "--out", filepath.Join(t.TempDir(), "h.warc.gz"), "--wayback", ws.URL},
+			stdio{Stdin: strings.NewReader(""), Stdout: io.Discard, Stderr: &se, Net: ws.hooks(at, &delays)})
 		if code != exitUsage || !strings.Contains(se.String(), "use --allow-private") || len(ws.requests) != 0 {
 			t.Errorf("exit %d, %d requests; stderr:\n%s", code, len(ws.requests), se.String())
 		}
@@ -271,9 +271,9 @@ func TestRobotsHistoryFeedsAudit(t *testing.T) {
 	dir := t.TempDir()
 	hist := filepath.Join(dir, "history.warc.gz")
 	var se bytes.Buffer
-	if code := run(ws.ctx(time.Date(2026, 11, 23, 19, 0, 0, 0, time.UTC), &delays),
+	if code := run(context.Background(),
 		[]string{"robots", "history", "example.com", "--out", hist, "--wayback", ws.URL, "--allow-private", "--delay", "0s"},
-		stdio{Stdin: strings.NewReader(""), Stdout: io.Discard, Stderr: &se}); code != exitFindings {
+		stdio{Stdin: strings.NewReader(""), Stdout: io.Discard, Stderr: &se, Net: ws.hooks(time.Date(2026, 11, 23, 19, 0, 0, 0, time.UTC), &delays)}); code != exitFindings {
 		t.Fatalf("robots history: exit %d; stderr:\n%s", code, se.String())
 	}
 	gpt := `"Mozilla/5.0 AppleWebKit/537.36 (KHTML, like Gecko); compatible; GPTBot/1.2; +https://openai.com/gptbot"`
@@ -318,11 +318,11 @@ func TestRobotsHistoryMaxCaptures(t *testing.T) {
 	cdx.WriteString("]")
 	ws := newWaybackServer(t, cdx.String(), 200)
 	var delays []time.Duration
-	ctx := ws.ctx(time.Date(2026, 11, 23, 19, 0, 0, 0, time.UTC), &delays)
+	ctx, hooks := context.Background(), ws.hooks(time.Date(2026, 11, 23, 19, 0, 0, 0, time.UTC), &delays)
 	out := filepath.Join(t.TempDir(), "history.warc.gz")
 	var se bytes.Buffer
 	run(ctx, []string{"robots", "history", "https://example.com/", "--out", out, "--wayback", ws.URL, "--allow-private", "--max-captures", "3"},
-		stdio{Stdin: strings.NewReader(""), Stdout: io.Discard, Stderr: &se})
+		stdio{Stdin: strings.NewReader(""), Stdout: io.Discard, Stderr: &se, Net: hooks})
 	if len(ws.requests) != 4 {
 		t.Errorf("%d requests, want the CDX query and 3 replays", len(ws.requests))
 	}

@@ -1,6 +1,7 @@
 package main
 
 import (
+	"errors"
 	"flag"
 	"fmt"
 	"io"
@@ -162,4 +163,13 @@ func newFlagSet(name string, w io.Writer, usage func(io.Writer), between string)
 		fs.PrintDefaults()
 	}
 	return fs
+}
+
+// parseExit is the exit code after a flag parsing error: 0 when help was
+// asked for (the usage went to standard error), else a usage error.
+func parseExit(err error) int {
+	if errors.Is(err, flag.ErrHelp) {
+		return exitOK
+	}
+	return exitUsage
 }

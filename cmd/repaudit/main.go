@@ -11,7 +11,8 @@
 //	   which includes an input that yielded nothing); a disallowed URL,
 //	   only with --fail-on-disallowed (robots check); some registry
 //	   entries could not be fetched (cards fetch); some lists could not be
-//	   fetched (ranges fetch); some captures could not be fetched (robots
+//	   fetched (ranges fetch); robots.json could not be fetched or is
+//	   not a catalog (bots fetch); some captures could not be fetched (robots
 //	   history); some addresses could not be looked up (dns verify)
 //	2  usage error, or input that could not be read (after writing what could)
 package main
@@ -49,6 +50,9 @@ type stdio struct {
 	// Getenv reads the environment (os.Getenv); nil reads nothing, so
 	// tests do not depend on the shell they run in.
 	Getenv func(string) string
+	// Net reaches the network layer of the commands that fetch; tests
+	// set it, production leaves it zero.
+	Net netHooks
 }
 
 type command struct {
@@ -69,7 +73,7 @@ func commands() map[string]command {
 		"robots":    {"robots check: judge URLs against a robots.txt; robots history: a site's past robots.txt from the Wayback Machine (network)", runRobots},
 		"signature": {"signature check: verify Web Bot Auth signatures of requests", runSignature},
 		"cards":     {"cards fetch: fetch Signature Agent Cards into a WARC (uses the network)", runCards},
-		"bots":      {"bots identify | list: identify User-Agents with the bot catalog, print it", runBots},
+		"bots":      {"bots identify | list | fetch: identify User-Agents with the bot catalog, print it; fetch ai.robots.txt's robots.json (uses the network)", runBots},
 		"ranges":    {"ranges fetch: download every bot IP range list the catalog knows (uses the network)", runRanges},
 		"dns":       {"dns verify: reverse-DNS snapshot of the addresses of bots that document it (uses the network)", runDNS},
 		"version":   {"print the version", runVersion},
@@ -152,7 +156,8 @@ func run(ctx context.Context, args []string, std stdio) int {
 			return unknownCommand(args[1], std)
 		}
 		help := append(slices.Clone(args[1:]), "-h")
-		return run(ctx, help, stdio{Stdin: std.Stdin, Stdout: std.Stdout, Stderr: std.Stdout, Getenv: std.Getenv})
+		std.Stderr = std.Stdout
+		return run(ctx, help, std)
 	case isHelp(args[0]):
 		usage(std.Stdout)
 		return exitOK

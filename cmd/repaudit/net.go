@@ -4,16 +4,17 @@ import (
 	"context"
 	"crypto/tls"
 	"errors"
+	"fmt"
 	"time"
 
 	"github.com/repaudit/repaudit/netfetch"
 )
 
 // netHooks lets tests reach the network layer of the commands that fetch
-// ("cards fetch", "ranges fetch", "robots history") without globals: the
-// TLS configuration (trust roots of an httptest.NewTLSServer) and the
-// clock that stamps what was fetched. Tests put it in the context with
-// withNetHooks; production code never does.
+// ("cards fetch", "ranges fetch", "bots fetch", "robots history", "dns
+// verify") without globals: the TLS configuration (trust roots of an
+// httptest.NewTLSServer) and the clock that stamps what was fetched.
+// Tests set stdio.Net; production code leaves it zero.
 type netHooks struct {
 	tlsConfig *tls.Config
 	now       func() time.Time
@@ -21,18 +22,8 @@ type netHooks struct {
 	sleep func(context.Context, time.Duration) error
 }
 
-type netHooksKey struct{}
-
-func withNetHooks(ctx context.Context, h *netHooks) context.Context {
-	return context.WithValue(ctx, netHooksKey{}, h)
-}
-
-// netHooksFrom returns the hooks in ctx with defaults filled in.
-func netHooksFrom(ctx context.Context) netHooks {
-	var h netHooks
-	if p, _ := ctx.Value(netHooksKey{}).(*netHooks); p != nil {
-		h = *p
-	}
+// withDefaults returns h with the production defaults filled in.
+func (h netHooks) withDefaults() netHooks {
 	if h.now == nil {
 		// The one legitimate wall clock in repaudit: the time of a live fetch.
 		h.now = time.Now
@@ -50,4 +41,21 @@ func describeNetError(err error) string {
 		return err.Error() + " (use --allow-private to allow it)"
 	}
 	return err.Error()
+}
+
+// fetchOK fetches rawURL under the client's rules and returns the body of
+// a whole 200 response; the error says why there is none, naming the
+// flag that would change it.
+func fetchOK(ctx context.Context, client *netfetch.Client, rawURL, accept string, maxBytes byteSize) ([]byte, error) {
+	resp, err := client.Get(ctx, rawURL, accept)
+	if err != nil {
+		return nil, errors.New(describeNetError(err))
+	}
+	if !resp.OK() {
+		if resp.Truncated == "length" {
+			return nil, fmt.Errorf("body larger than --max-bytes %d", maxBytes)
+		}
+		return nil, errors.New(resp.Refused)
+	}
+	return resp.Body, nil
 }
