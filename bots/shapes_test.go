@@ -24,6 +24,9 @@ func TestShapeFamilies(t *testing.T) {
 		{"header field name logged", "User-Agent: QuokkaBot/1.0", "QuokkaBot", RuleCrawlerStem},
 		{"generic stem alone", "Wombat Link Checker (+https://wombat.example/)", "Wombat Link Checker", RuleFullName},
 		{"compatible slot", "Mozilla/5.0 (compatible; Quokka/1.0; +https://quokka.example/)", "Quokka", RuleCommentSlot},
+		{"generic word as a product", "Quokka Page Engine - Fetch/1.0", "Quokka", RuleProduct},
+		{"generic word after a product", "Wombat/7.x Fetch", "Wombat", RuleProduct},
+		{"full name around fetch", "Quokka Fetch/2.0", "Quokka Fetch", RuleFullName},
 		{"mail address for contact", "Quokka/1.0 (ops@quokka.example)", "Quokka", RuleContactLink},
 		// Browsers, apps and devices.
 		{"Java ME handset", "WombatPhone T500 Java/WJ/1.0 Profile/MIDP-2.1 Configuration/CLDC-1.1", "", ""},

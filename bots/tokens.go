@@ -533,7 +533,7 @@ func isBrowserToken(s string) bool {
 var genericWords = map[string]bool{
 	"bot": true, "bots": true, "spider": true, "spiders": true, "crawler": true,
 	"crawlers": true, "robot": true, "robots": true, "agent": true, "agents": true,
-	"fetcher": true, "fetchers": true, "scraper": true, "scrapers": true,
+	"fetch": true, "fetcher": true, "fetchers": true, "scraper": true, "scrapers": true,
 	"indexer": true, "checker": true, "checkers": true, "scanner": true, "scanners": true,
 	"monitor": true, "validator": true, "inspector": true, "analyzer": true, "analyser": true,
 	"detector": true, "extractor": true, "verifier": true, "downloader": true,
