@@ -661,8 +661,11 @@ func hasBrowse(name string) bool {
 // ("iPhone12Pro", "Nokia6300/2.0", "smarttv_AFTSO001...").
 var devicePrefixes = []string{
 	"iphone", "ipad", "ipod", "smarttv", "docomo", "nokia", "samsung", "sonyericsson",
-	"blackberry", "lg-", "mot-", "htc", "huawei", "zte", "alcatel", "lenovo", "sec-",
+	"blackberry", "lg", "mot-", "htc", "huawei", "zte", "alcatel", "lenovo", "sec-",
 	"sie-", "sharp", "kddi", "softbank", "vodafone", "hbbtv",
+	"pantech", "motorola", "kyocera", "kwc-", "audiovox", "amoi", "philips",
+	"archos", "asus", "roku", "appletv", "sanyo", "sagem", "panasonic",
+	"gt-", "sm-", "sgh-", "sch-", "sph-",
 }
 
 // devicePrefix reports whether a name starts with a device prefix.
@@ -968,6 +971,15 @@ var deviceWords = []string{
 	"model", "manufacturer", "device", "device_model", "build",
 }
 
+// systemWords name an operating system of desktops, phones and
+// consoles (lower-cased) that a product's comment may start with:
+// "Quokka/3.2 (AmigaOS/68k)" is an app of that system's.
+var systemWords = map[string]bool{
+	"x11": true, "wince": true, "amigaos": true, "morphos": true, "beos": true,
+	"haiku": true, "riscos": true, "symbianos": true, "series60": true,
+	"series40": true, "webos": true, "kaios": true, "bada": true, "palmos": true,
+}
+
 // nonBrowser names a client whose User-Agent is not a browser's or a
 // device's: its first product ("Spotify/1.0", "collectd/5.5.1"). A
 // User-Agent that starts with a browser's product, names a known browser
@@ -1014,6 +1026,9 @@ func nonBrowser(ua string, ws []word, sh uaShape) guess {
 			if string(l) == d {
 				return guess{}
 			}
+		}
+		if i > 0 && ws[i].comment != 0 && ws[i].elemFirst && (devicePrefix(n) || systemWords[string(l)]) {
+			return guess{} // "Quokka/2.1 (AmigaOS/68k)": a device's or system's comment
 		}
 	}
 	return guess{name: w.name, start: w.nameStart, rule: RuleProduct}
