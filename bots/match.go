@@ -85,6 +85,11 @@ func (c *Catalog) IdentifyUA(ua string) Identity {
 	if c != nil {
 		best, at, bestFW, atFW = c.match(ua, ws)
 	}
+	if best != nil && deviceReport(ws) {
+		// "Quokka/2.11 Android/4.2 Device/QK-716": an app on a handset
+		// reports it; a bot that fetches for that app does not.
+		best = nil
+	}
 	if best != nil {
 		return Identity{Agent: best.bot.Token, Bot: best.bot, Matched: matchedText(ua[at : at+len(best.lit)]), Rule: RuleCatalog}
 	}
@@ -145,6 +150,10 @@ func (c *Catalog) match(ua string, ws []word) (best *pattern, at int, fw *patter
 			if w.platform && !w.version && !hasCrawlerStem(w.name) || p.bot.Framework && !w.version && i != 0 {
 				continue
 			}
+			// A model after its brand ("HTC Quokka; 4.1.1") is a handset's.
+			if !w.version && i > 0 && ws[i-1].elem == w.elem && !hasCrawlerStem(w.name) && devicePrefix(ws[i-1].name) {
+				continue
+			}
 			if p.bot.Framework {
 				if fw == nil || len(p.lit) > len(fw.lit) {
 					fw, atFW = p, s
@@ -156,6 +165,18 @@ func (c *Catalog) match(ua string, ws []word) (best *pattern, at int, fw *patter
 		}
 	}
 	return best, at, fw, atFW
+}
+
+// deviceReport reports whether a header names its handset in a
+// top-level "Device/..." or "Model/..." product after the first, as apps
+// on phones do.
+func deviceReport(ws []word) bool {
+	for i := 1; i < len(ws); i++ {
+		if w := &ws[i]; w.comment == 0 && w.version && (equalFoldASCII(w.name, "Device") || equalFoldASCII(w.name, "Model")) {
+			return true
+		}
+	}
+	return false
 }
 
 // startOnly reports whether only white space comes before ua[i].

@@ -38,6 +38,8 @@ func TestShapeFamilies(t *testing.T) {
 		{"known handset brand with a model", "Motorola-Qk716", "", ""},
 		{"known handset brand run into a model", "LGQK716V", "", ""},
 		{"app on a system named in its comment", "Quokka/3.2 (AmigaOS/68k)", "", ""},
+		{"app that reports its handset", "WhatsApp/2.9.4 Android/4.4.2 Device/Wombat-QK716", "", ""},
+		{"catalog name as a handset model", "HTC Butterfly Q; 4.4.2; QK716; en-gb", "", ""},
 		{"app on a handset named in its comment", "Wombat/2.14 (HTC Quokka S Q510e REL/2.3.5)", "", ""},
 		{"handset model with a lower-case suffix", "Wombat KS360v", "", ""},
 		{"year as a version", "Wombat/2024", "Wombat", RuleProduct},
