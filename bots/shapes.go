@@ -289,3 +289,53 @@ func shellAfter(ua string, ws []word, sh uaShape) guess {
 	}
 	return guess{name: w.name, start: w.nameStart, rule: RuleProduct}
 }
+
+// appended names a tool that appends its product to a desktop browser's
+// full header ("Mozilla/5.0 (Windows NT 10.0; Win64; x64) AppleWebKit/...
+// Chrome/120.0.0.0 Safari/537.36 QuokkaProbe/1.2"): the last product,
+// right after the browser's final Safari, Firefox or Chrome product, with
+// a short version. Browsers built on Chromium version themselves as
+// Chromium does, in four parts (Vivaldi/6.5.3206.48); apps on phones
+// append their tokens to mobile headers, which this rule leaves alone.
+func appended(ua string, ws []word, sh uaShape) guess {
+	if !sh.desktop || sh.ie || sh.app || len(ws) < 3 {
+		return guess{}
+	}
+	k := len(ws) - 1
+	for k > 0 && ws[k].verPart {
+		k--
+	}
+	w := &ws[k]
+	if k == len(ws)-1 || w.comment != 0 || !w.version || !goodName(w) {
+		return guess{}
+	}
+	p := &ws[prevNamed(ws, k)]
+	if !p.version || p.comment != 0 || !(equalFoldASCII(p.name, "Safari") || equalFoldASCII(p.name, "Firefox") || equalFoldASCII(p.name, "Chrome")) {
+		return guess{}
+	}
+	if p.end+1 >= len(ua) || familyOf(w.name) || hasBrowse(w.name) || devicePrefix(w.name) || isPlatformWord(w.name) || IsGeneric(w.name) || isFramework(w.name) || len(w.name) < 3 {
+		return guess{}
+	}
+	// A version of at most two parts, digits and dots only, and not the
+	// browser's own major version (Gecko browsers repeat Firefox's,
+	// Safari's wrappers its Version: "Firefox/115.0 Wombat/115.0").
+	v := ua[ws[k+1].start:ws[len(ws)-1].end]
+	if strings.Count(v, ".") > 1 || strings.Trim(v, "0123456789.") != "" || v == "" || v[0] == '.' {
+		return guess{}
+	}
+	for j := 1; j < k; j++ {
+		if ws[j].version && ws[j].comment == 0 && isBrowserToken(ws[j].name) && major(ua[ws[j+1].start:]) == major(v) {
+			return guess{}
+		}
+	}
+	return guess{name: w.name, start: w.nameStart, rule: RuleProduct}
+}
+
+// major returns the leading digits of a version.
+func major(v string) string {
+	i := 0
+	for i < len(v) && isDigit(v[i]) {
+		i++
+	}
+	return v[:i]
+}

@@ -771,6 +771,9 @@ func guessName(ua string, ws []word, sh uaShape) guess {
 	if g := platformTool(ua, ws, sh); g.name != "" {
 		return g
 	}
+	if g := appended(ua, ws, sh); g.name != "" {
+		return g
+	}
 	if hasLinkOrMail {
 		// "(compatible; Name/1.0; +http://...)": a contact link makes a bot
 		// of the first product or one-word element that is not a browser's.
