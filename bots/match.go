@@ -50,6 +50,9 @@ const (
 	// RuleFramework: a crawler framework or HTTP library, named when
 	// nothing else is.
 	RuleFramework = "framework"
+	// RuleUnnamed: a generic crawler word ("bot", "Spider/1.0") with no
+	// name of its own, when nothing else names the agent: Unnamed.
+	RuleUnnamed = "generic-word-unnamed"
 )
 
 // Identify returns the catalog bot a User-Agent names, as IdentifyUA
@@ -109,7 +112,43 @@ func (c *Catalog) IdentifyUA(ua string) Identity {
 	if g.name != "" {
 		return Identity{Agent: g.name, Matched: g.span(ua), Framework: true, Rule: RuleFramework}
 	}
+	if at, end := bareCrawlerWord(ua, ws, sh); end > 0 {
+		return Identity{Agent: Unnamed, Matched: ua[at:end], Rule: RuleUnnamed}
+	}
 	return Identity{}
+}
+
+// Unnamed is the agent of a header that says it is a crawler but gives
+// no name of its own ("bot", "Mozilla/5.0 (compatible; Robot/1.3)").
+const Unnamed = "(unnamed)"
+
+// unnamedWords are the generic words that make a header a crawler's even
+// without a name (lower-cased): bot, spider, crawler, robot and the like,
+// but not "agent" or "preview", which browsers and apps use too.
+var unnamedWords = map[string]bool{
+	"bot": true, "bots": true, "spider": true, "spiders": true, "crawler": true,
+	"crawlers": true, "robot": true, "robots": true, "scraper": true, "fetch": true,
+	"fetcher": true, "indexer": true, "harvester": true,
+}
+
+// bareCrawlerWord finds a generic crawler word that stands for the
+// client: a product or a comment element of its own, outside a browser's
+// platform comment, links and mentions ("not a bot").
+func bareCrawlerWord(ua string, ws []word, sh uaShape) (start, end int) {
+	if sh.handset {
+		return 0, 0
+	}
+	var buf [16]byte
+	for i := range ws {
+		w := &ws[i]
+		if !goodName(w) || w.platform || w.verPart || len(w.name) > len(buf) || !unnamedWords[string(lowerInto(buf[:0], w.name))] {
+			continue
+		}
+		if w.version || w.elemFirst || i == 0 || w.comment == 0 {
+			return w.nameStart, w.nameStart + len(w.name)
+		}
+	}
+	return 0, 0
 }
 
 // match finds the best pattern match among non-framework bots and among
