@@ -26,6 +26,7 @@ func TestShapeFamilies(t *testing.T) {
 		{"bare crawler word", "spider", Unnamed, RuleUnnamed},
 		{"crawler word as the product", "Mozilla/5.0 (compatible; Robot/1.4)", Unnamed, RuleUnnamed},
 		{"crawler word before other words", "bot wombat quokka", Unnamed, RuleUnnamed},
+		{"percent-encoded spaces", "Quokka%20Page%20Bot/0.3%20(%20ops%20at%20quokka%20)", "Quokka Page Bot", RuleFullName},
 		{"header field name logged", "User-Agent: QuokkaBot/1.0", "QuokkaBot", RuleCrawlerStem},
 		{"generic stem alone", "Wombat Link Checker (+https://wombat.example/)", "Wombat Link Checker", RuleFullName},
 		{"compatible slot", "Mozilla/5.0 (compatible; Quokka/1.0; +https://quokka.example/)", "Quokka", RuleCommentSlot},

@@ -329,6 +329,13 @@ func plusSep(ua string, i int) bool {
 	return !(hasPrefixFold(r, "http") || hasPrefixFold(r, "www."))
 }
 
+// pctSpace reports whether ua[i:] starts with "%20", a space that a
+// client or logger percent-encoded (RFC 3986 §2.1):
+// "Quokka%20Bot/1.0".
+func pctSpace(ua string, i int) bool {
+	return i+2 < len(ua) && ua[i+1] == '2' && ua[i+2] == '0'
+}
+
 // scanWords splits ua into words, appending them to buf. Only the first
 // maxUALen bytes and maxWords words are read.
 func scanWords(ua string, buf []word) []word {
@@ -349,6 +356,9 @@ func scanWords(ua string, buf []word) []word {
 		case c == ' ' || c == '\t' || c == '+' && plusSep(ua, i):
 			i++
 			continue
+		case c == '%' && pctSpace(ua, i):
+			i += 3
+			continue
 		case c == '(' || c == ')' || c == ';' || c == ',':
 			if c == '(' {
 				if depth == 0 {
@@ -368,7 +378,7 @@ func scanWords(ua string, buf []word) []word {
 			continue
 		}
 		j := i
-		for j < len(ua) && !isSep(ua[j]) && !(ua[j] == '+' && j > i && plusSep(ua, j)) {
+		for j < len(ua) && !isSep(ua[j]) && !(ua[j] == '+' && j > i && plusSep(ua, j)) && !(ua[j] == '%' && pctSpace(ua, j)) {
 			j++
 		}
 		w := word{start: i, end: j, elem: elem, elemFirst: newElem}
@@ -1072,7 +1082,7 @@ func fullName(ua string, ws []word, i int) (name string, start, end int) {
 	}
 	// Collapse runs of spaces: the name is the words joined by one space.
 	s := ua[start:end]
-	if !strings.Contains(s, "  ") && !strings.ContainsAny(s, "\t+") {
+	if !strings.Contains(s, "  ") && !strings.ContainsAny(s, "\t+%") {
 		return s, start, end
 	}
 	var sb strings.Builder
