@@ -186,7 +186,7 @@ func (c *Catalog) match(ua string, ws []word) (best *pattern, at int, fw *patter
 			// A device model in a browser's platform comment ("Linux;
 			// Android 5.1; DART KZ07") and a library's name without a
 			// version ("UCWEB/2.0 (Java; U; MIDP-2.0)") name no bot.
-			if w.platform && !w.version && !hasCrawlerStem(w.name) || p.bot.Framework && !w.version && i != 0 {
+			if w.platform && !w.version && !hasCrawlerStem(w.name) || p.bot.Framework && i != 0 && !versionFollows(ua, w) {
 				continue
 			}
 			// A model after its brand ("HTC Quokka; 4.1.1") is a handset's.
@@ -204,6 +204,13 @@ func (c *Catalog) match(ua string, ws []word) (best *pattern, at int, fw *patter
 		}
 	}
 	return best, at, fw, atFW
+}
+
+// versionFollows reports whether w is a product whose version starts
+// with a digit, as a library's does ("Java/1.8.0_402"); a handset's
+// "Java/ASVM/1.1" names its Java runtime, not an HTTP library.
+func versionFollows(ua string, w *word) bool {
+	return w.version && w.end+1 < len(ua) && isDigit(ua[w.end+1])
 }
 
 // deviceReport reports whether a header names its handset in a

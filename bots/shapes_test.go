@@ -36,6 +36,8 @@ func TestShapeFamilies(t *testing.T) {
 		{"mail address for contact", "Quokka/1.0 (ops@quokka.example)", "Quokka", RuleContactLink},
 		// Browsers, apps and devices.
 		{"Java ME handset", "WombatPhone T500 Java/WJ/1.0 Profile/MIDP-2.1 Configuration/CLDC-1.1", "", ""},
+		{"handset's Java runtime", "Mozilla/5.0 (QK-T505 AppleWebkit/531 Browser/Wombat/V2.0 MMS/QK-MMS-V1.0/1.2 Java/QVM/1.1", "", ""},
+		{"Java library after a product", "Quokka/2.0 Java/1.8.0_402", "Java", RuleFramework},
 		{"feature phone model", "Wombat X716", "", ""},
 		{"feature phone number", "Wombat 2451", "", ""},
 		{"handset brand and model in one word", "QUOKKA-X716", "", ""},

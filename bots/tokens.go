@@ -748,7 +748,7 @@ func guessName(ua string, ws []word, sh uaShape) guess {
 			continue
 		}
 		if isFramework(w.name) {
-			if fw.name == "" && (w.version || i == 0) && !sh.handset {
+			if fw.name == "" && (versionFollows(ua, w) || i == 0) && !sh.handset {
 				fw = guess{name: w.name, framework: true, start: w.nameStart, rule: RuleFramework}
 			}
 			continue
