@@ -61,6 +61,7 @@ func TestShapeFamilies(t *testing.T) {
 		{"app on iOS", "Quokka-iOS/4.2.1", "", ""},
 		{"app key/value pairs", "[QKAN/QK4A;QKAV/12.0;QKDV/QK-716]", "", ""},
 		{"at sign in a build", "Mozilla/5.0 (Linux; Android 12; QK716 Build/QK@ROM_01.02.2022) AppleWebKit/537.36 (KHTML, like Gecko) Chrome/118.0.0.0 Mobile Safari/537.36", "", ""},
+		{"app's word in the compatible slot", "Mozilla/4.0 (compatible; Gathering; Quokka) QuokkaMedia/1.50 QuokkaBrowser/3.5.0 (Android 4.4.2; QK716)", "", ""},
 		{"browser in the compatible slot", "Mozilla/4.0 (compatible; Quokka/3.1; BeOS)", "", ""},
 		{"Chromium browser appended", "Mozilla/5.0 (Windows NT 10.0; Win64; x64) AppleWebKit/537.36 (KHTML, like Gecko) Chrome/120.0.0.0 Safari/537.36 Quokka/6.5.3206.48", "", ""},
 		{"Gecko browser appended", "Mozilla/5.0 (Windows NT 10.0; Win64; x64; rv:115.0) Gecko/20100101 Firefox/115.0 Wombat/115.0", "", ""},

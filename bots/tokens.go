@@ -924,7 +924,7 @@ func shapeName(ua string, ws []word) guess {
 		if j < 0 || ws[j].elem == w.elem {
 			continue
 		}
-		if equalFoldASCII(ws[j].name, "compatible") && ws[j].elemFirst && ws[j].end == ws[j].start+len("compatible") && !platformFollows(ws, i) {
+		if equalFoldASCII(ws[j].name, "compatible") && ws[j].elemFirst && ws[j].end == ws[j].start+len("compatible") && !platformFollows(ws, i) && !namesBrowser(ws) {
 			return guess{name: w.name, start: w.nameStart, rule: RuleCommentSlot}
 		}
 		if equalFoldASCII(ws[j].name, "Gecko") && ws[j].mentioned && !w.platform && w.comment != 0 && w.comment == ws[j].comment && !hasBrowse(w.name) {
