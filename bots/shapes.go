@@ -77,11 +77,14 @@ func readShape(ws []word) uaShape {
 }
 
 // linuxDistributions name the system in a Linux desktop's platform
-// comment ("(X11; Fedora; Linux x86_64)"), lower-cased.
+// comment ("(X11; Fedora; Linux x86_64)"), lower-cased, and the desktop
+// environments browsers append ("... Firefox/23.0 Xfce").
 var linuxDistributions = map[string]bool{
 	"fedora": true, "debian": true, "gentoo": true, "mint": true, "arch": true,
 	"centos": true, "suse": true, "opensuse": true, "mandriva": true, "slackware": true,
 	"redhat": true, "kubuntu": true, "xubuntu": true, "manjaro": true, "raspbian": true,
+	"xfce": true, "gnome": true, "kde": true, "lxde": true, "lxqt": true, "mate": true,
+	"cinnamon": true, "unity": true,
 }
 
 // platformTool names a tool that writes its name, without a version,
