@@ -141,7 +141,10 @@ func bareCrawlerWord(ua string, ws []word, sh uaShape) (start, end int) {
 	var buf [16]byte
 	for i := range ws {
 		w := &ws[i]
-		if !goodName(w) || w.platform || w.verPart || len(w.name) > len(buf) || !unnamedWords[string(lowerInto(buf[:0], w.name))] {
+		if n := len(w.name); n < 3 || n > len(buf) || w.platform || w.verPart || strings.IndexByte("bcfhirs", w.name[0]|0x20) < 0 {
+			continue // none of unnamedWords
+		}
+		if !goodName(w) || !unnamedWords[string(lowerInto(buf[:0], w.name))] {
 			continue
 		}
 		if w.version || w.elemFirst || i == 0 || w.comment == 0 {
