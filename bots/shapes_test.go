@@ -19,6 +19,7 @@ func TestShapeFamilies(t *testing.T) {
 		{"perl library", "WWW::Wombat/2.14", "WWW::Wombat", RuleProduct},
 		{"php library", `Wombat\Http\Client/1.0`, `Wombat\Http\Client`, RuleProduct},
 		{"name:version", "quokka-sync:1.4", "quokka-sync", RuleProduct},
+		{"name with a colon", "quokka:client/1.2", "quokka:client", RuleProduct},
 		{"product before the browser shell", "Quokka/2.7 Mozilla/5.0 (Linux; Android 12; Pixel 6) AppleWebKit/537.36 (KHTML, like Gecko) Chrome/118.0.0.0 Mobile Safari/537.36", "Quokka", RuleProduct},
 		{"name before the browser shell", "Quokka, Mozilla/5.0 (Windows NT 10.0; Win64; x64) AppleWebKit/537.36 (KHTML, like Gecko) Chrome/118.0.0.0 Safari/537.36", "Quokka", RuleProduct},
 		{"tool appended to a desktop browser", "Mozilla/5.0 (Windows NT 10.0; Win64; x64) AppleWebKit/537.36 (KHTML, like Gecko) Chrome/120.0.0.0 Safari/537.36 QuokkaProbe/1.2", "QuokkaProbe", RuleProduct},

@@ -434,8 +434,10 @@ func scanWords(ua string, buf []word) []word {
 }
 
 // nameEnd returns the end of the name that starts at s[k]: a run of
-// token characters, joined by "::" or "\\" to the next run, as library
-// names are written ("WWW::Mechanize", "Zend\\Http\\Client").
+// token characters, joined by "::", "\\" or ':' before a letter to the
+// next run, as library names are written ("WWW::Mechanize",
+// "Zend\\Http\\Client", "quokka:client"); a logged "User-Agent:" is no
+// part of a name.
 func nameEnd(s string, k int) int {
 	m := k
 	for {
@@ -447,6 +449,8 @@ func nameEnd(s string, k int) int {
 			m += 2
 		case m > k && m+1 < len(s) && s[m] == '\\' && isTokenChar(s[m+1]):
 			m++
+		case m > k && m+1 < len(s) && s[m] == ':' && isLetter(s[m+1]) && hasLetter(s[k:m]) && !equalFoldASCII(s[k:m], "User-Agent"):
+			m++ // "quokka:client/1.2"
 		default:
 			return m
 		}
@@ -454,6 +458,8 @@ func nameEnd(s string, k int) int {
 }
 
 func isDigit(c byte) bool { return '0' <= c && c <= '9' }
+
+func isLetter(c byte) bool { return 'a' <= c|0x20 && c|0x20 <= 'z' }
 
 // mentions reports whether a word that follows prev2 prev1 is only
 // mentioned: after "like" (also ending a word: "inoreader.com-like"),
