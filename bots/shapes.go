@@ -301,7 +301,7 @@ func shellAfter(ua string, ws []word, sh uaShape) guess {
 // Chromium does, in four parts (Vivaldi/6.5.3206.48); apps on phones
 // append their tokens to mobile headers, which this rule leaves alone.
 func appended(ua string, ws []word, sh uaShape) guess {
-	if !sh.desktop || sh.ie || sh.app || len(ws) < 3 {
+	if !(sh.desktop || bareShell(ws)) || sh.ie || sh.app || len(ws) < 3 {
 		return guess{}
 	}
 	k := len(ws) - 1
@@ -336,6 +336,14 @@ func appended(ua string, ws []word, sh uaShape) guess {
 		}
 	}
 	return guess{name: w.name, start: w.nameStart, rule: RuleProduct}
+}
+
+// bareShell reports whether a header is a browser's shell without the
+// platform comment every browser sends ("Mozilla/5.0 AppleWebKit/537.36
+// (KHTML, like Gecko) Chrome/120.0.0.0 Safari/537.36 ..."): a bot's.
+func bareShell(ws []word) bool {
+	return len(ws) > 3 && ws[0].version && equalFoldASCII(ws[0].name, "Mozilla") && ws[1].verPart &&
+		ws[2].comment == 0 && ws[2].version && equalFoldASCII(ws[2].name, "AppleWebKit")
 }
 
 // major returns the leading digits of a version.

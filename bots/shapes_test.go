@@ -28,6 +28,7 @@ func TestShapeFamilies(t *testing.T) {
 		{"crawler word as the product", "Mozilla/5.0 (compatible; Robot/1.4)", Unnamed, RuleUnnamed},
 		{"crawler word before other words", "bot wombat quokka", Unnamed, RuleUnnamed},
 		{"percent-encoded spaces", "Quokka%20Page%20Bot/0.3%20(%20ops%20at%20quokka%20)", "Quokka Page Bot", RuleFullName},
+		{"tool appended to a shell without a platform", "Mozilla/5.0 AppleWebKit/537.36 (KHTML, like Gecko) Chrome/120.0.0.0 Safari/537.36 QuokkaRender/2.0", "QuokkaRender", RuleProduct},
 		{"name appended to a desktop browser", "Mozilla/5.0 (X11; Linux x86_64) AppleWebKit/537.36 (KHTML, like Gecko) Chrome/120.0.0.0 Safari/537.36 Quokka", "Quokka", RuleProduct},
 		{"header field name logged", "User-Agent: QuokkaBot/1.0", "QuokkaBot", RuleCrawlerStem},
 		{"generic stem alone", "Wombat Link Checker (+https://wombat.example/)", "Wombat Link Checker", RuleFullName},
