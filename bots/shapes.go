@@ -323,11 +323,12 @@ func appended(ua string, ws []word, sh uaShape) guess {
 	if p.end+1 >= len(ua) || familyOf(w.name) || hasBrowse(w.name) || devicePrefix(w.name) || isPlatformWord(w.name) || IsGeneric(w.name) || isFramework(w.name) || len(w.name) < 3 {
 		return guess{}
 	}
-	// A version of at most two parts, digits and dots only, and not the
-	// browser's own major version (Gecko browsers repeat Firefox's,
-	// Safari's wrappers its Version: "Firefox/115.0 Wombat/115.0").
+	// A version of at most two parts, digits and dots only, no build
+	// date (Gecko forks: "Wombat/20210505"), and not the browser's own
+	// major version (Gecko forks repeat Firefox's, Safari's wrappers its
+	// Version: "Firefox/115.0 Wombat/115.0").
 	v := ua[ws[k+1].start:ws[len(ws)-1].end]
-	if strings.Count(v, ".") > 1 || strings.Trim(v, "0123456789.") != "" || v == "" || v[0] == '.' {
+	if strings.Count(v, ".") > 1 || strings.Trim(v, "0123456789.") != "" || v == "" || v[0] == '.' || len(major(v)) == 8 {
 		return guess{}
 	}
 	for j := 1; j < k; j++ {

@@ -69,6 +69,7 @@ func TestShapeFamilies(t *testing.T) {
 		{"letter appended to a desktop browser", "Mozilla/5.0 (Windows NT 6.1; WOW64) AppleWebKit/537.36 (KHTML, like Gecko) Chrome/28.0.1500.74 Safari/537.36 Q", "", ""},
 		{"Chromium browser appended", "Mozilla/5.0 (Windows NT 10.0; Win64; x64) AppleWebKit/537.36 (KHTML, like Gecko) Chrome/120.0.0.0 Safari/537.36 Quokka/6.5.3206.48", "", ""},
 		{"Gecko browser appended", "Mozilla/5.0 (Windows NT 10.0; Win64; x64; rv:115.0) Gecko/20100101 Firefox/115.0 Wombat/115.0", "", ""},
+		{"Gecko fork with a build date", "Mozilla/5.0 (Windows NT 10.0; Win64; x64; rv:68.0) Gecko/20100101 Goanna/4.8 Firefox/68.0 Wombat/20210505", "", ""},
 		{"Safari wrapper appended", "Mozilla/5.0 (Macintosh; Intel Mac OS X 10_15_7) AppleWebKit/605.1.15 (KHTML, like Gecko) Version/17.0 Safari/605.1.15 Qk/17.0", "", ""},
 		{"app appended to a mobile browser", "Mozilla/5.0 (Linux; Android 13; QK716) AppleWebKit/537.36 (KHTML, like Gecko) Chrome/120.0.0.0 Mobile Safari/537.36 Wombat/1.2", "", ""},
 		{"browser with a build suffix appended", "Mozilla/5.0 (X11; Linux x86_64) AppleWebKit/537.36 (KHTML, like Gecko) Chrome/79.0.3945.130 Safari/537.36 Quokka/2020.12.1-9a8b7c", "", ""},
