@@ -313,14 +313,10 @@ func appended(ua string, ws []word, sh uaShape) guess {
 	if !p.version || p.comment != 0 || !(equalFoldASCII(p.name, "Safari") || equalFoldASCII(p.name, "Firefox") || equalFoldASCII(p.name, "Chrome")) {
 		return guess{}
 	}
-	if k == len(ws)-1 && w.comment == 0 && !w.version && toolWord(ua, w) && !familyOf(w.name) && !hasBrowse(w.name) && !devicePrefix(w.name) {
-		// A name without a version: "... Safari/537.36 Quokka".
-		return guess{name: w.name, start: w.nameStart, rule: RuleProduct}
-	}
 	if k == len(ws)-1 || w.comment != 0 || !w.version || !goodName(w) {
 		return guess{}
 	}
-	if p.end+1 >= len(ua) || familyOf(w.name) || hasBrowse(w.name) || devicePrefix(w.name) || isPlatformWord(w.name) || IsGeneric(w.name) || isFramework(w.name) || len(w.name) < 3 {
+	if p.end+1 >= len(ua) || familyOf(w.name) || hasBrowse(w.name) || devicePrefix(w.name) || isPlatformWord(w.name) || IsGeneric(w.name) || isFramework(w.name) || len(w.name) < 4 {
 		return guess{}
 	}
 	// A version of at most two parts, digits and dots only, no build

@@ -449,12 +449,26 @@ func nameEnd(s string, k int) int {
 			m += 2
 		case m > k && m+1 < len(s) && s[m] == '\\' && isTokenChar(s[m+1]):
 			m++
-		case m > k && m+1 < len(s) && s[m] == ':' && isLetter(s[m+1]) && hasLetter(s[k:m]) && !equalFoldASCII(s[k:m], "User-Agent"):
+		case m > k && m+1 < len(s) && s[m] == ':' && isLetter(s[m+1]) && colonJoins(s[k:m]):
 			m++ // "quokka:client/1.2"
 		default:
 			return m
 		}
 	}
+}
+
+// colonJoins reports whether a name run may go on across ':': a word
+// of letters, '-' and '_' ("quokka:client"), not a version
+// ("Quokka-iOS-10.4.0:Lib"), a URI scheme ("mailto:", "http:") or a
+// logged "User-Agent:".
+func colonJoins(run string) bool {
+	for i := 0; i < len(run); i++ {
+		if c := run[i]; !isLetter(c) && c != '-' && c != '_' {
+			return false
+		}
+	}
+	return !equalFoldASCII(run, "User-Agent") && !equalFoldASCII(run, "mailto") && !equalFoldASCII(run, "http") &&
+		!equalFoldASCII(run, "https") && !equalFoldASCII(run, "tel")
 }
 
 func isDigit(c byte) bool { return '0' <= c && c <= '9' }
@@ -795,7 +809,7 @@ func guessName(ua string, ws []word, sh uaShape) guess {
 		// of the first product or one-word element that is not a browser's.
 		for i := range ws {
 			w := &ws[i]
-			if !goodName(w) || w.platform || IsGeneric(w.name) || isFramework(w.name) || w.name != ua[w.nameStart:w.end] && !w.version {
+			if !goodName(w) || w.platform || IsGeneric(w.name) || isFramework(w.name) || hasBrowse(w.name) || w.name != ua[w.nameStart:w.end] && !w.version {
 				continue
 			}
 			if sh.ie && (!w.version || w.comment == 0 && i == 0) {
@@ -930,7 +944,7 @@ func shapeName(ua string, ws []word) guess {
 		if j < 0 || ws[j].elem == w.elem {
 			continue
 		}
-		if equalFoldASCII(ws[j].name, "compatible") && ws[j].elemFirst && ws[j].end == ws[j].start+len("compatible") && !platformFollows(ws, i) && !namesBrowser(ws) {
+		if equalFoldASCII(ws[j].name, "compatible") && ws[j].elemFirst && ws[j].end == ws[j].start+len("compatible") && !platformFollows(ws, i) && (w.version || !namesBrowser(ws)) {
 			return guess{name: w.name, start: w.nameStart, rule: RuleCommentSlot}
 		}
 		if equalFoldASCII(ws[j].name, "Gecko") && ws[j].mentioned && !w.platform && w.comment != 0 && w.comment == ws[j].comment && !hasBrowse(w.name) {
