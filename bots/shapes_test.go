@@ -52,6 +52,7 @@ func TestShapeFamilies(t *testing.T) {
 		{"app on a system named in its comment", "Quokka/3.2 (AmigaOS/68k)", "", ""},
 		{"app that reports its handset", "WhatsApp/2.9.4 Android/4.4.2 Device/Wombat-QK716", "", ""},
 		{"catalog name as a handset model", "HTC Butterfly Q; 4.4.2; QK716; en-gb", "", ""},
+		{"app's fields naming a handset", "Wombat Sync;htc;qk7;HTC;HTC Quokka X;carrier_de;JDQ39;4.2.2", "", ""},
 		{"app on a handset named in its comment", "Wombat/2.14 (HTC Quokka S Q510e REL/2.3.5)", "", ""},
 		{"handset model with a lower-case suffix", "Wombat KS360v", "", ""},
 		{"year as a version", "Wombat/2024", "Wombat", RuleProduct},

@@ -1060,8 +1060,8 @@ func nonBrowser(ua string, ws []word, sh uaShape) guess {
 				return guess{}
 			}
 		}
-		if i > 0 && ws[i].comment != 0 && ws[i].elemFirst && (devicePrefix(n) || systemWords[string(l)]) {
-			return guess{} // "Quokka/2.1 (AmigaOS/68k)": a device's or system's comment
+		if i > 0 && ws[i].elemFirst && (devicePrefix(n) || systemWords[string(l)]) {
+			return guess{} // "Quokka/2.1 (AmigaOS/68k)", "Quokka;2.1;HTC;...": a device's or system's
 		}
 	}
 	return guess{name: w.name, start: w.nameStart, rule: RuleProduct}
