@@ -122,13 +122,33 @@ func (c *Catalog) IdentifyUA(ua string) Identity {
 // no name of its own ("bot", "Mozilla/5.0 (compatible; Robot/1.3)").
 const Unnamed = "(unnamed)"
 
-// unnamedWords are the generic words that make a header a crawler's even
-// without a name (lower-cased): bot, spider, crawler, robot and the like,
-// but not "agent" or "preview", which browsers and apps use too.
-var unnamedWords = map[string]bool{
-	"bot": true, "bots": true, "spider": true, "spiders": true, "crawler": true,
-	"crawlers": true, "robot": true, "robots": true, "scraper": true, "fetch": true,
-	"fetcher": true, "indexer": true, "harvester": true,
+// unnamedWord reports whether name is one of the generic words that make
+// a header a crawler's even without a name: bot, spider, crawler, robot,
+// scraper, fetch, fetcher, indexer, harvester (and plurals); not "agent"
+// or "preview", which browsers and apps use too. It runs for every word
+// of a browser's header, so it compares, never hashes.
+func unnamedWord(name string) bool {
+	if n := len(name); n < 3 || n > 9 {
+		return false
+	}
+	n := strings.TrimSuffix(strings.TrimSuffix(name, "s"), "S")
+	switch name[0] | 0x20 {
+	case 'b':
+		return equalFoldASCII(n, "bot")
+	case 's':
+		return equalFoldASCII(n, "spider") || equalFoldASCII(n, "scraper")
+	case 'c':
+		return equalFoldASCII(n, "crawler")
+	case 'r':
+		return equalFoldASCII(n, "robot")
+	case 'f':
+		return equalFoldASCII(name, "fetch") || equalFoldASCII(n, "fetcher")
+	case 'i':
+		return equalFoldASCII(name, "indexer")
+	case 'h':
+		return equalFoldASCII(name, "harvester")
+	}
+	return false
 }
 
 // bareCrawlerWord finds a generic crawler word that stands for the
@@ -138,13 +158,9 @@ func bareCrawlerWord(ua string, ws []word, sh uaShape) (start, end int) {
 	if sh.handset {
 		return 0, 0
 	}
-	var buf [16]byte
 	for i := range ws {
 		w := &ws[i]
-		if n := len(w.name); n < 3 || n > len(buf) || w.platform || w.verPart || strings.IndexByte("bcfhirs", w.name[0]|0x20) < 0 {
-			continue // none of unnamedWords
-		}
-		if !goodName(w) || !unnamedWords[string(lowerInto(buf[:0], w.name))] {
+		if w.platform || w.verPart || !unnamedWord(w.name) || !goodName(w) {
 			continue
 		}
 		if w.version || w.elemFirst || i == 0 || w.comment == 0 {
