@@ -174,8 +174,9 @@ func (c *Catalog) index(b *Bot, own bool, seen map[string]bool) {
 			p.lit = strings.TrimSpace(p.lit)
 			key := firstRun(p.lit)
 			// Generic words never name a bot ("Spider" of ai.robots.txt is
-			// known by Lookup only).
-			if key == "" || p.lit == key && IsGeneric(key) {
+			// known by Lookup only), nor with only punctuation after them
+			// ("Fetch/" of crawler-user-agents).
+			if key == "" || IsGeneric(key) && strings.Trim(p.lit[len(key):], " /;:,()") == "" {
 				continue
 			}
 			p.re = b.verify[raw]

@@ -26,8 +26,8 @@ func FuzzProductTokens(f *testing.F) {
 			}
 		}
 		// A name built of several words is joined by one space; '+' stands
-		// for a space in IIS logs.
-		spaced := strings.Join(strings.Fields(strings.ReplaceAll(ua, "+", " ")), " ")
+		// for a space in IIS logs, "%20" where a client encoded it.
+		spaced := strings.Join(strings.Fields(strings.NewReplacer("+", " ", "%20", " ").Replace(ua)), " ")
 		bt := BotToken(ua)
 		if bt != "" && !strings.Contains(ua, bt) && !strings.Contains(spaced, bt) {
 			t.Fatalf("BotToken %q is not in the User-Agent", bt)
@@ -39,7 +39,10 @@ func FuzzProductTokens(f *testing.F) {
 		if id.Matched != "" && !strings.Contains(ua, id.Matched) {
 			t.Fatalf("matched %q is not in the User-Agent", id.Matched)
 		}
-		if id.Bot == nil && id.Agent != "" && !strings.Contains(ua, id.Agent) && !strings.Contains(spaced, id.Agent) {
+		if id.Agent == Unnamed && (id.Rule != RuleUnnamed || !IsGeneric(id.Matched)) {
+			t.Fatalf("agent %s by %q from %q, not a generic word", Unnamed, id.Rule, id.Matched)
+		}
+		if id.Bot == nil && id.Agent != "" && id.Agent != Unnamed && !strings.Contains(ua, id.Agent) && !strings.Contains(spaced, id.Agent) {
 			t.Fatalf("unknown agent %q is not in the User-Agent", id.Agent)
 		}
 		for _, n := range Names(ua) {

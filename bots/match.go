@@ -50,6 +50,9 @@ const (
 	// RuleFramework: a crawler framework or HTTP library, named when
 	// nothing else is.
 	RuleFramework = "framework"
+	// RuleUnnamed: a generic crawler word ("bot", "Spider/1.0") with no
+	// name of its own, when nothing else names the agent: Unnamed.
+	RuleUnnamed = "generic-word-unnamed"
 )
 
 // Identify returns the catalog bot a User-Agent names, as IdentifyUA
@@ -85,6 +88,11 @@ func (c *Catalog) IdentifyUA(ua string) Identity {
 	if c != nil {
 		best, at, bestFW, atFW = c.match(ua, ws)
 	}
+	if best != nil && deviceReport(ws) {
+		// "Quokka/2.11 Android/4.2 Device/QK-716": an app on a handset
+		// reports it; a bot that fetches for that app does not.
+		best = nil
+	}
 	if best != nil {
 		return Identity{Agent: best.bot.Token, Bot: best.bot, Matched: matchedText(ua[at : at+len(best.lit)]), Rule: RuleCatalog}
 	}
@@ -104,7 +112,62 @@ func (c *Catalog) IdentifyUA(ua string) Identity {
 	if g.name != "" {
 		return Identity{Agent: g.name, Matched: g.span(ua), Framework: true, Rule: RuleFramework}
 	}
+	if at, end := bareCrawlerWord(ua, ws, sh); end > 0 {
+		return Identity{Agent: Unnamed, Matched: ua[at:end], Rule: RuleUnnamed}
+	}
 	return Identity{}
+}
+
+// Unnamed is the agent of a header that says it is a crawler but gives
+// no name of its own ("bot", "Mozilla/5.0 (compatible; Robot/1.3)").
+const Unnamed = "(unnamed)"
+
+// unnamedWord reports whether name is one of the generic words that make
+// a header a crawler's even without a name: bot, spider, crawler, robot,
+// scraper, fetch, fetcher, indexer, harvester (and plurals); not "agent"
+// or "preview", which browsers and apps use too. It runs for every word
+// of a browser's header, so it compares, never hashes.
+func unnamedWord(name string) bool {
+	if n := len(name); n < 3 || n > 9 {
+		return false
+	}
+	n := strings.TrimSuffix(strings.TrimSuffix(name, "s"), "S")
+	switch name[0] | 0x20 {
+	case 'b':
+		return equalFoldASCII(n, "bot")
+	case 's':
+		return equalFoldASCII(n, "spider") || equalFoldASCII(n, "scraper")
+	case 'c':
+		return equalFoldASCII(n, "crawler")
+	case 'r':
+		return equalFoldASCII(n, "robot")
+	case 'f':
+		return equalFoldASCII(name, "fetch") || equalFoldASCII(n, "fetcher")
+	case 'i':
+		return equalFoldASCII(name, "indexer")
+	case 'h':
+		return equalFoldASCII(name, "harvester")
+	}
+	return false
+}
+
+// bareCrawlerWord finds a generic crawler word that stands for the
+// client: a product or a comment element of its own, outside a browser's
+// platform comment, links and mentions ("not a bot").
+func bareCrawlerWord(ua string, ws []word, sh uaShape) (start, end int) {
+	if sh.handset {
+		return 0, 0
+	}
+	for i := range ws {
+		w := &ws[i]
+		if w.platform || w.verPart || !unnamedWord(w.name) || !goodName(w) {
+			continue
+		}
+		if w.version || w.elemFirst || i == 0 || w.comment == 0 {
+			return w.nameStart, w.nameStart + len(w.name)
+		}
+	}
+	return 0, 0
 }
 
 // match finds the best pattern match among non-framework bots and among
@@ -142,7 +205,11 @@ func (c *Catalog) match(ua string, ws []word) (best *pattern, at int, fw *patter
 			// A device model in a browser's platform comment ("Linux;
 			// Android 5.1; DART KZ07") and a library's name without a
 			// version ("UCWEB/2.0 (Java; U; MIDP-2.0)") name no bot.
-			if w.platform && !w.version && !hasCrawlerStem(w.name) || p.bot.Framework && !w.version && i != 0 {
+			if w.platform && !w.version && !hasCrawlerStem(w.name) || p.bot.Framework && i != 0 && !versionFollows(ua, w) {
+				continue
+			}
+			// A model after its brand ("HTC Quokka; 4.1.1") is a handset's.
+			if !w.version && i > 0 && ws[i-1].elem == w.elem && !hasCrawlerStem(w.name) && devicePrefix(ws[i-1].name) {
 				continue
 			}
 			if p.bot.Framework {
@@ -156,6 +223,25 @@ func (c *Catalog) match(ua string, ws []word) (best *pattern, at int, fw *patter
 		}
 	}
 	return best, at, fw, atFW
+}
+
+// versionFollows reports whether w is a product whose version starts
+// with a digit, as a library's does ("Java/1.8.0_402"); a handset's
+// "Java/ASVM/1.1" names its Java runtime, not an HTTP library.
+func versionFollows(ua string, w *word) bool {
+	return w.version && w.end+1 < len(ua) && isDigit(ua[w.end+1])
+}
+
+// deviceReport reports whether a header names its handset in a
+// top-level "Device/..." or "Model/..." product after the first, as apps
+// on phones do.
+func deviceReport(ws []word) bool {
+	for i := 1; i < len(ws); i++ {
+		if w := &ws[i]; w.comment == 0 && w.version && (equalFoldASCII(w.name, "Device") || equalFoldASCII(w.name, "Model")) {
+			return true
+		}
+	}
+	return false
 }
 
 // startOnly reports whether only white space comes before ua[i].

@@ -77,11 +77,14 @@ func readShape(ws []word) uaShape {
 }
 
 // linuxDistributions name the system in a Linux desktop's platform
-// comment ("(X11; Fedora; Linux x86_64)"), lower-cased.
+// comment ("(X11; Fedora; Linux x86_64)"), lower-cased, and the desktop
+// environments browsers append ("... Firefox/23.0 Xfce").
 var linuxDistributions = map[string]bool{
 	"fedora": true, "debian": true, "gentoo": true, "mint": true, "arch": true,
 	"centos": true, "suse": true, "opensuse": true, "mandriva": true, "slackware": true,
 	"redhat": true, "kubuntu": true, "xubuntu": true, "manjaro": true, "raspbian": true,
+	"xfce": true, "gnome": true, "kde": true, "lxde": true, "lxqt": true, "mate": true,
+	"cinnamon": true, "unity": true,
 }
 
 // platformTool names a tool that writes its name, without a version,
@@ -288,4 +291,63 @@ func shellAfter(ua string, ws []word, sh uaShape) guess {
 		return guess{}
 	}
 	return guess{name: w.name, start: w.nameStart, rule: RuleProduct}
+}
+
+// appended names a tool that appends its product to a desktop browser's
+// full header ("Mozilla/5.0 (Windows NT 10.0; Win64; x64) AppleWebKit/...
+// Chrome/120.0.0.0 Safari/537.36 QuokkaProbe/1.2"): the last product,
+// right after the browser's final Safari, Firefox or Chrome product, with
+// a short version. Browsers built on Chromium version themselves as
+// Chromium does, in four parts (Vivaldi/6.5.3206.48); apps on phones
+// append their tokens to mobile headers, which this rule leaves alone.
+func appended(ua string, ws []word, sh uaShape) guess {
+	if !(sh.desktop || bareShell(ws)) || sh.ie || sh.app || len(ws) < 3 {
+		return guess{}
+	}
+	k := len(ws) - 1
+	for k > 0 && ws[k].verPart {
+		k--
+	}
+	w := &ws[k]
+	p := &ws[prevNamed(ws, k)]
+	if !p.version || p.comment != 0 || !(equalFoldASCII(p.name, "Safari") || equalFoldASCII(p.name, "Firefox") || equalFoldASCII(p.name, "Chrome")) {
+		return guess{}
+	}
+	if k == len(ws)-1 || w.comment != 0 || !w.version || !goodName(w) {
+		return guess{}
+	}
+	if p.end+1 >= len(ua) || familyOf(w.name) || hasBrowse(w.name) || devicePrefix(w.name) || isPlatformWord(w.name) || IsGeneric(w.name) || isFramework(w.name) || len(w.name) < 4 {
+		return guess{}
+	}
+	// A version of at most two parts, digits and dots only, no build
+	// date (Gecko forks: "Wombat/20210505"), and not the browser's own
+	// major version (Gecko forks repeat Firefox's, Safari's wrappers its
+	// Version: "Firefox/115.0 Wombat/115.0").
+	v := ua[ws[k+1].start:ws[len(ws)-1].end]
+	if strings.Count(v, ".") > 1 || strings.Trim(v, "0123456789.") != "" || v == "" || v[0] == '.' || len(major(v)) == 8 {
+		return guess{}
+	}
+	for j := 1; j < k; j++ {
+		if ws[j].version && ws[j].comment == 0 && isBrowserToken(ws[j].name) && major(ua[ws[j+1].start:]) == major(v) {
+			return guess{}
+		}
+	}
+	return guess{name: w.name, start: w.nameStart, rule: RuleProduct}
+}
+
+// bareShell reports whether a header is a browser's shell without the
+// platform comment every browser sends ("Mozilla/5.0 AppleWebKit/537.36
+// (KHTML, like Gecko) Chrome/120.0.0.0 Safari/537.36 ..."): a bot's.
+func bareShell(ws []word) bool {
+	return len(ws) > 3 && ws[0].version && equalFoldASCII(ws[0].name, "Mozilla") && ws[1].verPart &&
+		ws[2].comment == 0 && ws[2].version && equalFoldASCII(ws[2].name, "AppleWebKit")
+}
+
+// major returns the leading digits of a version.
+func major(v string) string {
+	i := 0
+	for i < len(v) && isDigit(v[i]) {
+		i++
+	}
+	return v[:i]
 }

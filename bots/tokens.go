@@ -329,6 +329,13 @@ func plusSep(ua string, i int) bool {
 	return !(hasPrefixFold(r, "http") || hasPrefixFold(r, "www."))
 }
 
+// pctSpace reports whether ua[i:] starts with "%20", a space that a
+// client or logger percent-encoded (RFC 3986 §2.1):
+// "Quokka%20Bot/1.0".
+func pctSpace(ua string, i int) bool {
+	return i+2 < len(ua) && ua[i+1] == '2' && ua[i+2] == '0'
+}
+
 // scanWords splits ua into words, appending them to buf. Only the first
 // maxUALen bytes and maxWords words are read.
 func scanWords(ua string, buf []word) []word {
@@ -349,6 +356,9 @@ func scanWords(ua string, buf []word) []word {
 		case c == ' ' || c == '\t' || c == '+' && plusSep(ua, i):
 			i++
 			continue
+		case c == '%' && pctSpace(ua, i):
+			i += 3
+			continue
 		case c == '(' || c == ')' || c == ';' || c == ',':
 			if c == '(' {
 				if depth == 0 {
@@ -368,7 +378,7 @@ func scanWords(ua string, buf []word) []word {
 			continue
 		}
 		j := i
-		for j < len(ua) && !isSep(ua[j]) && !(ua[j] == '+' && j > i && plusSep(ua, j)) {
+		for j < len(ua) && !isSep(ua[j]) && !(ua[j] == '+' && j > i && plusSep(ua, j)) && !(ua[j] == '%' && pctSpace(ua, j)) {
 			j++
 		}
 		w := word{start: i, end: j, elem: elem, elemFirst: newElem}
@@ -424,8 +434,10 @@ func scanWords(ua string, buf []word) []word {
 }
 
 // nameEnd returns the end of the name that starts at s[k]: a run of
-// token characters, joined by "::" or "\\" to the next run, as library
-// names are written ("WWW::Mechanize", "Zend\\Http\\Client").
+// token characters, joined by "::", "\\" or ':' before a letter to the
+// next run, as library names are written ("WWW::Mechanize",
+// "Zend\\Http\\Client", "quokka:client"); a logged "User-Agent:" is no
+// part of a name.
 func nameEnd(s string, k int) int {
 	m := k
 	for {
@@ -437,13 +449,31 @@ func nameEnd(s string, k int) int {
 			m += 2
 		case m > k && m+1 < len(s) && s[m] == '\\' && isTokenChar(s[m+1]):
 			m++
+		case m > k && m+1 < len(s) && s[m] == ':' && isLetter(s[m+1]) && colonJoins(s[k:m]):
+			m++ // "quokka:client/1.2"
 		default:
 			return m
 		}
 	}
 }
 
+// colonJoins reports whether a name run may go on across ':': a word
+// of letters, '-' and '_' ("quokka:client"), not a version
+// ("Quokka-iOS-10.4.0:Lib"), a URI scheme ("mailto:", "http:") or a
+// logged "User-Agent:".
+func colonJoins(run string) bool {
+	for i := 0; i < len(run); i++ {
+		if c := run[i]; !isLetter(c) && c != '-' && c != '_' {
+			return false
+		}
+	}
+	return !equalFoldASCII(run, "User-Agent") && !equalFoldASCII(run, "mailto") && !equalFoldASCII(run, "http") &&
+		!equalFoldASCII(run, "https") && !equalFoldASCII(run, "tel")
+}
+
 func isDigit(c byte) bool { return '0' <= c && c <= '9' }
+
+func isLetter(c byte) bool { return 'a' <= c|0x20 && c|0x20 <= 'z' }
 
 // mentions reports whether a word that follows prev2 prev1 is only
 // mentioned: after "like" (also ending a word: "inoreader.com-like"),
@@ -533,7 +563,7 @@ func isBrowserToken(s string) bool {
 var genericWords = map[string]bool{
 	"bot": true, "bots": true, "spider": true, "spiders": true, "crawler": true,
 	"crawlers": true, "robot": true, "robots": true, "agent": true, "agents": true,
-	"fetcher": true, "fetchers": true, "scraper": true, "scrapers": true,
+	"fetch": true, "fetcher": true, "fetchers": true, "scraper": true, "scrapers": true,
 	"indexer": true, "checker": true, "checkers": true, "scanner": true, "scanners": true,
 	"monitor": true, "validator": true, "inspector": true, "analyzer": true, "analyser": true,
 	"detector": true, "extractor": true, "verifier": true, "downloader": true,
@@ -661,8 +691,11 @@ func hasBrowse(name string) bool {
 // ("iPhone12Pro", "Nokia6300/2.0", "smarttv_AFTSO001...").
 var devicePrefixes = []string{
 	"iphone", "ipad", "ipod", "smarttv", "docomo", "nokia", "samsung", "sonyericsson",
-	"blackberry", "lg-", "mot-", "htc", "huawei", "zte", "alcatel", "lenovo", "sec-",
+	"blackberry", "lg", "mot-", "htc", "huawei", "zte", "alcatel", "lenovo", "sec-",
 	"sie-", "sharp", "kddi", "softbank", "vodafone", "hbbtv",
+	"pantech", "motorola", "kyocera", "kwc-", "audiovox", "amoi", "philips",
+	"archos", "asus", "roku", "appletv", "sanyo", "sagem", "panasonic",
+	"gt-", "sm-", "sgh-", "sch-", "sph-",
 }
 
 // devicePrefix reports whether a name starts with a device prefix.
@@ -735,7 +768,7 @@ func guessName(ua string, ws []word, sh uaShape) guess {
 			continue
 		}
 		if isFramework(w.name) {
-			if fw.name == "" && (w.version || i == 0) && !sh.handset {
+			if fw.name == "" && (versionFollows(ua, w) || i == 0) && !sh.handset {
 				fw = guess{name: w.name, framework: true, start: w.nameStart, rule: RuleFramework}
 			}
 			continue
@@ -768,12 +801,15 @@ func guessName(ua string, ws []word, sh uaShape) guess {
 	if g := platformTool(ua, ws, sh); g.name != "" {
 		return g
 	}
+	if g := appended(ua, ws, sh); g.name != "" {
+		return g
+	}
 	if hasLinkOrMail {
 		// "(compatible; Name/1.0; +http://...)": a contact link makes a bot
 		// of the first product or one-word element that is not a browser's.
 		for i := range ws {
 			w := &ws[i]
-			if !goodName(w) || w.platform || IsGeneric(w.name) || isFramework(w.name) || w.name != ua[w.nameStart:w.end] && !w.version {
+			if !goodName(w) || w.platform || IsGeneric(w.name) || isFramework(w.name) || hasBrowse(w.name) || w.name != ua[w.nameStart:w.end] && !w.version {
 				continue
 			}
 			if sh.ie && (!w.version || w.comment == 0 && i == 0) {
@@ -908,7 +944,7 @@ func shapeName(ua string, ws []word) guess {
 		if j < 0 || ws[j].elem == w.elem {
 			continue
 		}
-		if equalFoldASCII(ws[j].name, "compatible") && ws[j].elemFirst && ws[j].end == ws[j].start+len("compatible") && !platformFollows(ws, i) {
+		if equalFoldASCII(ws[j].name, "compatible") && ws[j].elemFirst && ws[j].end == ws[j].start+len("compatible") && !platformFollows(ws, i) && (w.version || !namesBrowser(ws)) {
 			return guess{name: w.name, start: w.nameStart, rule: RuleCommentSlot}
 		}
 		if equalFoldASCII(ws[j].name, "Gecko") && ws[j].mentioned && !w.platform && w.comment != 0 && w.comment == ws[j].comment && !hasBrowse(w.name) {
@@ -968,6 +1004,15 @@ var deviceWords = []string{
 	"model", "manufacturer", "device", "device_model", "build",
 }
 
+// systemWords name an operating system of desktops, phones and
+// consoles (lower-cased) that a product's comment may start with:
+// "Quokka/3.2 (AmigaOS/68k)" is an app of that system's.
+var systemWords = map[string]bool{
+	"x11": true, "wince": true, "amigaos": true, "morphos": true, "beos": true,
+	"haiku": true, "riscos": true, "symbianos": true, "series60": true,
+	"series40": true, "webos": true, "kaios": true, "bada": true, "palmos": true,
+}
+
 // nonBrowser names a client whose User-Agent is not a browser's or a
 // device's: its first product ("Spotify/1.0", "collectd/5.5.1"). A
 // User-Agent that starts with a browser's product, names a known browser
@@ -1015,6 +1060,9 @@ func nonBrowser(ua string, ws []word, sh uaShape) guess {
 				return guess{}
 			}
 		}
+		if i > 0 && ws[i].elemFirst && (devicePrefix(n) || systemWords[string(l)]) {
+			return guess{} // "Quokka/2.1 (AmigaOS/68k)", "Quokka;2.1;HTC;...": a device's or system's
+		}
 	}
 	return guess{name: w.name, start: w.nameStart, rule: RuleProduct}
 }
@@ -1054,7 +1102,7 @@ func fullName(ua string, ws []word, i int) (name string, start, end int) {
 	}
 	// Collapse runs of spaces: the name is the words joined by one space.
 	s := ua[start:end]
-	if !strings.Contains(s, "  ") && !strings.ContainsAny(s, "\t+") {
+	if !strings.Contains(s, "  ") && !strings.ContainsAny(s, "\t+%") {
 		return s, start, end
 	}
 	var sb strings.Builder
