@@ -10,6 +10,7 @@ import (
 	"time"
 
 	"github.com/repaudit/repaudit/audit"
+	"github.com/repaudit/repaudit/audit/input"
 	"github.com/repaudit/repaudit/evaluate"
 	"github.com/repaudit/repaudit/ingest"
 	"github.com/repaudit/repaudit/output"
@@ -113,7 +114,7 @@ func (fn *finalizeFn) ProcessElement(ctx context.Context, _ []byte, partsSI, fil
 		}
 	}
 
-	catalog, err := audit.LoadCatalog(cfg.Bots)
+	catalog, err := input.LoadCatalog(cfg.Bots)
 	if err != nil {
 		return fmt.Errorf("finalize: %w", err)
 	}
@@ -126,7 +127,7 @@ func (fn *finalizeFn) ProcessElement(ctx context.Context, _ []byte, partsSI, fil
 		Options: map[string]any{}, Counts: counts, AsOf: formatTime(asOf),
 		Timings: map[string]float64{"pipeline": time.Since(time.Unix(0, fn.Start)).Seconds()},
 	}
-	ci := audit.CatalogInfo(catalog, cfg.Bots)
+	ci := input.CatalogInfo(catalog, cfg.Bots)
 	m.Catalog = &ci
 	for _, c := range shared.Crawlers {
 		m.ArchiveCrawlers = append(m.ArchiveCrawlers, output.ArchiveCrawler{File: c.File, Agent: c.Agent, DerivedFrom: c.From, Crawl: c.Crawl})
@@ -147,9 +148,11 @@ func (fn *finalizeFn) ProcessElement(ctx context.Context, _ []byte, partsSI, fil
 		}
 	}
 	m.Inputs = append(m.Inputs, fn.SiteInputs...)
-	m.Inputs = append(m.Inputs, audit.SideInputs(cfg.auditConfig())...)
+	var side input.State
+	input.SideInputs(cfg.inputOptions(), &side)
+	m.Inputs = append(m.Inputs, side.Inputs...)
 	m.Started, m.Finished = formatTime(first), formatTime(last)
-	// The notices, from the same facts audit.Run writes them from: the
+	// The notices, from the same facts the local audit writes them from: the
 	// site settled over all inputs, and what every partition's rows and
 	// model and every file's host-less lines counted.
 	facts.Site = shared.SettleSite(cfg.Eval)
@@ -157,7 +160,7 @@ func (fn *finalizeFn) ProcessElement(ctx context.Context, _ []byte, partsSI, fil
 	facts.DNSGiven = len(cfg.DNSDirs) > 0
 	for _, f := range files {
 		facts.AddReferrers(f.Referrers)
-		// A snapshot among the inputs counts as a --dns-dir (as audit.Run).
+		// A snapshot among the inputs counts as a --dns-dir (as locally).
 		facts.DNSGiven = facts.DNSGiven || f.Input.Kind == string(ingest.KindDNS) && !f.Failed
 	}
 	m.Notices = audit.Notices(&facts, catalog)

@@ -1,4 +1,4 @@
-package audit
+package input
 
 import (
 	"errors"
@@ -103,7 +103,7 @@ func loadIPListFile(p string, lists []bots.IPRangeList, ids *identity.Store, kee
 		return
 	}
 	for _, q := range ps {
-		keep(identityProblem(q, src))
+		keep(IdentityProblem(q, src))
 	}
 	l.Source = owner.URL + " (" + p + ")"
 	for _, tok := range owner.Tokens {
