@@ -38,7 +38,7 @@ func loadDNSFile(p string, ids *identity.Store, keep func(event.Problem)) {
 		s, ps, err = identity.ParseDNSSnapshot(data, p)
 		if err == nil {
 			for _, q := range ps {
-				keep(IdentityProblem(q, q.Where)) // the file and line of the entry
+				keep(identityProblem(q, q.Where)) // the file and line of the entry
 			}
 			ids.AddDNSSnapshot(s)
 			return

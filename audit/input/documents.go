@@ -33,12 +33,12 @@ func readDoc(path string) ([]byte, error) {
 	return data, nil
 }
 
-// IdentityProblem makes a problem of a card, key set or IP list into a
+// identityProblem makes a problem of a card, key set or IP list into a
 // row: a warning, as the document was read leniently, unless the registry
 // says its code is info — a publisher's quirk that loses nothing, such as
 // the zero-width spaces Bing serves bingbot.json with, must not fail a
 // --fail-on-problems run that uses the list exactly as published.
-func IdentityProblem(p identity.Problem, at event.Source) event.Problem {
+func identityProblem(p identity.Problem, at event.Source) event.Problem {
 	src := at
 	switch {
 	case src.File != "":
@@ -62,7 +62,7 @@ func IdentityProblem(p identity.Problem, at event.Source) event.Problem {
 func LoadLocalIdentity(cfg Options, catalog *bots.Catalog, ids *identity.Store, problems *[]event.Problem) error {
 	keep := func(ps []identity.Problem, file string) {
 		for _, p := range ps {
-			*problems = append(*problems, IdentityProblem(p, event.Source{File: file, Offset: -1}))
+			*problems = append(*problems, identityProblem(p, event.Source{File: file, Offset: -1}))
 		}
 	}
 	for _, p := range cfg.Cards {
@@ -128,7 +128,7 @@ func LoadDocument(f ingest.File, catalog *bots.Catalog, ids *identity.Store, kee
 	src := event.Source{File: f.Path, Offset: -1}
 	add := func(ps []identity.Problem) {
 		for _, p := range ps {
-			keep(IdentityProblem(p, src))
+			keep(identityProblem(p, src))
 		}
 	}
 	switch f.Kind {

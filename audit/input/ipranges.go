@@ -103,7 +103,7 @@ func loadIPListFile(p string, lists []bots.IPRangeList, ids *identity.Store, kee
 		return
 	}
 	for _, q := range ps {
-		keep(IdentityProblem(q, src))
+		keep(identityProblem(q, src))
 	}
 	l.Source = owner.URL + " (" + p + ")"
 	for _, tok := range owner.Tokens {

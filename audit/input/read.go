@@ -197,7 +197,7 @@ func (r *Reader) addIdentity(c *event.Capture, res *Result) bool {
 	}
 	_, probs := r.IDs.AddCapture(c.URL, c.Body, c.Time, c.Source.String())
 	for _, p := range probs {
-		res.keep(IdentityProblem(p, c.Source))
+		res.keep(identityProblem(p, c.Source))
 	}
 	return true
 }
