@@ -6,13 +6,13 @@ import (
 	"fmt"
 	"io"
 	"runtime"
-	"sort"
 	"strings"
 	"sync"
 	"sync/atomic"
 	"time"
 
 	"github.com/repaudit/repaudit/accesslog"
+	"github.com/repaudit/repaudit/audit/input"
 	"github.com/repaudit/repaudit/bots"
 	"github.com/repaudit/repaudit/evaluate"
 	"github.com/repaudit/repaudit/event"
@@ -20,7 +20,6 @@ import (
 	"github.com/repaudit/repaudit/ingest"
 	"github.com/repaudit/repaudit/internal/profile"
 	"github.com/repaudit/repaudit/output"
-	"github.com/repaudit/repaudit/problem"
 	"github.com/repaudit/repaudit/table"
 )
 
@@ -38,8 +37,8 @@ type Config struct {
 	Cards           []string            // --card files, valid for the whole run
 	JWKS            []string            // --jwks files: trusted keys
 	IPRanges        map[string][]string // --ip-ranges TOKEN=FILE
-	IPRangesDirs    []string            // --ip-ranges-dir: IP list files tied to bots by name (audit/ipranges.go)
-	DNSDirs         []string            // --dns-dir: reverse-DNS snapshots of 'repaudit dns verify' (audit/dns.go)
+	IPRangesDirs    []string            // --ip-ranges-dir: IP list files tied to bots by name (package input)
+	DNSDirs         []string            // --dns-dir: reverse-DNS snapshots of 'repaudit dns verify' (package input)
 	Index           []string            // --index listings
 	Snippets        []string            // --snippets listings
 	// Robots, RobotsGit and RobotsDir are robots.txt versions as the site
@@ -61,6 +60,15 @@ type Config struct {
 	// MaxProblemsPerFile caps the problems kept per input (and code); the
 	// rest are counted in one summary problem. 0 = 10000.
 	MaxProblemsPerFile int
+}
+
+// inputOptions is what the input layer reads of cfg.
+func (cfg Config) inputOptions() input.Options {
+	return input.Options{
+		LogFormat: cfg.LogFormat, LogExtraHeaders: cfg.LogExtraHeaders, Bots: cfg.Bots, Cards: cfg.Cards, JWKS: cfg.JWKS,
+		IPRanges: cfg.IPRanges, IPRangesDirs: cfg.IPRangesDirs, DNSDirs: cfg.DNSDirs, Index: cfg.Index, Snippets: cfg.Snippets,
+		Robots: cfg.Robots, RobotsGit: cfg.RobotsGit, RobotsDir: cfg.RobotsDir, Eval: cfg.Eval, MaxProblemsPerFile: cfg.MaxProblemsPerFile,
+	}
 }
 
 // ErrNoSite means that some log lines or robots.txt sources named no
@@ -108,8 +116,9 @@ type fileState struct {
 	stats    ingest.Stats
 	err      error
 	problems []event.Problem
-	dropped  map[string]int64
 	sha      string
+	// res is what pass 1 read of it (input.Reader.Read).
+	res *input.Result
 	// src, for an input read once (standard input, a pipe), is the
 	// reader sniffing returned, positioned at the input's first byte;
 	// closeSrc closes what was opened. nil for files read by name.
@@ -195,7 +204,7 @@ func Run(ctx context.Context, cfg Config) (*Summary, error) {
 // returns the summary and the model (for the manifest). An ErrInputs
 // comes with a summary: the rows were written all the same.
 func execute(ctx context.Context, cfg Config, w table.Sink) (*Summary, *evaluate.Model, error) {
-	if err := checkSources(cfg); err != nil {
+	if err := input.CheckSources(cfg.inputOptions()); err != nil {
 		return nil, nil, err
 	}
 	r := newRun(ctx, cfg)
@@ -233,8 +242,9 @@ func execute(ctx context.Context, cfg Config, w table.Sink) (*Summary, *evaluate
 type run struct {
 	ctx     context.Context
 	cfg     Config
+	opts    input.Options // cfg's, for the input layer
 	sum     *Summary
-	st      *runState
+	st      *input.State
 	timings map[string]float64
 	catalog *bots.Catalog
 	ids     *identity.Store
@@ -264,12 +274,12 @@ func (r *run) settleAsOf() {
 		r.builder.SetDefaultAsOf(r.asOf.at)
 		asOf = r.asOf.at
 	}
-	r.st.problems = append(r.st.problems, r.asOf.problems(asOf, given)...)
+	r.st.Problems = append(r.st.Problems, r.asOf.problems(asOf, given)...)
 }
 
 func newRun(ctx context.Context, cfg Config) *run {
 	return &run{
-		ctx: ctx, cfg: cfg, st: &runState{}, timings: map[string]float64{}, spool: newSpoolDir(cfg.Out),
+		ctx: ctx, cfg: cfg, opts: cfg.inputOptions(), st: &input.State{}, timings: map[string]float64{}, spool: newSpoolDir(cfg.Out),
 		sum: &Summary{Out: cfg.Out, Findings: map[string]int64{},
 			referrers: map[string]int64{}, ProblemsBySeverity: map[string]int64{}},
 	}
@@ -338,7 +348,7 @@ func (r *run) writeTables(model *evaluate.Model, sink *countingSink) error {
 	if err := model.Close(); err != nil { // the spilled robots.txt bodies
 		return fmt.Errorf("audit: %w", err)
 	}
-	for _, p := range r.st.problems {
+	for _, p := range r.st.Problems {
 		if err := writeProblem(sink, p); err != nil {
 			return err
 		}
@@ -357,36 +367,13 @@ func (r *run) writeTables(model *evaluate.Model, sink *countingSink) error {
 }
 
 func writeProblem(sink table.Sink, p event.Problem) error {
-	return sink.Problem(&table.Problem{
-		SourceFile: p.Source.File, SourceLine: p.Source.Line, Offset: p.Source.Offset,
-		Code: string(p.Code), Severity: p.Severity, Message: p.Message,
-	})
+	return sink.Problem(input.ProblemRow(p))
 }
 
-// fileProblems returns the problems of one input: those kept, one per
-// code over the cap, an empty stream, an unreadable file.
+// fileProblems returns the problems of one input: those kept (pass 2
+// adds to them), then those that close its list (input.Result.Closing).
 func (r *run) fileProblems(fs *fileState) []event.Problem {
-	out := fs.problems
-	src := event.Source{File: fs.f.Path, Offset: -1}
-	codes := make([]string, 0, len(fs.dropped))
-	for c := range fs.dropped {
-		codes = append(codes, c)
-	}
-	sort.Strings(codes)
-	for _, c := range codes {
-		out = append(out, event.Problem{Source: src, Code: problem.Code(c), Severity: event.SevError,
-			Message: fmt.Sprintf("%d more problems with this code not listed (cap %d per file)", fs.dropped[c], r.cfg.MaxProblemsPerFile)})
-	}
-	if s := fs.stats; fs.err == nil && streamKind(fs.f.Kind) && s.Fetches+s.Captures == 0 {
-		// A log or archive that gives nothing is worth a row: a
-		// scheduled audit can fail on it (--fail-on-problems).
-		out = append(out, event.Problem{Source: src, Code: problem.InputEmpty, Severity: event.SevWarning,
-			Message: fmt.Sprintf("no fetch or capture was read from this %s input (%d bytes)", fs.f.Kind, s.Bytes)})
-	}
-	if fs.err != nil {
-		out = append(out, event.Problem{Source: src, Code: problem.InputUnreadable, Severity: event.SevError, Message: fs.err.Error()})
-	}
-	return out
+	return append(fs.problems, fs.res.Closing()...)
 }
 
 // finish fills in the summary: the manifest's inputs, the time range,
@@ -394,16 +381,7 @@ func (r *run) fileProblems(fs *fileState) []event.Problem {
 func (r *run) finish(model *evaluate.Model) (*Summary, *evaluate.Model, error) {
 	sum := r.sum
 	for _, fs := range r.files {
-		in := output.Input{Path: fs.f.Path, Size: fs.f.Size, SHA256: fs.sha, Kind: string(fs.f.Kind), Format: fs.f.Format}
-		if in.Format == "" {
-			in.Format = fs.stats.Format
-		}
-		for _, n := range fs.stats.Records {
-			in.Records += n
-		}
-		for _, n := range fs.stats.Problems {
-			in.Problems += n
-		}
+		in := fs.res.Input()
 		if f := fs.stats.First; !f.IsZero() && (sum.First.IsZero() || f.Before(sum.First)) {
 			sum.First = f
 		}
@@ -415,8 +393,8 @@ func (r *run) finish(model *evaluate.Model) (*Summary, *evaluate.Model, error) {
 	if len(r.asOf.ignored) > 0 && sum.Last.After(r.asOf.at) {
 		sum.Last = r.asOf.at // the outliers are not the data's range
 	}
-	sum.Files = append(sum.Files, r.st.inputs...)
-	sum.Failed = append(r.st.failed, sum.Failed...)
+	sum.Files = append(sum.Files, r.st.Inputs...)
+	sum.Failed = append(r.st.Failed, sum.Failed...)
 	sum.Timings = r.timings
 	unbound, siteErr := r.unsettled(model)
 	sum.facts.DNSGiven = r.ids.HasDNS() // a snapshot among the inputs counts as a --dns-dir

@@ -5,8 +5,9 @@
 // authorities, robots.txt versions, cards, capture summaries and listing
 // entries, never with the size of the logs; every input is read once:
 //
-//  1. Every file is read in parallel (one worker per core), once
-//     (pass1.go); the last logs handed out are parsed on one goroutine
+//  1. Every file is read in parallel (one worker per core), once,
+//     through the input layer (package input, which the Beam pipeline
+//     drives too; pass1.go is its sink here); the last logs handed out are parsed on one goroutine
 //     and spooled on another, so that one big log keeps two cores busy. Captures build the robots.txt and directive timelines
 //     and the archive's retention state; captured cards, key directories
 //     and IP lists build the identity timelines; robots.txt fetches build

@@ -5,11 +5,11 @@ import (
 	"fmt"
 	"path/filepath"
 	"slices"
-	"strconv"
 	"strings"
 	"time"
 
 	"github.com/repaudit/repaudit/accesslog"
+	"github.com/repaudit/repaudit/audit/input"
 	"github.com/repaudit/repaudit/evaluate"
 	"github.com/repaudit/repaudit/history"
 )
@@ -198,28 +198,26 @@ func ParseTime(name, v string) (time.Time, error) {
 // SiteAuthority turns --site into scheme://host[:port], normalized as
 // every authority is (docs/semantics.md, Evaluation §2).
 func SiteAuthority(s string) (string, error) {
-	return siteURL("--site", s)
+	return input.SiteURL("--site", s)
 }
 
-// siteURL reads the URL of a site as given to flag (--site, or the URL
-// of a URL= binding): an http(s) URL with a host name, returned as its
-// authority (any path is dropped).
-func siteURL(flag, s string) (string, error) {
-	bad := func(why string) (string, error) {
-		return "", fmt.Errorf("%s wants an http(s) URL like https://example.com, got %q%s", flag, s, why)
-	}
-	scheme, rest, ok := strings.Cut(s, "://")
-	scheme = strings.ToLower(scheme)
-	if !ok || (scheme != "http" && scheme != "https") || rest == "" {
-		return bad("")
-	}
-	host, _, _ := strings.Cut(rest, "/") // a path says nothing more
-	if !hostOK(host, false) {
-		return bad(": " + strconv.Quote(host) + " is not a host name")
-	}
-	auth, _, ok := evaluate.Authority(scheme + "://" + host + "/")
-	if !ok {
-		return bad("")
-	}
-	return auth, nil
+// SourceFlags are the flags naming the site's own sources that 'repaudit
+// audit' and 'repaudit-beam' share besides Flags: robots.txt versions as
+// the site keeps them, and directories of IP range lists. They fill the
+// Config fields of the same names.
+type SourceFlags struct {
+	IPRangesDirs List
+	DNSDirs      List
+	Robots       List
+	RobotsGit    List
+	RobotsDir    List
+}
+
+// Register defines the source flags on fs.
+func (f *SourceFlags) Register(fs *flag.FlagSet) {
+	fs.Var(&f.IPRangesDirs, "ip-ranges-dir", "`DIR` of IP range lists as 'repaudit ranges fetch' writes them (or named as published, e.g. googlebot.json); repeatable")
+	fs.Var(&f.DNSDirs, "dns-dir", "`DIR` of reverse-DNS snapshots as 'repaudit dns verify' writes them: read offline, they verify or refute the addresses of bots with rdns_suffixes; repeatable")
+	fs.Var(&f.Robots, "robots", "the site's robots.txt `[URL=]FILE[@TIME]`, served from TIME (RFC 3339 or YYYY-MM-DD) until the next version; without @TIME, in force for the whole data range; URL= binds it to that site (https://www.example.org=FILE) whatever --site says; repeatable")
+	fs.Var(&f.RobotsGit, "robots-git", "git repository `[URL=]DIR[:PATH]` holding the site's robots.txt (PATH default robots.txt): every commit that changed it is a version from its committer time; URL= binds it to that site; repeatable")
+	fs.Var(&f.RobotsDir, "robots-dir", "`[URL=]DIR` of dated robots.txt snapshots named by date or time (2025-03-01.txt, robots-2025-03-01T12:00:00Z.txt); URL= binds them to that site; a subdirectory named by a host (DIR/www.example.org/2025-03-01.txt) holds that host's snapshots (https, unless a --site names the host with http); repeatable")
 }

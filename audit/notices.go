@@ -7,9 +7,9 @@ import (
 	"strings"
 	"time"
 
+	"github.com/repaudit/repaudit/audit/input"
 	"github.com/repaudit/repaudit/bots"
 	"github.com/repaudit/repaudit/evaluate"
-	"github.com/repaudit/repaudit/event"
 	"github.com/repaudit/repaudit/identity"
 	"github.com/repaudit/repaudit/output"
 	"github.com/repaudit/repaudit/problem"
@@ -36,77 +36,11 @@ const (
 	NoticeAsOfBeforeData = string(problem.NoticeAsOfBeforeData)
 )
 
-// hostSet notes, for one input file read on one goroutine, the
-// authorities its fetches name (capped) and how many name none.
-type hostSet struct {
-	seen      map[string]bool
-	parts     map[hostKey]bool // the (scheme, host) pairs already noted
-	list      []string
-	hostless  int64
-	referrers map[string]int64 // scheme://host of the referrers of host-less lines (capped)
-}
-
-func (h *hostSet) note(f *event.Fetch) {
-	if f.Host == "" {
-		h.hostless++
-		if f.Referer != "" && f.Referer != "-" {
-			h.noteReferrer(f.Referer)
-		}
-		return
-	}
-	if len(h.list) >= 64 {
-		return
-	}
-	// Looked up by its parts first: the key string is built once per
-	// (scheme, host), not once per fetch.
-	if h.parts[hostKey{f.Scheme, f.Host}] {
-		return
-	}
-	if h.parts == nil {
-		h.parts = make(map[hostKey]bool)
-		h.seen = make(map[string]bool)
-	}
-	h.parts[hostKey{strings.Clone(f.Scheme), strings.Clone(f.Host)}] = true
-	key := f.Host
-	if f.Scheme != "" {
-		key = f.Scheme + "://" + f.Host
-	}
-	if !h.seen[key] {
-		h.seen[key] = true
-		h.list = append(h.list, strings.Clone(key))
-	}
-}
-
-// hostKey is an authority as a fetch names it.
-type hostKey struct{ scheme, host string }
-
-// noteReferrer counts the site a referrer names: on a site's own log,
-// most referrers of page views are its own pages, which suggests the
-// --site to pass when the log names no host.
-func (h *hostSet) noteReferrer(ref string) {
-	scheme, rest, ok := strings.Cut(ref, "://")
-	if !ok || (scheme != "http" && scheme != "https") {
-		return
-	}
-	host, _, _ := strings.Cut(rest, "/")
-	host, _, _ = strings.Cut(host, "?")
-	if host == "" || strings.ContainsAny(host, " \"\\<>") {
-		return
-	}
-	key := scheme + "://" + strings.ToLower(host)
-	if h.referrers == nil {
-		h.referrers = make(map[string]int64)
-	}
-	if _, ok := h.referrers[key]; ok || len(h.referrers) < 256 {
-		h.referrers[key]++
-	}
-}
-
 // merge adds one file's referrer counts into the run's (under s.mu).
-func (s *Summary) mergeReferrers(h *hostSet) {
+func (s *Summary) mergeReferrers(h *input.HostSet) {
 	s.mu.Lock()
 	defer s.mu.Unlock()
-	mergeReferrers(s.referrers, h.referrers)
+	mergeReferrers(s.referrers, h.Referrers())
 }
 
 // mergeReferrers adds the referrer counts of one file into a run's,
@@ -167,7 +101,7 @@ type NoticeFacts struct {
 	// could check (ip_check not_given, not_published), by agent (at most
 	// 10,000 agents each), and ListURLs the ip_list_url of the agents of
 	// NotGiven (the least, when rows name several); Referrers the
-	// referrer sites of host-less log lines (HostSet.Referrers, at most
+	// referrer sites of host-less log lines (input.HostSet.Referrers, at most
 	// 1,024 sites).
 	NotJudged    map[string]int64  `json:"not_judged,omitempty"`
 	NotGiven     map[string]int64  `json:"ip_not_given,omitempty"`
@@ -413,7 +347,7 @@ func (nf *NoticeFacts) Merge(o NoticeFacts) {
 	}
 }
 
-// AddReferrers adds one file's referrer counts (HostSet.Referrers).
+// AddReferrers adds one file's referrer counts (input.HostSet.Referrers).
 func (nf *NoticeFacts) AddReferrers(refs map[string]int64) {
 	if len(refs) == 0 {
 		return

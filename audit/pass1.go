@@ -1,18 +1,13 @@
 package audit
 
 import (
-	"fmt"
-	"io"
-	"strings"
 	"sync/atomic"
-	"time"
 
+	"github.com/repaudit/repaudit/audit/input"
+	"github.com/repaudit/repaudit/evaluate"
 	"github.com/repaudit/repaudit/event"
-	"github.com/repaudit/repaudit/history"
-	"github.com/repaudit/repaudit/identity"
 	"github.com/repaudit/repaudit/ingest"
 	"github.com/repaudit/repaudit/robots"
-	"github.com/repaudit/repaudit/warc"
 )
 
 // readPass1 reads every input once, in parallel, into the builder; the
@@ -42,145 +37,100 @@ func (r *run) readPass1() error {
 	return r.ctx.Err()
 }
 
-// readFile reads one input by its kind; pipelined asks for a log's
-// fetches to be spooled on a goroutine of their own.
+// readFile reads one input through the input layer (package input)
+// into the builder; pipelined asks for a log's fetches to be spooled on a
+// goroutine of their own.
 func (r *run) readFile(fs *fileState, done *atomic.Int64, pipelined bool) {
-	if fs.err != nil {
+	rd := input.Reader{Options: &r.opts, Catalog: r.catalog, IDs: r.ids, Progress: done}
+	sink := &builderSink{r: r, fs: fs}
+	stream := fs.err == nil && streamKind(fs.f.Kind)
+	pipelined = pipelined && fs.f.Kind == ingest.KindLog
+	if stream {
+		sink.start(pipelined)
+	}
+	res := rd.Read(r.ctx, input.File{File: fs.f, Err: fs.err, Src: fs.src, Site: fs.site, SHA: fs.sha, Pipelined: pipelined}, sink)
+	fs.closeInput()
+	fs.res = res
+	fs.f, fs.stats, fs.err, fs.sha, fs.problems = res.File, res.Stats, res.Err, res.SHA, res.Problems.List
+	if !stream {
 		return
 	}
-	fs.dropped = map[string]int64{}
-	keep := func(p event.Problem) {
-		p = renameSource(fs, p)
-		if int64(len(fs.problems)) < int64(r.cfg.MaxProblemsPerFile) {
-			fs.problems = append(fs.problems, p)
-		} else {
-			fs.dropped[string(p.Code)]++
-		}
-	}
-	switch fs.f.Kind {
-	case ingest.KindWARC, ingest.KindARC, ingest.KindLog:
-		r.readStream(fs, keep, done, pipelined && fs.f.Kind == ingest.KindLog)
-	case ingest.KindRobots:
-		// A robots.txt among the inputs: one version of the site's file,
-		// in force for the whole data range.
-		var v history.Version
-		if v, fs.err = history.ReadFile(fs.f.ReadPath(), time.Time{}); fs.err == nil {
-			r.builder.AddSiteVersion(siteVersion(v, fs.site))
-			fs.stats.Records = map[string]int64{"robots.txt": 1}
-		}
-		done.Add(fs.f.Size)
-	case ingest.KindCard, ingest.KindJWKS, ingest.KindIPList, ingest.KindDNS:
-		rf := fs.f
-		rf.Path = rf.ReadPath() // problems are renamed by keep
-		fs.err = loadDocument(rf, r.catalog, r.ids, keep)
-		done.Add(fs.f.Size)
-	case ingest.KindListing:
-		fs.err = readListing(fs.f.ReadPath(), r.builder.AddIndexEntry, &fs.problems)
-		for i := range fs.problems {
-			fs.problems[i] = renameSource(fs, fs.problems[i])
-		}
-		done.Add(fs.f.Size)
-	default:
-		fs.err = fmt.Errorf("%s: cannot tell what this file holds (%s); name its kind with a flag", fs.f.Path, fs.f.Note)
-		done.Add(fs.f.Size)
-	}
-	if fs.err == nil && fs.sha == "" {
-		// Documents and listings are small; streams were hashed as read.
-		fs.sha, fs.err = ingest.FileSHA256(fs.f.ReadPath())
-	}
-}
-
-// readStream reads a log or an archive: captures, warcinfo and the
-// fetches of robots.txt go to the builder, every fetch to the file's
-// spool. The digest and size describe exactly the bytes read, which are
-// the bytes judged.
-func (r *run) readStream(fs *fileState, keep func(event.Problem), done *atomic.Int64, pipelined bool) {
-	digest := newCountingHash()
-	var hosts hostSet
-	noter := r.builder.NewHostNoter()
-	fs.spool = newFetchSpool(r.spool)
-	var sink io.Writer = digest
-	endHash := func() {}
-	if pipelined {
-		// Hashed on a goroutine of its own too: the reading goroutine
-		// parses, which is the most of the work.
-		sink, endHash = hashBehind(digest)
-	}
-	opts := ingest.Options{Progress: done, Resolver: warc.NewResolver(32 << 20), Digest: sink, LogExtraHeaders: r.cfg.LogExtraHeaders}
-	var counted int64 // fetches not yet added to r.events
-	toSpool, endWindow := spooler(fs)
-	// An input bound to its site (URL=PATH) gives its host-less lines
-	// that site's scheme and host, as if the log had named them.
-	boundScheme, boundHost, _ := strings.Cut(fs.site, "://")
-	spoolFetch := func(ft *event.Fetch) {
-		if ft.Host == "" && boundHost != "" {
-			ft.Scheme, ft.Host = boundScheme, boundHost
-		}
-		// r.events is shared by every reader: added to in steps, not at
-		// each fetch (an atomic add per fetch from two cores contends).
-		if counted++; counted == 256 {
-			r.events.Add(counted)
-			counted = 0
-		}
-		toSpool(ft)
-		hosts.note(ft)
-		if ft.Origin == event.OriginWARC || robots.IsRobotsTxt(ft.Target) {
-			r.builder.AddFetch(ft)
-		} else {
-			noter.Note(ft) // the view tracker forgets a host after its last fetch
-		}
-	}
-	onFetch, endFetches := spoolFetch, func() {}
-	if pipelined {
-		onFetch, endFetches = pipeFetches(spoolFetch)
-		if onPipelined != nil {
-			onPipelined(fs.f.Path)
-		}
-	}
-	h := ingest.Handler{
-		Fetch: func(ft *event.Fetch) error {
-			onFetch(ft)
-			return nil
-		},
-		Capture:  func(c *event.Capture) error { r.addCapture(c, keep); return nil },
-		Warcinfo: r.builder.AddWarcinfo,
-		Problem:  keep,
-	}
-	if fs.src != nil {
-		fs.stats, fs.err = ingest.ReadFrom(r.ctx, fs.f, fs.src, opts, h)
-		fs.closeInput()
-	} else {
-		fs.stats, fs.err = ingest.Read(r.ctx, fs.f, opts, h)
-	}
-	endFetches()
-	endWindow()
-	endHash()
-	r.events.Add(counted)
-	fs.spool.finish()
-	noter.Flush()
-	if fs.err == nil {
-		fs.sha, fs.f.Size = digest.hex(), digest.n
-	}
-	r.builder.NoteHosts(hosts.list, hosts.hostless)
-	fs.hostless = hosts.hostless
-	r.sum.mergeReferrers(&hosts)
+	sink.end()
+	hosts, hostless := res.Hosts.Hosts()
+	r.builder.NoteHosts(hosts, hostless)
+	fs.hostless = hostless
+	r.sum.mergeReferrers(&res.Hosts)
 	r.builder.NoteTimes(fs.stats.First, fs.stats.Last)
 }
 
-// addCapture gives a capture to the builder, and a captured identity
-// document (card, key set, IP list) to the identity store.
-func (r *run) addCapture(c *event.Capture, keep func(event.Problem)) {
-	r.events.Add(1)
-	if c.Status >= 200 && c.Status < 300 || c.Status == 0 && c.RecordType == "resource" {
-		if kind := identity.CaptureKind(c.URL, c.ContentType, c.Body); kind != "" {
-			_, probs := r.ids.AddCapture(c.URL, c.Body, c.Time, c.Source.String())
-			for _, p := range probs {
-				keep(identityProblem(p, c.Source))
-			}
+// builderSink is pass 1's input.Sink: captures, warcinfo and the fetches
+// of robots.txt go to the builder, every fetch of a log or archive to the
+// file's spool for pass 2.
+type builderSink struct {
+	r       *run
+	fs      *fileState
+	noter   *evaluate.HostNoter
+	counted int64 // fetches not yet added to r.events
+	onFetch func(*event.Fetch)
+	// endFetches and endWindow return once every fetch is spooled.
+	endFetches, endWindow func()
+	toSpool               func(*event.Fetch)
+}
+
+// start prepares the spool of a log or archive.
+func (s *builderSink) start(pipelined bool) {
+	s.noter = s.r.builder.NewHostNoter()
+	s.fs.spool = newFetchSpool(s.r.spool)
+	s.toSpool, s.endWindow = spooler(s.fs)
+	s.onFetch, s.endFetches = s.spoolFetch, func() {}
+	if pipelined {
+		s.onFetch, s.endFetches = pipeFetches(s.spoolFetch)
+		if onPipelined != nil {
+			onPipelined(s.fs.f.Path)
 		}
 	}
-	r.builder.AddCapture(c)
 }
+
+// end returns once every fetch is spooled.
+func (s *builderSink) end() {
+	s.endFetches()
+	s.endWindow()
+	s.r.events.Add(s.counted)
+	s.fs.spool.finish()
+	s.noter.Flush()
+}
+
+func (s *builderSink) Fetch(ft *event.Fetch) { s.onFetch(ft) }
+
+func (s *builderSink) spoolFetch(ft *event.Fetch) {
+	// r.events is shared by every reader: added to in steps, not at
+	// each fetch (an atomic add per fetch from two cores contends).
+	if s.counted++; s.counted == 256 {
+		s.r.events.Add(s.counted)
+		s.counted = 0
+	}
+	s.toSpool(ft)
+	if ft.Origin == event.OriginWARC || robots.IsRobotsTxt(ft.Target) {
+		s.r.builder.AddFetch(ft)
+	} else {
+		s.noter.Note(ft) // the view tracker forgets a host after its last fetch
+	}
+}
+
+func (s *builderSink) Capture(c *event.Capture, _ bool) {
+	s.r.events.Add(1)
+	s.r.builder.AddCapture(c)
+}
+
+func (s *builderSink) Warcinfo(src event.Source, info event.Header) {
+	s.r.builder.AddWarcinfo(src, info)
+}
+
+func (s *builderSink) SiteVersion(v evaluate.SiteVersion) { s.r.builder.AddSiteVersion(v) }
+
+func (s *builderSink) Entry(e evaluate.ListingEntry) { s.r.builder.AddIndexEntry(e) }
+
+func (s *builderSink) Document(ingest.File) {} // in r.ids already
 
 // onPipelined, when set (tests only), is told the inputs pass 1 reads
 // pipelined.
@@ -242,36 +192,4 @@ func pipeFetches(fn func(*event.Fetch)) (add func(*event.Fetch), end func()) {
 		<-done
 	}
 	return add, end
-}
-
-// hashBehind returns a writer that hands copies of what it is given to
-// w, in order, on a goroutine of its own; end returns once w has had
-// every byte. Writes never fail (w is a hash).
-func hashBehind(w io.Writer) (io.Writer, func()) {
-	full := make(chan []byte, 4)
-	free := make(chan []byte, 6)
-	for range cap(free) {
-		free <- nil
-	}
-	done := make(chan struct{})
-	go func() {
-		defer close(done)
-		for b := range full {
-			w.Write(b)
-			free <- b[:0]
-		}
-	}()
-	return behindWriter{full, free}, func() {
-		close(full)
-		<-done
-	}
-}
-
-type behindWriter struct{ full, free chan []byte }
-
-func (b behindWriter) Write(p []byte) (int, error) {
-	if len(p) > 0 {
-		b.full <- append(<-b.free, p...) // the caller reuses p
-	}
-	return len(p), nil
 }

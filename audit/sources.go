@@ -1,271 +1,17 @@
 package audit
 
 import (
-	"crypto/sha256"
-	"encoding/hex"
-	"errors"
 	"fmt"
-	"io/fs"
 	"os"
 	"path/filepath"
 	"sort"
 	"strings"
 
+	"github.com/repaudit/repaudit/audit/input"
 	"github.com/repaudit/repaudit/evaluate"
-	"github.com/repaudit/repaudit/event"
-	"github.com/repaudit/repaudit/history"
 	"github.com/repaudit/repaudit/identity"
 	"github.com/repaudit/repaudit/ingest"
-	"github.com/repaudit/repaudit/output"
-	"github.com/repaudit/repaudit/problem"
 )
-
-// siteVersion turns a history version into the evaluation's; auth, when
-// not "", is the authority the source is bound to (URL=, or a host
-// subdirectory of --robots-dir).
-func siteVersion(v history.Version, auth string) evaluate.SiteVersion {
-	sv := evaluate.SiteVersion{
-		From: v.From, Body: v.Body, Absent: v.Absent, Origin: v.Origin, Ref: v.Ref, Detail: v.Detail,
-		Source: event.Source{File: v.File, Offset: -1},
-	}
-	if auth != "" {
-		sv.URL = auth + "/robots.txt"
-	}
-	return sv
-}
-
-// readSiteVersions reads the robots.txt versions named by --robots,
-// --robots-git and --robots-dir into b. A source that cannot be read is a
-// problem and a failed input; the run goes on without it.
-func readSiteVersions(cfg Config, b *evaluate.Builder, st *runState) {
-	readSiteSources(cfg, b.AddSiteVersion, st)
-}
-
-// readSiteSources is readSiteVersions giving each version to addVersion
-// (the Beam pipeline ships them to their partition instead). A source
-// bound with URL= gives versions of that authority (SiteVersion.URL).
-func readSiteSources(cfg Config, addVersion func(evaluate.SiteVersion), st *runState) {
-	srcs, err := parseSources(cfg)
-	if err != nil { // Run refuses these first (checkSources)
-		st.fail("robots.txt sources", "robots", err)
-		return
-	}
-	sites := runSites(cfg.Eval)
-	for _, s := range srcs {
-		switch s.flag {
-		case "--robots":
-			file, t, _, err := history.SplitFileTime(s.rest)
-			if err != nil {
-				st.fail(s.arg, "robots", err)
-				continue
-			}
-			v, err := history.ReadFile(file, t)
-			if err != nil {
-				st.fail(file, "robots", err)
-				continue
-			}
-			addVersion(siteVersion(v, s.auth))
-			st.input(output.Input{Path: file, Size: int64(len(v.Body)), SHA256: sha(v.Body), Kind: "robots", Format: boundFormat("robots.txt", s.auth), Records: 1})
-		case "--robots-git":
-			dir, file := history.SplitGitArg(s.rest)
-			vs, probs, err := history.ReadGit(dir, file)
-			st.historyProblems(probs)
-			if err != nil {
-				st.fail(dir, "robots-git", err)
-				continue
-			}
-			for _, v := range vs {
-				addVersion(siteVersion(v, s.auth))
-			}
-			st.input(output.Input{Path: dir, Kind: "robots-git", Format: boundFormat("git:"+file, s.auth), Records: int64(len(vs)), Problems: int64(len(probs))})
-		case "--robots-dir":
-			dv, err := readRobotsDir(s.rest, s.auth, sites)
-			st.historyProblems(dv.probs)
-			if err != nil {
-				st.fail(s.rest, "robots-dir", err)
-				continue
-			}
-			var size int64
-			for i, v := range dv.versions {
-				addVersion(siteVersion(v, dv.auths[i]))
-				size += int64(len(v.Body))
-			}
-			st.input(output.Input{Path: s.rest, Size: size, Kind: "robots-dir", Format: boundFormat("dated snapshots", s.auth), Records: int64(len(dv.versions)), Problems: int64(len(dv.probs))})
-		}
-	}
-}
-
-// boundFormat is the manifest's format of a robots.txt source, naming
-// the site it is bound to.
-func boundFormat(format, auth string) string {
-	if auth == "" {
-		return format
-	}
-	return format + " for " + auth
-}
-
-func sha(b []byte) string {
-	s := sha256.Sum256(b)
-	return hex.EncodeToString(s[:])
-}
-
-// runState collects what the run reads besides the streamed inputs:
-// problems located at local files, inputs that failed, and the manifest
-// entries of robots.txt sources.
-type runState struct {
-	problems []event.Problem
-	failed   []string
-	inputs   []output.Input
-}
-
-func (st *runState) fail(path, kind string, err error) {
-	st.failed = append(st.failed, path)
-	st.problems = append(st.problems, event.Problem{Source: event.Source{File: path, Offset: -1},
-		Code: problem.InputUnreadable, Severity: event.SevError, Message: kind + ": " + err.Error()})
-}
-
-func (st *runState) input(in output.Input) { st.inputs = append(st.inputs, in) }
-
-func (st *runState) historyProblems(ps []event.Problem) {
-	st.problems = append(st.problems, ps...)
-}
-
-// existingInputs drops the inputs that name nothing (a path that does not
-// exist, a pattern that matches nothing): each is a failed input with a
-// problem, and the run goes on with the rest (input errors are reported
-// and the tables of what could be read are still written: exit code 2,
-// docs/usage.md, "audit: flags and exit codes").
-func existingInputs(args []string, st *runState) []string {
-	var out []string
-	for _, a := range args {
-		if strings.ContainsAny(a, "*?[") {
-			if m, err := filepath.Glob(a); err == nil && len(m) == 0 {
-				if _, statErr := os.Stat(a); statErr != nil {
-					st.fail(a, "input", fmt.Errorf("%q matches nothing", a))
-					continue
-				}
-			}
-			out = append(out, a)
-			continue
-		}
-		if _, err := os.Stat(a); err != nil {
-			if errors.Is(err, fs.ErrNotExist) {
-				err = fmt.Errorf("no such file or directory")
-			}
-			st.fail(a, "input", err)
-			continue
-		}
-		out = append(out, a)
-	}
-	return out
-}
-
-// dropDuplicates removes files whose content is the same as an earlier
-// file's (same size, then same SHA-256): reading a log twice would count
-// every fetch twice. Only files of equal size are hashed here.
-func dropDuplicates(files []*fileState, st *runState) []*fileState {
-	bySize := make(map[int64][]*fileState)
-	for _, f := range files {
-		if f.err == nil && f.f.Size > 0 {
-			bySize[f.f.Size] = append(bySize[f.f.Size], f)
-		}
-	}
-	drop := make(map[*fileState]bool)
-	for _, group := range bySize {
-		if len(group) < 2 {
-			continue
-		}
-		first := make(map[string]string) // digest -> first path
-		for _, f := range group {
-			d := f.sha // spooled: hashed when copied
-			var err error
-			if d == "" {
-				d, err = ingest.FileSHA256(f.f.ReadPath())
-			}
-			if err != nil {
-				continue // read errors surface when the file is read
-			}
-			if p, ok := first[d]; ok {
-				drop[f] = true
-				st.problems = append(st.problems, event.Problem{Source: event.Source{File: f.f.Path, Offset: -1},
-					Code: problem.InputDuplicate, Severity: event.SevWarning,
-					Message: "same content (SHA-256 " + d[:12] + "…) as " + p + ": read once"})
-				continue
-			}
-			first[d] = f.f.Path
-		}
-	}
-	if len(drop) == 0 {
-		return files
-	}
-	out := files[:0:0]
-	for _, f := range files {
-		if !drop[f] {
-			out = append(out, f)
-		}
-	}
-	return out
-}
-
-// recordSideInputs lists in the manifest the files given with flags
-// besides the streamed inputs (catalogs, cards, key sets, IP lists,
-// listings), with size and SHA-256, so a run says exactly what it was
-// told. A file that cannot be read here was already reported where it is
-// used.
-func recordSideInputs(cfg Config, st *runState) {
-	add := func(kind string, paths ...string) {
-		for _, p := range paths {
-			fi, err := os.Stat(p)
-			if err != nil || !fi.Mode().IsRegular() {
-				continue
-			}
-			d, err := ingest.FileSHA256(p)
-			if err != nil {
-				continue
-			}
-			in := output.Input{Path: p, Size: fi.Size(), SHA256: d, Kind: kind, Records: 1}
-			if kind == "index" || kind == "snippets" {
-				in.Records = 0 // counted as entries in the tables, not here
-			}
-			st.input(in)
-		}
-	}
-	add("bots", cfg.Bots...)
-	add("card", cfg.Cards...)
-	add("jwks", cfg.JWKS...)
-	tokens := make([]string, 0, len(cfg.IPRanges))
-	for tok := range cfg.IPRanges {
-		tokens = append(tokens, tok)
-	}
-	sort.Strings(tokens)
-	for _, tok := range tokens {
-		add("ip-ranges", cfg.IPRanges[tok]...)
-	}
-	for _, dir := range cfg.IPRangesDirs {
-		entries, err := os.ReadDir(dir)
-		if err != nil {
-			continue
-		}
-		for _, e := range entries {
-			if !strings.HasPrefix(e.Name(), ".") {
-				add("ip-ranges", filepath.Join(dir, e.Name()))
-			}
-		}
-	}
-	for _, dir := range cfg.DNSDirs {
-		entries, err := os.ReadDir(dir)
-		if err != nil {
-			continue
-		}
-		for _, e := range entries {
-			if !strings.HasPrefix(e.Name(), ".") {
-				add("dns", filepath.Join(dir, e.Name()))
-			}
-		}
-	}
-	add("index", cfg.Index...)
-	add("snippets", cfg.Snippets...)
-}
 
 // expandInputs is ingest.Expand (a variable for tests: root lists any
 // directory, whatever its mode).
@@ -288,7 +34,7 @@ func (r *run) prepare() error {
 		}
 		named = append(named, a)
 	}
-	paths, skipped, err := expandInputs(existingInputs(named, r.st))
+	paths, skipped, err := expandInputs(input.ExistingInputs(named, r.st))
 	if err != nil {
 		return err
 	}
@@ -302,16 +48,16 @@ func (r *run) prepare() error {
 		return err
 	}
 	r.ids = identity.NewStore()
-	r.st.problems = append(r.st.problems, skipped...) // directory entries Expand did not read
+	r.st.Problems = append(r.st.Problems, skipped...) // directory entries Expand did not read
 	for _, p := range skipped {
 		// Whatever a subdirectory that could not be listed holds is lost,
 		// as an input that could not be read is: the run fails (ErrInputs)
 		// once everything else is written.
 		if p.Code == ingest.ProblemDirUnreadable {
-			r.st.failed = append(r.st.failed, p.Source.File)
+			r.st.Failed = append(r.st.Failed, p.Source.File)
 		}
 	}
-	if err := loadLocalIdentity(cfg, r.catalog, r.ids, &r.st.problems); err != nil {
+	if err := input.LoadLocalIdentity(cfg.inputOptions(), r.catalog, r.ids, &r.st.Problems); err != nil {
 		return err
 	}
 	if err := r.sniffAll(paths); err != nil {
@@ -322,11 +68,11 @@ func (r *run) prepare() error {
 
 // loadCatalog merges the --bots files over the default catalog.
 func (r *run) loadCatalog() error {
-	catalog, err := LoadCatalog(r.cfg.Bots)
+	catalog, err := input.LoadCatalog(r.cfg.Bots)
 	if err != nil {
 		return err
 	}
-	r.sum.Catalog = CatalogInfo(catalog, r.cfg.Bots)
+	r.sum.Catalog = input.CatalogInfo(catalog, r.cfg.Bots)
 	r.catalog = catalog
 	return nil
 }
@@ -363,8 +109,7 @@ func (r *run) sniffAll(paths []string) error {
 			fs = &fileState{f: f, err: err}
 		}
 		if fs.err == nil && fs.f.Kind == ingest.KindUnknown && !explicit[filepath.Clean(p)] {
-			r.st.problems = append(r.st.problems, event.Problem{Source: event.Source{File: p, Offset: -1}, Code: problem.InputSkipped, Severity: event.SevInfo,
-				Message: "found in a directory input but holds nothing repaudit reads (" + fs.f.Note + "); skipped"})
+			r.st.Problems = append(r.st.Problems, input.Skipped(p, fs.f.Note))
 			continue
 		}
 		fs.site = r.bound[p]
@@ -419,17 +164,17 @@ func (r *run) newBuilder() error {
 	// none of a log's robots.txt fetches.
 	r.builder.StreamViews()
 	for _, p := range r.cfg.Index {
-		if err := readListing(p, r.builder.AddIndexEntry, &r.st.problems); err != nil {
+		if err := input.ReadListing(p, r.builder.AddIndexEntry, &r.st.Problems); err != nil {
 			return err
 		}
 	}
 	for _, p := range r.cfg.Snippets {
-		if err := readListing(p, r.builder.AddSnippetEntry, &r.st.problems); err != nil {
+		if err := input.ReadListing(p, r.builder.AddSnippetEntry, &r.st.Problems); err != nil {
 			return err
 		}
 	}
-	readSiteVersions(r.cfg, r.builder, r.st)
-	recordSideInputs(r.cfg, r.st)
+	input.ReadSiteSources(r.cfg.inputOptions(), r.builder.AddSiteVersion, r.st)
+	input.SideInputs(r.cfg.inputOptions(), r.st)
 	return nil
 }
 
@@ -456,4 +201,32 @@ func checkArchiveAgents(perFile map[string]string, paths []string) error {
 	sort.Strings(missing)
 	return fmt.Errorf("%w: --archive-agent FILE=TOKEN names %s, not among the inputs (give FILE as on the command line, or as a path under a directory given)",
 		ingest.ErrNoInput, strings.Join(missing, ", "))
+}
+
+// dropDuplicates removes the files whose content is the same as an
+// earlier file's (input.Duplicates): each content is read once.
+func dropDuplicates(files []*fileState, st *input.State) []*fileState {
+	var cands []input.Candidate
+	var of []*fileState // the file of each candidate
+	for _, f := range files {
+		if f.err == nil {
+			cands = append(cands, input.Candidate{File: f.f, SHA: f.sha})
+			of = append(of, f)
+		}
+	}
+	dup := input.Duplicates(cands, st)
+	if len(dup) == 0 {
+		return files
+	}
+	drop := make(map[*fileState]bool, len(dup))
+	for i := range dup {
+		drop[of[i]] = true
+	}
+	out := files[:0:0]
+	for _, f := range files {
+		if !drop[f] {
+			out = append(out, f)
+		}
+	}
+	return out
 }

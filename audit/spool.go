@@ -7,7 +7,6 @@ import (
 	"encoding/hex"
 	"errors"
 	"fmt"
-	"hash"
 	"io"
 	"os"
 	"path/filepath"
@@ -478,18 +477,3 @@ func renameSource(fs *fileState, p event.Problem) event.Problem {
 	}
 	return p
 }
-
-// countingHash is a SHA-256 that counts the bytes written to it.
-type countingHash struct {
-	hash.Hash
-	n int64
-}
-
-func newCountingHash() *countingHash { return &countingHash{Hash: sha256.New()} }
-
-func (c *countingHash) Write(p []byte) (int, error) {
-	c.n += int64(len(p))
-	return c.Hash.Write(p)
-}
-
-func (c *countingHash) hex() string { return hex.EncodeToString(c.Sum(nil)) }

@@ -13,7 +13,7 @@ import (
 	"github.com/apache/beam/sdks/v2/go/pkg/beam/io/filesystem"
 
 	"github.com/repaudit/repaudit/accesslog"
-	"github.com/repaudit/repaudit/audit"
+	"github.com/repaudit/repaudit/audit/input"
 	"github.com/repaudit/repaudit/evaluate"
 	"github.com/repaudit/repaudit/event"
 	"github.com/repaudit/repaudit/ingest"
@@ -39,7 +39,7 @@ type Config struct {
 	Snippets        []string            // --snippets listings
 	// Robots, RobotsGit and RobotsDir are the site's own robots.txt
 	// versions (--robots FILE[@TIME], --robots-git DIR[:PATH],
-	// --robots-dir DIR), read by the launcher as audit.Run reads them.
+	// --robots-dir DIR), read by the launcher through the input layer.
 	Robots    []string
 	RobotsGit []string
 	RobotsDir []string
@@ -60,7 +60,7 @@ type Config struct {
 	// DefaultHotShards.
 	HotShards int
 	// MaxProblemsPerFile caps the problems kept per input (and code), as
-	// audit.Config does. 0 = 10000.
+	// in the local audit (input.Problems). 0 = input.DefaultMaxProblems.
 	MaxProblemsPerFile int
 	// Version, Command and Options are recorded in the manifest.
 	Version string
@@ -103,9 +103,11 @@ func expand(ctx context.Context, cfg *Config) ([]fileRef, []event.Problem, error
 		}
 	}
 	var paths []string
-	// A local input that names nothing is a failed input, as in audit.Run;
+	// A local input that names nothing is a failed input, as in the local audit;
 	// then the directory entries Expand did not read.
-	local, skipped, _ := audit.ExistingInputs(local)
+	var st input.State
+	local = input.ExistingInputs(local, &st)
+	skipped := st.Problems
 	if len(local) > 0 {
 		ps, sk, err := ingest.Expand(local)
 		if err != nil {
@@ -152,7 +154,7 @@ func expand(ctx context.Context, cfg *Config) ([]fileRef, []event.Problem, error
 		}
 	}
 	var out []fileRef
-	var read []string // local files audit.Run would read, for its duplicate check
+	var read []input.Candidate // local files the local audit reads, for its duplicate check
 	for _, p := range paths {
 		if named[filepath.Clean(p)] {
 			continue
@@ -160,14 +162,18 @@ func expand(ctx context.Context, cfg *Config) ([]fileRef, []event.Problem, error
 		ex := explicit[p] || (!hasScheme(p) && explicit[filepath.Clean(p)])
 		if !hasScheme(p) {
 			if f, err := ingest.SniffContext(ctx, p, cfg.LogFormat); err == nil && (f.Kind != ingest.KindUnknown || ex) {
-				read = append(read, p)
+				read = append(read, input.Candidate{File: f})
 			}
 		}
 		out = append(out, fileRef{Idx: len(out), Path: p, Explicit: ex})
 	}
 	// Files with the same content as an earlier one are read once.
-	dup, dupProbs := audit.DuplicateInputs(read)
-	skipped = append(skipped, dupProbs...)
+	dupSt := input.State{}
+	dup := map[string]bool{}
+	for i := range input.Duplicates(read, &dupSt) {
+		dup[read[i].File.Path] = true
+	}
+	skipped = append(skipped, dupSt.Problems...)
 	out = slices.DeleteFunc(out, func(r fileRef) bool { return dup[r.Path] })
 	for i := range out {
 		out[i].Idx = i
@@ -249,10 +255,11 @@ func checkLocalTarget(dir string, force bool) error {
 	return nil
 }
 
-// auditConfig is the part of cfg that audit's loaders read.
-func (cfg *Config) auditConfig() audit.Config {
-	return audit.Config{
-		Bots: cfg.Bots, Cards: cfg.Cards, JWKS: cfg.JWKS, IPRanges: cfg.IPRanges, IPRangesDirs: cfg.IPRangesDirs, DNSDirs: cfg.DNSDirs,
-		Index: cfg.Index, Snippets: cfg.Snippets, Robots: cfg.Robots, RobotsGit: cfg.RobotsGit, RobotsDir: cfg.RobotsDir,
+// inputOptions is what the input layer reads of cfg.
+func (cfg *Config) inputOptions() input.Options {
+	return input.Options{
+		LogFormat: cfg.LogFormat, LogExtraHeaders: cfg.LogExtraHeaders, Bots: cfg.Bots, Cards: cfg.Cards, JWKS: cfg.JWKS,
+		IPRanges: cfg.IPRanges, IPRangesDirs: cfg.IPRangesDirs, DNSDirs: cfg.DNSDirs, Index: cfg.Index, Snippets: cfg.Snippets,
+		Robots: cfg.Robots, RobotsGit: cfg.RobotsGit, RobotsDir: cfg.RobotsDir, Eval: cfg.Eval, MaxProblemsPerFile: cfg.MaxProblemsPerFile,
 	}
 }

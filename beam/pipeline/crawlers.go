@@ -5,7 +5,7 @@ import (
 	"encoding/json"
 	"fmt"
 
-	"github.com/repaudit/repaudit/audit"
+	"github.com/repaudit/repaudit/audit/input"
 	"github.com/repaudit/repaudit/bots"
 	"github.com/repaudit/repaudit/evaluate"
 	"github.com/repaudit/repaudit/event"
@@ -17,13 +17,13 @@ import (
 // catalog (--bots), the --card, --jwks and --ip-ranges files, and the
 // cards, key sets and IP lists of the inputs (the identity side input).
 func loadIdentity(ctx context.Context, cfg *Config, identitySI func(*[]byte) bool) (*bots.Catalog, *identity.Store, error) {
-	catalog, err := audit.LoadCatalog(cfg.Bots)
+	catalog, err := input.LoadCatalog(cfg.Bots)
 	if err != nil {
 		return nil, nil, err
 	}
 	ids := identity.NewStore()
 	// Their problems were written once, by the launcher's read of them.
-	if _, err := audit.LoadLocalIdentity(cfg.auditConfig(), ids); err != nil {
+	if err := input.LoadLocalIdentity(cfg.inputOptions(), catalog, ids, new([]event.Problem)); err != nil {
 		return nil, nil, err
 	}
 	var b []byte
@@ -40,7 +40,9 @@ func loadIdentity(ctx context.Context, cfg *Config, identitySI func(*[]byte) boo
 		if err != nil {
 			return nil, nil, err
 		}
-		err = audit.LoadDocument(ingest.File{Path: local, Kind: ingest.Kind(d.Kind)}, ids, func(event.Problem) {})
+		// IP lists are tied to their bots through the default catalog's
+		// list URLs, as the read stage did (readFn).
+		err = input.LoadDocument(ingest.File{Path: local, Kind: ingest.Kind(d.Kind)}, bots.Default(), ids, func(event.Problem) {})
 		cleanup()
 		if err != nil {
 			return nil, nil, err
@@ -50,7 +52,7 @@ func loadIdentity(ctx context.Context, cfg *Config, identitySI func(*[]byte) boo
 }
 
 // settleFn settles every WARC file's crawler once, over all inputs
-// (evaluate.Shared.SettleCrawlers), as audit.Run does: a file whose
+// (evaluate.Shared.SettleCrawlers), as the local audit does: a file whose
 // captures say nothing of their crawler borrows the one every other file
 // names, whichever partitions its captures fall in. Its one element is the
 // shared facts combined over every file; it sends them on with Crawlers

@@ -10,6 +10,7 @@ import (
 	"time"
 
 	"github.com/repaudit/repaudit/audit"
+	"github.com/repaudit/repaudit/audit/input"
 	"github.com/repaudit/repaudit/evaluate"
 	"github.com/repaudit/repaudit/ingest"
 	"github.com/repaudit/repaudit/output"
@@ -34,45 +35,10 @@ type finalizeFn struct {
 
 func (fn *finalizeFn) ProcessElement(ctx context.Context, _ []byte, partsSI, filesSI, sharedSI func(*[]byte) bool) error {
 	cfg := &fn.Cfg
-	var parts []partInfo
-	var files []fileInfo
-	var shared evaluate.Shared
-	var b []byte
-	var facts audit.NoticeFacts
-	for partsSI(&b) {
-		var p partInfo
-		if err := json.Unmarshal(b, &p); err != nil {
-			return fmt.Errorf("finalize: %w", err)
-		}
-		if p.Notices != nil {
-			facts.Merge(*p.Notices)
-			continue
-		}
-		parts = append(parts, p)
+	in, err := gather(partsSI, filesSI, sharedSI)
+	if err != nil {
+		return fmt.Errorf("finalize: %w", err)
 	}
-	for filesSI(&b) {
-		var f fileInfo
-		if err := json.Unmarshal(b, &f); err != nil {
-			return fmt.Errorf("finalize: %w", err)
-		}
-		files = append(files, f)
-	}
-	for sharedSI(&b) {
-		var s evaluate.Shared
-		if err := json.Unmarshal(b, &s); err != nil {
-			return fmt.Errorf("finalize: %w", err)
-		}
-		shared.Merge(s)
-	}
-	// A fixed order: the part names do not depend on bundle timing.
-	sort.Slice(parts, func(i, j int) bool {
-		if parts[i].Table != parts[j].Table {
-			return parts[i].Table < parts[j].Table
-		}
-		return parts[i].Path < parts[j].Path
-	})
-	sort.SliceStable(files, func(i, j int) bool { return files[i].Idx < files[j].Idx })
-
 	dest := cfg.Out
 	local := !hasScheme(cfg.Out)
 	if local {
@@ -87,80 +53,14 @@ func (fn *finalizeFn) ProcessElement(ctx context.Context, _ []byte, partsSI, fil
 		dest = d
 		defer os.RemoveAll(d) // gone after the rename; cleans up after a failure
 	}
-	counts := map[string]int64{}
-	n := map[string]int{}
-	for _, p := range parts {
-		dst := joinPath(dest, p.Table, fmt.Sprintf("part-%05d.parquet", n[p.Table]))
-		n[p.Table]++
-		if err := move(ctx, p.Path, dst); err != nil {
-			return fmt.Errorf("finalize: %w", err)
-		}
-		counts[p.Table] += p.Rows
-	}
-	// Every table has at least one part, so that readers find its schema.
-	var missing []string
-	for _, t := range table.Tables {
-		if n[t.Name] == 0 {
-			missing = append(missing, t.Name)
-		}
-		if _, ok := counts[t.Name]; !ok {
-			counts[t.Name] = 0
-		}
-	}
-	if len(missing) > 0 {
-		if err := writeEmptyParts(ctx, dest, missing); err != nil {
-			return fmt.Errorf("finalize: %w", err)
-		}
-	}
-
-	catalog, err := audit.LoadCatalog(cfg.Bots)
+	counts, err := placeParts(ctx, dest, in.parts)
 	if err != nil {
 		return fmt.Errorf("finalize: %w", err)
 	}
-	asOf := cfg.Eval.AsOf
-	if asOf.IsZero() {
-		asOf = shared.Latest // what Build takes for a zero Options.AsOf
+	m, err := fn.manifest(in, counts)
+	if err != nil {
+		return fmt.Errorf("finalize: %w", err)
 	}
-	m := &output.Manifest{
-		Tool: "repaudit", Version: cfg.Version, SchemaVersion: table.SchemaVersion, Command: cfg.Command,
-		Options: map[string]any{}, Counts: counts, AsOf: formatTime(asOf),
-		Timings: map[string]float64{"pipeline": time.Since(time.Unix(0, fn.Start)).Seconds()},
-	}
-	ci := audit.CatalogInfo(catalog, cfg.Bots)
-	m.Catalog = &ci
-	for _, c := range shared.Crawlers {
-		m.ArchiveCrawlers = append(m.ArchiveCrawlers, output.ArchiveCrawler{File: c.File, Agent: c.Agent, DerivedFrom: c.From, Crawl: c.Crawl})
-	}
-	for k, v := range cfg.Options {
-		m.Options[k] = v
-	}
-	var first, last time.Time
-	for _, f := range files {
-		if f.Listed {
-			m.Inputs = append(m.Inputs, f.Input)
-		}
-		if !f.First.IsZero() && (first.IsZero() || f.First.Before(first)) {
-			first = f.First
-		}
-		if f.Last.After(last) {
-			last = f.Last
-		}
-	}
-	m.Inputs = append(m.Inputs, fn.SiteInputs...)
-	m.Inputs = append(m.Inputs, audit.SideInputs(cfg.auditConfig())...)
-	m.Started, m.Finished = formatTime(first), formatTime(last)
-	// The notices, from the same facts audit.Run writes them from: the
-	// site settled over all inputs, and what every partition's rows and
-	// model and every file's host-less lines counted.
-	facts.Site = shared.SettleSite(cfg.Eval)
-	facts.SourcesGiven = len(cfg.Robots)+len(cfg.RobotsGit)+len(cfg.RobotsDir) > 0
-	facts.DNSGiven = len(cfg.DNSDirs) > 0
-	for _, f := range files {
-		facts.AddReferrers(f.Referrers)
-		// A snapshot among the inputs counts as a --dns-dir (as audit.Run).
-		facts.DNSGiven = facts.DNSGiven || f.Input.Kind == string(ingest.KindDNS) && !f.Failed
-	}
-	m.Notices = audit.Notices(&facts, catalog)
 	data, err := json.MarshalIndent(m, "", "  ")
 	if err != nil {
 		return err
@@ -176,6 +76,145 @@ func (fn *finalizeFn) ProcessElement(ctx context.Context, _ []byte, partsSI, fil
 	}
 	removePath(ctx, tmpDir(cfg.Out))
 	return nil
+}
+
+// gathered is what the finalize stage reads from its side inputs.
+type gathered struct {
+	parts  []partInfo // in a fixed order
+	files  []fileInfo // in input order
+	shared evaluate.Shared
+	facts  audit.NoticeFacts
+}
+
+// gather reads the side inputs: the table parts (and the partitions'
+// notice facts), the files, the shared facts.
+func gather(partsSI, filesSI, sharedSI func(*[]byte) bool) (*gathered, error) {
+	var g gathered
+	var b []byte
+	for partsSI(&b) {
+		var p partInfo
+		if err := json.Unmarshal(b, &p); err != nil {
+			return nil, err
+		}
+		if p.Notices != nil {
+			g.facts.Merge(*p.Notices)
+			continue
+		}
+		g.parts = append(g.parts, p)
+	}
+	for filesSI(&b) {
+		var f fileInfo
+		if err := json.Unmarshal(b, &f); err != nil {
+			return nil, err
+		}
+		g.files = append(g.files, f)
+	}
+	for sharedSI(&b) {
+		var s evaluate.Shared
+		if err := json.Unmarshal(b, &s); err != nil {
+			return nil, err
+		}
+		g.shared.Merge(s)
+	}
+	// A fixed order: the part names do not depend on bundle timing.
+	sort.Slice(g.parts, func(i, j int) bool {
+		if g.parts[i].Table != g.parts[j].Table {
+			return g.parts[i].Table < g.parts[j].Table
+		}
+		return g.parts[i].Path < g.parts[j].Path
+	})
+	sort.SliceStable(g.files, func(i, j int) bool { return g.files[i].Idx < g.files[j].Idx })
+	return &g, nil
+}
+
+// placeParts moves the parts into dest, numbered per table, writes an
+// empty part for every table that has none (so that readers find its
+// schema), and returns the rows of each table.
+func placeParts(ctx context.Context, dest string, parts []partInfo) (map[string]int64, error) {
+	counts := map[string]int64{}
+	n := map[string]int{}
+	for _, p := range parts {
+		dst := joinPath(dest, p.Table, fmt.Sprintf("part-%05d.parquet", n[p.Table]))
+		n[p.Table]++
+		if err := move(ctx, p.Path, dst); err != nil {
+			return nil, err
+		}
+		counts[p.Table] += p.Rows
+	}
+	var missing []string
+	for _, t := range table.Tables {
+		if n[t.Name] == 0 {
+			missing = append(missing, t.Name)
+		}
+		if _, ok := counts[t.Name]; !ok {
+			counts[t.Name] = 0
+		}
+	}
+	if len(missing) > 0 {
+		if err := writeEmptyParts(ctx, dest, missing); err != nil {
+			return nil, err
+		}
+	}
+	return counts, nil
+}
+
+// manifest is the run's manifest: as the local audit writes it, from the
+// files, the shared facts and the partitions' counts.
+func (fn *finalizeFn) manifest(g *gathered, counts map[string]int64) (*output.Manifest, error) {
+	cfg := &fn.Cfg
+	catalog, err := input.LoadCatalog(cfg.Bots)
+	if err != nil {
+		return nil, err
+	}
+	asOf := cfg.Eval.AsOf
+	if asOf.IsZero() {
+		asOf = g.shared.Latest // what Build takes for a zero Options.AsOf
+	}
+	m := &output.Manifest{
+		Tool: "repaudit", Version: cfg.Version, SchemaVersion: table.SchemaVersion, Command: cfg.Command,
+		Options: map[string]any{}, Counts: counts, AsOf: formatTime(asOf),
+		Timings: map[string]float64{"pipeline": time.Since(time.Unix(0, fn.Start)).Seconds()},
+	}
+	ci := input.CatalogInfo(catalog, cfg.Bots)
+	m.Catalog = &ci
+	for _, c := range g.shared.Crawlers {
+		m.ArchiveCrawlers = append(m.ArchiveCrawlers, output.ArchiveCrawler{File: c.File, Agent: c.Agent, DerivedFrom: c.From, Crawl: c.Crawl})
+	}
+	for k, v := range cfg.Options {
+		m.Options[k] = v
+	}
+	var first, last time.Time
+	for _, f := range g.files {
+		if f.Listed {
+			m.Inputs = append(m.Inputs, f.Input)
+		}
+		if !f.First.IsZero() && (first.IsZero() || f.First.Before(first)) {
+			first = f.First
+		}
+		if f.Last.After(last) {
+			last = f.Last
+		}
+	}
+	m.Inputs = append(m.Inputs, fn.SiteInputs...)
+	var side input.State
+	input.SideInputs(cfg.inputOptions(), &side)
+	m.Inputs = append(m.Inputs, side.Inputs...)
+	m.Started, m.Finished = formatTime(first), formatTime(last)
+	// The notices, from the same facts the local audit writes them from:
+	// the site settled over all inputs, and what every partition's rows
+	// and model and every file's host-less lines counted.
+	facts := &g.facts
+	facts.Site = g.shared.SettleSite(cfg.Eval)
+	facts.SourcesGiven = len(cfg.Robots)+len(cfg.RobotsGit)+len(cfg.RobotsDir) > 0
+	facts.DNSGiven = len(cfg.DNSDirs) > 0
+	for _, f := range g.files {
+		facts.AddReferrers(f.Referrers)
+		// A snapshot among the inputs counts as a --dns-dir, as in the
+		// local audit.
+		facts.DNSGiven = facts.DNSGiven || f.Input.Kind == string(ingest.KindDNS) && !f.Failed
+	}
+	m.Notices = audit.Notices(facts, catalog)
+	return m, nil
 }
 
 func formatTime(t time.Time) string {

@@ -10,10 +10,10 @@ import (
 	"github.com/apache/beam/sdks/v2/go/pkg/beam"
 	"github.com/apache/beam/sdks/v2/go/pkg/beam/register"
 
-	"github.com/repaudit/repaudit/audit"
+	"github.com/repaudit/repaudit/audit/input"
 	"github.com/repaudit/repaudit/evaluate"
+	"github.com/repaudit/repaudit/event"
 	"github.com/repaudit/repaudit/identity"
-	"github.com/repaudit/repaudit/table"
 )
 
 func init() {
@@ -65,34 +65,33 @@ func Build(ctx context.Context, s beam.Scope, cfg Config) error {
 		return err
 	}
 	refs = splitRefs(ctx, refs, &cfg)
-	if _, err := audit.LoadCatalog(cfg.Bots); err != nil {
+	catalog, err := input.LoadCatalog(cfg.Bots)
+	if err != nil {
 		return err
 	}
-	localProbs, err := audit.LoadLocalIdentity(cfg.auditConfig(), identity.NewStore())
-	if err != nil {
+	opts := cfg.inputOptions()
+	var localProbs []event.Problem
+	if err := input.LoadLocalIdentity(opts, catalog, identity.NewStore(), &localProbs); err != nil {
 		return err
 	}
 	// The site's own robots.txt versions are read here, once, and sent to
 	// the partition of their site (or of the site settled from the
 	// inputs, see routeFn).
-	site := audit.ReadSiteSources(cfg.auditConfig())
 	var siteShared evaluate.Shared
 	siteEvents := newBatcher(nil)
 	var siteElems []string
 	siteEvents.emit = func(key string, batch []byte) {
 		siteElems = append(siteElems, string(encode(&keyed{Key: key, Value: batch})))
 	}
-	for _, v := range site.Versions {
+	var site input.State
+	input.ReadSiteSources(opts, func(v evaluate.SiteVersion) {
 		siteShared.NoteSiteVersion(v)
 		siteEvents.add(evaluate.URLPartition(v.URL), encode(&record{Kind: kindSite, Site: &v}))
-	}
+	}, &site)
 	siteEvents.flush()
 	var launcherRows [][]byte
 	for _, p := range slices.Concat(skipped, localProbs, site.Problems) {
-		launcherRows = append(launcherRows, encode(&table.Problem{
-			SourceFile: p.Source.File, SourceLine: p.Source.Line, Offset: p.Source.Offset,
-			Code: string(p.Code), Severity: p.Severity, Message: p.Message,
-		}))
+		launcherRows = append(launcherRows, encode(input.ProblemRow(p)))
 	}
 	elems := make([]string, len(refs))
 	for i, r := range refs {
@@ -226,7 +225,7 @@ func Counter(pr beam.PipelineResult, name string) int64 {
 // routeFn gives the batches of events without a host (log lines of a
 // site not named with --site, site robots.txt versions without a URL) the
 // partition of the site settled over all inputs
-// (evaluate.Shared.SettleSite), as audit.Run settles it. Its input is
+// (evaluate.Shared.SettleSite), as the local audit settles it. Its input is
 // held behind the shared facts (gate.go), under keys of its own.
 type routeFn struct {
 	Cfg Config `json:"cfg"`

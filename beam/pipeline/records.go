@@ -215,7 +215,7 @@ type fileInfo struct {
 	Failed bool         `json:"failed,omitempty"`
 	Listed bool         `json:"listed"` // appears in the manifest's inputs (not a --index/--snippets file)
 	// Referrers counts the referrer sites of the file's host-less log
-	// lines (audit.HostSet.Referrers), for the notices' --site hint.
+	// lines (input.HostSet.Referrers), for the notices' --site hint.
 	Referrers map[string]int64 `json:"referrers,omitempty"`
 }
 

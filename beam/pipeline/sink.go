@@ -51,7 +51,7 @@ type partWriter struct {
 	out  string
 	base string
 	w    *output.Writer
-	// notices counts what the manifest's notices need, as audit.Run
+	// notices counts what the manifest's notices need, as the local audit
 	// counts it: from every fetch row and every partition's model.
 	notices audit.NoticeFacts
 	noticed bool
@@ -91,14 +91,14 @@ func (p *partWriter) Directive(r *table.Directive) error   { return p.w.Directiv
 func (p *partWriter) Problem(r *table.Problem) error       { return p.w.Problem(r) }
 
 // RobotsVersion notes what the notice on fetches of unknown content
-// needs, as audit.Run does.
+// needs, as the local audit does.
 func (p *partWriter) RobotsVersion(r *table.RobotsVersion) error {
 	p.notices.TallyVersion(r)
 	p.noticed = true
 	return p.w.RobotsVersion(r)
 }
 
-// Retention counts the captures of files without a crawler, as audit.Run
+// Retention counts the captures of files without a crawler, as the local audit
 // does.
 func (p *partWriter) Retention(r *table.Retention) error {
 	p.notices.TallyRetention(r)

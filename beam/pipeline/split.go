@@ -8,18 +8,17 @@ import (
 	"errors"
 	"fmt"
 	"io"
-	"maps"
 	"os"
 	"slices"
 	"strconv"
 	"time"
 
 	"github.com/repaudit/repaudit/accesslog"
+	"github.com/repaudit/repaudit/audit/input"
 	"github.com/repaudit/repaudit/event"
 	"github.com/repaudit/repaudit/ingest"
 	"github.com/repaudit/repaudit/output"
 	"github.com/repaudit/repaudit/problem"
-	"github.com/repaudit/repaudit/table"
 )
 
 // Splittable reads
@@ -311,20 +310,10 @@ func (fn *fileFn) ProcessElement(ctx context.Context, key string, values func(*[
 		}
 		return cmp.Compare(x.Seq, y.Seq)
 	})
-	maxProblems := fn.MaxProblemsPerFile
-	if maxProblems <= 0 {
-		maxProblems = 10000
-	}
-	kept := 0
-	dropped := map[problem.Code]int64{}
+	kept := input.Problems{Max: fn.MaxProblemsPerFile}
 	once := map[problem.Code]bool{}
 	var nReader int64
-	write := func(p event.Problem) {
-		emitProblem(encode(&table.Problem{
-			SourceFile: p.Source.File, SourceLine: p.Source.Line, Offset: p.Source.Offset,
-			Code: string(p.Code), Severity: p.Severity, Message: p.Message,
-		}))
-	}
+	write := func(p event.Problem) { emitProblem(encode(input.ProblemRow(p))) }
 	for _, m := range probs {
 		p := *m.Problem
 		switch p.Code {
@@ -346,26 +335,19 @@ func (fn *fileFn) ProcessElement(ctx context.Context, key string, values func(*[
 			p.Source.Line += offsets[m.Split]
 		}
 		nReader++
-		if kept < maxProblems {
-			kept++
-			write(p)
-		} else {
-			dropped[p.Code]++
-		}
+		kept.Keep(p)
 	}
-	for _, c := range slices.Sorted(maps.Keys(dropped)) {
-		write(event.Problem{Source: event.Source{File: first.Path, Offset: -1}, Code: c, Severity: event.SevError,
-			Message: fmt.Sprintf("%d more problems with this code not listed (cap %d per file)", dropped[c], maxProblems)})
-	}
-	if failure == "" && fetches == 0 {
-		write(event.Problem{Source: event.Source{File: first.Path, Offset: -1}, Code: problem.InputEmpty, Severity: event.SevWarning,
-			Message: fmt.Sprintf("no fetch or capture was read from this %s input (%d bytes)", first.Kind, bytes)})
-	}
+	// The closing problems of the file, as for a file read whole.
+	res := input.Result{File: ingest.File{Path: first.Path, Kind: ingest.Kind(first.Kind)}, Problems: kept,
+		Stats: ingest.Stats{Fetches: fetches, Bytes: bytes}}
 	sha := first.SHA256
 	if failure != "" {
 		in.Failed = true
 		sha = ""
-		write(event.Problem{Source: event.Source{File: first.Path, Offset: -1}, Code: problem.InputUnreadable, Severity: event.SevError, Message: failure})
+		res.Err = errors.New(failure)
+	}
+	for _, p := range slices.Concat(kept.List, res.Closing()) {
+		write(p)
 	}
 	in.Input = output.Input{Path: first.Path, Size: first.Size, SHA256: sha, Kind: first.Kind, Format: first.Format, Records: lines, Problems: nReader}
 	emitFile(encode(&in))

@@ -13,6 +13,7 @@ import (
 
 	"github.com/repaudit/repaudit/accesslog"
 	"github.com/repaudit/repaudit/audit"
+	"github.com/repaudit/repaudit/audit/input"
 )
 
 const auditUsage = `usage: repaudit audit [flags] INPUT... --out DIR
@@ -139,7 +140,7 @@ func runAudit(ctx context.Context, args []string, std stdio) int {
 // checkIPRangesBots refuses an --ip-ranges TOKEN=FILE whose token the
 // catalog (with the --bots files) does not know.
 func checkIPRangesBots(shared audit.Flags) error {
-	catalog, err := audit.LoadCatalog(shared.Bots)
+	catalog, err := input.LoadCatalog(shared.Bots)
 	if err != nil {
 		return err
 	}

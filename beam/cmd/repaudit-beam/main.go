@@ -33,6 +33,7 @@ import (
 	"github.com/apache/beam/sdks/v2/go/pkg/beam/x/beamx"
 
 	"github.com/repaudit/repaudit/audit"
+	"github.com/repaudit/repaudit/audit/input"
 	"github.com/repaudit/repaudit/beam/pipeline"
 	"github.com/repaudit/repaudit/internal/profile"
 )
@@ -117,7 +118,7 @@ func run(ctx context.Context, args []string, stderr io.Writer) int {
 		// audit' only; robots.txt sources bound with URL= work here.
 		return fail("--site: the pipeline takes one site, got %d (%s); run 'repaudit audit' for several", len(set.Sites), strings.Join(set.Sites, ", "))
 	}
-	if err := audit.CheckSources(audit.Config{Robots: sources.Robots, RobotsGit: sources.RobotsGit, RobotsDir: sources.RobotsDir, Eval: set.Eval}); err != nil {
+	if err := input.CheckSources(input.Options{Robots: sources.Robots, RobotsGit: sources.RobotsGit, RobotsDir: sources.RobotsDir, Eval: set.Eval}); err != nil {
 		return fail("%v", err)
 	}
 	cfg := pipeline.Config{

@@ -1,4 +1,4 @@
-package audit
+package input
 
 import (
 	"fmt"
@@ -11,6 +11,7 @@ import (
 	"github.com/repaudit/repaudit/identity"
 	"github.com/repaudit/repaudit/ingest"
 	"github.com/repaudit/repaudit/listing"
+	"github.com/repaudit/repaudit/output"
 	"github.com/repaudit/repaudit/problem"
 )
 
@@ -53,10 +54,12 @@ func identityProblem(p identity.Problem, at event.Source) event.Problem {
 	return event.Problem{Source: src, Code: p.Code, Severity: sev, Message: p.Message}
 }
 
-// loadLocalIdentity reads --card, --jwks and --ip-ranges files: they are
-// valid for the whole run (added at the zero time); and --ip-ranges-dir
-// directories (see loadIPRangesDirs).
-func loadLocalIdentity(cfg Config, catalog *bots.Catalog, ids *identity.Store, problems *[]event.Problem) error {
+// LoadLocalIdentity adds to ids the --card, --jwks and --ip-ranges files
+// of cfg: they are valid for the whole run (added at the zero time); and
+// the --ip-ranges-dir and --dns-dir directories (see loadIPRangesDirs,
+// loadDNSDirs). The files' problems are appended to problems; an error
+// names the flag whose file could not be used.
+func LoadLocalIdentity(cfg Options, catalog *bots.Catalog, ids *identity.Store, problems *[]event.Problem) error {
 	keep := func(ps []identity.Problem, file string) {
 		for _, p := range ps {
 			*problems = append(*problems, identityProblem(p, event.Source{File: file, Offset: -1}))
@@ -106,10 +109,10 @@ func loadLocalIdentity(cfg Config, catalog *bots.Catalog, ids *identity.Store, p
 	return loadDNSDirs(cfg.DNSDirs, ids, problems)
 }
 
-// loadDocument adds a card, key set, IP list or DNS snapshot found among
+// LoadDocument adds a card, key set, IP list or DNS snapshot found among
 // the inputs. An IP list is tied to its bots by its file name, as in
 // --ip-ranges-dir; a DNS snapshot is read as a file of a --dns-dir.
-func loadDocument(f ingest.File, catalog *bots.Catalog, ids *identity.Store, keep func(event.Problem)) error {
+func LoadDocument(f ingest.File, catalog *bots.Catalog, ids *identity.Store, keep func(event.Problem)) error {
 	switch f.Kind {
 	case ingest.KindIPList:
 		loadIPListFile(f.Path, catalog.IPRangeLists(), ids, keep)
@@ -149,9 +152,10 @@ func loadDocument(f ingest.File, catalog *bots.Catalog, ids *identity.Store, kee
 	return nil
 }
 
-type evaluateEntry = evaluate.ListingEntry
-
-func readListing(path string, add func(e evaluateEntry), problems *[]event.Problem) error {
+// ReadListing reads an index or snippet listing (package listing),
+// giving each entry to add, and appends the lines it could not use to
+// problems. An error means the listing could not be read at all.
+func ReadListing(path string, add func(e evaluate.ListingEntry), problems *[]event.Problem) error {
 	f, _, err := ingest.OpenDecompressed(path)
 	if err != nil {
 		return fmt.Errorf("listing: %w", err)
@@ -162,8 +166,25 @@ func readListing(path string, add func(e evaluateEntry), problems *[]event.Probl
 		if err != nil {
 			return err
 		}
-		add(evaluateEntry{URL: e.URL, Time: e.Time, Agent: e.Agent, Source: e.Source})
+		add(evaluate.ListingEntry{URL: e.URL, Time: e.Time, Agent: e.Agent, Source: e.Source})
 	}
 	*problems = append(*problems, r.Problems()...)
 	return nil
+}
+
+// LoadCatalog returns the default bot catalog with the --bots files
+// paths merged over it, in order.
+func LoadCatalog(paths []string) (*bots.Catalog, error) {
+	catalog, err := bots.LoadWith(paths...)
+	if err != nil {
+		return nil, fmt.Errorf("--bots: %w", err)
+	}
+	return catalog, nil
+}
+
+// CatalogInfo is the manifest's description of a bot catalog loaded from
+// the --bots files paths (LoadCatalog).
+func CatalogInfo(catalog *bots.Catalog, paths []string) output.Catalog {
+	dv := catalog.DataVersions()
+	return output.Catalog{CrawlerUserAgents: dv.CrawlerUserAgents, Bots: catalog.Len(), Files: paths}
 }

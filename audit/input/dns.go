@@ -1,4 +1,4 @@
-package audit
+package input
 
 import (
 	"errors"
@@ -28,7 +28,7 @@ var errNoDNSSnapshots = errors.New("no files (run 'repaudit dns verify INPUT... 
 
 // loadDNSFile adds one snapshot file to ids, reporting its problems to
 // keep: a file in a --dns-dir and a snapshot among the inputs
-// (ingest.KindDNS, see loadDocument) are read alike.
+// (ingest.KindDNS, see LoadDocument) are read alike.
 func loadDNSFile(p string, ids *identity.Store, keep func(event.Problem)) {
 	src := event.Source{File: p, Offset: -1}
 	data, err := readDoc(p)
