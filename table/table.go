@@ -27,7 +27,7 @@ const SchemaVersion = 3
 // identity, its robots.txt view and the verdict.
 type Fetch struct {
 	FetchTime        time.Time  `parquet:"fetch_time" doc:"Time of the request, UTC, from the log line or WARC-Date."`
-	Agent            string     `parquet:"agent" doc:"Product token of the bot (e.g. GPTBot), or the full name a bot gives itself when it has spaces (Kangaroo Bot); never a generic word; empty for clients with no bot identity (browsers)."`
+	Agent            string     `parquet:"agent" doc:"Product token of the bot (e.g. GPTBot), or the full name a bot gives itself when it has spaces (Kangaroo Bot); never a generic word: a User-Agent that is only a crawler word (bot, spider) gives (unnamed), judged by the * group alone; empty for clients with no bot identity (browsers)."`
 	Operator         string     `parquet:"operator" doc:"Operator of the bot per the catalog or card; empty when unknown (a bot the catalog does not know, or a framework such as heritrix or curl)."`
 	Category         string     `parquet:"category" doc:"Bot category: ai-training, ai-search, ai-assistant, search, archiver, seo, monitor, feed, other; empty for non-bots."`
 	IdentifiedBy     string     `parquet:"identified_by" doc:"How the agent was identified: catalog, robots-group, ua-token, card; empty for non-bots."`
