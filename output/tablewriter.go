@@ -478,10 +478,7 @@ func baseProps(rowGroupRows int, cc compress.Compression, mem memory.Allocator) 
 }
 
 func newTableWriter(s *tableSpec, path string, rowGroupRows, rowGroupBytes, workers int, cc compress.Compression) (*tableWriter, error) {
-	mem := new(recycler)
-	if workers > 1 {
-		mem.scale = recycleScale
-	}
+	mem := &recycler{scale: min(max(1, workers), recycleScale)}
 	fast := compress.DefaultCompressionLevel
 	if cc == compress.Codecs.Zstd {
 		fast = zstdFast
