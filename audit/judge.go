@@ -52,6 +52,8 @@ type task struct {
 //	  → jobs workers: a Judger each (Judger.JudgeInto), tasks in any order
 //	  → orderer: tasks back in merged order, Tracker.Observe
 //	  → fetch writer and violation writer: the two tables, each in order
+//	    (package output spreads a table's appending and encoding over up
+//	    to GOMAXPROCS goroutines, byte for byte as one would write it)
 //
 // The orderer and the writers see the tasks in merged order whatever the
 // number of workers, so the tables are byte-identical for any -j. Channels between

@@ -21,13 +21,28 @@ import (
 // (Mallocator frees for real): Allocate returns zeroed memory, 64-byte
 // aligned; a buffer given to Free or replaced by Reallocate is not used
 // again by its holder. Buffers are kept by size class (powers of two, at
-// least 64 bytes), at most recycleKeep per class and recycleBytes in all;
-// others are left to the collector.
+// least 64 bytes), at most recycleKeep per class and recycleBytes in all,
+// times scale; others are left to the collector.
 type recycler struct {
 	mu    sync.Mutex
 	free  [recycleClasses][][]byte
 	bytes int // bytes kept in free
+	// scale multiplies the limits (0 counts as 1). A table whose row
+	// groups are encoded by several goroutines has the buffers of as
+	// many column chunks out at once: with the limits of one, a 1 M-row
+	// fetches table encoded by two allocated 520 MB where one allocated
+	// 320 MB (BenchmarkWriteRealFetches), most of it buffers the
+	// recycler had let go; 425 MB at scale 2, 350 MB at scale 4. Each
+	// step keeps up to 8 MiB more per table, so newTableWriter sets the
+	// number of encoders, at most recycleScale: at -j 2 a table keeps
+	// 16 MiB, which held the audit's peak RSS under 256 MB where scale
+	// 4 did not always.
+	scale int
 }
+
+// recycleScale is the largest scale of a recycler: a table keeps at
+// most 32 MiB of arrow-go's buffers however many cores encode it.
+const recycleScale = 4
 
 const (
 	recycleMinShift = 6  // smallest class: 64 bytes
@@ -100,8 +115,9 @@ func (r *recycler) Free(b []byte) {
 	if c >= recycleClasses || uintptr(unsafe.Pointer(unsafe.SliceData(b[:1])))&63 != 0 {
 		return
 	}
+	k := max(1, r.scale)
 	r.mu.Lock()
-	if len(r.free[c]) < recycleKeep && r.bytes+n <= recycleBytes {
+	if len(r.free[c]) < k*recycleKeep && r.bytes+n <= k*recycleBytes {
 		r.free[c] = append(r.free[c], b[:0])
 		r.bytes += n
 	}

@@ -66,3 +66,23 @@ func TestRecycler(t *testing.T) {
 		t.Errorf("kept %d bytes, %d buffers of 1 MiB", r.bytes, len(r.free[14]))
 	}
 }
+
+// TestRecyclerScale checks that scale multiplies the limits: a recycler
+// for three encoders keeps three times the buffers of a class, and no
+// more.
+func TestRecyclerScale(t *testing.T) {
+	for _, scale := range []int{0, 1, 3} {
+		r := &recycler{scale: scale}
+		var held [][]byte
+		for range 4 * recycleKeep {
+			held = append(held, r.Allocate(4096))
+		}
+		for _, b := range held {
+			r.Free(b)
+		}
+		want := max(1, scale) * recycleKeep
+		if got := len(r.free[6]); got != want {
+			t.Errorf("scale %d: kept %d buffers of 4 KiB, want %d", scale, got, want)
+		}
+	}
+}

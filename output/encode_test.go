@@ -9,6 +9,7 @@ import (
 	"testing"
 
 	"github.com/apache/arrow-go/v18/parquet"
+	"github.com/apache/arrow-go/v18/parquet/compress"
 	"github.com/apache/arrow-go/v18/parquet/file"
 	"github.com/apache/arrow-go/v18/parquet/schema"
 )
@@ -113,6 +114,49 @@ func TestPendingValues(t *testing.T) {
 	}
 	if got := pendingValues(cw); got != 0 {
 		t.Errorf("after flushPage: %d pending values, want 0", got)
+	}
+	if err := rgw.Close(); err != nil {
+		t.Fatal(err)
+	}
+	if err := fw.Close(); err != nil {
+		t.Fatal(err)
+	}
+}
+
+// TestDropPageBuffers checks that dropPageBuffers finds the page buffers
+// of a closed column writer (arrow-go's private fields) and empties
+// them.
+func TestDropPageBuffers(t *testing.T) {
+	root, err := schema.NewGroupNode("schema", parquet.Repetitions.Required, schema.FieldList{
+		schema.NewInt64Node("v", parquet.Repetitions.Required, -1),
+	}, -1)
+	if err != nil {
+		t.Fatal(err)
+	}
+	var buf bytes.Buffer
+	props := parquet.NewWriterProperties(parquet.WithCompression(compress.Codecs.Zstd), parquet.WithDictionaryDefault(false))
+	fw := file.NewParquetWriter(&buf, root, file.WithWriterProps(props))
+	rgw := fw.AppendBufferedRowGroup()
+	cw, err := rgw.Column(0)
+	if err != nil {
+		t.Fatal(err)
+	}
+	vals := make([]int64, 10000)
+	for i := range vals {
+		vals[i] = int64(i * i)
+	}
+	if _, err := cw.(*file.Int64ColumnChunkWriter).WriteBatch(vals, nil, nil); err != nil {
+		t.Fatal(err)
+	}
+	if err := cw.Close(); err != nil {
+		t.Fatal(err)
+	}
+	if got := pageBufferCap(cw); got < 8*len(vals) {
+		t.Fatalf("page buffers of a closed writer of %d int64: %d bytes (has arrow-go renamed uncompressedData or compressedTemp?)", len(vals), got)
+	}
+	dropPageBuffers(cw)
+	if got := pageBufferCap(cw); got != 0 {
+		t.Errorf("after dropPageBuffers: %d bytes of page buffers, want 0", got)
 	}
 	if err := rgw.Close(); err != nil {
 		t.Fatal(err)

@@ -478,7 +478,7 @@ func baseProps(rowGroupRows int, cc compress.Compression, mem memory.Allocator) 
 }
 
 func newTableWriter(s *tableSpec, path string, rowGroupRows, rowGroupBytes, workers int, cc compress.Compression) (*tableWriter, error) {
-	mem := new(recycler)
+	mem := &recycler{scale: min(max(1, workers), recycleScale)}
 	fast := compress.DefaultCompressionLevel
 	if cc == compress.Codecs.Zstd {
 		fast = zstdFast
