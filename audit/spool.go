@@ -468,12 +468,3 @@ func (c ctxReader) Read(p []byte) (int, error) {
 	}
 	return c.r.Read(p)
 }
-
-// renameSource makes problems found in a spooled copy name the input
-// the user gave.
-func renameSource(fs *fileState, p event.Problem) event.Problem {
-	if fs.f.Spool != "" && p.Source.File == fs.f.Spool {
-		p.Source.File = fs.f.Path
-	}
-	return p
-}
