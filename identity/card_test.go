@@ -6,16 +6,50 @@ import (
 	"testing"
 )
 
+// parseCardCase is one card document and what ParseCard should make of it.
+type parseCardCase struct {
+	name      string
+	doc       []byte
+	want      Card // JWKS compared by thumbprints in wantTPs
+	wantTPs   []string
+	wantProbs string
+	wantErr   error
+}
+
+// checkParseCard parses tt.doc and compares the card, its key thumbprints
+// and its problems with tt's.
+func checkParseCard(t *testing.T, tt parseCardCase) {
+	t.Helper()
+	c, probs, err := ParseCard(tt.doc, "card.json")
+	if !errors.Is(err, tt.wantErr) {
+		t.Fatalf("err = %v, want %v", err, tt.wantErr)
+	}
+	if err != nil {
+		return
+	}
+	var tps []string
+	for _, k := range c.JWKS {
+		tps = append(tps, k.Thumbprint)
+	}
+	if !slices.Equal(tps, tt.wantTPs) {
+		t.Errorf("JWKS thumbprints = %v, want %v", tps, tt.wantTPs)
+	}
+	got := *c
+	got.JWKS, got.Source = nil, ""
+	if !cardEqual(got, tt.want) {
+		t.Errorf("card =\n %+v\nwant\n %+v", got, tt.want)
+	}
+	if c.Source != "card.json" {
+		t.Errorf("Source = %q, want card.json", c.Source)
+	}
+	if gp := problemCodes(probs); gp != tt.wantProbs {
+		t.Errorf("problems = %q, want %q (%v)", gp, tt.wantProbs, probs)
+	}
+}
+
+// TestParseCard reads the published examples and each draft's members.
 func TestParseCard(t *testing.T) {
-	edKey, edTP := edJWK(t, 1, "")
-	tests := []struct {
-		name      string
-		doc       []byte
-		want      Card // JWKS compared by thumbprints in wantTPs
-		wantTPs   []string
-		wantProbs string
-		wantErr   error
-	}{
+	tests := []parseCardCase{
 		{
 			name: "registry-03 example",
 			doc:  sample(t, "signature_agent_card_registry-03_example.json", "card"),
@@ -88,6 +122,17 @@ func TestParseCard(t *testing.T) {
 				Trigger: "fetcher", Purpose: "example", Layout: LayoutRegistry03,
 			},
 		},
+	}
+	for _, tt := range tests {
+		t.Run(tt.name, func(t *testing.T) { checkParseCard(t, tt) })
+	}
+}
+
+// TestParseCardKeys reads inline keys, user-agent patterns and the
+// members that make a card invalid or carry a problem.
+func TestParseCardKeys(t *testing.T) {
+	edKey, edTP := edJWK(t, 1, "")
+	tests := []parseCardCase{
 		{
 			name: "registry-03 with jwks and jwks_uri is invalid",
 			doc:  []byte(`{"client_id":"https://a.example/bot","jwks_uri":"https://a.example/jwks","jwks":{"keys":[` + edKey + `]},"web_bot_auth":{}}`),
@@ -172,33 +217,7 @@ func TestParseCard(t *testing.T) {
 		{name: "not JSON", doc: []byte(`<html>`), wantErr: ErrNotCard},
 	}
 	for _, tt := range tests {
-		t.Run(tt.name, func(t *testing.T) {
-			c, probs, err := ParseCard(tt.doc, "card.json")
-			if !errors.Is(err, tt.wantErr) {
-				t.Fatalf("err = %v, want %v", err, tt.wantErr)
-			}
-			if err != nil {
-				return
-			}
-			var tps []string
-			for _, k := range c.JWKS {
-				tps = append(tps, k.Thumbprint)
-			}
-			if !slices.Equal(tps, tt.wantTPs) {
-				t.Errorf("JWKS thumbprints = %v, want %v", tps, tt.wantTPs)
-			}
-			got := *c
-			got.JWKS, got.Source = nil, ""
-			if !cardEqual(got, tt.want) {
-				t.Errorf("card =\n %+v\nwant\n %+v", got, tt.want)
-			}
-			if c.Source != "card.json" {
-				t.Errorf("Source = %q, want card.json", c.Source)
-			}
-			if gp := problemCodes(probs); gp != tt.wantProbs {
-				t.Errorf("problems = %q, want %q (%v)", gp, tt.wantProbs, probs)
-			}
-		})
+		t.Run(tt.name, func(t *testing.T) { checkParseCard(t, tt) })
 	}
 }
 

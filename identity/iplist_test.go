@@ -8,15 +8,54 @@ import (
 	"time"
 )
 
+// ipListCase is one IP range document and what ParseIPList should make of it.
+type ipListCase struct {
+	name      string
+	doc       []byte
+	wantTime  string // RFC 3339, "" for zero
+	wantPfx   string // space separated
+	wantProbs string
+	wantErr   error
+}
+
+// checkParseIPList parses tt.doc and compares the creation time, the
+// prefixes, the problems and the error with tt's.
+func checkParseIPList(t *testing.T, tt ipListCase) {
+	t.Helper()
+	l, probs, err := ParseIPList(tt.doc, "ips.json")
+	if !errors.Is(err, tt.wantErr) {
+		t.Fatalf("err = %v, want %v", err, tt.wantErr)
+	}
+	if err != nil {
+		return
+	}
+	gotTime := ""
+	if !l.CreationTime.IsZero() {
+		gotTime = l.CreationTime.Format(time.RFC3339)
+		if l.CreationTime.Location() != time.UTC {
+			t.Errorf("CreationTime location = %v, want UTC", l.CreationTime.Location())
+		}
+	}
+	if gotTime != tt.wantTime {
+		t.Errorf("CreationTime = %q, want %q", gotTime, tt.wantTime)
+	}
+	var ps []string
+	for _, p := range l.Prefixes {
+		ps = append(ps, p.String())
+	}
+	if got := strings.Join(ps, " "); got != tt.wantPfx {
+		t.Errorf("prefixes = %q, want %q", got, tt.wantPfx)
+	}
+	if gp := problemCodes(probs); gp != tt.wantProbs {
+		t.Errorf("problems = %q, want %q (%v)", gp, tt.wantProbs, probs)
+	}
+	if l.Source != "ips.json" {
+		t.Errorf("Source = %q, want ips.json", l.Source)
+	}
+}
+
 func TestParseIPList(t *testing.T) {
-	tests := []struct {
-		name      string
-		doc       []byte
-		wantTime  string // RFC 3339, "" for zero
-		wantPfx   string // space separated
-		wantProbs string
-		wantErr   error
-	}{
+	tests := []ipListCase{
 		{
 			name:     "JAFAR example 1",
 			doc:      sample(t, "jafar_example_1_basic.json", ""),
@@ -76,38 +115,7 @@ func TestParseIPList(t *testing.T) {
 		{name: "too large", doc: []byte(`{"prefixes":[],"x":"` + strings.Repeat("a", MaxIPListBytes) + `"}`), wantErr: ErrTooLarge},
 	}
 	for _, tt := range tests {
-		t.Run(tt.name, func(t *testing.T) {
-			l, probs, err := ParseIPList(tt.doc, "ips.json")
-			if !errors.Is(err, tt.wantErr) {
-				t.Fatalf("err = %v, want %v", err, tt.wantErr)
-			}
-			if err != nil {
-				return
-			}
-			gotTime := ""
-			if !l.CreationTime.IsZero() {
-				gotTime = l.CreationTime.Format(time.RFC3339)
-				if l.CreationTime.Location() != time.UTC {
-					t.Errorf("CreationTime location = %v, want UTC", l.CreationTime.Location())
-				}
-			}
-			if gotTime != tt.wantTime {
-				t.Errorf("CreationTime = %q, want %q", gotTime, tt.wantTime)
-			}
-			var ps []string
-			for _, p := range l.Prefixes {
-				ps = append(ps, p.String())
-			}
-			if got := strings.Join(ps, " "); got != tt.wantPfx {
-				t.Errorf("prefixes = %q, want %q", got, tt.wantPfx)
-			}
-			if gp := problemCodes(probs); gp != tt.wantProbs {
-				t.Errorf("problems = %q, want %q (%v)", gp, tt.wantProbs, probs)
-			}
-			if l.Source != "ips.json" {
-				t.Errorf("Source = %q, want ips.json", l.Source)
-			}
-		})
+		t.Run(tt.name, func(t *testing.T) { checkParseIPList(t, tt) })
 	}
 }
 

@@ -70,20 +70,47 @@ func TestTestKeyName(t *testing.T) {
 	}
 }
 
+// jwksCase is one JWK Set document and what ParseJWKS should make of it.
+type jwksCase struct {
+	name      string
+	doc       string
+	wantTPs   []string
+	wantProbs string // problem codes, comma separated, in order
+	wantErr   error
+	check     func(t *testing.T, keys []Key)
+}
+
+// checkParseJWKS parses tt.doc and compares the keys' thumbprints, the
+// problems and the error with tt's, then runs tt.check.
+func checkParseJWKS(t *testing.T, tt jwksCase) {
+	t.Helper()
+	keys, probs, err := ParseJWKS([]byte(tt.doc), "dir")
+	if !errors.Is(err, tt.wantErr) {
+		t.Fatalf("err = %v, want %v", err, tt.wantErr)
+	}
+	var got []string
+	for _, k := range keys {
+		got = append(got, k.Thumbprint)
+	}
+	if strings.Join(got, " ") != strings.Join(tt.wantTPs, " ") {
+		t.Errorf("thumbprints = %v, want %v", got, tt.wantTPs)
+	}
+	if gp := problemCodes(probs); gp != tt.wantProbs {
+		t.Errorf("problems = %q, want %q (%v)", gp, tt.wantProbs, probs)
+	}
+	for _, p := range probs {
+		if !strings.HasPrefix(p.Source, "dir#keys[") {
+			t.Errorf("problem source %q does not locate the key", p.Source)
+		}
+	}
+	if tt.check != nil && len(keys) > 0 {
+		tt.check(t, keys)
+	}
+}
+
+// TestParseJWKS reads the published directories and RFC example keys.
 func TestParseJWKS(t *testing.T) {
-	userJWK, userTP := edJWK(t, 7, `,"kid":"`+"placeholder"+`"`)
-	userJWK = strings.Replace(userJWK, "placeholder", "", 1) // kid "" is no claim
-	goodJWK, goodTP := edJWK(t, 8, "")
-	withKid, withKidTP := edJWK(t, 9, "")
-	withKid = strings.TrimSuffix(withKid, "}") + `,"kid":"` + withKidTP + `"}`
-	tests := []struct {
-		name      string
-		doc       string
-		wantTPs   []string
-		wantProbs string // problem codes, comma separated, in order
-		wantErr   error
-		check     func(t *testing.T, keys []Key)
-	}{
+	tests := []jwksCase{
 		{
 			name:      "draft directory example: test key, kid mismatch, nbf/exp",
 			doc:       string(sample(t, "directory_draft_example.json", "body")),
@@ -156,6 +183,21 @@ func TestParseJWKS(t *testing.T) {
 				}
 			},
 		},
+	}
+	for _, tt := range tests {
+		t.Run(tt.name, func(t *testing.T) { checkParseJWKS(t, tt) })
+	}
+}
+
+// TestParseJWKSKeyRules reads sets whose keys break a rule: refused
+// types and uses, private members, duplicates, weak keys, bad documents.
+func TestParseJWKSKeyRules(t *testing.T) {
+	userJWK, userTP := edJWK(t, 7, `,"kid":"`+"placeholder"+`"`)
+	userJWK = strings.Replace(userJWK, "placeholder", "", 1) // kid "" is no claim
+	goodJWK, goodTP := edJWK(t, 8, "")
+	withKid, withKidTP := edJWK(t, 9, "")
+	withKid = strings.TrimSuffix(withKid, "}") + `,"kid":"` + withKidTP + `"}`
+	tests := []jwksCase{
 		{
 			name:      "oct key rejected, good key kept",
 			doc:       `{"keys":[{"kty":"oct","k":"c2VjcmV0"},` + goodJWK + `]}`,
@@ -233,30 +275,7 @@ func TestParseJWKS(t *testing.T) {
 		{name: "too large", doc: `{"keys":[],"pad":"` + strings.Repeat("a", MaxDocumentBytes) + `"}`, wantErr: ErrTooLarge},
 	}
 	for _, tt := range tests {
-		t.Run(tt.name, func(t *testing.T) {
-			keys, probs, err := ParseJWKS([]byte(tt.doc), "dir")
-			if !errors.Is(err, tt.wantErr) {
-				t.Fatalf("err = %v, want %v", err, tt.wantErr)
-			}
-			var got []string
-			for _, k := range keys {
-				got = append(got, k.Thumbprint)
-			}
-			if strings.Join(got, " ") != strings.Join(tt.wantTPs, " ") {
-				t.Errorf("thumbprints = %v, want %v", got, tt.wantTPs)
-			}
-			if gp := problemCodes(probs); gp != tt.wantProbs {
-				t.Errorf("problems = %q, want %q (%v)", gp, tt.wantProbs, probs)
-			}
-			for _, p := range probs {
-				if !strings.HasPrefix(p.Source, "dir#keys[") {
-					t.Errorf("problem source %q does not locate the key", p.Source)
-				}
-			}
-			if tt.check != nil && len(keys) > 0 {
-				tt.check(t, keys)
-			}
-		})
+		t.Run(tt.name, func(t *testing.T) { checkParseJWKS(t, tt) })
 	}
 }
 
