@@ -1,6 +1,7 @@
 package robots
 
 import (
+	"slices"
 	"strings"
 	"testing"
 )
@@ -17,7 +18,14 @@ type googleUnitCase struct {
 	div                      string
 }
 
+// googleUnitCases is the whole table, in the order of robots_test.cc.
 func googleUnitCases() []googleUnitCase {
+	return slices.Concat(googleLineCases(), googleMatchCases(), googleDocCases())
+}
+
+// googleLineCases are the line syntax, group, case and global group
+// cases.
+func googleLineCases() []googleUnitCase {
 	const fooDisallowAll = "user-agent: FooBot\ndisallow: /\n"
 	groups := "allow: /foo/bar/\n\nuser-agent: FooBot\ndisallow: /\nallow: /x/\nuser-agent: BarBot\ndisallow: /\nallow: /y/\n\n\nallow: /w/\nuser-agent: BazBot\n\nuser-agent: FooBot\nallow: /z/\ndisallow: /\n"
 	upper := "USER-AGENT: FooBot\nALLOW: /x/\nDISALLOW: /\n"
@@ -28,20 +36,6 @@ func googleUnitCases() []googleUnitCase {
 	uaCamel := "User-Agent: FoO bAr\nAllow: /x/\nDisallow: /\n"
 	global := "user-agent: *\nallow: /\nuser-agent: FooBot\ndisallow: /\n"
 	onlySpecific := "user-agent: FooBot\nallow: /\nuser-agent: BarBot\ndisallow: /\nuser-agent: BazBot\ndisallow: /\n"
-	fish := "user-agent: FooBot\ndisallow: /\nallow: /fish\n"
-	fishStar := "user-agent: FooBot\ndisallow: /\nallow: /fish*\n"
-	fishSlash := "user-agent: FooBot\ndisallow: /\nallow: /fish/\n"
-	php := "user-agent: FooBot\ndisallow: /\nallow: /*.php\n"
-	phpEnd := "user-agent: FooBot\ndisallow: /\nallow: /*.php$\n"
-	fishPhp := "user-agent: FooBot\ndisallow: /\nallow: /fish*.php\n"
-
-	// GoogleOnly_LineTooLong: Google cuts lines at 8 × 2083 bytes.
-	const maxLine = 2083 * 8
-	long1 := "/x/" + strings.Repeat("a", maxLine-len("/x/")-len("disallow: ")+1-len("/x/"))
-	long2a := "/x/" + strings.Repeat("a", maxLine-len("/x/")-len("allow: ")+1-len("/x/"))
-	long2b := "/x/" + strings.Repeat("b", len(long2a)-len("/x/"))
-	tooLong1 := "user-agent: FooBot\ndisallow: " + long1 + "/qux\n"
-	tooLong2 := "user-agent: FooBot\ndisallow: /\nallow: " + long2a + "/qux\nallow: " + long2b + "/qux\n"
 
 	return []googleUnitCase{
 		{"GoogleOnly_SystemTest", "", "FooBot", "", true, ""},
@@ -99,7 +93,21 @@ func googleUnitCases() []googleUnitCase {
 
 		{"ID_AllowDisallow_Value_CaseSensitive", "user-agent: FooBot\ndisallow: /x/\n", "FooBot", "http://foo.bar/x/y", false, ""},
 		{"ID_AllowDisallow_Value_CaseSensitive", "user-agent: FooBot\ndisallow: /X/\n", "FooBot", "http://foo.bar/x/y", true, ""},
+	}
+}
 
+// googleMatchCases are the matching, encoding, special character and
+// line length cases.
+func googleMatchCases() []googleUnitCase {
+	// GoogleOnly_LineTooLong: Google cuts lines at 8 × 2083 bytes.
+	const maxLine = 2083 * 8
+	long1 := "/x/" + strings.Repeat("a", maxLine-len("/x/")-len("disallow: ")+1-len("/x/"))
+	long2a := "/x/" + strings.Repeat("a", maxLine-len("/x/")-len("allow: ")+1-len("/x/"))
+	long2b := "/x/" + strings.Repeat("b", len(long2a)-len("/x/"))
+	tooLong1 := "user-agent: FooBot\ndisallow: " + long1 + "/qux\n"
+	tooLong2 := "user-agent: FooBot\ndisallow: /\nallow: " + long2a + "/qux\nallow: " + long2b + "/qux\n"
+
+	return []googleUnitCase{
 		{"ID_LongestMatch", "user-agent: FooBot\ndisallow: /x/page.html\nallow: /x/\n", "FooBot", "http://foo.bar/x/page.html", false, ""},
 		{"ID_LongestMatch", "user-agent: FooBot\nallow: /x/page.html\ndisallow: /x/\n", "FooBot", "http://foo.bar/x/page.html", true, ""},
 		{"ID_LongestMatch", "user-agent: FooBot\nallow: /x/page.html\ndisallow: /x/\n", "FooBot", "http://foo.bar/x/", false, ""},
@@ -144,7 +152,19 @@ func googleUnitCases() []googleUnitCase {
 		{"GoogleOnly_LineTooLong", tooLong2, "FooBot", "http://foo.bar/", false, ""},
 		{"GoogleOnly_LineTooLong", tooLong2, "FooBot", "http://foo.bar" + long2a + "/qux", true, ""},
 		{"GoogleOnly_LineTooLong", tooLong2, "FooBot", "http://foo.bar" + long2b + "/fux", true, divLineLen},
+	}
+}
 
+// googleDocCases are the examples of Google's robots.txt documentation.
+func googleDocCases() []googleUnitCase {
+	fish := "user-agent: FooBot\ndisallow: /\nallow: /fish\n"
+	fishStar := "user-agent: FooBot\ndisallow: /\nallow: /fish*\n"
+	fishSlash := "user-agent: FooBot\ndisallow: /\nallow: /fish/\n"
+	php := "user-agent: FooBot\ndisallow: /\nallow: /*.php\n"
+	phpEnd := "user-agent: FooBot\ndisallow: /\nallow: /*.php$\n"
+	fishPhp := "user-agent: FooBot\ndisallow: /\nallow: /fish*.php\n"
+
+	return []googleUnitCase{
 		{"GoogleOnly_DocumentationChecks", fish, "FooBot", "http://foo.bar/bar", false, ""},
 		{"GoogleOnly_DocumentationChecks", fish, "FooBot", "http://foo.bar/fish", true, ""},
 		{"GoogleOnly_DocumentationChecks", fish, "FooBot", "http://foo.bar/fish.html", true, ""},

@@ -5,177 +5,180 @@ import (
 	"testing"
 )
 
+// groupCases are robots.txt bodies and the verdicts expected of their
+// groups (RFC 9309 §2.1, §2.2.1).
+var groupCases = []struct {
+	name   string
+	body   string
+	checks []check
+}{
+	{
+		name: "blank lines do not end a group",
+		body: "user-agent: a\n\ndisallow: /x\n\ndisallow: /y\n",
+		checks: []check{
+			{"a", "/x", false, 3},
+			{"a", "/y", false, 5},
+		},
+	},
+	{
+		name: "consecutive user-agents share the group, blank between",
+		body: "user-agent: a\n\nuser-agent: b\ndisallow: /x\n",
+		checks: []check{
+			{"a", "/x", false, 4},
+			{"b", "/x", false, 4},
+		},
+	},
+	{
+		name: "user-agent after a rule starts a new group",
+		body: "user-agent: a\ndisallow: /x\nuser-agent: b\ndisallow: /y\n",
+		checks: []check{
+			{"a", "/y", true, 0},
+			{"b", "/x", true, 0},
+			{"b", "/y", false, 4},
+		},
+	},
+	{
+		name: "rules before the first group are ignored",
+		body: "disallow: /x\nallow: /y\nuser-agent: *\ndisallow: /z\n",
+		checks: []check{
+			{"bot", "/x", true, 0},
+			{"bot", "/z", false, 4},
+		},
+	},
+	{
+		name: "own group does not inherit star",
+		body: "user-agent: *\ndisallow: /private/\n\nuser-agent: gptbot\ndisallow: /ai/\n",
+		checks: []check{
+			{"gptbot", "/private/a", true, 0},
+			{"gptbot", "/ai/a", false, 5},
+			{"other", "/private/a", false, 2},
+			{"other", "/ai/a", true, 0},
+		},
+	},
+	{
+		name: "own empty group allows all even when star disallows",
+		body: "user-agent: *\ndisallow: /\n\nuser-agent: goodbot\n",
+		checks: []check{
+			{"goodbot", "/x", true, 0},
+			{"other", "/x", false, 2},
+		},
+	},
+	{
+		name: "no group at all",
+		body: "# nothing\nsitemap: https://example.com/s.xml\n",
+		checks: []check{
+			{"bot", "/x", true, 0},
+		},
+	},
+	{
+		name: "no matching group and no star",
+		body: "user-agent: a\ndisallow: /\n",
+		checks: []check{
+			{"b", "/x", true, 0},
+		},
+	},
+	{
+		name: "case-insensitive token",
+		body: "user-agent: GoogleBot\ndisallow: /x\n",
+		checks: []check{
+			{"googlebot", "/x", false, 2},
+			{"GOOGLEBOT", "/x", false, 2},
+		},
+	},
+	{
+		name: "exact token, not prefix",
+		body: "user-agent: Google\ndisallow: /a\nuser-agent: googlebot\ndisallow: /b\nuser-agent: *\ndisallow: /c\n",
+		checks: []check{
+			{"Googlebot", "/a", true, 0},
+			{"Googlebot", "/b", false, 4},
+			{"googlebot-news", "/b", true, 0},
+			{"googlebot-news", "/c", false, 6},
+			{"Google", "/a", false, 2},
+		},
+	},
+	{
+		name: "digits in tokens match in full",
+		body: "user-agent: MJ\ndisallow: /a\nuser-agent: MJ12bot\ndisallow: /b\n",
+		checks: []check{
+			{"MJ12bot", "/a", true, 0},
+			{"MJ12bot", "/b", false, 4},
+			{"mj12bot", "/b", false, 4},
+			{"MJ", "/a", false, 2},
+			{"MJ", "/b", true, 0},
+		},
+	},
+	{
+		name: "version and comment after token",
+		body: "user-agent: Googlebot/2.1\ndisallow: /a\nuser-agent: Mozilla/5.0 (compatible; Foo)\ndisallow: /b\n",
+		checks: []check{
+			{"googlebot", "/a", false, 2},
+			{"mozilla", "/b", false, 4},
+			{"foo", "/b", true, 0},
+		},
+	},
+	{
+		name: "star among named agents",
+		body: "user-agent: a\nuser-agent: *\ndisallow: /x\n",
+		checks: []check{
+			{"a", "/x", false, 3},
+			{"zzz", "/x", false, 3},
+		},
+	},
+	{
+		name: "star groups merge too",
+		body: "user-agent: *\ndisallow: /x\nuser-agent: a\ndisallow: /y\nuser-agent: *\ndisallow: /z\n",
+		checks: []check{
+			{"b", "/x", false, 2},
+			{"b", "/z", false, 6},
+			{"b", "/y", true, 0},
+		},
+	},
+	{
+		name: "merged groups: longest across groups, allow wins tie across groups",
+		body: "user-agent: a\ndisallow: /page\nuser-agent: b\ndisallow: /\nuser-agent: a\nallow: /page\nallow: /p\n",
+		checks: []check{
+			{"a", "/page", true, 6},
+			{"a", "/p", true, 7},
+			{"a", "/x", true, 0},
+		},
+	},
+	{
+		name: "empty user-agent starts a group that matches nothing",
+		body: "user-agent: a\ndisallow: /x\nuser-agent:\ndisallow: /y\nuser-agent: *\ndisallow: /z\n",
+		checks: []check{
+			{"a", "/y", true, 0},
+			{"", "/y", true, 0},
+			{"", "/z", false, 6},
+		},
+	},
+	{
+		name: "crawl-delay ends the user-agent run",
+		body: "user-agent: *\ncrawl-delay: 10\nuser-agent: googlebot\ndisallow: /x\n",
+		checks: []check{
+			{"other", "/x", true, 0},
+			{"googlebot", "/x", false, 4},
+		},
+	},
+	{
+		name: "sitemap and unknown lines do not end the user-agent run",
+		body: "user-agent: a\nsitemap: https://e.com/s.xml\nfoo: bar\nuser-agent: b\ndisallow: /x\n",
+		checks: []check{
+			{"a", "/x", false, 5},
+			{"b", "/x", false, 5},
+		},
+	},
+	{
+		name: "ACAP lines do not interfere with conventional groups",
+		body: "user-agent: a\nACAP-crawler: *\nACAP-disallow-crawl: /\ndisallow: /x\n",
+		checks: []check{
+			{"a", "/x", false, 4},
+			{"a", "/y", true, 0},
+		},
+	},
+}
+
 func TestGroups(t *testing.T) {
-	tests := []struct {
-		name   string
-		body   string
-		checks []check
-	}{
-		{
-			name: "blank lines do not end a group",
-			body: "user-agent: a\n\ndisallow: /x\n\ndisallow: /y\n",
-			checks: []check{
-				{"a", "/x", false, 3},
-				{"a", "/y", false, 5},
-			},
-		},
-		{
-			name: "consecutive user-agents share the group, blank between",
-			body: "user-agent: a\n\nuser-agent: b\ndisallow: /x\n",
-			checks: []check{
-				{"a", "/x", false, 4},
-				{"b", "/x", false, 4},
-			},
-		},
-		{
-			name: "user-agent after a rule starts a new group",
-			body: "user-agent: a\ndisallow: /x\nuser-agent: b\ndisallow: /y\n",
-			checks: []check{
-				{"a", "/y", true, 0},
-				{"b", "/x", true, 0},
-				{"b", "/y", false, 4},
-			},
-		},
-		{
-			name: "rules before the first group are ignored",
-			body: "disallow: /x\nallow: /y\nuser-agent: *\ndisallow: /z\n",
-			checks: []check{
-				{"bot", "/x", true, 0},
-				{"bot", "/z", false, 4},
-			},
-		},
-		{
-			name: "own group does not inherit star",
-			body: "user-agent: *\ndisallow: /private/\n\nuser-agent: gptbot\ndisallow: /ai/\n",
-			checks: []check{
-				{"gptbot", "/private/a", true, 0},
-				{"gptbot", "/ai/a", false, 5},
-				{"other", "/private/a", false, 2},
-				{"other", "/ai/a", true, 0},
-			},
-		},
-		{
-			name: "own empty group allows all even when star disallows",
-			body: "user-agent: *\ndisallow: /\n\nuser-agent: goodbot\n",
-			checks: []check{
-				{"goodbot", "/x", true, 0},
-				{"other", "/x", false, 2},
-			},
-		},
-		{
-			name: "no group at all",
-			body: "# nothing\nsitemap: https://example.com/s.xml\n",
-			checks: []check{
-				{"bot", "/x", true, 0},
-			},
-		},
-		{
-			name: "no matching group and no star",
-			body: "user-agent: a\ndisallow: /\n",
-			checks: []check{
-				{"b", "/x", true, 0},
-			},
-		},
-		{
-			name: "case-insensitive token",
-			body: "user-agent: GoogleBot\ndisallow: /x\n",
-			checks: []check{
-				{"googlebot", "/x", false, 2},
-				{"GOOGLEBOT", "/x", false, 2},
-			},
-		},
-		{
-			name: "exact token, not prefix",
-			body: "user-agent: Google\ndisallow: /a\nuser-agent: googlebot\ndisallow: /b\nuser-agent: *\ndisallow: /c\n",
-			checks: []check{
-				{"Googlebot", "/a", true, 0},
-				{"Googlebot", "/b", false, 4},
-				{"googlebot-news", "/b", true, 0},
-				{"googlebot-news", "/c", false, 6},
-				{"Google", "/a", false, 2},
-			},
-		},
-		{
-			name: "digits in tokens match in full",
-			body: "user-agent: MJ\ndisallow: /a\nuser-agent: MJ12bot\ndisallow: /b\n",
-			checks: []check{
-				{"MJ12bot", "/a", true, 0},
-				{"MJ12bot", "/b", false, 4},
-				{"mj12bot", "/b", false, 4},
-				{"MJ", "/a", false, 2},
-				{"MJ", "/b", true, 0},
-			},
-		},
-		{
-			name: "version and comment after token",
-			body: "user-agent: Googlebot/2.1\ndisallow: /a\nuser-agent: Mozilla/5.0 (compatible; Foo)\ndisallow: /b\n",
-			checks: []check{
-				{"googlebot", "/a", false, 2},
-				{"mozilla", "/b", false, 4},
-				{"foo", "/b", true, 0},
-			},
-		},
-		{
-			name: "star among named agents",
-			body: "user-agent: a\nuser-agent: *\ndisallow: /x\n",
-			checks: []check{
-				{"a", "/x", false, 3},
-				{"zzz", "/x", false, 3},
-			},
-		},
-		{
-			name: "star groups merge too",
-			body: "user-agent: *\ndisallow: /x\nuser-agent: a\ndisallow: /y\nuser-agent: *\ndisallow: /z\n",
-			checks: []check{
-				{"b", "/x", false, 2},
-				{"b", "/z", false, 6},
-				{"b", "/y", true, 0},
-			},
-		},
-		{
-			name: "merged groups: longest across groups, allow wins tie across groups",
-			body: "user-agent: a\ndisallow: /page\nuser-agent: b\ndisallow: /\nuser-agent: a\nallow: /page\nallow: /p\n",
-			checks: []check{
-				{"a", "/page", true, 6},
-				{"a", "/p", true, 7},
-				{"a", "/x", true, 0},
-			},
-		},
-		{
-			name: "empty user-agent starts a group that matches nothing",
-			body: "user-agent: a\ndisallow: /x\nuser-agent:\ndisallow: /y\nuser-agent: *\ndisallow: /z\n",
-			checks: []check{
-				{"a", "/y", true, 0},
-				{"", "/y", true, 0},
-				{"", "/z", false, 6},
-			},
-		},
-		{
-			name: "crawl-delay ends the user-agent run",
-			body: "user-agent: *\ncrawl-delay: 10\nuser-agent: googlebot\ndisallow: /x\n",
-			checks: []check{
-				{"other", "/x", true, 0},
-				{"googlebot", "/x", false, 4},
-			},
-		},
-		{
-			name: "sitemap and unknown lines do not end the user-agent run",
-			body: "user-agent: a\nsitemap: https://e.com/s.xml\nfoo: bar\nuser-agent: b\ndisallow: /x\n",
-			checks: []check{
-				{"a", "/x", false, 5},
-				{"b", "/x", false, 5},
-			},
-		},
-		{
-			name: "ACAP lines do not interfere with conventional groups",
-			body: "user-agent: a\nACAP-crawler: *\nACAP-disallow-crawl: /\ndisallow: /x\n",
-			checks: []check{
-				{"a", "/x", false, 4},
-				{"a", "/y", true, 0},
-			},
-		},
-	}
-	for _, tc := range tests {
+	for _, tc := range groupCases {
 		t.Run(tc.name, func(t *testing.T) { runChecks(t, tc.body, tc.checks) })
 	}
 }
