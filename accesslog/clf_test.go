@@ -35,6 +35,8 @@ func runReadCases(t *testing.T, cases []readCase) {
 	}
 }
 
+// TestCombined reads well-formed combined lines: zones, IPv6, escapes
+// and absolute-form targets.
 func TestCombined(t *testing.T) {
 	c := Options{Format: Combined}
 	runReadCases(t, []readCase{
@@ -97,6 +99,14 @@ func TestCombined(t *testing.T) {
 				Format: "combined", Source: event.Source{Line: 1},
 			}},
 		},
+	})
+}
+
+// TestCombinedMalformed reads combined and common lines that bend or
+// break the format, each kept with a warning or reported and skipped.
+func TestCombinedMalformed(t *testing.T) {
+	c := Options{Format: Combined}
+	runReadCases(t, []readCase{
 		{
 			name: "malformed request lines kept with warnings",
 			opts: c,
