@@ -27,6 +27,21 @@ func tsp(s string) *time.Time { t := ts(s); return &t }
 // each effect, retention actions due and upcoming, and input problems.
 func fixture() *table.Collector {
 	c := &table.Collector{}
+	fixtureFetches(c)
+	fixtureViolations(c)
+	fixtureRobots(c)
+	fixtureRetentions(c)
+	c.Problems = []table.Problem{
+		{SourceFile: "access.log", SourceLine: 17, Offset: -1, Code: "log-unparsed-line", Severity: "error", Message: "no closing quote in request field"},
+		{SourceFile: "access.log", SourceLine: 5, Offset: -1, Code: "log-unparsed-line", Severity: "error", Message: "line does not match combined format"},
+		{SourceFile: "site.warc.gz", Offset: 12345, Code: "warc-truncated-gzip", Severity: "error", Message: "unexpected EOF in gzip member"},
+	}
+	return c
+}
+
+// fixtureFetches adds the fixture's fetches: verified, claimed and
+// spoofed bots, a user-triggered fetcher and a browser.
+func fixtureFetches(c *table.Collector) {
 	fetch := func(f table.Fetch) {
 		if f.Method == "" {
 			f.Method = "GET"
@@ -74,7 +89,10 @@ func fixture() *table.Collector {
 		SourceLine: 2, WARCRecordOffset: -1, Findings: 1})
 	fetch(table.Fetch{FetchTime: ts("2025-03-01T15:00:00Z"), ClientIP: "198.51.100.99", URLPath: "/", FetchStatus: 200, ResponseBytes: 1048576, Referrer: "https://search.example/?q=x",
 		UserAgent: "Mozilla/5.0 (X11; Linux x86_64) Firefox/135.0", RobotsVerdict: "not_judged", Signature: "", SourceLine: 5})
+}
 
+// fixtureViolations adds one finding of each kind the report shows.
+func fixtureViolations(c *table.Collector) {
 	viol := func(v table.Violation) {
 		if v.URLHostName == "" {
 			v.URLHostName = "example.com"
@@ -111,7 +129,11 @@ func fixture() *table.Collector {
 		Operator: "Perplexity", Category: "ai-search", Identity: "claimed", URLPath: "/private/a",
 		Evidence: "X-Robots-Tag: noindex (site.warc.gz@2048)", Directive: "X-Robots-Tag: noindex",
 		SourceFile: "index.txt", SourceLine: 7})
+}
 
+// fixtureRobots adds three robots.txt versions, one with each effect,
+// their rules and a page directive.
+func fixtureRobots(c *table.Collector) {
 	c.RobotsVersions = []table.RobotsVersion{
 		{VersionID: "example.com@20250228T100000Z-ab12", Authority: "https://example.com", URLHostName: "example.com",
 			URL: "https://example.com/robots.txt", FetchTime: ts("2025-02-28T10:00:00Z"), ValidFrom: ts("2025-02-28T10:00:00Z"),
@@ -135,6 +157,10 @@ func fixture() *table.Collector {
 		{URL: "https://example.com/private/a", URLHostName: "example.com", FetchTime: ts("2025-02-28T10:05:00Z"), Token: "*",
 			Rule: "noindex", Via: "x-robots-tag", Evidence: "X-Robots-Tag: noindex", WARCFilename: "site.warc.gz", WARCRecordOffset: 2048},
 	}
+}
+
+// fixtureRetentions adds retention actions due, upcoming and none.
+func fixtureRetentions(c *table.Collector) {
 	ret := func(r table.Retention) {
 		r.URLHostName = "example.com"
 		r.Agent = "ia_archiver"
@@ -157,12 +183,6 @@ func fixture() *table.Collector {
 		WARCRecordOffset: 5000, WARCRecordLength: 900, WARCRecordID: "<urn:uuid:8>"})
 	ret(table.Retention{URL: "https://example.com/", FetchTime: ts("2025-02-28T10:08:00Z"), Action: "keep",
 		Reason: "no-restriction", WARCRecordOffset: 4000, WARCRecordLength: 900, WARCRecordID: "<urn:uuid:7>"})
-	c.Problems = []table.Problem{
-		{SourceFile: "access.log", SourceLine: 17, Offset: -1, Code: "log-unparsed-line", Severity: "error", Message: "no closing quote in request field"},
-		{SourceFile: "access.log", SourceLine: 5, Offset: -1, Code: "log-unparsed-line", Severity: "error", Message: "line does not match combined format"},
-		{SourceFile: "site.warc.gz", Offset: 12345, Code: "warc-truncated-gzip", Severity: "error", Message: "unexpected EOF in gzip member"},
-	}
-	return c
 }
 
 // fixtureManifest is the manifest written with the fixture.

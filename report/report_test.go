@@ -213,6 +213,67 @@ func find(rows []map[string]any, col string, v any) map[string]any {
 	return nil
 }
 
+// buildCheck is one cell of a built report: the row of section whose
+// keyCol is key, and the value want of its column col.
+type buildCheck struct {
+	section, keyCol string
+	key             any
+	col             string
+	want            any
+}
+
+// buildChecks are cells of the fixture's report, by section.
+var buildChecks = []buildCheck{
+	// GPTBot: one verified and one claimed fetch; its spoofed fetch is
+	// counted but the spoofed findings are not attributed.
+	{"crawlers", "agent", "GPTBot", "fetches", int64(2)},
+	{"crawlers", "agent", "GPTBot", "verified", int64(1)},
+	{"crawlers", "agent", "GPTBot", "claimed", int64(1)},
+	{"crawlers", "agent", "GPTBot", "spoofed", int64(1)},
+	{"crawlers", "agent", "GPTBot", "findings", int64(1)},
+	{"crawlers", "agent", "GPTBot", "findings_by_kind", "disallowed_fetch 1"},
+	{"crawlers", "agent", "GPTBot", "operator", "OpenAI"},
+	{"crawlers", "agent", "GPTBot", "last_robots_check", ts("2025-03-01T08:00:00Z")},
+	{"crawlers", "agent", "ClaudeBot", "findings_by_kind", "fetch_while_unreachable 1"},
+	{"crawlers", "agent", "ClaudeBot", "spoofed", int64(1)},
+	// A bot known only from an index listing still appears.
+	{"crawlers", "agent", "PerplexityBot", "findings", int64(1)},
+	{"crawlers", "agent", "PerplexityBot", "fetches", int64(0)},
+	{"user_fetchers", "agent", "ChatGPT-User", "fetches", int64(1)},
+	{"user_fetchers", "agent", "ChatGPT-User", "findings", int64(1)},
+	{"crawler_vs_user", "fetcher", "crawler", "findings", int64(3)},
+	{"crawler_vs_user", "fetcher", "user-triggered", "fetches", int64(1)},
+	{"spoofed", "claimed_agent", "GPTBot", "findings", int64(2)},
+	{"spoofed", "claimed_agent", "GPTBot", "findings_by_kind", "ip_not_published 1, unchecked_disallowed 1"},
+	{"spoofed", "claimed_agent", "ClaudeBot", "findings_by_kind", "invalid_signature 1"},
+	{"findings_by_kind", "kind", "disallowed_fetch", "findings", int64(2)},
+	{"findings_by_kind", "kind", "disallowed_fetch", "agents", int64(2)},
+	{"findings_by_kind", "kind", "ip_not_published", "spoofed", int64(1)},
+	{"findings_by_kind", "kind", "ip_not_published", "attributed", int64(0)},
+	{"impersonation", "agent", "GPTBot", "ip_not_in_range", int64(1)},
+	{"impersonation", "agent", "GPTBot", "ip_not_published", int64(1)},
+	{"impersonation", "agent", "GPTBot", "ip_list_not_given", int64(1)},
+	{"impersonation", "agent", "ClaudeBot", "sig_invalid", int64(1)},
+	{"signatures", "signature", "invalid", "reasons", "bad-signature"},
+	{"signatures", "signature", "verified", "agent", "ChatGPT-User"},
+	{"unverifiable", "source_format", "combined", "unverifiable", int64(4)},
+	{"unverifiable", "source_format", "nginx-json", "unverifiable", int64(0)},
+	{"top_paths", "url_path", "/private/a", "findings", int64(3)},
+	{"top_paths", "url_path", "/private/a", "agents", "ClaudeBot, GPTBot, PerplexityBot"},
+	{"top_paths", "url_path", "/private/b", "agents", ""},
+	{"robots_timeline", "version_id", "example.com@20250302T100000Z-cd34", "effect", "disallow_all"},
+	{"robots_timeline", "version_id", "example.com@20250302T100000Z-cd34", "valid_until", nil},
+	{"retention_due", "action", "delete", "status", "due"},
+	{"retention_due", "action", "embargo", "status", "upcoming"},
+	{"retention_due", "action", "review", "status", "due"},
+	{"retention_due", "action", "delete", "example_record", "site.warc.gz:1024"},
+	{"retention_upcoming", "url", "https://example.com/news/c", "record", "site.warc.gz:5000"},
+	{"problems", "code", "log-unparsed-line", "problems", int64(2)},
+	{"problems", "code", "log-unparsed-line", "example_location", "access.log:5"},
+	{"problems", "code", "warc-truncated-gzip", "example_location", "site.warc.gz@12345"},
+	{"findings_over_time", "agent", "GPTBot (spoofed)", "findings", int64(2)},
+}
+
 func TestBuild(t *testing.T) {
 	t.Parallel()
 	db, _ := openFixture(t)
@@ -220,63 +281,7 @@ func TestBuild(t *testing.T) {
 	if err != nil {
 		t.Fatal(err)
 	}
-	type check struct {
-		section, keyCol string
-		key             any
-		col             string
-		want            any
-	}
-	checks := []check{
-		// GPTBot: one verified and one claimed fetch; its spoofed fetch is
-		// counted but the spoofed findings are not attributed.
-		{"crawlers", "agent", "GPTBot", "fetches", int64(2)},
-		{"crawlers", "agent", "GPTBot", "verified", int64(1)},
-		{"crawlers", "agent", "GPTBot", "claimed", int64(1)},
-		{"crawlers", "agent", "GPTBot", "spoofed", int64(1)},
-		{"crawlers", "agent", "GPTBot", "findings", int64(1)},
-		{"crawlers", "agent", "GPTBot", "findings_by_kind", "disallowed_fetch 1"},
-		{"crawlers", "agent", "GPTBot", "operator", "OpenAI"},
-		{"crawlers", "agent", "GPTBot", "last_robots_check", ts("2025-03-01T08:00:00Z")},
-		{"crawlers", "agent", "ClaudeBot", "findings_by_kind", "fetch_while_unreachable 1"},
-		{"crawlers", "agent", "ClaudeBot", "spoofed", int64(1)},
-		// A bot known only from an index listing still appears.
-		{"crawlers", "agent", "PerplexityBot", "findings", int64(1)},
-		{"crawlers", "agent", "PerplexityBot", "fetches", int64(0)},
-		{"user_fetchers", "agent", "ChatGPT-User", "fetches", int64(1)},
-		{"user_fetchers", "agent", "ChatGPT-User", "findings", int64(1)},
-		{"crawler_vs_user", "fetcher", "crawler", "findings", int64(3)},
-		{"crawler_vs_user", "fetcher", "user-triggered", "fetches", int64(1)},
-		{"spoofed", "claimed_agent", "GPTBot", "findings", int64(2)},
-		{"spoofed", "claimed_agent", "GPTBot", "findings_by_kind", "ip_not_published 1, unchecked_disallowed 1"},
-		{"spoofed", "claimed_agent", "ClaudeBot", "findings_by_kind", "invalid_signature 1"},
-		{"findings_by_kind", "kind", "disallowed_fetch", "findings", int64(2)},
-		{"findings_by_kind", "kind", "disallowed_fetch", "agents", int64(2)},
-		{"findings_by_kind", "kind", "ip_not_published", "spoofed", int64(1)},
-		{"findings_by_kind", "kind", "ip_not_published", "attributed", int64(0)},
-		{"impersonation", "agent", "GPTBot", "ip_not_in_range", int64(1)},
-		{"impersonation", "agent", "GPTBot", "ip_not_published", int64(1)},
-		{"impersonation", "agent", "GPTBot", "ip_list_not_given", int64(1)},
-		{"impersonation", "agent", "ClaudeBot", "sig_invalid", int64(1)},
-		{"signatures", "signature", "invalid", "reasons", "bad-signature"},
-		{"signatures", "signature", "verified", "agent", "ChatGPT-User"},
-		{"unverifiable", "source_format", "combined", "unverifiable", int64(4)},
-		{"unverifiable", "source_format", "nginx-json", "unverifiable", int64(0)},
-		{"top_paths", "url_path", "/private/a", "findings", int64(3)},
-		{"top_paths", "url_path", "/private/a", "agents", "ClaudeBot, GPTBot, PerplexityBot"},
-		{"top_paths", "url_path", "/private/b", "agents", ""},
-		{"robots_timeline", "version_id", "example.com@20250302T100000Z-cd34", "effect", "disallow_all"},
-		{"robots_timeline", "version_id", "example.com@20250302T100000Z-cd34", "valid_until", nil},
-		{"retention_due", "action", "delete", "status", "due"},
-		{"retention_due", "action", "embargo", "status", "upcoming"},
-		{"retention_due", "action", "review", "status", "due"},
-		{"retention_due", "action", "delete", "example_record", "site.warc.gz:1024"},
-		{"retention_upcoming", "url", "https://example.com/news/c", "record", "site.warc.gz:5000"},
-		{"problems", "code", "log-unparsed-line", "problems", int64(2)},
-		{"problems", "code", "log-unparsed-line", "example_location", "access.log:5"},
-		{"problems", "code", "warc-truncated-gzip", "example_location", "site.warc.gz@12345"},
-		{"findings_over_time", "agent", "GPTBot (spoofed)", "findings", int64(2)},
-	}
-	for _, c := range checks {
+	for _, c := range buildChecks {
 		row := find(rows(t, r, c.section), c.keyCol, c.key)
 		if row == nil {
 			t.Errorf("%s: no row with %s = %v", c.section, c.keyCol, c.key)
