@@ -330,26 +330,30 @@ func TestAbortMidWrite(t *testing.T) {
 	}
 }
 
-func TestExistingDir(t *testing.T) {
-	write := func(t *testing.T, dir string, opts Options, agent string) error {
-		t.Helper()
-		w, err := Create(dir, opts)
-		if err != nil {
-			return err
-		}
-		defer w.Abort()
-		if err := w.Fetch(&table.Fetch{Agent: agent, FetchTime: base}); err != nil {
-			t.Fatal(err)
-		}
-		return w.Commit(&Manifest{Version: agent})
+// writeOne writes a run of one fetch by agent to dir with opts and
+// commits it with agent as the manifest version.
+func writeOne(t *testing.T, dir string, opts Options, agent string) error {
+	t.Helper()
+	w, err := Create(dir, opts)
+	if err != nil {
+		return err
 	}
+	defer w.Abort()
+	if err := w.Fetch(&table.Fetch{Agent: agent, FetchTime: base}); err != nil {
+		t.Fatal(err)
+	}
+	return w.Commit(&Manifest{Version: agent})
+}
+
+// TestExistingDir checks which existing paths an output may be written to.
+func TestExistingDir(t *testing.T) {
 	t.Run("non-empty refused", func(t *testing.T) {
 		dir := t.TempDir()
 		os.WriteFile(filepath.Join(dir, "notes.txt"), []byte("mine"), 0o644)
-		if err := write(t, dir, Options{}, "a"); !errors.Is(err, ErrExists) {
+		if err := writeOne(t, dir, Options{}, "a"); !errors.Is(err, ErrExists) {
 			t.Fatalf("got %v, want ErrExists", err)
 		}
-		if err := write(t, dir, Options{Force: true}, "a"); !errors.Is(err, ErrNotOutputDir) {
+		if err := writeOne(t, dir, Options{Force: true}, "a"); !errors.Is(err, ErrNotOutputDir) {
 			t.Fatalf("force on a foreign dir: got %v, want ErrNotOutputDir", err)
 		}
 		if data, err := os.ReadFile(filepath.Join(dir, "notes.txt")); err != nil || string(data) != "mine" {
@@ -368,7 +372,7 @@ func TestExistingDir(t *testing.T) {
 				if manifest != "" {
 					os.WriteFile(filepath.Join(dir, ManifestName), []byte(manifest), 0o644)
 				}
-				if err := write(t, dir, Options{Force: true}, "a"); !errors.Is(err, ErrNotOutputDir) {
+				if err := writeOne(t, dir, Options{Force: true}, "a"); !errors.Is(err, ErrNotOutputDir) {
 					t.Fatalf("got %v, want ErrNotOutputDir", err)
 				}
 				if data, err := os.ReadFile(filepath.Join(dir, "part-0001.parquet")); err != nil || !strings.Contains(string(data), "someone else's") {
@@ -379,13 +383,31 @@ func TestExistingDir(t *testing.T) {
 	})
 	t.Run("empty accepted", func(t *testing.T) {
 		dir := t.TempDir()
-		if err := write(t, dir, Options{}, "a"); err != nil {
+		if err := writeOne(t, dir, Options{}, "a"); err != nil {
 			t.Fatal(err)
 		}
 		if m, err := ReadManifest(dir); err != nil || m.Version != "a" {
 			t.Fatalf("got %v, %v", m, err)
 		}
 	})
+	t.Run("file refused", func(t *testing.T) {
+		p := filepath.Join(t.TempDir(), "f")
+		os.WriteFile(p, nil, 0o644)
+		if err := writeOne(t, p, Options{Force: true}, "a"); err == nil || !strings.Contains(err.Error(), "not a directory") {
+			t.Fatalf("got %v, want not a directory", err)
+		}
+	})
+	t.Run("missing parents created", func(t *testing.T) {
+		dir := filepath.Join(t.TempDir(), "a", "b", "out")
+		if err := writeOne(t, dir, Options{}, "a"); err != nil {
+			t.Fatal(err)
+		}
+	})
+}
+
+// TestExistingDirReplace checks writing into an empty mount point and
+// replacing an earlier run with Force only at commit.
+func TestExistingDirReplace(t *testing.T) {
 	t.Run("empty mount point written in place", func(t *testing.T) {
 		// A mount point (a container's volume) cannot be renamed, moved
 		// aside or replaced: the tables are written into it.
@@ -398,7 +420,7 @@ func TestExistingDir(t *testing.T) {
 			}
 			return os.Rename(from, to)
 		}
-		if err := write(t, dir, Options{}, "a"); err != nil {
+		if err := writeOne(t, dir, Options{}, "a"); err != nil {
 			t.Fatal(err)
 		}
 		if m, err := ReadManifest(dir); err != nil || m.Version != "a" {
@@ -427,10 +449,10 @@ func TestExistingDir(t *testing.T) {
 	})
 	t.Run("force replaces at commit only", func(t *testing.T) {
 		dir := filepath.Join(t.TempDir(), "out")
-		if err := write(t, dir, Options{}, "first"); err != nil {
+		if err := writeOne(t, dir, Options{}, "first"); err != nil {
 			t.Fatal(err)
 		}
-		if err := write(t, dir, Options{}, "second"); !errors.Is(err, ErrExists) {
+		if err := writeOne(t, dir, Options{}, "second"); !errors.Is(err, ErrExists) {
 			t.Fatalf("second run without force: got %v, want ErrExists", err)
 		}
 		w, err := Create(dir, Options{Force: true})
@@ -450,19 +472,6 @@ func TestExistingDir(t *testing.T) {
 		entries, _ := os.ReadDir(filepath.Dir(dir))
 		if len(entries) != 1 {
 			t.Errorf("leftovers next to the output: %v", entries)
-		}
-	})
-	t.Run("file refused", func(t *testing.T) {
-		p := filepath.Join(t.TempDir(), "f")
-		os.WriteFile(p, nil, 0o644)
-		if err := write(t, p, Options{Force: true}, "a"); err == nil || !strings.Contains(err.Error(), "not a directory") {
-			t.Fatalf("got %v, want not a directory", err)
-		}
-	})
-	t.Run("missing parents created", func(t *testing.T) {
-		dir := filepath.Join(t.TempDir(), "a", "b", "out")
-		if err := write(t, dir, Options{}, "a"); err != nil {
-			t.Fatal(err)
 		}
 	})
 }
