@@ -113,6 +113,30 @@ func TestRangesFetch(t *testing.T) {
 			t.Errorf("stderr lacks %q; got:\n%s", want, stderr)
 		}
 	}
+	checkRangesFiles(t, out, lists, at)
+
+	// Same second again: every written list is refused without --force,
+	// and replaced with it.
+	se.Reset()
+	if code := run(ctx, args, stdio{Stdin: strings.NewReader(""), Stdout: io.Discard, Stderr: &se, Net: hooks}); code != exitFindings ||
+		!strings.Contains(se.String(), "0 written, "+strconv.Itoa(len(lists))+" failed") || !strings.Contains(se.String(), "use --force") {
+		t.Errorf("rerun without --force: exit %d; stderr:\n%s", code, se.String())
+	}
+	se.Reset()
+	if code := run(ctx, append(args, "--force"), stdio{Stdin: strings.NewReader(""), Stdout: io.Discard, Stderr: &se, Net: hooks}); code != exitFindings ||
+		!strings.Contains(se.String(), strconv.Itoa(len(lists)-2)+" written, 2 failed") {
+		t.Errorf("rerun with --force: exit %d; stderr:\n%s", code, se.String())
+	}
+	if hidden, _ := filepath.Glob(filepath.Join(out, ".*")); len(hidden) != 0 {
+		t.Errorf("temporary files left: %v", hidden)
+	}
+}
+
+// checkRangesFiles checks that out holds one file per list written
+// (all but the two that failed), each named for its list and fetch time
+// at and readable as an IP range list.
+func checkRangesFiles(t *testing.T, out string, lists []bots.IPRangeList, at time.Time) {
+	t.Helper()
 	entries, err := os.ReadDir(out)
 	if err != nil {
 		t.Fatal(err)
@@ -139,22 +163,6 @@ func TestRangesFetch(t *testing.T) {
 		if _, _, err := identity.ParseIPList(body, e.Name()); err != nil {
 			t.Errorf("file %q does not read as a list: %v", e.Name(), err)
 		}
-	}
-
-	// Same second again: every written list is refused without --force,
-	// and replaced with it.
-	se.Reset()
-	if code := run(ctx, args, stdio{Stdin: strings.NewReader(""), Stdout: io.Discard, Stderr: &se, Net: hooks}); code != exitFindings ||
-		!strings.Contains(se.String(), "0 written, "+strconv.Itoa(len(lists))+" failed") || !strings.Contains(se.String(), "use --force") {
-		t.Errorf("rerun without --force: exit %d; stderr:\n%s", code, se.String())
-	}
-	se.Reset()
-	if code := run(ctx, append(args, "--force"), stdio{Stdin: strings.NewReader(""), Stdout: io.Discard, Stderr: &se, Net: hooks}); code != exitFindings ||
-		!strings.Contains(se.String(), strconv.Itoa(len(lists)-2)+" written, 2 failed") {
-		t.Errorf("rerun with --force: exit %d; stderr:\n%s", code, se.String())
-	}
-	if hidden, _ := filepath.Glob(filepath.Join(out, ".*")); len(hidden) != 0 {
-		t.Errorf("temporary files left: %v", hidden)
 	}
 }
 
