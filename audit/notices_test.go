@@ -87,33 +87,38 @@ func TestIPListNotices(t *testing.T) {
 		},
 	}
 	for _, tt := range tests {
-		t.Run(tt.name, func(t *testing.T) {
-			// Tallied in two parts and merged, as the Beam pipeline does.
-			var a, b NoticeFacts
-			b.DNSGiven = tt.dnsGiven
-			for i, r := range tt.rows {
-				if i%2 == 0 {
-					a.Tally(r)
-				} else {
-					b.Tally(r)
-				}
-			}
-			a.Merge(b)
-			got := Notices(&a, bots.Default())
-			if len(got) != len(tt.want) {
-				t.Fatalf("got %d notices %+v, want %d", len(got), got, len(tt.want))
-			}
-			for i, n := range got {
-				if tt.dnsGiven && strings.Contains(n.Message, "dns verify") && !strings.Contains(n.Message, "hold no lookup") {
-					t.Errorf("notice %d names dns verify although --dns-dir was given: %q", i, n.Message)
-				}
-				code, rest, _ := strings.Cut(tt.want[i], ": ")
-				count, msg, _ := strings.Cut(rest, ": ")
-				if n.Code != code || count != "" && count != itoa(n.Count) || !strings.Contains(n.Message, msg) {
-					t.Errorf("notice %d = %s %d %q, want %s %s %q", i, n.Code, n.Count, n.Message, code, count, msg)
-				}
-			}
-		})
+		t.Run(tt.name, func(t *testing.T) { checkIPListNotices(t, tt.rows, tt.dnsGiven, tt.want) })
+	}
+}
+
+// checkIPListNotices tallies rows and compares the IP notices with want
+// ("code: count: substring of the message", in order).
+func checkIPListNotices(t *testing.T, rows []*table.Fetch, dnsGiven bool, want []string) {
+	t.Helper()
+	// Tallied in two parts and merged, as the Beam pipeline does.
+	var a, b NoticeFacts
+	b.DNSGiven = dnsGiven
+	for i, r := range rows {
+		if i%2 == 0 {
+			a.Tally(r)
+		} else {
+			b.Tally(r)
+		}
+	}
+	a.Merge(b)
+	got := Notices(&a, bots.Default())
+	if len(got) != len(want) {
+		t.Fatalf("got %d notices %+v, want %d", len(got), got, len(want))
+	}
+	for i, n := range got {
+		if dnsGiven && strings.Contains(n.Message, "dns verify") && !strings.Contains(n.Message, "hold no lookup") {
+			t.Errorf("notice %d names dns verify although --dns-dir was given: %q", i, n.Message)
+		}
+		code, rest, _ := strings.Cut(want[i], ": ")
+		count, msg, _ := strings.Cut(rest, ": ")
+		if n.Code != code || count != "" && count != itoa(n.Count) || !strings.Contains(n.Message, msg) {
+			t.Errorf("notice %d = %s %d %q, want %s %s %q", i, n.Code, n.Count, n.Message, code, count, msg)
+		}
 	}
 }
 
