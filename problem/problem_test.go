@@ -339,21 +339,25 @@ var alsoAs = map[problem.Code]string{
 	problem.LogOutOfOrder:  problem.Info, // runs merged in time order: nothing lost
 }
 
+// sevByName maps the names of severity constants (event's and problem's)
+// to the registry's severities.
+var sevByName = map[string]string{
+	"SevError": problem.Error, "SevWarning": problem.Warning, "SevInfo": problem.Info,
+	"Error": problem.Error, "Warning": problem.Warning, "Info": problem.Info,
+}
+
+// impliedSev lists helpers that imply the severity, by package.
+var impliedSev = map[string]map[string]string{
+	"accesslog": {"fail": problem.Error, "warn": problem.Warning},
+	"history":   {"warn": problem.Warning},
+	"listing":   {"problem": problem.Error},
+}
+
 // TestSeveritiesMatch: where a producer names a code and a severity in
 // one call or literal, the severity is the registry's. Codes passed as
 // variables, and helpers that imply a severity other than those listed
 // here, are not followed.
 func TestSeveritiesMatch(t *testing.T) {
-	bySev := map[string]string{
-		"SevError": problem.Error, "SevWarning": problem.Warning, "SevInfo": problem.Info,
-		"Error": problem.Error, "Warning": problem.Warning, "Info": problem.Info,
-	}
-	// Helpers that imply the severity, by package.
-	implied := map[string]map[string]string{
-		"accesslog": {"fail": problem.Error, "warn": problem.Warning},
-		"history":   {"warn": problem.Warning},
-		"listing":   {"problem": problem.Error},
-	}
 	aliases := codeAliases(t)
 	checked := 0
 	goFiles(t, func(path string, f *ast.File, fset *token.FileSet) {
@@ -376,12 +380,12 @@ func TestSeveritiesMatch(t *testing.T) {
 			switch x := e.(type) {
 			case *ast.SelectorExpr:
 				if id, ok := x.X.(*ast.Ident); ok && (id.Name == "event" || id.Name == pname) {
-					s, ok := bySev[x.Sel.Name]
+					s, ok := sevByName[x.Sel.Name]
 					return s, ok
 				}
 			case *ast.Ident:
 				if strings.HasPrefix(x.Name, "Sev") {
-					s, ok := bySev[x.Name]
+					s, ok := sevByName[x.Name]
 					return s, ok
 				}
 			}
@@ -435,8 +439,8 @@ func TestSeveritiesMatch(t *testing.T) {
 			switch {
 			case len(sevs) == 1:
 				check(n.Pos(), codes[0], sevs[0])
-			case len(sevs) == 0 && implied[pkg][helper] != "":
-				check(n.Pos(), codes[0], implied[pkg][helper])
+			case len(sevs) == 0 && impliedSev[pkg][helper] != "":
+				check(n.Pos(), codes[0], impliedSev[pkg][helper])
 			}
 			return true
 		})
