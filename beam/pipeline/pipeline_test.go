@@ -15,6 +15,7 @@ import (
 	"github.com/apache/beam/sdks/v2/go/pkg/beam/testing/ptest"
 
 	"github.com/repaudit/repaudit/audit"
+	"github.com/repaudit/repaudit/audit/input"
 	"github.com/repaudit/repaudit/beam/internal/corpus"
 	"github.com/repaudit/repaudit/evaluate"
 	"github.com/repaudit/repaudit/internal/parquetread"
@@ -45,10 +46,12 @@ func demoConfig(out string) Config {
 
 func auditConfig(c Config) audit.Config {
 	return audit.Config{
-		Inputs: c.Inputs, Out: c.Out, LogFormat: c.LogFormat, LogExtraHeaders: c.LogExtraHeaders,
-		Bots: c.Bots, Cards: c.Cards, JWKS: c.JWKS, IPRanges: c.IPRanges, IPRangesDirs: c.IPRangesDirs,
-		Index: c.Index, Snippets: c.Snippets, Robots: c.Robots, RobotsGit: c.RobotsGit, RobotsDir: c.RobotsDir,
-		Eval: c.Eval, Jobs: 2, MaxProblemsPerFile: c.MaxProblemsPerFile,
+		Inputs: c.Inputs, Out: c.Out, Jobs: 2, Options: input.Options{
+			LogFormat: c.LogFormat, LogExtraHeaders: c.LogExtraHeaders,
+			Bots: c.Bots, Cards: c.Cards, JWKS: c.JWKS, IPRanges: c.IPRanges, IPRangesDirs: c.IPRangesDirs,
+			Index: c.Index, Snippets: c.Snippets, Robots: c.Robots, RobotsGit: c.RobotsGit, RobotsDir: c.RobotsDir,
+			Eval: c.Eval, MaxProblemsPerFile: c.MaxProblemsPerFile,
+		},
 	}
 }
 

@@ -93,17 +93,13 @@ func runAudit(ctx context.Context, args []string, std stdio) int {
 	}
 	defer applyMemoryLimit(memLimit, os.Getenv)()
 	cfg := audit.Config{
-		Inputs: inputs, Out: *out, Force: *force, Jobs: *jobs, LogFormat: opts.LogFormat, LogExtraHeaders: opts.LogExtraHeaders,
-		Bots: opts.Bots, Cards: opts.Cards, JWKS: opts.JWKS, IPRanges: opts.IPRanges, IPRangesDirs: opts.IPRangesDirs, DNSDirs: opts.DNSDirs,
-		Index: opts.Index, Snippets: opts.Snippets,
-		Robots: opts.Robots, RobotsGit: opts.RobotsGit, RobotsDir: opts.RobotsDir,
-		Eval:    opts.Eval,
+		Inputs: inputs, Out: *out, Force: *force, Jobs: *jobs, Options: opts,
 		Version: version,
 		Command: append([]string{"repaudit", "audit"}, args...),
 		Stdin:   std.Stdin, // for the input "-"
 	}
-	cfg.Options = map[string]any{}
-	fs.Visit(func(f *flag.Flag) { cfg.Options[f.Name] = f.Value.String() })
+	cfg.ManifestOptions = map[string]any{}
+	fs.Visit(func(f *flag.Flag) { cfg.ManifestOptions[f.Name] = f.Value.String() })
 	if !*quiet && isTerminal(std.Stderr) {
 		cfg.Progress = rawWriter(std.Stderr)
 	}
