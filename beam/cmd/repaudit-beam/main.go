@@ -120,20 +120,16 @@ func run(ctx context.Context, args []string, stderr io.Writer) int {
 		return fail("%v", err)
 	}
 	cfg := pipeline.Config{
-		Inputs: inputs, Out: *out, Force: *force, LogFormat: opts.LogFormat, LogExtraHeaders: opts.LogExtraHeaders,
-		Bots: opts.Bots, Cards: opts.Cards, JWKS: opts.JWKS, IPRanges: opts.IPRanges, IPRangesDirs: opts.IPRangesDirs, DNSDirs: opts.DNSDirs,
-		Index: opts.Index, Snippets: opts.Snippets,
-		Robots: opts.Robots, RobotsGit: opts.RobotsGit, RobotsDir: opts.RobotsDir,
-		Eval:       opts.Eval,
-		Workers:    *workers,
-		SplitBytes: *split,
-		HotFetches: *hot,
-		HotShards:  *shards,
-		Version:    "beam",
-		Command:    append([]string{"repaudit-beam"}, args...),
-		Options:    map[string]string{},
+		Inputs: inputs, Out: *out, Force: *force, Options: opts,
+		Workers:         *workers,
+		SplitBytes:      *split,
+		HotFetches:      *hot,
+		HotShards:       *shards,
+		Version:         "beam",
+		Command:         append([]string{"repaudit-beam"}, args...),
+		ManifestOptions: map[string]string{},
 	}
-	fs.Visit(func(f *flag.Flag) { cfg.Options[f.Name] = f.Value.String() })
+	fs.Visit(func(f *flag.Flag) { cfg.ManifestOptions[f.Name] = f.Value.String() })
 
 	p, s := beam.NewPipelineWithRoot()
 	if err := pipeline.Build(ctx, s, cfg); err != nil {
