@@ -11,7 +11,6 @@ import (
 	"sync/atomic"
 	"time"
 
-	"github.com/repaudit/repaudit/accesslog"
 	"github.com/repaudit/repaudit/audit/input"
 	"github.com/repaudit/repaudit/bots"
 	"github.com/repaudit/repaudit/evaluate"
@@ -25,50 +24,25 @@ import (
 
 // Config is one validated audit run.
 type Config struct {
-	Inputs    []string         // files, directories, globs
-	Out       string           // output directory
-	Force     bool             // replace an existing output directory
-	Jobs      int              // parallel workers; 0 = all cores
-	LogFormat accesslog.Format // "" = detect per file
-	// LogExtraHeaders names extra quoted fields after the User-Agent in
-	// combined-style logs (see accesslog.Options.ExtraHeaders).
-	LogExtraHeaders []string
-	Bots            []string            // --bots files, merged over the default catalog
-	Cards           []string            // --card files, valid for the whole run
-	JWKS            []string            // --jwks files: trusted keys
-	IPRanges        map[string][]string // --ip-ranges TOKEN=FILE
-	IPRangesDirs    []string            // --ip-ranges-dir: IP list files tied to bots by name (package input)
-	DNSDirs         []string            // --dns-dir: reverse-DNS snapshots of 'repaudit dns verify' (package input)
-	Index           []string            // --index listings
-	Snippets        []string            // --snippets listings
-	// Robots, RobotsGit and RobotsDir are robots.txt versions as the site
-	// keeps them: --robots FILE[@TIME], --robots-git DIR[:PATH],
-	// --robots-dir DIR (see package history).
-	Robots    []string
-	RobotsGit []string
-	RobotsDir []string
-	Eval      evaluate.Options
+	Inputs []string // files, directories, globs
+	Out    string   // output directory
+	Force  bool     // replace an existing output directory
+	Jobs   int      // parallel workers; 0 = all cores
+	// Options are what the input layer reads with: log format, the
+	// files that accompany the inputs (--bots, --robots, …) and how
+	// fetches are judged. A MaxProblemsPerFile of 0 is
+	// input.DefaultMaxProblems.
+	input.Options
 	// Progress receives a live progress line; nil for silence.
 	Progress io.Writer
-	// Version, Command and Options are recorded in the manifest.
-	Version string
-	Command []string
-	Options map[string]any
+	// Version, Command and ManifestOptions (the flags as given) are
+	// recorded in the manifest.
+	Version         string
+	Command         []string
+	ManifestOptions map[string]any
 	// Stdin is read for the input "-" (StdinName); nil makes "-" a
 	// failed input.
 	Stdin io.Reader
-	// MaxProblemsPerFile caps the problems kept per input (and code); the
-	// rest are counted in one summary problem. 0 = 10000.
-	MaxProblemsPerFile int
-}
-
-// inputOptions is what the input layer reads of cfg.
-func (cfg Config) inputOptions() input.Options {
-	return input.Options{
-		LogFormat: cfg.LogFormat, LogExtraHeaders: cfg.LogExtraHeaders, Bots: cfg.Bots, Cards: cfg.Cards, JWKS: cfg.JWKS,
-		IPRanges: cfg.IPRanges, IPRangesDirs: cfg.IPRangesDirs, DNSDirs: cfg.DNSDirs, Index: cfg.Index, Snippets: cfg.Snippets,
-		Robots: cfg.Robots, RobotsGit: cfg.RobotsGit, RobotsDir: cfg.RobotsDir, Eval: cfg.Eval, MaxProblemsPerFile: cfg.MaxProblemsPerFile,
-	}
 }
 
 // ErrNoSite means that some log lines or robots.txt sources named no
@@ -156,7 +130,7 @@ func Run(ctx context.Context, cfg Config) (*Summary, error) {
 		cfg.Jobs = runtime.GOMAXPROCS(0)
 	}
 	if cfg.MaxProblemsPerFile <= 0 {
-		cfg.MaxProblemsPerFile = 10000
+		cfg.MaxProblemsPerFile = input.DefaultMaxProblems
 	}
 
 	// Refuse an existing output before any work.
@@ -179,7 +153,7 @@ func Run(ctx context.Context, cfg Config) (*Summary, error) {
 		Tool:     "repaudit",
 		Version:  cfg.Version,
 		Command:  cfg.Command,
-		Options:  cfg.Options,
+		Options:  cfg.ManifestOptions,
 		Inputs:   sum.Files,
 		Timings:  sum.Timings,
 		Catalog:  &sum.Catalog,
@@ -204,7 +178,7 @@ func Run(ctx context.Context, cfg Config) (*Summary, error) {
 // returns the summary and the model (for the manifest). An ErrInputs
 // comes with a summary: the rows were written all the same.
 func execute(ctx context.Context, cfg Config, w table.Sink) (*Summary, *evaluate.Model, error) {
-	if err := input.CheckSources(cfg.inputOptions()); err != nil {
+	if err := input.CheckSources(cfg.Options); err != nil {
 		return nil, nil, err
 	}
 	r := newRun(ctx, cfg)
@@ -242,7 +216,6 @@ func execute(ctx context.Context, cfg Config, w table.Sink) (*Summary, *evaluate
 type run struct {
 	ctx     context.Context
 	cfg     Config
-	opts    input.Options // cfg's, for the input layer
 	sum     *Summary
 	st      *input.State
 	timings map[string]float64
@@ -279,7 +252,7 @@ func (r *run) settleAsOf() {
 
 func newRun(ctx context.Context, cfg Config) *run {
 	return &run{
-		ctx: ctx, cfg: cfg, opts: cfg.inputOptions(), st: &input.State{}, timings: map[string]float64{}, spool: newSpoolDir(cfg.Out),
+		ctx: ctx, cfg: cfg, st: &input.State{}, timings: map[string]float64{}, spool: newSpoolDir(cfg.Out),
 		sum: &Summary{Out: cfg.Out, Findings: map[string]int64{},
 			referrers: map[string]int64{}, ProblemsBySeverity: map[string]int64{}},
 	}
@@ -493,7 +466,7 @@ func runInto(ctx context.Context, cfg Config, sink table.Sink) error {
 		cfg.Jobs = runtime.GOMAXPROCS(0)
 	}
 	if cfg.MaxProblemsPerFile <= 0 {
-		cfg.MaxProblemsPerFile = 10000
+		cfg.MaxProblemsPerFile = input.DefaultMaxProblems
 	}
 	_, _, err := execute(ctx, cfg, sink)
 	return err

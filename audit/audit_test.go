@@ -11,6 +11,7 @@ import (
 	"testing"
 	"time"
 
+	"github.com/repaudit/repaudit/audit/input"
 	"github.com/repaudit/repaudit/evaluate"
 	"github.com/repaudit/repaudit/output"
 	"github.com/repaudit/repaudit/table"
@@ -21,13 +22,15 @@ const demo = "../testdata/demo"
 func demoConfig(out string, jobs int) Config {
 	at, _ := time.Parse(time.RFC3339, "2025-06-01T00:00:00Z")
 	return Config{
-		Inputs:   []string{demo},
-		Out:      out,
-		Jobs:     jobs,
-		Index:    []string{demo + "/index.csv"},
-		Snippets: []string{demo + "/snippets.csv"},
-		Eval: evaluate.Options{AsOf: at, IndexAgent: "googlebot", DefaultAuthority: "https://www.example.com",
-			RobotsTTL: 24 * time.Hour},
+		Inputs: []string{demo},
+		Out:    out,
+		Jobs:   jobs,
+		Options: input.Options{
+			Index:    []string{demo + "/index.csv"},
+			Snippets: []string{demo + "/snippets.csv"},
+			Eval: evaluate.Options{AsOf: at, IndexAgent: "googlebot", DefaultAuthority: "https://www.example.com",
+				RobotsTTL: 24 * time.Hour},
+		},
 	}
 }
 
@@ -99,7 +102,7 @@ func TestMergeOrdersAcrossFiles(t *testing.T) {
 	os.WriteFile(filepath.Join(tmp, "b.log"), []byte(line("12/Mar/2025:10:00:10", "/2")), 0o644)
 	out := filepath.Join(tmp, "out")
 	cfg := Config{Inputs: []string{filepath.Join(tmp, "a.log"), filepath.Join(tmp, "b.log")}, Out: out, Jobs: 2,
-		Eval: evaluate.Options{DefaultAuthority: "https://www.example.com"}}
+		Options: input.Options{Eval: evaluate.Options{DefaultAuthority: "https://www.example.com"}}}
 	col := &table.Collector{}
 	if err := runInto(context.Background(), cfg, col); err != nil {
 		t.Fatal(err)

@@ -9,6 +9,7 @@ import (
 	"testing"
 	"time"
 
+	"github.com/repaudit/repaudit/audit/input"
 	"github.com/repaudit/repaudit/evaluate"
 )
 
@@ -64,7 +65,7 @@ func BenchmarkAuditEndToEnd(b *testing.B) {
 		out := filepath.Join(dir, fmt.Sprint("out", i))
 		sum, err := Run(context.Background(), Config{
 			Inputs: []string{demo + "/archive", logPath}, Out: out,
-			Eval: evaluate.Options{DefaultAuthority: "https://www.example.com"},
+			Options: input.Options{Eval: evaluate.Options{DefaultAuthority: "https://www.example.com"}},
 		})
 		if err != nil {
 			b.Fatal(err)

@@ -97,7 +97,7 @@ func (r *run) unsettled(model *evaluate.Model) (unbound map[string]int64, err er
 	}
 	site := model.Site()
 	if len(sites) == 0 && site.Versions > 0 && site.Authority == "" && len(site.Candidates) > 1 {
-		names := input.UnboundSources(r.cfg.inputOptions())
+		names := input.UnboundSources(r.cfg.Options)
 		for _, fs := range r.files {
 			if fs.err == nil && fs.f.Kind == ingest.KindRobots && fs.site == "" {
 				names = append(names, "robots.txt input "+fs.f.Path)

@@ -6,6 +6,8 @@ import (
 	"io"
 	"strings"
 	"testing"
+
+	"github.com/repaudit/repaudit/audit/input"
 )
 
 func TestFlagsSeveralSites(t *testing.T) {
@@ -20,8 +22,8 @@ func TestFlagsSeveralSites(t *testing.T) {
 	if err != nil {
 		t.Fatal(err)
 	}
-	if strings.Join(s.Sites, " ") != "https://www.example.org https://blog.example.org" || s.Eval.DefaultAuthority != "" || len(s.Eval.Sites) != 2 {
-		t.Errorf("sites %v, default %q, eval sites %v", s.Sites, s.Eval.DefaultAuthority, s.Eval.Sites)
+	if strings.Join(input.Sites(s.Eval), " ") != "https://www.example.org https://blog.example.org" || s.Eval.DefaultAuthority != "" || len(s.Eval.Sites) != 2 {
+		t.Errorf("sites %v, default %q, eval sites %v", input.Sites(s.Eval), s.Eval.DefaultAuthority, s.Eval.Sites)
 	}
 }
 

@@ -9,6 +9,7 @@ import (
 	"testing"
 	"time"
 
+	"github.com/repaudit/repaudit/audit/input"
 	"github.com/repaudit/repaudit/evaluate"
 	"github.com/repaudit/repaudit/problem"
 	"github.com/repaudit/repaudit/table"
@@ -39,8 +40,7 @@ func TestDNSDirWithIPRanges(t *testing.T) {
 `
 	logPath := filepath.Join(tmp, "access.log")
 	os.WriteFile(logPath, []byte(log), 0o644)
-	cfg := Config{Inputs: []string{logPath}, Out: filepath.Join(tmp, "out"), Jobs: 1, IPRangesDirs: []string{ranges}, DNSDirs: []string{dns},
-		Eval: evaluate.Options{DefaultAuthority: "https://www.example.com", RobotsTTL: 24 * time.Hour}}
+	cfg := Config{Inputs: []string{logPath}, Out: filepath.Join(tmp, "out"), Jobs: 1, Options: input.Options{IPRangesDirs: []string{ranges}, DNSDirs: []string{dns}, Eval: evaluate.Options{DefaultAuthority: "https://www.example.com", RobotsTTL: 24 * time.Hour}}}
 	col := &table.Collector{}
 	if err := runInto(context.Background(), cfg, col); err != nil {
 		t.Fatal(err)
@@ -118,7 +118,7 @@ func TestDNSSnapshotAsInput(t *testing.T) {
 		}
 		return fetches, findings, problems
 	}
-	wantF, wantV, wantP := run("dir", Config{Inputs: []string{logPath}, DNSDirs: []string{filepath.Dir(snapPath)}})
+	wantF, wantV, wantP := run("dir", Config{Inputs: []string{logPath}, Options: input.Options{DNSDirs: []string{filepath.Dir(snapPath)}}})
 	if !strings.Contains(wantF, "/c:name_outside_suffixes:spoofed::") || !strings.Contains(wantV, "/c:rdns_mismatch:") ||
 		!strings.Contains(wantP, snapPath+":4:"+string(problem.DNSBadEntry)) {
 		t.Fatalf("--dns-dir run: fetches\n%s findings\n%s problems\n%s", wantF, wantV, wantP)

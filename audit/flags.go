@@ -17,9 +17,14 @@ import (
 // Flags are the command-line flags that every driver of the audit shares
 // ('repaudit audit' and 'repaudit-beam'): the files that accompany the
 // streamed inputs and how fetches are judged. Register them on a flag
-// set, parse it, then Resolve them into validated settings; a driver adds
-// its own flags (output, workers, progress) beside them.
+// set, parse it, then Resolve them into the input layer's options; a
+// driver adds its own flags (output, workers, progress) beside them.
 type Flags struct {
+	// Input receives the flags that name files as given (--bots,
+	// --card, --jwks, --index, --snippets, --ip-ranges-dir, --dns-dir,
+	// --robots, --robots-git, --robots-dir); Resolve completes it from
+	// the flags below.
+	Input            input.Options
 	LogFormat        string
 	LogExtraHeaders  string
 	IndexAgent       string
@@ -31,12 +36,7 @@ type Flags struct {
 	UnreachableAfter time.Duration
 	AllowTestKeys    bool
 	RobotsMaxBytes   int
-	Bots             List
-	Cards            List
-	JWKS             List
 	IPRanges         List
-	Index            List
-	Snippets         List
 }
 
 // List collects a repeatable flag.
@@ -62,37 +62,36 @@ func (f *Flags) Register(fs *flag.FlagSet) {
 	fs.IntVar(&f.RobotsMaxBytes, "robots-max-bytes", 500*1024, "robots.txt parsing limit in bytes (at least 500 KiB per RFC 9309 §2.5)")
 	fs.StringVar(&f.LogExtraHeaders, "log-extra-headers", "", "comma-separated `NAMES` of extra quoted fields after the User-Agent in combined/common logs, e.g. Signature,Signature-Input,Signature-Agent; for HAProxy logs, the captured request headers {a|b} in capture order, e.g. Host,User-Agent")
 	fs.DurationVar(&f.UnreachableAfter, "unreachable-after", 30*24*time.Hour, "continuous robots.txt unreachability after which it counts as unavailable (RFC 9309 §2.3.1.4)")
-	fs.Var(&f.Bots, "bots", "bot catalog `FILE` to merge over the default (our JSON or ai.robots.txt robots.json); repeatable")
-	fs.Var(&f.Cards, "card", "Signature Agent Card `FILE`, valid for the whole run; repeatable")
-	fs.Var(&f.JWKS, "jwks", "JWK Set `FILE` whose keys are trusted for any Signature-Agent; repeatable")
+	fs.Var((*List)(&f.Input.Bots), "bots", "bot catalog `FILE` to merge over the default (our JSON or ai.robots.txt robots.json); repeatable")
+	fs.Var((*List)(&f.Input.Cards), "card", "Signature Agent Card `FILE`, valid for the whole run; repeatable")
+	fs.Var((*List)(&f.Input.JWKS), "jwks", "JWK Set `FILE` whose keys are trusted for any Signature-Agent; repeatable")
 	fs.Var(&f.IPRanges, "ip-ranges", "published IP ranges `TOKEN=FILE` (JAFAR/Google/OpenAI JSON); repeatable, several snapshots form a timeline")
-	fs.Var(&f.Index, "index", "index listing `FILE` (URLs, CDX, CDXJ or CSV url[,time][,agent]); repeatable")
-	fs.Var(&f.Snippets, "snippets", "snippet listing `FILE`, same shapes as --index; repeatable")
+	fs.Var((*List)(&f.Input.Index), "index", "index listing `FILE` (URLs, CDX, CDXJ or CSV url[,time][,agent]); repeatable")
+	fs.Var((*List)(&f.Input.Snippets), "snippets", "snippet listing `FILE`, same shapes as --index; repeatable")
+	fs.Var((*List)(&f.Input.IPRangesDirs), "ip-ranges-dir", "`DIR` of IP range lists as 'repaudit ranges fetch' writes them (or named as published, e.g. googlebot.json); repeatable")
+	fs.Var((*List)(&f.Input.DNSDirs), "dns-dir", "`DIR` of reverse-DNS snapshots as 'repaudit dns verify' writes them: read offline, they verify or refute the addresses of bots with rdns_suffixes; repeatable")
+	fs.Var((*List)(&f.Input.Robots), "robots", "the site's robots.txt `[URL=]FILE[@TIME]`, served from TIME (RFC 3339 or YYYY-MM-DD) until the next version; without @TIME, in force for the whole data range; URL= binds it to that site (https://www.example.org=FILE) whatever --site says; repeatable")
+	fs.Var((*List)(&f.Input.RobotsGit), "robots-git", "git repository `[URL=]DIR[:PATH]` holding the site's robots.txt (PATH default robots.txt): every commit that changed it is a version from its committer time; URL= binds it to that site; repeatable")
+	fs.Var((*List)(&f.Input.RobotsDir), "robots-dir", "`[URL=]DIR` of dated robots.txt snapshots named by date or time (2025-03-01.txt, robots-2025-03-01T12:00:00Z.txt); URL= binds them to that site; a subdirectory named by a host (DIR/www.example.org/2025-03-01.txt) holds that host's snapshots (https, unless a --site names the host with http); repeatable")
 }
 
-// Settings are the shared flags validated.
-type Settings struct {
-	LogFormat       accesslog.Format    // "" = detect per file
-	LogExtraHeaders []string            // trimmed names
-	Sites           []string            // --site, as authorities, in order, without repeats
-	IPRanges        map[string][]string // --ip-ranges TOKEN=FILE, files per token in order
-	Eval            evaluate.Options
-}
-
-// Resolve validates the parsed flags. Its errors name the flag and say
+// Resolve validates the parsed flags and returns the options they make:
+// Input completed with the log format, the extra headers, the IP range
+// files and the evaluation options. Its errors name the flag and say
 // what it wants.
-func (f *Flags) Resolve() (Settings, error) {
-	var s Settings
+func (f *Flags) Resolve() (input.Options, error) {
+	s := f.Input
+	var none input.Options
 	if f.LogFormat != "" {
 		lf, err := accesslog.ParseFormat(f.LogFormat)
 		if err != nil {
-			return s, err
+			return none, err
 		}
 		s.LogFormat = lf
 	}
 	at, err := ParseTime("as-of", f.AsOf)
 	if err != nil {
-		return s, err
+		return none, err
 	}
 	// A zero or negative duration would silently become the default in
 	// evaluate.Options; say so instead.
@@ -101,35 +100,36 @@ func (f *Flags) Resolve() (Settings, error) {
 		v    time.Duration
 	}{{"robots-ttl", f.RobotsTTL}, {"skew", f.Skew}, {"unreachable-after", f.UnreachableAfter}} {
 		if d.v <= 0 {
-			return s, fmt.Errorf("--%s must be a positive duration (like 90s, 24h), got %s", d.name, d.v)
+			return none, fmt.Errorf("--%s must be a positive duration (like 90s, 24h), got %s", d.name, d.v)
 		}
 	}
 	if f.RobotsMaxBytes < 500*1024 {
-		return s, fmt.Errorf("--robots-max-bytes must be at least 512000 (RFC 9309 §2.5)")
+		return none, fmt.Errorf("--robots-max-bytes must be at least 512000 (RFC 9309 §2.5)")
 	}
 	s.IPRanges = map[string][]string{}
 	for _, r := range f.IPRanges {
 		tok, file, ok := strings.Cut(r, "=")
 		if !ok || tok == "" || file == "" {
-			return s, fmt.Errorf("--ip-ranges wants TOKEN=FILE, got %q", r)
+			return none, fmt.Errorf("--ip-ranges wants TOKEN=FILE, got %q", r)
 		}
 		s.IPRanges[tok] = append(s.IPRanges[tok], file)
 	}
+	var sites []string
 	for _, site := range f.Site {
 		a, err := SiteAuthority(site)
 		if err != nil {
-			return s, err
+			return none, err
 		}
-		if !slices.Contains(s.Sites, a) {
-			s.Sites = append(s.Sites, a)
+		if !slices.Contains(sites, a) {
+			sites = append(sites, a)
 		}
 	}
 	authority := ""
 	var several []string
-	if len(s.Sites) == 1 {
-		authority = s.Sites[0]
-	} else if len(s.Sites) > 1 {
-		several = s.Sites
+	if len(sites) == 1 {
+		authority = sites[0]
+	} else if len(sites) > 1 {
+		several = sites
 	}
 	for _, n := range strings.Split(f.LogExtraHeaders, ",") {
 		if n = strings.TrimSpace(n); n != "" {
@@ -138,7 +138,7 @@ func (f *Flags) Resolve() (Settings, error) {
 	}
 	every, perFile, err := archiveAgents(f.ArchiveAgent)
 	if err != nil {
-		return s, err
+		return none, err
 	}
 	s.Eval = evaluate.Options{
 		AsOf: at, RobotsTTL: f.RobotsTTL, UnreachableAfter: f.UnreachableAfter, Skew: f.Skew, AllowTestKeys: f.AllowTestKeys,
@@ -199,25 +199,4 @@ func ParseTime(name, v string) (time.Time, error) {
 // every authority is (docs/semantics.md, Evaluation §2).
 func SiteAuthority(s string) (string, error) {
 	return input.SiteURL("--site", s)
-}
-
-// SourceFlags are the flags naming the site's own sources that 'repaudit
-// audit' and 'repaudit-beam' share besides Flags: robots.txt versions as
-// the site keeps them, and directories of IP range lists. They fill the
-// Config fields of the same names.
-type SourceFlags struct {
-	IPRangesDirs List
-	DNSDirs      List
-	Robots       List
-	RobotsGit    List
-	RobotsDir    List
-}
-
-// Register defines the source flags on fs.
-func (f *SourceFlags) Register(fs *flag.FlagSet) {
-	fs.Var(&f.IPRangesDirs, "ip-ranges-dir", "`DIR` of IP range lists as 'repaudit ranges fetch' writes them (or named as published, e.g. googlebot.json); repeatable")
-	fs.Var(&f.DNSDirs, "dns-dir", "`DIR` of reverse-DNS snapshots as 'repaudit dns verify' writes them: read offline, they verify or refute the addresses of bots with rdns_suffixes; repeatable")
-	fs.Var(&f.Robots, "robots", "the site's robots.txt `[URL=]FILE[@TIME]`, served from TIME (RFC 3339 or YYYY-MM-DD) until the next version; without @TIME, in force for the whole data range; URL= binds it to that site (https://www.example.org=FILE) whatever --site says; repeatable")
-	fs.Var(&f.RobotsGit, "robots-git", "git repository `[URL=]DIR[:PATH]` holding the site's robots.txt (PATH default robots.txt): every commit that changed it is a version from its committer time; URL= binds it to that site; repeatable")
-	fs.Var(&f.RobotsDir, "robots-dir", "`[URL=]DIR` of dated robots.txt snapshots named by date or time (2025-03-01.txt, robots-2025-03-01T12:00:00Z.txt); URL= binds them to that site; a subdirectory named by a host (DIR/www.example.org/2025-03-01.txt) holds that host's snapshots (https, unless a --site names the host with http); repeatable")
 }

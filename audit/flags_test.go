@@ -7,16 +7,18 @@ import (
 	"strings"
 	"testing"
 	"time"
+
+	"github.com/repaudit/repaudit/audit/input"
 )
 
 func TestFlagsResolve(t *testing.T) {
-	parse := func(args ...string) (Settings, error) {
+	parse := func(args ...string) (input.Options, error) {
 		fs := flag.NewFlagSet("t", flag.ContinueOnError)
 		fs.SetOutput(io.Discard)
 		var f Flags
 		f.Register(fs)
 		if err := fs.Parse(args); err != nil {
-			return Settings{}, err
+			return input.Options{}, err
 		}
 		return f.Resolve()
 	}

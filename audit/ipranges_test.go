@@ -8,6 +8,7 @@ import (
 	"testing"
 	"time"
 
+	"github.com/repaudit/repaudit/audit/input"
 	"github.com/repaudit/repaudit/evaluate"
 	"github.com/repaudit/repaudit/identity"
 	"github.com/repaudit/repaudit/problem"
@@ -53,7 +54,7 @@ func TestIPRangesDir(t *testing.T) {
 
 	for _, asInput := range []bool{false, true} {
 		cfg := Config{Inputs: []string{logPath}, Out: filepath.Join(tmp, "out"), Jobs: 2,
-			Eval: evaluate.Options{DefaultAuthority: "https://www.example.com", RobotsTTL: 24 * time.Hour}}
+			Options: input.Options{Eval: evaluate.Options{DefaultAuthority: "https://www.example.com", RobotsTTL: 24 * time.Hour}}}
 		if asInput {
 			cfg.Inputs = append(cfg.Inputs, dir)
 		} else {
@@ -90,12 +91,12 @@ func TestIPRangesDir(t *testing.T) {
 		}
 	}
 
-	if err := runInto(context.Background(), Config{Inputs: []string{logPath}, Out: filepath.Join(tmp, "o2"), IPRangesDirs: []string{filepath.Join(tmp, "none")}}, &table.Collector{}); err == nil {
+	if err := runInto(context.Background(), Config{Inputs: []string{logPath}, Out: filepath.Join(tmp, "o2"), Options: input.Options{IPRangesDirs: []string{filepath.Join(tmp, "none")}}}, &table.Collector{}); err == nil {
 		t.Error("a missing --ip-ranges-dir is not an error")
 	}
 	empty := filepath.Join(tmp, "empty")
 	os.Mkdir(empty, 0o755)
-	if err := runInto(context.Background(), Config{Inputs: []string{logPath}, Out: filepath.Join(tmp, "o3"), IPRangesDirs: []string{empty}}, &table.Collector{}); err == nil ||
+	if err := runInto(context.Background(), Config{Inputs: []string{logPath}, Out: filepath.Join(tmp, "o3"), Options: input.Options{IPRangesDirs: []string{empty}}}, &table.Collector{}); err == nil ||
 		!strings.Contains(err.Error(), "ranges fetch") {
 		t.Errorf("an empty --ip-ranges-dir: err %v, want a hint at ranges fetch", err)
 	}
@@ -135,8 +136,7 @@ func TestIPListSeverity(t *testing.T) {
 			os.WriteFile(filepath.Join(dir, "bingbot.json"), []byte(tt.list), 0o644)
 			logPath := filepath.Join(tmp, "access.log")
 			os.WriteFile(logPath, []byte(log), 0o644)
-			cfg := Config{Inputs: []string{logPath}, Out: filepath.Join(tmp, "out"), Jobs: 1, IPRangesDirs: []string{dir},
-				Eval: evaluate.Options{DefaultAuthority: "https://www.example.com", RobotsTTL: 24 * time.Hour}}
+			cfg := Config{Inputs: []string{logPath}, Out: filepath.Join(tmp, "out"), Jobs: 1, Options: input.Options{IPRangesDirs: []string{dir}, Eval: evaluate.Options{DefaultAuthority: "https://www.example.com", RobotsTTL: 24 * time.Hour}}}
 			col := &table.Collector{}
 			if err := runInto(context.Background(), cfg, col); err != nil {
 				t.Fatal(err)
@@ -175,8 +175,7 @@ func TestCatalogListNames(t *testing.T) {
 `
 	logPath := filepath.Join(tmp, "access.log")
 	os.WriteFile(logPath, []byte(log), 0o644)
-	cfg := Config{Inputs: []string{logPath}, Out: filepath.Join(tmp, "out"), Jobs: 1, IPRangesDirs: []string{dir},
-		Eval: evaluate.Options{DefaultAuthority: "https://www.example.com", RobotsTTL: 24 * time.Hour}}
+	cfg := Config{Inputs: []string{logPath}, Out: filepath.Join(tmp, "out"), Jobs: 1, Options: input.Options{IPRangesDirs: []string{dir}, Eval: evaluate.Options{DefaultAuthority: "https://www.example.com", RobotsTTL: 24 * time.Hour}}}
 	col := &table.Collector{}
 	if err := runInto(context.Background(), cfg, col); err != nil {
 		t.Fatal(err)

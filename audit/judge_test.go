@@ -12,6 +12,7 @@ import (
 	"testing"
 	"time"
 
+	"github.com/repaudit/repaudit/audit/input"
 	"github.com/repaudit/repaudit/evaluate"
 	"github.com/repaudit/repaudit/table"
 	"github.com/repaudit/repaudit/warc"
@@ -233,7 +234,7 @@ func TestViewsTieAcrossTasks(t *testing.T) {
 	}
 	run := func(jobs int) []table.Fetch {
 		cfg := Config{Inputs: []string{pa, pb}, Out: filepath.Join(t.TempDir(), "out"), Jobs: jobs,
-			Eval: evaluate.Options{DefaultAuthority: "https://news.example.org"}}
+			Options: input.Options{Eval: evaluate.Options{DefaultAuthority: "https://news.example.org"}}}
 		col := &table.Collector{}
 		if _, _, err := execute(context.Background(), cfg, col); err != nil {
 			t.Fatal(err)

@@ -17,6 +17,7 @@ import (
 	"testing"
 	"time"
 
+	"github.com/repaudit/repaudit/audit/input"
 	"github.com/repaudit/repaudit/evaluate"
 	"github.com/repaudit/repaudit/table"
 )
@@ -38,7 +39,7 @@ func genLog(n int, reversed bool) []byte {
 }
 
 func onceConfig(out string, inputs ...string) Config {
-	return Config{Inputs: inputs, Out: out, Jobs: 2, Eval: evaluate.Options{DefaultAuthority: "https://www.example.com"}}
+	return Config{Inputs: inputs, Out: out, Jobs: 2, Options: input.Options{Eval: evaluate.Options{DefaultAuthority: "https://www.example.com"}}}
 }
 
 func problemCodes(col *table.Collector) map[string]int {

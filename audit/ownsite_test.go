@@ -10,6 +10,7 @@ import (
 	"testing"
 	"time"
 
+	"github.com/repaudit/repaudit/audit/input"
 	"github.com/repaudit/repaudit/evaluate"
 	"github.com/repaudit/repaudit/internal/ownsite"
 	"github.com/repaudit/repaudit/table"
@@ -69,8 +70,7 @@ func runOwn(t *testing.T, cfg Config) (*table.Collector, *Summary) {
 func TestOwnSiteSourcesAgree(t *testing.T) {
 	f := writeOwnFiles(t)
 	base := func() Config {
-		return Config{Inputs: []string{f.log}, IPRanges: map[string][]string{"Googlebot": {f.ranges}},
-			Eval: evaluate.Options{DefaultAuthority: ownsite.Site}}
+		return Config{Inputs: []string{f.log}, Options: input.Options{IPRanges: map[string][]string{"Googlebot": {f.ranges}}, Eval: evaluate.Options{DefaultAuthority: ownsite.Site}}}
 	}
 	viaWARC := base()
 	viaWARC.Inputs = append(viaWARC.Inputs, f.warc)
@@ -165,7 +165,7 @@ func TestOwnSiteSourcesAgree(t *testing.T) {
 // no site, without --site, judges nothing but says why and what to pass.
 func TestOwnSiteNeverSilent(t *testing.T) {
 	f := writeOwnFiles(t)
-	col, sum := runOwn(t, Config{Inputs: []string{f.log}, RobotsGit: []string{f.repo}})
+	col, sum := runOwn(t, Config{Inputs: []string{f.log}, Options: input.Options{RobotsGit: []string{f.repo}}})
 	if len(col.Violations) != 0 {
 		t.Fatalf("findings without a site: %+v", col.Violations)
 	}
@@ -193,7 +193,7 @@ func TestOwnSiteNeverSilent(t *testing.T) {
 
 	// A plain robots.txt among the inputs, with no time: in force for the
 	// whole data range, and said so.
-	col, sum = runOwn(t, Config{Inputs: []string{f.log, f.v2}, Eval: evaluate.Options{DefaultAuthority: ownsite.Site}})
+	col, sum = runOwn(t, Config{Inputs: []string{f.log, f.v2}, Options: input.Options{Eval: evaluate.Options{DefaultAuthority: ownsite.Site}}})
 	if len(col.RobotsVersions) != 1 || !col.RobotsVersions[0].AssumedWholeRange || col.RobotsVersions[0].FetchTime.Format(time.RFC3339) != "2025-05-01T10:00:00Z" {
 		t.Fatalf("versions = %+v, want one assumed from the first log line", col.RobotsVersions)
 	}
@@ -219,8 +219,8 @@ func TestMissingAndDuplicateInputs(t *testing.T) {
 	if err := os.WriteFile(dup, []byte(ownsite.Log()), 0o644); err != nil {
 		t.Fatal(err)
 	}
-	cfg := Config{Inputs: []string{f.log, dup, filepath.Join(f.dir, "nope.log")}, RobotsGit: []string{f.repo},
-		Eval: evaluate.Options{DefaultAuthority: ownsite.Site}, Out: filepath.Join(t.TempDir(), "out"), Jobs: 2, MaxProblemsPerFile: 100}
+	cfg := Config{Inputs: []string{f.log, dup, filepath.Join(f.dir, "nope.log")}, Options: input.Options{RobotsGit: []string{f.repo}, Eval: evaluate.Options{DefaultAuthority: ownsite.Site}, MaxProblemsPerFile: 100},
+		Out: filepath.Join(t.TempDir(), "out"), Jobs: 2}
 	col := &table.Collector{}
 	sum, _, err := execute(context.Background(), cfg, col)
 	if err == nil || len(sum.Failed) != 1 || !strings.HasSuffix(sum.Failed[0], "nope.log") {
@@ -285,8 +285,7 @@ func TestSpooferRobotsFetchChangesNoVerifiedRow(t *testing.T) {
 		t.Fatal(err)
 	}
 	cfg := func(inputs ...string) Config {
-		return Config{Inputs: inputs, RobotsGit: []string{f.repo}, IPRanges: map[string][]string{"Googlebot": {f.ranges}},
-			Eval: evaluate.Options{DefaultAuthority: ownsite.Site}}
+		return Config{Inputs: inputs, Options: input.Options{RobotsGit: []string{f.repo}, IPRanges: map[string][]string{"Googlebot": {f.ranges}}, Eval: evaluate.Options{DefaultAuthority: ownsite.Site}}}
 	}
 	base, _ := runOwn(t, cfg(f.log))
 	with, _ := runOwn(t, cfg(f.log, spoof))

@@ -41,7 +41,7 @@ func (r *run) readPass1() error {
 // into the builder; pipelined asks for a log's fetches to be spooled on a
 // goroutine of their own.
 func (r *run) readFile(fs *fileState, done *atomic.Int64, pipelined bool) {
-	rd := input.Reader{Options: &r.opts, Catalog: r.catalog, IDs: r.ids, Progress: done}
+	rd := input.Reader{Options: &r.cfg.Options, Catalog: r.catalog, IDs: r.ids, Progress: done}
 	sink := &builderSink{r: r, fs: fs}
 	stream := fs.err == nil && streamKind(fs.f.Kind)
 	pipelined = pipelined && fs.f.Kind == ingest.KindLog

@@ -14,6 +14,7 @@ import (
 	"testing"
 	"time"
 
+	"github.com/repaudit/repaudit/audit/input"
 	"github.com/repaudit/repaudit/evaluate"
 	"github.com/repaudit/repaudit/table"
 )
@@ -183,7 +184,7 @@ func TestTwoSitesOneLog(t *testing.T) {
 	wwwLog, blogLog := p.onlyHost(t, "www.example.org"), p.onlyHost(t, "blog.example.org")
 	var want []string
 	for _, one := range []struct{ site, log, dir string }{{wwwSite, wwwLog, p.wwwDir}, {blogSite, blogLog, p.blogDir}} {
-		col, _, err := auditSites(t, Config{Inputs: []string{one.log}, RobotsDir: []string{one.dir}, Eval: evaluate.Options{DefaultAuthority: one.site}})
+		col, _, err := auditSites(t, Config{Inputs: []string{one.log}, Options: input.Options{RobotsDir: []string{one.dir}, Eval: evaluate.Options{DefaultAuthority: one.site}}})
 		if err != nil {
 			t.Fatalf("%s alone: %v", one.site, err)
 		}
@@ -205,7 +206,7 @@ func TestTwoSitesOneLog(t *testing.T) {
 		{"host subdirectories", []string{p.robots}},
 	} {
 		t.Run(tc.name, func(t *testing.T) {
-			col, sum, err := auditSites(t, Config{Inputs: []string{p.log}, RobotsDir: tc.dirs})
+			col, sum, err := auditSites(t, Config{Inputs: []string{p.log}, Options: input.Options{RobotsDir: tc.dirs}})
 			if err != nil {
 				t.Fatalf("audit: %v", err)
 			}
@@ -250,12 +251,12 @@ func TestTwoSitesOneLog(t *testing.T) {
 func TestTwoSitesUnbound(t *testing.T) {
 	p := writePublisher(t)
 	two := evaluate.Options{Sites: []string{wwwSite, blogSite}}
-	_, _, err := auditSites(t, Config{Inputs: []string{p.log}, RobotsDir: []string{p.wwwDir, p.blogDir}, Eval: two})
+	_, _, err := auditSites(t, Config{Inputs: []string{p.log}, Options: input.Options{RobotsDir: []string{p.wwwDir, p.blogDir}, Eval: two}})
 	if err == nil || !strings.Contains(err.Error(), "URL=") || !strings.Contains(err.Error(), wwwSite) || !strings.Contains(err.Error(), blogSite) {
 		t.Fatalf("two --site and unbound --robots-dir: err = %v, want a refusal naming the sites and URL=", err)
 	}
 	// A dir holding only host subdirectories is bound.
-	if _, _, err := auditSites(t, Config{Inputs: []string{p.log}, RobotsDir: []string{p.robots}, Eval: two}); err != nil {
+	if _, _, err := auditSites(t, Config{Inputs: []string{p.log}, Options: input.Options{RobotsDir: []string{p.robots}, Eval: two}}); err != nil {
 		t.Fatalf("two --site and a dir of host subdirectories: %v", err)
 	}
 
@@ -270,7 +271,7 @@ func TestTwoSitesUnbound(t *testing.T) {
 	writeLog(t, combined, blogLines, false)
 	dirs := []string{wwwSite + "=" + p.wwwDir, blogSite + "=" + p.blogDir}
 
-	col, sum, err := auditSites(t, Config{Inputs: []string{combined}, RobotsDir: dirs, Eval: two})
+	col, sum, err := auditSites(t, Config{Inputs: []string{combined}, Options: input.Options{RobotsDir: dirs, Eval: two}})
 	if !errors.Is(err, ErrNoSite) || !strings.Contains(err.Error(), combined) || !strings.Contains(err.Error(), "URL=PATH") {
 		t.Fatalf("unbound host-less log with two --site: err = %v, want ErrNoSite naming the input and URL=PATH", err)
 	}
@@ -287,7 +288,7 @@ func TestTwoSitesUnbound(t *testing.T) {
 		t.Errorf("no-host notice = %+v, want one naming the input, the sites and URL=PATH", notice)
 	}
 
-	col, _, err = auditSites(t, Config{Inputs: []string{blogSite + "=" + combined}, RobotsDir: dirs, Eval: two})
+	col, _, err = auditSites(t, Config{Inputs: []string{blogSite + "=" + combined}, Options: input.Options{RobotsDir: dirs, Eval: two}})
 	if err != nil {
 		t.Fatalf("bound host-less log: %v", err)
 	}
@@ -306,7 +307,7 @@ func TestTwoSitesUnbound(t *testing.T) {
 // and the run ends with ErrNoSite naming the hosts and URL=.
 func TestUnboundSourceSeveralHosts(t *testing.T) {
 	p := writePublisher(t)
-	col, _, err := auditSites(t, Config{Inputs: []string{p.log}, RobotsDir: []string{p.wwwDir}})
+	col, _, err := auditSites(t, Config{Inputs: []string{p.log}, Options: input.Options{RobotsDir: []string{p.wwwDir}}})
 	if !errors.Is(err, ErrNoSite) || !strings.Contains(err.Error(), "URL=") || !strings.Contains(err.Error(), wwwSite) || !strings.Contains(err.Error(), blogSite) {
 		t.Fatalf("err = %v, want ErrNoSite naming both hosts and URL=", err)
 	}
@@ -344,7 +345,7 @@ func TestManySites(t *testing.T) {
 	writeLog(t, log, lines, true)
 	writeFile(t, filepath.Join(robots, "old", "2025-01-01.txt"), "User-agent: *\nDisallow: /\n")
 
-	col, sum, err := auditSites(t, Config{Inputs: []string{log}, RobotsDir: []string{robots}})
+	col, sum, err := auditSites(t, Config{Inputs: []string{log}, Options: input.Options{RobotsDir: []string{robots}}})
 	if err != nil {
 		t.Fatalf("audit: %v", err)
 	}
@@ -424,7 +425,7 @@ func TestRobotsDirMixed(t *testing.T) {
 			writeFile(t, filepath.Join(dst, name), string(b))
 		}
 	}
-	col, _, err := auditSites(t, Config{Inputs: []string{p.log}, RobotsDir: []string{mixed}, Eval: evaluate.Options{DefaultAuthority: wwwSite}})
+	col, _, err := auditSites(t, Config{Inputs: []string{p.log}, Options: input.Options{RobotsDir: []string{mixed}, Eval: evaluate.Options{DefaultAuthority: wwwSite}}})
 	if err != nil {
 		t.Fatalf("audit: %v", err)
 	}
@@ -440,7 +441,7 @@ func TestRobotsDirMixed(t *testing.T) {
 		t.Errorf("versions by authority = %v, want %v", got, want)
 	}
 	// Two --site: the top-level files are bound to neither: refused.
-	_, _, err = auditSites(t, Config{Inputs: []string{p.log}, RobotsDir: []string{mixed}, Eval: evaluate.Options{Sites: []string{wwwSite, blogSite}}})
+	_, _, err = auditSites(t, Config{Inputs: []string{p.log}, Options: input.Options{RobotsDir: []string{mixed}, Eval: evaluate.Options{Sites: []string{wwwSite, blogSite}}}})
 	if err == nil || !strings.Contains(err.Error(), "--robots-dir "+mixed) {
 		t.Errorf("two --site, top-level files: err = %v, want a refusal naming the dir", err)
 	}

@@ -57,7 +57,7 @@ func (r *run) prepare() error {
 			r.st.Failed = append(r.st.Failed, p.Source.File)
 		}
 	}
-	if err := input.LoadLocalIdentity(cfg.inputOptions(), r.catalog, r.ids, &r.st.Problems); err != nil {
+	if err := input.LoadLocalIdentity(cfg.Options, r.catalog, r.ids, &r.st.Problems); err != nil {
 		return err
 	}
 	if err := r.sniffAll(paths); err != nil {
@@ -173,8 +173,8 @@ func (r *run) newBuilder() error {
 			return err
 		}
 	}
-	input.ReadSiteSources(r.cfg.inputOptions(), r.builder.AddSiteVersion, r.st)
-	input.SideInputs(r.cfg.inputOptions(), r.st)
+	input.ReadSiteSources(r.cfg.Options, r.builder.AddSiteVersion, r.st)
+	input.SideInputs(r.cfg.Options, r.st)
 	return nil
 }
 

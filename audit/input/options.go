@@ -7,7 +7,9 @@ import (
 
 // Options are what the input layer reads with: the flags every driver of
 // the audit shares ('repaudit audit' and 'repaudit-beam') that name or
-// shape inputs. Each driver builds them once from its configuration.
+// shape inputs. Each driver builds them once from the flags
+// (audit.Flags.Resolve) and embeds them in its configuration
+// (audit.Config, the pipeline's Config).
 type Options struct {
 	LogFormat accesslog.Format // "" = detect per file
 	// LogExtraHeaders names extra quoted fields after the User-Agent in

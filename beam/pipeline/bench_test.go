@@ -12,6 +12,7 @@ import (
 	"time"
 
 	"github.com/repaudit/repaudit/audit"
+	"github.com/repaudit/repaudit/audit/input"
 	"github.com/repaudit/repaudit/beam/internal/corpus"
 	"github.com/repaudit/repaudit/evaluate"
 	"github.com/repaudit/repaudit/table"
@@ -36,7 +37,7 @@ func BenchmarkLargeCorpus(b *testing.B) {
 	for b.Loop() {
 		dir := b.TempDir()
 		cfg := Config{Inputs: []string{in}, Out: filepath.Join(dir, "beam"), Workers: workers,
-			Eval: evaluate.Options{DefaultAuthority: corpus.Site}}
+			Options: input.Options{Eval: evaluate.Options{DefaultAuthority: corpus.Site}}}
 		acfg := auditConfig(cfg)
 		acfg.Out = filepath.Join(dir, "audit")
 		acfg.Jobs = runtime.GOMAXPROCS(0)

@@ -12,9 +12,7 @@ import (
 
 	"github.com/apache/beam/sdks/v2/go/pkg/beam/io/filesystem"
 
-	"github.com/repaudit/repaudit/accesslog"
 	"github.com/repaudit/repaudit/audit/input"
-	"github.com/repaudit/repaudit/evaluate"
 	"github.com/repaudit/repaudit/event"
 	"github.com/repaudit/repaudit/ingest"
 )
@@ -24,26 +22,14 @@ import (
 // every worker (local paths on Prism; a shared mount or a filesystem Beam
 // registers, such as gs://, on a cluster).
 type Config struct {
-	Inputs          []string // files, directories, globs; URLs of registered filesystems
-	Out             string   // output directory (local or a registered filesystem)
-	Force           bool
-	LogFormat       accesslog.Format
-	LogExtraHeaders []string
-	Bots            []string            // --bots files
-	Cards           []string            // --card files
-	JWKS            []string            // --jwks files
-	IPRanges        map[string][]string // --ip-ranges TOKEN=FILE
-	IPRangesDirs    []string            // --ip-ranges-dir
-	DNSDirs         []string            // --dns-dir
-	Index           []string            // --index listings
-	Snippets        []string            // --snippets listings
-	// Robots, RobotsGit and RobotsDir are the site's own robots.txt
-	// versions (--robots FILE[@TIME], --robots-git DIR[:PATH],
-	// --robots-dir DIR), read by the launcher through the input layer.
-	Robots    []string
-	RobotsGit []string
-	RobotsDir []string
-	Eval      evaluate.Options
+	Inputs []string // files, directories, globs; URLs of registered filesystems
+	Out    string   // output directory (local or a registered filesystem)
+	Force  bool
+	// Options are what the input layer reads with, as in the local
+	// audit: the launcher reads the site's own robots.txt versions
+	// (--robots, --robots-git, --robots-dir) through it, and a
+	// MaxProblemsPerFile of 0 is input.DefaultMaxProblems.
+	input.Options
 	// Workers is how many partitions one judging bundle evaluates side by
 	// side (goroutines in the worker process); 0 = GOMAXPROCS there.
 	Workers int
@@ -59,13 +45,11 @@ type Config struct {
 	// HotShards is the most shards a hot partition is judged in; 0 =
 	// DefaultHotShards.
 	HotShards int
-	// MaxProblemsPerFile caps the problems kept per input (and code), as
-	// in the local audit (input.Problems). 0 = input.DefaultMaxProblems.
-	MaxProblemsPerFile int
-	// Version, Command and Options are recorded in the manifest.
-	Version string
-	Command []string
-	Options map[string]string
+	// Version, Command and ManifestOptions (the flags as given) are
+	// recorded in the manifest.
+	Version         string
+	Command         []string
+	ManifestOptions map[string]string
 }
 
 // fileRef is one input file as the launcher found it. Idx is its place in
@@ -253,13 +237,4 @@ func checkLocalTarget(dir string, force bool) error {
 		return fmt.Errorf("%s: refusing to replace a directory that is not a repaudit output", dir)
 	}
 	return nil
-}
-
-// inputOptions is what the input layer reads of cfg.
-func (cfg *Config) inputOptions() input.Options {
-	return input.Options{
-		LogFormat: cfg.LogFormat, LogExtraHeaders: cfg.LogExtraHeaders, Bots: cfg.Bots, Cards: cfg.Cards, JWKS: cfg.JWKS,
-		IPRanges: cfg.IPRanges, IPRangesDirs: cfg.IPRangesDirs, DNSDirs: cfg.DNSDirs, Index: cfg.Index, Snippets: cfg.Snippets,
-		Robots: cfg.Robots, RobotsGit: cfg.RobotsGit, RobotsDir: cfg.RobotsDir, Eval: cfg.Eval, MaxProblemsPerFile: cfg.MaxProblemsPerFile,
-	}
 }

@@ -23,7 +23,7 @@ func loadIdentity(ctx context.Context, cfg *Config, identitySI func(*[]byte) boo
 	}
 	ids := identity.NewStore()
 	// Their problems were written once, by the launcher's read of them.
-	if err := input.LoadLocalIdentity(cfg.inputOptions(), catalog, ids, new([]event.Problem)); err != nil {
+	if err := input.LoadLocalIdentity(cfg.Options, catalog, ids, new([]event.Problem)); err != nil {
 		return nil, nil, err
 	}
 	var b []byte

@@ -180,7 +180,7 @@ func (fn *finalizeFn) manifest(g *gathered, counts map[string]int64) (*output.Ma
 	for _, c := range g.shared.Crawlers {
 		m.ArchiveCrawlers = append(m.ArchiveCrawlers, output.ArchiveCrawler{File: c.File, Agent: c.Agent, DerivedFrom: c.From, Crawl: c.Crawl})
 	}
-	for k, v := range cfg.Options {
+	for k, v := range cfg.ManifestOptions {
 		m.Options[k] = v
 	}
 	var first, last time.Time
@@ -197,7 +197,7 @@ func (fn *finalizeFn) manifest(g *gathered, counts map[string]int64) (*output.Ma
 	}
 	m.Inputs = append(m.Inputs, fn.SiteInputs...)
 	var side input.State
-	input.SideInputs(cfg.inputOptions(), &side)
+	input.SideInputs(cfg.Options, &side)
 	m.Inputs = append(m.Inputs, side.Inputs...)
 	m.Started, m.Finished = formatTime(first), formatTime(last)
 	// The notices, from the same facts the local audit writes them from:

@@ -8,6 +8,7 @@ import (
 	"testing"
 	"time"
 
+	"github.com/repaudit/repaudit/audit/input"
 	"github.com/repaudit/repaudit/beam/internal/corpus"
 	"github.com/repaudit/repaudit/evaluate"
 	"github.com/repaudit/repaudit/internal/ownsite"
@@ -78,20 +79,19 @@ func TestHotPartitionsSameRowsAsAudit(t *testing.T) {
 	}
 	writeAgentsLog(t, in)
 	t.Run("corpus, every partition hot", func(t *testing.T) {
-		checkHot(t, Config{Inputs: []string{in}, HotFetches: 1, HotShards: 3, Eval: evaluate.Options{DefaultAuthority: corpus.Site}})
+		checkHot(t, Config{Inputs: []string{in}, HotFetches: 1, HotShards: 3, Options: input.Options{Eval: evaluate.Options{DefaultAuthority: corpus.Site}}})
 	})
 	t.Run("corpus, busy partitions hot", func(t *testing.T) {
-		checkHot(t, Config{Inputs: []string{in}, HotFetches: 400, Workers: 1, Eval: evaluate.Options{DefaultAuthority: corpus.Site}})
+		checkHot(t, Config{Inputs: []string{in}, HotFetches: 400, Workers: 1, Options: input.Options{Eval: evaluate.Options{DefaultAuthority: corpus.Site}}})
 	})
 	f := writeOwnFiles(t)
 	for _, tc := range []struct {
 		name string
 		cfg  Config
 	}{
-		{"own site, files", Config{Inputs: []string{f.log}, Robots: []string{f.v1 + "@2025-04-20T08:00:00Z", f.v2 + "@2025-05-05T12:00:00Z"},
-			IPRanges: map[string][]string{"Googlebot": {f.ranges}}, Eval: evaluate.Options{DefaultAuthority: ownsite.Site}}},
-		{"own site, warc, site inferred", Config{Inputs: []string{f.log, f.warc}, IPRangesDirs: []string{f.rangesDir}}},
-		{"own site, no site settled", Config{Inputs: []string{f.log}, RobotsGit: []string{f.repo}}},
+		{"own site, files", Config{Inputs: []string{f.log}, Options: input.Options{Robots: []string{f.v1 + "@2025-04-20T08:00:00Z", f.v2 + "@2025-05-05T12:00:00Z"}, IPRanges: map[string][]string{"Googlebot": {f.ranges}}, Eval: evaluate.Options{DefaultAuthority: ownsite.Site}}}},
+		{"own site, warc, site inferred", Config{Inputs: []string{f.log, f.warc}, Options: input.Options{IPRangesDirs: []string{f.rangesDir}}}},
+		{"own site, no site settled", Config{Inputs: []string{f.log}, Options: input.Options{RobotsGit: []string{f.repo}}}},
 	} {
 		t.Run(tc.name, func(t *testing.T) {
 			tc.cfg.HotFetches = 1

@@ -14,6 +14,7 @@ import (
 	"github.com/apache/beam/sdks/v2/go/pkg/beam"
 
 	"github.com/repaudit/repaudit/audit"
+	"github.com/repaudit/repaudit/audit/input"
 	"github.com/repaudit/repaudit/beam/internal/corpus"
 	"github.com/repaudit/repaudit/evaluate"
 	"github.com/repaudit/repaudit/internal/ownsite"
@@ -93,15 +94,12 @@ func TestOwnSiteSourcesSameRowsAsAudit(t *testing.T) {
 		name string
 		cfg  Config
 	}{
-		{"files, site given", Config{Inputs: []string{f.log}, Robots: []string{f.v1 + "@2025-04-20T08:00:00Z", f.v2 + "@2025-05-05T12:00:00Z"},
-			IPRanges: map[string][]string{"Googlebot": {f.ranges}}, Eval: evaluate.Options{DefaultAuthority: ownsite.Site}}},
-		{"git, ip-ranges-dir, site given", Config{Inputs: []string{f.log}, RobotsGit: []string{f.repo}, IPRangesDirs: []string{f.rangesDir},
-			Eval: evaluate.Options{DefaultAuthority: ownsite.Site}}},
-		{"snapshots, file without time", Config{Inputs: []string{f.log}, RobotsDir: []string{f.snaps}, Robots: []string{f.v2},
-			Eval: evaluate.Options{DefaultAuthority: ownsite.Site}}},
-		{"warc, site inferred", Config{Inputs: []string{f.log, f.warc}, IPRangesDirs: []string{f.rangesDir}}},
-		{"git and robots.txt input, site inferred from the warc", Config{Inputs: []string{f.log, f.warc, f.v2}, RobotsGit: []string{f.repo}}},
-		{"no site settled", Config{Inputs: []string{f.log}, RobotsGit: []string{f.repo}}},
+		{"files, site given", Config{Inputs: []string{f.log}, Options: input.Options{Robots: []string{f.v1 + "@2025-04-20T08:00:00Z", f.v2 + "@2025-05-05T12:00:00Z"}, IPRanges: map[string][]string{"Googlebot": {f.ranges}}, Eval: evaluate.Options{DefaultAuthority: ownsite.Site}}}},
+		{"git, ip-ranges-dir, site given", Config{Inputs: []string{f.log}, Options: input.Options{RobotsGit: []string{f.repo}, IPRangesDirs: []string{f.rangesDir}, Eval: evaluate.Options{DefaultAuthority: ownsite.Site}}}},
+		{"snapshots, file without time", Config{Inputs: []string{f.log}, Options: input.Options{RobotsDir: []string{f.snaps}, Robots: []string{f.v2}, Eval: evaluate.Options{DefaultAuthority: ownsite.Site}}}},
+		{"warc, site inferred", Config{Inputs: []string{f.log, f.warc}, Options: input.Options{IPRangesDirs: []string{f.rangesDir}}}},
+		{"git and robots.txt input, site inferred from the warc", Config{Inputs: []string{f.log, f.warc, f.v2}, Options: input.Options{RobotsGit: []string{f.repo}}}},
+		{"no site settled", Config{Inputs: []string{f.log}, Options: input.Options{RobotsGit: []string{f.repo}}}},
 	} {
 		t.Run(tc.name, func(t *testing.T) {
 			if err := compareWithAudit(t, tc.cfg); err != nil {
@@ -125,8 +123,8 @@ func TestUnreadableInputsLikeAudit(t *testing.T) {
 		t.Fatal(err)
 	}
 	cfg := Config{Inputs: []string{f.log, dup, bad, filepath.Join(f.dir, "nope.log")},
-		Robots: []string{filepath.Join(f.dir, "missing-robots.txt")}, RobotsGit: []string{f.repo},
-		Eval: evaluate.Options{DefaultAuthority: ownsite.Site}}
+		Options: input.Options{Robots: []string{filepath.Join(f.dir, "missing-robots.txt")}, RobotsGit: []string{f.repo}, Eval: evaluate.Options{DefaultAuthority: ownsite.Site}},
+	}
 	err := compareWithAudit(t, cfg)
 	if !errors.Is(err, audit.ErrInputs) || !strings.Contains(err.Error(), "nope.log") || !strings.Contains(err.Error(), "broken.log.gz") {
 		t.Errorf("audit: %v, want an input error naming nope.log and broken.log.gz", err)
@@ -144,14 +142,14 @@ func TestSideInputsWaited(t *testing.T) {
 	testStageHook = func(string) { time.Sleep(700 * time.Millisecond) }
 	t.Cleanup(func() { testStageHook = nil })
 	f := writeOwnFiles(t)
-	if err := compareWithAudit(t, Config{Inputs: []string{f.log, f.warc}, IPRangesDirs: []string{f.rangesDir}}); err != nil {
+	if err := compareWithAudit(t, Config{Inputs: []string{f.log, f.warc}, Options: input.Options{IPRangesDirs: []string{f.rangesDir}}}); err != nil {
 		t.Errorf("audit: %v", err)
 	}
 	dir := t.TempDir()
 	if err := corpus.Generate(dir, corpus.Options{Hosts: 3, Lines: 1500, LogFiles: 1, WARCs: 1, Seed: 5}); err != nil {
 		t.Fatal(err)
 	}
-	cfg := Config{Inputs: []string{dir}, SplitBytes: 40_000, Eval: evaluate.Options{DefaultAuthority: corpus.Site}}
+	cfg := Config{Inputs: []string{dir}, SplitBytes: 40_000, Options: input.Options{Eval: evaluate.Options{DefaultAuthority: corpus.Site}}}
 	if err := compareWithAudit(t, cfg); err != nil {
 		t.Errorf("audit: %v", err)
 	}
@@ -174,9 +172,9 @@ func TestSideInputsWaited(t *testing.T) {
 	if err := os.WriteFile(big, []byte(sb.String()), 0o644); err != nil {
 		t.Fatal(err)
 	}
-	if err := compareWithAudit(t, Config{Inputs: []string{big, f.warc}, IPRangesDirs: []string{f.rangesDir}}); err != nil {
+	if err := compareWithAudit(t, Config{Inputs: []string{big, f.warc}, Options: input.Options{IPRangesDirs: []string{f.rangesDir}}}); err != nil {
 		t.Errorf("audit: %v", err)
 	}
 	// Hot partitions: which are hot and their plans.
-	checkHot(t, Config{Inputs: []string{f.log, f.warc}, IPRangesDirs: []string{f.rangesDir}, HotFetches: 1})
+	checkHot(t, Config{Inputs: []string{f.log, f.warc}, Options: input.Options{IPRangesDirs: []string{f.rangesDir}}, HotFetches: 1})
 }

@@ -69,7 +69,7 @@ func Build(ctx context.Context, s beam.Scope, cfg Config) error {
 	if err != nil {
 		return err
 	}
-	opts := cfg.inputOptions()
+	opts := cfg.Options
 	var localProbs []event.Problem
 	if err := input.LoadLocalIdentity(opts, catalog, identity.NewStore(), &localProbs); err != nil {
 		return err

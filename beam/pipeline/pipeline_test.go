@@ -15,6 +15,7 @@ import (
 	"github.com/apache/beam/sdks/v2/go/pkg/beam/testing/ptest"
 
 	"github.com/repaudit/repaudit/audit"
+	"github.com/repaudit/repaudit/audit/input"
 	"github.com/repaudit/repaudit/beam/internal/corpus"
 	"github.com/repaudit/repaudit/evaluate"
 	"github.com/repaudit/repaudit/internal/parquetread"
@@ -33,22 +34,21 @@ const demo = "../../testdata/demo"
 func demoConfig(out string) Config {
 	asOf := time.Date(2025, 6, 1, 0, 0, 0, 0, time.UTC)
 	return Config{
-		Inputs:   []string{demo},
-		Out:      out,
-		Index:    []string{demo + "/index.csv"},
-		Snippets: []string{demo + "/snippets.csv"},
-		Eval: evaluate.Options{
-			AsOf: asOf, IndexAgent: "googlebot", DefaultAuthority: "https://www.example.com",
+		Inputs: []string{demo},
+		Out:    out,
+		Options: input.Options{
+			Index:    []string{demo + "/index.csv"},
+			Snippets: []string{demo + "/snippets.csv"},
+			Eval: evaluate.Options{
+				AsOf: asOf, IndexAgent: "googlebot", DefaultAuthority: "https://www.example.com",
+			},
 		},
 	}
 }
 
 func auditConfig(c Config) audit.Config {
 	return audit.Config{
-		Inputs: c.Inputs, Out: c.Out, LogFormat: c.LogFormat, LogExtraHeaders: c.LogExtraHeaders,
-		Bots: c.Bots, Cards: c.Cards, JWKS: c.JWKS, IPRanges: c.IPRanges, IPRangesDirs: c.IPRangesDirs,
-		Index: c.Index, Snippets: c.Snippets, Robots: c.Robots, RobotsGit: c.RobotsGit, RobotsDir: c.RobotsDir,
-		Eval: c.Eval, Jobs: 2, MaxProblemsPerFile: c.MaxProblemsPerFile,
+		Inputs: c.Inputs, Out: c.Out, Options: c.Options, Jobs: 2,
 	}
 }
 
@@ -186,7 +186,7 @@ func TestCorpusSameRowsAsAudit(t *testing.T) {
 	if err := corpus.Generate(in, corpus.Options{Hosts: 12, Lines: 3000, LogFiles: 3, WARCs: 2, Seed: 7}); err != nil {
 		t.Fatal(err)
 	}
-	cfg := Config{Inputs: []string{in}, Eval: evaluate.Options{DefaultAuthority: corpus.Site}}
+	cfg := Config{Inputs: []string{in}, Options: input.Options{Eval: evaluate.Options{DefaultAuthority: corpus.Site}}}
 	if err := compareWithAudit(t, cfg); err != nil {
 		t.Fatal(err)
 	}
@@ -245,7 +245,7 @@ func TestSplitLogsSameRowsAsAudit(t *testing.T) {
 	if err := os.WriteFile(logs[0], []byte(sb.String()), 0o644); err != nil {
 		t.Fatal(err)
 	}
-	cfg := Config{Inputs: []string{in}, SplitBytes: 40_000, MaxProblemsPerFile: 20, Eval: evaluate.Options{DefaultAuthority: corpus.Site}}
+	cfg := Config{Inputs: []string{in}, SplitBytes: 40_000, Options: input.Options{MaxProblemsPerFile: 20, Eval: evaluate.Options{DefaultAuthority: corpus.Site}}}
 	refs, _, err := expand(context.Background(), &cfg)
 	if err != nil {
 		t.Fatal(err)

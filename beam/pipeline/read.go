@@ -95,7 +95,7 @@ func (s *readSink) readFile(ctx context.Context, local string) {
 	if local != ref.Path {
 		f.Spool = local
 	}
-	opts := s.cfg.inputOptions()
+	opts := s.cfg.Options
 	// Documents go to the judging stages as identityDoc: the store here
 	// only collects their problems.
 	rd := input.Reader{Options: &opts, Catalog: bots.Default(), IDs: identity.NewStore()}

@@ -52,11 +52,9 @@ func runAudit(ctx context.Context, args []string, std stdio) int {
 		failOn    = fs.Bool("fail-on-findings", false, "exit 1 when there are findings")
 		failProbs severityFlag
 		quiet     = fs.Bool("q", false, "no progress and no summary")
-		sources   audit.SourceFlags
 		memLimit  memLimitFlag
 	)
 	fs.Var(&memLimit, "memory-limit", "soft memory `limit` of the Go heap, e.g. 300MiB, 1GiB, or off (default: GOMEMLIMIT when set, else 192MiB; past two thirds of it in live heap, collected as with GOGC=50 instead)")
-	sources.Register(fs)
 	fs.Var(&failProbs, "fail-on-problems", "exit 1 when problems.parquet holds a problem of `SEVERITY` or worse: --fail-on-problems=error|warning|info (bare: warning, which includes an input that yielded nothing)")
 	inputs, err := parseInterspersed(fs, args)
 	if err != nil {
@@ -72,14 +70,14 @@ func runAudit(ctx context.Context, args []string, std stdio) int {
 	if *out == "" {
 		return fail("--out DIR is required")
 	}
-	if len(inputs) == 0 && len(shared.Index) == 0 && len(shared.Snippets) == 0 {
+	if len(inputs) == 0 && len(shared.Input.Index) == 0 && len(shared.Input.Snippets) == 0 {
 		return fail("no inputs: give access logs, WARC files or directories")
 	}
-	set, err := shared.Resolve()
+	opts, err := shared.Resolve()
 	if err != nil {
 		return fail("%v", err)
 	}
-	if len(set.IPRanges) > 0 {
+	if len(opts.IPRanges) > 0 {
 		if err := checkIPRangesBots(shared); err != nil {
 			return fail("%v", err)
 		}
@@ -95,17 +93,13 @@ func runAudit(ctx context.Context, args []string, std stdio) int {
 	}
 	defer applyMemoryLimit(memLimit, os.Getenv)()
 	cfg := audit.Config{
-		Inputs: inputs, Out: *out, Force: *force, Jobs: *jobs, LogFormat: set.LogFormat, LogExtraHeaders: set.LogExtraHeaders,
-		Bots: shared.Bots, Cards: shared.Cards, JWKS: shared.JWKS, IPRanges: set.IPRanges, IPRangesDirs: sources.IPRangesDirs, DNSDirs: sources.DNSDirs,
-		Index: shared.Index, Snippets: shared.Snippets,
-		Robots: sources.Robots, RobotsGit: sources.RobotsGit, RobotsDir: sources.RobotsDir,
-		Eval:    set.Eval,
+		Inputs: inputs, Out: *out, Force: *force, Jobs: *jobs, Options: opts,
 		Version: version,
 		Command: append([]string{"repaudit", "audit"}, args...),
 		Stdin:   std.Stdin, // for the input "-"
 	}
-	cfg.Options = map[string]any{}
-	fs.Visit(func(f *flag.Flag) { cfg.Options[f.Name] = f.Value.String() })
+	cfg.ManifestOptions = map[string]any{}
+	fs.Visit(func(f *flag.Flag) { cfg.ManifestOptions[f.Name] = f.Value.String() })
 	if !*quiet && isTerminal(std.Stderr) {
 		cfg.Progress = rawWriter(std.Stderr)
 	}
@@ -140,7 +134,7 @@ func runAudit(ctx context.Context, args []string, std stdio) int {
 // checkIPRangesBots refuses an --ip-ranges TOKEN=FILE whose token the
 // catalog (with the --bots files) does not know.
 func checkIPRangesBots(shared audit.Flags) error {
-	catalog, err := input.LoadCatalog(shared.Bots)
+	catalog, err := input.LoadCatalog(shared.Input.Bots)
 	if err != nil {
 		return err
 	}

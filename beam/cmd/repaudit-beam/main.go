@@ -67,8 +67,6 @@ func run(ctx context.Context, args []string, stderr io.Writer) int {
 	fs.Usage = func() { fmt.Fprint(stderr, usage); fs.PrintDefaults() }
 	var shared audit.Flags
 	shared.Register(fs)
-	var sources audit.SourceFlags
-	sources.Register(fs)
 	var (
 		out     = fs.String("out", "", "output `DIR` (required); refused if it exists, unless --force")
 		force   = fs.Bool("force", false, "replace an existing output directory (local outputs: only once the new one is complete)")
@@ -106,36 +104,32 @@ func run(ctx context.Context, args []string, stderr io.Writer) int {
 	if *out == "" {
 		return fail("--out DIR is required")
 	}
-	if len(inputs) == 0 && len(shared.Index) == 0 && len(shared.Snippets) == 0 {
+	if len(inputs) == 0 && len(shared.Input.Index) == 0 && len(shared.Input.Snippets) == 0 {
 		return fail("no inputs: give WARC files, logs or directories")
 	}
-	set, err := shared.Resolve()
+	opts, err := shared.Resolve()
 	if err != nil {
 		return fail("%v", err)
 	}
-	if len(set.Sites) > 1 {
+	if sites := input.Sites(opts.Eval); len(sites) > 1 {
 		// Several sites, and inputs bound with URL=PATH, are 'repaudit
 		// audit' only; robots.txt sources bound with URL= work here.
-		return fail("--site: the pipeline takes one site, got %d (%s); run 'repaudit audit' for several", len(set.Sites), strings.Join(set.Sites, ", "))
+		return fail("--site: the pipeline takes one site, got %d (%s); run 'repaudit audit' for several", len(sites), strings.Join(sites, ", "))
 	}
-	if err := input.CheckSources(input.Options{Robots: sources.Robots, RobotsGit: sources.RobotsGit, RobotsDir: sources.RobotsDir, Eval: set.Eval}); err != nil {
+	if err := input.CheckSources(opts); err != nil {
 		return fail("%v", err)
 	}
 	cfg := pipeline.Config{
-		Inputs: inputs, Out: *out, Force: *force, LogFormat: set.LogFormat, LogExtraHeaders: set.LogExtraHeaders,
-		Bots: shared.Bots, Cards: shared.Cards, JWKS: shared.JWKS, IPRanges: set.IPRanges, IPRangesDirs: sources.IPRangesDirs, DNSDirs: sources.DNSDirs,
-		Index: shared.Index, Snippets: shared.Snippets,
-		Robots: sources.Robots, RobotsGit: sources.RobotsGit, RobotsDir: sources.RobotsDir,
-		Eval:       set.Eval,
-		Workers:    *workers,
-		SplitBytes: *split,
-		HotFetches: *hot,
-		HotShards:  *shards,
-		Version:    "beam",
-		Command:    append([]string{"repaudit-beam"}, args...),
-		Options:    map[string]string{},
+		Inputs: inputs, Out: *out, Force: *force, Options: opts,
+		Workers:         *workers,
+		SplitBytes:      *split,
+		HotFetches:      *hot,
+		HotShards:       *shards,
+		Version:         "beam",
+		Command:         append([]string{"repaudit-beam"}, args...),
+		ManifestOptions: map[string]string{},
 	}
-	fs.Visit(func(f *flag.Flag) { cfg.Options[f.Name] = f.Value.String() })
+	fs.Visit(func(f *flag.Flag) { cfg.ManifestOptions[f.Name] = f.Value.String() })
 
 	p, s := beam.NewPipelineWithRoot()
 	if err := pipeline.Build(ctx, s, cfg); err != nil {

@@ -6,6 +6,7 @@ import (
 	"testing"
 
 	"github.com/repaudit/repaudit/audit"
+	"github.com/repaudit/repaudit/audit/input"
 	"github.com/repaudit/repaudit/evaluate"
 	"github.com/repaudit/repaudit/output"
 )
@@ -19,7 +20,7 @@ func TestCorpusReadsCleanly(t *testing.T) {
 	}
 	sum, err := audit.Run(context.Background(), audit.Config{
 		Inputs: []string{dir}, Out: filepath.Join(dir, "..", "out"), Jobs: 2,
-		Eval: evaluate.Options{DefaultAuthority: Site},
+		Options: input.Options{Eval: evaluate.Options{DefaultAuthority: Site}},
 	})
 	if err != nil {
 		t.Fatal(err)
