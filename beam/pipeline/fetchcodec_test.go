@@ -2,11 +2,14 @@ package pipeline
 
 import (
 	"bytes"
+	"io"
 	"net/netip"
+	"os"
 	"reflect"
 	"testing"
 	"time"
 
+	"github.com/repaudit/repaudit/accesslog"
 	"github.com/repaudit/repaudit/event"
 )
 
@@ -104,4 +107,71 @@ func FuzzFetchRecord(f *testing.F) {
 			}
 		}
 	})
+}
+
+// benchFetches reads the fetches of the log in $REPAUDIT_BENCH_LOG
+// (skipped when unset; see the Stage benchmarks of package event), as
+// records of the read stage.
+func benchFetches(b *testing.B) []*record {
+	p := os.Getenv("REPAUDIT_BENCH_LOG")
+	if p == "" {
+		b.Skip("REPAUDIT_BENCH_LOG not set")
+	}
+	data, err := os.ReadFile(p)
+	if err != nil {
+		b.Fatal(err)
+	}
+	r, err := accesslog.NewReader(bytes.NewReader(data), "x.log", accesslog.Options{})
+	if err != nil {
+		b.Fatal(err)
+	}
+	var out []*record
+	for i := 0; ; i++ {
+		f, err := r.Next()
+		if err == io.EOF {
+			break
+		}
+		if err != nil {
+			b.Fatal(err)
+		}
+		c := *f
+		c.Header = append(event.Header(nil), f.Header...)
+		out = append(out, &record{Kind: kindFetch, File: 1, Split: 2, Seq: int64(i), Fetch: &c})
+	}
+	return out
+}
+
+// BenchmarkFetchCodecEncode codes a log's fetches as the read stage
+// does, one record on its own each.
+func BenchmarkFetchCodecEncode(b *testing.B) {
+	recs := benchFetches(b)
+	b.ReportAllocs()
+	var buf []byte
+	n := 0
+	for b.Loop() {
+		for _, r := range recs {
+			buf = appendFetchRecord(buf[:0], r)
+			n += len(buf)
+		}
+	}
+	b.ReportMetric(float64(n)/float64(b.N)/float64(len(recs)), "B/fetch")
+	b.ReportMetric(float64(b.Elapsed().Nanoseconds())/float64(b.N)/float64(len(recs)), "ns/fetch")
+}
+
+// BenchmarkFetchCodecDecode decodes them as a partition does.
+func BenchmarkFetchCodecDecode(b *testing.B) {
+	recs := benchFetches(b)
+	coded := make([][]byte, len(recs))
+	for i, r := range recs {
+		coded[i] = appendFetchRecord(nil, r)
+	}
+	b.ReportAllocs()
+	for b.Loop() {
+		for _, c := range coded {
+			if _, err := decodeRecord(c); err != nil {
+				b.Fatal(err)
+			}
+		}
+	}
+	b.ReportMetric(float64(b.Elapsed().Nanoseconds())/float64(b.N)/float64(len(recs)), "ns/fetch")
 }
