@@ -8,6 +8,7 @@ import (
 	"io"
 	"net/netip"
 	"slices"
+	"sync"
 	"time"
 	"unsafe"
 )
@@ -52,6 +53,11 @@ import (
 //
 // Times are stored as instants: a Fetch's Time reads back in UTC, which
 // is what every reader produces.
+//
+// A record on its own (AppendFetch, DecodeFetch) is one record of this
+// form without its length, coded as if it were a stream's first with
+// the string table turned off: no "same" bit refers to another record,
+// no string to a table, and deltas are from zero.
 
 const (
 	fetchMagic  = "RAFETCH3"
@@ -134,6 +140,7 @@ type FetchWriter struct {
 	last    [numFields]recent  // per interning field, the last string coded
 	seen    *[seenSlots]recent // strings coded lately, by where their bytes are
 	noLast  bool               // tests: code without last and seen (the same bytes)
+	record  bool               // AppendFetch: no previous record, no string table
 	prev    position
 	same    previous
 	n       int64 // bytes written to w
@@ -215,7 +222,23 @@ func (fw *FetchWriter) Write(f *Fetch) error {
 	if fw.err != nil {
 		return fw.err
 	}
-	r := fw.rec[:0]
+	r := fw.appendFetch(fw.rec[:0], f)
+	fw.rec = r
+	if len(r) > maxRecord {
+		fw.err = fmt.Errorf("event: fetch record of %d bytes (at most %d)", len(r), maxRecord)
+		return fw.err
+	}
+	fw.buf = binary.AppendUvarint(fw.buf, uint64(len(r)))
+	fw.buf = append(fw.buf, r...)
+	if len(fw.buf) >= 64<<10 {
+		return fw.Flush()
+	}
+	return nil
+}
+
+// appendFetch appends the fields of f's record to r: the one list of
+// what a record holds, for streams and for AppendFetch.
+func (fw *FetchWriter) appendFetch(r []byte, f *Fetch) []byte {
 	flags := fetchFlags(f)
 	same := fw.sameBits(f)
 	r = binary.AppendUvarint(r, flags|same<<sameShift)
@@ -260,17 +283,7 @@ func (fw *FetchWriter) Write(f *Fetch) error {
 	r = binary.AppendVarint(r, src.Offset-fw.prev.offset)
 	r = binary.AppendVarint(r, src.Length-fw.prev.length)
 	fw.prev.line, fw.prev.offset, fw.prev.length = src.Line, src.Offset, src.Length
-	fw.rec = r
-	if len(r) > maxRecord {
-		fw.err = fmt.Errorf("event: fetch record of %d bytes (at most %d)", len(r), maxRecord)
-		return fw.err
-	}
-	fw.buf = binary.AppendUvarint(fw.buf, uint64(len(r)))
-	fw.buf = append(fw.buf, r...)
-	if len(fw.buf) >= 64<<10 {
-		return fw.Flush()
-	}
-	return nil
+	return r
 }
 
 // fetchFlags returns the flags that say which optional parts of f its
@@ -318,9 +331,11 @@ func (fw *FetchWriter) sameBits(f *Fetch) uint64 {
 		fw.same.status = f.Status
 	}
 	if f.Header != nil {
+		// A record on its own (AppendFetch) is always a first, after
+		// the empty Header: no copy to keep.
 		if sameHeaders(f.Header, fw.same.header) {
 			same |= 1 << sameHeader
-		} else {
+		} else if !fw.record {
 			fw.same.header = append(fw.same.header[:0], f.Header...)
 		}
 	}
@@ -352,7 +367,7 @@ func (fw *FetchWriter) str(r []byte, s string, field int) []byte {
 	if s == "" {
 		return append(r, 0)
 	}
-	if field != noField {
+	if field != noField && !fw.record {
 		// The field's last string, while the table still holds it, needs
 		// no lookup; the coding is the same either way.
 		if l := &fw.last[field]; l.gen == fw.gen && sameString(l.s, s) && !fw.noLast {
@@ -446,7 +461,8 @@ func NewFetchReaderSize(r io.Reader, size int) *FetchReader {
 	return &FetchReader{r: bufio.NewReaderSize(r, size), strings: []string{""}}
 }
 
-// ErrCorrupt is wrapped by every error about the content of a stream.
+// ErrCorrupt is wrapped by every error about the content of a stream
+// or of a record on its own (DecodeFetch).
 var ErrCorrupt = errors.New("event: corrupt fetch stream")
 
 // slabSize is how many fetches the reader allocates at once: a fetch it
@@ -594,6 +610,11 @@ type decoder struct {
 	b   []byte
 	fr  *FetchReader
 	err string
+	// record: a record on its own (DecodeFetch), whose literals are
+	// substrings of whole, one copy of the record, and which touches no
+	// string table.
+	record bool
+	whole  string
 }
 
 func (d *decoder) fail(what string) {
@@ -665,7 +686,11 @@ func (d *decoder) count(min int) int {
 // so that a string's even v indexes strings with v>>1.
 func (d *decoder) str(in bool) string {
 	if b, t := d.b, d.fr.strings; len(b) > 0 && b[0]&0x81 == 0 && int(b[0]>>1) < len(t) {
-		d.b = b[1:] // (an empty d.b may mean d.err is set: strSlow)
+		// d.b[1:], not b[1:]: the compiler's escape analysis takes a
+		// self-assignment for one, so that a DecodeFetch keeps its
+		// state on the stack. (An empty d.b may mean d.err is set:
+		// strSlow.)
+		d.b = d.b[1:]
 		return t[b[0]>>1]
 	}
 	return d.strSlow(in)
@@ -684,7 +709,15 @@ func (d *decoder) strSlow(in bool) string {
 		}
 		return d.fr.strings[i]
 	}
-	s := string(d.bytes(v >> 1))
+	raw := d.bytes(v >> 1)
+	if d.record {
+		if d.err != "" {
+			return ""
+		}
+		at := len(d.whole) - len(d.b) - len(raw)
+		return d.whole[at : at+len(raw)]
+	}
+	s := string(raw)
 	if in && len(s) <= maxInterned && d.err == "" {
 		if len(d.fr.strings) == 1+maxStrings {
 			d.fr.strings = d.fr.strings[:1]
@@ -736,7 +769,9 @@ func (d *decoder) fetch(f *Fetch) {
 			for i := range f.Header {
 				f.Header[i] = Field{Name: d.str(intern), Value: d.str(intern)}
 			}
-			d.fr.same.header = append(d.fr.same.header[:0], f.Header...)
+			if !d.record {
+				d.fr.same.header = append(d.fr.same.header[:0], f.Header...)
+			}
 		}
 	}
 	if flags&flagBody != 0 {
@@ -784,6 +819,8 @@ func (d *decoder) header(f *Fetch, n int) {
 	case n <= cap(reuse):
 		f.Header = reuse[:n] // this fetch's own memory
 		clear(reuse[n:cap(reuse)])
+	case d.record:
+		f.Header = make(Header, n) // no slab: records come one by one
 	default:
 		// Room for headerRoom fields, so that the header of a
 		// recycled fetch (NextInto) is mostly reused.
@@ -794,4 +831,42 @@ func (d *decoder) header(f *Fetch, n int) {
 		// Capped: an append to one fetch's header never reaches the next's.
 		f.Header, d.fr.fields = d.fr.fields[:n:c], d.fr.fields[c:]
 	}
+}
+
+// AppendFetch appends f to dst as a record on its own, for a consumer
+// that gets records one by one in no fixed order (the Beam pipeline's
+// stages): a record of the stream form without its length, coded as a
+// stream's first record with the string table turned off. DecodeFetch
+// reads it back.
+func AppendFetch(dst []byte, f *Fetch) []byte {
+	fw := FetchWriter{record: true}
+	return fw.appendFetch(dst, f)
+}
+
+// recordReaders hold the state DecodeFetch's decoder works in: the
+// compiler cannot prove that it does not outlive the call (the decoded
+// strings flow from the decoder to the fetch), and a new one for each
+// record would be an allocation as large as the fetch.
+var recordReaders = sync.Pool{New: func() any { return new(FetchReader) }}
+
+// DecodeFetch decodes the record AppendFetch wrote, all of b, into *f,
+// which it overwrites whole (left zero on an error). The strings of f
+// share one copy of b; f keeps no memory of b. An error wraps
+// ErrCorrupt.
+func DecodeFetch(b []byte, f *Fetch) error {
+	fr := recordReaders.Get().(*FetchReader)
+	d := decoder{b: b, fr: fr, record: true, whole: string(b)}
+	*f = Fetch{}
+	d.fetch(f)
+	// A record changes only prev and the strings and status of same.
+	fr.prev, fr.same.strs, fr.same.status = position{}, [sameFields]string{}, 0
+	recordReaders.Put(fr)
+	if d.err == "" && len(d.b) != 0 {
+		d.err = fmt.Sprintf("%d bytes left over", len(d.b))
+	}
+	if d.err != "" {
+		*f = Fetch{}
+		return fmt.Errorf("%w: fetch record: %s", ErrCorrupt, d.err)
+	}
+	return nil
 }

@@ -12,4 +12,9 @@
 // FetchWriter and FetchReader (codec.go) store fetches in a compact binary
 // stream and read them back, every field intact: package audit spools the
 // fetches of pass 1 this way, so pass 2 never reads an input again.
+// AppendFetch and DecodeFetch code one fetch on its own, in the same
+// record form with no stream state, for consumers that get records in no
+// fixed order (the Beam pipeline's stages). One list of fields serves
+// both: TestFetchCodecCarriesEveryField fails when Fetch gains a field
+// the codec does not carry.
 package event
