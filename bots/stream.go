@@ -25,10 +25,7 @@ const MaxIdentifyLine = 1 << 20
 // read r (a *linecap.ReadError), to write w, or ctx.Err(), after writing
 // the results so far.
 func (c *Catalog) IdentifyAll(ctx context.Context, r io.Reader, w io.Writer, text bool, onError func(int64, error)) (bad int, err error) {
-	bw := bufio.NewWriter(w)
-	enc := json.NewEncoder(bw)
-	enc.SetEscapeHTML(false)
-	err = linecap.Each(ctx, bufio.NewReaderSize(r, 64<<10), MaxIdentifyLine, bw.Flush, func(n int64, line []byte, tooLong bool) error {
+	err = linecap.Serve(ctx, r, w, MaxIdentifyLine, func(n int64, line []byte, tooLong bool, out *linecap.Out) error {
 		res, perr := c.IdentifyLine(line)
 		if tooLong {
 			perr = fmt.Errorf("line longer than %d bytes", MaxIdentifyLine)
@@ -41,13 +38,10 @@ func (c *Catalog) IdentifyAll(ctx context.Context, r io.Reader, w io.Writer, tex
 			}
 		}
 		if text {
-			return res.WriteText(bw)
+			return res.WriteText(out)
 		}
-		return enc.Encode(res)
+		return out.JSON(res)
 	})
-	if ferr := bw.Flush(); err == nil {
-		err = ferr
-	}
 	return bad, err
 }
 

@@ -1,9 +1,7 @@
 package robots
 
 import (
-	"bufio"
 	"context"
-	"encoding/json"
 	"fmt"
 	"io"
 	"os"
@@ -29,10 +27,7 @@ type lineError struct {
 // *linecap.ReadError), to write w, or ctx.Err(), after writing the
 // answers so far.
 func (a *Answerer) AnswerAll(ctx context.Context, r io.Reader, w io.Writer, onError func(string)) (bad int, disallowed bool, err error) {
-	bw := bufio.NewWriter(w)
-	enc := json.NewEncoder(bw)
-	enc.SetEscapeHTML(false)
-	err = linecap.Each(ctx, bufio.NewReaderSize(r, 1<<16), MaxQuestionLine, bw.Flush, func(n int64, line []byte, tooLong bool) error {
+	err = linecap.Serve(ctx, r, w, MaxQuestionLine, func(n int64, line []byte, tooLong bool, out *linecap.Out) error {
 		var aerr error
 		ans := Answer{}
 		if !tooLong {
@@ -47,14 +42,11 @@ func (a *Answerer) AnswerAll(ctx context.Context, r io.Reader, w io.Writer, onEr
 			if onError != nil {
 				onError(e.Error)
 			}
-			return enc.Encode(e)
+			return out.JSON(e)
 		}
 		disallowed = disallowed || !ans.Allowed
-		return enc.Encode(ans)
+		return out.JSON(ans)
 	})
-	if ferr := bw.Flush(); err == nil {
-		err = ferr
-	}
 	return bad, disallowed, err
 }
 

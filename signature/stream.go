@@ -1,9 +1,7 @@
 package signature
 
 import (
-	"bufio"
 	"context"
-	"encoding/json"
 	"fmt"
 	"io"
 	"strings"
@@ -22,10 +20,7 @@ const MaxCheckLine = 1 << 20
 // err is a failure to read r (a *linecap.ReadError), to write w, or
 // ctx.Err(), after writing what was judged.
 func (c *Checker) CheckAll(ctx context.Context, r io.Reader, w io.Writer, jsonl bool) (bad int, err error) {
-	bw := bufio.NewWriter(w)
-	enc := json.NewEncoder(bw)
-	enc.SetEscapeHTML(false)
-	err = linecap.Each(ctx, bufio.NewReaderSize(r, 64<<10), MaxCheckLine, bw.Flush, func(n int64, line []byte, tooLong bool) error {
+	err = linecap.Serve(ctx, r, w, MaxCheckLine, func(n int64, line []byte, tooLong bool, out *linecap.Out) error {
 		res, ok := CheckResult{Line: n, Error: fmt.Sprintf("line longer than %d bytes", MaxCheckLine)}, true
 		if !tooLong {
 			res, ok = c.CheckLine(n, line)
@@ -37,13 +32,10 @@ func (c *Checker) CheckAll(ctx context.Context, r io.Reader, w io.Writer, jsonl 
 			bad++
 		}
 		if jsonl {
-			return enc.Encode(res)
+			return out.JSON(res)
 		}
-		return res.WriteText(bw)
+		return res.WriteText(out)
 	})
-	if ferr := bw.Flush(); err == nil {
-		err = ferr
-	}
 	return bad, err
 }
 

@@ -12,6 +12,7 @@ package linecap
 import (
 	"bufio"
 	"context"
+	"encoding/json"
 	"fmt"
 	"io"
 )
@@ -83,4 +84,33 @@ func Each(ctx context.Context, br *bufio.Reader, max int, flush func() error, fn
 			return err
 		}
 	}
+}
+
+// Out is where Serve's fn writes its answers: text through the embedded
+// writer, or one JSON value a line with JSON (HTML characters kept as
+// they are).
+type Out struct {
+	*bufio.Writer
+	enc *json.Encoder
+}
+
+// JSON writes v as one JSON line.
+func (o *Out) JSON(v any) error { return o.enc.Encode(v) }
+
+// Serve is the question-and-answer loop of the stdin commands: it reads
+// r a line at a time (Each, lines over max come with tooLong), hands
+// each to fn with the Out its answers go to, flushes the answers before
+// any read that would wait and once more at the end. Its errors are
+// Each's, or the final flush's.
+func Serve(ctx context.Context, r io.Reader, w io.Writer, max int, fn func(n int64, line []byte, tooLong bool, out *Out) error) error {
+	bw := bufio.NewWriter(w)
+	out := &Out{Writer: bw, enc: json.NewEncoder(bw)}
+	out.enc.SetEscapeHTML(false)
+	err := Each(ctx, bufio.NewReaderSize(r, 64<<10), max, bw.Flush, func(n int64, line []byte, tooLong bool) error {
+		return fn(n, line, tooLong, out)
+	})
+	if ferr := bw.Flush(); err == nil {
+		err = ferr
+	}
+	return err
 }

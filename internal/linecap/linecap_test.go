@@ -5,6 +5,7 @@ import (
 	"bytes"
 	"context"
 	"errors"
+	"fmt"
 	"io"
 	"strings"
 	"testing"
@@ -112,4 +113,25 @@ func FuzzRead(f *testing.F) {
 			}
 		}
 	})
+}
+
+// Serve answers each line through Out, JSON without HTML escaping or
+// text, and everything written reaches w by the end.
+func TestServe(t *testing.T) {
+	var w strings.Builder
+	err := Serve(context.Background(), strings.NewReader("a<b\n"+strings.Repeat("x", 20)+"\nlast"), &w, 8,
+		func(n int64, line []byte, tooLong bool, out *Out) error {
+			if tooLong {
+				_, err := fmt.Fprintf(out, "%d: too long\n", n)
+				return err
+			}
+			return out.JSON(map[string]any{"n": n, "line": string(line)})
+		})
+	if err != nil {
+		t.Fatal(err)
+	}
+	want := `{"line":"a<b","n":1}` + "\n2: too long\n" + `{"line":"last","n":3}` + "\n"
+	if w.String() != want {
+		t.Errorf("Serve wrote %q, want %q", w.String(), want)
+	}
 }
