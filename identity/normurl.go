@@ -13,16 +13,8 @@ import (
 // or "/" path dropped (origin form), the fragment dropped. Strings that
 // are not absolute URLs come back trimmed.
 func normURL(s string) string {
-	s = strings.TrimSpace(s)
-	u, err := url.Parse(s)
-	if err != nil || u.Scheme == "" || u.Host == "" {
-		return s
-	}
-	out := normOrigin(u) + normPath(u.EscapedPath())
-	if u.RawQuery != "" || u.ForceQuery {
-		out += "?" + normPercent(u.RawQuery)
-	}
-	return out
+	n, _ := urlForms(s)
+	return n
 }
 
 // keyIdentifier is the identifier of a key set fetched from a URL: its
@@ -31,12 +23,22 @@ func normURL(s string) string {
 // would yield an identifier per spelling"). Strings that are not absolute
 // URLs come back trimmed.
 func keyIdentifier(s string) string {
+	_, id := urlForms(s)
+	return id
+}
+
+// urlForms returns normURL and keyIdentifier of s from one parse.
+func urlForms(s string) (norm, id string) {
 	s = strings.TrimSpace(s)
 	u, err := url.Parse(s)
 	if err != nil || u.Scheme == "" || u.Host == "" {
-		return s
+		return s, s
 	}
-	return normOrigin(u) + normPath(u.EscapedPath())
+	id = normOrigin(u) + normPath(u.EscapedPath())
+	if u.RawQuery != "" || u.ForceQuery {
+		return id + "?" + normPercent(encodeRaw(u.RawQuery)), id
+	}
+	return id, id
 }
 
 // normOrigin is scheme "://" host of u, lower-cased, with the scheme's
@@ -143,4 +145,27 @@ func dropLast(s []string) []string {
 func unreserved(c byte) bool {
 	return 'a' <= c && c <= 'z' || 'A' <= c && c <= 'Z' || '0' <= c && c <= '9' ||
 		c == '-' || c == '.' || c == '_' || c == '~'
+}
+
+// encodeRaw percent-encodes the spaces and non-ASCII bytes a parser left
+// raw in a query (RFC 3986 §2.1; RFC 3987 §3.1 maps an IRI's characters
+// so), so that the normal form has no white space to trim at its end.
+func encodeRaw(q string) string {
+	i := strings.IndexFunc(q, func(r rune) bool { return r == ' ' || r >= 0x80 })
+	if i < 0 {
+		return q
+	}
+	const hex = "0123456789ABCDEF"
+	var b strings.Builder
+	b.WriteString(q[:i])
+	for j := i; j < len(q); j++ {
+		if c := q[j]; c == ' ' || c >= 0x80 {
+			b.WriteByte('%')
+			b.WriteByte(hex[c>>4])
+			b.WriteByte(hex[c&15])
+		} else {
+			b.WriteByte(c)
+		}
+	}
+	return b.String()
 }

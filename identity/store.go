@@ -203,11 +203,11 @@ func (s *Store) AddKeys(url string, keys []Key, at time.Time) {
 	for i := range ks {
 		ks[i].Source = snapshotSource(url, ks[i].Source, at)
 	}
-	n := normURL(url)
+	n, id := urlForms(url)
 	s.mu.Lock()
 	defer s.mu.Unlock()
 	addKeysTo(s.keys, n, ks, at)
-	if id := keyIdentifier(url); id != n {
+	if id != n {
 		addKeysTo(s.keyIDs, id, ks, at)
 	}
 	if o := originOf(url); o != "" && o+directoryPath == n {
@@ -299,7 +299,7 @@ func (s *Store) Keys(ref string, t time.Time) (keys []Key, known bool) {
 	if isDataURL(ref) {
 		return inlineKeys(ref)
 	}
-	n := normURL(ref)
+	n, id := urlForms(ref)
 	s.mu.RLock()
 	defer s.mu.RUnlock()
 	if tl, ok := s.keys[n]; ok {
@@ -317,7 +317,6 @@ func (s *Store) Keys(ref string, t time.Time) (keys []Key, known bool) {
 	// and compares normalized forms. Key.Source names the URL the
 	// snapshot was fetched from, so the evidence shows which spelling
 	// supplied the keys.
-	id := keyIdentifier(ref)
 	for _, m := range []map[string]*timeline[[]Key]{s.keys, s.keyIDs} {
 		if tl, ok := m[id]; ok {
 			if sn, ok := tl.in(t); ok {
