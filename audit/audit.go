@@ -455,6 +455,7 @@ func (c *countingSink) Retention(r *table.Retention) error {
 }
 
 func (c *countingSink) Problem(p *table.Problem) error {
+	c.sum.facts.TallyProblem(p)
 	c.sum.Problems++
 	c.sum.ProblemsBySeverity[p.Severity]++
 	return c.Sink.Problem(p)

@@ -2,6 +2,7 @@ package audit
 
 import (
 	"fmt"
+	"maps"
 	"slices"
 	"sort"
 	"strings"
@@ -126,6 +127,12 @@ type NoticeFacts struct {
 	// NotPublished whose address no reverse-DNS snapshot holds: with
 	// snapshots given, the notices say these were not looked up.
 	NoDNSAnswer map[string]int64 `json:"no_dns_answer,omitempty"`
+	// UnusedIPLists and UnusedRobots name, by file, the IP list files and
+	// robots.txt sources the run was given and could not use, with why
+	// (from their problem rows, TallyProblem): the notices that would
+	// otherwise say "none given" or "for other sites" name them.
+	UnusedIPLists map[string]string `json:"unused_ip_lists,omitempty"`
+	UnusedRobots  map[string]string `json:"unused_robots,omitempty"`
 	// Sites are the sites named with --site when several were, and
 	// Unbound the inputs bound to none of them whose lines named no host,
 	// with their counts.
@@ -216,6 +223,37 @@ func tallyRetention(noCrawler map[string]int64, r *table.Retention) {
 	if _, ok := noCrawler[r.WARCFilename]; ok || len(noCrawler) < maxNoCrawlerFiles {
 		noCrawler[r.WARCFilename]++
 	}
+}
+
+// TallyProblem notes a problem row that says a given IP list file or
+// robots.txt source was not used.
+func (nf *NoticeFacts) TallyProblem(p *table.Problem) {
+	switch problem.Code(p.Code) {
+	case problem.IPListUnmapped, problem.IPListUnreadable:
+		nf.UnusedIPLists = noteUnused(nf.UnusedIPLists, p.SourceFile, strings.TrimPrefix(p.Message, "IP range list not used: "))
+	case problem.RobotsGitUnreadable, problem.RobotsSnapshotUnreadable:
+		nf.UnusedRobots = noteUnused(nf.UnusedRobots, p.SourceFile, p.Message)
+	case problem.InputUnreadable:
+		for _, kind := range []string{"robots: ", "robots-git: ", "robots-dir: "} {
+			if msg, ok := strings.CutPrefix(p.Message, kind); ok {
+				nf.UnusedRobots = noteUnused(nf.UnusedRobots, p.SourceFile, msg)
+			}
+		}
+	}
+}
+
+// noteUnused keeps why file was not used, the least message when it has
+// several (so that partitions merge in any order), for at most
+// maxNoticeHosts files.
+func noteUnused(m map[string]string, file, why string) map[string]string {
+	if m == nil {
+		m = map[string]string{}
+	}
+	if old, ok := m[file]; ok && old <= why || !ok && len(m) >= maxNoticeHosts {
+		return m
+	}
+	m[file] = strings.Clone(why)
+	return m
 }
 
 // Tally counts one fetch row, as Run counts every row it writes.
@@ -324,6 +362,12 @@ func (nf *NoticeFacts) Merge(o NoticeFacts) {
 	}
 	nf.SourcesGiven = nf.SourcesGiven || o.SourcesGiven
 	nf.DNSGiven = nf.DNSGiven || o.DNSGiven
+	for f, why := range o.UnusedIPLists {
+		nf.UnusedIPLists = noteUnused(nf.UnusedIPLists, f, why)
+	}
+	for f, why := range o.UnusedRobots {
+		nf.UnusedRobots = noteUnused(nf.UnusedRobots, f, why)
+	}
 	for a, n := range o.NoDNSAnswer {
 		if nf.NoDNSAnswer == nil {
 			nf.NoDNSAnswer = map[string]int64{}
@@ -515,6 +559,8 @@ func (nl *noticeList) noVersion(c int64, nf *NoticeFacts) {
 	switch {
 	case nf.Site.Versions > 0 && nf.Site.Authority == "":
 		given = "; the robots.txt sources given name no site and were not used: bind each to its site with URL="
+	case len(nf.UnusedRobots) > 0:
+		given = "; robots.txt sources given could not be used: " + unusedList(nf.UnusedRobots)
 	case nf.SourcesGiven:
 		given = "; the robots.txt sources given are for other sites"
 	}
@@ -591,6 +637,7 @@ func joinSome(xs []string, max int, more string) string {
 // list that was not given (ip_check not_given); bots the catalog knows
 // whose operators publish none (not_published) are listed together.
 func (nl *noticeList) ipLists(catalog *bots.Catalog, nf *NoticeFacts) {
+	named := false // the unused IP list files were named
 	for _, a := range byCount(nf.NotGiven) {
 		c, u := nf.NotGiven[a], nf.ListURLs[a]
 		name := a
@@ -599,7 +646,15 @@ func (nl *noticeList) ipLists(catalog *bots.Catalog, nf *NoticeFacts) {
 			name = b.Token
 		}
 		switch {
-		case known && slices.Contains(b.IPRangesURLs, u) || known && u == b.IPRangesURL:
+		case known && (slices.Contains(b.IPRangesURLs, u) || u == b.IPRangesURL) && len(nf.UnusedIPLists) > 0:
+			// The files and why come once, in the first such notice.
+			unused := "see above"
+			if !named {
+				unused, named = unusedList(nf.UnusedIPLists), true
+			}
+			nl.add(NoticeIPListNotGiven, c, "%s publishes IP ranges at %s; none used: %s unchecked, findings attributed to the claimed operator — IP list files given were not used (%s); name each as 'repaudit ranges fetch' does, or run it and pass --ip-ranges-dir DIR%s",
+				name, u, fetches(c), unused, dnsFix(b, nf))
+		case known && (slices.Contains(b.IPRangesURLs, u) || u == b.IPRangesURL):
 			nl.add(NoticeIPListNotGiven, c, "%s publishes IP ranges at %s; none given: %s unchecked, findings attributed to the claimed operator — run 'repaudit ranges fetch --out DIR' and pass --ip-ranges-dir DIR%s",
 				name, u, fetches(c), dnsFix(b, nf))
 		default: // a card's ips_uri
@@ -700,4 +755,18 @@ func listSome(xs []string, max int) string {
 		return strings.Join(xs, ", ")
 	}
 	return strings.Join(xs[:max], ", ") + fmt.Sprintf(" and %d more", len(xs)-max)
+}
+
+// unusedList names the files of m with why each was not used, in file
+// order, at most 3 before "and N more".
+func unusedList(m map[string]string) string {
+	files := slices.Sorted(maps.Keys(m))
+	var parts []string
+	for _, f := range files[:min(len(files), 3)] {
+		parts = append(parts, f+" ("+m[f]+")")
+	}
+	if n := len(files) - 3; n > 0 {
+		parts = append(parts, fmt.Sprintf("and %d more (problems.parquet lists them)", n))
+	}
+	return strings.Join(parts, "; ")
 }

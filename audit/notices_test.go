@@ -5,6 +5,7 @@ import (
 	"testing"
 
 	"github.com/repaudit/repaudit/bots"
+	"github.com/repaudit/repaudit/evaluate"
 	"github.com/repaudit/repaudit/identity"
 	"github.com/repaudit/repaudit/table"
 )
@@ -234,5 +235,42 @@ func TestTallyDNSDecided(t *testing.T) {
 	}
 	if got := nf.NotGiven["bingbot"]; got != 2 {
 		t.Errorf("NotGiven[bingbot] = %d, want 2 (the no_ptr and the unchecked fetch)", got)
+	}
+}
+
+// A given IP list or robots.txt source that was not used is named, with
+// why, in the notice that would otherwise say "none given" or "for other
+// sites", tallied in two parts and merged as the Beam pipeline does.
+func TestUnusedSourceNotices(t *testing.T) {
+	var a, b NoticeFacts
+	a.TallyProblem(&table.Problem{SourceFile: "ranges/google-ips.json", Code: "iplist-unmapped", Message: "IP range list not used: its name is not one the catalog's IP lists are published under"})
+	b.TallyProblem(&table.Problem{SourceFile: "site", Code: "input-unreadable", Message: "robots-git: --robots-git site: no commit reachable from HEAD has robot.txt"})
+	b.TallyProblem(&table.Problem{SourceFile: "x.log", Code: "input-unreadable", Message: "input: unreadable"})
+	for range 2 {
+		a.Tally(&table.Fetch{Agent: "Googlebot", ClientIP: "192.0.2.1", IPCheck: identity.IPNotGiven,
+			IPListURL: "https://developers.google.com/crawling/ipranges/common-crawlers.json"})
+		b.Tally(&table.Fetch{Agent: "GPTBot", ClientIP: "192.0.2.2", IPCheck: identity.IPNotGiven, IPListURL: "https://openai.com/gptbot.json",
+			URL: "https://www.example.org/a", NotJudgedReason: evaluate.NotJudgedNoVersion})
+	}
+	a.Merge(b)
+	a.SourcesGiven = true
+	got := Notices(&a, bots.Default())
+	var text []string
+	for _, n := range got {
+		text = append(text, n.Message)
+	}
+	all := strings.Join(text, "\n")
+	for _, want := range []string{
+		"robots.txt sources given could not be used: site (--robots-git site: no commit reachable from HEAD has robot.txt)",
+		// Equal counts go by name: GPTBot's notice names the files, Googlebot's points to it.
+		"GPTBot publishes IP ranges at https://openai.com/gptbot.json; none used: 2 fetches unchecked, findings attributed to the claimed operator — IP list files given were not used (ranges/google-ips.json (its name is not one",
+		"Googlebot publishes IP ranges at https://developers.google.com/crawling/ipranges/common-crawlers.json; none used: 2 fetches unchecked, findings attributed to the claimed operator — IP list files given were not used (see above)",
+	} {
+		if !strings.Contains(all, want) {
+			t.Errorf("notices lack %q:\n%s", want, all)
+		}
+	}
+	if strings.Contains(all, "for other sites") || strings.Contains(all, "x.log") {
+		t.Errorf("notices name a robots.txt source as for other sites, or a log as a source:\n%s", all)
 	}
 }

@@ -88,7 +88,14 @@ func (p *partWriter) noteModel(m *evaluate.Model) {
 func (p *partWriter) Violation(r *table.Violation) error   { return p.w.Violation(r) }
 func (p *partWriter) RobotsRule(r *table.RobotsRule) error { return p.w.RobotsRule(r) }
 func (p *partWriter) Directive(r *table.Directive) error   { return p.w.Directive(r) }
-func (p *partWriter) Problem(r *table.Problem) error       { return p.w.Problem(r) }
+
+// Problem notes the given files a problem says were not used, as the
+// local audit does.
+func (p *partWriter) Problem(r *table.Problem) error {
+	p.notices.TallyProblem(r)
+	p.noticed = true
+	return p.w.Problem(r)
+}
 
 // RobotsVersion notes what the notice on fetches of unknown content
 // needs, as the local audit does.
