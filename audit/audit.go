@@ -83,6 +83,9 @@ type Summary struct {
 	// facts counts what the notices need as rows pass (NotJudged,
 	// NotGiven, NotPublished); Referrers is kept in referrers above.
 	facts NoticeFacts
+	// why holds the first error problem of each input file, so that the
+	// error naming the failed inputs says why each failed.
+	why map[string]string
 }
 
 type fileState struct {
@@ -375,7 +378,7 @@ func (r *run) finish(model *evaluate.Model) (*Summary, *evaluate.Model, error) {
 	sum.Notices = append(sum.Notices, r.asOf.notices(model.AsOf(), !r.cfg.Eval.AsOf.IsZero())...)
 	var err error
 	if len(sum.Failed) > 0 {
-		err = fmt.Errorf("%w: %s", ErrInputs, strings.Join(sum.Failed, ", "))
+		err = fmt.Errorf("%w: %s", ErrInputs, failedList(sum.Failed, sum.why))
 	}
 	return sum, model, errors.Join(err, siteErr)
 }
@@ -456,6 +459,14 @@ func (c *countingSink) Retention(r *table.Retention) error {
 
 func (c *countingSink) Problem(p *table.Problem) error {
 	c.sum.facts.TallyProblem(p)
+	if p.Severity == string(event.SevError) && p.SourceFile != "" {
+		if _, ok := c.sum.why[p.SourceFile]; !ok && len(c.sum.why) < maxAgents {
+			if c.sum.why == nil {
+				c.sum.why = map[string]string{}
+			}
+			c.sum.why[p.SourceFile] = p.Message
+		}
+	}
 	c.sum.Problems++
 	c.sum.ProblemsBySeverity[p.Severity]++
 	return c.Sink.Problem(p)
@@ -471,4 +482,17 @@ func runInto(ctx context.Context, cfg Config, sink table.Sink) error {
 	}
 	_, _, err := execute(ctx, cfg, sink)
 	return err
+}
+
+// failedList names the failed inputs, each with the first error its
+// problem rows give (why), as far as the run has one.
+func failedList(failed []string, why map[string]string) string {
+	parts := make([]string, len(failed))
+	for i, f := range failed {
+		parts[i] = f
+		if w := why[f]; w != "" {
+			parts[i] += " (" + w + ")"
+		}
+	}
+	return strings.Join(parts, ", ")
 }
