@@ -84,7 +84,7 @@ func ReadGit(dir, file string) ([]Version, []event.Problem, error) {
 	out, vprobs := gitVersions(repo, states, dir, file)
 	probs = append(probs, vprobs...)
 	if len(out) == 0 {
-		return nil, probs, fmt.Errorf("--robots-git %s: no commit reachable from HEAD has %s (name the file as DIR:PATH)", dir, file)
+		return nil, probs, fmt.Errorf("--robots-git %s: no commit reachable from HEAD has %s (the path is relative to the repository's root: 'git -C %s log --oneline -- %s' lists its commits; name another file as DIR:PATH)", dir, file, dir, file)
 	}
 	return out, probs, nil
 }

@@ -131,7 +131,7 @@ func (r *Reader) Read(ctx context.Context, f File, sink Sink) *Result {
 			res.Problems.List[i].Source = res.rename(res.Problems.List[i].Source)
 		}
 	default:
-		res.Err = fmt.Errorf("%s: cannot tell what this file holds (%s); name its kind with a flag", f.Path, f.Note)
+		res.Err = fmt.Errorf("%s: cannot tell what this file holds (%s); name its kind with a flag: --log-format FORMAT for a log ('repaudit audit --help' lists them), --index or --snippets for a listing", f.Path, f.Note)
 	}
 	if !streamKind(f.Kind) && r.Progress != nil {
 		r.Progress.Add(f.Size)
