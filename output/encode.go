@@ -283,49 +283,50 @@ var pageBufferFields = []string{"uncompressedData", "compressedTemp"}
 // (TestDropPageBuffers fails if a new arrow-go moves them; they are then
 // kept, which costs memory only). An emptied buffer is still usable.
 func dropPageBuffers(w file.ColumnChunkWriter) {
-	v := reflect.ValueOf(w)
-	if v.Kind() != reflect.Pointer || v.IsNil() || v.Elem().Kind() != reflect.Struct {
-		return
-	}
-	for _, name := range pageBufferFields {
-		f := v.Elem().FieldByName(name)
-		if !f.IsValid() || !f.CanAddr() {
-			continue
-		}
-		switch f.Type() {
-		case reflect.TypeFor[bytes.Buffer]():
-			*(*bytes.Buffer)(unsafe.Pointer(f.UnsafeAddr())) = bytes.Buffer{}
-		case reflect.TypeFor[*bytes.Buffer]():
-			if p := *(**bytes.Buffer)(unsafe.Pointer(f.UnsafeAddr())); p != nil {
-				*p = bytes.Buffer{}
-			}
-		}
+	bufs, _ := pageBuffers(w)
+	for _, b := range bufs {
+		*b = bytes.Buffer{}
 	}
 }
 
 // pageBufferCap returns the capacity of w's page buffers, -1 when a
 // field is not found (for TestDropPageBuffers).
 func pageBufferCap(w file.ColumnChunkWriter) int {
-	v := reflect.ValueOf(w)
-	if v.Kind() != reflect.Pointer || v.IsNil() || v.Elem().Kind() != reflect.Struct {
+	bufs, ok := pageBuffers(w)
+	if !ok {
 		return -1
 	}
 	n := 0
+	for _, b := range bufs {
+		n += b.Cap()
+	}
+	return n
+}
+
+// pageBuffers returns w's page buffers (pageBufferFields) that exist,
+// and whether every field was found with a type it can read.
+func pageBuffers(w file.ColumnChunkWriter) (bufs []*bytes.Buffer, ok bool) {
+	v := reflect.ValueOf(w)
+	if v.Kind() != reflect.Pointer || v.IsNil() || v.Elem().Kind() != reflect.Struct {
+		return nil, false
+	}
+	ok = true
 	for _, name := range pageBufferFields {
 		f := v.Elem().FieldByName(name)
 		if !f.IsValid() || !f.CanAddr() {
-			return -1
+			ok = false
+			continue
 		}
 		switch f.Type() {
 		case reflect.TypeFor[bytes.Buffer]():
-			n += (*bytes.Buffer)(unsafe.Pointer(f.UnsafeAddr())).Cap()
+			bufs = append(bufs, (*bytes.Buffer)(unsafe.Pointer(f.UnsafeAddr())))
 		case reflect.TypeFor[*bytes.Buffer]():
 			if p := *(**bytes.Buffer)(unsafe.Pointer(f.UnsafeAddr())); p != nil {
-				n += p.Cap()
+				bufs = append(bufs, p)
 			}
 		default:
-			return -1
+			ok = false
 		}
 	}
-	return n
+	return bufs, ok
 }
