@@ -19,6 +19,7 @@ import (
 	"github.com/repaudit/repaudit/ingest"
 	"github.com/repaudit/repaudit/internal/profile"
 	"github.com/repaudit/repaudit/output"
+	"github.com/repaudit/repaudit/problem"
 	"github.com/repaudit/repaudit/table"
 )
 
@@ -110,7 +111,10 @@ type fileState struct {
 	// split is true when pass 2 reads the runs of its spool (runs.go) as
 	// sources of their own.
 	split  bool
-	failed bool // its fetches could not be spooled: a failed input
+	failed bool // its fetches could not be spooled, or its closing problems say it failed
+	// explicit is an input named on the command line (or standard
+	// input), not found in a directory: it must be readable.
+	explicit bool
 	// site is the authority the input is bound to (URL=PATH), "" when
 	// unbound; hostless counts its fetches that named no host.
 	site     string
@@ -334,6 +338,7 @@ func (r *run) writeTables(model *evaluate.Model, sink *countingSink) error {
 			if err := writeProblem(sink, p); err != nil {
 				return err
 			}
+			fs.failed = fs.failed || p.Code == problem.InputUnreadable
 		}
 		if fs.err != nil || fs.failed {
 			r.sum.Failed = append(r.sum.Failed, fs.f.Path)
@@ -460,7 +465,9 @@ func (c *countingSink) Retention(r *table.Retention) error {
 func (c *countingSink) Problem(p *table.Problem) error {
 	c.sum.facts.TallyProblem(p)
 	if p.Severity == string(event.SevError) && p.SourceFile != "" {
-		if _, ok := c.sum.why[p.SourceFile]; !ok && len(c.sum.why) < maxAgents {
+		// The first error says why an input failed, unless its verdict
+		// (input-unreadable) comes after errors of its lines.
+		if _, ok := c.sum.why[p.SourceFile]; !ok && len(c.sum.why) < maxAgents || ok && p.Code == string(problem.InputUnreadable) {
 			if c.sum.why == nil {
 				c.sum.why = map[string]string{}
 			}

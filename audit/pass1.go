@@ -48,7 +48,7 @@ func (r *run) readFile(fs *fileState, done *atomic.Int64, pipelined bool) {
 	if stream {
 		sink.start(pipelined)
 	}
-	res := rd.Read(r.ctx, input.File{File: fs.f, Err: fs.err, Src: fs.src, Site: fs.site, SHA: fs.sha, Pipelined: pipelined}, sink)
+	res := rd.Read(r.ctx, input.File{File: fs.f, Err: fs.err, Explicit: fs.explicit, Src: fs.src, Site: fs.site, SHA: fs.sha, Pipelined: pipelined}, sink)
 	fs.closeInput()
 	fs.res = res
 	fs.f, fs.stats, fs.err, fs.sha, fs.problems = res.File, res.Stats, res.Err, res.SHA, res.Problems.List

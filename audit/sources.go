@@ -113,6 +113,7 @@ func (r *run) sniffAll(paths []string) error {
 			continue
 		}
 		fs.site = r.bound[p]
+		fs.explicit = explicit[filepath.Clean(p)]
 		files = append(files, fs)
 	}
 	r.files = dropDuplicates(files, r.st)

@@ -272,7 +272,7 @@ var registry = []Entry{
 	{KindProblem, ListingBadURL, Error, groupListing, "line skipped: not an absolute http(s) URL"},
 
 	// Inputs.
-	{KindProblem, InputUnreadable, Error, groupInput, "the input could not be opened or read (or does not exist, or a pattern matched nothing); the rest of the run goes on and exits 2"},
+	{KindProblem, InputUnreadable, Error, groupInput, "the input could not be opened or read (or does not exist, or a pattern matched nothing, or it is a log named on the command line none of whose lines could be read); the rest of the run goes on and exits 2"},
 	{KindProblem, InputEmpty, Warning, groupInput, "no fetch or capture was read from a log or archive input"},
 	{KindProblem, TimeOutlier, Warning, groupInput, "a log line dated long after the day by which 99.9% of its log's lines lie (more than 7 days, or the log's span; a garbled line dated 2099?): ignored for the default --as-of; one row per day, naming its latest line"},
 	{KindProblem, AsOfBeforeData, Warning, groupInput, "--as-of is earlier than every time in the data: retention and take-downs are judged before any capture"},

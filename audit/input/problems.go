@@ -23,9 +23,11 @@ type Problems struct {
 	Max     int // 0 = DefaultMaxProblems
 }
 
-// Keep keeps p, or counts it when the cap is reached.
+// Keep keeps p, or counts it when the cap is reached. A log's verdict
+// that none of its lines could be read is always kept: Result.Closing
+// names it, and the cap is for the problems of the lines.
 func (ps *Problems) Keep(p event.Problem) {
-	if len(ps.List) < ps.max() {
+	if len(ps.List) < ps.max() || p.Code == problem.LogNothingRead {
 		ps.List = append(ps.List, p)
 		return
 	}
@@ -33,6 +35,17 @@ func (ps *Problems) Keep(p event.Problem) {
 		ps.Dropped = map[problem.Code]int64{}
 	}
 	ps.Dropped[p.Code]++
+}
+
+// nothingRead returns the message of the problem that says none of a
+// log's lines could be read, "" when there is none.
+func (ps *Problems) nothingRead() string {
+	for i := len(ps.List) - 1; i >= 0; i-- {
+		if ps.List[i].Code == problem.LogNothingRead {
+			return ps.List[i].Message
+		}
+	}
+	return ""
 }
 
 func (ps *Problems) max() int {

@@ -32,6 +32,9 @@ type File struct {
 	// sniffing returned, positioned at the input's first byte; nil for
 	// files read by name. The caller closes it.
 	Src io.Reader
+	// Explicit is an input named on the command line, not found in a
+	// directory: it must be readable (Result.Closing).
+	Explicit bool
 	// Site is the authority the input is bound to (URL=PATH), "" when
 	// unbound: its host-less fetches take that site's scheme and host.
 	Site string
@@ -87,6 +90,8 @@ type Result struct {
 	Stats ingest.Stats
 	SHA   string // SHA-256 of the bytes read; "" when the input failed
 	Err   error  // the input could not be read (all of it): a failed input
+	// Explicit is File.Explicit: the input was named on the command line.
+	Explicit bool
 	// Problems are the problems of the input, at most
 	// Options.MaxProblemsPerFile of them (a listing's are all kept).
 	Problems Problems
@@ -100,7 +105,7 @@ type Result struct {
 // into r.IDs, a listing as entries. A file of no kind repaudit reads is
 // a failed input.
 func (r *Reader) Read(ctx context.Context, f File, sink Sink) *Result {
-	res := &Result{File: f.File, SHA: f.SHA, Err: f.Err, Problems: Problems{Max: r.Options.MaxProblemsPerFile}}
+	res := &Result{File: f.File, SHA: f.SHA, Err: f.Err, Explicit: f.Explicit, Problems: Problems{Max: r.Options.MaxProblemsPerFile}}
 	if f.Err != nil {
 		return res
 	}
@@ -218,11 +223,19 @@ func (res *Result) keep(p event.Problem) {
 
 // Closing returns the problems that close the input's list, after those
 // kept (Problems, and any a driver added later): one per code over the
-// cap, an empty stream, an unreadable input.
+// cap, an empty stream, an unreadable input. A log named on the command
+// line none of whose lines could be read (a --log-format it is not in)
+// is an unreadable input, as a file of no known kind is: the run exits
+// 2 and says why; found in a directory, it stays a problem of its own.
 func (res *Result) Closing() []event.Problem {
 	src := event.Source{File: res.File.Path, Offset: -1}
 	out := res.Problems.Summaries(res.File.Path)
-	if s := res.Stats; res.Err == nil && streamKind(res.File.Kind) && s.Fetches+s.Captures == 0 {
+	s := res.Stats
+	if why := res.Problems.nothingRead(); res.Err == nil && res.Explicit && why != "" && s.Fetches+s.Captures == 0 {
+		return append(out, event.Problem{Source: src, Code: problem.InputUnreadable, Severity: event.SevError,
+			Message: why})
+	}
+	if res.Err == nil && streamKind(res.File.Kind) && s.Fetches+s.Captures == 0 {
 		// A log or archive that gives nothing is worth a row: a
 		// scheduled audit can fail on it (--fail-on-problems).
 		out = append(out, event.Problem{Source: src, Code: problem.InputEmpty, Severity: event.SevWarning,

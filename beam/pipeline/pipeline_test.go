@@ -2,6 +2,7 @@ package pipeline
 
 import (
 	"context"
+	"errors"
 	"fmt"
 	"os"
 	"path/filepath"
@@ -14,6 +15,7 @@ import (
 	"github.com/apache/beam/sdks/v2/go/pkg/beam"
 	"github.com/apache/beam/sdks/v2/go/pkg/beam/testing/ptest"
 
+	"github.com/repaudit/repaudit/accesslog"
 	"github.com/repaudit/repaudit/audit"
 	"github.com/repaudit/repaudit/audit/input"
 	"github.com/repaudit/repaudit/beam/internal/corpus"
@@ -271,5 +273,38 @@ func compareManifestNotes(t testing.TB, am, bm *output.Manifest) {
 	}
 	if bm.Catalog == nil || am.Catalog == nil || !reflect.DeepEqual(*bm.Catalog, *am.Catalog) {
 		t.Errorf("manifest catalog: got %+v, want %+v", bm.Catalog, am.Catalog)
+	}
+}
+
+// TestForcedFormatNothingReadFails: a log named on the command line none
+// of whose lines can be read in the --log-format given is a failed input
+// in both drivers, read whole or in byte ranges (the inputs-failed
+// counter, audit's ErrInputs, the same rows); found in a directory
+// beside readable logs (a README), it is not.
+func TestForcedFormatNothingReadFails(t *testing.T) {
+	dir := t.TempDir()
+	in := filepath.Join(dir, "in")
+	if err := corpus.Generate(in, corpus.Options{Hosts: 4, Lines: 2000, LogFiles: 1, WARCs: 1, Seed: 5}); err != nil {
+		t.Fatal(err)
+	}
+	logs, _ := filepath.Glob(filepath.Join(in, "logs", "access-*"))
+	if len(logs) != 1 {
+		t.Fatalf("corpus logs %v, want one access log", logs)
+	}
+	for _, split := range []int64{-1, 40_000} {
+		cfg := Config{Inputs: logs, SplitBytes: split, Options: input.Options{LogFormat: accesslog.W3C, MaxProblemsPerFile: 20,
+			Eval: evaluate.Options{DefaultAuthority: corpus.Site}}}
+		_, pr, err := compareWithAuditRun(t, cfg)
+		if !errors.Is(err, audit.ErrInputs) || FailedInputs(pr) != 1 {
+			t.Errorf("split %d: audit err %v, pipeline inputs-failed %d; want ErrInputs and 1", split, err, FailedInputs(pr))
+		}
+	}
+	if err := os.WriteFile(filepath.Join(in, "logs", "README"), []byte("rotated daily\nby logrotate\n"), 0o644); err != nil {
+		t.Fatal(err)
+	}
+	cfg := Config{Inputs: []string{filepath.Join(in, "logs")}, Options: input.Options{LogFormat: accesslog.VhostCombined,
+		Eval: evaluate.Options{DefaultAuthority: corpus.Site}}}
+	if _, pr, err := compareWithAuditRun(t, cfg); err != nil || FailedInputs(pr) != 0 {
+		t.Errorf("directory: audit err %v, pipeline inputs-failed %d; want none", err, FailedInputs(pr))
 	}
 }

@@ -99,7 +99,7 @@ func (s *readSink) readFile(ctx context.Context, local string) {
 	// Documents go to the judging stages as identityDoc: the store here
 	// only collects their problems.
 	rd := input.Reader{Options: &opts, Catalog: bots.Default(), IDs: identity.NewStore()}
-	res := rd.Read(ctx, input.File{File: f, Err: err}, s)
+	res := rd.Read(ctx, input.File{File: f, Err: err, Explicit: ref.Explicit}, s)
 	for _, p := range res.Problems.List {
 		s.problem(p)
 	}

@@ -127,20 +127,23 @@ type splitMsg struct {
 }
 
 type splitInfo struct {
-	Split   int       `json:"split"`
-	Idx     int       `json:"idx"`
-	Path    string    `json:"path"`
-	Splits  int       `json:"splits"`
-	Size    int64     `json:"size"`
-	Kind    string    `json:"kind"`
-	Format  string    `json:"format"`
-	Lines   int64     `json:"lines"`
-	Fetches int64     `json:"fetches"`
-	Bytes   int64     `json:"bytes"`
-	First   time.Time `json:"first"`
-	Last    time.Time `json:"last"`
-	SHA256  string    `json:"sha256,omitempty"` // range 0: the whole file's
-	Err     string    `json:"err,omitempty"`
+	Split   int    `json:"split"`
+	Idx     int    `json:"idx"`
+	Path    string `json:"path"`
+	Splits  int    `json:"splits"`
+	Size    int64  `json:"size"`
+	Kind    string `json:"kind"`
+	Format  string `json:"format"`
+	Lines   int64  `json:"lines"`
+	Fetches int64  `json:"fetches"`
+	// Explicit is the file's fileRef.Explicit (named on the command
+	// line): one none of whose lines is read fails (input.Result.Closing).
+	Explicit bool      `json:"explicit,omitempty"`
+	Bytes    int64     `json:"bytes"`
+	First    time.Time `json:"first"`
+	Last     time.Time `json:"last"`
+	SHA256   string    `json:"sha256,omitempty"` // range 0: the whole file's
+	Err      string    `json:"err,omitempty"`
 }
 
 // readSplit reads one range of a plain-text log as ingest.Read reads a
@@ -157,7 +160,7 @@ func readSplit(ctx context.Context, ref fileRef, local string, cfg *Config, onFe
 		seq++
 		emit(key, encode(&splitMsg{Split: ref.Split, Seq: seq, Problem: &p}))
 	}
-	info := &splitInfo{Split: ref.Split, Idx: ref.Idx, Path: ref.Path, Splits: ref.Splits}
+	info := &splitInfo{Split: ref.Split, Idx: ref.Idx, Path: ref.Path, Splits: ref.Splits, Explicit: ref.Explicit}
 	err := func() error {
 		f, err := ingest.SniffContext(ctx, local, cfg.LogFormat)
 		if err != nil {
@@ -338,7 +341,7 @@ func (fn *fileFn) ProcessElement(ctx context.Context, key string, values func(*[
 		kept.Keep(p)
 	}
 	// The closing problems of the file, as for a file read whole.
-	res := input.Result{File: ingest.File{Path: first.Path, Kind: ingest.Kind(first.Kind)}, Problems: kept,
+	res := input.Result{File: ingest.File{Path: first.Path, Kind: ingest.Kind(first.Kind)}, Problems: kept, Explicit: first.Explicit,
 		Stats: ingest.Stats{Fetches: fetches, Bytes: bytes}}
 	sha := first.SHA256
 	if failure != "" {
