@@ -441,9 +441,16 @@ func (m *Model) viewEvidence(sb *evBuf, r *robotsResult, token, target string, t
 	sb.WriteString(" before this request: older than the ")
 	sb.WriteString(fmtDur(m.opts.RobotsTTL))
 	sb.WriteString(" cache lifetime (RFC 9309 §2.4)")
-	if r.useOwn {
+	switch {
+	case r.useOwn:
 		sb.WriteString("; robots.txt was unreachable at the request, so the cached copy still applies (RFC 9309 §2.4)")
-	} else {
+	case r.inForce == r.version && r.inForce != nil:
+		sb.WriteString(", but that copy is still the version in force at the request, and it disallows the URL")
+	case r.inForce != nil:
+		sb.WriteString(", but that copy disallows the URL, and so does the version in force at the request: ")
+		writeVersion(sb, r.inForce)
+		c.writeVerdict(sb, r.inForce, r.inForceRV, target)
+	default:
 		sb.WriteString(", so judged by the version in force at the request")
 	}
 }

@@ -103,21 +103,27 @@ type Judgement struct {
 
 // robotsResult is the bot's view and the verdict that came from it.
 type robotsResult struct {
-	view     View
-	entry    *viewEntry // the bot's last robots.txt fetch; nil when none
-	verdict  Verdict
-	kind     string // finding kind, or ""
-	version  *version
-	rv       robots.Verdict
-	checked  bool // rv is set
-	why      string
-	code     string // NotJudged* when verdict is not_judged
-	windowN  int    // unchecked: versions judged in the grace window
-	windowD  int    // unchecked: of which disallow
-	useOwn   bool
-	stale30d bool      // a 5xx view older than UnreachableAfter: treated as unavailable
-	scope    viewScope // whose robots.txt fetches made the view
-	src      event.Source
+	view    View
+	entry   *viewEntry // the bot's last robots.txt fetch; nil when none
+	verdict Verdict
+	kind    string // finding kind, or ""
+	version *version
+	rv      robots.Verdict
+	checked bool // rv is set
+	why     string
+	code    string // NotJudged* when verdict is not_judged
+	windowN int    // unchecked: versions judged in the grace window
+	windowD int    // unchecked: of which disallow
+	useOwn  bool
+	// inForce, for a stale view whose own copy disallows the URL as the
+	// version in force does (ownCopyToo), is that version in force and
+	// inForceRV its verdict: the finding rests on the copy, and the
+	// evidence names both.
+	inForce   *version
+	inForceRV robots.Verdict
+	stale30d  bool      // a 5xx view older than UnreachableAfter: treated as unavailable
+	scope     viewScope // whose robots.txt fetches made the view
+	src       event.Source
 }
 
 // Judge judges one fetch: the client's identity, its robots.txt view at
@@ -722,8 +728,11 @@ func (m *Model) robotsVerdict(j *Judgement, f *event.Fetch, t time.Time, a *auth
 func (m *Model) policyFindings(j *Judgement, f *event.Fetch, t time.Time, a *authority, r *robotsResult, id *ident, c *judgeCache, hdr *respUsage) {
 	row := &j.Fetch
 	ver := r.version
-	if r.view == ViewUnchecked {
+	switch {
+	case r.view == ViewUnchecked:
 		ver = a.versionAtSrc(t, r.src)
+	case r.inForce != nil: // a stale view: policies are the version in force's
+		ver = r.inForce
 	}
 	fl := ver.file()
 	if fl == nil {
@@ -958,6 +967,7 @@ func (m *Model) evalRobots(a *authority, token, lower string, f *event.Fetch, t 
 				m.check(&r, vt, token, target, c)
 				if !r.rv.Allowed {
 					r.verdict, r.kind = VerdictDisallowed, KindStaleRobots
+					ownCopyToo(&r, e, token, target, c)
 				}
 			case effAllowAll:
 				r.verdict = VerdictAllowed
@@ -1004,6 +1014,24 @@ func (m *Model) check(r *robotsResult, v *version, token, target string, c *judg
 	r.rv = c.check(v.content.file, token, target)
 	r.checked = true
 	r.verdict = VerdictAllowed
+}
+
+// ownCopyToo turns a stale_robots finding into a disallowed_fetch when
+// the bot's own copy, stale as it is, disallows the URL too: the bot
+// fetched what the copy it held forbade, so the copy's age excuses
+// nothing (docs/semantics.md, "Evaluation" §5.2). The finding then rests
+// on that copy, the rule the bot was given; the version in force stays
+// in the evidence.
+func ownCopyToo(r *robotsResult, e *viewEntry, token, target string, c *judgeCache) {
+	if e.kind != vkContent || e.content == nil {
+		return
+	}
+	rv := c.check(e.content.content.file, token, target)
+	if rv.Allowed {
+		return
+	}
+	r.inForce, r.inForceRV = r.version, r.rv
+	r.version, r.rv, r.kind = e.content, rv, KindDisallowedFetch
 }
 
 // evalUnchecked judges a fetch by a bot that never fetched robots.txt on a

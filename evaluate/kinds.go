@@ -80,9 +80,9 @@ func cols(lists ...[]string) []string {
 // (internal/demo) produce one, pinned in cmd/repaudit's
 // TestAuditDemoFindings.
 var kindRegistry = []KindInfo{
-	{KindDisallowedFetch, SeverityHigh, "A bot with a fresh robots.txt fetched a URL that copy disallows for it.", colsRobots},
+	{KindDisallowedFetch, SeverityHigh, "A bot fetched a URL its own copy of robots.txt disallows for it: a fresh copy, or a stale one the version in force agrees with.", colsRobots},
 	{KindFetchWhileUnreachable, SeverityHigh, "A bot fetched pages after its own last robots.txt fetch got a 5xx answer (disallow everything).", colsRobots},
-	{KindStaleRobots, SeverityMedium, "A bot's copy of robots.txt was older than the cache lifetime, and the version in force disallows the URL.", colsRobots},
+	{KindStaleRobots, SeverityMedium, "A bot's copy of robots.txt was older than the cache lifetime and allowed the URL, and the version in force disallows it.", colsRobots},
 	{KindUncheckedDisallowed, SeverityMedium, "A bot that never fetched robots.txt fetched a URL every version it could have had disallows.", colsRobots},
 	{KindPossibleViolation, SeverityLow, "A bot that never fetched robots.txt fetched a URL only some version it could have had disallows.", colsRobots},
 	{KindNoindexIndexed, SeverityHigh, "A listing shows a URL whose capture in force said noindex for that agent.", []string{"directive"}},

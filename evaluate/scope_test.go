@@ -38,7 +38,8 @@ func from(f *event.Fetch, ip string) *event.Fetch {
 }
 
 // A spoofer's robots.txt fetch changes nothing in the verified bot's rows:
-// the real GPTBot's 30-hour-old view stays stale.
+// the real GPTBot's 30-hour-old view stays stale (and, as that copy
+// forbade the URL, the fetch is a disallowed_fetch either way).
 func TestSpooferRobotsFetchDoesNotRefreshOperator(t *testing.T) {
 	run := func(withSpoofer bool) (*scenario, *event.Fetch) {
 		s := gptbotScenario(t)
@@ -51,9 +52,9 @@ func TestSpooferRobotsFetchDoesNotRefreshOperator(t *testing.T) {
 		return s, page
 	}
 	alone, page := run(false)
-	ja := alone.expect(page, ViewStale, VerdictDisallowed, KindStaleRobots)
+	ja := alone.expect(page, ViewStale, VerdictDisallowed, KindDisallowedFetch)
 	together, page2 := run(true)
-	jt := together.expect(page2, ViewStale, VerdictDisallowed, KindStaleRobots)
+	jt := together.expect(page2, ViewStale, VerdictDisallowed, KindDisallowedFetch)
 	if ja.Fetch.Identity != string(IdentityVerified) {
 		t.Fatalf("real client identity %q, want verified", ja.Fetch.Identity)
 	}
@@ -122,7 +123,7 @@ func TestVerifiedFetchCountsForUnchecked(t *testing.T) {
 	real := from(s.fetch(uaGPTBot, site+"/private/b", hours(31), 200), realIP)
 	s.run()
 	s.expect(noIP, ViewFresh, VerdictDisallowed, KindDisallowedFetch)
-	s.expect(real, ViewStale, VerdictDisallowed, KindStaleRobots)
+	s.expect(real, ViewStale, VerdictDisallowed, KindDisallowedFetch) // its stale copy forbade it too
 }
 
 // Within one archive file, a robots.txt capture written after a page

@@ -76,8 +76,9 @@ func TestStaleView(t *testing.T) {
 	s := newScenario(t)
 	s.robots(site+"/robots.txt", t0, 200, "User-agent: *\nDisallow: /old/\n")
 	s.fetch(uaGPTBot, site+"/robots.txt", hours(1), 200)
-	s.robots(site+"/robots.txt", hours(10), 200, "User-agent: *\nDisallow: /new/\n")
+	s.robots(site+"/robots.txt", hours(10), 200, "User-agent: *\nDisallow: /new/\nDisallow: /old/keep/\n")
 	newDis := s.fetch(uaGPTBot, site+"/new/x", hours(30), 200)
+	bothDis := s.fetch(uaGPTBot, site+"/old/keep/x", hours(30.5), 200)
 	stillOK := s.fetch(uaGPTBot, site+"/other", hours(31), 200)
 	oldOnly := s.fetch(uaGPTBot, site+"/old/x", hours(32), 200)
 	fresh := s.fetch(uaGPTBot, site+"/new/y", hours(5), 200)
@@ -86,6 +87,16 @@ func TestStaleView(t *testing.T) {
 	contains(t, "evidence", j.Violations[0].Evidence, "29h before this request: older than the 24h cache lifetime", `"Disallow: /new/"`)
 	if j.Violations[0].Severity != SeverityMedium {
 		t.Errorf("severity = %q", j.Violations[0].Severity)
+	}
+	// Its old copy forbade the URL and the version in force does too:
+	// the bot fetched what it was told not to, so its copy's age excuses
+	// nothing. The finding rests on the copy; the evidence names both.
+	j = s.expect(bothDis, ViewStale, VerdictDisallowed, KindDisallowedFetch)
+	contains(t, "both", j.Violations[0].Evidence, `line 2 "Disallow: /old/" matches /old/keep/x`,
+		"older than the 24h cache lifetime (RFC 9309 §2.4), but that copy disallows the URL, and so does the version in force at the request: robots.txt",
+		`line 3 "Disallow: /old/keep/" matches /old/keep/x`)
+	if v := j.Violations[0]; v.Severity != SeverityHigh || v.MatchedLine != 2 {
+		t.Errorf("both: severity %q, matched line %d; want high, line 2 of the bot's copy", v.Severity, v.MatchedLine)
 	}
 	// A stale view that still allows: no finding.
 	s.expect(stillOK, ViewStale, VerdictAllowed)
