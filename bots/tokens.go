@@ -1052,9 +1052,8 @@ func nonBrowser(ua string, ws []word, sh uaShape) guess {
 			return guess{} // "Android_SDK", "X-Android"
 		}
 		l := lowerInto(buf[:0], n)
-		if w.version && ws[i].version && (string(l) == "cfnetwork" || string(l) == "darwin") {
-			continue // an iOS or macOS app: "Quokka/2 CFNetwork/1400 Darwin/22.0"
-		}
+		// "cfnetwork" and "darwin" are device words: "Quokka/2
+		// CFNetwork/1400 Darwin/22.0" is an iOS or macOS app's.
 		for _, d := range deviceWords {
 			if string(l) == d {
 				return guess{}
