@@ -570,6 +570,8 @@ var genericWords = map[string]bool{
 	"aggregator": true, "collector": true, "harvester": true, "screenshot": true,
 	"preview": true, "archiver": true, "finder": true, "research": true,
 	"diagnostics": true, "measurement": true, "transcoder": true,
+	"synthetic": true, "synthetics": true, "observatory": true, "probe": true,
+	"uptime": true, "audit": true,
 	"user-agent": true, "useragent": true, "crawl": false, "web": false, "www": false, "http": false,
 	"https": false, "internet": false, "search": false, "engine": false, "the": false,
 	"news": false, "client": false, "user": false, "service": false,
@@ -639,6 +641,7 @@ var crawlerStems = []string{
 	"analyzer", "analyser", "detector", "extractor", "finder", "verifier",
 	"research", "diagnostics", "measurement", "prerender", "transcoder",
 	"screenshot", "harvester", "downloader", "collector", "aggregator",
+	"synthetic", "synthetics", "observatory", "probe", "uptime", "audit",
 }
 
 // hasCrawlerStem reports whether name looks like a crawler's: it holds a
