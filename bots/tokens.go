@@ -780,7 +780,7 @@ func guessName(ua string, ws []word, sh uaShape) guess {
 			continue
 		}
 		if isCrawlerWord(w.name) {
-			if n, s, e := fullName(ua, ws, i); n != "" {
+			if n, s, e := fullName(ua, ws, i); n != "" && !deviceAgent(n, w.name) {
 				return guess{name: n, start: s, end: e, rule: RuleFullName}
 			}
 			continue
@@ -934,7 +934,7 @@ func shapeName(ua string, ws []word) guess {
 		}
 		single := w.elemFirst && (i+1 == len(ws) || ws[i+1].elem != w.elem || ws[i+1].link || ws[i+1].verPart && (i+2 == len(ws) || ws[i+2].elem != w.elem))
 		if !single || i == 0 {
-			if noComment && i > 0 && ws[0].version && equalFoldASCII(ws[0].name, "Mozilla") && prevNamed(ws, i) == 0 && !devicePrefix(w.name) {
+			if noComment && i > 0 && ws[0].version && equalFoldASCII(ws[0].name, "Mozilla") && prevNamed(ws, i) == 0 && !devicePrefix(w.name) && !screenSize(w.name) {
 				return guess{name: w.name, start: w.nameStart, rule: RuleMozillaProduct}
 			}
 			continue
@@ -955,6 +955,13 @@ func shapeName(ua string, ws []word) guess {
 		}
 	}
 	return guess{}
+}
+
+// screenSize reports whether a word is a screen's size in pixels, as
+// handsets give it ("240x320", "480X854").
+func screenSize(n string) bool {
+	i := strings.IndexAny(n, "xX")
+	return i > 0 && digitsOnly(n[:i]) && digitsOnly(n[i+1:])
 }
 
 // oneElement reports whether w is the whole of its comment:
@@ -1033,6 +1040,9 @@ func nonBrowser(ua string, ws []word, sh uaShape) guess {
 	if w.comment != 0 || w.link || w.name == "" || !hasLetter(w.name) || isBrowserToken(w.name) || len(w.name) < 2 || IsGeneric(w.name) {
 		return guess{}
 	}
+	if hasPrefixFold(w.name, "Mozilla") {
+		return guess{} // a browser's header with its punctuation lost: "MOZILLA40 (COMPATIBLE MSIE 50 ..."
+	}
 	if !w.version && w.name != ua[w.start:w.end] {
 		return guess{}
 	}
@@ -1062,11 +1072,23 @@ func nonBrowser(ua string, ws []word, sh uaShape) guess {
 				return guess{}
 			}
 		}
+		if i > 0 && ws[i].version && ws[i].comment == 0 && devicePrefix(n) {
+			return guess{} // "QK900i DoCoMo/2.0 ...": a handset names its carrier or brand
+		}
 		if i > 0 && ws[i].elemFirst && (devicePrefix(n) || systemWords[string(l)]) {
 			return guess{} // "Quokka/2.1 (AmigaOS/68k)", "Quokka;2.1;HTC;...": a device's or system's
 		}
 	}
 	return guess{name: w.name, start: w.nameStart, rule: RuleProduct}
+}
+
+// deviceAgent reports whether a full name built around the generic word
+// g is a handset's software ("Quokkaphone Self-Update Agent" of a
+// Samsung, "HTC Agent"): "agent" after a handset brand. Browsers and
+// apps call themselves agents too; crawlers after a brand say bot,
+// spider or crawler.
+func deviceAgent(name, g string) bool {
+	return (equalFoldASCII(g, "agent") || equalFoldASCII(g, "user-agent") || equalFoldASCII(g, "useragent")) && devicePrefix(name)
 }
 
 // fullName builds the name around the generic word ws[i] ("Spider" of
