@@ -136,7 +136,7 @@ func namesBrowser(ws []word) bool {
 // tool's name: a capital letter, then letters, at least one lower-case.
 func toolWord(ua string, w *word) bool {
 	n := w.name
-	if len(n) < 3 || n != ua[w.start:w.end] || !('A' <= n[0] && n[0] <= 'Z') || isPlatformWord(n) {
+	if len(n) < 3 || n != ua[w.start:w.end] || !('A' <= n[0] && n[0] <= 'Z') || isPlatformWord(n) || familyOf(n) {
 		return false
 	}
 	lower := false

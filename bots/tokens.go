@@ -538,7 +538,7 @@ func isPlatformWord(name string) bool {
 		return true
 	}
 	l := string(lowerInto(buf[:0], name))
-	if platformWords[l] || strings.HasPrefix(l, "windows") || strings.HasPrefix(l, "linux") || !hasLetter(l) {
+	if platformWords[l] || strings.HasPrefix(l, "windows") || strings.HasPrefix(l, "linux") || !hasLetter(l) || locale(name) {
 		return true
 	}
 	for _, d := range devicePrefixes {
@@ -547,6 +547,19 @@ func isPlatformWord(name string) bool {
 		}
 	}
 	return false
+}
+
+// locale reports whether a word is a language tag as old browsers put
+// it in their comment (RFC 5646 §2.1, language and region only): "de",
+// "en-US", "pt_BR".
+func locale(n string) bool {
+	if len(n) != 2 && len(n) != 5 {
+		return false
+	}
+	if !('a' <= n[0] && n[0] <= 'z' && 'a' <= n[1] && n[1] <= 'z') {
+		return false
+	}
+	return len(n) == 2 || (n[2] == '-' || n[2] == '_') && lettersOnly(n[3:])
 }
 
 func isBrowserToken(s string) bool {
@@ -833,11 +846,12 @@ func guessName(ua string, ws []word, sh uaShape) guess {
 	if g := nonBrowser(ua, ws, sh); g.name != "" {
 		return g
 	}
-	if hasLinkOrMail {
+	if hasLinkOrMail && !namesBrowser(ws) {
 		// No browser sends a link or a mail address (but embedded
 		// Internet Explorer with an OEM's link, unless the link says
-		// it is a crawler's): a bot that gives no other name is named by
-		// the host it points to.
+		// it is a crawler's, and a browser that names itself one:
+		// "Quokka Browser/1.2 (http://quokka.example)"): a bot that
+		// gives no other name is named by the host it points to.
 		for i := range ws {
 			if ws[i].link && (!sh.ie || crawlerLink(ua[ws[i].start:ws[i].end])) {
 				if h, at := linkHost(ua, &ws[i]); h != "" {
