@@ -44,6 +44,8 @@ func TestShapeFamilies(t *testing.T) {
 		{"audit alone", "Quokka Audit/1.0", "Quokka Audit", RuleFullName},
 		{"agent after a word that is no brand", "Quokka Agent", "Quokka Agent", RuleFullName},
 		{"bot after a handset brand", "HTC Quokka Bot/1.0", "HTC Quokka Bot", RuleFullName},
+		{"version inside a full name", "Mozilla/4.0 (compatible; MSIE 4.01; Windows NT; Quokka Search 6.0 Robot)", "Quokka Search 6.0 Robot", RuleFullName},
+		{"version first in an element", "Mozilla/5.0 (compatible; 2.1 Quokka Spider)", "Quokka Spider", RuleFullName},
 		// Browsers, apps and devices.
 		{"Java ME handset", "WombatPhone T500 Java/WJ/1.0 Profile/MIDP-2.1 Configuration/CLDC-1.1", "", ""},
 		{"handset's Java runtime", "Mozilla/5.0 (QK-T505 AppleWebkit/531 Browser/Wombat/V2.0 MMS/QK-MMS-V1.0/1.2 Java/QVM/1.1", "", ""},

@@ -1105,6 +1105,20 @@ func deviceAgent(name, g string) bool {
 	return (equalFoldASCII(g, "agent") || equalFoldASCII(g, "user-agent") || equalFoldASCII(g, "useragent")) && devicePrefix(name)
 }
 
+// numberWord reports whether a word is a version number: digits and
+// inner dots ("6.0", "2024").
+func numberWord(n string) bool {
+	if n == "" || !isDigit(n[0]) || !isDigit(n[len(n)-1]) {
+		return false
+	}
+	for i := 0; i < len(n); i++ {
+		if !isDigit(n[i]) && n[i] != '.' {
+			return false
+		}
+	}
+	return true
+}
+
 // fullName builds the name around the generic word ws[i] ("Spider" of
 // "Sogou News Spider/4.0"): the words before it in its element, back to a
 // product with a version, a link or the element's start, at most four
@@ -1116,18 +1130,24 @@ func fullName(ua string, ws []word, i int) (name string, start, end int) {
 	j := i
 	for j > 0 && i-j+1 < maxNameWord {
 		p := &ws[j-1]
-		if p.elem != ws[i].elem || p.link || p.version || p.verPart || !hasLetter(p.name) || p.mentioned || p.name == "" ||
+		// A version number between words belongs to the name when a
+		// word comes before it: "Quokka Search 6.0 Robot".
+		num := !hasLetter(p.name) && numberWord(p.name) && j > 1 && hasLetter(ws[j-2].name) && ws[j-2].elem == p.elem
+		if p.elem != ws[i].elem || p.link || p.version || p.verPart || !hasLetter(p.name) && !num || p.mentioned || p.name == "" ||
 			p.name != ua[p.start:p.end] || isBrowserToken(p.name) {
 			break
 		}
 		j--
+	}
+	for j < i && !hasLetter(ws[j].name) {
+		j++
 	}
 	if j == i {
 		return "", 0, 0
 	}
 	allGeneric := true
 	for k := j; k < i; k++ {
-		if !IsGeneric(ws[k].name) {
+		if !IsGeneric(ws[k].name) && hasLetter(ws[k].name) {
 			allGeneric = false
 		}
 	}
