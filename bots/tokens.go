@@ -667,17 +667,15 @@ func hasCrawlerStem(name string) bool {
 	if strings.Contains(strings.ToLower(name), "browser") {
 		return false
 	}
-	for _, st := range crawlerStems {
-		for i := 0; i+len(st) <= len(name); i++ {
-			if !equalFoldASCII(name[i:i+len(st)], st) {
-				continue
-			}
-			j := i + len(st)
-			if j == len(name) {
-				return true
-			}
-			switch c := name[j]; {
-			case c == '-' || c == '.' || '0' <= c && c <= '9':
+	// A stem counts where it ends: at the end of the name or before
+	// '-', '.' or a digit. Only those few places are tried.
+	for j := len(name); j > 0; j-- {
+		if j < len(name) && name[j] != '-' && name[j] != '.' && !isDigit(name[j]) {
+			continue
+		}
+		last := name[j-1] | 0x20
+		for _, st := range crawlerStems {
+			if len(st) <= j && st[len(st)-1] == last && equalFoldASCII(name[j-len(st):j], st) {
 				return true
 			}
 		}
