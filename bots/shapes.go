@@ -136,7 +136,7 @@ func namesBrowser(ws []word) bool {
 // tool's name: a capital letter, then letters, at least one lower-case.
 func toolWord(ua string, w *word) bool {
 	n := w.name
-	if len(n) < 3 || n != ua[w.start:w.end] || !('A' <= n[0] && n[0] <= 'Z') || isPlatformWord(n) {
+	if len(n) < 3 || n != ua[w.start:w.end] || !('A' <= n[0] && n[0] <= 'Z') || isPlatformWord(n) || familyOf(n) {
 		return false
 	}
 	lower := false
@@ -295,7 +295,7 @@ func shellAfter(ua string, ws []word, sh uaShape) guess {
 
 // appended names a tool that appends its product to a desktop browser's
 // full header ("Mozilla/5.0 (Windows NT 10.0; Win64; x64) AppleWebKit/...
-// Chrome/120.0.0.0 Safari/537.36 QuokkaProbe/1.2"): the last product,
+// Chrome/120.0.0.0 Safari/537.36 QuokkaPeek/1.2"): the last product,
 // right after the browser's final Safari, Firefox or Chrome product, with
 // a short version. Browsers built on Chromium version themselves as
 // Chromium does, in four parts (Vivaldi/6.5.3206.48); apps on phones

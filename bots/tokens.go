@@ -538,7 +538,7 @@ func isPlatformWord(name string) bool {
 		return true
 	}
 	l := string(lowerInto(buf[:0], name))
-	if platformWords[l] || strings.HasPrefix(l, "windows") || strings.HasPrefix(l, "linux") || !hasLetter(l) {
+	if platformWords[l] || strings.HasPrefix(l, "windows") || strings.HasPrefix(l, "linux") || !hasLetter(l) || locale(name) {
 		return true
 	}
 	for _, d := range devicePrefixes {
@@ -547,6 +547,19 @@ func isPlatformWord(name string) bool {
 		}
 	}
 	return false
+}
+
+// locale reports whether a word is a language tag as old browsers put
+// it in their comment (RFC 5646 §2.1, language and region only): "de",
+// "en-US", "pt_BR".
+func locale(n string) bool {
+	if len(n) != 2 && len(n) != 5 {
+		return false
+	}
+	if !('a' <= n[0] && n[0] <= 'z' && 'a' <= n[1] && n[1] <= 'z') {
+		return false
+	}
+	return len(n) == 2 || (n[2] == '-' || n[2] == '_') && lettersOnly(n[3:])
 }
 
 func isBrowserToken(s string) bool {
@@ -570,6 +583,8 @@ var genericWords = map[string]bool{
 	"aggregator": true, "collector": true, "harvester": true, "screenshot": true,
 	"preview": true, "archiver": true, "finder": true, "research": true,
 	"diagnostics": true, "measurement": true, "transcoder": true,
+	"synthetic": true, "synthetics": true, "observatory": true, "probe": true,
+	"uptime": true, "audit": true,
 	"user-agent": true, "useragent": true, "crawl": false, "web": false, "www": false, "http": false,
 	"https": false, "internet": false, "search": false, "engine": false, "the": false,
 	"news": false, "client": false, "user": false, "service": false,
@@ -639,6 +654,7 @@ var crawlerStems = []string{
 	"analyzer", "analyser", "detector", "extractor", "finder", "verifier",
 	"research", "diagnostics", "measurement", "prerender", "transcoder",
 	"screenshot", "harvester", "downloader", "collector", "aggregator",
+	"synthetic", "synthetics", "observatory", "probe", "uptime", "audit",
 }
 
 // hasCrawlerStem reports whether name looks like a crawler's: it holds a
@@ -651,17 +667,15 @@ func hasCrawlerStem(name string) bool {
 	if strings.Contains(strings.ToLower(name), "browser") {
 		return false
 	}
-	for _, st := range crawlerStems {
-		for i := 0; i+len(st) <= len(name); i++ {
-			if !equalFoldASCII(name[i:i+len(st)], st) {
-				continue
-			}
-			j := i + len(st)
-			if j == len(name) {
-				return true
-			}
-			switch c := name[j]; {
-			case c == '-' || c == '.' || '0' <= c && c <= '9':
+	// A stem counts where it ends: at the end of the name or before
+	// '-', '.' or a digit. Only those few places are tried.
+	for j := len(name); j > 0; j-- {
+		if j < len(name) && name[j] != '-' && name[j] != '.' && !isDigit(name[j]) {
+			continue
+		}
+		last := name[j-1] | 0x20
+		for _, st := range crawlerStems {
+			if len(st) <= j && st[len(st)-1] == last && equalFoldASCII(name[j-len(st):j], st) {
 				return true
 			}
 		}
@@ -777,7 +791,7 @@ func guessName(ua string, ws []word, sh uaShape) guess {
 			continue
 		}
 		if isCrawlerWord(w.name) {
-			if n, s, e := fullName(ua, ws, i); n != "" {
+			if n, s, e := fullName(ua, ws, i); n != "" && !deviceAgent(n, w.name) {
 				return guess{name: n, start: s, end: e, rule: RuleFullName}
 			}
 			continue
@@ -830,11 +844,12 @@ func guessName(ua string, ws []word, sh uaShape) guess {
 	if g := nonBrowser(ua, ws, sh); g.name != "" {
 		return g
 	}
-	if hasLinkOrMail {
+	if hasLinkOrMail && !namesBrowser(ws) {
 		// No browser sends a link or a mail address (but embedded
 		// Internet Explorer with an OEM's link, unless the link says
-		// it is a crawler's): a bot that gives no other name is named by
-		// the host it points to.
+		// it is a crawler's, and a browser that names itself one:
+		// "Quokka Browser/1.2 (http://quokka.example)"): a bot that
+		// gives no other name is named by the host it points to.
 		for i := range ws {
 			if ws[i].link && (!sh.ie || crawlerLink(ua[ws[i].start:ws[i].end])) {
 				if h, at := linkHost(ua, &ws[i]); h != "" {
@@ -931,7 +946,7 @@ func shapeName(ua string, ws []word) guess {
 		}
 		single := w.elemFirst && (i+1 == len(ws) || ws[i+1].elem != w.elem || ws[i+1].link || ws[i+1].verPart && (i+2 == len(ws) || ws[i+2].elem != w.elem))
 		if !single || i == 0 {
-			if noComment && i > 0 && ws[0].version && equalFoldASCII(ws[0].name, "Mozilla") && prevNamed(ws, i) == 0 && !devicePrefix(w.name) {
+			if noComment && i > 0 && ws[0].version && equalFoldASCII(ws[0].name, "Mozilla") && prevNamed(ws, i) == 0 && !devicePrefix(w.name) && !screenSize(w.name) {
 				return guess{name: w.name, start: w.nameStart, rule: RuleMozillaProduct}
 			}
 			continue
@@ -952,6 +967,13 @@ func shapeName(ua string, ws []word) guess {
 		}
 	}
 	return guess{}
+}
+
+// screenSize reports whether a word is a screen's size in pixels, as
+// handsets give it ("240x320", "480X854").
+func screenSize(n string) bool {
+	i := strings.IndexAny(n, "xX")
+	return i > 0 && digitsOnly(n[:i]) && digitsOnly(n[i+1:])
 }
 
 // oneElement reports whether w is the whole of its comment:
@@ -1030,6 +1052,9 @@ func nonBrowser(ua string, ws []word, sh uaShape) guess {
 	if w.comment != 0 || w.link || w.name == "" || !hasLetter(w.name) || isBrowserToken(w.name) || len(w.name) < 2 || IsGeneric(w.name) {
 		return guess{}
 	}
+	if hasPrefixFold(w.name, "Mozilla") {
+		return guess{} // a browser's header with its punctuation lost: "MOZILLA40 (COMPATIBLE MSIE 50 ..."
+	}
 	if !w.version && w.name != ua[w.start:w.end] {
 		return guess{}
 	}
@@ -1052,19 +1077,44 @@ func nonBrowser(ua string, ws []word, sh uaShape) guess {
 			return guess{} // "Android_SDK", "X-Android"
 		}
 		l := lowerInto(buf[:0], n)
-		if w.version && ws[i].version && (string(l) == "cfnetwork" || string(l) == "darwin") {
-			continue // an iOS or macOS app: "Quokka/2 CFNetwork/1400 Darwin/22.0"
-		}
+		// "cfnetwork" and "darwin" are device words: "Quokka/2
+		// CFNetwork/1400 Darwin/22.0" is an iOS or macOS app's.
 		for _, d := range deviceWords {
 			if string(l) == d {
 				return guess{}
 			}
+		}
+		if i > 0 && ws[i].version && ws[i].comment == 0 && devicePrefix(n) {
+			return guess{} // "QK900i DoCoMo/2.0 ...": a handset names its carrier or brand
 		}
 		if i > 0 && ws[i].elemFirst && (devicePrefix(n) || systemWords[string(l)]) {
 			return guess{} // "Quokka/2.1 (AmigaOS/68k)", "Quokka;2.1;HTC;...": a device's or system's
 		}
 	}
 	return guess{name: w.name, start: w.nameStart, rule: RuleProduct}
+}
+
+// deviceAgent reports whether a full name built around the generic word
+// g is a handset's software ("Quokkaphone Self-Update Agent" of a
+// Samsung, "HTC Agent"): "agent" after a handset brand. Browsers and
+// apps call themselves agents too; crawlers after a brand say bot,
+// spider or crawler.
+func deviceAgent(name, g string) bool {
+	return (equalFoldASCII(g, "agent") || equalFoldASCII(g, "user-agent") || equalFoldASCII(g, "useragent")) && devicePrefix(name)
+}
+
+// numberWord reports whether a word is a version number: digits and
+// inner dots ("6.0", "2024").
+func numberWord(n string) bool {
+	if n == "" || !isDigit(n[0]) || !isDigit(n[len(n)-1]) {
+		return false
+	}
+	for i := 0; i < len(n); i++ {
+		if !isDigit(n[i]) && n[i] != '.' {
+			return false
+		}
+	}
+	return true
 }
 
 // fullName builds the name around the generic word ws[i] ("Spider" of
@@ -1078,18 +1128,24 @@ func fullName(ua string, ws []word, i int) (name string, start, end int) {
 	j := i
 	for j > 0 && i-j+1 < maxNameWord {
 		p := &ws[j-1]
-		if p.elem != ws[i].elem || p.link || p.version || p.verPart || !hasLetter(p.name) || p.mentioned || p.name == "" ||
+		// A version number between words belongs to the name when a
+		// word comes before it: "Quokka Search 6.0 Robot".
+		num := !hasLetter(p.name) && numberWord(p.name) && j > 1 && hasLetter(ws[j-2].name) && ws[j-2].elem == p.elem
+		if p.elem != ws[i].elem || p.link || p.version || p.verPart || !hasLetter(p.name) && !num || p.mentioned || p.name == "" ||
 			p.name != ua[p.start:p.end] || isBrowserToken(p.name) {
 			break
 		}
 		j--
+	}
+	for j < i && !hasLetter(ws[j].name) {
+		j++
 	}
 	if j == i {
 		return "", 0, 0
 	}
 	allGeneric := true
 	for k := j; k < i; k++ {
-		if !IsGeneric(ws[k].name) {
+		if !IsGeneric(ws[k].name) && hasLetter(ws[k].name) {
 			allGeneric = false
 		}
 	}

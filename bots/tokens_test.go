@@ -164,3 +164,39 @@ func TestContainsToken(t *testing.T) {
 		}
 	}
 }
+
+// stemAnywhere is hasCrawlerStem's rule for stems written as plainly as
+// it is stated: some stem occurs, case-insensitively, and ends the name
+// or stands before '-', '.' or a digit.
+func stemAnywhere(name string) bool {
+	for _, st := range crawlerStems {
+		for i := 0; i+len(st) <= len(name); i++ {
+			if !equalFoldASCII(name[i:i+len(st)], st) {
+				continue
+			}
+			if j := i + len(st); j == len(name) || name[j] == '-' || name[j] == '.' || '0' <= name[j] && name[j] <= '9' {
+				return true
+			}
+		}
+	}
+	return false
+}
+
+// FuzzCrawlerStem checks that hasCrawlerStem, which tries only the places
+// where a stem may end, finds the stems the plain rule finds.
+func FuzzCrawlerStem(f *testing.F) {
+	for _, s := range []string{"Googlebot", "msnbot-media", "trendictionbot0.5", "CUBOT_P20", "AgentWeb",
+		"WombatObservatory", "quokka.spider.x", "ROBOT", "botbot", "Quokka-Synthetics2", "xbotx-", "a.b.c"} {
+		f.Add(s)
+	}
+	f.Fuzz(func(t *testing.T, name string) {
+		if len(name) > 64 {
+			return
+		}
+		want := len(name) >= 3 && !strings.Contains(strings.ToLower(name), "browser") && stemAnywhere(name)
+		// The "-User"/CamelCase "User" endings are a rule of their own.
+		if got := hasCrawlerStem(name); got != want && !strings.HasSuffix(strings.ToLower(name), "user") {
+			t.Errorf("hasCrawlerStem(%q) = %v, want %v", name, got, want)
+		}
+	})
+}
