@@ -142,12 +142,27 @@ func run(ctx context.Context, args []string, stderr io.Writer) int {
 		return exitUsage
 	}
 	fmt.Fprintf(stderr, "repaudit-beam: wrote %s in %s\n", *out, time.Since(start).Round(time.Millisecond))
+	fmt.Fprintln(stderr, hotLine(pipeline.Counter(pr, "hot-partitions"), pipeline.Counter(pr, "hot-shards"), *hot))
 	if n := pipeline.FailedInputs(pr); n > 0 {
 		// As 'repaudit audit': the tables hold what could be read.
 		fmt.Fprintf(stderr, "repaudit-beam: %d %s could not be read (see the input-unreadable rows of the problems table)\n", n, plural(n, "input", "inputs"))
 		return exitUsage
 	}
 	return exitOK
+}
+
+// hotLine says how many host[:port] partitions were hot (judged in
+// shards by agent) and in how many shards, so that a user sizing
+// --hot-fetches and --hot-shards sees what the run did.
+func hotLine(parts, shards, hotFetches int64) string {
+	switch {
+	case hotFetches < 0:
+		return "repaudit-beam: hot hosts: none (--hot-fetches is negative: every host judged in one partition)"
+	case parts == 0:
+		return fmt.Sprintf("repaudit-beam: hot hosts: none (no host[:port] had %d fetches, --hot-fetches)", hotFetches)
+	}
+	return fmt.Sprintf("repaudit-beam: hot hosts: %d %s judged in %d shards (at least %d fetches each, --hot-fetches; at most --hot-shards shards each)",
+		parts, plural(parts, "host[:port]", "hosts[:port]"), shards, hotFetches)
 }
 
 func plural(n int64, one, many string) string {

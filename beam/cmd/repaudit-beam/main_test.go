@@ -28,12 +28,17 @@ func TestUnreadableInputExits2(t *testing.T) {
 	}
 	out := filepath.Join(dir, "out")
 	var stderr bytes.Buffer
-	code := run(context.Background(), []string{good, bad, filepath.Join(dir, "nope.log"), "--site", "https://example.org", "--out", out}, &stderr)
+	code := run(context.Background(), []string{good, bad, filepath.Join(dir, "nope.log"), "--site", "https://example.org", "--out", out, "--hot-fetches", "1"}, &stderr)
 	if code != exitUsage {
 		t.Fatalf("exit %d, want %d; stderr:\n%s", code, exitUsage, stderr.String())
 	}
 	if !strings.Contains(stderr.String(), "2 inputs could not be read") {
 		t.Errorf("stderr does not say how many inputs failed:\n%s", stderr.String())
+	}
+	// The hot-host counters are printed: the one host of the one fetch
+	// reaches --hot-fetches 1.
+	if !strings.Contains(stderr.String(), "hot hosts: 1 host[:port] judged in ") {
+		t.Errorf("stderr does not give the hot-host counters:\n%s", stderr.String())
 	}
 	m, err := output.ReadManifest(out)
 	if err != nil {
