@@ -371,14 +371,14 @@ func (s *scenario) spoofedFindings() int {
 // when it has none, and a panic when it has several.
 func viewOf(a *authority, lower string) *botView {
 	var out *botView
-	for k, bv := range a.views {
+	a.views.each(func(k vkey, bv *botView) {
 		if k.lower != lower || k.sc.kind != scopeCrawl {
-			continue
+			return
 		}
 		if out != nil {
 			panic("several views of " + lower + " on " + a.key)
 		}
 		out = bv
-	}
+	})
 	return out
 }

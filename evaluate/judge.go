@@ -938,11 +938,11 @@ func (m *Model) evalRobots(a *authority, token, lower string, f *event.Fetch, t 
 	switch {
 	case sc.kind == scopeCrawl:
 		src = f.Source
-		e = a.views[vkey{lower, sc}].atSrc(t, src)
+		e = a.views.get(vkey{lower, sc}).atSrc(t, src)
 	case fv != nil:
 		e = fv.entry(lower, sc)
 	default:
-		e = a.views[vkey{lower, sc}].at(t)
+		e = a.views.get(vkey{lower, sc}).at(t)
 	}
 	if e == nil {
 		return m.evalUnchecked(a, token, target, t, src, sc, c)

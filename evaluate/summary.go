@@ -55,7 +55,7 @@ func (m *Model) Summary() ModelSummary {
 			s.Authorities++
 		}
 		s.RobotsVersions += len(a.versions)
-		s.BotViews += len(a.views)
+		s.BotViews += a.views.len()
 	}
 	m.countsMu.Lock()
 	c := m.counts

@@ -130,8 +130,8 @@ type authority struct {
 	host      string // url_host_name
 	idPrefix  string // "example.com" for https, "http://example.com" otherwise
 	versions  []*version
-	groups    map[string]bool   // lower-cased user-agent tokens of any version's groups; nil when none
-	views     map[vkey]*botView // (lower-cased product token, scope) -> the bot's own robots.txt fetches; nil when none
+	groups    map[string]bool // lower-cased user-agent tokens of any version's groups; nil when none
+	views     viewSet         // (lower-cased product token, scope) -> the bot's own robots.txt fetches
 	robotsURL string
 }
 
