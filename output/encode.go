@@ -63,6 +63,8 @@ func (tw *tableWriter) encode(b *batch) (err error) {
 			return err
 		}
 		dropDistinctCount(cw)
+		e.lendPageBuffers(cw)
+		defer e.takePageBuffers(cw)
 		if err := e.writeChunk(cw, cols[i], &b.cols[i], plans[i] == planDict, b.rows); err != nil {
 			return fmt.Errorf("column %s: %w", cols[i].Name, err)
 		}
@@ -289,6 +291,42 @@ func dropPageBuffers(w file.ColumnChunkWriter) {
 	}
 }
 
+// lendPageBuffers gives w, a column writer just made, the page buffers
+// (pageBufferFields) of the encoder, kept from the column chunks it
+// wrote before until the table is closed. arrow-go gives each column
+// writer empty buffers and grows them for its first pages, and growing
+// a bytes.Buffer zeroes what it adds: a violations table's evidence,
+// plain pages of a megabyte and more, took two fresh buffers of 2 MiB
+// per row group (bytes.growSlice: 0.16 of 6.7 CPU-s of a 1 M-line log
+// audit). Kept, they cost each encoding goroutine of a table the size
+// of its largest page twice (4.3 MB for that evidence). The buffers are
+// scratch space: arrow-go resets them before each page and copies a
+// page out of them before building the next, so which memory they use
+// changes no byte written. takePageBuffers takes them back.
+func (e *encoder) lendPageBuffers(w file.ColumnChunkWriter) {
+	e.swapPageBuffers(w)
+}
+
+// takePageBuffers takes back what lendPageBuffers lent w, once w's
+// pages are flushed (flushPage); w gets its empty buffers back, which
+// it grows anew should its Close have a page left to build.
+func (e *encoder) takePageBuffers(w file.ColumnChunkWriter) {
+	e.swapPageBuffers(w)
+}
+
+// swapPageBuffers exchanges w's page buffers with the encoder's. It
+// does nothing unless every field is found (a new arrow-go: the writer
+// then allocates its own, which costs time only).
+func (e *encoder) swapPageBuffers(w file.ColumnChunkWriter) {
+	bufs, ok := pageBuffers(w)
+	if !ok || len(bufs) != len(e.pages) {
+		return
+	}
+	for k, b := range bufs {
+		*b, e.pages[k] = e.pages[k], *b
+	}
+}
+
 // pageBufferCap returns the capacity of w's page buffers, -1 when a
 // field is not found (for TestDropPageBuffers).
 func pageBufferCap(w file.ColumnChunkWriter) int {
@@ -310,23 +348,58 @@ func pageBuffers(w file.ColumnChunkWriter) (bufs []*bytes.Buffer, ok bool) {
 	if v.Kind() != reflect.Pointer || v.IsNil() || v.Elem().Kind() != reflect.Struct {
 		return nil, false
 	}
+	fields := pageBufferPaths(v.Elem().Type())
+	bufs = make([]*bytes.Buffer, 0, len(fields))
 	ok = true
-	for _, name := range pageBufferFields {
-		f := v.Elem().FieldByName(name)
-		if !f.IsValid() || !f.CanAddr() {
+	for _, f := range fields {
+		if f.index == nil {
 			ok = false
 			continue
 		}
-		switch f.Type() {
-		case reflect.TypeFor[bytes.Buffer]():
-			bufs = append(bufs, (*bytes.Buffer)(unsafe.Pointer(f.UnsafeAddr())))
-		case reflect.TypeFor[*bytes.Buffer]():
-			if p := *(**bytes.Buffer)(unsafe.Pointer(f.UnsafeAddr())); p != nil {
-				bufs = append(bufs, p)
+		p := unsafe.Pointer(v.Elem().FieldByIndex(f.index).UnsafeAddr())
+		if f.ptr {
+			if p = unsafe.Pointer(*(**bytes.Buffer)(p)); p == nil {
+				continue
 			}
-		default:
-			ok = false
 		}
+		bufs = append(bufs, (*bytes.Buffer)(p))
 	}
 	return bufs, ok
+}
+
+// pageBufferField is where a column writer type holds one of
+// pageBufferFields: the index path of the field, nil when it is missing
+// or of a type pageBuffers cannot read, and whether it is a
+// *bytes.Buffer rather than a bytes.Buffer.
+type pageBufferField struct {
+	index []int
+	ptr   bool
+}
+
+// pageBufferCache maps a column writer's struct type to its
+// pageBufferFields' places: FieldByName searches the embedded structs,
+// and allocates, every time; lendPageBuffers asks once per column chunk.
+var pageBufferCache sync.Map // reflect.Type → []pageBufferField
+
+// pageBufferPaths returns the places of pageBufferFields in the struct
+// type t.
+func pageBufferPaths(t reflect.Type) []pageBufferField {
+	if v, ok := pageBufferCache.Load(t); ok {
+		return v.([]pageBufferField)
+	}
+	fields := make([]pageBufferField, len(pageBufferFields))
+	for k, name := range pageBufferFields {
+		f, found := t.FieldByName(name)
+		if !found {
+			continue
+		}
+		switch f.Type {
+		case reflect.TypeFor[bytes.Buffer]():
+			fields[k].index = f.Index
+		case reflect.TypeFor[*bytes.Buffer]():
+			fields[k].index, fields[k].ptr = f.Index, true
+		}
+	}
+	pageBufferCache.Store(t, fields)
+	return fields
 }

@@ -755,6 +755,9 @@ type encoder struct {
 	dict64 map[int64]int32
 	idx32  []int32
 	idx64  []int32
+	// pages are the page buffers lent to each column writer
+	// (lendPageBuffers), one per pageBufferFields.
+	pages [2]bytes.Buffer
 }
 
 // writeNumDict writes a dictionary-encoded numeric column. arrow-go's own
