@@ -63,8 +63,8 @@ func (tw *tableWriter) encode(b *batch) (err error) {
 			return err
 		}
 		dropDistinctCount(cw)
-		e.lendPageBuffers(cw)
-		defer e.takePageBuffers(cw)
+		pages := tw.pages.lend(cw)
+		defer tw.pages.takeBack(cw, pages)
 		if err := e.writeChunk(cw, cols[i], &b.cols[i], plans[i] == planDict, b.rows); err != nil {
 			return fmt.Errorf("column %s: %w", cols[i].Name, err)
 		}
@@ -291,39 +291,66 @@ func dropPageBuffers(w file.ColumnChunkWriter) {
 	}
 }
 
-// lendPageBuffers gives w, a column writer just made, the page buffers
-// (pageBufferFields) of the encoder, kept from the column chunks it
-// wrote before until the table is closed. arrow-go gives each column
-// writer empty buffers and grows them for its first pages, and growing
-// a bytes.Buffer zeroes what it adds: a violations table's evidence,
-// plain pages of a megabyte and more, took two fresh buffers of 2 MiB
-// per row group (bytes.growSlice: 0.16 of 6.7 CPU-s of a 1 M-line log
-// audit). Kept, they cost each encoding goroutine of a table the size
-// of its largest page twice (4.3 MB for that evidence). The buffers are
-// scratch space: arrow-go resets them before each page and copies a
-// page out of them before building the next, so which memory they use
-// changes no byte written. takePageBuffers takes them back.
-func (e *encoder) lendPageBuffers(w file.ColumnChunkWriter) {
-	e.swapPageBuffers(w)
+// pagePool holds a table's spare page buffers (pageBufferFields) for
+// its column writers. arrow-go gives each column writer empty buffers
+// and grows them for its first pages, and growing a bytes.Buffer zeroes
+// what it adds: a violations table's evidence, plain pages of a
+// megabyte and more, took two fresh buffers of 2 MiB per row group
+// (bytes.growSlice: 0.16 of 6.7 CPU-s of a 1 M-line log audit). The
+// pool lends each column writer the spare buffers, if no other
+// encoding goroutine has them, and keeps the largest that come back:
+// a table holds its largest page twice (4.3 MB for that evidence)
+// until it is closed, however many goroutines encode it. The buffers
+// are scratch space: arrow-go resets them before each page and copies
+// a page out of them before building the next, so which memory they
+// use changes no byte written.
+type pagePool struct {
+	mu    sync.Mutex
+	spare *pageBufs
 }
 
-// takePageBuffers takes back what lendPageBuffers lent w, once w's
-// pages are flushed (flushPage); w gets its empty buffers back, which
-// it grows anew should its Close have a page left to build.
-func (e *encoder) takePageBuffers(w file.ColumnChunkWriter) {
-	e.swapPageBuffers(w)
+// pageBufs is one buffer for each of pageBufferFields.
+type pageBufs [2]bytes.Buffer
+
+func (p *pageBufs) cap() int { return p[0].Cap() + p[1].Cap() }
+
+// lend gives w, a column writer just made, the spare buffers (or new
+// empty ones) for its pages, and returns what w had, for takeBack.
+func (pp *pagePool) lend(w file.ColumnChunkWriter) *pageBufs {
+	pp.mu.Lock()
+	p := pp.spare
+	pp.spare = nil
+	pp.mu.Unlock()
+	if p == nil {
+		p = new(pageBufs)
+	}
+	p.swap(w)
+	return p
 }
 
-// swapPageBuffers exchanges w's page buffers with the encoder's. It
-// does nothing unless every field is found (a new arrow-go: the writer
-// then allocates its own, which costs time only).
-func (e *encoder) swapPageBuffers(w file.ColumnChunkWriter) {
+// takeBack takes back what lend lent w, once w's pages are flushed
+// (flushPage): w gets its own empty buffers again, which it grows anew
+// should its Close have a page left to build, and the pool keeps the
+// lent ones unless it got larger ones back meanwhile.
+func (pp *pagePool) takeBack(w file.ColumnChunkWriter, p *pageBufs) {
+	p.swap(w)
+	pp.mu.Lock()
+	if pp.spare == nil || pp.spare.cap() < p.cap() {
+		pp.spare = p
+	}
+	pp.mu.Unlock()
+}
+
+// swap exchanges w's page buffers with p. It does nothing unless every
+// field is found (a new arrow-go: the writer then allocates its own,
+// which costs time only).
+func (p *pageBufs) swap(w file.ColumnChunkWriter) {
 	bufs, ok := pageBuffers(w)
-	if !ok || len(bufs) != len(e.pages) {
+	if !ok || len(bufs) != len(p) {
 		return
 	}
 	for k, b := range bufs {
-		*b, e.pages[k] = e.pages[k], *b
+		*b, p[k] = p[k], *b
 	}
 }
 

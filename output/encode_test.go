@@ -166,11 +166,11 @@ func TestDropPageBuffers(t *testing.T) {
 	}
 }
 
-// TestLendPageBuffers checks that an encoder's page buffers go to each
-// column writer it writes and come back with what the pages grew them
-// to, so that the next column chunk's writer starts with them (arrow-go's
-// private fields: it fails if a new arrow-go moves them), and that the
-// bytes written are those of writers that grow their own.
+// TestLendPageBuffers checks that a pagePool's buffers go to each
+// column writer and come back with what the pages grew them to, so that
+// the next column chunk's writer starts with them (arrow-go's private
+// fields: it fails if a new arrow-go moves them), and that the bytes
+// written are those of writers that grow their own.
 func TestLendPageBuffers(t *testing.T) {
 	root, err := schema.NewGroupNode("schema", parquet.Repetitions.Required, schema.FieldList{
 		schema.NewInt64Node("a", parquet.Repetitions.Required, -1),
@@ -183,7 +183,7 @@ func TestLendPageBuffers(t *testing.T) {
 	for i := range vals {
 		vals[i] = int64(i * i)
 	}
-	write := func(e *encoder) []byte {
+	write := func(pp *pagePool) []byte {
 		var buf bytes.Buffer
 		props := parquet.NewWriterProperties(parquet.WithCompression(compress.Codecs.Zstd), parquet.WithDictionaryDefault(false))
 		fw := file.NewParquetWriter(&buf, root, file.WithWriterProps(props))
@@ -193,8 +193,9 @@ func TestLendPageBuffers(t *testing.T) {
 			if err != nil {
 				t.Fatal(err)
 			}
-			if e != nil {
-				e.lendPageBuffers(cw)
+			var lent *pageBufs
+			if pp != nil {
+				lent = pp.lend(cw)
 				if c == 1 {
 					if got := pageBufferCap(cw); got < 8*len(vals) {
 						t.Errorf("second column writer: %d bytes of page buffers lent, want at least %d", got, 8*len(vals))
@@ -207,10 +208,10 @@ func TestLendPageBuffers(t *testing.T) {
 			if err := flushPage(cw); err != nil {
 				t.Fatal(err)
 			}
-			if e != nil {
-				e.takePageBuffers(cw)
+			if pp != nil {
+				pp.takeBack(cw, lent)
 				if got := pageBufferCap(cw); got != 0 {
-					t.Errorf("column %d: writer keeps %d bytes of page buffers after takePageBuffers, want 0", c, got)
+					t.Errorf("column %d: writer keeps %d bytes of page buffers after takeBack, want 0", c, got)
 				}
 			}
 			if err := cw.Close(); err != nil {
@@ -225,10 +226,12 @@ func TestLendPageBuffers(t *testing.T) {
 		}
 		return buf.Bytes()
 	}
-	var e encoder
-	lent, own := write(&e), write(nil)
-	if e.pages[0].Cap()+e.pages[1].Cap() < 8*len(vals) {
-		t.Errorf("encoder's page buffers after two chunks: %d and %d bytes, want at least %d in all", e.pages[0].Cap(), e.pages[1].Cap(), 8*len(vals))
+	var pp pagePool
+	lent, own := write(&pp), write(nil)
+	if pp.spare == nil {
+		t.Errorf("pool has no spare page buffers after two chunks")
+	} else if got := pp.spare.cap(); got < 8*len(vals) {
+		t.Errorf("pool's spare page buffers after two chunks: %d bytes, want at least %d", got, 8*len(vals))
 	}
 	if !bytes.Equal(lent, own) {
 		t.Errorf("file written with lent page buffers differs from one written without (%d and %d bytes)", len(lent), len(own))

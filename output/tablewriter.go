@@ -71,6 +71,8 @@ type tableWriter struct {
 	encs    []encoder
 	plans   []chunkPlan
 	workers int
+	// pages lends the column writers their page buffers.
+	pages pagePool
 	// stage holds the rows not yet appended to a batch (workers > 1 only)
 	// and scan the bounds of appending them (stage.go).
 	stage stage
@@ -704,6 +706,7 @@ func (tw *tableWriter) release() {
 	tw.dropSpares()
 	tw.free = nil
 	tw.encs, tw.plans = nil, nil
+	tw.pages.spare = nil
 	tw.stage = stage{}
 	tw.mem.drop()
 }
@@ -755,9 +758,6 @@ type encoder struct {
 	dict64 map[int64]int32
 	idx32  []int32
 	idx64  []int32
-	// pages are the page buffers lent to each column writer
-	// (lendPageBuffers), one per pageBufferFields.
-	pages [2]bytes.Buffer
 }
 
 // writeNumDict writes a dictionary-encoded numeric column. arrow-go's own
