@@ -86,3 +86,44 @@ func TestRecyclerScale(t *testing.T) {
 		}
 	}
 }
+
+// TestBatchReserve checks that a batch made with the sizes of a full one
+// holds as many values without growing, and that a dictionary column
+// turning plain makes room at once for what its batch may still take.
+func TestBatchReserve(t *testing.T) {
+	var c colBuf
+	z := colSize{offs: 10, data: 300, poffs: 2000, pdata: 50000, i32: 2000, b: 7, i64: 2000, f64: 5, def: 2000}
+	c.reserve(z)
+	got := colSize{cap(c.offs), cap(c.data), cap(c.poffs), cap(c.pdata), cap(c.i32), cap(c.b), cap(c.i64), cap(c.f64), cap(c.def)}
+	for _, f := range []struct {
+		name      string
+		got, want int
+	}{
+		{"offs", got.offs, z.offs}, {"data", got.data, z.data}, {"poffs", got.poffs, z.poffs},
+		{"pdata", got.pdata, z.pdata}, {"i32", got.i32, z.i32}, {"b", got.b, z.b},
+		{"i64", got.i64, z.i64}, {"f64", got.f64, z.f64}, {"def", got.def, z.def},
+	} {
+		if f.got < f.want {
+			t.Errorf("after reserve: cap(%s) = %d, want at least %d", f.name, f.got, f.want)
+		}
+	}
+
+	d := colBuf{offs: []int32{0}}
+	vals := []string{"alpha", "beta", "alpha", "gamma"}
+	for _, v := range vals {
+		if _, err := d.appendString(v, 1<<20, 1<<20); err != nil {
+			t.Fatal(err)
+		}
+	}
+	const room = 4096
+	if _, err := d.toPlain(room); err != nil {
+		t.Fatal(err)
+	}
+	want := len("alphabetaalphagamma")
+	if string(d.pdata) != "alphabetaalphagamma" {
+		t.Fatalf("plain data after toPlain: %q, want %q", d.pdata, "alphabetaalphagamma")
+	}
+	if cap(d.pdata) < want+room {
+		t.Errorf("cap(pdata) after toPlain(%d): %d, want at least %d", room, cap(d.pdata), want+room)
+	}
+}

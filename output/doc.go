@@ -41,7 +41,8 @@
 // judge hands over shared strings), then by value; arrow-go's buffers are sized once per
 // column chunk or page where the writer knows the size, and what arrow-go
 // allocates through the writer properties is recycled per table (alloc.go),
-// so that writing allocates little per row. Commit writes each file's footer, fsyncs it, writes
+// as are the column writers' page buffers (pagePool), so that
+// writing allocates little per row. Commit writes each file's footer, fsyncs it, writes
 // manifest.json last, fsyncs the directory and renames it to DIR. A run that
 // dies before Commit leaves only DIR.partial-*: no manifest.json, and tables
 // without a Parquet footer that no reader accepts. DIR itself never holds a

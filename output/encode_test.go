@@ -165,3 +165,75 @@ func TestDropPageBuffers(t *testing.T) {
 		t.Fatal(err)
 	}
 }
+
+// TestLendPageBuffers checks that a pagePool's buffers go to each
+// column writer and come back with what the pages grew them to, so that
+// the next column chunk's writer starts with them (arrow-go's private
+// fields: it fails if a new arrow-go moves them), and that the bytes
+// written are those of writers that grow their own.
+func TestLendPageBuffers(t *testing.T) {
+	root, err := schema.NewGroupNode("schema", parquet.Repetitions.Required, schema.FieldList{
+		schema.NewInt64Node("a", parquet.Repetitions.Required, -1),
+		schema.NewInt64Node("b", parquet.Repetitions.Required, -1),
+	}, -1)
+	if err != nil {
+		t.Fatal(err)
+	}
+	vals := make([]int64, 10000)
+	for i := range vals {
+		vals[i] = int64(i * i)
+	}
+	write := func(pp *pagePool) []byte {
+		var buf bytes.Buffer
+		props := parquet.NewWriterProperties(parquet.WithCompression(compress.Codecs.Zstd), parquet.WithDictionaryDefault(false))
+		fw := file.NewParquetWriter(&buf, root, file.WithWriterProps(props))
+		rgw := fw.AppendBufferedRowGroup()
+		for c := range 2 {
+			cw, err := rgw.Column(c)
+			if err != nil {
+				t.Fatal(err)
+			}
+			var lent *pageBufs
+			if pp != nil {
+				lent = pp.lend(cw)
+				if c == 1 {
+					if got := pageBufferCap(cw); got < 8*len(vals) {
+						t.Errorf("second column writer: %d bytes of page buffers lent, want at least %d", got, 8*len(vals))
+					}
+				}
+			}
+			if _, err := cw.(*file.Int64ColumnChunkWriter).WriteBatch(vals, nil, nil); err != nil {
+				t.Fatal(err)
+			}
+			if err := flushPage(cw); err != nil {
+				t.Fatal(err)
+			}
+			if pp != nil {
+				pp.takeBack(cw, lent)
+				if got := pageBufferCap(cw); got != 0 {
+					t.Errorf("column %d: writer keeps %d bytes of page buffers after takeBack, want 0", c, got)
+				}
+			}
+			if err := cw.Close(); err != nil {
+				t.Fatal(err)
+			}
+		}
+		if err := rgw.Close(); err != nil {
+			t.Fatal(err)
+		}
+		if err := fw.Close(); err != nil {
+			t.Fatal(err)
+		}
+		return buf.Bytes()
+	}
+	var pp pagePool
+	lent, own := write(&pp), write(nil)
+	if pp.spare == nil {
+		t.Errorf("pool has no spare page buffers after two chunks")
+	} else if got := pp.spare.cap(); got < 8*len(vals) {
+		t.Errorf("pool's spare page buffers after two chunks: %d bytes, want at least %d", got, 8*len(vals))
+	}
+	if !bytes.Equal(lent, own) {
+		t.Errorf("file written with lent page buffers differs from one written without (%d and %d bytes)", len(lent), len(own))
+	}
+}

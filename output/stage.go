@@ -223,9 +223,11 @@ func (tw *tableWriter) appendColumn(b *batch, k, i, m int) (int, error) {
 	field := func(r int) unsafe.Pointer { return unsafe.Add(st.at(r), off) }
 	switch tw.spec.Cols[k].kind {
 	case kString, kDict:
-		added := 0
+		// b.bytes is as of the chunk's start: the columns are appended
+		// on several goroutines and it is summed after them.
+		added, room := 0, tw.budget-b.bytes
 		for r := i; r < i+m; r++ {
-			n, err := c.appendString(*(*string)(field(r)), tw.dictLimit)
+			n, err := c.appendString(*(*string)(field(r)), tw.dictLimit, room-added)
 			if err != nil {
 				return added, err
 			}

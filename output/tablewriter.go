@@ -54,6 +54,9 @@ type tableWriter struct {
 	batches   int   // batches made so far, at most 2
 	rows      int64 // rows written or pending
 	closed    bool
+	// sizes is what the columns of the last full batch held, for
+	// nextBatch to make a new one as large (newBatch).
+	sizes []colSize
 
 	// The encoding goroutine, started at the first full batch. work is
 	// unbuffered: handing a batch over waits until the previous one is
@@ -71,6 +74,8 @@ type tableWriter struct {
 	encs    []encoder
 	plans   []chunkPlan
 	workers int
+	// pages lends the column writers their page buffers.
+	pages pagePool
 	// stage holds the rows not yet appended to a batch (workers > 1 only)
 	// and scan the bounds of appending them (stage.go).
 	stage stage
@@ -175,14 +180,56 @@ func width(k kind) int {
 	}
 }
 
-func newBatch(s *tableSpec) *batch {
+// newBatch returns an empty batch for table s, its buffers made as large
+// as sizes says (nil: empty).
+func newBatch(s *tableSpec, sizes []colSize) *batch {
 	b := &batch{cols: make([]colBuf, len(s.Cols))}
 	for i, c := range s.Cols {
 		if c.kind == kString || c.kind == kDict {
 			b.cols[i].offs = []int32{0}
 		}
+		if i < len(sizes) {
+			b.cols[i].reserve(sizes[i])
+		}
 	}
 	return b
+}
+
+// colSize is how many values each buffer of a column held in a batch.
+// A table's second batch is made with its buffers the size of the
+// first one's: grown value by value from nothing, by a quarter at a
+// time once large, they were copied several times over, in fresh
+// memory each time (the collector's and the kernel's work on top).
+type colSize struct {
+	offs, data, poffs, pdata, i32, b, i64, f64, def int
+}
+
+// size returns what c holds.
+func (c *colBuf) size() colSize {
+	return colSize{len(c.offs), len(c.data), len(c.poffs), len(c.pdata),
+		len(c.i32), len(c.b), len(c.i64), len(c.f64), len(c.def)}
+}
+
+// reserve makes c's buffers hold at least z's values, and an eighth
+// more, without growing.
+func (c *colBuf) reserve(z colSize) {
+	c.offs = grow(c.offs, z.offs)
+	c.data = grow(c.data, z.data)
+	c.poffs = grow(c.poffs, z.poffs)
+	c.pdata = grow(c.pdata, z.pdata)
+	c.i32 = grow(c.i32, z.i32)
+	c.b = grow(c.b, z.b)
+	c.i64 = grow(c.i64, z.i64)
+	c.f64 = grow(c.f64, z.f64)
+	c.def = grow(c.def, z.def)
+}
+
+// grow returns s with room for n values and an eighth more.
+func grow[T any](s []T, n int) []T {
+	if n == 0 {
+		return s
+	}
+	return slices.Grow(s, max(0, n+n/8-len(s)))
 }
 
 // reset empties the batch for reuse, keeping its buffers, except string
@@ -263,8 +310,9 @@ var errTooLarge = fmt.Errorf("value larger than %d bytes", math.MaxInt32)
 const dictOverhead = 48
 
 // appendString appends the value of a string column and returns the
-// bytes it adds to the batch.
-func (c *colBuf) appendString(s string, dictLimit int) (int, error) {
+// bytes it adds to the batch; room is what the batch may still take
+// before it is full (toPlain).
+func (c *colBuf) appendString(s string, dictLimit, room int) (int, error) {
 	if c.plain {
 		return c.appendPlain(s)
 	}
@@ -323,7 +371,7 @@ func (c *colBuf) appendString(s string, dictLimit int) (int, error) {
 	// A Parquet dictionary page is an int32 length and the bytes of each
 	// entry.
 	if len(c.data)+4*(len(c.offs)-1) > dictLimit {
-		n, err := c.toPlain()
+		n, err := c.toPlain(room - added)
 		return added + n, err
 	}
 	return added, nil
@@ -426,6 +474,16 @@ func (c *colBuf) forget() {
 	c.seenOff, c.seenProbes, c.seenHits = false, 0, 0
 }
 
+// plainBytes returns the bytes of the values of the rows so far of a
+// dictionary column, written plain.
+func (c *colBuf) plainBytes() int {
+	n := 0
+	for _, i := range c.i32 {
+		n += int(c.offs[i+1] - c.offs[i])
+	}
+	return n
+}
+
 // appendPlain appends a string value to a plain column.
 func (c *colBuf) appendPlain(s string) (int, error) {
 	if !utf8.ValidString(s) {
@@ -440,10 +498,19 @@ func (c *colBuf) appendPlain(s string) (int, error) {
 }
 
 // toPlain turns a dictionary column plain: every row so far gets its
-// value in poffs and pdata.
-func (c *colBuf) toPlain() (int, error) {
+// value in poffs and pdata. A pdata that has no memory yet (a table's
+// first batch) is made room bytes larger than those values at once,
+// room being what the batch may still take: a column that turns plain
+// is one of long distinct values (a violations table's evidence), and
+// growing pdata as they come, by a quarter at a time, copied it seven
+// times over, in fresh memory each time. Later batches keep it, or
+// start with the size of the first (newBatch).
+func (c *colBuf) toPlain(room int) (int, error) {
 	c.forget()
 	po, pd := append(c.poffs[:0], 0), c.pdata[:0]
+	if n := c.plainBytes() + max(room, 0); cap(pd) == 0 && n <= math.MaxInt32 {
+		pd = make([]byte, 0, n)
+	}
 	for _, i := range c.i32 {
 		v := c.data[c.offs[i]:c.offs[i+1]]
 		if len(pd)+len(v) > math.MaxInt32 {
@@ -552,7 +619,7 @@ func (tw *tableWriter) addRow(p unsafe.Pointer) error {
 		fp := unsafe.Add(p, cols[i].off)
 		switch cols[i].kind {
 		case kString, kDict:
-			n, err := c.appendString(*(*string)(fp), tw.dictLimit)
+			n, err := c.appendString(*(*string)(fp), tw.dictLimit, tw.budget-b.bytes)
 			if err != nil {
 				return fmt.Errorf("column %s: %w", cols[i].Name, err)
 			}
@@ -592,7 +659,7 @@ func (tw *tableWriter) nextBatch() *batch {
 	}
 	if tw.batches < 2 {
 		tw.batches++
-		return newBatch(tw.spec)
+		return newBatch(tw.spec, tw.sizes)
 	}
 	return <-tw.free
 }
@@ -640,6 +707,13 @@ func (tw *tableWriter) flush() error {
 	}
 	if tw.work == nil {
 		tw.startEncoding()
+	}
+	if tw.batches < 2 {
+		// The next batch is a new one: made the size of this one.
+		tw.sizes = tw.sizes[:0]
+		for i := range b.cols {
+			tw.sizes = append(tw.sizes, b.cols[i].size())
+		}
 	}
 	tw.cur = nil
 	tw.work <- b
@@ -703,7 +777,8 @@ func (tw *tableWriter) close() error {
 func (tw *tableWriter) release() {
 	tw.dropSpares()
 	tw.free = nil
-	tw.encs, tw.plans = nil, nil
+	tw.encs, tw.plans, tw.sizes = nil, nil, nil
+	tw.pages.spare = nil
 	tw.stage = stage{}
 	tw.mem.drop()
 }
@@ -716,6 +791,7 @@ func (tw *tableWriter) trim() {
 		return
 	}
 	tw.dropSpares()
+	tw.sizes = nil // a table that gets rows again may get few
 	tw.mem.drop()
 }
 
