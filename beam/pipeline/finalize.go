@@ -31,6 +31,8 @@ type finalizeFn struct {
 	// SiteInputs are the manifest entries of the --robots, --robots-git
 	// and --robots-dir sources, read by the launcher.
 	SiteInputs []output.Input `json:"site_inputs"`
+	// World is the judging stage's world file (world.go), removed here.
+	World string `json:"world"`
 }
 
 func (fn *finalizeFn) ProcessElement(ctx context.Context, _ []byte, partsSI, filesSI, sharedSI func(*[]byte) bool) error {
@@ -74,6 +76,7 @@ func (fn *finalizeFn) ProcessElement(ctx context.Context, _ []byte, partsSI, fil
 			return fmt.Errorf("finalize: %w", err)
 		}
 	}
+	removePath(ctx, fn.World)
 	removePath(ctx, tmpDir(cfg.Out))
 	return nil
 }

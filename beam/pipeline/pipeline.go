@@ -21,7 +21,8 @@ func init() {
 		func(string, []byte), func(string, []byte), func(string, string),
 		func([]byte), func([]byte), func([]byte), func([]byte), func(string, []byte), error](&readFn{})
 	register.DoFn6x1[context.Context, string, func(*[]byte) bool, func([]byte), func([]byte), func([]byte), error](&fileFn{})
-	register.DoFn7x1[context.Context, string, func(*[]byte) bool, func(*[]byte) bool, func(*[]byte) bool, func(*[]byte) bool, func([]byte), error](&judgeFn{})
+	register.DoFn4x1[context.Context, string, func(*[]byte) bool, func([]byte), error](&judgeFn{})
+	register.DoFn6x1[context.Context, []byte, func(*[]byte) bool, func(*[]byte) bool, func(*[]byte) bool, func(string, []byte), error](&worldFn{})
 	register.DoFn3x1[context.Context, []byte, func([]byte), error](&writeRowsFn{})
 	register.DoFn5x1[context.Context, []byte, func(*[]byte) bool, func(*[]byte) bool, func(*[]byte) bool, error](&finalizeFn{})
 	register.DoFn6x1[context.Context, string, func(*[]byte) bool, func(*string) bool, func(string, []byte), func(string, string), error](&redirectFn{})
@@ -129,17 +130,20 @@ func Build(ctx context.Context, s beam.Scope, cfg Config) error {
 	held := hold(s.Scope("route"), hostless, gateOn(s, shared))
 	routed := beam.Flatten(s, keyed, beam.ParDo(s.Scope("route"), &routeFn{Cfg: cfg}, held, beam.SideInput{Input: shared}))
 	// Hot partitions are judged in shards keyed by agent (hot.go). The
-	// partitions wait for the side inputs the judging stage reads.
+	// partitions wait for the world the judging stage loads: the side
+	// inputs, written to one file by worldFn (world.go).
 	worldGate := gateOn(s, shared, idDocs, offsets)
-	grouped := beam.GroupByKey(s, beam.Flatten(s, hotShards(s, cfg, routed, shared, idDocs, offsets, worldGate), worldGate))
-	judgeParts := beam.ParDo(s.Scope("judge"), &judgeFn{Cfg: cfg}, grouped,
+	worldPath := joinPath(tmpDir(cfg.Out), "world-"+randomID()+".json")
+	worldDone := beam.ParDo(s.Scope("world"), &worldFn{Path: worldPath}, beam.Impulse(s),
 		beam.SideInput{Input: shared}, beam.SideInput{Input: idDocs}, beam.SideInput{Input: offsets})
+	grouped := beam.GroupByKey(s, beam.Flatten(s, hotShards(s, cfg, routed, shared, idDocs, offsets, worldGate), worldGate, worldDone))
+	judgeParts := beam.ParDo(s.Scope("judge"), &judgeFn{Cfg: cfg, World: worldPath}, grouped)
 
 	problems := beam.Flatten(s, probs, beam.CreateList(s.Scope("local-problems"), launcherRows))
 	problemParts := beam.ParDo(s.Scope("problems"), &writeRowsFn{Out: cfg.Out}, problems)
 
 	parts := beam.Flatten(s, judgeParts, problemParts)
-	beam.ParDo0(s.Scope("finalize"), &finalizeFn{Cfg: cfg, Start: time.Now().UnixNano(), SiteInputs: site.Inputs}, beam.Impulse(s),
+	beam.ParDo0(s.Scope("finalize"), &finalizeFn{Cfg: cfg, Start: time.Now().UnixNano(), SiteInputs: site.Inputs, World: worldPath}, beam.Impulse(s),
 		beam.SideInput{Input: parts}, beam.SideInput{Input: infos}, beam.SideInput{Input: shared})
 	return nil
 }
