@@ -40,7 +40,9 @@ import (
 //     them behind a GroupByKey of their own. That moves a run's events
 //     through the runner once more; --hot-fetches=-1 (no hot partitions)
 //     leaves it out.
-//   - finalizeFn's main input is an impulse, whose watermark is at the end
+//   - finalizeFn reads no side input: its inputs (parts, files, shared
+//     facts) are grouped under one key, which fires once all are done.
+//   - worldFn's main input is an impulse, whose watermark is at the end
 //     of time at once: it waits for its side inputs on Prism too.
 
 // testStageHook, when set (by a test, before the pipeline runs: the

@@ -24,7 +24,8 @@ func init() {
 	register.DoFn4x1[context.Context, string, func(*[]byte) bool, func([]byte), error](&judgeFn{})
 	register.DoFn6x1[context.Context, []byte, func(*[]byte) bool, func(*[]byte) bool, func(*[]byte) bool, func(string, []byte), error](&worldFn{})
 	register.DoFn3x1[context.Context, []byte, func([]byte), error](&writeRowsFn{})
-	register.DoFn5x1[context.Context, []byte, func(*[]byte) bool, func(*[]byte) bool, func(*[]byte) bool, error](&finalizeFn{})
+	register.DoFn5x1[context.Context, string, func(*[]byte) bool, func(*[]byte) bool, func(*[]byte) bool, error](&finalizeFn{})
+	register.Function2x0(keyOne)
 	register.DoFn6x1[context.Context, string, func(*[]byte) bool, func(*string) bool, func(string, []byte), func(string, string), error](&redirectFn{})
 	register.Function3x1(unkey)
 	register.Function2x1(mergeShared)
@@ -139,10 +140,15 @@ func Build(ctx context.Context, s beam.Scope, cfg Config) error {
 	problemParts := beam.ParDo(s.Scope("problems"), &writeRowsFn{Out: cfg.Out}, problems)
 
 	parts := beam.Flatten(s, judgeParts, problemParts)
-	beam.ParDo0(s.Scope("finalize"), &finalizeFn{Cfg: cfg, Start: time.Now().UnixNano(), SiteInputs: site.Inputs, World: worldPath}, beam.Impulse(s),
-		beam.SideInput{Input: parts}, beam.SideInput{Input: infos}, beam.SideInput{Input: shared})
+	fs := s.Scope("finalize")
+	beam.ParDo0(fs, &finalizeFn{Cfg: cfg, Start: time.Now().UnixNano(), SiteInputs: site.Inputs, World: worldPath},
+		beam.CoGroupByKey(fs, beam.ParDo(fs, keyOne, parts), beam.ParDo(fs, keyOne, infos), beam.ParDo(fs, keyOne, shared)))
 	return nil
 }
+
+// keyOne keys an element for finalizeFn, which takes every element of its
+// inputs under one key.
+func keyOne(b []byte, emit func(string, []byte)) { emit("", b) }
 
 // redirectFn is one hop of robots.txt redirects across partitions: for a
 // URL, it sends every robots-like capture of it to each partition that
