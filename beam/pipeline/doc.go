@@ -26,8 +26,11 @@
 // the site, the site's own robots.txt versions from --robots,
 // --robots-git, --robots-dir, read once by the launcher) are routed to the
 // site settled over all inputs (routeFn, evaluate.Shared.SettleSite).
-// Event batches are sealed with zstd. An input-unreadable problem counts
-// in the repaudit/inputs-failed counter (FailedInputs), and the command
+// Event batches are sealed with zstd. The judging stage reads its world
+// (shared facts, identity documents, line offsets) from a file worldFn
+// writes from those side inputs, not from side inputs (world.go). An
+// input-unreadable problem counts in the repaudit/inputs-failed counter
+// (FailedInputs), and the command
 // exits 2 on it, as `repaudit audit` does.
 //
 // A partition is a host[:port] (both schemes, because a request without a

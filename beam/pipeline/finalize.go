@@ -19,8 +19,10 @@ import (
 
 type tableProblem = table.Problem
 
-// finalizeFn runs once (its main input is one impulse), after every part
-// file exists (its side inputs are complete only then). It moves the parts
+// finalizeFn runs once (its main input is the parts, files and shared
+// facts grouped under one key, so after every part file exists; not side
+// inputs, which keep Prism's watermark loop busy while it runs, world.go).
+// It moves the parts
 // into DIR/<table>/part-NNNNN.parquet, writes an empty part for a table
 // no bundle wrote, and writes manifest.json last. A local output appears
 // whole by one rename; on a remote filesystem manifest.json, written last,
@@ -31,9 +33,11 @@ type finalizeFn struct {
 	// SiteInputs are the manifest entries of the --robots, --robots-git
 	// and --robots-dir sources, read by the launcher.
 	SiteInputs []output.Input `json:"site_inputs"`
+	// World is the judging stage's world file (world.go), removed here.
+	World string `json:"world"`
 }
 
-func (fn *finalizeFn) ProcessElement(ctx context.Context, _ []byte, partsSI, filesSI, sharedSI func(*[]byte) bool) error {
+func (fn *finalizeFn) ProcessElement(ctx context.Context, _ string, partsSI, filesSI, sharedSI func(*[]byte) bool) error {
 	cfg := &fn.Cfg
 	in, err := gather(partsSI, filesSI, sharedSI)
 	if err != nil {
@@ -74,6 +78,7 @@ func (fn *finalizeFn) ProcessElement(ctx context.Context, _ []byte, partsSI, fil
 			return fmt.Errorf("finalize: %w", err)
 		}
 	}
+	removePath(ctx, fn.World)
 	removePath(ctx, tmpDir(cfg.Out))
 	return nil
 }

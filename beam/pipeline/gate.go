@@ -32,19 +32,23 @@ import (
 //     their site (the log lines of one site, spread over a few keys).
 //   - The judging stage's partitions already sit behind a GroupByKey: it
 //     takes the gates of the shared facts, the identity documents and the
-//     line offsets.
-//   - Hot partitions (hot.go): scanFn reads which partitions are hot, and
-//     splitFn that and the plans, all made from every routed batch; each
-//     reads the routed batches again from behind its own GroupByKey. That
-//     moves a run's events through the runner twice more; --hot-fetches=-1
-//     (no hot partitions) leaves both out.
-//   - finalizeFn's main input is an impulse, whose watermark is at the end
+//     line offsets, and the output of worldFn, which writes them to the
+//     file the judging stage loads them from (world.go).
+//   - Hot partitions (hot.go): scanFn reads the routed batches grouped by
+//     partition and counts their fetches itself (no side input); splitFn
+//     reads the plans, so the batches of hot partitions alone wait for
+//     them behind a GroupByKey of their own. That moves a run's events
+//     through the runner once more; --hot-fetches=-1 (no hot partitions)
+//     leaves it out.
+//   - finalizeFn reads no side input: its inputs (parts, files, shared
+//     facts) are grouped under one key, which fires once all are done.
+//   - worldFn's main input is an impulse, whose watermark is at the end
 //     of time at once: it waits for its side inputs on Prism too.
 
 // testStageHook, when set (by a test, before the pipeline runs: the
 // runner is in-process), is called as a side input's producer starts on
 // an element: "settle" (the shared facts), "files" (split files' line
-// offsets), "hot" (the hot partitions) and "plan" (their plans). A test slows them down to find a stage that reads them early.
+// offsets) and "plan" (the hot partitions' plans). A test slows them down to find a stage that reads them early.
 var testStageHook func(stage string)
 
 // stageHook calls testStageHook, if set.

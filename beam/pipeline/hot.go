@@ -81,38 +81,8 @@ func parseShardKey(k string) (int, string) {
 	return i, k[c+1:]
 }
 
-// countFetches gives the number of fetches of each batch by partition.
-func countFetches(key string, batch []byte, emit func(string, int64)) {
-	if n := batchFetches(batch); n > 0 {
-		emit(key, n)
-	}
-}
-
-func sumInt64(a, b int64) int64 { return a + b }
-
 // shard0 keys a batch for shard 0 of its partition (no partition is hot).
 func shard0(key string, batch []byte, emit func(string, []byte)) { emit(shardKey(key, 0), batch) }
-
-// hotFilterFn keeps the partitions with at least Min fetches.
-type hotFilterFn struct {
-	Min int64 `json:"min"`
-}
-
-func (fn *hotFilterFn) ProcessElement(key string, n int64, emit func(string)) {
-	stageHook("hot")
-	if fn.Min > 0 && n >= fn.Min {
-		emit(key)
-	}
-}
-
-func loadHot(hotSI func(*string) bool) map[string]bool {
-	hot := map[string]bool{}
-	var k string
-	for hotSI(&k) {
-		hot[k] = true
-	}
-	return hot
-}
 
 // uaCount is how many fetches of a hot partition a User-Agent made, and
 // whether any of them was signed.
@@ -122,26 +92,67 @@ type uaCount struct {
 	Signed bool   `json:"s,omitempty"`
 }
 
-// scanFn reads the batches of hot partitions: it sends on what their
-// model is built from (every record but the fetches that only get judged)
-// and counts their fetches by User-Agent, for planFn.
+// scanFn reads the routed batches of a partition, grouped, and finds
+// whether it is hot by adding up the fetch counts in the batches'
+// headers. It holds a partition's batches back until that is known:
+// until the count reaches Min (hot), or until the last batch (not hot);
+// so it holds at most about Min fetches' sealed batches. A batch of a
+// partition that is not hot goes on to the judging stage as shard 0 of
+// itself (emitCold); a batch of a hot partition goes to splitFn
+// (emitHot), and scanFn sends on what the partition's model is built from
+// (every record but the fetches that only get judged) and counts its
+// fetches by User-Agent, for planFn. It reads no side input: a stage that
+// reads one keeps Prism's watermark loop busy while it runs (world.go).
 type scanFn struct {
-	hot    map[string]bool
+	Min int64 `json:"min"`
+
 	counts map[string]map[string]*uaCount
 }
 
-func (fn *scanFn) StartBundle(hotSI func(*string) bool, emitModel func(string, []byte), emitUAs func(string, []byte)) {
-	if fn.hot == nil {
-		fn.hot = loadHot(hotSI)
-	}
+func (fn *scanFn) StartBundle(emitCold, emitHot, emitModel, emitUAs func(string, []byte)) {
 	fn.counts = map[string]map[string]*uaCount{}
 }
 
-func (fn *scanFn) ProcessElement(ctx context.Context, key string, batch []byte, hotSI func(*string) bool,
-	emitModel func(string, []byte), emitUAs func(string, []byte)) error {
-	if !fn.hot[key] {
-		return nil
+func (fn *scanFn) ProcessElement(ctx context.Context, key string, batches func(*[]byte) bool,
+	emitCold, emitHot, emitModel, emitUAs func(string, []byte)) error {
+	var (
+		held [][]byte
+		n    int64
+		hot  bool
+		b    []byte
+	)
+	for batches(&b) {
+		if !hot {
+			n += batchFetches(b)
+			held = append(held, b)
+			b = nil
+			if n < fn.Min {
+				continue
+			}
+			hot = true
+			for _, h := range held {
+				if err := fn.scanHot(key, h, emitHot, emitModel); err != nil {
+					return err
+				}
+			}
+			held = nil
+			continue
+		}
+		if err := fn.scanHot(key, b, emitHot, emitModel); err != nil {
+			return err
+		}
+		b = nil
 	}
+	for _, h := range held {
+		emitCold(shardKey(key, 0), h)
+	}
+	return nil
+}
+
+// scanHot sends a batch of a hot partition on to splitFn, and what its
+// model is built from on to planFn, and counts its User-Agents.
+func (fn *scanFn) scanHot(key string, batch []byte, emitHot, emitModel func(string, []byte)) error {
+	emitHot(key, batch)
 	model := newBatcher(emitModel)
 	counts := fn.counts[key]
 	if counts == nil {
@@ -173,7 +184,7 @@ func (fn *scanFn) ProcessElement(ctx context.Context, key string, batch []byte, 
 	return err
 }
 
-func (fn *scanFn) FinishBundle(hotSI func(*string) bool, emitModel func(string, []byte), emitUAs func(string, []byte)) {
+func (fn *scanFn) FinishBundle(emitCold, emitHot, emitModel, emitUAs func(string, []byte)) {
 	for key, counts := range fn.counts {
 		cs := slices.Collect(maps.Values(counts))
 		emitUAs(key, encode(cs))
@@ -395,20 +406,19 @@ func cardTokens(ctx context.Context, cfg *Config, ids *identity.Store, identityS
 	return out, nil
 }
 
-// splitFn keys every batch for the judging stage: a partition that is not
-// hot is shard 0 of itself; a hot partition's records are split by its
+// splitFn keys the batches of hot partitions (scanFn sends it no other)
+// for the judging stage: a hot partition's records are split by its
 // plan: a fetch to the shard of its User-Agent (a robots.txt fetch or
 // WARC request record also, as a replica, to every other shard), every
-// other record to every shard.
+// other record to every shard. A partition planned into one shard is
+// shard 0 of itself.
 type splitFn struct {
-	hot   map[string]bool
 	plans map[string]*hotPlan
 }
 
-func (fn *splitFn) ProcessElement(ctx context.Context, key string, batch []byte, hotSI func(*string) bool, planSI func(*[]byte) bool,
+func (fn *splitFn) ProcessElement(ctx context.Context, key string, batch []byte, planSI func(*[]byte) bool,
 	emit func(string, []byte)) error {
-	if fn.hot == nil {
-		fn.hot = loadHot(hotSI)
+	if fn.plans == nil {
 		fn.plans = map[string]*hotPlan{}
 		var b []byte
 		for planSI(&b) {
@@ -420,7 +430,7 @@ func (fn *splitFn) ProcessElement(ctx context.Context, key string, batch []byte,
 		}
 	}
 	p := fn.plans[key]
-	if !fn.hot[key] || p == nil || p.Shards <= 1 {
+	if p == nil || p.Shards <= 1 {
 		emit(shardKey(key, 0), batch)
 		return nil
 	}
@@ -473,17 +483,15 @@ func hotShards(s beam.Scope, cfg Config, routed, shared, idDocs, offsets, worldG
 	if min == 0 {
 		min = DefaultHotFetches
 	}
-	counts := beam.CombinePerKey(s, sumInt64, beam.ParDo(s, countFetches, routed))
-	hot := beam.ParDo(s, &hotFilterFn{Min: min}, counts)
-	// scanFn and splitFn read side inputs made from every routed batch:
-	// each reads the batches from behind a GroupByKey that waits for them
-	// (gate.go), as planFn's CoGroupByKey waits for the world it loads.
-	hotGate := gateOn(s, hot)
-	models, uas := beam.ParDo2(s.Scope("scan"), &scanFn{}, hold(s.Scope("scan"), routed, hotGate),
-		beam.SideInput{Input: hot})
+	// scanFn finds the hot partitions in the grouped batches; splitFn
+	// reads the plans, so the hot partitions' batches wait for them behind
+	// a GroupByKey (gate.go); planFn's CoGroupByKey waits for the world it
+	// loads.
+	cold, hotBatches, models, uas := beam.ParDo4(s.Scope("scan"), &scanFn{Min: min}, beam.GroupByKey(s.Scope("scan"), routed))
 	plans := beam.ParDo(s.Scope("plan"), &planFn{Cfg: cfg},
 		beam.CoGroupByKey(s, beam.Flatten(s, models, worldGate), uas),
 		beam.SideInput{Input: shared}, beam.SideInput{Input: idDocs}, beam.SideInput{Input: offsets})
-	return beam.ParDo(s.Scope("split"), &splitFn{}, hold(s.Scope("split"), routed, hotGate, gateOn(s, plans)),
-		beam.SideInput{Input: hot}, beam.SideInput{Input: plans})
+	split := beam.ParDo(s.Scope("split"), &splitFn{}, hold(s.Scope("split"), hotBatches, gateOn(s, plans)),
+		beam.SideInput{Input: plans})
+	return beam.Flatten(s, cold, split)
 }

@@ -67,6 +67,9 @@ func loadWorld(ctx context.Context, cfg *Config, sharedSI, identitySI, offsetsSI
 // into its own part files; at most Workers more partitions wait in memory.
 type judgeFn struct {
 	Cfg Config `json:"cfg"`
+	// World is the file worldFn wrote the shared facts, identity
+	// documents and line offsets to (world.go).
+	World string `json:"world"`
 
 	world *world
 	work  chan partitionJob
@@ -81,11 +84,9 @@ type partitionJob struct {
 	values [][]byte
 }
 
-// StartBundle and FinishBundle take the side inputs too: the SDK wants
-// every method of a DoFn with side inputs to name them.
-func (fn *judgeFn) StartBundle(ctx context.Context, sharedSI, identitySI, offsetsSI func(*[]byte) bool, emitPart func([]byte)) error {
+func (fn *judgeFn) StartBundle(ctx context.Context, emitPart func([]byte)) error {
 	if fn.world == nil {
-		w, err := loadWorld(ctx, &fn.Cfg, sharedSI, identitySI, offsetsSI)
+		w, err := readWorld(ctx, &fn.Cfg, fn.World)
 		if err != nil {
 			return err
 		}
@@ -118,8 +119,7 @@ func (fn *judgeFn) StartBundle(ctx context.Context, sharedSI, identitySI, offset
 	return nil
 }
 
-func (fn *judgeFn) ProcessElement(ctx context.Context, key string, values func(*[]byte) bool,
-	sharedSI, identitySI, offsetsSI func(*[]byte) bool, emitPart func([]byte)) error {
+func (fn *judgeFn) ProcessElement(ctx context.Context, key string, values func(*[]byte) bool, emitPart func([]byte)) error {
 	job := partitionJob{key: key}
 	var v []byte
 	for values(&v) {
@@ -270,7 +270,7 @@ func (fn *judgeFn) evaluate(job partitionJob, sink *partWriter) error {
 	return m.WriteTables(sink)
 }
 
-func (fn *judgeFn) FinishBundle(ctx context.Context, sharedSI, identitySI, offsetsSI func(*[]byte) bool, emitPart func([]byte)) error {
+func (fn *judgeFn) FinishBundle(ctx context.Context, emitPart func([]byte)) error {
 	close(fn.work)
 	fn.wg.Wait()
 	sinks := fn.sinks

@@ -21,9 +21,11 @@ func init() {
 		func(string, []byte), func(string, []byte), func(string, string),
 		func([]byte), func([]byte), func([]byte), func([]byte), func(string, []byte), error](&readFn{})
 	register.DoFn6x1[context.Context, string, func(*[]byte) bool, func([]byte), func([]byte), func([]byte), error](&fileFn{})
-	register.DoFn7x1[context.Context, string, func(*[]byte) bool, func(*[]byte) bool, func(*[]byte) bool, func(*[]byte) bool, func([]byte), error](&judgeFn{})
+	register.DoFn4x1[context.Context, string, func(*[]byte) bool, func([]byte), error](&judgeFn{})
+	register.DoFn6x1[context.Context, []byte, func(*[]byte) bool, func(*[]byte) bool, func(*[]byte) bool, func(string, []byte), error](&worldFn{})
 	register.DoFn3x1[context.Context, []byte, func([]byte), error](&writeRowsFn{})
-	register.DoFn5x1[context.Context, []byte, func(*[]byte) bool, func(*[]byte) bool, func(*[]byte) bool, error](&finalizeFn{})
+	register.DoFn5x1[context.Context, string, func(*[]byte) bool, func(*[]byte) bool, func(*[]byte) bool, error](&finalizeFn{})
+	register.Function2x0(keyOne)
 	register.DoFn6x1[context.Context, string, func(*[]byte) bool, func(*string) bool, func(string, []byte), func(string, string), error](&redirectFn{})
 	register.Function3x1(unkey)
 	register.Function2x1(mergeShared)
@@ -33,15 +35,11 @@ func init() {
 	register.Function3x0(ungroup)
 	register.Function4x0(splitHostless)
 	register.DoFn4x1[context.Context, []byte, func(*[]byte) bool, func([]byte), error](&settleFn{})
-	register.Function3x0(countFetches)
 	register.Function3x0(shard0)
-	register.Function2x1(sumInt64)
-	register.DoFn3x0[string, int64, func(string)](&hotFilterFn{})
-	register.DoFn6x1[context.Context, string, []byte, func(*string) bool, func(string, []byte), func(string, []byte), error](&scanFn{})
+	register.DoFn7x1[context.Context, string, func(*[]byte) bool,
+		func(string, []byte), func(string, []byte), func(string, []byte), func(string, []byte), error](&scanFn{})
 	register.DoFn8x1[context.Context, string, func(*[]byte) bool, func(*[]byte) bool, func(*[]byte) bool, func(*[]byte) bool, func(*[]byte) bool, func([]byte), error](&planFn{})
-	register.DoFn6x1[context.Context, string, []byte, func(*string) bool, func(*[]byte) bool, func(string, []byte), error](&splitFn{})
-	register.Emitter1[string]()
-	register.Emitter2[string, int64]()
+	register.DoFn5x1[context.Context, string, []byte, func(*[]byte) bool, func(string, []byte), error](&splitFn{})
 	register.Emitter1[[]byte]()
 	register.Emitter2[string, []byte]()
 	register.Emitter2[string, string]()
@@ -129,20 +127,28 @@ func Build(ctx context.Context, s beam.Scope, cfg Config) error {
 	held := hold(s.Scope("route"), hostless, gateOn(s, shared))
 	routed := beam.Flatten(s, keyed, beam.ParDo(s.Scope("route"), &routeFn{Cfg: cfg}, held, beam.SideInput{Input: shared}))
 	// Hot partitions are judged in shards keyed by agent (hot.go). The
-	// partitions wait for the side inputs the judging stage reads.
+	// partitions wait for the world the judging stage loads: the side
+	// inputs, written to one file by worldFn (world.go).
 	worldGate := gateOn(s, shared, idDocs, offsets)
-	grouped := beam.GroupByKey(s, beam.Flatten(s, hotShards(s, cfg, routed, shared, idDocs, offsets, worldGate), worldGate))
-	judgeParts := beam.ParDo(s.Scope("judge"), &judgeFn{Cfg: cfg}, grouped,
+	worldPath := joinPath(tmpDir(cfg.Out), "world-"+randomID()+".json")
+	worldDone := beam.ParDo(s.Scope("world"), &worldFn{Path: worldPath}, beam.Impulse(s),
 		beam.SideInput{Input: shared}, beam.SideInput{Input: idDocs}, beam.SideInput{Input: offsets})
+	grouped := beam.GroupByKey(s, beam.Flatten(s, hotShards(s, cfg, routed, shared, idDocs, offsets, worldGate), worldGate, worldDone))
+	judgeParts := beam.ParDo(s.Scope("judge"), &judgeFn{Cfg: cfg, World: worldPath}, grouped)
 
 	problems := beam.Flatten(s, probs, beam.CreateList(s.Scope("local-problems"), launcherRows))
 	problemParts := beam.ParDo(s.Scope("problems"), &writeRowsFn{Out: cfg.Out}, problems)
 
 	parts := beam.Flatten(s, judgeParts, problemParts)
-	beam.ParDo0(s.Scope("finalize"), &finalizeFn{Cfg: cfg, Start: time.Now().UnixNano(), SiteInputs: site.Inputs}, beam.Impulse(s),
-		beam.SideInput{Input: parts}, beam.SideInput{Input: infos}, beam.SideInput{Input: shared})
+	fs := s.Scope("finalize")
+	beam.ParDo0(fs, &finalizeFn{Cfg: cfg, Start: time.Now().UnixNano(), SiteInputs: site.Inputs, World: worldPath},
+		beam.CoGroupByKey(fs, beam.ParDo(fs, keyOne, parts), beam.ParDo(fs, keyOne, infos), beam.ParDo(fs, keyOne, shared)))
 	return nil
 }
+
+// keyOne keys an element for finalizeFn, which takes every element of its
+// inputs under one key.
+func keyOne(b []byte, emit func(string, []byte)) { emit("", b) }
 
 // redirectFn is one hop of robots.txt redirects across partitions: for a
 // URL, it sends every robots-like capture of it to each partition that

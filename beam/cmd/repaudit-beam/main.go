@@ -96,6 +96,7 @@ func run(ctx context.Context, args []string, stderr io.Writer) int {
 	// On a worker, Init takes over here and never returns.
 	beam.Init()
 	defer profile.Start("repaudit-beam", os.Getenv, os.Stderr)()
+	defer startHeapPeak(os.Getenv, os.Stderr)()
 
 	fail := func(format string, a ...any) int {
 		fmt.Fprintf(stderr, "repaudit-beam: "+format+"\n", a...)
