@@ -76,7 +76,7 @@ func TestClosest(t *testing.T) {
 	json := strings.Repeat(`{"ip":"192.0.2.1","path":"/","date":"2024-05-01T00:00:00Z","user_agent":"x"}`+"\n", 2)
 	_, fs, probs := readAll(t, json, Options{Format: Combined})
 	last := probs[len(probs)-1]
-	if len(fs) != 0 || last.Code != CodeNothingRead || !strings.Contains(last.Message, "come closest to matomo-json") {
+	if len(fs) != 0 || last.Code != CodeNothingRead || !strings.Contains(last.Message, "come closest to matomo-json") || !strings.Contains(last.Message, "--log-format matomo-json") {
 		t.Errorf("fetches %d, last problem %v; want %s naming matomo-json", len(fs), last, CodeNothingRead)
 	}
 	if _, _, probs := readAll(t, "junk\n", Options{Format: Combined}); probs[len(probs)-1].Code != CodeNothingRead || !strings.Contains(probs[len(probs)-1].Message, "no known format") {

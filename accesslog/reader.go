@@ -465,7 +465,7 @@ func (r *Reader) nothingRead() {
 	}
 	msg := fmt.Sprintf("none of the %d lines could be read as %s", r.line, r.format)
 	if c, n := Closest(lines); c != "" && c != r.format {
-		msg += fmt.Sprintf("; they come closest to %s (%d of the %d lines sampled)", c, n, len(lines))
+		msg += fmt.Sprintf("; they come closest to %s (%d of the %d lines sampled; read them as such with --log-format %s)", c, n, len(lines), c)
 	} else if c == "" {
 		msg += "; they look like no known format"
 	}
