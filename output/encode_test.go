@@ -87,15 +87,8 @@ func TestEncodersSameBytes(t *testing.T) {
 // that flushPage compresses the last page on a worker: 0 before a write,
 // the values written after, 0 again once the page is flushed.
 func TestPendingValues(t *testing.T) {
-	root, err := schema.NewGroupNode("schema", parquet.Repetitions.Required, schema.FieldList{
-		schema.NewInt64Node("v", parquet.Repetitions.Required, -1),
-	}, -1)
-	if err != nil {
-		t.Fatal(err)
-	}
 	var buf bytes.Buffer
-	fw := file.NewParquetWriter(&buf, root)
-	rgw := fw.AppendBufferedRowGroup()
+	fw, rgw := int64File(t, &buf, nil, "v")
 	cw, err := rgw.Column(0)
 	if err != nil {
 		t.Fatal(err)
@@ -127,24 +120,13 @@ func TestPendingValues(t *testing.T) {
 // of a closed column writer (arrow-go's private fields) and empties
 // them.
 func TestDropPageBuffers(t *testing.T) {
-	root, err := schema.NewGroupNode("schema", parquet.Repetitions.Required, schema.FieldList{
-		schema.NewInt64Node("v", parquet.Repetitions.Required, -1),
-	}, -1)
-	if err != nil {
-		t.Fatal(err)
-	}
 	var buf bytes.Buffer
-	props := parquet.NewWriterProperties(parquet.WithCompression(compress.Codecs.Zstd), parquet.WithDictionaryDefault(false))
-	fw := file.NewParquetWriter(&buf, root, file.WithWriterProps(props))
-	rgw := fw.AppendBufferedRowGroup()
+	fw, rgw := int64File(t, &buf, plainZstd(), "v")
 	cw, err := rgw.Column(0)
 	if err != nil {
 		t.Fatal(err)
 	}
-	vals := make([]int64, 10000)
-	for i := range vals {
-		vals[i] = int64(i * i)
-	}
+	vals := squares(10000)
 	if _, err := cw.(*file.Int64ColumnChunkWriter).WriteBatch(vals, nil, nil); err != nil {
 		t.Fatal(err)
 	}
@@ -172,22 +154,10 @@ func TestDropPageBuffers(t *testing.T) {
 // fields: it fails if a new arrow-go moves them), and that the bytes
 // written are those of writers that grow their own.
 func TestLendPageBuffers(t *testing.T) {
-	root, err := schema.NewGroupNode("schema", parquet.Repetitions.Required, schema.FieldList{
-		schema.NewInt64Node("a", parquet.Repetitions.Required, -1),
-		schema.NewInt64Node("b", parquet.Repetitions.Required, -1),
-	}, -1)
-	if err != nil {
-		t.Fatal(err)
-	}
-	vals := make([]int64, 10000)
-	for i := range vals {
-		vals[i] = int64(i * i)
-	}
+	vals := squares(10000)
 	write := func(pp *pagePool) []byte {
 		var buf bytes.Buffer
-		props := parquet.NewWriterProperties(parquet.WithCompression(compress.Codecs.Zstd), parquet.WithDictionaryDefault(false))
-		fw := file.NewParquetWriter(&buf, root, file.WithWriterProps(props))
-		rgw := fw.AppendBufferedRowGroup()
+		fw, rgw := int64File(t, &buf, plainZstd(), "a", "b")
 		for c := range 2 {
 			cw, err := rgw.Column(c)
 			if err != nil {
@@ -236,4 +206,39 @@ func TestLendPageBuffers(t *testing.T) {
 	if !bytes.Equal(lent, own) {
 		t.Errorf("file written with lent page buffers differs from one written without (%d and %d bytes)", len(lent), len(own))
 	}
+}
+
+// int64File starts a Parquet file in buf of required int64 columns
+// named names, written with props (nil: arrow-go's defaults), and its
+// buffered row group.
+func int64File(t *testing.T, buf *bytes.Buffer, props *parquet.WriterProperties, names ...string) (*file.Writer, file.BufferedRowGroupWriter) {
+	t.Helper()
+	fields := make(schema.FieldList, len(names))
+	for i, n := range names {
+		fields[i] = schema.NewInt64Node(n, parquet.Repetitions.Required, -1)
+	}
+	root, err := schema.NewGroupNode("schema", parquet.Repetitions.Required, fields, -1)
+	if err != nil {
+		t.Fatal(err)
+	}
+	var opts []file.WriteOption
+	if props != nil {
+		opts = append(opts, file.WithWriterProps(props))
+	}
+	fw := file.NewParquetWriter(buf, root, opts...)
+	return fw, fw.AppendBufferedRowGroup()
+}
+
+// plainZstd are writer properties with zstd pages and no dictionary.
+func plainZstd() *parquet.WriterProperties {
+	return parquet.NewWriterProperties(parquet.WithCompression(compress.Codecs.Zstd), parquet.WithDictionaryDefault(false))
+}
+
+// squares returns n int64 values, i*i.
+func squares(n int) []int64 {
+	vals := make([]int64, n)
+	for i := range vals {
+		vals[i] = int64(i * i)
+	}
+	return vals
 }
