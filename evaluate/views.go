@@ -181,26 +181,36 @@ func (bv *botView) atSrc(t time.Time, src event.Source) *viewEntry {
 // check, for the token's claimed view (§5.1). When the Builder streams
 // robots.txt fetches (Builder.StreamViews), pass 1 kept only those of WARC
 // request records: the crawl views built here are complete, and the
-// claimed views' archive entries are also kept unresolved in m.static,
+// claimed views' archive entries are kept unresolved in m.static only,
 // for the ViewTracker to apply in time order with the log's robots.txt
-// fetches.
+// fetches (addEntry).
 func (m *Model) buildViews(b *Builder) {
 	m.addFetchedViews(b)
 	m.addCapturedViews()
 	for _, a := range m.authList {
 		a.views.each(func(k vkey, bv *botView) {
 			slices.SortStableFunc(bv.entries, cmpEntry)
-			if m.stream && k.sc.kind == scopeToken {
-				for _, e := range bv.entries {
-					m.static = append(m.static, staticEntry{a: a, lower: k.lower, e: e})
-				}
-			}
 			m.resolveEntries(a, bv)
 		})
 	}
-	// Entries of one key keep their order (the sort is stable); entries of
-	// different keys never meet, so the set's order above does not matter.
+	// Entries of one key keep the order they were filed in (the sort is
+	// stable), as those of a view do; entries of different keys never
+	// meet, so the order between them does not matter.
 	slices.SortStableFunc(m.static, func(x, y staticEntry) int { return cmpEntry(x.e, y.e) })
+}
+
+// addEntry files e under the view of the bot token, scope sc, on a. When
+// the Builder streams views, the token's claimed view (scopeToken) is the
+// ViewTracker's: its entries are kept unresolved in m.static only, not
+// also in a view no fetch would read (pass 2 judges every fetch through
+// the tracker, and archive records by their crawl's view).
+func (m *Model) addEntry(a *authority, token string, sc viewScope, e viewEntry) {
+	if m.stream && sc.kind == scopeToken {
+		m.static = append(m.static, staticEntry{a: a, lower: strings.ToLower(token), e: e})
+		return
+	}
+	bv := m.viewFor(a, token, sc)
+	bv.entries = append(bv.entries, e)
 }
 
 // cmpEntry orders a bot's robots.txt fetches by time, then source.
@@ -243,8 +253,7 @@ func (m *Model) addFetchedViews(b *Builder) {
 			scopes = scopesOf(m.robotsScope(rf.fetch, rf.time, id))
 		}
 		for _, sc := range scopes {
-			bv := m.viewFor(a, id.token, sc)
-			bv.entries = append(bv.entries, e)
+			m.addEntry(a, id.token, sc, e)
 		}
 	}
 }
@@ -308,8 +317,7 @@ func (m *Model) addCapturedViews() {
 				}
 				e := viewEntry{time: d.time, status: st, src: d.src, capture: d, content: in, ver: in}
 				for _, sc := range [2]viewScope{crawlScope(m.crawlOf(d.src.File)), {}} {
-					bv := m.viewFor(a, cr.token, sc)
-					bv.entries = append(bv.entries, e)
+					m.addEntry(a, cr.token, sc, e)
 				}
 			}
 		}
