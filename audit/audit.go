@@ -78,6 +78,15 @@ type Summary struct {
 	// ProblemsBySeverity counts the rows of problems.parquet by severity
 	// (event.SevError, SevWarning, SevInfo), for --fail-on-problems.
 	ProblemsBySeverity map[string]int64
+	// AsOf is the time retention, take-downs and untimed listing entries
+	// were judged as of. AsOfDefault says that --as-of was not given, so
+	// that the latest time in the data chose it: other inputs in the run
+	// move it. AsOfFrom is the event that set it (zero when not known);
+	// Listings says that listings were given.
+	AsOf        time.Time
+	AsOfDefault bool
+	AsOfFrom    event.Source
+	Listings    bool
 
 	mu        sync.Mutex
 	referrers map[string]int64 // referrer sites of host-less log lines, for the --site hint
@@ -381,6 +390,11 @@ func (r *run) finish(model *evaluate.Model) (*Summary, *evaluate.Model, error) {
 	sum.facts.DNSGiven = r.ids.HasDNS() // a snapshot among the inputs counts as a --dns-dir
 	sum.Notices = notices(model, r.catalog, sum, r.cfg, unbound)
 	sum.Notices = append(sum.Notices, r.asOf.notices(model.AsOf(), !r.cfg.Eval.AsOf.IsZero())...)
+	sum.AsOf, sum.AsOfDefault = model.AsOf(), r.cfg.Eval.AsOf.IsZero()
+	if sum.AsOfDefault && r.asOf.at.Equal(sum.AsOf) {
+		sum.AsOfFrom = r.asOf.src
+	}
+	sum.Listings = len(r.cfg.Index)+len(r.cfg.Snippets) > 0
 	var err error
 	if len(sum.Failed) > 0 {
 		err = fmt.Errorf("%w: %s", ErrInputs, failedList(sum.Failed, sum.why))

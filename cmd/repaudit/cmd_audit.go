@@ -10,6 +10,7 @@ import (
 	"runtime"
 	"sort"
 	"strings"
+	"time"
 
 	"github.com/repaudit/repaudit/accesslog"
 	"github.com/repaudit/repaudit/audit"
@@ -170,6 +171,9 @@ func printSummary(w io.Writer, s *audit.Summary) {
 	if s.Unverifiable > 0 {
 		fmt.Fprintf(w, "  unverifiable: %d bot fetches came from sources that cannot show signature headers (not violations)\n", s.Unverifiable)
 	}
+	if line := asOfLine(s); line != "" {
+		fmt.Fprintf(w, "  %s\n", line)
+	}
 	if len(s.Notices) > 0 {
 		fmt.Fprintf(w, "judged less than it could:\n")
 		for _, n := range s.Notices {
@@ -196,4 +200,21 @@ func pluralWord(n int64, one, many string) string {
 		return one
 	}
 	return many
+}
+
+// asOfLine says, when --as-of was not given and something was judged as
+// of it (archived records' retention, listings), which time the data
+// chose: the same captures audited beside other inputs, or with a later
+// log, are judged as of another time, and the line names the flag that
+// fixes it.
+func asOfLine(s *audit.Summary) string {
+	if !s.AsOfDefault || s.AsOf.IsZero() || (s.Counts["retention"] == 0 && !s.Listings) {
+		return ""
+	}
+	from := ""
+	if s.AsOfFrom.File != "" {
+		from = ", " + s.AsOfFrom.String()
+	}
+	return fmt.Sprintf("as of %s, the latest time in the data%s: retention, take-downs and listing entries with no time are judged as of it, which other inputs in the run would move; give --as-of to fix it",
+		s.AsOf.UTC().Format(time.RFC3339), from)
 }
