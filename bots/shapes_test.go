@@ -44,7 +44,11 @@ var shapeFamilies = []struct {
 	{"bot after a handset brand", "HTC Quokka Bot/1.0", "HTC Quokka Bot", RuleFullName},
 	{"version inside a full name", "Mozilla/4.0 (compatible; MSIE 4.01; Windows NT; Quokka Search 6.0 Robot)", "Quokka Search 6.0 Robot", RuleFullName},
 	{"version first in an element", "Mozilla/5.0 (compatible; 2.1 Quokka Spider)", "Quokka Spider", RuleFullName},
+	{"engine comment of a shell without a platform", "Mozilla/5.0 AppleWebKit/537.36 (KHTML, like Gecko; QuokkaAdsExpress) Chrome/120.0.0.0 Safari/537.36", "QuokkaAdsExpress", RuleCommentSlot},
+	{"several words after like Gecko", "Mozilla/5.0 (X11; Linux x86_64) AppleWebKit/537.36 (KHTML, like Gecko; Quokka Page Insights) Chrome/120.0.0.0 Safari/537.36", "Quokka Page Insights", RuleCommentSlot},
+	{"several words after like Gecko on a phone", "Mozilla/5.0 (Linux; Android 13; QK716) AppleWebKit/537.36 (KHTML, like Gecko; Wombat Render Service) Chrome/120.0.0.0 Mobile Safari/537.36", "Wombat Render Service", RuleCommentSlot},
 	// Browsers, apps and devices.
+	{"engine comment with a browser after like Gecko", "Mozilla/5.0 (X11; U; Linux i686; en-US) AppleWebKit/527+ (KHTML, like Gecko, Safari/419.3) Wombat/0.5", "", ""},
 	{"Java ME handset", "WombatPhone T500 Java/WJ/1.0 Profile/MIDP-2.1 Configuration/CLDC-1.1", "", ""},
 	{"handset's Java runtime", "Mozilla/5.0 (QK-T505 AppleWebkit/531 Browser/Wombat/V2.0 MMS/QK-MMS-V1.0/1.2 Java/QVM/1.1", "", ""},
 	{"Java library after a product", "Quokka/2.0 Java/1.8.0_402", "Java", RuleFramework},

@@ -415,7 +415,9 @@ func scanWords(ua string, buf []word) []word {
 		if depth > 0 && comment == 1 && platformOpen {
 			first := depth == 1 && w.start > 0 && ua[w.start-1] == '('
 			switch {
-			case first && equalFoldASCII(w.name, "compatible"):
+			case first && (equalFoldASCII(w.name, "compatible") || equalFoldASCII(w.name, "KHTML")):
+				// "(KHTML, like Gecko; ...)" first is the engine's
+				// comment of a shell with no platform comment.
 				platformOpen = false
 			case first && !isPlatformWord(w.name):
 				// "Mozilla/5.0 (Morningscore/1.0)": no platform there.
@@ -945,6 +947,11 @@ func shapeName(ua string, ws []word) guess {
 			return guess{name: w.name, start: w.nameStart, rule: RuleCommentSlot}
 		}
 		single := w.elemFirst && (i+1 == len(ws) || ws[i+1].elem != w.elem || ws[i+1].link || ws[i+1].verPart && (i+2 == len(ws) || ws[i+2].elem != w.elem))
+		if !single && w.elemFirst && i > 0 {
+			if g := geckoSlotName(ua, ws, i); g.name != "" {
+				return g
+			}
+		}
 		if !single || i == 0 {
 			if noComment && i > 0 && ws[0].version && equalFoldASCII(ws[0].name, "Mozilla") && prevNamed(ws, i) == 0 && !devicePrefix(w.name) && !screenSize(w.name) {
 				return guess{name: w.name, start: w.nameStart, rule: RuleMozillaProduct}
@@ -967,6 +974,30 @@ func shapeName(ua string, ws []word) guess {
 		}
 	}
 	return guess{}
+}
+
+// geckoSlotName names a tool by an element of several words right after
+// "like Gecko" in the same comment ("(KHTML, like Gecko; Quokka Page
+// Insights)"): browsers put nothing there. The element is two to four
+// words of letters and digits, none a platform's or a browser's.
+func geckoSlotName(ua string, ws []word, i int) guess {
+	w := &ws[i]
+	j := i - 1
+	if w.comment == 0 || w.platform || ws[j].elem == w.elem || ws[j].comment != w.comment || !ws[j].mentioned || !equalFoldASCII(ws[j].name, "Gecko") {
+		return guess{}
+	}
+	end := i
+	for end < len(ws) && ws[end].elem == w.elem {
+		n := ws[end].name
+		if ws[end].link || ws[end].version || ws[end].verPart || n != ua[ws[end].start:ws[end].end] || !hasLetter(n) || isPlatformWord(n) || hasBrowse(n) {
+			return guess{}
+		}
+		end++
+	}
+	if end-i > 4 {
+		return guess{}
+	}
+	return guess{name: ua[w.nameStart:ws[end-1].end], start: w.nameStart, end: ws[end-1].end, rule: RuleCommentSlot}
 }
 
 // screenSize reports whether a word is a screen's size in pixels, as
