@@ -351,3 +351,32 @@ func major(v string) string {
 	}
 	return v[:i]
 }
+
+// qtAppName names a command-line tool built on QtWebKit, which writes
+// the application's name where browsers put their product, between the
+// engine comment and the closing Safari product ("Mozilla/5.0 (X11;
+// Linux x86_64) AppleWebKit/534.34 (KHTML, like Gecko) quokkashot
+// Safari/534.34"). Only a bare lower-case name counts, as programs run
+// from a shell are named; desktop apps there give a capitalised name
+// and a version ("QuokkaRSS/0.18 Safari/..."), and browsers a version or
+// a family's name.
+func qtAppName(ua string, ws []word, sh uaShape) guess {
+	n := len(ws)
+	if sh.ie || sh.app || n < 4 || !ws[n-1].verPart || !ws[n-2].version || ws[n-2].comment != 0 || !equalFoldASCII(ws[n-2].name, "Safari") {
+		return guess{}
+	}
+	w, p := &ws[n-3], &ws[n-4]
+	if w.comment != 0 || w.version || w.verPart || !p.mentioned || p.comment == 0 || !equalFoldASCII(p.name, "Gecko") || strings.TrimSpace(ua[p.end:w.start]) != ")" {
+		return guess{}
+	}
+	name := w.name
+	if len(name) < 3 || name != ua[w.start:w.end] || !hasLetter(name) || isBrowserToken(name) || familyOf(name) || isPlatformWord(name) || IsGeneric(name) {
+		return guess{}
+	}
+	for i := 0; i < len(name); i++ {
+		if c := name[i]; !('a' <= c && c <= 'z' || isDigit(c) || c == '.' || c == '-') {
+			return guess{}
+		}
+	}
+	return guess{name: name, start: w.nameStart, rule: RuleProduct}
+}

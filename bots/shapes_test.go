@@ -47,7 +47,12 @@ var shapeFamilies = []struct {
 	{"engine comment of a shell without a platform", "Mozilla/5.0 AppleWebKit/537.36 (KHTML, like Gecko; QuokkaAdsExpress) Chrome/120.0.0.0 Safari/537.36", "QuokkaAdsExpress", RuleCommentSlot},
 	{"several words after like Gecko", "Mozilla/5.0 (X11; Linux x86_64) AppleWebKit/537.36 (KHTML, like Gecko; Quokka Page Insights) Chrome/120.0.0.0 Safari/537.36", "Quokka Page Insights", RuleCommentSlot},
 	{"several words after like Gecko on a phone", "Mozilla/5.0 (Linux; Android 13; QK716) AppleWebKit/537.36 (KHTML, like Gecko; Wombat Render Service) Chrome/120.0.0.0 Mobile Safari/537.36", "Wombat Render Service", RuleCommentSlot},
+	{"QtWebKit tool's name before Safari", "Mozilla/5.0 (X11; Linux x86_64) AppleWebKit/534.34 (KHTML, like Gecko) quokkashot Safari/534.34", "quokkashot", RuleProduct},
+	{"QtWebKit tool named by its host", "Mozilla/5.0 (Windows NT 6.1) AppleWebKit/538.1 (KHTML, like Gecko) shots.quokka.example Safari/538.1", "shots.quokka.example", RuleProduct},
 	// Browsers, apps and devices.
+	{"QtWebKit desktop app before Safari", "Mozilla/5.0 (Windows NT 10.0) AppleWebKit/602.1 (KHTML, like Gecko) QuokkaReader/0.18.2 Safari/602.1", "", ""},
+	{"QtWebKit browser family before Safari", "Mozilla/5.0 (X11; FreeBSD amd64) AppleWebKit/534.30 (KHTML, like Gecko) rekonq Safari/534.30", "", ""},
+	{"engine's own word before another browser", "Mozilla/5.0 (Windows NT 6.1) AppleWebKit/537.21 (KHTML, like Gecko) wombatkit Safari/537.21 Wombat/6.1.0.20000 Safari/537.21", "", ""},
 	{"engine comment with a browser after like Gecko", "Mozilla/5.0 (X11; U; Linux i686; en-US) AppleWebKit/527+ (KHTML, like Gecko, Safari/419.3) Wombat/0.5", "", ""},
 	{"Java ME handset", "WombatPhone T500 Java/WJ/1.0 Profile/MIDP-2.1 Configuration/CLDC-1.1", "", ""},
 	{"handset's Java runtime", "Mozilla/5.0 (QK-T505 AppleWebkit/531 Browser/Wombat/V2.0 MMS/QK-MMS-V1.0/1.2 Java/QVM/1.1", "", ""},

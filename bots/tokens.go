@@ -817,6 +817,9 @@ func guessName(ua string, ws []word, sh uaShape) guess {
 	if g := platformTool(ua, ws, sh); g.name != "" {
 		return g
 	}
+	if g := qtAppName(ua, ws, sh); g.name != "" {
+		return g
+	}
 	if g := appended(ua, ws, sh); g.name != "" {
 		return g
 	}
@@ -1042,6 +1045,7 @@ var browserFamilies = map[string]bool{
 	"bolt": true, "skyfire": true, "teashark": true, "iron": true, "amaya": true,
 	"arora": true, "qupzilla": true, "falkon": true, "qutebrowser": true,
 	"palemoon": true, "waterfox": true, "brave": true, "mobilesafari": true,
+	"rekonq": true,
 }
 
 // deviceWords are words of phone, TV and console User-Agents that are not
