@@ -112,7 +112,8 @@ func platformTool(ua string, ws []word, sh uaShape) guess {
 		}
 		ok := true
 		for k := i; k < end && ok; k++ {
-			ok = toolWord(ua, &ws[k])
+			// The second word may be an acronym ("Quokka WPM").
+			ok = toolWord(ua, &ws[k]) || k > i && acronym(ua, &ws[k])
 		}
 		if ok && !namesBrowser(ws) {
 			return guess{name: ua[w.nameStart:ws[end-1].end], start: w.nameStart, end: ws[end-1].end, rule: RuleCommentSlot}
@@ -152,6 +153,21 @@ func toolWord(ua string, w *word) bool {
 	}
 	var buf [32]byte
 	return lower && len(n) <= len(buf) && !linuxDistributions[string(lowerInto(buf[:0], n))]
+}
+
+// acronym reports whether a word is two to five capital letters that
+// are no platform's ("WPM", not "NT" or "XP" after Windows).
+func acronym(ua string, w *word) bool {
+	n := w.name
+	if len(n) < 2 || len(n) > 5 || n != ua[w.start:w.end] || isPlatformWord(n) {
+		return false
+	}
+	for i := 0; i < len(n); i++ {
+		if n[i] < 'A' || n[i] > 'Z' {
+			return false
+		}
+	}
+	return true
 }
 
 // featurePhone reports whether a User-Agent is a handset's brand and
@@ -263,14 +279,17 @@ func platformFollows(ws []word, i int) bool {
 
 // shellAfter names a client that puts its own product before a
 // browser's ("Quokka/3.2 Mozilla/5.0 (Linux; Android 12) ...",
-// "Quokka, Mozilla/5.0 ..."): the first product, when a Mozilla/x
-// product follows at the top level.
+// "Quokka, Mozilla/5.0 ...", "Quokka Mozilla/5.0 ..."): the first
+// product, when a Mozilla/x product follows at the top level.
 func shellAfter(ua string, ws []word, sh uaShape) guess {
 	if sh.mozillaN == 0 || len(ws) == 0 {
 		return guess{}
 	}
 	w := &ws[0]
 	single := w.name == ua[w.start:w.end] && w.end < len(ua) && ua[w.end] == ','
+	// A bare name right before the shell ("Quokka Mozilla/5.0 ...") too,
+	// unless it has a handset model's '_' ("QK_Hermes Mozilla/4.0 ...").
+	single = single || w.name == ua[w.start:w.end] && sh.mozillaN == 1 && strings.IndexByte(w.name, '_') < 0
 	// A handset's model comes first on Windows CE and feature phones
 	// ("QK750/v0000 Mozilla/4.0 (compatible; MSIE 4.01; Windows CE)").
 	if w.comment != 0 || !(w.version || single) || !goodName(w) || IsGeneric(w.name) || familyOf(w.name) || isFramework(w.name) || hasBrowse(w.name) ||

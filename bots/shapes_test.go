@@ -49,7 +49,12 @@ var shapeFamilies = []struct {
 	{"several words after like Gecko on a phone", "Mozilla/5.0 (Linux; Android 13; QK716) AppleWebKit/537.36 (KHTML, like Gecko; Wombat Render Service) Chrome/120.0.0.0 Mobile Safari/537.36", "Wombat Render Service", RuleCommentSlot},
 	{"QtWebKit tool's name before Safari", "Mozilla/5.0 (X11; Linux x86_64) AppleWebKit/534.34 (KHTML, like Gecko) quokkashot Safari/534.34", "quokkashot", RuleProduct},
 	{"QtWebKit tool named by its host", "Mozilla/5.0 (Windows NT 6.1) AppleWebKit/538.1 (KHTML, like Gecko) shots.quokka.example Safari/538.1", "shots.quokka.example", RuleProduct},
+	{"bare name before the browser shell", "Quokka-Link-Expander Mozilla/5.0 (X11; Linux x86_64) AppleWebKit/537.36 (KHTML, like Gecko) Chrome/120.0.0.0 Safari/537.36", "Quokka-Link-Expander", RuleProduct},
+	{"tool and acronym in a platform comment", "Mozilla/5.0 (Windows NT 10.0; Win64; x64; Wombat RUM) AppleWebKit/537.36 (KHTML, like Gecko) Chrome/120.0.0.0 Safari/537.36", "Wombat RUM", RuleCommentSlot},
 	// Browsers, apps and devices.
+	{"handset model before the browser shell", "QK_Hermes Mozilla/4.0 (compatible; MSIE 6.0; Windows CE; IEMobile 7.11)", "", ""},
+	{"two words before the browser shell", "Quokka Browser Mozilla/5.0 (Windows NT 10.0; Win64; x64) AppleWebKit/537.36 (KHTML, like Gecko) Chrome/120.0.0.0 Safari/537.36", "", ""},
+	{"system and its edition in a platform comment", "Mozilla/5.0 (Windows NT 5.1; Windows XP) Gecko/20100101 Firefox/52.0", "", ""},
 	{"QtWebKit desktop app before Safari", "Mozilla/5.0 (Windows NT 10.0) AppleWebKit/602.1 (KHTML, like Gecko) QuokkaReader/0.18.2 Safari/602.1", "", ""},
 	{"QtWebKit browser family before Safari", "Mozilla/5.0 (X11; FreeBSD amd64) AppleWebKit/534.30 (KHTML, like Gecko) rekonq Safari/534.30", "", ""},
 	{"engine's own word before another browser", "Mozilla/5.0 (Windows NT 6.1) AppleWebKit/537.21 (KHTML, like Gecko) wombatkit Safari/537.21 Wombat/6.1.0.20000 Safari/537.21", "", ""},
