@@ -51,7 +51,11 @@ var shapeFamilies = []struct {
 	{"QtWebKit tool named by its host", "Mozilla/5.0 (Windows NT 6.1) AppleWebKit/538.1 (KHTML, like Gecko) shots.quokka.example Safari/538.1", "shots.quokka.example", RuleProduct},
 	{"bare name before the browser shell", "Quokka-Link-Expander Mozilla/5.0 (X11; Linux x86_64) AppleWebKit/537.36 (KHTML, like Gecko) Chrome/120.0.0.0 Safari/537.36", "Quokka-Link-Expander", RuleProduct},
 	{"tool and acronym in a platform comment", "Mozilla/5.0 (Windows NT 10.0; Win64; x64; Wombat RUM) AppleWebKit/537.36 (KHTML, like Gecko) Chrome/120.0.0.0 Safari/537.36", "Wombat RUM", RuleCommentSlot},
+	{"program on a language runtime", "QuokkaSync/1.4.2 Python/3.11.4 Linux/6.1.0-13-amd64", "QuokkaSync", RuleProduct},
+	{"command-line client on node", "wombat-cli/7.2.0 node/v20.5.1 darwin arm64", "wombat-cli", RuleProduct},
 	// Browsers, apps and devices.
+	{"app with its system and no runtime", "QuokkaPlayer/2.1 (Linux; U; Android 12; QK716)", "", ""},
+	{"runtime without a version number", "QuokkaApp/3.0 Python/unknown Darwin/22.1.0", "", ""},
 	{"handset model before the browser shell", "QK_Hermes Mozilla/4.0 (compatible; MSIE 6.0; Windows CE; IEMobile 7.11)", "", ""},
 	{"two words before the browser shell", "Quokka Browser Mozilla/5.0 (Windows NT 10.0; Win64; x64) AppleWebKit/537.36 (KHTML, like Gecko) Chrome/120.0.0.0 Safari/537.36", "", ""},
 	{"system and its edition in a platform comment", "Mozilla/5.0 (Windows NT 5.1; Windows XP) Gecko/20100101 Firefox/52.0", "", ""},

@@ -1100,6 +1100,7 @@ func nonBrowser(ua string, ws []word, sh uaShape) guess {
 	if devicePrefix(w.name) || bundleID(w.name) || buildFingerprint(ua) {
 		return guess{}
 	}
+	program := runtimeProduct(ws)
 	for i := range ws {
 		if hasBrowse(ws[i].name) {
 			return guess{}
@@ -1110,6 +1111,9 @@ func nonBrowser(ua string, ws []word, sh uaShape) guess {
 		}
 		if indexFold(n, "android") >= 0 {
 			return guess{} // "Android_SDK", "X-Android"
+		}
+		if program {
+			continue // "Quokka/1.2 Python/3.11 Linux/6.1": a program's system
 		}
 		l := lowerInto(buf[:0], n)
 		// "cfnetwork" and "darwin" are device words: "Quokka/2
@@ -1127,6 +1131,33 @@ func nonBrowser(ua string, ws []word, sh uaShape) guess {
 		}
 	}
 	return guess{name: w.name, start: w.nameStart, rule: RuleProduct}
+}
+
+// runtimes are language runtimes that programs and libraries name after
+// their own product (lower-cased): "Quokka/1.2 Python/3.11 Linux/6.1",
+// "quokka-cli/6.1 node/v18.0.0 linux x64". Java is not one: handsets
+// name their Java runtime.
+var runtimes = map[string]bool{
+	"python": true, "cpython": true, "node": true, "node.js": true, "nodejs": true,
+	"ruby": true, "perl": true, "go": true,
+}
+
+// runtimeProduct reports whether a top-level product after the first
+// names a language runtime with a version that starts with a digit (or
+// "v" and a digit).
+func runtimeProduct(ws []word) bool {
+	var buf [8]byte
+	for i := 1; i+1 < len(ws); i++ {
+		w := &ws[i]
+		if !w.version || w.comment != 0 || len(w.name) > len(buf) || !runtimes[string(lowerInto(buf[:0], w.name))] {
+			continue
+		}
+		v := ws[i+1].name
+		if v != "" && (isDigit(v[0]) || len(v) > 1 && v[0] == 'v' && isDigit(v[1])) {
+			return true
+		}
+	}
+	return false
 }
 
 // deviceAgent reports whether a full name built around the generic word
