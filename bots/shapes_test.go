@@ -53,7 +53,9 @@ var shapeFamilies = []struct {
 	{"tool and acronym in a platform comment", "Mozilla/5.0 (Windows NT 10.0; Win64; x64; Wombat RUM) AppleWebKit/537.36 (KHTML, like Gecko) Chrome/120.0.0.0 Safari/537.36", "Wombat RUM", RuleCommentSlot},
 	{"program on a language runtime", "QuokkaSync/1.4.2 Python/3.11.4 Linux/6.1.0-13-amd64", "QuokkaSync", RuleProduct},
 	{"command-line client on node", "wombat-cli/7.2.0 node/v20.5.1 darwin arm64", "wombat-cli", RuleProduct},
+	{"CamelCase name opening with Crawler", "Mozilla/5.0 (compatible; MSIE 10.0; Windows NT 6.2; Trident/6.0) CrawlerTask (http://quokka.example) /3.1.2.0", "CrawlerTask", RuleCrawlerStem},
 	// Browsers, apps and devices.
+	{"handset model opening with Spider", "Mozilla/5.0 (Linux; Android 9; Wombat SpiderX Build/PPR1) AppleWebKit/537.36 (KHTML, like Gecko) Chrome/96.0.4664.45 Mobile Safari/537.36", "", ""},
 	{"app with its system and no runtime", "QuokkaPlayer/2.1 (Linux; U; Android 12; QK716)", "", ""},
 	{"runtime without a version number", "QuokkaApp/3.0 Python/unknown Darwin/22.1.0", "", ""},
 	{"handset model before the browser shell", "QK_Hermes Mozilla/4.0 (compatible; MSIE 6.0; Windows CE; IEMobile 7.11)", "", ""},

@@ -682,6 +682,9 @@ func hasCrawlerStem(name string) bool {
 			}
 		}
 	}
+	if camelCrawler(name) {
+		return true
+	}
 	if n := len(name); n > 5 && strings.HasSuffix(name, "User") && (name[n-5] == '-' || 'a' <= name[n-5] && name[n-5] <= 'z') {
 		return true
 	}
@@ -689,6 +692,17 @@ func hasCrawlerStem(name string) bool {
 		return true
 	}
 	return false
+}
+
+// camelCrawler reports whether a name opens with Crawler or Scraper
+// and goes on in CamelCase ("CrawlerProcess", "ScraperJob"): words no
+// browser, app or handset starts its name with ("Spider" is not one:
+// "SpiderI" is a handset).
+func camelCrawler(name string) bool {
+	if len(name) < 9 || name[0] != 'C' && name[0] != 'S' || !(strings.HasPrefix(name, "Crawler") || strings.HasPrefix(name, "Scraper")) {
+		return false
+	}
+	return 'A' <= name[7] && name[7] <= 'Z' && 'a' <= name[8] && name[8] <= 'z'
 }
 
 // goodName reports whether a word's name may name an agent at all.
