@@ -54,7 +54,10 @@ var shapeFamilies = []struct {
 	{"program on a language runtime", "QuokkaSync/1.4.2 Python/3.11.4 Linux/6.1.0-13-amd64", "QuokkaSync", RuleProduct},
 	{"command-line client on node", "wombat-cli/7.2.0 node/v20.5.1 darwin arm64", "wombat-cli", RuleProduct},
 	{"CamelCase name opening with Crawler", "Mozilla/5.0 (compatible; MSIE 10.0; Windows NT 6.2; Trident/6.0) CrawlerTask (http://quokka.example) /3.1.2.0", "CrawlerTask", RuleCrawlerStem},
+	{"several words after compatible", "Mozilla/5.0 (compatible; Quokka Link Service)", "Quokka Link Service", RuleCommentSlot},
 	// Browsers, apps and devices.
+	{"handset app after compatible", "Mozilla/4.0 (compatible; Nokia Wombat Radio; Series60/3.2)", "", ""},
+	{"browser and a platform after compatible", "Mozilla/4.0 (compatible; Quokka Navigator; AmigaOS 3.9)", "", ""},
 	{"handset model opening with Spider", "Mozilla/5.0 (Linux; Android 9; Wombat SpiderX Build/PPR1) AppleWebKit/537.36 (KHTML, like Gecko) Chrome/96.0.4664.45 Mobile Safari/537.36", "", ""},
 	{"app with its system and no runtime", "QuokkaPlayer/2.1 (Linux; U; Android 12; QK716)", "", ""},
 	{"runtime without a version number", "QuokkaApp/3.0 Python/unknown Darwin/22.1.0", "", ""},

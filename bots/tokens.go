@@ -965,7 +965,7 @@ func shapeName(ua string, ws []word) guess {
 		}
 		single := w.elemFirst && (i+1 == len(ws) || ws[i+1].elem != w.elem || ws[i+1].link || ws[i+1].verPart && (i+2 == len(ws) || ws[i+2].elem != w.elem))
 		if !single && w.elemFirst && i > 0 {
-			if g := geckoSlotName(ua, ws, i); g.name != "" {
+			if g := slotElementName(ua, ws, i); g.name != "" {
 				return g
 			}
 		}
@@ -993,25 +993,34 @@ func shapeName(ua string, ws []word) guess {
 	return guess{}
 }
 
-// geckoSlotName names a tool by an element of several words right after
-// "like Gecko" in the same comment ("(KHTML, like Gecko; Quokka Page
-// Insights)"): browsers put nothing there. The element is two to four
-// words of letters and digits, none a platform's or a browser's.
-func geckoSlotName(ua string, ws []word, i int) guess {
+// slotElementName names a tool by an element of several words where only
+// bots put a name: right after "like Gecko" in the same comment
+// ("(KHTML, like Gecko; Quokka Page Insights)") or right after
+// "compatible" ("(compatible; Quokka Link Service)"); browsers put
+// nothing after like Gecko and "MSIE 9.0" after compatible. The element
+// is two to four plain words, none a platform's, a browser's or a
+// handset brand's.
+func slotElementName(ua string, ws []word, i int) guess {
 	w := &ws[i]
 	j := i - 1
-	if w.comment == 0 || w.platform || ws[j].elem == w.elem || ws[j].comment != w.comment || !ws[j].mentioned || !equalFoldASCII(ws[j].name, "Gecko") {
+	if w.comment == 0 || w.platform || ws[j].elem == w.elem || ws[j].comment != w.comment {
+		return guess{}
+	}
+	gecko := ws[j].mentioned && equalFoldASCII(ws[j].name, "Gecko")
+	compatible := ws[j].elemFirst && equalFoldASCII(ws[j].name, "compatible") && ws[j].end == ws[j].start+len("compatible")
+	if !gecko && !compatible {
 		return guess{}
 	}
 	end := i
 	for end < len(ws) && ws[end].elem == w.elem {
 		n := ws[end].name
-		if ws[end].link || ws[end].version || ws[end].verPart || n != ua[ws[end].start:ws[end].end] || !hasLetter(n) || isPlatformWord(n) || hasBrowse(n) {
+		if ws[end].link || ws[end].version || ws[end].verPart || n != ua[ws[end].start:ws[end].end] || !hasLetter(n) || isPlatformWord(n) || hasBrowse(n) ||
+			compatible && (!lettersOnly(strings.ReplaceAll(n, "-", "")) || devicePrefix(n)) {
 			return guess{}
 		}
 		end++
 	}
-	if end-i > 4 {
+	if end-i > 4 || compatible && platformFollows(ws, end-1) {
 		return guess{}
 	}
 	return guess{name: ua[w.nameStart:ws[end-1].end], start: w.nameStart, end: ws[end-1].end, rule: RuleCommentSlot}
