@@ -55,6 +55,8 @@ var shapeFamilies = []struct {
 	{"command-line client on node", "wombat-cli/7.2.0 node/v20.5.1 darwin arm64", "wombat-cli", RuleProduct},
 	{"CamelCase name opening with Crawler", "Mozilla/5.0 (compatible; MSIE 10.0; Windows NT 6.2; Trident/6.0) CrawlerTask (http://quokka.example) /3.1.2.0", "CrawlerTask", RuleCrawlerStem},
 	{"several words after compatible", "Mozilla/5.0 (compatible; Quokka Link Service)", "Quokka Link Service", RuleCommentSlot},
+	{"tester stem on CFNetwork", "QuokkaLinkTester/2 CFNetwork/1410.0.3 Darwin/22.6.0", "QuokkaLinkTester", RuleCrawlerStem},
+	{"tester alone", "Wombat Protocol Tester (+https://wombat.example/)", "Wombat Protocol Tester", RuleFullName},
 	// Browsers, apps and devices.
 	{"handset app after compatible", "Mozilla/4.0 (compatible; Nokia Wombat Radio; Series60/3.2)", "", ""},
 	{"browser and a platform after compatible", "Mozilla/4.0 (compatible; Quokka Navigator; AmigaOS 3.9)", "", ""},

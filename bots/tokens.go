@@ -586,7 +586,7 @@ var genericWords = map[string]bool{
 	"preview": true, "archiver": true, "finder": true, "research": true,
 	"diagnostics": true, "measurement": true, "transcoder": true,
 	"synthetic": true, "synthetics": true, "observatory": true, "probe": true,
-	"uptime": true, "audit": true,
+	"uptime": true, "audit": true, "tester": true,
 	"user-agent": true, "useragent": true, "crawl": false, "web": false, "www": false, "http": false,
 	"https": false, "internet": false, "search": false, "engine": false, "the": false,
 	"news": false, "client": false, "user": false, "service": false,
@@ -657,6 +657,7 @@ var crawlerStems = []string{
 	"research", "diagnostics", "measurement", "prerender", "transcoder",
 	"screenshot", "harvester", "downloader", "collector", "aggregator",
 	"synthetic", "synthetics", "observatory", "probe", "uptime", "audit",
+	"tester",
 }
 
 // hasCrawlerStem reports whether name looks like a crawler's: it holds a
