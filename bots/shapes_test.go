@@ -58,6 +58,12 @@ var shapeFamilies = []struct {
 	{"tester stem on CFNetwork", "QuokkaLinkTester/2 CFNetwork/1410.0.3 Darwin/22.6.0", "QuokkaLinkTester", RuleCrawlerStem},
 	{"tester alone", "Wombat Protocol Tester (+https://wombat.example/)", "Wombat Protocol Tester", RuleFullName},
 	// Browsers, apps and devices.
+	{"old Windows version as the platform", "Mozilla/2.0 (Win98)", "", ""},
+	{"research system as the platform", "Mozilla/5.0 (Plan9) Wombat/1.4", "", ""},
+	{"app on a watch or TV system", "QuokkaNews/2.0 (Watch5,9; watchOS 9.1)", "", ""},
+	{"app on tvOS", "QuokkaTV/1.2 (tvOS 17.1)", "", ""},
+	{"Apple machine identifier first", "Watch6,2/9.1 (20S75)", "", ""},
+	{"Gecko browser family", "Flock/3.5 (Slackware 14.1; de_DE;)", "", ""},
 	{"handset app after compatible", "Mozilla/4.0 (compatible; Nokia Wombat Radio; Series60/3.2)", "", ""},
 	{"browser and a platform after compatible", "Mozilla/4.0 (compatible; Quokka Navigator; AmigaOS 3.9)", "", ""},
 	{"handset model opening with Spider", "Mozilla/5.0 (Linux; Android 9; Wombat SpiderX Build/PPR1) AppleWebKit/537.36 (KHTML, like Gecko) Chrome/96.0.4664.45 Mobile Safari/537.36", "", ""},

@@ -526,7 +526,7 @@ var platformWords = map[string]bool{
 	"smart": true, "en": true, "en-us": true, "iphone-os": true, "darwin": true,
 	"gnu": true, "solaris": true, "beos": true, "amigaos": true, "riscos": true,
 	"os": true, "linux-gnu": true, "chromeos": true, "mobile-tv": true, "i386": true,
-	"ppc": true, "pc": true,
+	"ppc": true, "pc": true, "plan9": true, "minix": true,
 }
 
 // isPlatformWord reports whether the first word of a browser-shaped
@@ -540,7 +540,7 @@ func isPlatformWord(name string) bool {
 		return true
 	}
 	l := string(lowerInto(buf[:0], name))
-	if platformWords[l] || strings.HasPrefix(l, "windows") || strings.HasPrefix(l, "linux") || !hasLetter(l) || locale(name) {
+	if platformWords[l] || strings.HasPrefix(l, "windows") || strings.HasPrefix(l, "linux") || !hasLetter(l) || locale(name) || winVersion(l) {
 		return true
 	}
 	for _, d := range devicePrefixes {
@@ -549,6 +549,12 @@ func isPlatformWord(name string) bool {
 		}
 	}
 	return false
+}
+
+// winVersion reports whether a lower-cased word is an old Windows
+// version as browsers of the time wrote it: "win95", "win98", "win3.11".
+func winVersion(l string) bool {
+	return len(l) > 3 && strings.HasPrefix(l, "win") && isDigit(l[3]) && strings.Trim(l[3:], "0123456789.") == ""
 }
 
 // locale reports whether a word is a language tag as old browsers put
@@ -1069,7 +1075,7 @@ var browserFamilies = map[string]bool{
 	"bolt": true, "skyfire": true, "teashark": true, "iron": true, "amaya": true,
 	"arora": true, "qupzilla": true, "falkon": true, "qutebrowser": true,
 	"palemoon": true, "waterfox": true, "brave": true, "mobilesafari": true,
-	"rekonq": true,
+	"rekonq": true, "flock": true,
 }
 
 // deviceWords are words of phone, TV and console User-Agents that are not
@@ -1092,6 +1098,7 @@ var systemWords = map[string]bool{
 	"x11": true, "wince": true, "amigaos": true, "morphos": true, "beos": true,
 	"haiku": true, "riscos": true, "symbianos": true, "series60": true,
 	"series40": true, "webos": true, "kaios": true, "bada": true, "palmos": true,
+	"tvos": true, "watchos": true, "ipados": true, "visionos": true,
 }
 
 // nonBrowser names a client whose User-Agent is not a browser's or a
@@ -1121,7 +1128,7 @@ func nonBrowser(ua string, ws []word, sh uaShape) guess {
 	if len(w.name) <= len(buf) && browserFamilies[string(lowerInto(buf[:0], w.name))] {
 		return guess{}
 	}
-	if devicePrefix(w.name) || bundleID(w.name) || buildFingerprint(ua) {
+	if devicePrefix(w.name) || bundleID(w.name) || buildFingerprint(ua) || modelIdentifier(ua, w) {
 		return guess{}
 	}
 	program := runtimeProduct(ws)
@@ -1155,6 +1162,21 @@ func nonBrowser(ua string, ws []word, sh uaShape) guess {
 		}
 	}
 	return guess{name: w.name, start: w.nameStart, rule: RuleProduct}
+}
+
+// modelIdentifier reports whether a word is an Apple machine identifier,
+// a name, digits, a comma and digits ("Watch4,3", "QuokkaPad7,11"), as
+// system daemons and apps on those devices put first.
+func modelIdentifier(ua string, w *word) bool {
+	n, e := w.name, w.nameStart+len(w.name)
+	if n == "" || !isDigit(n[len(n)-1]) || !isLetter(n[0]) || e+1 >= len(ua) || ua[e] != ',' || !isDigit(ua[e+1]) {
+		return false
+	}
+	k := len(n) - 1
+	for k > 0 && isDigit(n[k]) {
+		k--
+	}
+	return lettersOnly(n[:k+1])
 }
 
 // runtimes are language runtimes that programs and libraries name after
