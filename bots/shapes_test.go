@@ -57,6 +57,9 @@ var shapeFamilies = []struct {
 	{"several words after compatible", "Mozilla/5.0 (compatible; Quokka Link Service)", "Quokka Link Service", RuleCommentSlot},
 	{"tester stem on CFNetwork", "QuokkaLinkTester/2 CFNetwork/1410.0.3 Darwin/22.6.0", "QuokkaLinkTester", RuleCrawlerStem},
 	{"tester alone", "Wombat Protocol Tester (+https://wombat.example/)", "Wombat Protocol Tester", RuleFullName},
+	{"framework given as the version", "test crawl/Nutch-1.21-SNAPSHOT", "Nutch", RuleFramework},
+	{"full name before a framework version", "Quokka Spider/Nutch-1.21", "Quokka Spider", RuleFullName},
+	{"product before a framework version", "quokkasearch/Nutch-1.21", "quokkasearch", RuleProduct},
 	// Browsers, apps and devices.
 	{"old Windows version as the platform", "Mozilla/2.0 (Win98)", "", ""},
 	{"research system as the platform", "Mozilla/5.0 (Plan9) Wombat/1.4", "", ""},

@@ -793,6 +793,26 @@ func (g guess) span(ua string) string {
 // guessName applies the rules for bots the catalog does not know (see
 // BotToken) to the words of ua.
 func guessName(ua string, ws []word, sh uaShape) guess {
+	if g := guessWords(ua, ws, sh); g.name != "" {
+		return g
+	}
+	for i := range ws {
+		// "Quokka Spider/Nutch-1.19": a crawler built on a framework
+		// that writes its version after a dash, when nothing else
+		// names one.
+		n := ws[i].name
+		if !ws[i].verPart || n == "" || !isLetter(n[0]) {
+			continue // the framework is given as the version: "Quokka/Nutch-1.19"
+		}
+		if p := dashVersioned(n); p != "" && isFramework(p) && !sh.handset && !ws[i].link && !ws[i].mentioned {
+			return guess{name: p, framework: true, start: ws[i].nameStart, rule: RuleFramework}
+		}
+	}
+	return guess{}
+}
+
+// guessWords applies the rules of guessName but the last.
+func guessWords(ua string, ws []word, sh uaShape) guess {
 	var fw guess
 	hasLinkOrMail := false
 	for i := range ws {
@@ -1177,6 +1197,16 @@ func modelIdentifier(ua string, w *word) bool {
 		k--
 	}
 	return lettersOnly(n[:k+1])
+}
+
+// dashVersioned returns the name part of a name that carries its version
+// after a dash ("Nutch-1.19-SNAPSHOT" gives "Nutch"), or "".
+func dashVersioned(n string) string {
+	i := strings.IndexByte(n, '-')
+	if i < 2 || i+1 >= len(n) || !isDigit(n[i+1]) {
+		return ""
+	}
+	return n[:i]
 }
 
 // runtimes are language runtimes that programs and libraries name after
