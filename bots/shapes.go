@@ -13,6 +13,7 @@ type uaShape struct {
 	app      bool // a desktop app built on Electron ("Notion/2.0 Chrome/... Electron/25.0")
 	ie       bool // an Internet Explorer shape: MSIE or Trident
 	desktop  bool // Mozilla/x whose first comment is a desktop platform's (Windows, X11, Macintosh)
+	pc       bool // the same, in the old grammar with a security token too ("Windows; U; ...")
 	mozillaN int  // index of the first top-level Mozilla/x word after the first word; 0 if none
 	platform int  // index of the first word of the first comment; 0 if none
 	// platformFirst: the header opens with a platform in a comment
@@ -65,10 +66,13 @@ func readShape(ws []word) uaShape {
 		// Phones ("Windows Phone 10.0; Android 6.0.1; Microsoft; Lumia
 		// 640") and the old grammar with a security token ("Windows; U;
 		// Win9x; en; Stable", RFC 1945 era) put other words there.
+		s.pc = s.desktop
 		for i := s.platform; s.desktop && i < len(ws) && ws[i].comment == 1; i++ {
 			n := ws[i].name
-			if equalFoldASCII(n, "Phone") || equalFoldASCII(n, "Android") || equalFoldASCII(n, "Mobile") ||
-				ws[i].elemFirst && len(n) == 1 && strings.IndexByte("UIN", n[0]) >= 0 {
+			if equalFoldASCII(n, "Phone") || equalFoldASCII(n, "Android") || equalFoldASCII(n, "Mobile") {
+				s.desktop, s.pc = false, false
+			}
+			if ws[i].elemFirst && len(n) == 1 && strings.IndexByte("UIN", n[0]) >= 0 {
 				s.desktop = false
 			}
 		}

@@ -60,7 +60,9 @@ var shapeFamilies = []struct {
 	{"framework given as the version", "test crawl/Nutch-1.21-SNAPSHOT", "Nutch", RuleFramework},
 	{"full name before a framework version", "Quokka Spider/Nutch-1.21", "Quokka Spider", RuleFullName},
 	{"product before a framework version", "quokkasearch/Nutch-1.21", "quokkasearch", RuleProduct},
+	{"crawler stem in an old desktop platform comment", "Mozilla/5.0 (Windows; U; Windows NT 5.1; en-US; rv:1.9.1; QuokkaAgent 2.0) Gecko/20090624 Firefox/3.5", "QuokkaAgent", RuleCrawlerStem},
 	// Browsers, apps and devices.
+	{"crawler word in a phone's platform comment", "Mozilla/5.0 (Linux; U; Android 4.2.2; en-us; Wombat Spider Build/JDQ39) AppleWebKit/534.30 (KHTML, like Gecko) Version/4.0 Mobile Safari/534.30", "", ""},
 	{"old Windows version as the platform", "Mozilla/2.0 (Win98)", "", ""},
 	{"research system as the platform", "Mozilla/5.0 (Plan9) Wombat/1.4", "", ""},
 	{"app on a watch or TV system", "QuokkaNews/2.0 (Watch5,9; watchOS 9.1)", "", ""},
