@@ -68,6 +68,8 @@ var shapeFamilies = []struct {
 	{"app on a watch or TV system", "QuokkaNews/2.0 (Watch5,9; watchOS 9.1)", "", ""},
 	{"app on tvOS", "QuokkaTV/1.2 (tvOS 17.1)", "", ""},
 	{"Apple machine identifier first", "Watch6,2/9.1 (20S75)", "", ""},
+	{"browser family in a platform comment", "Mozilla/5.0 (Windows NT 10.0; Win64; Avant TriCore) AppleWebKit/537.36 (KHTML, like Gecko) Chrome/90.0.4430.93 Safari/537.36", "", ""},
+	{"browser family as the only product", "Sleipnir/3.1.2", "", ""},
 	{"Gecko browser family", "Flock/3.5 (Slackware 14.1; de_DE;)", "", ""},
 	{"handset app after compatible", "Mozilla/4.0 (compatible; Nokia Wombat Radio; Series60/3.2)", "", ""},
 	{"browser and a platform after compatible", "Mozilla/4.0 (compatible; Quokka Navigator; AmigaOS 3.9)", "", ""},

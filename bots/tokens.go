@@ -1095,7 +1095,7 @@ var browserFamilies = map[string]bool{
 	"bolt": true, "skyfire": true, "teashark": true, "iron": true, "amaya": true,
 	"arora": true, "qupzilla": true, "falkon": true, "qutebrowser": true,
 	"palemoon": true, "waterfox": true, "brave": true, "mobilesafari": true,
-	"rekonq": true, "flock": true,
+	"rekonq": true, "flock": true, "sleipnir": true, "avant": true,
 }
 
 // deviceWords are words of phone, TV and console User-Agents that are not
