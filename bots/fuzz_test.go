@@ -9,6 +9,9 @@ func FuzzProductTokens(f *testing.F) {
 	for _, c := range uaCases {
 		f.Add(c.ua)
 	}
+	for _, c := range shapeFamilies {
+		f.Add(c.ua)
+	}
 	f.Add("((((((((((")
 	f.Add(`Foo/1 (a\) b; c) "q/1"`)
 	c := Default()

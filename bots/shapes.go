@@ -13,6 +13,7 @@ type uaShape struct {
 	app      bool // a desktop app built on Electron ("Notion/2.0 Chrome/... Electron/25.0")
 	ie       bool // an Internet Explorer shape: MSIE or Trident
 	desktop  bool // Mozilla/x whose first comment is a desktop platform's (Windows, X11, Macintosh)
+	pc       bool // the same, in the old grammar with a security token too ("Windows; U; ...")
 	mozillaN int  // index of the first top-level Mozilla/x word after the first word; 0 if none
 	platform int  // index of the first word of the first comment; 0 if none
 	// platformFirst: the header opens with a platform in a comment
@@ -65,10 +66,13 @@ func readShape(ws []word) uaShape {
 		// Phones ("Windows Phone 10.0; Android 6.0.1; Microsoft; Lumia
 		// 640") and the old grammar with a security token ("Windows; U;
 		// Win9x; en; Stable", RFC 1945 era) put other words there.
+		s.pc = s.desktop
 		for i := s.platform; s.desktop && i < len(ws) && ws[i].comment == 1; i++ {
 			n := ws[i].name
-			if equalFoldASCII(n, "Phone") || equalFoldASCII(n, "Android") || equalFoldASCII(n, "Mobile") ||
-				ws[i].elemFirst && len(n) == 1 && strings.IndexByte("UIN", n[0]) >= 0 {
+			if equalFoldASCII(n, "Phone") || equalFoldASCII(n, "Android") || equalFoldASCII(n, "Mobile") {
+				s.desktop, s.pc = false, false
+			}
+			if ws[i].elemFirst && len(n) == 1 && strings.IndexByte("UIN", n[0]) >= 0 {
 				s.desktop = false
 			}
 		}
@@ -112,7 +116,8 @@ func platformTool(ua string, ws []word, sh uaShape) guess {
 		}
 		ok := true
 		for k := i; k < end && ok; k++ {
-			ok = toolWord(ua, &ws[k])
+			// The second word may be an acronym ("Quokka WPM").
+			ok = toolWord(ua, &ws[k]) || k > i && acronym(ua, &ws[k])
 		}
 		if ok && !namesBrowser(ws) {
 			return guess{name: ua[w.nameStart:ws[end-1].end], start: w.nameStart, end: ws[end-1].end, rule: RuleCommentSlot}
@@ -152,6 +157,21 @@ func toolWord(ua string, w *word) bool {
 	}
 	var buf [32]byte
 	return lower && len(n) <= len(buf) && !linuxDistributions[string(lowerInto(buf[:0], n))]
+}
+
+// acronym reports whether a word is two to five capital letters that
+// are no platform's ("WPM", not "NT" or "XP" after Windows).
+func acronym(ua string, w *word) bool {
+	n := w.name
+	if len(n) < 2 || len(n) > 5 || n != ua[w.start:w.end] || isPlatformWord(n) {
+		return false
+	}
+	for i := 0; i < len(n); i++ {
+		if n[i] < 'A' || n[i] > 'Z' {
+			return false
+		}
+	}
+	return true
 }
 
 // featurePhone reports whether a User-Agent is a handset's brand and
@@ -263,14 +283,17 @@ func platformFollows(ws []word, i int) bool {
 
 // shellAfter names a client that puts its own product before a
 // browser's ("Quokka/3.2 Mozilla/5.0 (Linux; Android 12) ...",
-// "Quokka, Mozilla/5.0 ..."): the first product, when a Mozilla/x
-// product follows at the top level.
+// "Quokka, Mozilla/5.0 ...", "Quokka Mozilla/5.0 ..."): the first
+// product, when a Mozilla/x product follows at the top level.
 func shellAfter(ua string, ws []word, sh uaShape) guess {
 	if sh.mozillaN == 0 || len(ws) == 0 {
 		return guess{}
 	}
 	w := &ws[0]
 	single := w.name == ua[w.start:w.end] && w.end < len(ua) && ua[w.end] == ','
+	// A bare name right before the shell ("Quokka Mozilla/5.0 ...") too,
+	// unless it has a handset model's '_' ("QK_Hermes Mozilla/4.0 ...").
+	single = single || w.name == ua[w.start:w.end] && sh.mozillaN == 1 && strings.IndexByte(w.name, '_') < 0
 	// A handset's model comes first on Windows CE and feature phones
 	// ("QK750/v0000 Mozilla/4.0 (compatible; MSIE 4.01; Windows CE)").
 	if w.comment != 0 || !(w.version || single) || !goodName(w) || IsGeneric(w.name) || familyOf(w.name) || isFramework(w.name) || hasBrowse(w.name) ||
@@ -350,4 +373,33 @@ func major(v string) string {
 		i++
 	}
 	return v[:i]
+}
+
+// qtAppName names a command-line tool built on QtWebKit, which writes
+// the application's name where browsers put their product, between the
+// engine comment and the closing Safari product ("Mozilla/5.0 (X11;
+// Linux x86_64) AppleWebKit/534.34 (KHTML, like Gecko) quokkashot
+// Safari/534.34"). Only a bare lower-case name counts, as programs run
+// from a shell are named; desktop apps there give a capitalised name
+// and a version ("QuokkaRSS/0.18 Safari/..."), and browsers a version or
+// a family's name.
+func qtAppName(ua string, ws []word, sh uaShape) guess {
+	n := len(ws)
+	if sh.ie || sh.app || n < 4 || !ws[n-1].verPart || !ws[n-2].version || ws[n-2].comment != 0 || !equalFoldASCII(ws[n-2].name, "Safari") {
+		return guess{}
+	}
+	w, p := &ws[n-3], &ws[n-4]
+	if w.comment != 0 || w.version || w.verPart || !p.mentioned || p.comment == 0 || !equalFoldASCII(p.name, "Gecko") || strings.TrimSpace(ua[p.end:w.start]) != ")" {
+		return guess{}
+	}
+	name := w.name
+	if len(name) < 3 || name != ua[w.start:w.end] || !hasLetter(name) || isBrowserToken(name) || familyOf(name) || isPlatformWord(name) || IsGeneric(name) {
+		return guess{}
+	}
+	for i := 0; i < len(name); i++ {
+		if c := name[i]; !('a' <= c && c <= 'z' || isDigit(c) || c == '.' || c == '-') {
+			return guess{}
+		}
+	}
+	return guess{name: name, start: w.nameStart, rule: RuleProduct}
 }

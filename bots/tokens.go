@@ -415,7 +415,9 @@ func scanWords(ua string, buf []word) []word {
 		if depth > 0 && comment == 1 && platformOpen {
 			first := depth == 1 && w.start > 0 && ua[w.start-1] == '('
 			switch {
-			case first && equalFoldASCII(w.name, "compatible"):
+			case first && (equalFoldASCII(w.name, "compatible") || equalFoldASCII(w.name, "KHTML")):
+				// "(KHTML, like Gecko; ...)" first is the engine's
+				// comment of a shell with no platform comment.
 				platformOpen = false
 			case first && !isPlatformWord(w.name):
 				// "Mozilla/5.0 (Morningscore/1.0)": no platform there.
@@ -524,7 +526,7 @@ var platformWords = map[string]bool{
 	"smart": true, "en": true, "en-us": true, "iphone-os": true, "darwin": true,
 	"gnu": true, "solaris": true, "beos": true, "amigaos": true, "riscos": true,
 	"os": true, "linux-gnu": true, "chromeos": true, "mobile-tv": true, "i386": true,
-	"ppc": true, "pc": true,
+	"ppc": true, "pc": true, "plan9": true, "minix": true,
 }
 
 // isPlatformWord reports whether the first word of a browser-shaped
@@ -538,7 +540,7 @@ func isPlatformWord(name string) bool {
 		return true
 	}
 	l := string(lowerInto(buf[:0], name))
-	if platformWords[l] || strings.HasPrefix(l, "windows") || strings.HasPrefix(l, "linux") || !hasLetter(l) || locale(name) {
+	if platformWords[l] || strings.HasPrefix(l, "windows") || strings.HasPrefix(l, "linux") || !hasLetter(l) || locale(name) || winVersion(l) {
 		return true
 	}
 	for _, d := range devicePrefixes {
@@ -547,6 +549,12 @@ func isPlatformWord(name string) bool {
 		}
 	}
 	return false
+}
+
+// winVersion reports whether a lower-cased word is an old Windows
+// version as browsers of the time wrote it: "win95", "win98", "win3.11".
+func winVersion(l string) bool {
+	return len(l) > 3 && strings.HasPrefix(l, "win") && isDigit(l[3]) && strings.Trim(l[3:], "0123456789.") == ""
 }
 
 // locale reports whether a word is a language tag as old browsers put
@@ -584,7 +592,7 @@ var genericWords = map[string]bool{
 	"preview": true, "archiver": true, "finder": true, "research": true,
 	"diagnostics": true, "measurement": true, "transcoder": true,
 	"synthetic": true, "synthetics": true, "observatory": true, "probe": true,
-	"uptime": true, "audit": true,
+	"uptime": true, "audit": true, "tester": true,
 	"user-agent": true, "useragent": true, "crawl": false, "web": false, "www": false, "http": false,
 	"https": false, "internet": false, "search": false, "engine": false, "the": false,
 	"news": false, "client": false, "user": false, "service": false,
@@ -655,6 +663,7 @@ var crawlerStems = []string{
 	"research", "diagnostics", "measurement", "prerender", "transcoder",
 	"screenshot", "harvester", "downloader", "collector", "aggregator",
 	"synthetic", "synthetics", "observatory", "probe", "uptime", "audit",
+	"tester",
 }
 
 // hasCrawlerStem reports whether name looks like a crawler's: it holds a
@@ -680,6 +689,9 @@ func hasCrawlerStem(name string) bool {
 			}
 		}
 	}
+	if camelCrawler(name) {
+		return true
+	}
 	if n := len(name); n > 5 && strings.HasSuffix(name, "User") && (name[n-5] == '-' || 'a' <= name[n-5] && name[n-5] <= 'z') {
 		return true
 	}
@@ -687,6 +699,17 @@ func hasCrawlerStem(name string) bool {
 		return true
 	}
 	return false
+}
+
+// camelCrawler reports whether a name opens with Crawler or Scraper
+// and goes on in CamelCase ("CrawlerProcess", "ScraperJob"): words no
+// browser, app or handset starts its name with ("Spider" is not one:
+// "SpiderI" is a handset).
+func camelCrawler(name string) bool {
+	if len(name) < 9 || name[0] != 'C' && name[0] != 'S' || !(strings.HasPrefix(name, "Crawler") || strings.HasPrefix(name, "Scraper")) {
+		return false
+	}
+	return 'A' <= name[7] && name[7] <= 'Z' && 'a' <= name[8] && name[8] <= 'z'
 }
 
 // goodName reports whether a word's name may name an agent at all.
@@ -770,6 +793,26 @@ func (g guess) span(ua string) string {
 // guessName applies the rules for bots the catalog does not know (see
 // BotToken) to the words of ua.
 func guessName(ua string, ws []word, sh uaShape) guess {
+	if g := guessWords(ua, ws, sh); g.name != "" {
+		return g
+	}
+	for i := range ws {
+		// "Quokka Spider/Nutch-1.19": a crawler built on a framework
+		// that writes its version after a dash, when nothing else
+		// names one.
+		n := ws[i].name
+		if !ws[i].verPart || n == "" || !isLetter(n[0]) {
+			continue // the framework is given as the version: "Quokka/Nutch-1.19"
+		}
+		if p := dashVersioned(n); p != "" && isFramework(p) && !sh.handset && !ws[i].link && !ws[i].mentioned {
+			return guess{name: p, framework: true, start: ws[i].nameStart, rule: RuleFramework}
+		}
+	}
+	return guess{}
+}
+
+// guessWords applies the rules of guessName but the last.
+func guessWords(ua string, ws []word, sh uaShape) guess {
 	var fw guess
 	hasLinkOrMail := false
 	for i := range ws {
@@ -787,7 +830,7 @@ func guessName(ua string, ws []word, sh uaShape) guess {
 			}
 			continue
 		}
-		if w.platform && !w.version && !(sh.desktop && !sh.ie && hasCrawlerStem(w.name)) {
+		if w.platform && !w.version && !(sh.pc && !sh.ie && hasCrawlerStem(w.name)) {
 			continue
 		}
 		if isCrawlerWord(w.name) {
@@ -813,6 +856,9 @@ func guessName(ua string, ws []word, sh uaShape) guess {
 		return g
 	}
 	if g := platformTool(ua, ws, sh); g.name != "" {
+		return g
+	}
+	if g := qtAppName(ua, ws, sh); g.name != "" {
 		return g
 	}
 	if g := appended(ua, ws, sh); g.name != "" {
@@ -945,6 +991,11 @@ func shapeName(ua string, ws []word) guess {
 			return guess{name: w.name, start: w.nameStart, rule: RuleCommentSlot}
 		}
 		single := w.elemFirst && (i+1 == len(ws) || ws[i+1].elem != w.elem || ws[i+1].link || ws[i+1].verPart && (i+2 == len(ws) || ws[i+2].elem != w.elem))
+		if !single && w.elemFirst && i > 0 {
+			if g := slotElementName(ua, ws, i); g.name != "" {
+				return g
+			}
+		}
 		if !single || i == 0 {
 			if noComment && i > 0 && ws[0].version && equalFoldASCII(ws[0].name, "Mozilla") && prevNamed(ws, i) == 0 && !devicePrefix(w.name) && !screenSize(w.name) {
 				return guess{name: w.name, start: w.nameStart, rule: RuleMozillaProduct}
@@ -967,6 +1018,39 @@ func shapeName(ua string, ws []word) guess {
 		}
 	}
 	return guess{}
+}
+
+// slotElementName names a tool by an element of several words where only
+// bots put a name: right after "like Gecko" in the same comment
+// ("(KHTML, like Gecko; Quokka Page Insights)") or right after
+// "compatible" ("(compatible; Quokka Link Service)"); browsers put
+// nothing after like Gecko and "MSIE 9.0" after compatible. The element
+// is two to four plain words, none a platform's, a browser's or a
+// handset brand's.
+func slotElementName(ua string, ws []word, i int) guess {
+	w := &ws[i]
+	j := i - 1
+	if w.comment == 0 || w.platform || ws[j].elem == w.elem || ws[j].comment != w.comment {
+		return guess{}
+	}
+	gecko := ws[j].mentioned && equalFoldASCII(ws[j].name, "Gecko")
+	compatible := ws[j].elemFirst && equalFoldASCII(ws[j].name, "compatible") && ws[j].end == ws[j].start+len("compatible")
+	if !gecko && !compatible {
+		return guess{}
+	}
+	end := i
+	for end < len(ws) && ws[end].elem == w.elem {
+		n := ws[end].name
+		if ws[end].link || ws[end].version || ws[end].verPart || n != ua[ws[end].start:ws[end].end] || !hasLetter(n) || isPlatformWord(n) || hasBrowse(n) ||
+			compatible && (!lettersOnly(strings.ReplaceAll(n, "-", "")) || devicePrefix(n)) {
+			return guess{}
+		}
+		end++
+	}
+	if end-i > 4 || compatible && platformFollows(ws, end-1) {
+		return guess{}
+	}
+	return guess{name: ua[w.nameStart:ws[end-1].end], start: w.nameStart, end: ws[end-1].end, rule: RuleCommentSlot}
 }
 
 // screenSize reports whether a word is a screen's size in pixels, as
@@ -1011,6 +1095,7 @@ var browserFamilies = map[string]bool{
 	"bolt": true, "skyfire": true, "teashark": true, "iron": true, "amaya": true,
 	"arora": true, "qupzilla": true, "falkon": true, "qutebrowser": true,
 	"palemoon": true, "waterfox": true, "brave": true, "mobilesafari": true,
+	"rekonq": true, "flock": true, "sleipnir": true, "avant": true,
 }
 
 // deviceWords are words of phone, TV and console User-Agents that are not
@@ -1033,6 +1118,7 @@ var systemWords = map[string]bool{
 	"x11": true, "wince": true, "amigaos": true, "morphos": true, "beos": true,
 	"haiku": true, "riscos": true, "symbianos": true, "series60": true,
 	"series40": true, "webos": true, "kaios": true, "bada": true, "palmos": true,
+	"tvos": true, "watchos": true, "ipados": true, "visionos": true,
 }
 
 // nonBrowser names a client whose User-Agent is not a browser's or a
@@ -1062,9 +1148,10 @@ func nonBrowser(ua string, ws []word, sh uaShape) guess {
 	if len(w.name) <= len(buf) && browserFamilies[string(lowerInto(buf[:0], w.name))] {
 		return guess{}
 	}
-	if devicePrefix(w.name) || bundleID(w.name) || buildFingerprint(ua) {
+	if devicePrefix(w.name) || bundleID(w.name) || buildFingerprint(ua) || modelIdentifier(ua, w) {
 		return guess{}
 	}
+	program := runtimeProduct(ws)
 	for i := range ws {
 		if hasBrowse(ws[i].name) {
 			return guess{}
@@ -1075,6 +1162,9 @@ func nonBrowser(ua string, ws []word, sh uaShape) guess {
 		}
 		if indexFold(n, "android") >= 0 {
 			return guess{} // "Android_SDK", "X-Android"
+		}
+		if program {
+			continue // "Quokka/1.2 Python/3.11 Linux/6.1": a program's system
 		}
 		l := lowerInto(buf[:0], n)
 		// "cfnetwork" and "darwin" are device words: "Quokka/2
@@ -1092,6 +1182,58 @@ func nonBrowser(ua string, ws []word, sh uaShape) guess {
 		}
 	}
 	return guess{name: w.name, start: w.nameStart, rule: RuleProduct}
+}
+
+// modelIdentifier reports whether a word is an Apple machine identifier,
+// a name, digits, a comma and digits ("Watch4,3", "QuokkaPad7,11"), as
+// system daemons and apps on those devices put first.
+func modelIdentifier(ua string, w *word) bool {
+	n, e := w.name, w.nameStart+len(w.name)
+	if n == "" || !isDigit(n[len(n)-1]) || !isLetter(n[0]) || e+1 >= len(ua) || ua[e] != ',' || !isDigit(ua[e+1]) {
+		return false
+	}
+	k := len(n) - 1
+	for k > 0 && isDigit(n[k]) {
+		k--
+	}
+	return lettersOnly(n[:k+1])
+}
+
+// dashVersioned returns the name part of a name that carries its version
+// after a dash ("Nutch-1.19-SNAPSHOT" gives "Nutch"), or "".
+func dashVersioned(n string) string {
+	i := strings.IndexByte(n, '-')
+	if i < 2 || i+1 >= len(n) || !isDigit(n[i+1]) {
+		return ""
+	}
+	return n[:i]
+}
+
+// runtimes are language runtimes that programs and libraries name after
+// their own product (lower-cased): "Quokka/1.2 Python/3.11 Linux/6.1",
+// "quokka-cli/6.1 node/v18.0.0 linux x64". Java is not one: handsets
+// name their Java runtime.
+var runtimes = map[string]bool{
+	"python": true, "cpython": true, "node": true, "node.js": true, "nodejs": true,
+	"ruby": true, "perl": true, "go": true,
+}
+
+// runtimeProduct reports whether a top-level product after the first
+// names a language runtime with a version that starts with a digit (or
+// "v" and a digit).
+func runtimeProduct(ws []word) bool {
+	var buf [8]byte
+	for i := 1; i+1 < len(ws); i++ {
+		w := &ws[i]
+		if !w.version || w.comment != 0 || len(w.name) > len(buf) || !runtimes[string(lowerInto(buf[:0], w.name))] {
+			continue
+		}
+		v := ws[i+1].name
+		if v != "" && (isDigit(v[0]) || len(v) > 1 && v[0] == 'v' && isDigit(v[1])) {
+			return true
+		}
+	}
+	return false
 }
 
 // deviceAgent reports whether a full name built around the generic word
