@@ -1,0 +1,245 @@
+package output
+
+import (
+	"bytes"
+	"fmt"
+	"reflect"
+	"sync"
+	"unsafe"
+
+	"github.com/apache/arrow-go/v18/arrow"
+	"github.com/apache/arrow-go/v18/arrow/array"
+	"github.com/apache/arrow-go/v18/arrow/memory"
+	"github.com/apache/arrow-go/v18/parquet"
+	"github.com/apache/arrow-go/v18/parquet/file"
+)
+
+// Dictionary indices, page by page.
+//
+// arrow-go's dictionary encoder keeps a page's indices and, when the page
+// ends, runs them one by one through its RLE encoder (RleEncoder.Put: a
+// call, a buffer append and a bit-writer call per value), then zeroes the
+// buffer it wrote them to: most of what encoding a dictionary column
+// cost. arrow-go offers no way to hand a column writer an encoded page,
+// so writeIndices goes around its encoder, keeping every other part of
+// the column writer (levels, counts, statistics, page headers, the
+// dictionary page) as it is:
+//
+//   - the column writer gets the indices as all-null arrays of the
+//     batches' lengths, with the real definition levels: it counts the
+//     rows and values and writes the levels, and its encoder keeps no
+//     index, so its page ends only when writeIndices says so and its
+//     encoded page is the bit-width byte alone;
+//   - writeIndices ends each page (FlushCurrentPage) after the batch
+//     where arrow-go's encoder would have (indexPageEstimate), with the
+//     page's indices encoded by appendRLE;
+//   - indexPager, put in place of the column writer's page writer,
+//     compresses the levels followed by that encoding where the column
+//     writer asks it to compress the levels and the bit-width byte, and
+//     writes the page's header with the uncompressed size of what it
+//     compressed.
+//
+// The bytes are those arrow-go writes (TestIndexPagesMatchArrow,
+// FuzzIndexPages). The page writer is a field the column writer does not
+// export, reached by reflection as pageBuffers reaches the page buffers:
+// where it is not found (a new arrow-go), or the pages are not
+// compressed version 1 pages, indexHook returns nil and the caller lets
+// arrow-go encode the indices.
+
+// indexPager is a column writer's page writer while writeIndices
+// encodes the chunk's indices.
+type indexPager struct {
+	file.PageWriter
+	// page is the encoded page of indices (bit-width byte first) the
+	// column writer is flushing, nil otherwise.
+	page []byte
+	// used reports that Compress put page in.
+	used bool
+	// sizes are the uncompressed sizes, as the column writer counted
+	// them and as compressed, of the pages not yet written.
+	sizes [][2]int32
+	// scratch holds a page's levels and indices.
+	scratch []byte
+}
+
+// Compress compresses src, a page's levels and the bit-width byte of
+// its indices, with the encoded indices in place of that byte.
+func (p *indexPager) Compress(buf *bytes.Buffer, src []byte) []byte {
+	if p.page == nil {
+		return p.PageWriter.Compress(buf, src)
+	}
+	if len(src) == 0 || src[len(src)-1] != p.page[0] {
+		panic(fmt.Sprintf("output: a page of dictionary indices ends in %d bytes other than its bit width", len(src)))
+	}
+	whole := p.page
+	if len(src) > 1 {
+		p.scratch = append(append(p.scratch[:0], src[:len(src)-1]...), p.page...)
+		whole = p.scratch
+	}
+	p.sizes = append(p.sizes, [2]int32{int32(len(src)), int32(len(whole))})
+	p.used = true
+	return p.PageWriter.Compress(buf, whole)
+}
+
+// WriteDataPage writes page, with the uncompressed size of what
+// Compress compressed for it.
+func (p *indexPager) WriteDataPage(page file.DataPage) (int64, error) {
+	if len(p.sizes) == 0 {
+		return p.PageWriter.WriteDataPage(page)
+	}
+	size := p.sizes[0]
+	p.sizes = p.sizes[1:]
+	v1, ok := page.(*file.DataPageV1)
+	if !ok || v1.UncompressedSize() != size[0] {
+		return 0, fmt.Errorf("output: a page of dictionary indices is not the one compressed")
+	}
+	fixed := file.NewDataPageV1WithConfig(memory.NewBufferBytes(v1.Data()),
+		v1.DefinitionLevelEncoding(), v1.RepetitionLevelEncoding(), file.DataPageConfig{
+			Num:              v1.NumValues(),
+			Encoding:         parquet.Encoding(v1.Encoding()),
+			UncompressedSize: size[1],
+			Stats:            v1.Statistics(),
+			FirstRowIndex:    v1.FirstRowIndex(),
+		})
+	return p.PageWriter.WriteDataPage(fixed)
+}
+
+// indexHook returns the indexPager of w, a column writer with no
+// value yet whose dictionary encoder is about to get a dictionary of
+// entries entries, put in place of w's page writer; nil where
+// writeIndices cannot go around the encoder. That includes pages so
+// small that even the encoder's estimate for no index reaches the page
+// size: the column writer would then end each page itself.
+func indexHook(w file.ColumnChunkWriter, entries int) *indexPager {
+	props := w.Properties()
+	if _, ok := w.(pageFlusher); !ok || props.DataPageVersion() != parquet.DataPageV1 || pendingValues(w) != 0 ||
+		indexPageEstimate(indexWidth(entries), 0) >= props.DataPageSize() {
+		return nil
+	}
+	return hookPager(w)
+}
+
+// writeIndices writes idx, the dictionary indices of a column chunk
+// whose dictionary w's encoder holds (entries entries), as arrow-go
+// writes them with w.WriteDictIndices(idx, def, nil); p is w's
+// indexHook. def holds the definition levels of a nullable column (a
+// row whose level is 0 has a placeholder index), nil for a required
+// one. before, when not nil, is called with each batch's rows before
+// the batch is written (for the page statistics).
+func (e *encoder) writeIndices(w file.ColumnChunkWriter, p *indexPager, entries int, idx []int32, def []int16, before func(start, end int) error) error {
+	props := w.Properties()
+	flusher := w.(pageFlusher)
+	width := indexWidth(entries)
+	step := int(props.WriteBatchSize())
+	limit := props.DataPageSize()
+	first, values := 0, 0 // the page's first row, its values
+	for start := 0; start < len(idx); start += step {
+		end := min(start+step, len(idx))
+		if before != nil {
+			if err := before(start, end); err != nil {
+				return err
+			}
+		}
+		var d []int16
+		values += end - start
+		if def != nil {
+			d = def[start:end]
+			for _, l := range d {
+				if l == 0 {
+					values--
+				}
+			}
+		}
+		nulls := e.nullIndices(end - start)
+		err := w.WriteDictIndices(nulls, d, nil)
+		nulls.Release()
+		if err != nil {
+			return err
+		}
+		if indexPageEstimate(width, values) >= limit {
+			if err := e.flushIndices(flusher, p, width, idx[first:end], def, first); err != nil {
+				return err
+			}
+			first, values = end, 0
+		}
+	}
+	if first < len(idx) {
+		return e.flushIndices(flusher, p, width, idx[first:], def, first)
+	}
+	return nil
+}
+
+// flushIndices ends the column writer's page, whose rows have the
+// indices idx, from row first of the chunk on.
+func (e *encoder) flushIndices(f pageFlusher, p *indexPager, width int, idx []int32, def []int16, first int) error {
+	if def != nil {
+		vals := e.pageIdx[:0]
+		for r, i := range idx {
+			if def[first+r] != 0 {
+				vals = append(vals, i)
+			}
+		}
+		e.pageIdx, idx = vals, vals
+	}
+	e.page = appendRLE(append(e.page[:0], byte(width)), idx, width)
+	p.page, p.used = e.page, false
+	err := f.FlushCurrentPage()
+	p.page = nil
+	if err == nil && !p.used {
+		err = fmt.Errorf("output: a page of dictionary indices was not compressed")
+	}
+	return err
+}
+
+// nullIndices returns an array of n null int32 indices: the column
+// writer counts them as a batch of levels and puts none in its encoder.
+// Release it after use.
+func (e *encoder) nullIndices(n int) arrow.Array {
+	if len(e.zeros) < 4*n {
+		e.zeros = make([]byte, 4*n)
+	}
+	valid := memory.NewBufferBytes(e.zeros[:(n+7)/8])
+	vals := memory.NewBufferBytes(e.zeros[:4*n])
+	return array.NewInt32Data(array.NewData(arrow.PrimitiveTypes.Int32, n,
+		[]*memory.Buffer{valid, vals}, nil, n, 0))
+}
+
+// hookPager puts an indexPager in place of w's page writer and returns
+// it, or returns nil where the field is not found or the pages are not
+// compressed.
+func hookPager(w file.ColumnChunkWriter) *indexPager {
+	v := reflect.ValueOf(w)
+	if v.Kind() != reflect.Pointer || v.IsNil() || v.Elem().Kind() != reflect.Struct {
+		return nil
+	}
+	index := pagerField(v.Elem().Type())
+	if index == nil {
+		return nil
+	}
+	f := (*file.PageWriter)(unsafe.Pointer(v.Elem().FieldByIndex(index).UnsafeAddr()))
+	if p, ok := (*f).(*indexPager); ok {
+		return p
+	}
+	if *f == nil || !(*f).HasCompressor() {
+		return nil
+	}
+	p := &indexPager{PageWriter: *f}
+	*f = p
+	return p
+}
+
+// pagerFields maps a column writer's struct type to the index path of
+// its page writer field, nil when it has none of type file.PageWriter.
+var pagerFields sync.Map // reflect.Type → []int
+
+func pagerField(t reflect.Type) []int {
+	if v, ok := pagerFields.Load(t); ok {
+		return v.([]int)
+	}
+	var index []int
+	if f, ok := t.FieldByName("pager"); ok && f.Type == reflect.TypeFor[file.PageWriter]() {
+		index = f.Index
+	}
+	pagerFields.Store(t, index)
+	return index
+}
