@@ -132,7 +132,25 @@ func (e *encoder) writeIndices(w file.ColumnChunkWriter, p *indexPager, entries 
 	width := indexWidth(entries)
 	step := int(props.WriteBatchSize())
 	limit := props.DataPageSize()
+	// The column writer gets the rows in calls of up to nullBatches
+	// batches, from a batch's start: it splits a call into the same
+	// batches, and its own page-size check never ends a page here.
 	first, values := 0, 0 // the page's first row, its values
+	pending := 0          // the first row not yet given to the writer
+	give := func(end int) error {
+		if pending == end {
+			return nil
+		}
+		var d []int16
+		if def != nil {
+			d = def[pending:end]
+		}
+		nulls := e.nullIndices(end - pending)
+		err := w.WriteDictIndices(nulls, d, nil)
+		nulls.Release()
+		pending = end
+		return err
+	}
 	for start := 0; start < len(idx); start += step {
 		end := min(start+step, len(idx))
 		if before != nil {
@@ -140,34 +158,40 @@ func (e *encoder) writeIndices(w file.ColumnChunkWriter, p *indexPager, entries 
 				return err
 			}
 		}
-		var d []int16
 		values += end - start
 		if def != nil {
-			d = def[start:end]
-			for _, l := range d {
+			for _, l := range def[start:end] {
 				if l == 0 {
 					values--
 				}
 			}
 		}
-		nulls := e.nullIndices(end - start)
-		err := w.WriteDictIndices(nulls, d, nil)
-		nulls.Release()
-		if err != nil {
-			return err
-		}
 		if indexPageEstimate(width, values) >= limit {
+			if err := give(end); err != nil {
+				return err
+			}
 			if err := e.flushIndices(flusher, p, width, idx[first:end], def, first); err != nil {
 				return err
 			}
 			first, values = end, 0
+		} else if end-pending >= nullBatches*step {
+			if err := give(end); err != nil {
+				return err
+			}
 		}
 	}
 	if first < len(idx) {
+		if err := give(len(idx)); err != nil {
+			return err
+		}
 		return e.flushIndices(flusher, p, width, idx[first:], def, first)
 	}
 	return nil
 }
+
+// nullBatches is the most batches writeIndices gives the column writer
+// in one call: its all-null index array is 4 bytes a row.
+const nullBatches = 64
 
 // flushIndices ends the column writer's page, whose rows have the
 // indices idx, from row first of the chunk on.
