@@ -33,7 +33,7 @@ import (
 //   - writeIndices ends each page (FlushCurrentPage) after the batch
 //     where arrow-go's encoder would have (indexPageEstimate), with the
 //     page's indices encoded by appendRLE;
-//   - indexPager, put in place of the column writer's page writer,
+//   - pageSwap, put in place of the column writer's page writer,
 //     compresses the levels followed by that encoding where the column
 //     writer asks it to compress the levels and the bit-width byte, and
 //     writes the page's header with the uncompressed size of what it
@@ -46,34 +46,36 @@ import (
 // compressed version 1 pages, indexHook returns nil and the caller lets
 // arrow-go encode the indices.
 
-// indexPager is a column writer's page writer while writeIndices
-// encodes the chunk's indices.
-type indexPager struct {
+// pageSwap is a column writer's page writer while writeIndices (or
+// writePlain) encodes the chunk's values itself.
+type pageSwap struct {
 	file.PageWriter
-	// page is the encoded page of indices (bit-width byte first) the
-	// column writer is flushing, nil otherwise.
+	// page is the encoded values of the page the column writer is
+	// flushing, nil otherwise; stub is the length of what the column
+	// writer's encoder has in their place, at the end of the page.
 	page []byte
+	stub int
 	// used reports that Compress put page in.
 	used bool
 	// sizes are the uncompressed sizes, as the column writer counted
 	// them and as compressed, of the pages not yet written.
 	sizes [][2]int32
-	// scratch holds a page's levels and indices.
+	// scratch holds a page's levels and values.
 	scratch []byte
 }
 
-// Compress compresses src, a page's levels and the bit-width byte of
-// its indices, with the encoded indices in place of that byte.
-func (p *indexPager) Compress(buf *bytes.Buffer, src []byte) []byte {
+// Compress compresses src, a page's levels and its encoder's stand-in
+// bytes, with the encoded values in place of the stand-in.
+func (p *pageSwap) Compress(buf *bytes.Buffer, src []byte) []byte {
 	if p.page == nil {
 		return p.PageWriter.Compress(buf, src)
 	}
-	if len(src) == 0 || src[len(src)-1] != p.page[0] {
-		panic(fmt.Sprintf("output: a page of dictionary indices ends in %d bytes other than its bit width", len(src)))
+	if len(src) < p.stub {
+		panic(fmt.Sprintf("output: a page of %d bytes whose encoder held %d", len(src), p.stub))
 	}
 	whole := p.page
-	if len(src) > 1 {
-		p.scratch = append(append(p.scratch[:0], src[:len(src)-1]...), p.page...)
+	if levels := src[:len(src)-p.stub]; len(levels) > 0 {
+		p.scratch = append(append(p.scratch[:0], levels...), p.page...)
 		whole = p.scratch
 	}
 	p.sizes = append(p.sizes, [2]int32{int32(len(src)), int32(len(whole))})
@@ -81,9 +83,29 @@ func (p *indexPager) Compress(buf *bytes.Buffer, src []byte) []byte {
 	return p.PageWriter.Compress(buf, whole)
 }
 
+// set makes page, the encoded values of the page the column writer is
+// filling, what Compress puts in place of the encoder's stub bytes.
+func (p *pageSwap) set(page []byte, stub int) {
+	p.page, p.stub, p.used = page, stub, false
+}
+
+// flush ends the column writer's page, whose values set gave, unless
+// the column writer ended it itself (after a batch).
+func (p *pageSwap) flush(w file.ColumnChunkWriter) error {
+	var err error
+	if pendingValues(w) > 0 {
+		err = w.(pageFlusher).FlushCurrentPage()
+	}
+	if err == nil && !p.used {
+		err = fmt.Errorf("output: a page of %d bytes was not compressed", len(p.page))
+	}
+	p.page = nil
+	return err
+}
+
 // WriteDataPage writes page, with the uncompressed size of what
 // Compress compressed for it.
-func (p *indexPager) WriteDataPage(page file.DataPage) (int64, error) {
+func (p *pageSwap) WriteDataPage(page file.DataPage) (int64, error) {
 	if len(p.sizes) == 0 {
 		return p.PageWriter.WriteDataPage(page)
 	}
@@ -91,7 +113,7 @@ func (p *indexPager) WriteDataPage(page file.DataPage) (int64, error) {
 	p.sizes = p.sizes[1:]
 	v1, ok := page.(*file.DataPageV1)
 	if !ok || v1.UncompressedSize() != size[0] {
-		return 0, fmt.Errorf("output: a page of dictionary indices is not the one compressed")
+		return 0, fmt.Errorf("output: a page written is not the one compressed")
 	}
 	fixed := file.NewDataPageV1WithConfig(memory.NewBufferBytes(v1.Data()),
 		v1.DefinitionLevelEncoding(), v1.RepetitionLevelEncoding(), file.DataPageConfig{
@@ -104,20 +126,40 @@ func (p *indexPager) WriteDataPage(page file.DataPage) (int64, error) {
 	return p.PageWriter.WriteDataPage(fixed)
 }
 
-// indexHook returns the indexPager of w, a column writer with no
-// value yet whose dictionary encoder is about to get a dictionary of
-// entries entries, put in place of w's page writer; nil where
-// writeIndices cannot go around the encoder. That includes pages so
-// small that even the encoder's estimate for no index reaches the page
-// size: the column writer would then end each page itself.
-func indexHook(w file.ColumnChunkWriter, entries int) *indexPager {
-	props := w.Properties()
-	if _, ok := w.(pageFlusher); !ok || props.DataPageVersion() != parquet.DataPageV1 || pendingValues(w) != 0 ||
-		indexPageEstimate(indexWidth(entries), 0) >= props.DataPageSize() {
+// indexHook returns the pageSwap of w, a column writer with no value
+// yet whose dictionary encoder is about to get a dictionary of entries
+// entries; nil where writeIndices cannot go around the encoder. That
+// includes pages so small that even the encoder's estimate for no index
+// reaches the page size: the column writer would then end each page
+// itself.
+func indexHook(w file.ColumnChunkWriter, entries int) *pageSwap {
+	if indexPageEstimate(indexWidth(entries), 0) >= w.Properties().DataPageSize() {
+		return nil
+	}
+	return pageHook(w)
+}
+
+// pageHook puts a pageSwap in place of the page writer of w, a column
+// writer with no value yet, and returns it; nil where the field is not
+// found or the pages are not compressed version 1 pages.
+func pageHook(w file.ColumnChunkWriter) *pageSwap {
+	if _, ok := w.(pageFlusher); !ok || arrowPages || w.Properties().DataPageVersion() != parquet.DataPageV1 || pendingValues(w) != 0 {
 		return nil
 	}
 	return hookPager(w)
 }
+
+// plainHook is pageHook for a column writer whose encoder is plain.
+func plainHook(w file.ColumnChunkWriter) *pageSwap {
+	if w.CurrentEncoder().Encoding() != parquet.Encodings.Plain {
+		return nil
+	}
+	return pageHook(w)
+}
+
+// arrowPages makes the writers leave every page to arrow-go's encoders,
+// as before writeIndices and writePlain: tests compare the bytes.
+var arrowPages = false
 
 // writeIndices writes idx, the dictionary indices of a column chunk
 // whose dictionary w's encoder holds (entries entries), as arrow-go
@@ -126,9 +168,8 @@ func indexHook(w file.ColumnChunkWriter, entries int) *indexPager {
 // row whose level is 0 has a placeholder index), nil for a required
 // one. before, when not nil, is called with each batch's rows before
 // the batch is written (for the page statistics).
-func (e *encoder) writeIndices(w file.ColumnChunkWriter, p *indexPager, entries int, idx []int32, def []int16, before func(start, end int) error) error {
+func (e *encoder) writeIndices(w file.ColumnChunkWriter, p *pageSwap, entries int, idx []int32, def []int16, before func(start, end int) error) error {
 	props := w.Properties()
-	flusher := w.(pageFlusher)
 	width := indexWidth(entries)
 	step := int(props.WriteBatchSize())
 	limit := props.DataPageSize()
@@ -170,7 +211,7 @@ func (e *encoder) writeIndices(w file.ColumnChunkWriter, p *indexPager, entries 
 			if err := give(end); err != nil {
 				return err
 			}
-			if err := e.flushIndices(flusher, p, width, idx[first:end], def, first); err != nil {
+			if err := e.flushIndices(w, p, width, idx[first:end], def, first); err != nil {
 				return err
 			}
 			first, values = end, 0
@@ -184,7 +225,7 @@ func (e *encoder) writeIndices(w file.ColumnChunkWriter, p *indexPager, entries 
 		if err := give(len(idx)); err != nil {
 			return err
 		}
-		return e.flushIndices(flusher, p, width, idx[first:], def, first)
+		return e.flushIndices(w, p, width, idx[first:], def, first)
 	}
 	return nil
 }
@@ -195,7 +236,7 @@ const nullBatches = 64
 
 // flushIndices ends the column writer's page, whose rows have the
 // indices idx, from row first of the chunk on.
-func (e *encoder) flushIndices(f pageFlusher, p *indexPager, width int, idx []int32, def []int16, first int) error {
+func (e *encoder) flushIndices(w file.ColumnChunkWriter, p *pageSwap, width int, idx []int32, def []int16, first int) error {
 	if def != nil {
 		vals := e.pageIdx[:0]
 		for r, i := range idx {
@@ -206,13 +247,8 @@ func (e *encoder) flushIndices(f pageFlusher, p *indexPager, width int, idx []in
 		e.pageIdx, idx = vals, vals
 	}
 	e.page = appendRLE(append(e.page[:0], byte(width)), idx, width)
-	p.page, p.used = e.page, false
-	err := f.FlushCurrentPage()
-	p.page = nil
-	if err == nil && !p.used {
-		err = fmt.Errorf("output: a page of dictionary indices was not compressed")
-	}
-	return err
+	p.set(e.page, 1)
+	return p.flush(w)
 }
 
 // nullIndices returns an array of n null int32 indices: the column
@@ -228,10 +264,10 @@ func (e *encoder) nullIndices(n int) arrow.Array {
 		[]*memory.Buffer{valid, vals}, nil, n, 0))
 }
 
-// hookPager puts an indexPager in place of w's page writer and returns
+// hookPager puts a pageSwap in place of w's page writer and returns
 // it, or returns nil where the field is not found or the pages are not
 // compressed.
-func hookPager(w file.ColumnChunkWriter) *indexPager {
+func hookPager(w file.ColumnChunkWriter) *pageSwap {
 	v := reflect.ValueOf(w)
 	if v.Kind() != reflect.Pointer || v.IsNil() || v.Elem().Kind() != reflect.Struct {
 		return nil
@@ -241,13 +277,13 @@ func hookPager(w file.ColumnChunkWriter) *indexPager {
 		return nil
 	}
 	f := (*file.PageWriter)(unsafe.Pointer(v.Elem().FieldByIndex(index).UnsafeAddr()))
-	if p, ok := (*f).(*indexPager); ok {
+	if p, ok := (*f).(*pageSwap); ok {
 		return p
 	}
 	if *f == nil || !(*f).HasCompressor() {
 		return nil
 	}
-	p := &indexPager{PageWriter: *f}
+	p := &pageSwap{PageWriter: *f}
 	*f = p
 	return p
 }

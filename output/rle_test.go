@@ -50,7 +50,7 @@ func indexFile(t testing.TB, idx []int32, def []int16, entries, pageSize, batch 
 	for k := range dict {
 		dict[k] = int32(3*k + 1)
 	}
-	var p *indexPager
+	var p *pageSwap
 	if !arrowEnc {
 		if p = indexHook(cw, entries); p == nil {
 			return nil // writeIndices leaves this chunk to arrow-go

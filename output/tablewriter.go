@@ -836,6 +836,7 @@ type encoder struct {
 	zeros   []byte
 	page    []byte
 	pageIdx []int32
+	nils    []parquet.ByteArray // writePlain's stand-in values
 }
 
 // writeNumDict writes a dictionary-encoded numeric column. arrow-go's own
@@ -1167,6 +1168,9 @@ func (e *encoder) bitmap(def []int16) []byte {
 // those of one call with every value, without a slice of every value.
 func (e *encoder) writeStrings(w *file.ByteArrayColumnChunkWriter, offs []int32, data []byte) error {
 	n := len(offs) - 1
+	if p := plainHook(w); p != nil {
+		return e.writePlain(w, p, n, func(i int) []byte { return data[offs[i]:offs[i+1]] })
+	}
 	step := int(w.Properties().WriteBatchSize())
 	if cap(e.vals) < step {
 		e.vals = make([]parquet.ByteArray, step)
@@ -1278,6 +1282,12 @@ func presizeIndices(enc any, idx []int32) {
 
 // writeDictDense writes a dictionary column value by value.
 func (e *encoder) writeDictDense(w *file.ByteArrayColumnChunkWriter, c *colBuf) error {
+	if p := plainHook(w); p != nil {
+		return e.writePlain(w, p, len(c.i32), func(i int) []byte {
+			k := c.i32[i]
+			return c.data[c.offs[k]:c.offs[k+1]]
+		})
+	}
 	step := int(w.Properties().WriteBatchSize())
 	if cap(e.vals) < step {
 		e.vals = make([]parquet.ByteArray, step)
