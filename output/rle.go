@@ -87,13 +87,34 @@ func allEqual(v []int32) bool {
 }
 
 // pack appends the 8 values of g, bit-packed, to the open literal run,
-// opening one if none is.
+// opening one if none is. 8 values take width bytes.
 func (r *rleWriter) pack(g *[8]int32) {
 	if r.ind < 0 {
 		r.ind = len(r.out)
 		r.out = append(r.out, 0)
 	}
 	r.lit += 8
+	w := uint(r.width)
+	v := func(k int) uint64 { return uint64(uint32(g[k])) }
+	var b [16]byte
+	switch {
+	case w <= 8: // one 64-bit word
+		binary.LittleEndian.PutUint64(b[:], v(0)|v(1)<<w|v(2)<<(2*w)|v(3)<<(3*w)|
+			v(4)<<(4*w)|v(5)<<(5*w)|v(6)<<(6*w)|v(7)<<(7*w))
+	case w <= 16: // two halves of 4 values, in two words
+		lo := v(0) | v(1)<<w | v(2)<<(2*w) | v(3)<<(3*w)
+		hi := v(4) | v(5)<<w | v(6)<<(2*w) | v(7)<<(3*w)
+		binary.LittleEndian.PutUint64(b[:], lo|hi<<(4*w)) // a shift by 64 is 0
+		binary.LittleEndian.PutUint64(b[8:], hi>>(64-4*w))
+	default:
+		r.packWide(g)
+		return
+	}
+	r.out = append(r.out, b[:w]...)
+}
+
+// packWide is pack for widths over 16.
+func (r *rleWriter) packWide(g *[8]int32) {
 	var acc uint64
 	bits := 0
 	for _, v := range g {
@@ -105,7 +126,7 @@ func (r *rleWriter) pack(g *[8]int32) {
 			bits -= 32
 		}
 	}
-	// 8 values take width bytes: what is left is whole bytes.
+	// What is left is whole bytes.
 	for ; bits > 0; bits -= 8 {
 		r.out = append(r.out, byte(acc))
 		acc >>= 8

@@ -352,3 +352,17 @@ func BenchmarkIndexPages(b *testing.B) {
 		})
 	}
 }
+
+// BenchmarkAppendRLE times appendRLE on 100,000 indices of short runs at
+// a few bit widths.
+func BenchmarkAppendRLE(b *testing.B) {
+	for _, width := range []int{3, 10, 13, 20} {
+		idx := runs(rand.New(rand.NewPCG(5, 6)), 100000, 1<<(width-1)+1, 3)
+		b.Run(fmt.Sprintf("width=%d", width), func(b *testing.B) {
+			var out []byte
+			for b.Loop() {
+				out = appendRLE(out[:0], idx, width)
+			}
+		})
+	}
+}
