@@ -4,7 +4,6 @@ import (
 	"bytes"
 	"fmt"
 	"reflect"
-	"sync"
 	"unsafe"
 
 	"github.com/apache/arrow-go/v18/arrow"
@@ -272,11 +271,11 @@ func hookPager(w file.ColumnChunkWriter) *pageSwap {
 	if v.Kind() != reflect.Pointer || v.IsNil() || v.Elem().Kind() != reflect.Struct {
 		return nil
 	}
-	index := pagerField(v.Elem().Type())
-	if index == nil {
+	field := fieldByName(v.Elem(), "pager")
+	if !field.IsValid() || field.Type() != reflect.TypeFor[file.PageWriter]() {
 		return nil
 	}
-	f := (*file.PageWriter)(unsafe.Pointer(v.Elem().FieldByIndex(index).UnsafeAddr()))
+	f := (*file.PageWriter)(unsafe.Pointer(field.UnsafeAddr()))
 	if p, ok := (*f).(*pageSwap); ok {
 		return p
 	}
@@ -286,20 +285,4 @@ func hookPager(w file.ColumnChunkWriter) *pageSwap {
 	p := &pageSwap{PageWriter: *f}
 	*f = p
 	return p
-}
-
-// pagerFields maps a column writer's struct type to the index path of
-// its page writer field, nil when it has none of type file.PageWriter.
-var pagerFields sync.Map // reflect.Type → []int
-
-func pagerField(t reflect.Type) []int {
-	if v, ok := pagerFields.Load(t); ok {
-		return v.([]int)
-	}
-	var index []int
-	if f, ok := t.FieldByName("pager"); ok && f.Type == reflect.TypeFor[file.PageWriter]() {
-		index = f.Index
-	}
-	pagerFields.Store(t, index)
-	return index
 }
