@@ -25,10 +25,13 @@ import (
 //   - writePlain knows where arrow-go ends each page, after the batch
 //     that takes the page's encoded size to the data page size or past
 //     it, and puts the page's encoding (each string after its
-//     little-endian length: PLAIN, Parquet format specification,
-//     Encodings.md) in the pageSwap before that batch, so that the page
+//     little-endian length: Parquet format specification, Encodings,
+//     "Plain (PLAIN = 0)") in the pageSwap before that batch, so that the page
 //     has it whichever of the two ends it;
 //   - the pageSwap compresses it in place of the encoder's bytes.
+//
+// The bytes are those arrow-go writes (TestPlainPagesMatchArrow,
+// FuzzPlainPages, TestOwnPagesSameBytes).
 
 // writePlain writes the n strings of a required BYTE_ARRAY column chunk
 // plain, with p, its pageHook: str(i) is string i.

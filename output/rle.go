@@ -6,11 +6,12 @@ import (
 )
 
 // appendRLE appends the encoding of vals at bit width width (0 to 32)
-// in the RLE/bit-packed hybrid of the Parquet format specification
-// (Encodings.md, "Run Length Encoding / Bit-Packing Hybrid") to dst,
+// in the RLE/bit-packed hybrid (Parquet format specification,
+// Encodings, "Run Length Encoding / Bit-Packing Hybrid (RLE = 3)") to dst,
 // choosing its runs exactly as arrow-go v18.4.1's encoder does, so that
-// a page's bytes are the ones arrow-go writes (TestRLEMatchesArrow,
-// FuzzRLE). The specification leaves the choice of runs to the writer;
+// a page's bytes are the ones arrow-go writes (TestIndexPagesMatchArrow,
+// FuzzIndexPages; TestRLEDecodes decodes every width). The
+// specification leaves the choice of runs to the writer;
 // arrow-go's, read from its encoder's behaviour, is:
 //
 //   - values are taken in groups of 8, the first starting at the first
@@ -19,8 +20,9 @@ import (
 //     the value in ceil(width / 8) little-endian bytes. The next group
 //     starts at the next value;
 //   - any other group is bit-packed into the literal run being written,
-//     whose one-byte header ((groups << 1) | 1) is filled in when the
-//     run ends: at 63 groups, when a repeated run starts, or at the end;
+//     whose header ((groups << 1) | 1, one byte: a ULEB128 below 128) is
+//     filled in when the run ends: at 63 groups, when a repeated run
+//     starts, or at the end;
 //   - fewer than 8 values left at the end are a repeated run when no
 //     literal run is open and they are all one value; otherwise they are
 //     padded with zeros to a group and end the literal run.

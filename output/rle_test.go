@@ -262,7 +262,8 @@ func FuzzIndexPages(f *testing.F) {
 }
 
 // rleDecode decodes n values at bit width width from the RLE/bit-packed
-// hybrid of the Parquet format specification (Encodings.md): a ULEB128
+// hybrid (Parquet format specification, Encodings, "Run Length
+// Encoding / Bit-Packing Hybrid (RLE = 3)"): a ULEB128
 // header, then for a bit-packed run (low bit 1) header>>1 groups of 8
 // values packed from the least significant bit, for a repeated run
 // (low bit 0) the value in ceil(width/8) little-endian bytes, repeated
