@@ -24,11 +24,11 @@ import (
 // the column writer (levels, counts, statistics, page headers, the
 // dictionary page) as it is:
 //
-//   - the column writer gets the indices as all-null arrays of the
-//     batches' lengths, with the real definition levels: it counts the
-//     rows and values and writes the levels, and its encoder keeps no
-//     index, so its page ends only when writeIndices says so and its
-//     encoded page is the bit-width byte alone;
+//   - the column writer gets the indices as all-null arrays, a whole
+//     number of batches long, with the real definition levels: it
+//     counts the rows and values and writes the levels, and its encoder
+//     keeps no index, so its page ends only when writeIndices says so
+//     and its encoded page is the bit-width byte alone;
 //   - writeIndices ends each page (FlushCurrentPage) after the batch
 //     where arrow-go's encoder would have (indexPageEstimate), with the
 //     page's indices encoded by appendRLE;
@@ -43,7 +43,9 @@ import (
 // export, reached by reflection as pageBuffers reaches the page buffers:
 // where it is not found (a new arrow-go), or the pages are not
 // compressed version 1 pages, indexHook returns nil and the caller lets
-// arrow-go encode the indices.
+// arrow-go encode the indices. The writer's scratch space for this is
+// the encoder's: one page of encoded values, and zeros for the null
+// arrays.
 
 // pageSwap is a column writer's page writer while writeIndices (or
 // writePlain) encodes the chunk's values itself.
