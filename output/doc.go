@@ -42,7 +42,9 @@
 // column chunk or page where the writer knows the size, and what arrow-go
 // allocates through the writer properties is recycled per table (alloc.go),
 // as are the column writers' page buffers (pagePool), so that
-// writing allocates little per row. Commit writes each file's footer, fsyncs it, writes
+// writing allocates little per row. The indices of dictionary-encoded
+// pages are RLE/bit-packed here, a page at a time, as arrow-go's encoder
+// would pack them value by value (indexpages.go, rle.go). Commit writes each file's footer, fsyncs it, writes
 // manifest.json last, fsyncs the directory and renames it to DIR. A run that
 // dies before Commit leaves only DIR.partial-*: no manifest.json, and tables
 // without a Parquet footer that no reader accepts. DIR itself never holds a

@@ -263,12 +263,42 @@ func pendingValues(w file.ColumnChunkWriter) int64 {
 	if v.Kind() != reflect.Pointer || v.IsNil() || v.Elem().Kind() != reflect.Struct {
 		return -1
 	}
-	f := v.Elem().FieldByName("numBufferedValues")
+	f := fieldByName(v.Elem(), "numBufferedValues")
 	if !f.IsValid() || f.Kind() != reflect.Int64 {
 		return -1
 	}
 	return f.Int()
 }
+
+// fieldByName is v.FieldByName(name) for the struct v, with the
+// field's place remembered per type: FieldByName searches the embedded
+// structs, and allocates, every time, and the column writers' fields are
+// looked up several times per column chunk.
+func fieldByName(v reflect.Value, name string) reflect.Value {
+	key := fieldKey{v.Type(), name}
+	index, ok := fieldIndexes.Load(key)
+	if !ok {
+		var idx []int
+		if f, found := v.Type().FieldByName(name); found {
+			idx = f.Index
+		}
+		index, _ = fieldIndexes.LoadOrStore(key, idx)
+	}
+	if index.([]int) == nil {
+		return reflect.Value{}
+	}
+	return v.FieldByIndex(index.([]int))
+}
+
+// fieldKey is a struct type and the name of a field.
+type fieldKey struct {
+	t    reflect.Type
+	name string
+}
+
+// fieldIndexes maps a fieldKey to the field's index path, nil when the
+// type has no such field.
+var fieldIndexes sync.Map // fieldKey → []int
 
 // pageBufferFields are the fields of arrow-go v18.4.1's column writer
 // that hold a page's bytes before and after compression, sized for the

@@ -126,7 +126,7 @@ func dropDistinctCount(w file.ColumnChunkWriter) {
 	if v.Kind() != reflect.Pointer || v.Elem().Kind() != reflect.Struct {
 		return
 	}
-	f := v.Elem().FieldByName("chunkStatistics")
+	f := fieldByName(v.Elem(), "chunkStatistics")
 	if !f.IsValid() || f.Type() != typedStatistics || !f.CanAddr() {
 		return
 	}

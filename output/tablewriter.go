@@ -831,6 +831,12 @@ type encoder struct {
 	dict64 map[int64]int32
 	idx32  []int32
 	idx64  []int32
+	// writeIndices' scratch space: zeros for its all-null index
+	// arrays, a page's encoded indices, a nullable page's indices.
+	zeros   []byte
+	page    []byte
+	pageIdx []int32
+	nils    []parquet.ByteArray // writePlain's stand-in values
 }
 
 // writeNumDict writes a dictionary-encoded numeric column. arrow-go's own
@@ -844,7 +850,7 @@ type encoder struct {
 // value is not in the dictionary: its index is a placeholder that the
 // validity bitmap hides, as arrow-go's spaced writing skips it, and the
 // statistics count it as a null as that writing does.
-func writeNumDict[T int32 | int64](w file.ColumnChunkWriter, vals []T, def []int16, valid []byte, nulls int, idxBuf *[]int32, dictp *map[T]int32) error {
+func writeNumDict[T int32 | int64](e *encoder, w file.ColumnChunkWriter, vals []T, def []int16, valid []byte, nulls int, idxBuf *[]int32, dictp *map[T]int32) error {
 	enc := w.CurrentEncoder()
 	de, ok := enc.(dictEncoder)
 	if !ok || enc.Encoding() != parquet.Encodings.PlainDict || de.NumEntries() != 0 {
@@ -881,6 +887,20 @@ func writeNumDict[T int32 | int64](w file.ColumnChunkWriter, vals []T, def []int
 			[]*memory.Buffer{nil, memory.NewBufferBytes(arrow.Int64Traits.CastToBytes(e))}, nil, 0, 0))
 	}
 	defer dict.Release()
+	p := indexHook(w, len(entries))
+	if p == nil {
+		presizeIndices(enc, idx)
+	}
+	if err := de.PutDictionary(dict); err != nil {
+		return err
+	}
+	if de.NumEntries() != len(entries) {
+		return fmt.Errorf("dictionary of %d entries holds %d", len(entries), de.NumEntries())
+	}
+	stats := func(start, end int) error { return numStats(w, vals, def, valid, nulls, start, end) }
+	if p != nil {
+		return e.writeIndices(w, p, len(entries), idx, def, stats)
+	}
 	var validBuf *memory.Buffer
 	if nulls > 0 {
 		validBuf = memory.NewBufferBytes(valid)
@@ -888,42 +908,11 @@ func writeNumDict[T int32 | int64](w file.ColumnChunkWriter, vals []T, def []int
 	indices := array.NewInt32Data(array.NewData(arrow.PrimitiveTypes.Int32, len(idx),
 		[]*memory.Buffer{validBuf, memory.NewBufferBytes(arrow.Int32Traits.CastToBytes(idx))}, nil, nulls, 0))
 	defer indices.Release()
-	presizeIndices(enc, idx)
-	if err := de.PutDictionary(dict); err != nil {
-		return err
-	}
-	if de.NumEntries() != len(entries) {
-		return fmt.Errorf("dictionary of %d entries holds %d", len(entries), de.NumEntries())
-	}
 	step := int(w.Properties().WriteBatchSize())
 	for start := 0; start < len(vals); start += step {
 		end := min(start+step, len(vals))
-		// arrow-go's spaced writing updates the statistics with the
-		// batch's values and validity bitmap and its null count.
-		batchNulls := 0
-		if nulls > 0 {
-			for _, d := range def[start:end] {
-				if d == 0 {
-					batchNulls++
-				}
-			}
-		}
-		switch st := w.PageStatistics().(type) {
-		case nil:
-		case *metadata.Int32Statistics:
-			if nulls > 0 {
-				st.UpdateSpaced(any(vals[start:end]).([]int32), valid, int64(start), int64(batchNulls))
-			} else {
-				st.Update(any(vals[start:end]).([]int32), 0)
-			}
-		case *metadata.Int64Statistics:
-			if nulls > 0 {
-				st.UpdateSpaced(any(vals[start:end]).([]int64), valid, int64(start), int64(batchNulls))
-			} else {
-				st.Update(any(vals[start:end]).([]int64), 0)
-			}
-		default:
-			return fmt.Errorf("unexpected statistics %T", st)
+		if err := stats(start, end); err != nil {
+			return err
 		}
 		part := array.NewSlice(indices, int64(start), int64(end))
 		var d []int16
@@ -935,6 +924,39 @@ func writeNumDict[T int32 | int64](w file.ColumnChunkWriter, vals []T, def []int
 		if err != nil {
 			return err
 		}
+	}
+	return nil
+}
+
+// numStats adds rows [start, end) of a numeric column written by
+// writeNumDict to w's page statistics, as arrow-go's spaced writing
+// does for a batch: the batch's values with its validity bitmap and
+// null count.
+func numStats[T int32 | int64](w file.ColumnChunkWriter, vals []T, def []int16, valid []byte, nulls, start, end int) error {
+	batchNulls := 0
+	if nulls > 0 {
+		for _, d := range def[start:end] {
+			if d == 0 {
+				batchNulls++
+			}
+		}
+	}
+	switch st := w.PageStatistics().(type) {
+	case nil:
+	case *metadata.Int32Statistics:
+		if nulls > 0 {
+			st.UpdateSpaced(any(vals[start:end]).([]int32), valid, int64(start), int64(batchNulls))
+		} else {
+			st.Update(any(vals[start:end]).([]int32), 0)
+		}
+	case *metadata.Int64Statistics:
+		if nulls > 0 {
+			st.UpdateSpaced(any(vals[start:end]).([]int64), valid, int64(start), int64(batchNulls))
+		} else {
+			st.Update(any(vals[start:end]).([]int64), 0)
+		}
+	default:
+		return fmt.Errorf("unexpected statistics %T", st)
 	}
 	return nil
 }
@@ -1015,13 +1037,13 @@ func (e *encoder) writeChunk(cw file.ColumnChunkWriter, col column, c *colBuf, d
 	case kInt32:
 		w := cw.(*file.Int32ColumnChunkWriter)
 		if dict {
-			return writeNumDict(w, c.i32, nil, nil, 0, &e.idx32, &e.dict32)
+			return writeNumDict(e, w, c.i32, nil, nil, 0, &e.idx32, &e.dict32)
 		}
 		_, err = w.WriteBatch(c.i32, nil, nil)
 	case kInt64:
 		w := cw.(*file.Int64ColumnChunkWriter)
 		if dict {
-			return writeNumDict(w, c.i64, nil, nil, 0, &e.idx64, &e.dict64)
+			return writeNumDict(e, w, c.i64, nil, nil, 0, &e.idx64, &e.dict64)
 		}
 		_, err = w.WriteBatch(c.i64, nil, nil)
 	case kFloat64:
@@ -1033,7 +1055,7 @@ func (e *encoder) writeChunk(cw file.ColumnChunkWriter, col column, c *colBuf, d
 			if c.nulls > 0 {
 				valid = e.bitmap(c.def)
 			}
-			return writeNumDict(w, c.i64, c.def, valid, c.nulls, &e.idx64, &e.dict64)
+			return writeNumDict(e, w, c.i64, c.def, valid, c.nulls, &e.idx64, &e.dict64)
 		}
 		// Spaced values with a validity bitmap, as pqarrow writes an
 		// array with nulls. Without nulls pqarrow calls WriteBatch,
@@ -1146,6 +1168,9 @@ func (e *encoder) bitmap(def []int16) []byte {
 // those of one call with every value, without a slice of every value.
 func (e *encoder) writeStrings(w *file.ByteArrayColumnChunkWriter, offs []int32, data []byte) error {
 	n := len(offs) - 1
+	if p := plainHook(w); p != nil {
+		return e.writePlain(w, p, n, func(i int) []byte { return data[offs[i]:offs[i+1]] })
+	}
 	step := int(w.Properties().WriteBatchSize())
 	if cap(e.vals) < step {
 		e.vals = make([]parquet.ByteArray, step)
@@ -1189,7 +1214,10 @@ func (e *encoder) writeDict(w *file.ByteArrayColumnChunkWriter, c *colBuf) error
 	idx := array.NewInt32Data(array.NewData(arrow.PrimitiveTypes.Int32, len(c.i32),
 		[]*memory.Buffer{nil, memory.NewBufferBytes(arrow.Int32Traits.CastToBytes(c.i32))}, nil, 0, 0))
 	defer idx.Release()
-	presizeIndices(w.CurrentEncoder(), c.i32)
+	p := indexHook(w, n)
+	if p == nil {
+		presizeIndices(w.CurrentEncoder(), c.i32)
+	}
 	if err := de.PutDictionary(dict); err != nil {
 		return err
 	}
@@ -1213,6 +1241,9 @@ func (e *encoder) writeDict(w *file.ByteArrayColumnChunkWriter, c *colBuf) error
 			}
 		}
 		seedBounds(st, lo, hi)
+	}
+	if p != nil {
+		return e.writeIndices(w, p, n, c.i32, nil, nil)
 	}
 	return w.WriteDictIndices(idx, nil, nil)
 }
@@ -1251,6 +1282,12 @@ func presizeIndices(enc any, idx []int32) {
 
 // writeDictDense writes a dictionary column value by value.
 func (e *encoder) writeDictDense(w *file.ByteArrayColumnChunkWriter, c *colBuf) error {
+	if p := plainHook(w); p != nil {
+		return e.writePlain(w, p, len(c.i32), func(i int) []byte {
+			k := c.i32[i]
+			return c.data[c.offs[k]:c.offs[k+1]]
+		})
+	}
 	step := int(w.Properties().WriteBatchSize())
 	if cap(e.vals) < step {
 		e.vals = make([]parquet.ByteArray, step)
