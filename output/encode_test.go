@@ -184,16 +184,9 @@ func TestLendPageBuffers(t *testing.T) {
 					t.Errorf("column %d: writer keeps %d bytes of page buffers after takeBack, want 0", c, got)
 				}
 			}
-			if err := cw.Close(); err != nil {
-				t.Fatal(err)
-			}
+			closeAll(t, cw)
 		}
-		if err := rgw.Close(); err != nil {
-			t.Fatal(err)
-		}
-		if err := fw.Close(); err != nil {
-			t.Fatal(err)
-		}
+		closeAll(t, rgw, fw)
 		return buf.Bytes()
 	}
 	var pp pagePool
@@ -227,6 +220,35 @@ func int64File(t *testing.T, buf *bytes.Buffer, props *parquet.WriterProperties,
 	}
 	fw := file.NewParquetWriter(buf, root, opts...)
 	return fw, fw.AppendBufferedRowGroup()
+}
+
+// oneColumnFile starts a Parquet file in buf whose schema is the one
+// column col, written with props: its writer, its row group's and the
+// column's.
+func oneColumnFile(t testing.TB, buf *bytes.Buffer, col schema.Node, props *parquet.WriterProperties) (*file.Writer, file.BufferedRowGroupWriter, file.ColumnChunkWriter) {
+	t.Helper()
+	root, err := schema.NewGroupNode("schema", parquet.Repetitions.Required, schema.FieldList{col}, -1)
+	if err != nil {
+		t.Fatal(err)
+	}
+	fw := file.NewParquetWriter(buf, root, file.WithWriterProps(props))
+	rgw := fw.AppendBufferedRowGroup()
+	cw, err := rgw.Column(0)
+	if err != nil {
+		t.Fatal(err)
+	}
+	return fw, rgw, cw
+}
+
+// closeAll closes the writers in order: a column's, its row group's,
+// the file's.
+func closeAll(t testing.TB, ws ...interface{ Close() error }) {
+	t.Helper()
+	for _, w := range ws {
+		if err := w.Close(); err != nil {
+			t.Fatal(err)
+		}
+	}
 }
 
 // plainZstd are writer properties with zstd pages and no dictionary.

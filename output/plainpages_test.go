@@ -24,21 +24,11 @@ func plainFile(t testing.TB, strs []string, pageSize, batch int, arrowEnc bool) 
 	old := arrowPages
 	arrowPages = arrowEnc
 	defer func() { arrowPages = old }()
-	root, err := schema.NewGroupNode("schema", parquet.Repetitions.Required,
-		schema.FieldList{schema.NewByteArrayNode("s", parquet.Repetitions.Required, -1)}, -1)
-	if err != nil {
-		t.Fatal(err)
-	}
 	props := parquet.NewWriterProperties(parquet.WithCompression(testCodec),
 		parquet.WithDictionaryDefault(false), parquet.WithDataPageSize(int64(pageSize)),
 		parquet.WithBatchSize(int64(batch)), parquet.WithStats(true), parquet.WithMaxStatsSize(statsTruncate))
 	var buf bytes.Buffer
-	fw := file.NewParquetWriter(&buf, root, file.WithWriterProps(props))
-	rgw := fw.AppendBufferedRowGroup()
-	cw, err := rgw.Column(0)
-	if err != nil {
-		t.Fatal(err)
-	}
+	fw, rgw, cw := oneColumnFile(t, &buf, schema.NewByteArrayNode("s", parquet.Repetitions.Required, -1), props)
 	if !arrowEnc && plainHook(cw) == nil {
 		t.Fatal("plainHook: the column writer's page writer was not found")
 	}
@@ -52,11 +42,7 @@ func plainFile(t testing.TB, strs []string, pageSize, batch int, arrowEnc bool) 
 	if err := e.writeStrings(cw.(*file.ByteArrayColumnChunkWriter), offs, data); err != nil {
 		t.Fatal(err)
 	}
-	for _, c := range []interface{ Close() error }{cw, rgw, fw} {
-		if err := c.Close(); err != nil {
-			t.Fatal(err)
-		}
-	}
+	closeAll(t, cw, rgw, fw)
 	return buf.Bytes()
 }
 

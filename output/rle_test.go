@@ -13,7 +13,6 @@ import (
 	"github.com/apache/arrow-go/v18/arrow/memory"
 	"github.com/apache/arrow-go/v18/parquet"
 	"github.com/apache/arrow-go/v18/parquet/compress"
-	"github.com/apache/arrow-go/v18/parquet/file"
 	"github.com/apache/arrow-go/v18/parquet/schema"
 	"github.com/repaudit/repaudit/internal/slowtest"
 )
@@ -31,21 +30,11 @@ func indexFile(t testing.TB, idx []int32, def []int16, entries, pageSize, batch 
 	if def != nil {
 		rep = parquet.Repetitions.Optional
 	}
-	root, err := schema.NewGroupNode("schema", parquet.Repetitions.Required,
-		schema.FieldList{schema.NewInt32Node("i", rep, -1)}, -1)
-	if err != nil {
-		t.Fatal(err)
-	}
 	props := parquet.NewWriterProperties(parquet.WithCompression(testCodec),
 		parquet.WithDictionaryDefault(true), parquet.WithDataPageSize(int64(pageSize)),
 		parquet.WithBatchSize(int64(batch)), parquet.WithStats(true))
 	var buf bytes.Buffer
-	fw := file.NewParquetWriter(&buf, root, file.WithWriterProps(props))
-	rgw := fw.AppendBufferedRowGroup()
-	cw, err := rgw.Column(0)
-	if err != nil {
-		t.Fatal(err)
-	}
+	fw, rgw, cw := oneColumnFile(t, &buf, schema.NewInt32Node("i", rep, -1), props)
 	dict := make([]int32, entries)
 	for k := range dict {
 		dict[k] = int32(3*k + 1)
@@ -63,6 +52,7 @@ func indexFile(t testing.TB, idx []int32, def []int16, entries, pageSize, batch 
 	if err := de.PutDictionary(da); err != nil {
 		t.Fatal(err)
 	}
+	var err error
 	if arrowEnc {
 		var valid *memory.Buffer
 		nulls := 0
@@ -88,15 +78,7 @@ func indexFile(t testing.TB, idx []int32, def []int16, entries, pageSize, batch 
 	if err != nil {
 		t.Fatal(err)
 	}
-	if err := cw.Close(); err != nil {
-		t.Fatal(err)
-	}
-	if err := rgw.Close(); err != nil {
-		t.Fatal(err)
-	}
-	if err := fw.Close(); err != nil {
-		t.Fatal(err)
-	}
+	closeAll(t, cw, rgw, fw)
 	return buf.Bytes()
 }
 
