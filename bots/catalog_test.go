@@ -30,6 +30,7 @@ func TestIdentifyWholeTokens(t *testing.T) {
 		{"token": "Googlebot", "category": "search"},
 		{"token": "Googlebot-Image", "category": "search"},
 		{"token": "Yahoo! Slurp", "category": "search"},
+		{"token": "Quokka Web Preview", "category": "other"},
 		{"token": "ExampleBot", "patterns": ["ExampleBot", "example-crawler"], "category": "other"},
 		{"token": "Example-Extended", "robots_txt_only": true}
 	]}`)
@@ -47,6 +48,12 @@ func TestIdentifyWholeTokens(t *testing.T) {
 		// Both appear: the longer pattern wins wherever it is.
 		{"Googlebot/2.1 Googlebot-Image/1.0", "Googlebot-Image"},
 		{"Googlebot-Image/1.0 (compatible; Googlebot/2.1)", "Googlebot-Image"},
+		// An unversioned pattern inside a comment yields to a product
+		// with a version: the token the client declares.
+		{"Mozilla/5.0 AppleWebKit/537.36 (KHTML, like Gecko; Quokka Web Preview Analytics) Chrome/41.0 Safari/537.36 (compatible; Googlebot/2.1; +http://www.google.com/bot.html)", "Googlebot"},
+		{"Mozilla/5.0 (compatible; Quokka Web Preview)", "Quokka Web Preview"},
+		{"Quokka Web Preview (compatible; Googlebot/2.1)", "Quokka Web Preview"},
+		{"Quokka Web Preview/1.0 (compatible; Googlebot/2.1)", "Quokka Web Preview"},
 		{"Mozilla/5.0 (compatible; Yahoo! Slurp; http://help.yahoo.com/help/us/ysearch/slurp)", "Yahoo! Slurp"},
 		{"example-crawler/3 (+https://example.com)", "ExampleBot"},
 		{"EXAMPLEBOT", "ExampleBot"},

@@ -69,8 +69,9 @@ func (c *Catalog) Identify(ua string) (*Bot, bool) {
 //  1. a catalog bot one of whose patterns stands in ua as whole words,
 //     outside links and mail addresses and not after "like", "treat
 //     like", "compatible with" or "similar to"; when several match, the
-//     longest pattern wins, then the first in ua; frameworks only when no
-//     other bot matches;
+//     longest pattern wins, then the first in ua, except that a pattern
+//     without a version inside a comment yields to a product with one
+//     (outranks); frameworks only when no other bot matches;
 //  2. else a bot the catalog does not know, named by BotToken's rules;
 //  3. else a catalog framework, then a framework BotToken knows.
 //
@@ -177,6 +178,7 @@ func (c *Catalog) match(ua string, ws []word) (best *pattern, at int, fw *patter
 		ua = ua[:maxUALen]
 	}
 	var buf [64]byte
+	var bestVer, bestWeak bool // best names a product with a version; an unversioned one inside a comment
 	for i := range ws {
 		w := &ws[i]
 		n := len(w.name)
@@ -216,13 +218,38 @@ func (c *Catalog) match(ua string, ws []word) (best *pattern, at int, fw *patter
 				if fw == nil || len(p.lit) > len(fw.lit) {
 					fw, atFW = p, s
 				}
-			} else if best == nil || len(p.lit) > len(best.lit) {
-				best, at = p, s
+			} else if ver := versionedAt(ua, s, p.lit); best == nil || outranks(ver, !ver && w.comment > 0, len(p.lit), bestVer, bestWeak, len(best.lit)) {
+				best, at, bestVer, bestWeak = p, s, ver, !ver && w.comment > 0
 			}
 			break // longest first: the rest are shorter
 		}
 	}
 	return best, at, fw, atFW
+}
+
+// outranks reports whether a catalog pattern found in a User-Agent
+// beats the best one so far. A pattern standing without a version
+// inside a comment yields to a product with a version elsewhere: "(KHTML,
+// like Gecko; Google Web Preview Analytics) ... (compatible;
+// Googlebot/2.1; +http://www.google.com/bot.html)" is Googlebot, whose
+// token the client declares. Otherwise the longer pattern wins
+// ("AdsBot-Google-Mobile" over "AdsBot-Google"), then the first.
+func outranks(ver, weak bool, n int, bestVer, bestWeak bool, bestN int) bool {
+	switch {
+	case bestWeak && ver:
+		return true
+	case weak && bestVer:
+		return false
+	}
+	return n > bestN
+}
+
+// versionedAt reports whether the pattern lit, found at ua[s:], names a
+// product with a version: "Googlebot/", or "NAVER Blog Rssbot" followed
+// by "/".
+func versionedAt(ua string, s int, lit string) bool {
+	e := s + len(lit)
+	return strings.HasSuffix(lit, "/") || e < len(ua) && ua[e] == '/'
 }
 
 // versionFollows reports whether w is a product whose version starts
