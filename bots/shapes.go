@@ -88,14 +88,16 @@ var linuxDistributions = map[string]bool{
 	"centos": true, "suse": true, "opensuse": true, "mandriva": true, "slackware": true,
 	"redhat": true, "kubuntu": true, "xubuntu": true, "manjaro": true, "raspbian": true,
 	"xfce": true, "gnome": true, "kde": true, "lxde": true, "lxqt": true, "mate": true,
-	"cinnamon": true, "unity": true,
+	"cinnamon": true, "unity": true, "mageia": true, "archlinux": true,
 }
 
 // platformTool names a tool that writes its name, without a version,
 // into the platform comment of a desktop browser's User-Agent
 // ("Mozilla/5.0 (X11; Linux x86_64; Quokka Probe) AppleWebKit/..."):
 // an element after the first that is one or two capitalised words of
-// letters, none of them a platform's, a locale or a distribution's.
+// letters, none of them a platform's, a locale or a distribution's, and
+// not in parentheses of its own: "(X11; Linux i686; Fedora release 18
+// (Spherical Cow))" names the release, not a tool.
 // Internet Explorer's comments carry OEM and .NET tokens and are left
 // alone; so are phones' and tablets', where device models stand.
 func platformTool(ua string, ws []word, sh uaShape) guess {
@@ -104,7 +106,7 @@ func platformTool(ua string, ws []word, sh uaShape) guess {
 	}
 	for i := range ws {
 		w := &ws[i]
-		if w.comment != 1 || !w.elemFirst || w.elem == ws[sh.platform].elem || w.link || w.mentioned {
+		if w.comment != 1 || !w.elemFirst || w.elem == ws[sh.platform].elem || w.link || w.mentioned || w.start > 0 && ua[w.start-1] == '(' {
 			continue
 		}
 		end := i + 1

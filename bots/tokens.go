@@ -526,7 +526,7 @@ var platformWords = map[string]bool{
 	"smart": true, "en": true, "en-us": true, "iphone-os": true, "darwin": true,
 	"gnu": true, "solaris": true, "beos": true, "amigaos": true, "riscos": true,
 	"os": true, "linux-gnu": true, "chromeos": true, "mobile-tv": true, "i386": true,
-	"ppc": true, "pc": true, "plan9": true, "minix": true,
+	"ppc": true, "pc": true, "plan9": true, "minix": true, "unix": true, "cygwin": true,
 }
 
 // isPlatformWord reports whether the first word of a browser-shaped
@@ -552,8 +552,13 @@ func isPlatformWord(name string) bool {
 }
 
 // winVersion reports whether a lower-cased word is an old Windows
-// version as browsers of the time wrote it: "win95", "win98", "win3.11".
+// version as browsers of the time wrote it: "win95", "win98", "win3.11",
+// "winxp", "winme", "win2k".
 func winVersion(l string) bool {
+	switch l {
+	case "winxp", "winme", "win2k", "winvista":
+		return true
+	}
 	return len(l) > 3 && strings.HasPrefix(l, "win") && isDigit(l[3]) && strings.Trim(l[3:], "0123456789.") == ""
 }
 
