@@ -141,6 +141,9 @@ type colBuf struct {
 	last    string
 	lastIdx int32
 	hasLast bool
+	// emptyIdx is the entry of the empty string, valid while hasEmpty.
+	emptyIdx int32
+	hasEmpty bool
 	// seen caches entries by the address of the row's string: the
 	// judge hands over the same strings again and again (hosts,
 	// User-Agents, agents, robots.txt version ids, client IPs and files
@@ -321,6 +324,13 @@ func (c *colBuf) appendString(s string, dictLimit, room int) (int, error) {
 		c.i32 = append(c.i32, c.lastIdx)
 		return 0, nil
 	}
+	if len(s) == 0 && c.hasEmpty {
+		// Most columns of most rows are empty, between runs of a value:
+		// no lookup for those.
+		c.i32 = append(c.i32, c.emptyIdx)
+		c.last, c.lastIdx, c.hasLast = s, c.emptyIdx, true
+		return 0, nil
+	}
 	var slot *seenSlot
 	if len(s) > 0 && !c.seenOff {
 		if c.seen == nil {
@@ -341,6 +351,9 @@ func (c *colBuf) appendString(s string, dictLimit, room int) (int, error) {
 	if i, ok := c.lookup(s); ok {
 		c.i32 = append(c.i32, i)
 		c.last, c.lastIdx, c.hasLast = s, i, true
+		if len(s) == 0 {
+			c.emptyIdx, c.hasEmpty = i, true
+		}
 		if slot != nil && len(s) <= math.MaxInt32 {
 			*slot = seenSlot{unsafe.StringData(s), int32(len(s)), i}
 		}
@@ -364,6 +377,9 @@ func (c *colBuf) appendString(s string, dictLimit, room int) (int, error) {
 		c.i32 = append(c.i32, c.addEntry(v))
 	}
 	c.last, c.lastIdx, c.hasLast = s, c.i32[len(c.i32)-1], true
+	if len(s) == 0 {
+		c.emptyIdx, c.hasEmpty = c.lastIdx, true
+	}
 	if slot != nil && len(s) <= math.MaxInt32 {
 		*slot = seenSlot{unsafe.StringData(s), int32(len(s)), c.lastIdx}
 	}
@@ -466,7 +482,7 @@ func (c *colBuf) forget() {
 		clear(c.index)
 		c.mapped = false
 	}
-	c.last, c.hasLast = "", false
+	c.last, c.hasLast, c.hasEmpty = "", false, false
 	if len(c.seen) > 1<<seenSmall {
 		c.seen, c.seenShift = c.seen[:1<<seenSmall], 64-seenSmall
 	}
