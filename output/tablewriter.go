@@ -57,6 +57,9 @@ type tableWriter struct {
 	// sizes is what the columns of the last full batch held, for
 	// nextBatch to make a new one as large (newBatch).
 	sizes []colSize
+	// strs and fixed are the columns addRow appends, strings and the
+	// others (steps).
+	strs, fixed []colStep
 
 	// The encoding goroutine, started at the first full batch. work is
 	// unbuffered: handing a batch over waits until the previous one is
@@ -629,17 +632,22 @@ func (tw *tableWriter) addRow(p unsafe.Pointer) error {
 		tw.cur = tw.nextBatch()
 	}
 	b := tw.cur
-	cols := tw.spec.Cols
-	for i := range cols {
-		c := &b.cols[i]
-		fp := unsafe.Add(p, cols[i].off)
-		switch cols[i].kind {
-		case kString, kDict:
-			n, err := c.appendString(*(*string)(fp), tw.dictLimit, tw.budget-b.bytes)
-			if err != nil {
-				return fmt.Errorf("column %s: %w", cols[i].Name, err)
-			}
-			b.bytes += n
+	if tw.strs == nil {
+		tw.steps()
+	}
+	// The string columns first, in schema order (the bytes each adds
+	// decide the room the next one is given), then the others.
+	for _, r := range tw.strs {
+		n, err := b.cols[r.col].appendString(*(*string)(unsafe.Add(p, r.off)), tw.dictLimit, tw.budget-b.bytes)
+		if err != nil {
+			return fmt.Errorf("column %s: %w", tw.spec.Cols[r.col].Name, err)
+		}
+		b.bytes += n
+	}
+	for _, r := range tw.fixed {
+		c := &b.cols[r.col]
+		fp := unsafe.Add(p, r.off)
+		switch r.kind {
 		case kBool:
 			c.b = append(c.b, *(*bool)(fp))
 		case kInt32:
@@ -660,6 +668,29 @@ func (tw *tableWriter) addRow(p unsafe.Pointer) error {
 		return tw.flush()
 	}
 	return nil
+}
+
+// colStep is one column as addRow appends it: its index, the offset of
+// its field in the row and its kind.
+type colStep struct {
+	col  int
+	off  uintptr
+	kind kind
+}
+
+// steps splits the table's columns into tw.strs, the string columns,
+// and tw.fixed, the others, so that addRow's loop over the strings, most
+// of a row's work, is not a dispatch over kinds.
+func (tw *tableWriter) steps() {
+	tw.strs = []colStep{}
+	for i, c := range tw.spec.Cols {
+		r := colStep{col: i, off: c.off, kind: c.kind}
+		if c.kind == kString || c.kind == kDict {
+			tw.strs = append(tw.strs, r)
+		} else {
+			tw.fixed = append(tw.fixed, r)
+		}
+	}
 }
 
 // nextBatch returns an empty batch: a new one while the table has fewer
