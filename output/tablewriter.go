@@ -57,6 +57,9 @@ type tableWriter struct {
 	// sizes is what the columns of the last full batch held, for
 	// nextBatch to make a new one as large (newBatch).
 	sizes []colSize
+	// strs and fixed are the columns addRow appends, strings and the
+	// others (steps).
+	strs, fixed []colStep
 
 	// The encoding goroutine, started at the first full batch. work is
 	// unbuffered: handing a batch over waits until the previous one is
@@ -104,6 +107,25 @@ type batch struct {
 // colBuf is one column of a batch. Which fields are used depends on the
 // column's kind.
 type colBuf struct {
+	// What appending a string that repeats the previous row's reads and
+	// writes (appendString, addRow) comes first, within 64 bytes: one
+	// cache line per column for most of a row's columns.
+	//
+	// last is the value of the previous row of a dictionary column and
+	// lastIdx its entry (valid while hasLast): hosts, agents and User-Agents
+	// come in runs, and comparing with the previous value costs less than
+	// any lookup.
+	plain   bool
+	hasLast bool
+	lastIdx int32
+	// raw is the bytes of the values the column's rows gave while it is
+	// a dictionary, invalid whether one of them was not valid UTF-8: what
+	// turning it plain can add to the batch is at most raw, or three
+	// times raw (stage.go).
+	raw  int
+	last string
+	// kInt32: the values; string columns: each row's entry.
+	i32 []int32
 	// String columns (kString, kDict) are gathered as a dictionary:
 	// offs[i]..offs[i+1] is entry i in data (offs starts with 0), i32
 	// holds each row's entry and index each entry by value as the row gave
@@ -113,19 +135,11 @@ type colBuf struct {
 	// then hold each row's value, the same way. The two pairs keep their
 	// roles, so each keeps the capacity its role needs from one batch to
 	// the next.
-	offs  []int32
-	data  []byte
-	plain bool
-	// raw is the bytes of the values the column's rows gave while it is
-	// a dictionary, invalid whether one of them was not valid UTF-8: what
-	// turning it plain can add to the batch is at most raw, or three
-	// times raw (stage.go).
-	raw     int
+	offs    []int32
+	data    []byte
 	invalid bool
 	poffs   []int32
 	pdata   []byte
-	// kInt32: the values.
-	i32 []int32
 	// A dictionary of at most smallDict keys (most columns: agents,
 	// verdicts, notes, files) is searched in keys and kidx, comparing
 	// strings; a larger one is moved to index (mapped), which hashes every
@@ -134,13 +148,9 @@ type colBuf struct {
 	kidx   []int32
 	mapped bool
 	index  map[string]int32
-	// last is the value of the previous row of a dictionary column and
-	// lastIdx its entry (valid while hasLast): hosts, agents and User-Agents
-	// come in runs, and comparing with the previous value costs less than
-	// any lookup.
-	last    string
-	lastIdx int32
-	hasLast bool
+	// emptyIdx is the entry of the empty string, valid while hasEmpty.
+	emptyIdx int32
+	hasEmpty bool
 	// seen caches entries by the address of the row's string: the
 	// judge hands over the same strings again and again (hosts,
 	// User-Agents, agents, robots.txt version ids, client IPs and files
@@ -164,6 +174,10 @@ type colBuf struct {
 	f64                  []float64
 	def                  []int16 // kTime, kTimePtr: definition level, 1 present, 0 null
 	nulls                int
+	// The padding makes a colBuf 384 bytes on 64-bit platforms, six
+	// cache lines: batch.cols is allocated aligned, so each column's
+	// first 64 bytes are one line.
+	_ [8]byte
 }
 
 // width is the fixed number of bytes one row of the column takes.
@@ -321,6 +335,13 @@ func (c *colBuf) appendString(s string, dictLimit, room int) (int, error) {
 		c.i32 = append(c.i32, c.lastIdx)
 		return 0, nil
 	}
+	if len(s) == 0 && c.hasEmpty {
+		// Most columns of most rows are empty, between runs of a value:
+		// no lookup for those.
+		c.i32 = append(c.i32, c.emptyIdx)
+		c.last, c.lastIdx, c.hasLast = s, c.emptyIdx, true
+		return 0, nil
+	}
 	var slot *seenSlot
 	if len(s) > 0 && !c.seenOff {
 		if c.seen == nil {
@@ -341,6 +362,9 @@ func (c *colBuf) appendString(s string, dictLimit, room int) (int, error) {
 	if i, ok := c.lookup(s); ok {
 		c.i32 = append(c.i32, i)
 		c.last, c.lastIdx, c.hasLast = s, i, true
+		if len(s) == 0 {
+			c.emptyIdx, c.hasEmpty = i, true
+		}
 		if slot != nil && len(s) <= math.MaxInt32 {
 			*slot = seenSlot{unsafe.StringData(s), int32(len(s)), i}
 		}
@@ -364,6 +388,9 @@ func (c *colBuf) appendString(s string, dictLimit, room int) (int, error) {
 		c.i32 = append(c.i32, c.addEntry(v))
 	}
 	c.last, c.lastIdx, c.hasLast = s, c.i32[len(c.i32)-1], true
+	if len(s) == 0 {
+		c.emptyIdx, c.hasEmpty = c.lastIdx, true
+	}
 	if slot != nil && len(s) <= math.MaxInt32 {
 		*slot = seenSlot{unsafe.StringData(s), int32(len(s)), c.lastIdx}
 	}
@@ -466,7 +493,7 @@ func (c *colBuf) forget() {
 		clear(c.index)
 		c.mapped = false
 	}
-	c.last, c.hasLast = "", false
+	c.last, c.hasLast, c.hasEmpty = "", false, false
 	if len(c.seen) > 1<<seenSmall {
 		c.seen, c.seenShift = c.seen[:1<<seenSmall], 64-seenSmall
 	}
@@ -613,17 +640,30 @@ func (tw *tableWriter) addRow(p unsafe.Pointer) error {
 		tw.cur = tw.nextBatch()
 	}
 	b := tw.cur
-	cols := tw.spec.Cols
-	for i := range cols {
-		c := &b.cols[i]
-		fp := unsafe.Add(p, cols[i].off)
-		switch cols[i].kind {
-		case kString, kDict:
-			n, err := c.appendString(*(*string)(fp), tw.dictLimit, tw.budget-b.bytes)
-			if err != nil {
-				return fmt.Errorf("column %s: %w", cols[i].Name, err)
-			}
-			b.bytes += n
+	if tw.strs == nil {
+		tw.steps()
+	}
+	// The string columns first, in schema order (the bytes each adds
+	// decide the room the next one is given), then the others.
+	for _, r := range tw.strs {
+		c, s := &b.cols[r.col], *(*string)(unsafe.Add(p, r.off))
+		if c.hasLast && !c.plain && len(s) == len(c.last) && (unsafe.StringData(s) == unsafe.StringData(c.last) || s == c.last) {
+			// appendString's first case, without the call: the previous
+			// row's value, most often the very same string.
+			c.raw += len(s)
+			c.i32 = append(c.i32, c.lastIdx)
+			continue
+		}
+		n, err := c.appendString(s, tw.dictLimit, tw.budget-b.bytes)
+		if err != nil {
+			return fmt.Errorf("column %s: %w", tw.spec.Cols[r.col].Name, err)
+		}
+		b.bytes += n
+	}
+	for _, r := range tw.fixed {
+		c := &b.cols[r.col]
+		fp := unsafe.Add(p, r.off)
+		switch r.kind {
 		case kBool:
 			c.b = append(c.b, *(*bool)(fp))
 		case kInt32:
@@ -644,6 +684,29 @@ func (tw *tableWriter) addRow(p unsafe.Pointer) error {
 		return tw.flush()
 	}
 	return nil
+}
+
+// colStep is one column as addRow appends it: its index, the offset of
+// its field in the row and its kind.
+type colStep struct {
+	col  int
+	off  uintptr
+	kind kind
+}
+
+// steps splits the table's columns into tw.strs, the string columns,
+// and tw.fixed, the others, so that addRow's loop over the strings, most
+// of a row's work, is not a dispatch over kinds.
+func (tw *tableWriter) steps() {
+	tw.strs = []colStep{}
+	for i, c := range tw.spec.Cols {
+		r := colStep{col: i, off: c.off, kind: c.kind}
+		if c.kind == kString || c.kind == kDict {
+			tw.strs = append(tw.strs, r)
+		} else {
+			tw.fixed = append(tw.fixed, r)
+		}
+	}
 }
 
 // nextBatch returns an empty batch: a new one while the table has fewer
