@@ -31,6 +31,8 @@ func TestIdentifyWholeTokens(t *testing.T) {
 		{"token": "Googlebot-Image", "category": "search"},
 		{"token": "Yahoo! Slurp", "category": "search"},
 		{"token": "Quokka Web Preview", "category": "other"},
+		{"token": "QTST", "patterns": ["QTST/"], "category": "monitor"},
+		{"token": "RED", "patterns": ["RED/"], "category": "other"},
 		{"token": "ExampleBot", "patterns": ["ExampleBot", "example-crawler"], "category": "other"},
 		{"token": "Example-Extended", "robots_txt_only": true}
 	]}`)
@@ -54,6 +56,11 @@ func TestIdentifyWholeTokens(t *testing.T) {
 		{"Mozilla/5.0 (compatible; Quokka Web Preview)", "Quokka Web Preview"},
 		{"Quokka Web Preview (compatible; Googlebot/2.1)", "Quokka Web Preview"},
 		{"Quokka Web Preview/1.0 (compatible; Googlebot/2.1)", "Quokka Web Preview"},
+		// A product in the old comment grammar: its version after a
+		// space, ending the element; a handset's model goes on.
+		{"Mozilla/4.0 (compatible; MSIE 8.0; Windows NT 6.1; Trident/4.0; QTST 2.295)", "QTST"},
+		{"Mozilla/5.0 (Windows NT 6.1; Trident/7.0; rv:11.0; QTST 2.386) like Gecko", "QTST"},
+		{"Mozilla/5.0 (Linux; Android 10; RED 30 Build/QP1A.191105.004; wv) AppleWebKit/537.36 (KHTML, like Gecko) Version/4.0 Chrome/74.0.3729.186 Mobile Safari/537.36", ""},
 		{"Mozilla/5.0 (compatible; Yahoo! Slurp; http://help.yahoo.com/help/us/ysearch/slurp)", "Yahoo! Slurp"},
 		{"example-crawler/3 (+https://example.com)", "ExampleBot"},
 		{"EXAMPLEBOT", "ExampleBot"},

@@ -195,7 +195,8 @@ func (c *Catalog) match(ua string, ws []word) (best *pattern, at int, fw *patter
 				continue
 			}
 			s := w.nameStart
-			if !hasPrefixFold(ua[s:], p.lit) {
+			spaced := spacedVersion(ua, s, p.lit)
+			if !spaced && !hasPrefixFold(ua[s:], p.lit) {
 				continue
 			}
 			if e := s + len(p.lit); e < len(ua) && isTokenChar(p.lit[len(p.lit)-1]) && isTokenChar(ua[e]) {
@@ -207,7 +208,7 @@ func (c *Catalog) match(ua string, ws []word) (best *pattern, at int, fw *patter
 			// A device model in a browser's platform comment ("Linux;
 			// Android 5.1; DART KZ07") and a library's name without a
 			// version ("UCWEB/2.0 (Java; U; MIDP-2.0)") name no bot.
-			if w.platform && !w.version && !hasCrawlerStem(w.name) || p.bot.Framework && i != 0 && !versionFollows(ua, w) {
+			if w.platform && !w.version && !spaced && !hasCrawlerStem(w.name) || p.bot.Framework && i != 0 && !versionFollows(ua, w) {
 				continue
 			}
 			// A model after its brand ("HTC Quokka; 4.1.1") is a handset's.
@@ -242,6 +243,25 @@ func outranks(ver, weak bool, n int, bestVer, bestWeak bool, bestN int) bool {
 		return false
 	}
 	return n > bestN
+}
+
+// spacedVersion reports whether a product pattern ("PTST/") stands at
+// ua[s:] in the old comment grammar: its version after a space, ending
+// an element of a comment ("(compatible; MSIE 8.0; Windows NT 6.1;
+// PTST 2.295)"), as Internet Explorer writes its own and add-ons write
+// theirs. A handset's model goes on ("RED 30 Build/QP1A"): no product.
+func spacedVersion(ua string, s int, lit string) bool {
+	name, ok := strings.CutSuffix(lit, "/")
+	e := s + len(name)
+	if !ok || e+1 >= len(ua) || ua[e] != ' ' || !isDigit(ua[e+1]) || !hasPrefixFold(ua[s:], name) ||
+		strings.LastIndexByte(ua[:s], '(') <= strings.LastIndexByte(ua[:s], ')') {
+		return false
+	}
+	v := e + 1
+	for v < len(ua) && (isDigit(ua[v]) || ua[v] == '.') {
+		v++
+	}
+	return v < len(ua) && (ua[v] == ';' || ua[v] == ')')
 }
 
 // versionedAt reports whether the pattern lit, found at ua[s:], names a
