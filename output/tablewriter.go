@@ -323,6 +323,19 @@ var errTooLarge = fmt.Errorf("value larger than %d bytes", math.MaxInt32)
 // its bytes: offset, map slot and key header.
 const dictOverhead = 48
 
+// repeat appends s to a dictionary column when it is the previous row's
+// value, most often the very same string (compared by address first),
+// and reports whether it did: appendString's first case, small enough
+// for addRow's loop to have it inline.
+func (c *colBuf) repeat(s string) bool {
+	if !c.hasLast || c.plain || len(s) != len(c.last) || unsafe.StringData(s) != unsafe.StringData(c.last) && s != c.last {
+		return false
+	}
+	c.raw += len(s)
+	c.i32 = append(c.i32, c.lastIdx)
+	return true
+}
+
 // appendString appends the value of a string column and returns the
 // bytes it adds to the batch; room is what the batch may still take
 // before it is full (toPlain).
@@ -330,11 +343,10 @@ func (c *colBuf) appendString(s string, dictLimit, room int) (int, error) {
 	if c.plain {
 		return c.appendPlain(s)
 	}
-	c.raw += len(s)
-	if c.hasLast && s == c.last {
-		c.i32 = append(c.i32, c.lastIdx)
+	if c.repeat(s) {
 		return 0, nil
 	}
+	c.raw += len(s)
 	if len(s) == 0 && c.hasEmpty {
 		// Most columns of most rows are empty, between runs of a value:
 		// no lookup for those.
@@ -608,9 +620,7 @@ func newTableWriter(s *tableSpec, path string, rowGroupRows, rowGroupBytes, work
 		dictLimit: int(props.DictionaryPageSizeLimit()), props: props, base: base, fast: fast, mem: mem,
 		workers: max(1, workers)}
 	tw.fw = file.NewParquetWriter(out, root, file.WithWriterProps(props), file.WithWriteMetadata(meta))
-	for _, c := range s.Cols {
-		tw.rowWidth += width(c.kind)
-	}
+	tw.steps()
 	return tw, nil
 }
 
@@ -640,18 +650,11 @@ func (tw *tableWriter) addRow(p unsafe.Pointer) error {
 		tw.cur = tw.nextBatch()
 	}
 	b := tw.cur
-	if tw.strs == nil {
-		tw.steps()
-	}
 	// The string columns first, in schema order (the bytes each adds
 	// decide the room the next one is given), then the others.
 	for _, r := range tw.strs {
 		c, s := &b.cols[r.col], *(*string)(unsafe.Add(p, r.off))
-		if c.hasLast && !c.plain && len(s) == len(c.last) && (unsafe.StringData(s) == unsafe.StringData(c.last) || s == c.last) {
-			// appendString's first case, without the call: the previous
-			// row's value, most often the very same string.
-			c.raw += len(s)
-			c.i32 = append(c.i32, c.lastIdx)
+		if c.repeat(s) {
 			continue
 		}
 		n, err := c.appendString(s, tw.dictLimit, tw.budget-b.bytes)
@@ -696,10 +699,11 @@ type colStep struct {
 
 // steps splits the table's columns into tw.strs, the string columns,
 // and tw.fixed, the others, so that addRow's loop over the strings, most
-// of a row's work, is not a dispatch over kinds.
+// of a row's work, is not a dispatch over kinds; and sums the fixed
+// width of a row.
 func (tw *tableWriter) steps() {
-	tw.strs = []colStep{}
 	for i, c := range tw.spec.Cols {
+		tw.rowWidth += width(c.kind)
 		r := colStep{col: i, off: c.off, kind: c.kind}
 		if c.kind == kString || c.kind == kDict {
 			tw.strs = append(tw.strs, r)
