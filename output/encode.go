@@ -271,23 +271,29 @@ func pendingValues(w file.ColumnChunkWriter) int64 {
 }
 
 // fieldByName is v.FieldByName(name) for the struct v, with the
-// field's place remembered per type: FieldByName searches the embedded
-// structs, and allocates, every time, and the column writers' fields are
-// looked up several times per column chunk.
+// field's place remembered per type (structField).
 func fieldByName(v reflect.Value, name string) reflect.Value {
-	key := fieldKey{v.Type(), name}
-	index, ok := fieldIndexes.Load(key)
+	f, ok := structField(v.Type(), name)
 	if !ok {
-		var idx []int
-		if f, found := v.Type().FieldByName(name); found {
-			idx = f.Index
-		}
-		index, _ = fieldIndexes.LoadOrStore(key, idx)
-	}
-	if index.([]int) == nil {
 		return reflect.Value{}
 	}
-	return v.FieldByIndex(index.([]int))
+	return v.FieldByIndex(f.Index)
+}
+
+// structField is t.FieldByName(name), remembered per type and name:
+// FieldByName searches the embedded structs, and allocates, every time,
+// and the column writers' fields are looked up several times per column
+// chunk.
+func structField(t reflect.Type, name string) (reflect.StructField, bool) {
+	key := fieldKey{t, name}
+	c, ok := fieldCache.Load(key)
+	if !ok {
+		var f foundField
+		f.StructField, f.found = t.FieldByName(name)
+		c, _ = fieldCache.LoadOrStore(key, f)
+	}
+	f := c.(foundField)
+	return f.StructField, f.found
 }
 
 // fieldKey is a struct type and the name of a field.
@@ -296,9 +302,14 @@ type fieldKey struct {
 	name string
 }
 
-// fieldIndexes maps a fieldKey to the field's index path, nil when the
-// type has no such field.
-var fieldIndexes sync.Map // fieldKey → []int
+// foundField is what FieldByName said of a fieldKey.
+type foundField struct {
+	reflect.StructField
+	found bool
+}
+
+// fieldCache maps a fieldKey to its foundField.
+var fieldCache sync.Map // fieldKey → foundField
 
 // pageBufferFields are the fields of arrow-go v18.4.1's column writer
 // that hold a page's bytes before and after compression, sized for the
@@ -433,20 +444,12 @@ type pageBufferField struct {
 	ptr   bool
 }
 
-// pageBufferCache maps a column writer's struct type to its
-// pageBufferFields' places: FieldByName searches the embedded structs,
-// and allocates, every time; lendPageBuffers asks once per column chunk.
-var pageBufferCache sync.Map // reflect.Type → []pageBufferField
-
 // pageBufferPaths returns the places of pageBufferFields in the struct
 // type t.
 func pageBufferPaths(t reflect.Type) []pageBufferField {
-	if v, ok := pageBufferCache.Load(t); ok {
-		return v.([]pageBufferField)
-	}
 	fields := make([]pageBufferField, len(pageBufferFields))
 	for k, name := range pageBufferFields {
-		f, found := t.FieldByName(name)
+		f, found := structField(t, name)
 		if !found {
 			continue
 		}
@@ -457,6 +460,5 @@ func pageBufferPaths(t reflect.Type) []pageBufferField {
 			fields[k].index, fields[k].ptr = f.Index, true
 		}
 	}
-	pageBufferCache.Store(t, fields)
 	return fields
 }
