@@ -13,11 +13,13 @@ package corpus
 import (
 	"bufio"
 	"compress/gzip"
+	"errors"
 	"fmt"
 	"math/rand/v2"
 	"os"
 	"path/filepath"
 	"strings"
+	"sync"
 	"time"
 )
 
@@ -97,15 +99,23 @@ func writeWARCs(dir string, o Options) error {
 		}
 		warcs[i] = w
 	}
-	for i := range o.Hosts {
-		writeHost(warcs[i%len(warcs)], i)
+	// Each file holds the hosts i with i%len(warcs) its number, in
+	// order, and nothing else: the files are written in parallel, and
+	// each is the same whatever the number of cores.
+	errs := make([]error, len(warcs))
+	var wg sync.WaitGroup
+	for f, w := range warcs {
+		wg.Add(1)
+		go func() {
+			defer wg.Done()
+			for i := f; i < o.Hosts; i += len(warcs) {
+				writeHost(w, i)
+			}
+			errs[f] = w.close()
+		}()
 	}
-	for _, w := range warcs {
-		if err := w.close(); err != nil {
-			return err
-		}
-	}
-	return nil
+	wg.Wait()
+	return errors.Join(errs...)
 }
 
 // writeHost writes host i's records to w: its robots.txt versions, the
@@ -231,6 +241,7 @@ func writeLogs(dir string, o Options, rng *rand.Rand) error {
 type warcWriter struct {
 	f    *os.File
 	bw   *bufio.Writer
+	zw   *gzip.Writer // reset for each record: a new one costs more than the record
 	file int
 	n    int
 }
@@ -257,7 +268,12 @@ func (w *warcWriter) record(typ, uri string, at time.Time, ct string, block []by
 		sb.WriteString(e + "\r\n")
 	}
 	fmt.Fprintf(&sb, "Content-Type: %s\r\nContent-Length: %d\r\n\r\n", ct, len(block))
-	zw := gzip.NewWriter(w.bw)
+	if w.zw == nil {
+		w.zw = gzip.NewWriter(w.bw)
+	} else {
+		w.zw.Reset(w.bw)
+	}
+	zw := w.zw
 	if _, err := zw.Write([]byte(sb.String())); err != nil {
 		return "", err
 	}
