@@ -451,6 +451,13 @@ func (c *countingSink) Violation(v *table.Violation) error {
 }
 
 func (c *countingSink) Fetch(f *table.Fetch) error {
+	c.count(f)
+	return c.Sink.Fetch(f)
+}
+
+// count counts f as Fetch does, without writing it (judging calls it
+// on another goroutine than the one that writes).
+func (c *countingSink) count(f *table.Fetch) {
 	c.sum.Fetches++
 	c.sum.tally(f)
 	if f.RobotsVerdict != "" && f.RobotsVerdict != "not_judged" {
@@ -459,7 +466,6 @@ func (c *countingSink) Fetch(f *table.Fetch) error {
 	if f.Agent != "" && f.Signature == "unrecorded" {
 		c.sum.Unverifiable++
 	}
-	return c.Sink.Fetch(f)
 }
 
 func (c *countingSink) RobotsVersion(v *table.RobotsVersion) error {

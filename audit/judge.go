@@ -61,9 +61,16 @@ type task struct {
 // cancels every stage (errgroup); errors of a file reader are collected
 // at the end and do not stop the others.
 type judging struct {
-	model    *evaluate.Model
-	sources  []*fileState
-	sink     table.Sink
+	model   *evaluate.Model
+	sources []*fileState
+	sink    table.Sink
+	// count counts a fetches row for the closing summary, on the
+	// orderer's goroutine, and fetch writes it on the fetch writer's:
+	// with many cores the fetch writer's goroutine is the wall of pass
+	// 2, and counting is order-free work any goroutine may do, once the
+	// orderer has settled the row (Tracker.Observe may make it spoofed).
+	count    func(*table.Fetch)
+	fetch    func(*table.Fetch) error
 	progress *atomic.Int64 // input bytes read
 	events   *atomic.Int64 // fetches judged
 	jobs     int
@@ -77,6 +84,10 @@ type judging struct {
 // writes the results in merged order.
 func judgeAll(ctx context.Context, jobs int, model *evaluate.Model, sources []*fileState, sink table.Sink, progress, events *atomic.Int64) error {
 	p := &judging{model: model, sources: sources, sink: sink, progress: progress, events: events, jobs: max(1, jobs)}
+	p.count, p.fetch = func(*table.Fetch) {}, sink.Fetch
+	if c, ok := sink.(*countingSink); ok {
+		p.count, p.fetch = c.count, c.Sink.Fetch
+	}
 	err := p.run(ctx)
 	// The readers stop once the group's context is cancelled, which
 	// errgroup does when run returns.
@@ -378,6 +389,7 @@ func (p *judging) order(ctx context.Context, in <-chan *task, fetches, violation
 			next++
 			for i := range t.out {
 				tracker.Observe(&t.out[i])
+				p.count(&t.out[i].Fetch)
 			}
 			t.pending.Store(2)
 			if err := send(ctx, fetches, t); err != nil {
@@ -397,7 +409,7 @@ func (p *judging) order(ctx context.Context, in <-chan *task, fetches, violation
 func (p *judging) writeFetches(ctx context.Context, in <-chan *task) error {
 	for t := range in {
 		for i := range t.out {
-			if err := p.sink.Fetch(&t.out[i].Fetch); err != nil {
+			if err := p.fetch(&t.out[i].Fetch); err != nil {
 				return err
 			}
 		}
