@@ -338,3 +338,147 @@ func FuzzStreamedViews(f *testing.F) {
 		}
 	})
 }
+
+// FuzzShardedViews checks that trackers split by host (ViewShard,
+// NewViewTrackerShard, CatchUp) settle every view a single tracker
+// settles, on a fuzzed log of robots.txt and page requests on five hosts
+// (one host-less), crawl request records that file archive entries, and
+// times that go back as well as forward (a log merged out of order: the
+// whole tracker has then applied archive entries and forgotten hosts at
+// other shards' steps, which CatchUp must do too).
+func FuzzShardedViews(f *testing.F) {
+	f.Add([]byte{0, 1, 2, 3, 4, 5, 6, 7, 8, 9, 10, 11, 12, 13, 14, 15})
+	f.Add([]byte{3, 0, 0, 0, 3, 8, 0, 1, 0, 0, 0, 2, 7, 9, 1, 3, 0, 0, 0, 0, 9, 1, 4, 6, 0, 8, 3, 2})
+	f.Fuzz(checkShardedViews)
+}
+
+// TestShardedViewsRandom runs FuzzShardedViews' check on random logs.
+func TestShardedViewsRandom(t *testing.T) {
+	rng := rand.New(rand.NewPCG(7, 9))
+	for range 400 {
+		data := make([]byte, 4*(5+rng.IntN(60)))
+		for i := range data {
+			data[i] = byte(rng.IntN(256))
+		}
+		checkShardedViews(t, data)
+		if t.Failed() {
+			t.Fatalf("data %v", data)
+		}
+	}
+}
+
+func checkShardedViews(t *testing.T, data []byte) {
+	if len(data) > 4*200 {
+		return
+	}
+	statuses := []int{200, 304, 503, 404, 301, 200, 500, 200}
+	uas := []string{uaGPTBot, uaCCBot, uaBrowser, uaGPTBot}
+	hosts := []string{"example.com", "", "other.example", "third.example", "fourth.example"}
+	body := []byte("User-agent: GPTBot\nDisallow: /p1\n\nUser-agent: CCBot\nDisallow: /p2\n\nUser-agent: *\nDisallow: /p0\n")
+	var caps []*event.Capture
+	var fs []*event.Fetch
+	at := hours(2)
+	for i := 0; i+3 < len(data); i += 4 {
+		a, b, c, d := data[i], data[i+1], data[i+2], data[i+3]
+		at = at.Add(time.Duration(int(a%8)-1) * 20 * time.Minute) // now and then back
+		h := hosts[int(c)%len(hosts)]
+		target := "/robots.txt"
+		if b&1 == 1 {
+			target = "/p" + itoa(int(b>>1)%3)
+		}
+		if c&0x80 != 0 && h != "" {
+			// The crawl's robots.txt capture and its request record: an
+			// archive entry of CCBot's claimed view (m.static).
+			caps = append(caps, &event.Capture{Time: at, URL: "https://" + h + "/robots.txt", RecordType: "response",
+				Status: statuses[int(d>>1)%len(statuses)], Body: body, Source: event.Source{File: "w", Offset: int64(i) * 100}})
+			fs = append(fs, &event.Fetch{Time: at, Method: "GET", Scheme: "https", Host: h, Target: "/robots.txt",
+				Status: statuses[int(d>>1)%len(statuses)], UserAgent: uaCCBot, Origin: event.OriginWARC,
+				Source: event.Source{File: "w", Offset: int64(i)*100 + 50}})
+			continue
+		}
+		fs = append(fs, &event.Fetch{Time: at, ClientIP: netip.MustParseAddr("192.0.2.1"), Method: "GET", Scheme: "https",
+			Host: h, Target: target, Status: statuses[int(d>>1)%len(statuses)], UserAgent: uas[int(b>>3)%len(uas)],
+			Origin: event.OriginLog, Source: event.Source{File: "a.log", Line: int64(i/4 + 1), Offset: -1}})
+	}
+	b := NewBuilder(Options{AsOf: days(3), DefaultAuthority: site}, bots.Default(), nil)
+	b.StreamViews()
+	for _, c := range caps {
+		b.AddCapture(c)
+	}
+	var order []*event.Fetch // pass 2 judges the log's fetches, in log order
+	for _, f := range fs {
+		b.AddFetch(f)
+		if f.Origin == event.OriginLog {
+			order = append(order, f)
+		}
+	}
+	m := b.Build()
+	defer m.Close()
+	judge := func(views []FetchView) *table.Collector {
+		out := &table.Collector{}
+		tr := m.NewTracker()
+		for i, f := range order {
+			var j Judgement
+			m.JudgeIntoView(&j, f, &views[i])
+			tr.Observe(&j)
+			out.Fetch(&j.Fetch)
+			for k := range j.Violations {
+				out.Violation(&j.Violations[k])
+			}
+		}
+		return out
+	}
+	// groups are the runs of one time, as pass 2 cuts them.
+	var groups [][2]int
+	for i := 0; i < len(order); {
+		k := i + 1
+		for k < len(order) && order[k].Time.Equal(order[i].Time) {
+			k++
+		}
+		groups = append(groups, [2]int{i, k})
+		i = k
+	}
+	one := make([]FetchView, len(order))
+	vt := m.NewViewTracker()
+	for _, g := range groups {
+		vt.Step(order[g[0]:g[1]], one[g[0]:g[1]])
+	}
+	want := judge(one)
+	for _, shards := range []int{2, 3, 5} {
+		views := make([]FetchView, len(order))
+		vts := make([]*ViewTracker, shards)
+		for k := range vts {
+			vts[k] = m.NewViewTrackerShard(k, shards)
+		}
+		var clock time.Time
+		for gi, g := range groups {
+			for k, vt := range vts {
+				var sfs []*event.Fetch
+				var to []*FetchView
+				for x := g[0]; x < g[1]; x++ {
+					if m.ViewShard(order[x], shards) == k {
+						sfs, to = append(sfs, order[x]), append(to, &views[x])
+					}
+				}
+				if len(sfs) == 0 {
+					continue
+				}
+				if gi > 0 {
+					vt.CatchUp(clock)
+				}
+				vt.StepTo(sfs, to)
+			}
+			if t := order[g[0]].Time.UTC(); gi == 0 || t.After(clock) {
+				clock = t
+			}
+		}
+		if got := judge(views); !reflect.DeepEqual(got, want) {
+			for i := range min(len(got.Fetches), len(want.Fetches)) {
+				if !reflect.DeepEqual(got.Fetches[i], want.Fetches[i]) {
+					t.Fatalf("%d shards: fetch row %d:\n got  %+v\n want %+v", shards, i, got.Fetches[i], want.Fetches[i])
+				}
+			}
+			t.Fatalf("%d shards: tables differ: %d/%d violations", shards, len(got.Violations), len(want.Violations))
+		}
+	}
+}
