@@ -65,11 +65,12 @@ type judging struct {
 	model   *evaluate.Model
 	sources []*fileState
 	sink    table.Sink
-	// count counts a fetches row for the closing summary, on the
-	// orderer's goroutine, and fetch writes it on the fetch writer's:
-	// with many cores the fetch writer's goroutine is the wall of pass
-	// 2, and counting is order-free work any goroutine may do, once the
-	// orderer has settled the row (Tracker.Observe may make it spoofed).
+	// count counts a fetches row for the closing summary, on a goroutine
+	// of its own (nil: nothing counts), and fetch writes it on the fetch
+	// writer's: with many cores the fetch writer's goroutine was the wall
+	// of pass 2, then the orderer's, and counting is work any goroutine
+	// may do once the orderer has settled the row (Tracker.Observe may
+	// make it spoofed).
 	count    func(*table.Fetch)
 	fetch    func(*table.Fetch) error
 	progress *atomic.Int64 // input bytes read
@@ -85,7 +86,7 @@ type judging struct {
 // writes the results in merged order.
 func judgeAll(ctx context.Context, jobs int, model *evaluate.Model, sources []*fileState, sink table.Sink, progress, events *atomic.Int64) error {
 	p := &judging{model: model, sources: sources, sink: sink, progress: progress, events: events, jobs: max(1, jobs)}
-	p.count, p.fetch = func(*table.Fetch) {}, sink.Fetch
+	p.fetch = sink.Fetch
 	if c, ok := sink.(*countingSink); ok {
 		p.count, p.fetch = c.count, c.Sink.Fetch
 	}
@@ -111,6 +112,10 @@ func (p *judging) run(ctx context.Context) error {
 	judged := make(chan *task, p.jobs+1)
 	fetches := make(chan *task, 2)
 	violations := make(chan *task, 2)
+	var counted chan *task // nil: no count stage
+	if p.count != nil {
+		counted = make(chan *task, 2)
+	}
 	stage := func(name string, f func(context.Context) error) {
 		g.Go(func() error {
 			var err error
@@ -137,8 +142,14 @@ func (p *judging) run(ctx context.Context) error {
 	stage("order", func(ctx context.Context) error {
 		defer close(fetches)
 		defer close(violations)
-		return p.order(ctx, judged, fetches, violations)
+		if counted != nil {
+			defer close(counted)
+		}
+		return p.order(ctx, judged, fetches, violations, counted)
 	})
+	if counted != nil {
+		stage("count", func(ctx context.Context) error { return p.countFetches(ctx, counted) })
+	}
 	stage("write-fetches", func(ctx context.Context) error { return p.writeFetches(ctx, fetches) })
 	stage("write-violations", func(ctx context.Context) error { return p.writeViolations(ctx, violations) })
 	return g.Wait()
@@ -377,8 +388,8 @@ func (p *judging) views(ctx context.Context, in <-chan *task, out chan<- *task) 
 
 // order puts judged tasks back in merged order, adds the findings that
 // need the fetches before them (Tracker), and hands each task to both
-// table writers.
-func (p *judging) order(ctx context.Context, in <-chan *task, fetches, violations chan<- *task) error {
+// table writers and to counted (unless nil).
+func (p *judging) order(ctx context.Context, in <-chan *task, fetches, violations, counted chan<- *task) error {
 	tracker := p.model.NewTracker()
 	waiting := map[int]*task{}
 	next := 0
@@ -393,14 +404,21 @@ func (p *judging) order(ctx context.Context, in <-chan *task, fetches, violation
 			next++
 			for i := range t.out {
 				tracker.Observe(&t.out[i])
-				p.count(&t.out[i].Fetch)
 			}
 			t.pending.Store(2)
+			if counted != nil {
+				t.pending.Store(3)
+			}
 			if err := send(ctx, fetches, t); err != nil {
 				return err
 			}
 			if err := send(ctx, violations, t); err != nil {
 				return err
+			}
+			if counted != nil {
+				if err := send(ctx, counted, t); err != nil {
+					return err
+				}
 			}
 		}
 	}
@@ -416,6 +434,17 @@ func (p *judging) writeFetches(ctx context.Context, in <-chan *task) error {
 			if err := p.fetch(&t.out[i].Fetch); err != nil {
 				return err
 			}
+		}
+		p.release(t)
+	}
+	return ctx.Err()
+}
+
+// countFetches counts the fetches rows of each task (p.count).
+func (p *judging) countFetches(ctx context.Context, in <-chan *task) error {
+	for t := range in {
+		for i := range t.out {
+			p.count(&t.out[i].Fetch)
 		}
 		p.release(t)
 	}
