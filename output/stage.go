@@ -108,13 +108,6 @@ type colScan struct {
 //     run (each new value adds at most 3n+4 to it), turning plain may
 //     add every value the column holds: raw (3 raw with invalid UTF-8)
 //     plus 3n per value of the run, and no value counts as repeated.
-//
-// A column's bounds depend on that column alone, so each column's are
-// worked out on whichever worker takes it (scanColumn), as appendChunk
-// appends them: on many cores this scan, row by row on the writing
-// goroutine, was a third of the wall of pass 2. The rows' totals are
-// then added up in order, and the run ends where the row-by-row scan
-// would have ended it.
 func (tw *tableWriter) safeRows(i int) int {
 	b, st := tw.cur, &tw.stage
 	if tw.scan == nil {
@@ -124,50 +117,33 @@ func (tw *tableWriter) safeRows(i int) int {
 			}
 		}
 	}
-	left, maxRows := tw.budget-b.bytes, tw.limit-b.rows-1
-	n := min(st.n-i, maxRows)
-	if n <= 0 {
-		return 0
-	}
-	if len(tw.bounds) < len(tw.scan)*stageRows {
-		tw.bounds = make([]int, len(tw.scan)*stageRows)
-		tw.totals = make([]int, stageRows)
-	}
-	tw.eachColumn(len(tw.scan), func(j int) error {
-		tw.scanColumn(j, i, tw.bounds[j*stageRows:j*stageRows+n])
-		return nil
-	})
-	tot := tw.totals[:n]
-	for r := range tot {
-		tot[r] = tw.rowWidth
-	}
 	for j := range tw.scan {
-		for r, x := range tw.bounds[j*stageRows : j*stageRows+n] {
-			tot[r] += x
-		}
+		sc := &tw.scan[j]
+		c := &b.cols[sc.col]
+		*sc = colScan{col: sc.col, off: sc.off, room: tw.dictLimit - len(c.data) - 4*(len(c.offs)-1)}
 	}
-	sum := 0
-	for m, add := range tot {
+	left, maxRows := tw.budget-b.bytes, tw.limit-b.rows-1
+	sum, m := 0, 0
+	for r := i; r < st.n && m < maxRows; r++ {
+		p, q := st.at(r), st.at(max(r-1, 0))
+		add := tw.rowWidth
+		for j := range tw.scan {
+			sc := &tw.scan[j]
+			s := *(*string)(unsafe.Add(p, sc.off))
+			if r > i {
+				add += valueBound(&b.cols[sc.col], sc, s, *(*string)(unsafe.Add(q, sc.off)), true)
+			} else {
+				c := &b.cols[sc.col]
+				add += valueBound(c, sc, s, c.last, c.hasLast)
+			}
+		}
 		if sum+add >= left {
-			return m
+			break
 		}
 		sum += add
+		m++
 	}
-	return n
-}
-
-// scanColumn writes into bounds[k] the bound of appending the value of
-// string column tw.scan[j] of staged row i+k (safeRows).
-func (tw *tableWriter) scanColumn(j, i int, bounds []int) {
-	st, sc := &tw.stage, &tw.scan[j]
-	c := &tw.cur.cols[sc.col]
-	*sc = colScan{col: sc.col, off: sc.off, room: tw.dictLimit - len(c.data) - 4*(len(c.offs)-1)}
-	prev, hasPrev := c.last, c.hasLast
-	for k := range bounds {
-		s := *(*string)(unsafe.Add(st.at(i+k), sc.off))
-		bounds[k] = valueBound(c, sc, s, prev, hasPrev)
-		prev, hasPrev = s, true
-	}
+	return m
 }
 
 // valueBound is safeRows' bound of the bytes appending s to column c adds
@@ -202,43 +178,25 @@ func valueBound(c *colBuf, sc *colScan, s, prev string, hasPrev bool) int {
 }
 
 // appendChunk appends staged rows i to i+m-1, which safeRows found cannot
-// end the batch, column by column (eachColumn).
+// end the batch, column by column on up to tw.workers goroutines (the
+// calling one among them).
 func (tw *tableWriter) appendChunk(i, m int) error {
 	b, cols := tw.cur, tw.spec.Cols
-	var added atomic.Int64
-	err := tw.eachColumn(len(cols), func(k int) error {
-		n, err := tw.appendColumn(b, k, i, m)
-		added.Add(int64(n))
-		if err != nil {
-			return fmt.Errorf("column %s: %w", cols[k].Name, err)
-		}
-		return nil
-	})
-	if err != nil {
-		return err
-	}
-	b.rows += m
-	b.bytes += m*tw.rowWidth + int(added.Load())
-	return nil
-}
-
-// eachColumn calls f(k) for every k in [0, n) on up to tw.workers
-// goroutines (the calling one among them) and returns the error of the
-// least k that failed.
-func (tw *tableWriter) eachColumn(n int, f func(k int) error) error {
-	errs := make([]error, n)
-	var next atomic.Int64
+	errs := make([]error, len(cols))
+	var next, added atomic.Int64
 	run := func() {
 		for {
 			k := int(next.Add(1) - 1)
-			if k >= n {
+			if k >= len(cols) {
 				return
 			}
-			errs[k] = f(k)
+			n, err := tw.appendColumn(b, k, i, m)
+			added.Add(int64(n))
+			errs[k] = err
 		}
 	}
 	var wg sync.WaitGroup
-	for range min(tw.workers, n) - 1 {
+	for range min(tw.workers, len(cols)) - 1 {
 		wg.Add(1)
 		go func() {
 			defer wg.Done()
@@ -247,11 +205,13 @@ func (tw *tableWriter) eachColumn(n int, f func(k int) error) error {
 	}
 	run()
 	wg.Wait()
-	for _, err := range errs {
+	for k, err := range errs {
 		if err != nil {
-			return err
+			return fmt.Errorf("column %s: %w", cols[k].Name, err)
 		}
 	}
+	b.rows += m
+	b.bytes += m*tw.rowWidth + int(added.Load())
 	return nil
 }
 

@@ -81,10 +81,8 @@ type tableWriter struct {
 	pages pagePool
 	// stage holds the rows not yet appended to a batch (workers > 1 only)
 	// and scan the bounds of appending them (stage.go).
-	stage  stage
-	scan   []colScan
-	bounds []int // safeRows' bound of each staged row, column by column
-	totals []int // and of each row
+	stage stage
+	scan  []colScan
 
 	// props are the file writer's properties. arrow-go fixes whether a
 	// column chunk is dictionary-encoded, its encoding and its zstd level
