@@ -39,7 +39,6 @@ type task struct {
 	views   []evaluate.FetchView // the bots' robots.txt views of items (a streamed model)
 	out     []evaluate.Judgement
 	pending atomic.Int32 // writers still to read the task
-	vmeta   []viewMeta   // with views settled in shards: what the views goroutine noted of each item
 }
 
 // judging is pass 2: a pipeline of goroutines, each stage one kind of work, so
@@ -319,9 +318,6 @@ func (p *judging) judgeTask(jg *evaluate.Judger, t *task) {
 // viewHold of them): a bot's robots.txt fetch counts for every fetch of
 // its time, whatever the input order of their files.
 func (p *judging) views(ctx context.Context, in <-chan *task, out chan<- *task) error {
-	if n := viewShards(p.jobs); n > 1 {
-		return p.viewsSharded(ctx, in, out, n)
-	}
 	vt := p.model.NewViewTracker()
 	type ref struct {
 		t *task

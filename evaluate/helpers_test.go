@@ -1,7 +1,6 @@
 package evaluate
 
 import (
-	"fmt"
 	"math/rand/v2"
 	"net/netip"
 	"reflect"
@@ -203,81 +202,15 @@ func (s *scenario) checkStreamed(_ []func()) {
 	if !reflect.DeepEqual(sum, want) {
 		s.t.Errorf("streamed views, captures spilled: summary %+v, want %+v", sum, s.summary)
 	}
-	s.sameTables("streamed views", out)
-	// The same views settled by trackers split by host (ViewShard), as
-	// audit's pass 2 does with several cores.
-	for _, shards := range []int{2, 3} {
-		out := &table.Collector{}
-		judgeSharded(m, order, out, shards)
-		if err := m.WriteTables(out); err != nil {
-			s.t.Fatal(err)
-		}
-		s.sameTables(fmt.Sprintf("views in %d shards", shards), out)
-	}
-}
-
-// sameTables fails unless out holds the tables of the whole-history
-// model (s.out).
-func (s *scenario) sameTables(what string, out *table.Collector) {
-	s.t.Helper()
 	if !reflect.DeepEqual(out, s.out) {
 		for i := range min(len(out.Fetches), len(s.out.Fetches)) {
 			if !reflect.DeepEqual(out.Fetches[i], s.out.Fetches[i]) {
-				s.t.Errorf("%s: fetch row %d\n got  %+v\n want %+v", what, i, out.Fetches[i], s.out.Fetches[i])
+				s.t.Errorf("streamed views: fetch row %d\n got  %+v\n want %+v", i, out.Fetches[i], s.out.Fetches[i])
 				break
 			}
 		}
-		s.t.Errorf("%s: the tables differ from the whole-history model's (%d/%d fetches, %d/%d violations)",
-			what, len(out.Fetches), len(s.out.Fetches), len(out.Violations), len(s.out.Violations))
-	}
-}
-
-// judgeSharded is judgeStreamed with the views settled by shards trackers,
-// each given its hosts' fetches of each time (ViewShard) after CatchUp to
-// the latest time before.
-func judgeSharded(m *Model, order []*event.Fetch, sink table.Sink, shards int) {
-	vts := make([]*ViewTracker, shards)
-	for k := range vts {
-		vts[k] = m.NewViewTrackerShard(k, shards)
-	}
-	views := make([]FetchView, len(order))
-	var clock time.Time
-	begun := false
-	for i := 0; i < len(order); {
-		k := i + 1
-		for k < len(order) && order[k].Time.Equal(order[i].Time) {
-			k++
-		}
-		for sh, vt := range vts {
-			var fs []*event.Fetch
-			var to []*FetchView
-			for x := i; x < k; x++ {
-				if m.ViewShard(order[x], shards) == sh {
-					fs, to = append(fs, order[x]), append(to, &views[x])
-				}
-			}
-			if len(fs) == 0 {
-				continue
-			}
-			if begun {
-				vt.CatchUp(clock)
-			}
-			vt.StepTo(fs, to)
-		}
-		if t := order[i].Time.UTC(); !begun || t.After(clock) {
-			clock, begun = t, true
-		}
-		i = k
-	}
-	tr := m.NewTracker()
-	for i, f := range order {
-		var j Judgement
-		m.JudgeIntoView(&j, f, &views[i])
-		tr.Observe(&j)
-		sink.Fetch(&j.Fetch)
-		for k := range j.Violations {
-			sink.Violation(&j.Violations[k])
-		}
+		s.t.Errorf("streamed views: the tables differ from the whole-history model's (%d/%d fetches, %d/%d violations)",
+			len(out.Fetches), len(s.out.Fetches), len(out.Violations), len(s.out.Violations))
 	}
 }
 

@@ -294,8 +294,7 @@ func (fv *FetchView) entry(lower string, sc viewScope) *viewEntry {
 type ViewTracker struct {
 	m      *Model
 	ua     uaLocal // identification by User-Agent
-	static []staticEntry // m.static, or a shard's part of it
-	next   int           // static[next:] are still to apply
+	next   int     // m.static[next:] are still to apply
 	hosts  map[string]*trackHost
 	drops  dropHeap
 	clock  time.Time
@@ -365,74 +364,7 @@ func (m *Model) Streams() bool { return m.stream }
 
 // NewViewTracker returns a ViewTracker for the fetches of m's pass 2.
 func (m *Model) NewViewTracker() *ViewTracker {
-	return &ViewTracker{m: m, static: m.static, hosts: make(map[string]*trackHost)}
-}
-
-// A ViewTracker's work may be split by host into shards, one tracker
-// each, run in parallel: a host's views depend on its own robots.txt
-// fetches and archive entries alone. Give shard k's tracker
-// (NewViewTrackerShard) the fetches whose ViewShard is k, grouped as the
-// whole tracker's Step would get them (every fetch of one time, in the
-// same groups), and before each group call CatchUp with the clock the
-// whole tracker would have had before it (the latest time of the groups
-// before, of any shard): then every view is the one a single tracker
-// gives, since what the single tracker does for a host at the steps of
-// other shards — archive entries applied, the host forgotten once its
-// last fetch is past — CatchUp does before the host's next fetch.
-
-// ViewShard returns which of shards trackers settles the views of f.
-func (m *Model) ViewShard(f *event.Fetch, shards int) int {
-	if shards <= 1 {
-		return 0
-	}
-	host := f.Host
-	if host == "" {
-		host = m.defHost // authorityFor
-	}
-	return hostShard(host, shards)
-}
-
-// hostShard is the shard of hostport: FNV-1a of its bytes.
-func hostShard(hostport string, shards int) int {
-	h := uint32(2166136261)
-	for i := 0; i < len(hostport); i++ {
-		h = (h ^ uint32(hostport[i])) * 16777619
-	}
-	return int(h % uint32(shards))
-}
-
-// NewViewTrackerShard returns the tracker of shard k of shards (ViewShard):
-// it holds the archive entries of that shard's hosts only.
-func (m *Model) NewViewTrackerShard(k, shards int) *ViewTracker {
-	vt := m.NewViewTracker()
-	if shards > 1 {
-		vt.static = nil
-		for _, s := range m.static {
-			if hostShard(s.a.hostport, shards) == k {
-				vt.static = append(vt.static, s)
-			}
-		}
-	}
-	return vt
-}
-
-// CatchUp brings a shard's tracker to where the whole tracker stood before
-// a group whose time it has not seen: clock is the latest time of every
-// earlier group. The archive entries at or before clock are applied, in
-// order, and the hosts whose last fetch is before its second forgotten,
-// as the steps of the other shards' groups did on the whole tracker (a
-// step applies the entries before and at its time, and sweeps after).
-func (vt *ViewTracker) CatchUp(clock time.Time) {
-	st := vt.static
-	for vt.next < len(st) && !st[vt.next].e.time.After(clock) {
-		s := &st[vt.next]
-		vt.apply(s.a, s.lower, viewScope{}, s.e)
-		vt.next++
-	}
-	if !vt.begun || clock.After(vt.clock) {
-		vt.clock, vt.begun = clock, true
-	}
-	vt.sweep()
+	return &ViewTracker{m: m, hosts: make(map[string]*trackHost)}
 }
 
 // isRobotsFetch reports whether f fetches /robots.txt (GET or no method):
@@ -478,7 +410,7 @@ func (vt *ViewTracker) StepTo(fs []*event.Fetch, out []*FetchView) {
 	// with the log's robots.txt fetches of t by source, before any fetch
 	// of t is viewed: one at the very time of a request counts for it
 	// (docs/semantics.md, Evaluation §1).
-	st := vt.static
+	st := m.static
 	for vt.next < len(st) && st[vt.next].e.time.Before(t) {
 		s := &st[vt.next]
 		vt.apply(s.a, s.lower, viewScope{}, s.e)
