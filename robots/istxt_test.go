@@ -13,3 +13,17 @@ func TestIsRobotsTxt(t *testing.T) {
 		}
 	}
 }
+
+// FuzzIsRobotsTxt checks IsRobotsTxt's shortcut for paths against the
+// general parse (isRobotsTxtTarget).
+func FuzzIsRobotsTxt(f *testing.F) {
+	for _, s := range []string{"/robots.txt", "/robots.txt?x", "/robots.txt#f", "/robots.txtx", "/robots.tx", "//h/robots.txt",
+		"/", "", "/Robots.txt", "/robots.txt/", "https://h/robots.txt", "/a/robots.txt", "?q", "/robots.txt?#"} {
+		f.Add(s)
+	}
+	f.Fuzz(func(t *testing.T, target string) {
+		if got, want := IsRobotsTxt(target), isRobotsTxtTarget(target); got != want {
+			t.Errorf("IsRobotsTxt(%q) = %v, the general parse %v", target, got, want)
+		}
+	})
+}

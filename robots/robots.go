@@ -158,6 +158,21 @@ func (f *File) CrawlDelay(agent string) (cd CrawlDelay, ok bool) {
 // "/robots.txt", lower case and at the top level (RFC 9309 §2.3), whatever
 // the query.
 func IsRobotsTxt(target string) bool {
+	// Almost every target is a path: "/robots.txt", then nothing, a query
+	// or a fragment. Checked first, it saves the general parse for every
+	// fetch that is not robots.txt (every fetch is asked, in pass 1, the
+	// views and the judge).
+	if len(target) > 1 && target[0] == '/' && target[1] != '/' {
+		const rt = "/robots.txt"
+		return len(target) >= len(rt) && target[:len(rt)] == rt &&
+			(len(target) == len(rt) || target[len(rt)] == '?' || target[len(rt)] == '#')
+	}
+	return isRobotsTxtTarget(target)
+}
+
+// isRobotsTxtTarget is IsRobotsTxt for any target (an absolute URL, a
+// scheme-relative one, a bare query).
+func isRobotsTxtTarget(target string) bool {
 	p, slash := targetPath(target)
 	if slash {
 		return false
