@@ -106,9 +106,14 @@ func (p *judging) run(ctx context.Context) error {
 	merged := make(chan *task, p.jobs+1)
 	viewed := merged
 	if p.model.Streams() {
+		// The views stage alone reads merged: two tasks keep it busy,
+		// and each task waiting there holds its fetches' slabs.
+		merged = make(chan *task, 2)
 		viewed = make(chan *task, p.jobs+1)
 	}
-	judged := make(chan *task, p.jobs+1)
+	// The orderer takes every judged task at once (those ahead of the
+	// next in order wait in its map): two tasks of slack do.
+	judged := make(chan *task, 2)
 	fetches := make(chan *task, 2)
 	violations := make(chan *task, 2)
 	var counted chan *task // nil: no count stage
