@@ -25,7 +25,8 @@
 //     merged stream into batches, a pool of -j workers judges them in any
 //     order, an orderer puts them back in merged order and tracks
 //     crawl-delay and signature replay, which need order, and the fetches
-//     and violations tables are each written by a goroutine of their own.
+//     and violations tables are each written by a goroutine of their own
+//     (a third counts the fetches rows for the summary).
 //     Every stage sees the batches in the merged order, so the output is
 //     the same whatever the number of cores. A log written newest first
 //     is sorted whole when small, else reported (pass2.go).

@@ -53,11 +53,15 @@ type task struct {
 //	  → orderer: tasks back in merged order, Tracker.Observe
 //	  → fetch writer and violation writer: the two tables, each in order
 //	    (package output spreads a table's appending and encoding over up
-//	    to GOMAXPROCS goroutines, byte for byte as one would write it)
+//	    to GOMAXPROCS goroutines, byte for byte as one would write it);
+//	    beside them, the count stage: the summary's and notices' counts
+//	    of the fetches rows (countingSink.count), off the fetch writer,
+//	    whose goroutine is the wall of pass 2 on many cores
 //
 // The orderer and the writers see the tasks in merged order whatever the
 // number of workers, so the tables are byte-identical for any -j. Channels between
-// stages hold a few tasks each, which bounds memory. The first error
+// stages hold a few tasks each (-j+1 only where the workers read), which
+// bounds memory. The first error
 // cancels every stage (errgroup); errors of a file reader are collected
 // at the end and do not stop the others.
 type judging struct {
