@@ -59,21 +59,20 @@ type task struct {
 //	    whose goroutine is the wall of pass 2 on many cores
 //
 // The orderer and the writers see the tasks in merged order whatever the
-// number of workers, so the tables are byte-identical for any -j. Channels between
-// stages hold a few tasks each (-j+1 only where the workers read), which
-// bounds memory. The first error
-// cancels every stage (errgroup); errors of a file reader are collected
-// at the end and do not stop the others.
+// number of workers, so the tables are byte-identical for any -j.
+// Channels between stages hold a few tasks each (-j+1 only where the
+// workers read), which bounds memory. The first error cancels every stage
+// (errgroup); errors of a file reader are collected at the end and do not
+// stop the others.
 type judging struct {
 	model   *evaluate.Model
 	sources []*fileState
 	sink    table.Sink
 	// count counts a fetches row for the closing summary, on a goroutine
 	// of its own (nil: nothing counts), and fetch writes it on the fetch
-	// writer's: with many cores the fetch writer's goroutine was the wall
-	// of pass 2, then the orderer's, and counting is work any goroutine
-	// may do once the orderer has settled the row (Tracker.Observe may
-	// make it spoofed).
+	// writer's: with many cores the fetch writer's goroutine is the wall
+	// of pass 2, and counting is work any goroutine may do once the
+	// orderer has settled the row (Tracker.Observe may make it spoofed).
 	count    func(*table.Fetch)
 	fetch    func(*table.Fetch) error
 	progress *atomic.Int64 // input bytes read
