@@ -278,53 +278,19 @@ func (m *Model) identOf(token string) ident {
 // writeArchive writes one retention row per archived record, the archive
 // findings, and the fetches judged from captures without a paired request.
 func (m *Model) writeArchive(sink table.Sink, counts *archiveCounts) error {
+	if n := archiveWorkers(); n > 1 {
+		return m.writeArchiveParallel(sink, counts, n)
+	}
 	// One fetch, identity and judgement serve every capture in turn (the
 	// sink copies rows).
 	var (
 		f   event.Fetch
 		aid ident
-		jj  Judgement
+		r   archiveRows
 	)
 	return m.eachCapture(func(c *capRec) error {
-		scheme, hp, target := c.parts()
-		a, _ := m.authorityFor(scheme, hp)
-		cr := m.crawlerOf(c.src.File) // each capture is its own file's crawler's fetch
-		aid = cr.aid
-		var j *Judgement
-		if cr.token != "" && (c.recordType() == "response" || c.recordType() == "revisit") {
-			f = event.Fetch{
-				Time: c.time, Method: "GET", Scheme: scheme, Host: hp, Target: target, Status: int(c.status),
-				Bytes: -1, Origin: event.OriginWARC, Format: "warc-capture", RecordID: c.recordID, Source: c.src,
-				TargetURI: c.rawURL, PayloadDigest: c.digest, ContentType: c.mime,
-			}
-			m.judgeCaptureInto(&jj, &f, &aid, captureUsage(c))
-			j = &jj
-			if !c.paired {
-				counts.captureFetches++
-				jj.Fetch.Findings = int32(len(jj.Violations))
-				if err := sink.Fetch(&jj.Fetch); err != nil {
-					return err
-				}
-				for i := range jj.Violations {
-					counts.findings[jj.Violations[i].Kind]++
-					if err := sink.Violation(&jj.Violations[i]); err != nil {
-						return err
-					}
-				}
-			}
-		}
-		row, findings := m.retention(c, a, target, cr, j)
-		counts.retention[row.Action]++
-		if err := sink.Retention(&row); err != nil {
-			return err
-		}
-		for i := range findings {
-			counts.findings[findings[i].Kind]++
-			if err := sink.Violation(&findings[i]); err != nil {
-				return err
-			}
-		}
-		return nil
+		m.judgeArchive(c, &r, &f, &aid)
+		return writeArchiveRows(sink, &r, counts)
 	})
 }
 
