@@ -61,6 +61,12 @@ var shapeFamilies = []struct {
 	{"full name before a framework version", "Quokka Spider/Nutch-1.21", "Quokka Spider", RuleFullName},
 	{"product before a framework version", "quokkasearch/Nutch-1.21", "quokkasearch", RuleProduct},
 	{"crawler stem in an old desktop platform comment", "Mozilla/5.0 (Windows; U; Windows NT 5.1; en-US; rv:1.9.1; QuokkaAgent 2.0) Gecko/20090624 Firefox/3.5", "QuokkaAgent", RuleCrawlerStem},
+	{"program with its Go build target", "quokkactl/v2.3.1 (linux/arm64) quokka/5e1f9a2", "quokkactl", RuleProduct},
+	{"Go build target as words", "Wombat v0.4.2 freebsd amd64", "Wombat", RuleProduct},
+	{"Go toolchain version", "quokkad/24.0.1 go/go1.21.5 kernel/6.1.0 os/linux", "quokkad", RuleProduct},
+	{"package manager with JSON metadata", `wombat-get/3.2 {"cpu":"x86_64","system":{"name":"Linux"}}`, "wombat-get", RuleProduct},
+	{"SDK key/value pairs", "Quokka3/1.2.0 ua/2.0 os/linux#6.1 md/arch#x86_64 lang/python#3.12.1", "Quokka3", RuleProduct},
+	{"build tool with an architecture element", "Wombat/8.4 (Linux;6.1.0-13-generic;amd64) (Quokka Corp;17.0.2)", "Wombat", RuleProduct},
 	// Browsers, apps and devices.
 	{"crawler word in a phone's platform comment", "Mozilla/5.0 (Linux; U; Android 4.2.2; en-us; Wombat Spider Build/JDQ39) AppleWebKit/534.30 (KHTML, like Gecko) Version/4.0 Mobile Safari/534.30", "", ""},
 	{"old Windows version as the platform", "Mozilla/2.0 (Win98)", "", ""},
@@ -150,6 +156,8 @@ var shapeFamilies = []struct {
 	{"IE-shaped bot with a crawler's link", "Mozilla/4.0 (compatible; MSIE 6.0; Windows NT 5.1; SV1; http://quokka.example/bot.html)", "quokka.example", RuleLinkHost},
 	{"IE-shaped bot with a product", "Mozilla/4.0 (compatible; MSIE 6.0; Windows NT 5.1; Quokka/1.0; +http://quokka.example)", "Quokka", RuleContactLink},
 	{"IE tokens", "Mozilla/4.0 (compatible; MSIE 8.0; Windows NT 6.1; Trident/4.0; Touch; Quokka)", "", ""},
+	{"architecture in a desktop platform comment", "Mozilla/5.0 (X11; FreeBSD amd64; rv:115.0) Gecko/20100101 Firefox/115.0", "", ""},
+	{"handset language code is no SDK pair", "Quokka Share/4.3 ((C) Nokia N00/10.5.089; lang/3)", "", ""},
 	// Look-alikes name themselves, never the bot they resemble.
 	{"-like inside a word", "Mozilla/5.0 (compatible; wombat.example-like Googlebot)", "", ""},
 	{"negation", "Quokka/1.0 (not Googlebot)", "Quokka", RuleProduct},

@@ -1156,7 +1156,7 @@ func nonBrowser(ua string, ws []word, sh uaShape) guess {
 	if devicePrefix(w.name) || bundleID(w.name) || buildFingerprint(ua) || modelIdentifier(ua, w) {
 		return guess{}
 	}
-	program := runtimeProduct(ws)
+	program := runtimeProduct(ws) || programMeta(ua, ws)
 	for i := range ws {
 		if hasBrowse(ws[i].name) {
 			return guess{}
@@ -1236,6 +1236,58 @@ func runtimeProduct(ws []word) bool {
 		v := ws[i+1].name
 		if v != "" && (isDigit(v[0]) || len(v) > 1 && v[0] == 'v' && isDigit(v[1])) {
 			return true
+		}
+	}
+	return false
+}
+
+// goSystems and goArchs are the operating systems and CPU architectures
+// of Go's GOOS/GOARCH build targets (the Go toolchain's "go tool dist
+// list"), lower-cased, as programs built with Go report them
+// ("(linux/amd64)", "linux amd64"). "x64" and "x86_64" are not among
+// the architectures: browsers write those in their platform comments.
+var (
+	goSystems = map[string]bool{"linux": true, "darwin": true, "windows": true, "freebsd": true, "openbsd": true, "netbsd": true}
+	goArchs   = map[string]bool{"amd64": true, "arm64": true, "386": true, "arm": true, "ppc64le": true, "s390x": true, "riscv64": true, "aarch64": true}
+)
+
+// programMeta reports whether a header carries a program's build or SDK
+// metadata, which no browser or device sends: a JSON object (pip's
+// "pip/21.0 {"ci":null,...}"), an operating system and CPU
+// architecture in Go's GOOS/GOARCH notation ("(linux/amd64)", "linux
+// amd64"), an architecture standing alone as an element of a comment
+// ("(Linux;6.1.0-generic;amd64)"), a Go toolchain version
+// ("go/go1.21.0"), or the "lang/" and "arch/" pairs of the AWS SDKs'
+// User-Agent format ("lang/python#3.11", AWS SDKs and Tools Reference
+// Guide, "User agent").
+func programMeta(ua string, ws []word) bool {
+	if strings.Contains(ua, "{\"") {
+		return true
+	}
+	var buf, buf2 [8]byte
+	for i := 1; i < len(ws); i++ {
+		w := &ws[i]
+		if len(w.name) > len(buf) {
+			continue
+		}
+		l := lowerInto(buf[:0], w.name)
+		if w.comment != 0 && w.elemFirst && (i+1 == len(ws) || ws[i+1].elem != w.elem) &&
+			(string(l) == "amd64" || string(l) == "arm64" || string(l) == "aarch64") {
+			return true
+		}
+		if i+1 == len(ws) || len(ws[i+1].name) > len(buf2) {
+			continue
+		}
+		next := &ws[i+1]
+		switch {
+		case w.version && string(l) == "lang" && next.verPart && next.name != "" && isLetter(next.name[0]):
+			return true // "lang/python#3.11", not a handset's "lang/3"
+		case w.version && string(l) == "go" && len(next.name) > 2 && hasPrefixFold(next.name, "go") && isDigit(next.name[2]):
+			return true
+		case (string(l) == "arch" || goSystems[string(l)]) && (w.version && next.verPart || w.comment == 0 && !w.version && next.comment == 0 && !next.verPart):
+			if goArchs[string(lowerInto(buf2[:0], next.name))] {
+				return true
+			}
 		}
 	}
 	return false
