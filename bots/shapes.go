@@ -99,9 +99,10 @@ var linuxDistributions = map[string]bool{
 // not in parentheses of its own: "(X11; Linux i686; Fedora release 18
 // (Spherical Cow))" names the release, not a tool.
 // Internet Explorer's comments carry OEM and .NET tokens and are left
-// alone; so are phones' and tablets', where device models stand.
+// alone. On phones and tablets, where device models stand, only a name
+// and an acronym ("Quokka WPM") after the device's words count.
 func platformTool(ua string, ws []word, sh uaShape) guess {
-	if !sh.desktop || sh.ie {
+	if sh.ie || !sh.desktop && sh.platform == 0 {
 		return guess{}
 	}
 	for i := range ws {
@@ -113,7 +114,7 @@ func platformTool(ua string, ws []word, sh uaShape) guess {
 		for end < len(ws) && ws[end].elem == w.elem {
 			end++
 		}
-		if end-i > 2 {
+		if end-i > 2 || !sh.desktop && (end-i != 2 || !acronym(ua, &ws[i+1]) || !pastDevice(ws, sh.platform, i)) {
 			continue
 		}
 		ok := true
@@ -126,6 +127,25 @@ func platformTool(ua string, ws []word, sh uaShape) guess {
 		}
 	}
 	return guess{}
+}
+
+// pastDevice reports whether the element at ws[i] of a phone's or
+// tablet's platform comment comes after the device's own words: the
+// comment is an iOS device's, which names no model ("(iPad; CPU OS 17_0
+// like Mac OS X; Quokka WPM)"), or an earlier element holds Android's
+// "Build/" ("(Linux; Android 13; QK716 Build/TP1A; Quokka WPM)"). Only
+// there may a tool's two-word name stand; before, it is a model's.
+func pastDevice(ws []word, platform, i int) bool {
+	n := ws[platform].name
+	if equalFoldASCII(n, "iPad") || equalFoldASCII(n, "iPhone") || equalFoldASCII(n, "iPod") {
+		return true
+	}
+	for k := platform; k < i; k++ {
+		if ws[k].version && equalFoldASCII(ws[k].name, "Build") {
+			return true
+		}
+	}
+	return false
 }
 
 // namesBrowser reports whether a product of the header names a browser:

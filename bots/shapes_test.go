@@ -67,6 +67,8 @@ var shapeFamilies = []struct {
 	{"package manager with JSON metadata", `wombat-get/3.2 {"cpu":"x86_64","system":{"name":"Linux"}}`, "wombat-get", RuleProduct},
 	{"SDK key/value pairs", "Quokka3/1.2.0 ua/2.0 os/linux#6.1 md/arch#x86_64 lang/python#3.12.1", "Quokka3", RuleProduct},
 	{"build tool with an architecture element", "Wombat/8.4 (Linux;6.1.0-13-generic;amd64) (Quokka Corp;17.0.2)", "Wombat", RuleProduct},
+	{"tool and acronym in a tablet's platform comment", "Mozilla/5.0 (iPad; CPU OS 16_6 like Mac OS X; Quokka WPM) AppleWebKit/605.1.15 (KHTML, like Gecko) Version/16.6 Mobile/15E148 Safari/604.1", "Quokka WPM", RuleCommentSlot},
+	{"tool and acronym after an Android build", "Mozilla/5.0 (Linux; Android 13; QK716 Build/TP1A.220624.014; Wombat RUM) AppleWebKit/537.36 (KHTML, like Gecko) Chrome/120.0.0.0 Mobile Safari/537.36", "Wombat RUM", RuleCommentSlot},
 	// Browsers, apps and devices.
 	{"crawler word in a phone's platform comment", "Mozilla/5.0 (Linux; U; Android 4.2.2; en-us; Wombat Spider Build/JDQ39) AppleWebKit/534.30 (KHTML, like Gecko) Version/4.0 Mobile Safari/534.30", "", ""},
 	{"old Windows version as the platform", "Mozilla/2.0 (Win98)", "", ""},
@@ -158,6 +160,8 @@ var shapeFamilies = []struct {
 	{"IE tokens", "Mozilla/4.0 (compatible; MSIE 8.0; Windows NT 6.1; Trident/4.0; Touch; Quokka)", "", ""},
 	{"architecture in a desktop platform comment", "Mozilla/5.0 (X11; FreeBSD amd64; rv:115.0) Gecko/20100101 Firefox/115.0", "", ""},
 	{"handset language code is no SDK pair", "Quokka Share/4.3 ((C) Nokia N00/10.5.089; lang/3)", "", ""},
+	{"two-word model in a phone's platform comment", "Mozilla/5.0 (Linux; Android 12; Quokka XR) AppleWebKit/537.36 (KHTML, like Gecko) Chrome/120.0.0.0 Mobile Safari/537.36", "", ""},
+	{"locale after an Android build", "Mozilla/5.0 (Linux; U; Android 4.4.2; QK716 Build/KOT49H; Wombat Edition) AppleWebKit/534.30 (KHTML, like Gecko) Version/4.0 Mobile Safari/534.30", "", ""},
 	// Look-alikes name themselves, never the bot they resemble.
 	{"-like inside a word", "Mozilla/5.0 (compatible; wombat.example-like Googlebot)", "", ""},
 	{"negation", "Quokka/1.0 (not Googlebot)", "Quokka", RuleProduct},
