@@ -358,7 +358,10 @@ func appended(ua string, ws []word, sh uaShape) guess {
 	if !p.version || p.comment != 0 || !(equalFoldASCII(p.name, "Safari") || equalFoldASCII(p.name, "Firefox") || equalFoldASCII(p.name, "Chrome")) {
 		return guess{}
 	}
-	if k == len(ws)-1 || w.comment != 0 || !w.version || !goodName(w) {
+	if k == len(ws)-1 {
+		return appendedBare(ua, ws, sh, w)
+	}
+	if w.comment != 0 || !w.version || !goodName(w) {
 		return guess{}
 	}
 	if p.end+1 >= len(ua) || familyOf(w.name) || hasBrowse(w.name) || devicePrefix(w.name) || isPlatformWord(w.name) || IsGeneric(w.name) || isFramework(w.name) || len(w.name) < 4 {
@@ -378,6 +381,46 @@ func appended(ua string, ws []word, sh uaShape) guess {
 		}
 	}
 	return guess{name: w.name, start: w.nameStart, rule: RuleProduct}
+}
+
+// appendedBare names a tool that appends its bare name, without a
+// version, to a desktop browser's full header ("... Chrome/120.0.0.0
+// Safari/537.36 QuokkaBear"): one word of letters (and '.' or '-'
+// inside), with a lower-case letter and not only the first a capital.
+// Browsers add no word there; toolbars and builds write capitals and
+// digits ("GTB7.1", "QKCHROME"), desktop distributions their name
+// ("Xfce"), and apps that embed a browser engine (QtWebEngine,
+// Electron) or wrap a second header their own, which are left alone.
+func appendedBare(ua string, ws []word, sh uaShape, w *word) guess {
+	n := w.name
+	if sh.mozillaN != 0 || w.comment != 0 || w.verPart || len(n) < 4 || n != ua[w.start:w.end] || !goodName(w) {
+		return guess{}
+	}
+	if familyOf(n) || hasBrowse(n) || devicePrefix(n) || isPlatformWord(n) || IsGeneric(n) || isFramework(n) {
+		return guess{}
+	}
+	lower, upper := false, 0
+	for i := 0; i < len(n); i++ {
+		switch c := n[i]; {
+		case 'a' <= c && c <= 'z':
+			lower = true
+		case 'A' <= c && c <= 'Z':
+			upper++
+		case (c == '.' || c == '-') && i > 0 && i < len(n)-1:
+		default:
+			return guess{}
+		}
+	}
+	var buf [32]byte
+	if !lower || upper < 2 || len(n) > len(buf) || linuxDistributions[string(lowerInto(buf[:0], n))] {
+		return guess{}
+	}
+	for i := range ws {
+		if equalFoldASCII(ws[i].name, "QtWebEngine") {
+			return guess{}
+		}
+	}
+	return guess{name: n, start: w.nameStart, rule: RuleProduct}
 }
 
 // bareShell reports whether a header is a browser's shell without the
