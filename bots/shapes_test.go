@@ -71,6 +71,7 @@ var shapeFamilies = []struct {
 	{"tool and acronym after an Android build", "Mozilla/5.0 (Linux; Android 13; QK716 Build/TP1A.220624.014; Wombat RUM) AppleWebKit/537.36 (KHTML, like Gecko) Chrome/120.0.0.0 Mobile Safari/537.36", "Wombat RUM", RuleCommentSlot},
 	{"bare name appended to a desktop browser", "Mozilla/5.0 (Macintosh; Intel Mac OS X 10_15_7) AppleWebKit/537.36 (KHTML, like Gecko) Chrome/120.0.0.0 Safari/537.36 QuokkaBear", "QuokkaBear", RuleProduct},
 	{"dotted bare name appended to a desktop browser", "Mozilla/5.0 (Windows NT 10.0; Win64; x64) AppleWebKit/537.36 (KHTML, like Gecko) Chrome/120.0.0.0 Safari/537.36 Wombat.Render", "Wombat.Render", RuleProduct},
+	{"crawler stem in Internet Explorer 11's platform comment", "Mozilla/5.0 (Windows NT 10.0; WOW64; Trident/7.0; rv:11.0; quokka.example QuokkaChecker 2.0) like Gecko", "QuokkaChecker", RuleCrawlerStem},
 	// Browsers, apps and devices.
 	{"crawler word in a phone's platform comment", "Mozilla/5.0 (Linux; U; Android 4.2.2; en-us; Wombat Spider Build/JDQ39) AppleWebKit/534.30 (KHTML, like Gecko) Version/4.0 Mobile Safari/534.30", "", ""},
 	{"old Windows version as the platform", "Mozilla/2.0 (Win98)", "", ""},
@@ -167,6 +168,7 @@ var shapeFamilies = []struct {
 	{"toolbar token appended to a desktop browser", "Mozilla/5.0 (Windows NT 6.1; WOW64) AppleWebKit/537.36 (KHTML, like Gecko) Chrome/28.0.1500.74 Safari/537.36 QKTB7.1", "", ""},
 	{"build name in capitals appended to a desktop browser", "Mozilla/5.0 (Windows NT 6.1; WOW64) AppleWebKit/537.36 (KHTML, like Gecko) Chrome/28.0.1500.74 Safari/537.36 QUOKKACHROME", "", ""},
 	{"app on an embedded engine appends its name", "Mozilla/5.0 (Macintosh; Intel Mac OS X 10_15_7) AppleWebKit/537.36 (KHTML, like Gecko) QtWebEngine/5.15.2 Chrome/87.0.4280.144 Safari/537.36 QuokkaChat", "", ""},
+	{"handset model with a crawler stem", "Mozilla/5.0 (Linux; Android 12; QuokkaProbe) AppleWebKit/537.36 (KHTML, like Gecko) Chrome/120.0.0.0 Mobile Safari/537.36", "", ""},
 	// Look-alikes name themselves, never the bot they resemble.
 	{"-like inside a word", "Mozilla/5.0 (compatible; wombat.example-like Googlebot)", "", ""},
 	{"negation", "Quokka/1.0 (not Googlebot)", "Quokka", RuleProduct},

@@ -835,7 +835,7 @@ func guessWords(ua string, ws []word, sh uaShape) guess {
 			}
 			continue
 		}
-		if w.platform && !w.version && !(sh.pc && !sh.ie && hasCrawlerStem(w.name)) {
+		if w.platform && !w.version && !((sh.pc || sh.desktop && sh.ie) && hasCrawlerStem(w.name)) {
 			continue
 		}
 		if isCrawlerWord(w.name) {
