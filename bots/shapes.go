@@ -423,6 +423,50 @@ func appendedBare(ua string, ws []word, sh uaShape, w *word) guess {
 	return guess{name: n, start: w.nameStart, rule: RuleProduct}
 }
 
+// ieAppended names a tool that appends its product to an Internet
+// Explorer header in the "compatible" grammar ("Mozilla/4.0 (compatible;
+// MSIE 8.0; Windows NT 6.1; Trident/4.0) QuokkaCmd/5.2.1"): the one word
+// after the closing comment, with or without a version. Internet
+// Explorer ends its header with that comment; what browsers write
+// after it is a browser's name (Opera, OmniWeb, ...QQBrowser), or, on
+// Pocket PCs and phones, a handset's carrier and model
+// ("Vodafone/1.0/QK_v1510/1.23", "QK_E100").
+func ieAppended(ua string, ws []word, sh uaShape) guess {
+	if !sh.ie || len(ws) < 3 || !ws[0].version || !equalFoldASCII(ws[0].name, "Mozilla") || !ws[1].verPart || ws[2].comment != 1 || !equalFoldASCII(ws[2].name, "compatible") {
+		return guess{}
+	}
+	k := len(ws) - 1
+	if ws[k].verPart {
+		k--
+	}
+	w := &ws[k]
+	n := w.name
+	if w.comment != 0 || w.verPart || ws[k-1].comment != 1 || !goodName(w) || len(n) < 4 || !w.version && n != ua[w.start:w.end] {
+		return guess{}
+	}
+	if familyOf(n) || hasBrowse(n) || devicePrefix(n) || isPlatformWord(n) || IsGeneric(n) || isFramework(n) || !lowerIn(n) || strings.ContainsAny(n, "_:") {
+		return guess{} // "acer_E100", "Sprint:PPC6800": a handset's model
+	}
+	for i := 2; i < k; i++ {
+		// Pocket PCs and phones (Windows CE, IEMobile, "Nokia7650")
+		// write their model or browser there.
+		if m := ws[i].name; equalFoldASCII(m, "CE") || equalFoldASCII(m, "IEMobile") || equalFoldASCII(m, "PPC") || devicePrefix(m) {
+			return guess{}
+		}
+	}
+	return guess{name: n, start: w.nameStart, rule: RuleProduct}
+}
+
+// lowerIn reports whether s holds a lower-case ASCII letter.
+func lowerIn(s string) bool {
+	for i := 0; i < len(s); i++ {
+		if 'a' <= s[i] && s[i] <= 'z' {
+			return true
+		}
+	}
+	return false
+}
+
 // bareShell reports whether a header is a browser's shell without the
 // platform comment every browser sends ("Mozilla/5.0 AppleWebKit/537.36
 // (KHTML, like Gecko) Chrome/120.0.0.0 Safari/537.36 ..."): a bot's.

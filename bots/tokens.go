@@ -869,6 +869,9 @@ func guessWords(ua string, ws []word, sh uaShape) guess {
 	if g := appended(ua, ws, sh); g.name != "" {
 		return g
 	}
+	if g := ieAppended(ua, ws, sh); g.name != "" {
+		return g
+	}
 	if hasLinkOrMail {
 		// "(compatible; Name/1.0; +http://...)": a contact link makes a bot
 		// of the first product or one-word element that is not a browser's.
