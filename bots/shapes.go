@@ -385,7 +385,7 @@ func appended(ua string, ws []word, sh uaShape) guess {
 
 // appendedBare names a tool that appends its bare name, without a
 // version, to a desktop browser's full header ("... Chrome/120.0.0.0
-// Safari/537.36 QuokkaBear"): one word of letters (and '.' or '-'
+// Safari/537.36 QuokkaBear", or in parentheses): one word of letters (and '.' or '-'
 // inside), with a lower-case letter and not only the first a capital.
 // Browsers add no word there; toolbars and builds write capitals and
 // digits ("GTB7.1", "QKCHROME"), desktop distributions their name
@@ -393,7 +393,10 @@ func appended(ua string, ws []word, sh uaShape) guess {
 // Electron) or wrap a second header their own, which are left alone.
 func appendedBare(ua string, ws []word, sh uaShape, w *word) guess {
 	n := w.name
-	if sh.mozillaN != 0 || w.comment != 0 || w.verPart || len(n) < 4 || n != ua[w.start:w.end] || !goodName(w) {
+	// The name may stand in a comment of its own ("... Safari/537.36
+	// (QuokkaLocalSearch)").
+	own := w.comment != 0 && w.start > 0 && ua[w.start-1] == '(' && w.end < len(ua) && ua[w.end] == ')'
+	if sh.mozillaN != 0 || w.comment != 0 && !own || w.verPart || len(n) < 4 || n != ua[w.start:w.end] || !goodName(w) {
 		return guess{}
 	}
 	if familyOf(n) || hasBrowse(n) || devicePrefix(n) || isPlatformWord(n) || IsGeneric(n) || isFramework(n) {
