@@ -75,6 +75,9 @@ var shapeFamilies = []struct {
 	{"tool appended to Internet Explorer", "Mozilla/5.0 (compatible; MSIE 10.0; Windows NT 6.2; WOW64; Trident/6.0) QuokkaCmd/5.2.1.0", "QuokkaCmd", RuleProduct},
 	{"bare name appended to Internet Explorer", "Mozilla/4.0 (compatible; MSIE 7.0; Windows NT 5.1; .NET CLR 2.0.50727) Wombatsystems", "Wombatsystems", RuleProduct},
 	{"bare name in a comment appended to a desktop browser", "Mozilla/5.0 (Windows NT 10.0; Win64; x64) AppleWebKit/537.36 (KHTML, like Gecko) Chrome/120.0.0.0 Safari/537.36 (QuokkaLocalSearch)", "QuokkaLocalSearch", RuleProduct},
+	{"several words and a version after compatible", "Mozilla/5.0 (compatible; Quokka Catalog/2.1;)", "Quokka Catalog", RuleCommentSlot},
+	{"several words and a spaced version after compatible", "Mozilla/5.0 (compatible; Wombat Mining Tool 1.0)", "Wombat Mining Tool", RuleCommentSlot},
+	{"host and words after compatible", "Mozilla/5.0 (compatible; quokka.example Image Search)", "quokka.example Image Search", RuleCommentSlot},
 	// Browsers, apps and devices.
 	{"crawler word in a phone's platform comment", "Mozilla/5.0 (Linux; U; Android 4.2.2; en-us; Wombat Spider Build/JDQ39) AppleWebKit/534.30 (KHTML, like Gecko) Version/4.0 Mobile Safari/534.30", "", ""},
 	{"old Windows version as the platform", "Mozilla/2.0 (Win98)", "", ""},
@@ -175,6 +178,8 @@ var shapeFamilies = []struct {
 	{"Pocket PC model after Internet Explorer", "Mozilla/4.0 (compatible; MSIE 6.0; Windows CE; IEMobile 7.11) QuokkaPhone500", "", ""},
 	{"carrier and model after Internet Explorer", "Mozilla/4.0 (compatible; MSIE 6.0; Windows CE) Wombat:QK6800", "", ""},
 	{"build name in a comment after a desktop browser", "Mozilla/5.0 (Macintosh; Intel Mac OS X 10_15_7) AppleWebKit/605.1.15 (KHTML, like Gecko) Version/17.0 Safari/605.1.15 (Wombat)", "", ""},
+	{"emulator in a handset's compatible slot", "Nokia 7110 v0.13 (compatible; Quokka SmartPhone Emulator 1.0)", "", ""},
+	{"mention with -like after compatible", "Mozilla/5.0 (compatible; quokka.example-like Wombat-Fetcher)", "", ""},
 	// Look-alikes name themselves, never the bot they resemble.
 	{"-like inside a word", "Mozilla/5.0 (compatible; wombat.example-like Googlebot)", "", ""},
 	{"negation", "Quokka/1.0 (not Googlebot)", "Quokka", RuleProduct},

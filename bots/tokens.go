@@ -1046,19 +1046,50 @@ func slotElementName(ua string, ws []word, i int) guess {
 	if !gecko && !compatible {
 		return guess{}
 	}
-	end := i
+	// A version may end the element in a browser-shaped header's
+	// compatible slot; a handset's ("QK 7110 v0.13 (compatible;
+	// Quokka Emulator 1.0)") names its emulator there.
+	ext := compatible && ws[0].version && equalFoldASCII(ws[0].name, "Mozilla")
+	end, last := i, -1
 	for end < len(ws) && ws[end].elem == w.elem {
 		n := ws[end].name
-		if ws[end].link || ws[end].version || ws[end].verPart || n != ua[ws[end].start:ws[end].end] || !hasLetter(n) || isPlatformWord(n) || hasBrowse(n) ||
-			compatible && (!lettersOnly(strings.ReplaceAll(n, "-", "")) || devicePrefix(n)) {
+		if hasSuffixFold(n, "-like") {
+			return guess{} // "quokka.example-like Wombat-Fetcher": a mention follows
+		}
+		if ext && end > i+1 && elemLast(ws, end) && (numberWord(n) && n == ua[ws[end].start:ws[end].end] || ws[end].verPart && ws[end-1].version) {
+			// The tool's version ends the element: "Quokka Catalog/2.1",
+			// "Quokka Mining Tool 1.0".
+			end++
+			continue
+		}
+		if ws[end].link || ws[end].version && !(ext && end > i && elemLast(ws, end+1)) || ws[end].verPart || !hasLetter(n) || isPlatformWord(n) || hasBrowse(n) ||
+			!ws[end].version && n != ua[ws[end].start:ws[end].end] ||
+			compatible && (!plainWord(n) || devicePrefix(n)) {
 			return guess{}
 		}
+		last = end
 		end++
 	}
-	if end-i > 4 || compatible && platformFollows(ws, end-1) {
+	if last-i > 3 || compatible && platformFollows(ws, end-1) {
 		return guess{}
 	}
-	return guess{name: ua[w.nameStart:ws[end-1].end], start: w.nameStart, end: ws[end-1].end, rule: RuleCommentSlot}
+	return guess{name: ua[w.nameStart : ws[last].nameStart+len(ws[last].name)], start: w.nameStart, end: ws[last].nameStart + len(ws[last].name), rule: RuleCommentSlot}
+}
+
+// plainWord reports whether a word is letters, with '-' or '.' inside
+// ("Quokka-Link", "quokka.example").
+func plainWord(n string) bool {
+	for k := 0; k < len(n); k++ {
+		if c := n[k]; !isLetter(c) && !((c == '-' || c == '.') && k > 0 && k < len(n)-1) {
+			return false
+		}
+	}
+	return n != ""
+}
+
+// elemLast reports whether ws[k] is the last word of its element.
+func elemLast(ws []word, k int) bool {
+	return k+1 >= len(ws) || ws[k+1].elem != ws[k].elem
 }
 
 // screenSize reports whether a word is a screen's size in pixels, as
@@ -1446,4 +1477,9 @@ func Names(ua string) []string {
 		}
 	}
 	return append(out, fws...)
+}
+
+// hasSuffixFold reports whether s ends with suffix, ASCII case-insensitively.
+func hasSuffixFold(s, suffix string) bool {
+	return len(s) >= len(suffix) && equalFoldASCII(s[len(s)-len(suffix):], suffix)
 }
