@@ -78,6 +78,7 @@ var shapeFamilies = []struct {
 	{"several words and a version after compatible", "Mozilla/5.0 (compatible; Quokka Catalog/2.1;)", "Quokka Catalog", RuleCommentSlot},
 	{"several words and a spaced version after compatible", "Mozilla/5.0 (compatible; Wombat Mining Tool 1.0)", "Wombat Mining Tool", RuleCommentSlot},
 	{"host and words after compatible", "Mozilla/5.0 (compatible; quokka.example Image Search)", "quokka.example Image Search", RuleCommentSlot},
+	{"dashed version after compatible words", "Mozilla/4.0 (compatible; Quokka Filter Version-2.1-Build-7)", "Quokka Filter", RuleCommentSlot},
 	// Browsers, apps and devices.
 	{"crawler word in a phone's platform comment", "Mozilla/5.0 (Linux; U; Android 4.2.2; en-us; Wombat Spider Build/JDQ39) AppleWebKit/534.30 (KHTML, like Gecko) Version/4.0 Mobile Safari/534.30", "", ""},
 	{"old Windows version as the platform", "Mozilla/2.0 (Win98)", "", ""},

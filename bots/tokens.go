@@ -1056,9 +1056,9 @@ func slotElementName(ua string, ws []word, i int) guess {
 		if hasSuffixFold(n, "-like") {
 			return guess{} // "quokka.example-like Wombat-Fetcher": a mention follows
 		}
-		if ext && end > i+1 && elemLast(ws, end) && (numberWord(n) && n == ua[ws[end].start:ws[end].end] || ws[end].verPart && ws[end-1].version) {
+		if ext && end > i+1 && elemLast(ws, end) && ((numberWord(n) || dashedVersion(n)) && n == ua[ws[end].start:ws[end].end] || ws[end].verPart && ws[end-1].version) {
 			// The tool's version ends the element: "Quokka Catalog/2.1",
-			// "Quokka Mining Tool 1.0".
+			// "Quokka Mining Tool 1.0", "Quokka Tool Version-3.2-Build-1".
 			end++
 			continue
 		}
@@ -1074,6 +1074,12 @@ func slotElementName(ua string, ws []word, i int) guess {
 		return guess{}
 	}
 	return guess{name: ua[w.nameStart : ws[last].nameStart+len(ws[last].name)], start: w.nameStart, end: ws[last].nameStart + len(ws[last].name), rule: RuleCommentSlot}
+}
+
+// dashedVersion reports whether a word is a version written
+// "Version-3.2" (and on: "Version-3.2-Build-1").
+func dashedVersion(n string) bool {
+	return len(n) > 8 && hasPrefixFold(n, "Version-") && isDigit(n[8])
 }
 
 // plainWord reports whether a word is letters, with '-' or '.' inside
