@@ -168,7 +168,7 @@ func (s *stream) next() (*item, bool) {
 // them in batches; progress counts the spool's bytes. The spool is
 // released when read.
 func startStream(ctx context.Context, idx int, src int32, fs *fileState, runs []spoolRun, ends []int64, progress *atomic.Int64, wg *sync.WaitGroup) *stream {
-	s := &stream{idx: idx, src: src, runs: runs, ends: ends, ch: make(chan []*item, 4)}
+	s := &stream{idx: idx, src: src, runs: runs, ends: ends, ch: make(chan []*item, 2)}
 	wg.Add(1)
 	go func() {
 		defer wg.Done()
