@@ -14,6 +14,7 @@ import (
 
 	"github.com/repaudit/repaudit/evaluate"
 	"github.com/repaudit/repaudit/event"
+	"github.com/repaudit/repaudit/internal/inorder"
 	"github.com/repaudit/repaudit/table"
 )
 
@@ -395,36 +396,27 @@ func (p *judging) views(ctx context.Context, in <-chan *task, out chan<- *task) 
 // table writers and to counted (unless nil).
 func (p *judging) order(ctx context.Context, in <-chan *task, fetches, violations, counted chan<- *task) error {
 	tracker := p.model.NewTracker()
-	waiting := map[int]*task{}
-	next := 0
-	for t := range in {
-		waiting[t.seq] = t
-		for {
-			t, ok := waiting[next]
-			if !ok {
-				break
-			}
-			delete(waiting, next)
-			next++
-			for i := range t.out {
-				tracker.Observe(&t.out[i])
-			}
-			t.pending.Store(2)
-			if counted != nil {
-				t.pending.Store(3)
-			}
-			if err := send(ctx, fetches, t); err != nil {
-				return err
-			}
-			if err := send(ctx, violations, t); err != nil {
-				return err
-			}
-			if counted != nil {
-				if err := send(ctx, counted, t); err != nil {
-					return err
-				}
-			}
+	err := inorder.Drain(in, func(t *task) int { return t.seq }, func(t *task) error {
+		for i := range t.out {
+			tracker.Observe(&t.out[i])
 		}
+		t.pending.Store(2)
+		if counted != nil {
+			t.pending.Store(3)
+		}
+		if err := send(ctx, fetches, t); err != nil {
+			return err
+		}
+		if err := send(ctx, violations, t); err != nil {
+			return err
+		}
+		if counted != nil {
+			return send(ctx, counted, t)
+		}
+		return nil
+	})
+	if err != nil {
+		return err
 	}
 	return ctx.Err()
 }

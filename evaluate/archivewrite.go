@@ -6,6 +6,7 @@ import (
 	"sync"
 
 	"github.com/repaudit/repaudit/event"
+	"github.com/repaudit/repaudit/internal/inorder"
 	"github.com/repaudit/repaudit/table"
 )
 
@@ -171,28 +172,17 @@ func (m *Model) writeArchiveParallel(sink table.Sink, counts *archiveCounts, wor
 
 // writeInOrder writes the batches from done in sequence order.
 func (m *Model) writeInOrder(sink table.Sink, counts *archiveCounts, done <-chan *archiveBatch, free *sync.Pool) error {
-	waiting := map[int]*archiveBatch{}
-	next := 0
-	for b := range done {
-		waiting[b.seq] = b
-		for {
-			b, ok := waiting[next]
-			if !ok {
-				break
+	return inorder.Drain(done, func(b *archiveBatch) int { return b.seq }, func(b *archiveBatch) error {
+		for i := range b.rows {
+			if err := writeArchiveRows(sink, &b.rows[i], counts); err != nil {
+				return err
 			}
-			delete(waiting, next)
-			next++
-			for i := range b.rows {
-				if err := writeArchiveRows(sink, &b.rows[i], counts); err != nil {
-					return err
-				}
-			}
-			clear(b.caps)
-			b.caps = b.caps[:0]
-			free.Put(b)
 		}
-	}
-	return nil
+		clear(b.caps)
+		b.caps = b.caps[:0]
+		free.Put(b)
+		return nil
+	})
 }
 
 // archiveWorkers is how many goroutines judge the archive's captures.
