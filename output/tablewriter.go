@@ -340,11 +340,17 @@ func (c *colBuf) repeat(s string) bool {
 // bytes it adds to the batch; room is what the batch may still take
 // before it is full (toPlain).
 func (c *colBuf) appendString(s string, dictLimit, room int) (int, error) {
-	if c.plain {
-		return c.appendPlain(s)
-	}
 	if c.repeat(s) {
 		return 0, nil
+	}
+	return c.appendNew(s, dictLimit, room)
+}
+
+// appendNew is appendString for a value repeat has turned down: addRow
+// asks repeat first, inline, and only then calls here.
+func (c *colBuf) appendNew(s string, dictLimit, room int) (int, error) {
+	if c.plain {
+		return c.appendPlain(s)
 	}
 	c.raw += len(s)
 	if len(s) == 0 && c.hasEmpty {
@@ -657,7 +663,7 @@ func (tw *tableWriter) addRow(p unsafe.Pointer) error {
 		if c.repeat(s) {
 			continue
 		}
-		n, err := c.appendString(s, tw.dictLimit, tw.budget-b.bytes)
+		n, err := c.appendNew(s, tw.dictLimit, tw.budget-b.bytes)
 		if err != nil {
 			return fmt.Errorf("column %s: %w", tw.spec.Cols[r.col].Name, err)
 		}
