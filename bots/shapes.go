@@ -364,7 +364,7 @@ func appended(ua string, ws []word, sh uaShape) guess {
 	if w.comment != 0 || !w.version || !goodName(w) {
 		return guess{}
 	}
-	if p.end+1 >= len(ua) || familyOf(w.name) || hasBrowse(w.name) || devicePrefix(w.name) || isPlatformWord(w.name) || IsGeneric(w.name) || isFramework(w.name) || len(w.name) < 4 {
+	if p.end+1 >= len(ua) || namesOther(w.name) || len(w.name) < 4 {
 		return guess{}
 	}
 	// A version of at most two parts, digits and dots only, no build
@@ -383,6 +383,14 @@ func appended(ua string, ws []word, sh uaShape) guess {
 	return guess{name: w.name, start: w.nameStart, rule: RuleProduct}
 }
 
+// namesOther reports whether a word appended to a browser's header names
+// something other than a tool: a browser family or a browser, a device,
+// a platform, a generic word or a framework (appended, appendedBare,
+// ieAppended).
+func namesOther(n string) bool {
+	return familyOf(n) || hasBrowse(n) || devicePrefix(n) || isPlatformWord(n) || IsGeneric(n) || isFramework(n)
+}
+
 // appendedBare names a tool that appends its bare name, without a
 // version, to a desktop browser's full header ("... Chrome/120.0.0.0
 // Safari/537.36 QuokkaBear", or in parentheses): one word of letters (and '.' or '-'
@@ -399,7 +407,7 @@ func appendedBare(ua string, ws []word, sh uaShape, w *word) guess {
 	if sh.mozillaN != 0 || w.comment != 0 && !own || w.verPart || len(n) < 4 || n != ua[w.start:w.end] || !goodName(w) {
 		return guess{}
 	}
-	if familyOf(n) || hasBrowse(n) || devicePrefix(n) || isPlatformWord(n) || IsGeneric(n) || isFramework(n) {
+	if namesOther(n) {
 		return guess{}
 	}
 	lower, upper := false, 0
@@ -447,7 +455,7 @@ func ieAppended(ua string, ws []word, sh uaShape) guess {
 	if w.comment != 0 || w.verPart || ws[k-1].comment != 1 || !goodName(w) || len(n) < 4 || !w.version && n != ua[w.start:w.end] {
 		return guess{}
 	}
-	if familyOf(n) || hasBrowse(n) || devicePrefix(n) || isPlatformWord(n) || IsGeneric(n) || isFramework(n) || !lowerIn(n) || strings.ContainsAny(n, "_:") {
+	if namesOther(n) || !lowerIn(n) || strings.ContainsAny(n, "_:") {
 		return guess{} // "acer_E100", "Sprint:PPC6800": a handset's model
 	}
 	for i := 2; i < k; i++ {

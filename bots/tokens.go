@@ -1311,7 +1311,7 @@ func programMeta(ua string, ws []word) bool {
 			continue
 		}
 		l := lowerInto(buf[:0], w.name)
-		if w.comment != 0 && w.elemFirst && (i+1 == len(ws) || ws[i+1].elem != w.elem) &&
+		if w.comment != 0 && w.elemFirst && elemLast(ws, i) &&
 			(string(l) == "amd64" || string(l) == "arm64" || string(l) == "aarch64") {
 			return true
 		}
