@@ -2,7 +2,6 @@ package evaluate
 
 import (
 	"errors"
-	"runtime"
 	"sync"
 
 	"github.com/repaudit/repaudit/event"
@@ -164,10 +163,7 @@ func (m *Model) writeArchiveParallel(sink table.Sink, counts *archiveCounts, wor
 	if err != nil {
 		return err
 	}
-	if decodeErr != nil {
-		return decodeErr
-	}
-	return nil
+	return decodeErr
 }
 
 // writeInOrder writes the batches from done in sequence order.
@@ -184,6 +180,3 @@ func (m *Model) writeInOrder(sink table.Sink, counts *archiveCounts, done <-chan
 		return nil
 	})
 }
-
-// archiveWorkers is how many goroutines judge the archive's captures.
-func archiveWorkers() int { return runtime.GOMAXPROCS(0) }

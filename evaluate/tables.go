@@ -1,6 +1,7 @@
 package evaluate
 
 import (
+	"runtime"
 	"sort"
 	"strings"
 	"time"
@@ -278,7 +279,7 @@ func (m *Model) identOf(token string) ident {
 // writeArchive writes one retention row per archived record, the archive
 // findings, and the fetches judged from captures without a paired request.
 func (m *Model) writeArchive(sink table.Sink, counts *archiveCounts) error {
-	if n := archiveWorkers(); n > 1 {
+	if n := runtime.GOMAXPROCS(0); n > 1 { // -j sets it
 		return m.writeArchiveParallel(sink, counts, n)
 	}
 	// One fetch, identity and judgement serve every capture in turn (the
