@@ -292,11 +292,12 @@ func appOnPlatform(n string) bool {
 }
 
 // platformFollows reports whether an element after ws[i]'s in the same
-// comment names a platform: "(compatible; Quokka/2.1; BeOS)" is a
+// comment names a platform or a device's connection: "(compatible;
+// Quokka/2.1; BeOS)" and "(compatible; QK20; Cellphone; ...)" are a
 // browser's; a bot's comment holds its name and a link.
 func platformFollows(ws []word, i int) bool {
 	for k := i + 1; k < len(ws) && ws[k].comment == ws[i].comment; k++ {
-		if ws[k].elemFirst && ws[k].elem != ws[i].elem && !ws[k].link && hasLetter(ws[k].name) && isPlatformWord(ws[k].name) && !equalFoldASCII(ws[k].name, "compatible") {
+		if ws[k].elemFirst && ws[k].elem != ws[i].elem && !ws[k].link && hasLetter(ws[k].name) && (isPlatformWord(ws[k].name) || connectionWord(ws[k].name)) && !equalFoldASCII(ws[k].name, "compatible") {
 			return true
 		}
 	}
@@ -522,4 +523,25 @@ func qtAppName(ua string, ws []word, sh uaShape) guess {
 		}
 	}
 	return guess{name: name, start: w.nameStart, rule: RuleProduct}
+}
+
+// connectionWord reports whether a word says how a device is connected
+// or what kind of device it is ("wired", "wireless", "Cellphone"), as
+// TV sets, media players and phones write in their comments ("(Quokka,
+// QK100, wired)", "(QK; like Gecko; wireless) NetFront/3.4"): never a
+// bot's name. A word list, because such a word has no shape of its own.
+func connectionWord(n string) bool {
+	return equalFoldASCII(n, "wired") || equalFoldASCII(n, "wireless") || equalFoldASCII(n, "cellphone") || equalFoldASCII(n, "mobilephone")
+}
+
+// familyProduct reports whether a top-level product of the header is a
+// browser family's with a version ("... like Gecko; QK) NetFront/4.1"):
+// the header is that browser's, whatever its comments hold.
+func familyProduct(ws []word) bool {
+	for i := range ws {
+		if ws[i].version && ws[i].comment == 0 && familyOf(ws[i].name) {
+			return true
+		}
+	}
+	return false
 }

@@ -181,6 +181,12 @@ var shapeFamilies = []struct {
 	{"build name in a comment after a desktop browser", "Mozilla/5.0 (Macintosh; Intel Mac OS X 10_15_7) AppleWebKit/605.1.15 (KHTML, like Gecko) Version/17.0 Safari/605.1.15 (Wombat)", "", ""},
 	{"emulator in a handset's compatible slot", "Nokia 7110 v0.13 (compatible; Quokka SmartPhone Emulator 1.0)", "", ""},
 	{"mention with -like after compatible", "Mozilla/5.0 (compatible; quokka.example-like Wombat-Fetcher)", "", ""},
+	// Sixth round: browsers, devices and apps once named as bots.
+	{"connection word after like Gecko", "Mozilla/5.0 (QK-Player; Quokka/2.0; like Gecko; wireless) NetFront/3.4", "", ""},
+	{"TV after like Gecko", "Mozilla/5.0 (DTV; Wombat Middleware/2.1; like Gecko; TV) Quokka/1.2", "", ""},
+	{"device after like Gecko in a browser family's header", "Mozilla/5.0 (Office; QK30/1.1; like Gecko; Wombat 3000ci) NetFront/4.1", "", ""},
+	{"connection word after the compatible slot", "Mozilla/1.22 (compatible; QKMEF10; Cellphone; Wombat QK-5)", "", ""},
+	{"connection word inside a tool's name after like Gecko", "Mozilla/5.0 (en-us) AppleWebKit/534.14 (KHTML, like Gecko; Quokka Wireless Render) Chrome/9.0.597 Safari/534.14", "Quokka Wireless Render", RuleCommentSlot},
 	// Look-alikes name themselves, never the bot they resemble.
 	{"-like inside a word", "Mozilla/5.0 (compatible; wombat.example-like Googlebot)", "", ""},
 	{"negation", "Quokka/1.0 (not Googlebot)", "Quokka", RuleProduct},

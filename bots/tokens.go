@@ -1021,7 +1021,8 @@ func shapeName(ua string, ws []word) guess {
 		if equalFoldASCII(ws[j].name, "compatible") && ws[j].elemFirst && ws[j].end == ws[j].start+len("compatible") && !platformFollows(ws, i) && (w.version || !namesBrowser(ws)) {
 			return guess{name: w.name, start: w.nameStart, rule: RuleCommentSlot}
 		}
-		if equalFoldASCII(ws[j].name, "Gecko") && ws[j].mentioned && !w.platform && w.comment != 0 && w.comment == ws[j].comment && !hasBrowse(w.name) {
+		if equalFoldASCII(ws[j].name, "Gecko") && ws[j].mentioned && !w.platform && w.comment != 0 && w.comment == ws[j].comment && !hasBrowse(w.name) &&
+			!(len(w.name) <= 32 && isPlatformWord(w.name)) && !connectionWord(w.name) && !familyProduct(ws) {
 			return guess{name: w.name, start: w.nameStart, rule: RuleCommentSlot}
 		}
 	}
@@ -1041,7 +1042,7 @@ func slotElementName(ua string, ws []word, i int) guess {
 	if w.comment == 0 || w.platform || ws[j].elem == w.elem || ws[j].comment != w.comment {
 		return guess{}
 	}
-	gecko := ws[j].mentioned && equalFoldASCII(ws[j].name, "Gecko")
+	gecko := ws[j].mentioned && equalFoldASCII(ws[j].name, "Gecko") && !familyProduct(ws)
 	compatible := ws[j].elemFirst && equalFoldASCII(ws[j].name, "compatible") && ws[j].end == ws[j].start+len("compatible")
 	if !gecko && !compatible {
 		return guess{}
