@@ -329,7 +329,7 @@ func shellAfter(ua string, ws []word, sh uaShape) guess {
 		return guess{}
 	}
 	for i := range ws {
-		if n := ws[i].name; equalFoldASCII(n, "CE-HTML") || equalFoldASCII(n, "HbbTV") || equalFoldASCII(n, "SmartTV") || equalFoldASCII(n, "NETTV") {
+		if tvWord(ws[i].name) {
 			return guess{}
 		}
 	}
@@ -386,10 +386,10 @@ func appended(ua string, ws []word, sh uaShape) guess {
 
 // namesOther reports whether a word appended to a browser's header names
 // something other than a tool: a browser family or a browser, a device,
-// a platform, a generic word or a framework (appended, appendedBare,
-// ieAppended).
+// a platform, a generic word, a framework or a TV app (appended,
+// appendedBare, ieAppended).
 func namesOther(n string) bool {
-	return familyOf(n) || hasBrowse(n) || devicePrefix(n) || isPlatformWord(n) || IsGeneric(n) || isFramework(n)
+	return familyOf(n) || hasBrowse(n) || devicePrefix(n) || isPlatformWord(n) || IsGeneric(n) || isFramework(n) || tvName(n)
 }
 
 // appendedBare names a tool that appends its bare name, without a
@@ -544,4 +544,37 @@ func familyProduct(ws []word) bool {
 		}
 	}
 	return false
+}
+
+// tvWord reports whether a word names a TV set's or set-top box's
+// browser platform: the HbbTV, CE-HTML (CEA-2014), Hybridcast and
+// NETTV standards, the SmartTV and Espial middleware, Chromecast's
+// CrKey. TV sets put their platform and model anywhere in the header
+// ("UID(...)+CE-HTML", "(CE-HTML/1.0 NETTV/3.3.0 ...) QK-AVM/2.19"), so
+// with one of them no shape rule reads a name.
+func tvWord(n string) bool {
+	if len(n) < 5 || len(n) > 10 {
+		return false
+	}
+	switch n[0] | 0x20 {
+	case 'h':
+		return equalFoldASCII(n, "HbbTV") || equalFoldASCII(n, "Hybridcast")
+	case 's':
+		return equalFoldASCII(n, "SmartTV")
+	case 'c':
+		return equalFoldASCII(n, "CE-HTML") || equalFoldASCII(n, "CrKey")
+	case 'n':
+		return equalFoldASCII(n, "NETTV")
+	case 'e':
+		return equalFoldASCII(n, "Espial")
+	}
+	return false
+}
+
+// tvName reports whether a product's name ends in a capitalised "TV"
+// after a lower-case letter ("QuokkaTV", "wombat-AppleTV"): a TV app's
+// or set's, as appended to a browser's header.
+func tvName(n string) bool {
+	l := len(n)
+	return l > 3 && n[l-2:] == "TV" && ('a' <= n[l-3] && n[l-3] <= 'z' || n[l-3] == '-')
 }

@@ -187,6 +187,13 @@ var shapeFamilies = []struct {
 	{"device after like Gecko in a browser family's header", "Mozilla/5.0 (Office; QK30/1.1; like Gecko; Wombat 3000ci) NetFront/4.1", "", ""},
 	{"connection word after the compatible slot", "Mozilla/1.22 (compatible; QKMEF10; Cellphone; Wombat QK-5)", "", ""},
 	{"connection word inside a tool's name after like Gecko", "Mozilla/5.0 (en-us) AppleWebKit/534.14 (KHTML, like Gecko; Quokka Wireless Render) Chrome/9.0.597 Safari/534.14", "Quokka Wireless Render", RuleCommentSlot},
+	{"TV standard opening the first comment", "WebKit/3.7.6, (CE-HTML/1.0 QKTV/3.3.0 Wombat) QUOKKA-AVM/2.19 (Quokka, QK5600, wired)", "", ""},
+	{"set-top box's connection", "Wombat/1.0.0.0, QK100/quokkatv-42-abc (Quokka Fiber, QK100, wired)", "", ""},
+	{"TV middleware after a product", "quokkaTV/0.2.0 Espial/6.5.2", "", ""},
+	{"TV standard after a device's id", "ID(00:11:22:33:44:55/QK70/WOMBAT/0.1)+CE-HTML", "", ""},
+	{"Hybridcast TV", "Hybridcast/1.0 (;000000;QKTV1308;2;2;)", "", ""},
+	{"TV app appended to a desktop browser", "Mozilla/5.0 (X11; Linux i686) AppleWebKit/534.24 (KHTML, like Gecko) Chrome/11.0.696.77 Safari/534.24 QuokkaTV/101419", "", ""},
+	{"lone name ending in TV", "WombatTV/2.0", "WombatTV", RuleProduct},
 	// Look-alikes name themselves, never the bot they resemble.
 	{"-like inside a word", "Mozilla/5.0 (compatible; wombat.example-like Googlebot)", "", ""},
 	{"negation", "Quokka/1.0 (not Googlebot)", "Quokka", RuleProduct},

@@ -983,7 +983,7 @@ func isContact(w string) bool {
 func shapeName(ua string, ws []word) guess {
 	noComment := strings.IndexByte(ua, '(') < 0
 	for i := range ws {
-		if equalFoldASCII(ws[i].name, "HbbTV") || equalFoldASCII(ws[i].name, "SmartTV") {
+		if tvWord(ws[i].name) {
 			return guess{} // TV sets put their platform anywhere
 		}
 	}
@@ -1219,6 +1219,9 @@ func nonBrowser(ua string, ws []word, sh uaShape) guess {
 			if string(l) == d {
 				return guess{}
 			}
+		}
+		if tvWord(n) || connectionWord(n) {
+			return guess{} // "QK-TV/1.0 Espial/6.5", "Quokka/1.0 (Wombat Fiber, QK100, wired)"
 		}
 		if i > 0 && ws[i].version && ws[i].comment == 0 && devicePrefix(n) {
 			return guess{} // "QK900i DoCoMo/2.0 ...": a handset names its carrier or brand
