@@ -152,11 +152,37 @@ func pastDevice(ws []word, platform, i int) bool {
 // "(X11; Quest) ... QuokkaBrowser/2".
 func namesBrowser(ws []word) bool {
 	for i := range ws {
-		if hasBrowse(ws[i].name) {
+		if hasBrowse(ws[i].name) || browserWord(ws, i) {
 			return true
 		}
 	}
 	return false
+}
+
+// browserWord reports whether ws[i] is a word of a browser's name
+// other than "...browse...": Mosaic, in NCSA Mosaic's name and the
+// names of the browsers built on its licensed code ("Quokka_Mosaic",
+// "WombatMosaic"), and Explorer after Internet, Web or Mobile, in one
+// word or two ("Internet Explorer", "QK WebExplorer", "MobileExplorer").
+// Explorer alone is not one: tools call themselves "Site Explorer" or
+// "Content Explorer".
+func browserWord(ws []word, i int) bool {
+	n := ws[i].name
+	if ws[i].link || len(n) < 6 {
+		return false
+	}
+	if indexFold(n, "mosaic") >= 0 {
+		return true
+	}
+	k := indexFold(n, "explorer")
+	if k < 0 {
+		return false
+	}
+	pre := strings.TrimRight(n[:k], "-_")
+	if k == 0 && i > 0 && ws[i-1].elem == ws[i].elem {
+		pre = ws[i-1].name
+	}
+	return hasSuffixFold(pre, "internet") || hasSuffixFold(pre, "web") || hasSuffixFold(pre, "mobile")
 }
 
 // toolWord reports whether a word of a platform comment can be part of a

@@ -194,6 +194,13 @@ var shapeFamilies = []struct {
 	{"Hybridcast TV", "Hybridcast/1.0 (;000000;QKTV1308;2;2;)", "", ""},
 	{"TV app appended to a desktop browser", "Mozilla/5.0 (X11; Linux i686) AppleWebKit/534.24 (KHTML, like Gecko) Chrome/11.0.696.77 Safari/534.24 QuokkaTV/101419", "", ""},
 	{"lone name ending in TV", "WombatTV/2.0", "WombatTV", RuleProduct},
+	{"Mosaic browser", "Quokka_Mosaic(16bit)/v2.10.1", "", ""},
+	{"Mosaic browser in two words", "Wombat Mosaic Version 1.2/Final", "", ""},
+	{"web explorer browser", "QK WebExplorer DLL /v1.2", "", ""},
+	{"internet explorer in words", "Quokka Pocket Internet Explorer/0.7", "", ""},
+	{"mobile explorer with a compatible slot", "MobileExplorer/2.00 (Mozilla/1.22; compatible; QKMEF; Wombat; QK100)", "", ""},
+	{"browser family's product after the first", "Quokka-w3m/1.2.3 w3m/0.5.2", "", ""},
+	{"tool named explorer", "Wombat Site Explorer/0.9", "Wombat", RuleProduct},
 	// Look-alikes name themselves, never the bot they resemble.
 	{"-like inside a word", "Mozilla/5.0 (compatible; wombat.example-like Googlebot)", "", ""},
 	{"negation", "Quokka/1.0 (not Googlebot)", "Quokka", RuleProduct},

@@ -1199,8 +1199,8 @@ func nonBrowser(ua string, ws []word, sh uaShape) guess {
 	}
 	program := runtimeProduct(ws) || programMeta(ua, ws)
 	for i := range ws {
-		if hasBrowse(ws[i].name) {
-			return guess{}
+		if hasBrowse(ws[i].name) || browserWord(ws, i) || i > 0 && ws[i].version && ws[i].comment == 0 && familyOf(ws[i].name) {
+			return guess{} // "Quokka-w3m/1.4 w3m/0.5": a browser family's product after the first
 		}
 		n := ws[i].name
 		if len(n) > len(buf) || ws[i].link {
