@@ -738,6 +738,7 @@ var devicePrefixes = []string{
 	"pantech", "motorola", "kyocera", "kwc-", "audiovox", "amoi", "philips",
 	"archos", "asus", "roku", "appletv", "sanyo", "sagem", "panasonic",
 	"gt-", "sm-", "sgh-", "sch-", "sph-",
+	"palm", "psion", "epoc", "ericsson", "j-phone", "sony",
 }
 
 // devicePrefix reports whether a name starts with a device prefix.
@@ -995,7 +996,7 @@ func shapeName(ua string, ws []word) guess {
 		if !w.version && w.name != ua[w.start:w.end] {
 			continue
 		}
-		if w.oddFirst && !hasBrowse(w.name) && (w.version || oneElement(ua, w)) {
+		if w.oddFirst && !hasBrowse(w.name) && (w.version || oneElement(ua, w)) && !platformFollows(ws, i) && !screenIn(ws, w.comment) {
 			return guess{name: w.name, start: w.nameStart, rule: RuleCommentSlot}
 		}
 		single := w.elemFirst && (i+1 == len(ws) || ws[i+1].elem != w.elem || ws[i+1].link || ws[i+1].verPart && (i+2 == len(ws) || ws[i+2].elem != w.elem))
@@ -1100,10 +1101,23 @@ func elemLast(ws []word, k int) bool {
 }
 
 // screenSize reports whether a word is a screen's size in pixels, as
-// handsets give it ("240x320", "480X854").
+// handsets give it ("240x320", "480X854", "240*320").
 func screenSize(n string) bool {
-	i := strings.IndexAny(n, "xX")
+	i := strings.IndexAny(n, "xX*")
 	return i > 0 && digitsOnly(n[:i]) && digitsOnly(n[i+1:])
+}
+
+// screenIn reports whether a word of the header's comment number c (0:
+// anywhere) is a screen's size: "(QK-716/1.0;U;Quokka/2.1;240*320)",
+// "Wombat/1.0 [en] (v. 4.1; 153x130; g4)". Handhelds, phones and old
+// browsers give it; bots do not.
+func screenIn(ws []word, c int) bool {
+	for i := range ws {
+		if (c == 0 || ws[i].comment == c) && len(ws[i].name) >= 5 && isDigit(ws[i].name[0]) && screenSize(ws[i].name) {
+			return true
+		}
+	}
+	return false
 }
 
 // oneElement reports whether w is the whole of its comment:
@@ -1208,6 +1222,9 @@ func nonBrowser(ua string, ws []word, sh uaShape) guess {
 		}
 		if indexFold(n, "android") >= 0 {
 			return guess{} // "Android_SDK", "X-Android"
+		}
+		if len(n) >= 5 && isDigit(n[0]) && screenSize(n) {
+			return guess{} // "Quokka/1.0 [en] (v. 4.1; 153x130)": a handheld's screen
 		}
 		if program {
 			continue // "Quokka/1.2 Python/3.11 Linux/6.1": a program's system
