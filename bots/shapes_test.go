@@ -209,6 +209,12 @@ var shapeFamilies = []struct {
 	{"handheld's screen size in a comment", "Quokka/1.0.9E [en] (v. 4.1; 153x130; g4)", "", ""},
 	{"handset product opening the first comment", "Mozilla/5.0 (QK-E316/E464.6.01;U;REX/3.0;BREW/3.1.5;240*320;CTC/2.0) Quokka/7.6", "", ""},
 	{"product opening the first comment", "Mozilla/5.0 (Quokka/1.2)", "Quokka", RuleCommentSlot},
+	{"console browser first in the comment", "Mozilla/3.0 (DreamPassport/3.2; QUOKKA/QK-1)", "", ""},
+	{"first browsers", "CERN-LineMode/2.15", "", ""},
+	{"Firefox fork appended with a build number", "Mozilla/5.0 (Macintosh; PPC Mac OS X 10.5; rv:45.0) Gecko/20100101 Firefox/45.0 TenFourFox/7100", "", ""},
+	{"engine named after like Gecko", "Mozilla/5.0 (iPhone; CPU iPhone OS 9_3 like Mac OS X) AppleWebKit/601.1 (KHTML, like Gecko, QuokkaWebKit/1.0.2) Version/9.0 Mobile/13E233 Quokka/2.1", "", ""},
+	{"tablet's own platform word", "Mozilla/5.0 (PlayBook) AppleWebKit/536.2+ (KHTML, like Gecko) Version/10.1.0 Safari/536.2+", "", ""},
+	{"RISC OS after the compatible slot", "Mozilla/3.04 (compatible; Quokka/2.1; RISC OS 4.02)", "", ""},
 	// Look-alikes name themselves, never the bot they resemble.
 	{"-like inside a word", "Mozilla/5.0 (compatible; wombat.example-like Googlebot)", "", ""},
 	{"negation", "Quokka/1.0 (not Googlebot)", "Quokka", RuleProduct},

@@ -527,6 +527,7 @@ var platformWords = map[string]bool{
 	"gnu": true, "solaris": true, "beos": true, "amigaos": true, "riscos": true,
 	"os": true, "linux-gnu": true, "chromeos": true, "mobile-tv": true, "i386": true,
 	"ppc": true, "pc": true, "plan9": true, "minix": true, "unix": true, "cygwin": true,
+	"playbook": true, "risc": true,
 }
 
 // isPlatformWord reports whether the first word of a browser-shaped
@@ -1023,7 +1024,7 @@ func shapeName(ua string, ws []word) guess {
 			return guess{name: w.name, start: w.nameStart, rule: RuleCommentSlot}
 		}
 		if equalFoldASCII(ws[j].name, "Gecko") && ws[j].mentioned && !w.platform && w.comment != 0 && w.comment == ws[j].comment && !hasBrowse(w.name) &&
-			!(len(w.name) <= 32 && isPlatformWord(w.name)) && !connectionWord(w.name) && !familyProduct(ws) {
+			!(len(w.name) <= 32 && isPlatformWord(w.name)) && !connectionWord(w.name) && !familyProduct(ws) && !hasSuffixFold(w.name, "WebKit") {
 			return guess{name: w.name, start: w.nameStart, rule: RuleCommentSlot}
 		}
 	}
@@ -1156,6 +1157,14 @@ var browserFamilies = map[string]bool{
 	"arora": true, "qupzilla": true, "falkon": true, "qutebrowser": true,
 	"palemoon": true, "waterfox": true, "brave": true, "mobilesafari": true,
 	"rekonq": true, "flock": true, "sleipnir": true, "avant": true,
+	// The first browsers (CERN's WorldWideWeb and Line Mode Browser),
+	// the Sega Dreamcast's (DreamPassport, DreamKey, Planetweb),
+	// embedded and handheld ones (AVE-Front, ANT Fresco, WinWAP) and a
+	// Firefox for PowerPC Macs (TenFourFox): they write a lone product
+	// or put it first in the comment, where a bot's name stands.
+	"worldwideweb": true, "cern-linemode": true, "dreampassport": true, "dreamkey": true,
+	"planetweb": true, "avefront": true, "ave-front": true, "antfresco": true,
+	"winwap": true, "tenfourfox": true,
 }
 
 // deviceWords are words of phone, TV and console User-Agents that are not
