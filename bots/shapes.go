@@ -314,7 +314,28 @@ func digitsOnly(s string) bool {
 func appOnPlatform(n string) bool {
 	l := len(n)
 	return indexFold(n, "android") >= 0 || l > 4 && (n[l-4] == '-' || n[l-4] == '_') && equalFoldASCII(n[l-3:], "ios") ||
-		hasPrefixFold(n, "WindowsPhone")
+		hasPrefixFold(n, "WindowsPhone") || devicePart(n)
+}
+
+// devicePart reports whether a part of a name after the first, parted
+// by '-', '_' or '.', names a device or a system: a handset brand's or
+// TV's prefix or Win32 ("Quokka-AppleTV", "Wombat-win32-2v4",
+// "QuokkaClient-samsung-QK-716", "Quokka7.http.HTC-7"). Parts of two
+// letters are no brand ("LG" starts words too often).
+func devicePart(n string) bool {
+	for i := 0; i < len(n); i++ {
+		if c := n[i]; c != '-' && c != '_' && c != '.' {
+			continue
+		}
+		p := n[i+1:]
+		if k := strings.IndexAny(p, "-_."); k >= 0 {
+			p = p[:k]
+		}
+		if len(p) > 2 && devicePrefix(p) || equalFoldASCII(p, "win32") {
+			return true
+		}
+	}
+	return false
 }
 
 // platformFollows reports whether an element after ws[i]'s in the same

@@ -215,6 +215,13 @@ var shapeFamilies = []struct {
 	{"engine named after like Gecko", "Mozilla/5.0 (iPhone; CPU iPhone OS 9_3 like Mac OS X) AppleWebKit/601.1 (KHTML, like Gecko, QuokkaWebKit/1.0.2) Version/9.0 Mobile/13E233 Quokka/2.1", "", ""},
 	{"tablet's own platform word", "Mozilla/5.0 (PlayBook) AppleWebKit/536.2+ (KHTML, like Gecko) Version/10.1.0 Safari/536.2+", "", ""},
 	{"RISC OS after the compatible slot", "Mozilla/3.04 (compatible; Quokka/2.1; RISC OS 4.02)", "", ""},
+	{"TV in a name's part", "Quokka-AppleTV/4.2", "", ""},
+	{"Win32 in a name's part", "Wombat-win32-3v101", "", ""},
+	{"handset brand in a name's part", "QuokkaClient-AM-samsung-QK-716-r-2.1", "", ""},
+	{"WAP version of a handset", "QK380 2.0 WAP1.1", "", ""},
+	{"browser family as a handset's version", "QUOKKA-QK99/REV 2.2.1/Teleca Q03B1", "", ""},
+	{"TV engine word", "QuokkaBox qkwebkit 537", "", ""},
+	{"product with a dotted version part", "Quokka-sync.v2/1.0", "Quokka-sync.v2", RuleProduct},
 	// Look-alikes name themselves, never the bot they resemble.
 	{"-like inside a word", "Mozilla/5.0 (compatible; wombat.example-like Googlebot)", "", ""},
 	{"negation", "Quokka/1.0 (not Googlebot)", "Quokka", RuleProduct},

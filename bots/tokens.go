@@ -1235,6 +1235,9 @@ func nonBrowser(ua string, ws []word, sh uaShape) guess {
 		if len(n) >= 5 && isDigit(n[0]) && screenSize(n) {
 			return guess{} // "Quokka/1.0 [en] (v. 4.1; 153x130)": a handheld's screen
 		}
+		if deviceVersion(&ws[i]) || i > 0 && len(n) > 6 && hasSuffixFold(n, "webkit") {
+			return guess{} // "Quokka 2.0 WAP1.1", "QK-716/REV 2.1/Teleca Q03", "QuokkaTV qkwebkit 537"
+		}
 		if program {
 			continue // "Quokka/1.2 Python/3.11 Linux/6.1": a program's system
 		}
@@ -1518,4 +1521,23 @@ func Names(ua string) []string {
 // hasSuffixFold reports whether s ends with suffix, ASCII case-insensitively.
 func hasSuffixFold(s, suffix string) bool {
 	return len(s) >= len(suffix) && equalFoldASCII(s[len(s)-len(suffix):], suffix)
+}
+
+// deviceVersion reports whether a word says a handset's software: the
+// WAP version handsets give ("WAP1.1", "WAP2.0"), or a browser
+// family's name given as a product's version ("QK-716/REV 2.1/Teleca
+// Q03", "quokka-vm/UCWEB8.2.0/70"), as phones write their browser.
+func deviceVersion(w *word) bool {
+	n := w.name
+	if len(n) > 3 && hasPrefixFold(n, "WAP") && isDigit(n[3]) {
+		return true
+	}
+	if !w.verPart {
+		return false
+	}
+	k := 0
+	for k < len(n) && isLetter(n[k]) {
+		k++
+	}
+	return k >= 4 && familyOf(n[:k])
 }
