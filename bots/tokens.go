@@ -825,7 +825,7 @@ func guessWords(ua string, ws []word, sh uaShape) guess {
 	for i := range ws {
 		w := &ws[i]
 		if w.link {
-			hasLinkOrMail = hasLinkOrMail || isContact(ua[w.start:w.end])
+			hasLinkOrMail = hasLinkOrMail || isContact(ua[w.start:w.end]) && !platformLink(ua, ws, i)
 			continue
 		}
 		if !goodName(w) {
@@ -1235,8 +1235,10 @@ func nonBrowser(ua string, ws []word, sh uaShape) guess {
 		if len(n) >= 5 && isDigit(n[0]) && screenSize(n) {
 			return guess{} // "Quokka/1.0 [en] (v. 4.1; 153x130)": a handheld's screen
 		}
-		if deviceVersion(&ws[i]) || i > 0 && len(n) > 6 && hasSuffixFold(n, "webkit") {
-			return guess{} // "Quokka 2.0 WAP1.1", "QK-716/REV 2.1/Teleca Q03", "QuokkaTV qkwebkit 537"
+		if deviceVersion(&ws[i]) || i > 0 && len(n) > 6 && hasSuffixFold(n, "webkit") || i > 0 && modelIdentifier(ua, &ws[i]) {
+			// "Quokka 2.0 WAP1.1", "QK-716/REV 2.1/Teleca Q03", "QuokkaTV
+			// qkwebkit 537", "quokkad [Watch OS,8.4,Watch3,4]"
+			return guess{}
 		}
 		if program {
 			continue // "Quokka/1.2 Python/3.11 Linux/6.1": a program's system
@@ -1540,4 +1542,33 @@ func deviceVersion(w *word) bool {
 		k++
 	}
 	return k >= 4 && familyOf(n[:k])
+}
+
+// platformLink reports whether the link ws[i] stands in a comment that
+// opens with a system's name after the first product ("Quokka/12.0
+// (Windows NT 6.1; WOW64; http://quokka.example)", "(iOS; 11.0;
+// http://...)"): an app's home page beside its platform, not a bot's
+// contact. Bots put their link beside their name ("(compatible;
+// Name/1.0; +http://...)") or on its own, and in a browser's platform
+// comment ("Mozilla/5.0 (X11; Linux x86_64; Quokka http://...)"), which
+// does not count here.
+func platformLink(ua string, ws []word, i int) bool {
+	c := ws[i].comment
+	if c == 0 || strings.IndexByte(ua[ws[i].start:ws[i].end], '@') >= 0 {
+		return false // a mail address is a contact wherever it stands
+	}
+	k := i
+	for k > 0 && ws[k-1].comment == c {
+		k--
+	}
+	f := &ws[k]
+	if k == 0 || isBrowserToken(ws[0].name) || f.start == 0 || ua[f.start-1] != '(' || f.link || !hasLetter(f.name) || equalFoldASCII(f.name, "compatible") || len(f.name) < 3 {
+		return false
+	}
+	var buf [32]byte
+	if len(f.name) > len(buf) {
+		return false
+	}
+	l := string(lowerInto(buf[:0], f.name))
+	return strings.HasPrefix(l, "windows") || systemWords[l] || l == "ios"
 }
