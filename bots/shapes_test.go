@@ -226,6 +226,7 @@ var shapeFamilies = []struct {
 	{"app's home page in its platform comment", "Quokka/12.0 Git:20130127-abc1234 (Windows NT 6.1;WOW64;Win64;x64; http://www.quokka.example)", "", ""},
 	{"bot's link in a browser's platform comment", "Mozilla/5.0 (X11; Linux x86_64; Wombat https://wombat.example/) AppleWebKit/537.36 (KHTML, like Gecko) Chrome/54.0.2840.71 Safari/537.36", "wombat.example", RuleLinkHost},
 	{"bot's link in its own comment", "Quokka/2.0 (+http://quokka.example/about)", "Quokka", RuleContactLink},
+	{"media player reporting its processor", "QuokkaPlayer/7.6 (qkver=7.6;cpu=IA32;os=Mac 10.6.8)", "", ""},
 	// Look-alikes name themselves, never the bot they resemble.
 	{"-like inside a word", "Mozilla/5.0 (compatible; wombat.example-like Googlebot)", "", ""},
 	{"negation", "Quokka/1.0 (not Googlebot)", "Quokka", RuleProduct},

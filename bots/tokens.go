@@ -1235,9 +1235,9 @@ func nonBrowser(ua string, ws []word, sh uaShape) guess {
 		if len(n) >= 5 && isDigit(n[0]) && screenSize(n) {
 			return guess{} // "Quokka/1.0 [en] (v. 4.1; 153x130)": a handheld's screen
 		}
-		if deviceVersion(&ws[i]) || i > 0 && len(n) > 6 && hasSuffixFold(n, "webkit") || i > 0 && modelIdentifier(ua, &ws[i]) {
+		if deviceVersion(&ws[i]) || i > 0 && len(n) > 6 && hasSuffixFold(n, "webkit") || i > 0 && modelIdentifier(ua, &ws[i]) || cpuReport(ua, &ws[i]) {
 			// "Quokka 2.0 WAP1.1", "QK-716/REV 2.1/Teleca Q03", "QuokkaTV
-			// qkwebkit 537", "quokkad [Watch OS,8.4,Watch3,4]"
+			// qkwebkit 537", "quokkad [Watch OS,8.4,Watch3,4]", "(cpu=IA32;os=...)"
 			return guess{}
 		}
 		if program {
@@ -1571,4 +1571,12 @@ func platformLink(ua string, ws []word, i int) bool {
 	}
 	l := string(lowerInto(buf[:0], f.name))
 	return strings.HasPrefix(l, "windows") || systemWords[l] || l == "ios"
+}
+
+// cpuReport reports whether a comment element is a "cpu=" pair, as
+// media players and handhelds report their processor ("Quokka/7.6
+// (qkver=7.6;cpu=IA32;os=Mac 10.5.8)", "(... CPU=M32R; Storage=NO)").
+func cpuReport(ua string, w *word) bool {
+	e := w.nameStart + 3
+	return w.comment != 0 && w.elemFirst && len(w.name) == 3 && e < len(ua) && ua[e] == '=' && equalFoldASCII(w.name, "cpu")
 }
