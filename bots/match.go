@@ -98,9 +98,10 @@ func (c *Catalog) IdentifyUA(ua string) Identity {
 		return Identity{Agent: best.bot.Token, Bot: best.bot, Matched: matchedText(ua[at : at+len(best.lit)]), Rule: RuleCatalog}
 	}
 	sh := readShape(ws)
-	if sh.handset {
+	if sh.handset || bestFW != nil && deviceApp(ws) {
 		// Java ME handsets name their Java runtime ("Java/HWJa/1.0
-		// Profile/MIDP-2.0"): no HTTP library.
+		// Profile/MIDP-2.0"), apps on a device their HTTP library: no
+		// agent.
 		bestFW = nil
 	}
 	g := guessName(ua, ws, sh)

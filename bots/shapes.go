@@ -625,3 +625,26 @@ func tvName(n string) bool {
 	l := len(n)
 	return l > 3 && n[l-2:] == "TV" && ('a' <= n[l-3] && n[l-3] <= 'z' || n[l-3] == '-')
 }
+
+// deviceApp reports whether the first product's comment opens with a
+// device's or system's name ("Quokka/1.5 (QuokkaTV 4; tvOS16.2)
+// libcurl/7.58"): an app on that device, whose HTTP library names no
+// agent. It runs only when a framework was found.
+func deviceApp(ws []word) bool {
+	if len(ws) < 2 || !ws[0].version || isBrowserToken(ws[0].name) {
+		return false
+	}
+	k := 1
+	for k < len(ws) && ws[k].verPart && ws[k].comment == 0 {
+		k++
+	}
+	return k < len(ws) && ws[k].comment == 1 && ws[k].elemFirst && systemOrDevice(ws[k].name)
+}
+
+// systemOrDevice reports whether a word starts with a handset brand's
+// or TV's prefix or is a system of systemWords other than X11 (a
+// desktop browser's platform, which headless browsers copy).
+func systemOrDevice(n string) bool {
+	var buf [16]byte
+	return devicePrefix(n) || len(n) <= len(buf) && systemWords[string(lowerInto(buf[:0], n))] && !equalFoldASCII(n, "X11")
+}

@@ -227,6 +227,7 @@ var shapeFamilies = []struct {
 	{"bot's link in a browser's platform comment", "Mozilla/5.0 (X11; Linux x86_64; Wombat https://wombat.example/) AppleWebKit/537.36 (KHTML, like Gecko) Chrome/54.0.2840.71 Safari/537.36", "wombat.example", RuleLinkHost},
 	{"bot's link in its own comment", "Quokka/2.0 (+http://quokka.example/about)", "Quokka", RuleContactLink},
 	{"media player reporting its processor", "QuokkaPlayer/7.6 (qkver=7.6;cpu=IA32;os=Mac 10.6.8)", "", ""},
+	{"app on a TV with its HTTP library", "qkapp/1.5.1 (AppleTv Quokka TV 4; tvOS16.2; quokka.client) libcurl/7.58.0 OpenSSL/1.0.2o", "", ""},
 	// Look-alikes name themselves, never the bot they resemble.
 	{"-like inside a word", "Mozilla/5.0 (compatible; wombat.example-like Googlebot)", "", ""},
 	{"negation", "Quokka/1.0 (not Googlebot)", "Quokka", RuleProduct},

@@ -832,7 +832,7 @@ func guessWords(ua string, ws []word, sh uaShape) guess {
 			continue
 		}
 		if isFramework(w.name) {
-			if fw.name == "" && (versionFollows(ua, w) || i == 0) && !sh.handset {
+			if fw.name == "" && (versionFollows(ua, w) || i == 0) && !sh.handset && !deviceApp(ws) {
 				fw = guess{name: w.name, framework: true, start: w.nameStart, rule: RuleFramework}
 			}
 			continue
