@@ -433,10 +433,13 @@ func appended(ua string, ws []word, sh uaShape) guess {
 
 // namesOther reports whether a word appended to a browser's header names
 // something other than a tool: a browser family or a browser, a device,
-// a platform, a generic word, a framework or a TV app (appended,
+// a platform, a generic word, a framework, a TV app or a Linux
+// distribution ("... Firefox/33.0 Slackware/14.1") (appended,
 // appendedBare, ieAppended).
 func namesOther(n string) bool {
-	return familyOf(n) || hasBrowse(n) || devicePrefix(n) || isPlatformWord(n) || IsGeneric(n) || isFramework(n) || tvName(n)
+	var buf [32]byte
+	return familyOf(n) || hasBrowse(n) || devicePrefix(n) || isPlatformWord(n) || IsGeneric(n) || isFramework(n) || tvName(n) ||
+		len(n) <= len(buf) && linuxDistributions[string(lowerInto(buf[:0], n))]
 }
 
 // appendedBare names a tool that appends its bare name, without a

@@ -228,6 +228,7 @@ var shapeFamilies = []struct {
 	{"bot's link in its own comment", "Quokka/2.0 (+http://quokka.example/about)", "Quokka", RuleContactLink},
 	{"media player reporting its processor", "QuokkaPlayer/7.6 (qkver=7.6;cpu=IA32;os=Mac 10.6.8)", "", ""},
 	{"app on a TV with its HTTP library", "qkapp/1.5.1 (AppleTv Quokka TV 4; tvOS16.2; quokka.client) libcurl/7.58.0 OpenSSL/1.0.2o", "", ""},
+	{"distribution appended to a desktop Firefox", "Mozilla/5.0 (X11; Linux x86_64; rv:52.0) Gecko/20100101 Firefox/52.0 Gentoo/2.1", "", ""},
 	// Look-alikes name themselves, never the bot they resemble.
 	{"-like inside a word", "Mozilla/5.0 (compatible; wombat.example-like Googlebot)", "", ""},
 	{"negation", "Quokka/1.0 (not Googlebot)", "Quokka", RuleProduct},
