@@ -380,7 +380,15 @@ func shellAfter(ua string, ws []word, sh uaShape) guess {
 			return guess{}
 		}
 	}
-	if devicePrefix(w.name) || bundleID(w.name) {
+	e := w.end
+	if ws[1].verPart {
+		e = ws[1].end // the product's version
+	}
+	if devicePrefix(w.name) || bundleID(w.name) || (e >= len(ua) || ua[e] != ',') && namesBrowser(ws) {
+		// "QK-Glisten/1.00 Mozilla/4.0 (...)/UC Browser7.7": a
+		// handset's model before a browser that names itself. A tool
+		// that copies a browser's header writes a comma after its
+		// own product ("Quokka/6.7, Mozilla/5.0 ... WombatBrowser/2").
 		return guess{}
 	}
 	return guess{name: w.name, start: w.nameStart, rule: RuleProduct}

@@ -229,6 +229,10 @@ var shapeFamilies = []struct {
 	{"media player reporting its processor", "QuokkaPlayer/7.6 (qkver=7.6;cpu=IA32;os=Mac 10.6.8)", "", ""},
 	{"app on a TV with its HTTP library", "qkapp/1.5.1 (AppleTv Quokka TV 4; tvOS16.2; quokka.client) libcurl/7.58.0 OpenSSL/1.0.2o", "", ""},
 	{"distribution appended to a desktop Firefox", "Mozilla/5.0 (X11; Linux x86_64; rv:52.0) Gecko/20100101 Firefox/52.0 Gentoo/2.1", "", ""},
+	{"game reporting its hardware", "Quokka Empire/1.80 qid=0123abcd cv=180011 hw=WOMBAT QK371; QK371; gzip", "", ""},
+	{"handset brand opening a version part", "QuokkaSync/1.0 Name/HTC-Wombat Software/5.2.19214", "", ""},
+	{"handset model before a browser that names itself", "QuokkaGlisten/1.00 Mozilla/4.0 (compatible; MSIE 4.01; Windows CE; PPC)/Wombat Browser7.7", "", ""},
+	{"tool's product and a comma before a browser that names itself", "Quokka/6.7.5, Mozilla/5.0 (Linux; Android 9; QK716) AppleWebKit/537.36 (KHTML, like Gecko) Chrome/76.0.3809.111 Mobile Safari/537.36 WombatBrowser/2.1", "Quokka", RuleProduct},
 	// Look-alikes name themselves, never the bot they resemble.
 	{"-like inside a word", "Mozilla/5.0 (compatible; wombat.example-like Googlebot)", "", ""},
 	{"negation", "Quokka/1.0 (not Googlebot)", "Quokka", RuleProduct},

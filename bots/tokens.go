@@ -1526,9 +1526,10 @@ func hasSuffixFold(s, suffix string) bool {
 }
 
 // deviceVersion reports whether a word says a handset's software: the
-// WAP version handsets give ("WAP1.1", "WAP2.0"), or a browser
-// family's name given as a product's version ("QK-716/REV 2.1/Teleca
-// Q03", "quokka-vm/UCWEB8.2.0/70"), as phones write their browser.
+// WAP version handsets give ("WAP1.1", "WAP2.0"), a browser family's
+// name given as a product's version ("QK-716/REV 2.1/Teleca Q03",
+// "quokka-vm/UCWEB8.2.0/70"), as phones write their browser, or a
+// handset brand and a dash opening a version part.
 func deviceVersion(w *word) bool {
 	n := w.name
 	if len(n) > 3 && hasPrefixFold(n, "WAP") && isDigit(n[3]) {
@@ -1541,7 +1542,9 @@ func deviceVersion(w *word) bool {
 	for k < len(n) && isLetter(n[k]) {
 		k++
 	}
-	return k >= 4 && familyOf(n[:k])
+	// A handset brand opening a version part ("Quokka/HTC-Kaiser",
+	// "Wombat /samsung-2.3.6-QK-I9050-800x480") names the device.
+	return k >= 4 && familyOf(n[:k]) || k >= 3 && k < len(n) && n[k] == '-' && devicePrefix(n)
 }
 
 // platformLink reports whether the link ws[i] stands in a comment that
@@ -1573,10 +1576,15 @@ func platformLink(ua string, ws []word, i int) bool {
 	return strings.HasPrefix(l, "windows") || systemWords[l] || l == "ios"
 }
 
-// cpuReport reports whether a comment element is a "cpu=" pair, as
+// cpuReport reports whether a word is a "cpu=" pair in a comment, as
 // media players and handhelds report their processor ("Quokka/7.6
-// (qkver=7.6;cpu=IA32;os=Mac 10.5.8)", "(... CPU=M32R; Storage=NO)").
+// (qkver=7.6;cpu=IA32;os=Mac 10.5.8)", "(... CPU=M32R; Storage=NO)"),
+// or a "hw=" pair, as games on phones report their hardware ("Quokka
+// Empire/1.80 cv=180011 hw=QUOKKA QK371").
 func cpuReport(ua string, w *word) bool {
-	e := w.nameStart + 3
-	return w.comment != 0 && w.elemFirst && len(w.name) == 3 && e < len(ua) && ua[e] == '=' && equalFoldASCII(w.name, "cpu")
+	e := w.nameStart + len(w.name)
+	if e >= len(ua) || ua[e] != '=' {
+		return false
+	}
+	return w.comment != 0 && w.elemFirst && equalFoldASCII(w.name, "cpu") || equalFoldASCII(w.name, "hw")
 }
