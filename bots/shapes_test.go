@@ -233,6 +233,9 @@ var shapeFamilies = []struct {
 	{"handset brand opening a version part", "QuokkaSync/1.0 Name/HTC-Wombat Software/5.2.19214", "", ""},
 	{"handset model before a browser that names itself", "QuokkaGlisten/1.00 Mozilla/4.0 (compatible; MSIE 4.01; Windows CE; PPC)/Wombat Browser7.7", "", ""},
 	{"tool's product and a comma before a browser that names itself", "Quokka/6.7.5, Mozilla/5.0 (Linux; Android 9; QK716) AppleWebKit/537.36 (KHTML, like Gecko) Chrome/76.0.3809.111 Mobile Safari/537.36 WombatBrowser/2.1", "Quokka", RuleProduct},
+	{"mail address after an IE shape", "Mozilla/4.0 (compatible; MSIE 6.0; Windows NT 5.1) (quokka2.1@wombat.example)", "wombat.example", RuleLinkHost},
+	{"link as its own element of an IE comment", "Mozilla/4.0 (compatible; MSIE 7.0; Windows NT 6.1; www.quokka-watch.example)", "quokka-watch.example", RuleLinkHost},
+	{"toolbar's name and link in an IE comment", "Mozilla/4.0 (compatible; MSIE 7.0; Windows NT 6.1; Trident/4.0; QuokkaRadio http://quokka.example; .NET CLR 2.0.50727)", "", ""},
 	// Look-alikes name themselves, never the bot they resemble.
 	{"-like inside a word", "Mozilla/5.0 (compatible; wombat.example-like Googlebot)", "", ""},
 	{"negation", "Quokka/1.0 (not Googlebot)", "Quokka", RuleProduct},

@@ -907,7 +907,7 @@ func guessWords(ua string, ws []word, sh uaShape) guess {
 		// "Quokka Browser/1.2 (http://quokka.example)"): a bot that
 		// gives no other name is named by the host it points to.
 		for i := range ws {
-			if ws[i].link && (!sh.ie || crawlerLink(ua[ws[i].start:ws[i].end])) {
+			if ws[i].link && (!sh.ie || crawlerLink(ua[ws[i].start:ws[i].end]) || ieContact(ua, ws, i)) {
 				if h, at := linkHost(ua, &ws[i]); h != "" {
 					return guess{name: h, start: at, rule: RuleLinkHost}
 				}
@@ -915,6 +915,27 @@ func guessWords(ua string, ws []word, sh uaShape) guess {
 		}
 	}
 	return fw
+}
+
+// ieContact reports whether the link ws[i] of an Internet Explorer
+// shaped header is a bot's contact rather than an OEM's or a toolbar's:
+// a mail address anywhere ("(compatible; MSIE 6.0; Windows NT 5.0)
+// (quokka@wombat.example)"; toolbars give a home page, never a mail
+// box), or a link that is an element of its own in the MSIE comment
+// ("(compatible; MSIE 8.0; Windows NT 6.3; www.quokka.example)"), where
+// toolbars write their name beside it ("Quokka Radio
+// http://quokka.example").
+func ieContact(ua string, ws []word, i int) bool {
+	w := &ws[i]
+	if strings.IndexByte(ua[w.start:w.end], '@') >= 0 {
+		return true
+	}
+	if w.comment != 1 || !w.elemFirst || i+1 < len(ws) && ws[i+1].elem == w.elem {
+		return false
+	}
+	// Its own parentheses inside the comment are a product's
+	// ("Quokka 10.1 (www.quokka.example)").
+	return w.start > 0 && ua[w.start-1] != '('
 }
 
 // linkHost returns the host name of a link or mail address word, without
