@@ -129,6 +129,39 @@ func platformTool(ua string, ws []word, sh uaShape) guess {
 	return guess{}
 }
 
+// rvTool names a tool that writes its name as the last element of a
+// Gecko browser's platform comment, right after the "rv:" revision
+// ("Mozilla/5.0 (Windows; U; Windows NT 5.1; en; rv:1.9.2; Quokka-Lens)
+// Gecko/20100101 Firefox/3.6"): Gecko ends that comment with rv:, and
+// what phones and Internet Explorer put after it (IEMobile, WPDesktop,
+// a handset's brand and model) is left alone by asking for a desktop
+// platform, no MSIE or Trident, and one word with a lower-case letter
+// that is no platform's, locale's or browser's. The header must end
+// with Firefox's product: browsers built on Firefox append their own
+// ("... Firefox/1.5 Quokka/0.7"), and their partner builds write the
+// partner's name after rv:.
+func rvTool(ua string, ws []word, sh uaShape) guess {
+	k := len(ws) - 1
+	if k > 0 && ws[k].verPart {
+		k--
+	}
+	if sh.ie || !sh.pc || k < 1 || !ws[k].version || ws[k].comment != 0 || !equalFoldASCII(ws[k].name, "Firefox") {
+		return guess{}
+	}
+	for i := 1; i < len(ws); i++ {
+		w, p := &ws[i], &ws[i-1]
+		if w.comment != 1 || !w.elemFirst || p.comment != 1 || !p.elemFirst || p.name != "rv" || ua[p.nameStart+2] != ':' {
+			continue
+		}
+		if i+1 < len(ws) && ws[i+1].comment == 1 || w.link || w.version || w.name != ua[w.start:w.end] || len(w.name) < 4 || !lowerIn(w.name) ||
+			namesOther(w.name) || locale(w.name) || namesBrowser(ws) {
+			return guess{}
+		}
+		return guess{name: w.name, start: w.nameStart, rule: RuleCommentSlot}
+	}
+	return guess{}
+}
+
 // pastDevice reports whether the element at ws[i] of a phone's or
 // tablet's platform comment comes after the device's own words: the
 // comment is an iOS device's, which names no model ("(iPad; CPU OS 17_0

@@ -865,6 +865,9 @@ func guessWords(ua string, ws []word, sh uaShape) guess {
 	if g := platformTool(ua, ws, sh); g.name != "" {
 		return g
 	}
+	if g := rvTool(ua, ws, sh); g.name != "" {
+		return g
+	}
 	if g := qtAppName(ua, ws, sh); g.name != "" {
 		return g
 	}
