@@ -238,6 +238,7 @@ var shapeFamilies = []struct {
 	{"toolbar's name and link in an IE comment", "Mozilla/4.0 (compatible; MSIE 7.0; Windows NT 6.1; Trident/4.0; QuokkaRadio http://quokka.example; .NET CLR 2.0.50727)", "", ""},
 	{"tool after rv: in a Gecko comment", "Mozilla/5.0 (Windows; U; Windows NT 6.1; en-US; rv:1.9.2.8; Quokka-Lens) Gecko/20100722 Firefox/3.6.8", "Quokka-Lens", RuleCommentSlot},
 	{"partner build of a browser on Firefox", "Mozilla/5.0 (Windows; U; Windows NT 6.1; en-US; rv:1.9.2.8; quokkapics) Gecko/20100722 Firefox/3.6.8 Wombat/2.5", "", ""},
+	{"runtime in a library's comment", "Quokka/2.4.1 (Node.js v20.11.0; linux x64)", "Quokka", RuleProduct},
 	// Look-alikes name themselves, never the bot they resemble.
 	{"-like inside a word", "Mozilla/5.0 (compatible; wombat.example-like Googlebot)", "", ""},
 	{"negation", "Quokka/1.0 (not Googlebot)", "Quokka", RuleProduct},

@@ -1324,12 +1324,14 @@ var runtimes = map[string]bool{
 
 // runtimeProduct reports whether a top-level product after the first
 // names a language runtime with a version that starts with a digit (or
-// "v" and a digit).
+// "v" and a digit), or a comment names one before its version, as
+// libraries report the runtime they run on ("Quokka/1.4 (Node.js
+// v18.14.2; linux x64)"); no browser or device names one.
 func runtimeProduct(ws []word) bool {
 	var buf [8]byte
 	for i := 1; i+1 < len(ws); i++ {
 		w := &ws[i]
-		if !w.version || w.comment != 0 || len(w.name) > len(buf) || !runtimes[string(lowerInto(buf[:0], w.name))] {
+		if !w.version && (w.comment == 0 || ws[i+1].elem != w.elem) || len(w.name) > len(buf) || !runtimes[string(lowerInto(buf[:0], w.name))] {
 			continue
 		}
 		v := ws[i+1].name
