@@ -692,3 +692,59 @@ func systemOrDevice(n string) bool {
 	var buf [16]byte
 	return devicePrefix(n) || len(n) <= len(buf) && systemWords[string(lowerInto(buf[:0], n))] && !equalFoldASCII(n, "X11")
 }
+
+// desktopHost names a tool by a host name it writes into a desktop
+// browser's header, where browsers write none: as an element of the
+// platform comment ("(Windows NT 10.0; quokka.example)"), as the
+// product between the engine's comment and Safari ("(KHTML, like Gecko)
+// quokka-shot.example/0.9 Safari/537.36"), right after the final
+// Safari, Firefox or Chrome product ("... Firefox/115.0 quokka.example
+// audit"), or in a comment after it ("Safari/537.36 (Quokka IQ,
+// quokka.example)"). Apps that embed a browser append their own name
+// after the browser's last product (Edge's "Edg/..."), and phones' apps
+// and carriers name hosts too, so only the desktop shapes count.
+func desktopHost(ua string, ws []word, sh uaShape) guess {
+	if !sh.desktop || sh.ie || sh.app || namesBrowser(ws) {
+		return guess{}
+	}
+	final := false // past the final Safari, Firefox or Chrome product
+	for i := 1; i < len(ws); i++ {
+		w := &ws[i]
+		if w.verPart {
+			continue
+		}
+		if w.comment == 0 && w.version {
+			final = equalFoldASCII(w.name, "Safari") || equalFoldASCII(w.name, "Firefox") || equalFoldASCII(w.name, "Chrome")
+			if !final && !hostWord(w.name) {
+				continue
+			}
+		}
+		if w.link || !hostWord(w.name) {
+			continue
+		}
+		p := &ws[prevNamed(ws, i)]
+		inPlatform := w.platform && w.elemFirst && elemLast(ws, i)
+		slot := w.comment == 0 && p.mentioned && equalFoldASCII(p.name, "Gecko")
+		if inPlatform || slot || final {
+			return guess{name: w.name, start: w.nameStart, rule: RuleLinkHost}
+		}
+	}
+	return guess{}
+}
+
+// hostWord reports whether a word is a host name: labels of letters,
+// digits and '-' joined by dots, the first starting with a letter, the
+// last two to 24 letters ("quokka.example", "web-shot.net").
+func hostWord(n string) bool {
+	dot := strings.LastIndexByte(n, '.')
+	if dot <= 0 || len(n)-dot-1 < 2 || len(n)-dot-1 > 24 || !lettersOnly(n[dot+1:]) || !isLetter(n[0]) {
+		return false
+	}
+	for i := 0; i < dot; i++ {
+		c := n[i]
+		if !isLetter(c) && !isDigit(c) && c != '-' && !(c == '.' && n[i-1] != '.') {
+			return false
+		}
+	}
+	return true
+}

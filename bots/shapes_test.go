@@ -239,6 +239,10 @@ var shapeFamilies = []struct {
 	{"tool after rv: in a Gecko comment", "Mozilla/5.0 (Windows; U; Windows NT 6.1; en-US; rv:1.9.2.8; Quokka-Lens) Gecko/20100722 Firefox/3.6.8", "Quokka-Lens", RuleCommentSlot},
 	{"partner build of a browser on Firefox", "Mozilla/5.0 (Windows; U; Windows NT 6.1; en-US; rv:1.9.2.8; quokkapics) Gecko/20100722 Firefox/3.6.8 Wombat/2.5", "", ""},
 	{"runtime in a library's comment", "Quokka/2.4.1 (Node.js v20.11.0; linux x64)", "Quokka", RuleProduct},
+	{"host in a desktop platform comment", "Mozilla/5.0 (Windows NT 10.0; quokka-feeds.example) AppleWebKit/537.36 (KHTML, like Gecko) Chrome/120.0.0.0 Safari/537.36", "quokka-feeds.example", RuleLinkHost},
+	{"host as the product before Safari", "Mozilla/5.0 (X11; Linux x86_64) AppleWebKit/534.34 (KHTML, like Gecko) shot.quokka.example/1.2 Safari/534.34", "shot.quokka.example", RuleLinkHost},
+	{"host in a comment after Safari", "Mozilla/5.0 (Macintosh; Intel Mac OS X 10_15_7) AppleWebKit/605.1.15 (KHTML, like Gecko) Version/17.0 Safari/605.1.15 (Quokka IQ, quokka.example)", "quokka.example", RuleLinkHost},
+	{"desktop app's host after Edge", "Mozilla/5.0 (Windows NT 10.0; Win64; x64) AppleWebKit/537.36 (KHTML, like Gecko) Chrome/120.0.0.0 Safari/537.36 Edg/120.0.0.0 quokka.example", "", ""},
 	// Look-alikes name themselves, never the bot they resemble.
 	{"-like inside a word", "Mozilla/5.0 (compatible; wombat.example-like Googlebot)", "", ""},
 	{"negation", "Quokka/1.0 (not Googlebot)", "Quokka", RuleProduct},

@@ -917,7 +917,7 @@ func guessWords(ua string, ws []word, sh uaShape) guess {
 			}
 		}
 	}
-	return fw
+	return desktopHost(ua, ws, sh)
 }
 
 // ieContact reports whether the link ws[i] of an Internet Explorer
