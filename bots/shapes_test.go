@@ -243,6 +243,8 @@ var shapeFamilies = []struct {
 	{"host as the product before Safari", "Mozilla/5.0 (X11; Linux x86_64) AppleWebKit/534.34 (KHTML, like Gecko) shot.quokka.example/1.2 Safari/534.34", "shot.quokka.example", RuleLinkHost},
 	{"host in a comment after Safari", "Mozilla/5.0 (Macintosh; Intel Mac OS X 10_15_7) AppleWebKit/605.1.15 (KHTML, like Gecko) Version/17.0 Safari/605.1.15 (Quokka IQ, quokka.example)", "quokka.example", RuleLinkHost},
 	{"desktop app's host after Edge", "Mozilla/5.0 (Windows NT 10.0; Win64; x64) AppleWebKit/537.36 (KHTML, like Gecko) Chrome/120.0.0.0 Safari/537.36 Edg/120.0.0.0 quokka.example", "", ""},
+	{"bot after the word browser", "Mozilla/5.0 (Windows NT 10.0; rv:115.0) Gecko/20100101 Firefox/115.0 (BrowserQuokkaBot/1.0)", "BrowserQuokkaBot", RuleCrawlerStem},
+	{"browser's own agent", "QuokkaBrowserAgent/2.0", "", ""},
 	// Look-alikes name themselves, never the bot they resemble.
 	{"-like inside a word", "Mozilla/5.0 (compatible; wombat.example-like Googlebot)", "", ""},
 	{"negation", "Quokka/1.0 (not Googlebot)", "Quokka", RuleProduct},

@@ -680,7 +680,11 @@ func hasCrawlerStem(name string) bool {
 		return false
 	}
 	if strings.Contains(strings.ToLower(name), "browser") {
-		return false
+		// Browsers' names hold stems ("...BrowserAgent"); a name that
+		// ends in a CamelCase "Bot" after the word ("QuokkaBrowserBot",
+		// "BrowserQuokkaBot") calls itself a bot all the same.
+		n := len(name)
+		return n >= 10 && strings.HasSuffix(name, "Bot") && 'a' <= name[n-4] && name[n-4] <= 'z' && strings.Contains(strings.ToLower(name[:n-3]), "browser")
 	}
 	// A stem counts where it ends: at the end of the name or before
 	// '-', '.' or a digit. Only those few places are tried.
