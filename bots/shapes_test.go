@@ -245,6 +245,7 @@ var shapeFamilies = []struct {
 	{"desktop app's host after Edge", "Mozilla/5.0 (Windows NT 10.0; Win64; x64) AppleWebKit/537.36 (KHTML, like Gecko) Chrome/120.0.0.0 Safari/537.36 Edg/120.0.0.0 quokka.example", "", ""},
 	{"bot after the word browser", "Mozilla/5.0 (Windows NT 10.0; rv:115.0) Gecko/20100101 Firefox/115.0 (BrowserQuokkaBot/1.0)", "BrowserQuokkaBot", RuleCrawlerStem},
 	{"browser's own agent", "QuokkaBrowserAgent/2.0", "", ""},
+	{"dash before a crawler word in a comment", "Mozilla/5.0 (X11; Linux x86_64; rv:115.0) Gecko/20100101 Firefox/115.0 (Quokka Links - spider 2.0)", "Quokka Links - spider", RuleFullName},
 	// Look-alikes name themselves, never the bot they resemble.
 	{"-like inside a word", "Mozilla/5.0 (compatible; wombat.example-like Googlebot)", "", ""},
 	{"negation", "Quokka/1.0 (not Googlebot)", "Quokka", RuleProduct},

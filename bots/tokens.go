@@ -1435,6 +1435,14 @@ func fullName(ua string, ws []word, i int) (name string, start, end int) {
 		// A version number between words belongs to the name when a
 		// word comes before it: "Quokka Search 6.0 Robot".
 		num := !hasLetter(p.name) && numberWord(p.name) && j > 1 && hasLetter(ws[j-2].name) && ws[j-2].elem == p.elem
+		// So does a lone dash right before the word in a comment, when
+		// nothing else would name the client: "(Quokka Search - spider
+		// 1.0)"; at the top level the product before it names one.
+		dash := j == i && ws[i].comment != 0 && ua[p.start:p.end] == "-" && j > 1 && hasLetter(ws[j-2].name) && ws[j-2].elem == p.elem && !ws[j-2].version && !ws[j-2].verPart
+		if dash {
+			j--
+			continue
+		}
 		if p.elem != ws[i].elem || p.link || p.version || p.verPart || !hasLetter(p.name) && !num || p.mentioned || p.name == "" ||
 			p.name != ua[p.start:p.end] || isBrowserToken(p.name) {
 			break
