@@ -435,7 +435,8 @@ func shellAfter(ua string, ws []word, sh uaShape) guess {
 // Chromium does, in four parts (Vivaldi/6.5.3206.48); apps on phones
 // append their tokens to mobile headers, which this rule leaves alone.
 func appended(ua string, ws []word, sh uaShape) guess {
-	if !(sh.desktop || bareShell(ws)) || sh.ie || sh.app || len(ws) < 3 {
+	phone := !sh.desktop && chromePhone(ua, ws, sh)
+	if !(sh.desktop || phone || bareShell(ws)) || sh.ie || sh.app || len(ws) < 3 {
 		return guess{}
 	}
 	k := len(ws) - 1
@@ -449,6 +450,9 @@ func appended(ua string, ws []word, sh uaShape) guess {
 	}
 	if k == len(ws)-1 {
 		return appendedBare(ua, ws, sh, w)
+	}
+	if phone {
+		return guess{} // an app's product: "... Mobile Safari/537.36 Quokka/2.1"
 	}
 	if w.comment != 0 || !w.version || !goodName(w) {
 		return guess{}
@@ -747,4 +751,32 @@ func hostWord(n string) bool {
 		}
 	}
 	return true
+}
+
+// chromePhone reports whether a header is Chrome's on an Android phone
+// outside an app: an Android platform comment without the "wv" element
+// that Android's WebView writes, a Chrome product and no "Version/4.0"
+// product, which WebViews before "wv" wrote. Apps that show pages in a
+// WebView append their name there ("...; wv) ... Mobile Safari/537.36
+// QuokkaAndroid"); a page tester emulating a phone in Chrome appends
+// its own.
+func chromePhone(ua string, ws []word, sh uaShape) bool {
+	if sh.platform == 0 || !equalFoldASCII(ws[sh.platform].name, "Linux") {
+		return false
+	}
+	android, chrome := false, false
+	for i := sh.platform; i < len(ws); i++ {
+		w := &ws[i]
+		switch {
+		case w.comment == 1 && w.elemFirst && elemLast(ws, i) && equalFoldASCII(ua[w.start:w.end], "wv"):
+			return false
+		case w.comment == 1 && equalFoldASCII(w.name, "Android"):
+			android = true
+		case w.comment == 0 && w.version && equalFoldASCII(w.name, "Chrome"):
+			chrome = true
+		case w.comment == 0 && w.version && equalFoldASCII(w.name, "Version"):
+			return false
+		}
+	}
+	return android && chrome
 }

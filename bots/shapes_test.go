@@ -246,6 +246,9 @@ var shapeFamilies = []struct {
 	{"bot after the word browser", "Mozilla/5.0 (Windows NT 10.0; rv:115.0) Gecko/20100101 Firefox/115.0 (BrowserQuokkaBot/1.0)", "BrowserQuokkaBot", RuleCrawlerStem},
 	{"browser's own agent", "QuokkaBrowserAgent/2.0", "", ""},
 	{"dash before a crawler word in a comment", "Mozilla/5.0 (X11; Linux x86_64; rv:115.0) Gecko/20100101 Firefox/115.0 (Quokka Links - spider 2.0)", "Quokka Links - spider", RuleFullName},
+	{"page tester appended to Chrome on a phone", "Mozilla/5.0 (Linux; Android 14; Pixel 8) AppleWebKit/537.36 (KHTML, like Gecko) Chrome/124.0.0.0 Mobile Safari/537.36 QuokkaSpeed", "QuokkaSpeed", RuleProduct},
+	{"app appended in a WebView", "Mozilla/5.0 (Linux; Android 14; Pixel 8 Build/UQ1A; wv) AppleWebKit/537.36 (KHTML, like Gecko) Version/4.0 Chrome/124.0.0.0 Mobile Safari/537.36 QuokkaAndroid", "", ""},
+	{"app appended in an old WebView", "Mozilla/5.0 (Linux; Android 4.4.2; QK-716 Build/KOT49H) AppleWebKit/537.36 (KHTML, like Gecko) Version/4.0 Chrome/30.0.0.0 Mobile Safari/537.36 QuokkaReader", "", ""},
 	// Look-alikes name themselves, never the bot they resemble.
 	{"-like inside a word", "Mozilla/5.0 (compatible; wombat.example-like Googlebot)", "", ""},
 	{"negation", "Quokka/1.0 (not Googlebot)", "Quokka", RuleProduct},
