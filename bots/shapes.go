@@ -708,6 +708,16 @@ func systemOrDevice(n string) bool {
 // after the browser's last product (Edge's "Edg/..."), and phones' apps
 // and carriers name hosts too, so only the desktop shapes count.
 func desktopHost(ua string, ws []word, sh uaShape) guess {
+	if len(ws) > 1 && ws[0].version && equalFoldASCII(ws[0].name, "Mozilla") && strings.IndexByte(ua, '(') < 0 {
+		// Every browser sends a platform comment: "Mozilla/5.0
+		// Firefox quokka.example" is a tool's, its host anywhere (a
+		// host, not a product: "Quokka.js/5.0" is a library's).
+		for i := 1; i < len(ws); i++ {
+			if !ws[i].link && !ws[i].verPart && !ws[i].version && hostWord(ws[i].name) {
+				return guess{name: ws[i].name, start: ws[i].nameStart, rule: RuleLinkHost}
+			}
+		}
+	}
 	if !sh.desktop || sh.ie || sh.app || namesBrowser(ws) {
 		return guess{}
 	}
