@@ -790,3 +790,20 @@ func chromePhone(ua string, ws []word, sh uaShape) bool {
 	}
 	return android && chrome
 }
+
+// headlessName names a browser run headless that says so in words
+// ("Headless Chrome 120.0 on Linux", "Headless Firefox"): the word
+// Headless and a browser's name right after it, at the top level. No
+// browser a person drives calls itself headless; the one-word
+// "HeadlessChrome" is a catalog framework's.
+func headlessName(ua string, ws []word) guess {
+	for i := 0; i+1 < len(ws); i++ {
+		w, n := &ws[i], &ws[i+1]
+		if w.comment != 0 || w.verPart || !equalFoldASCII(ua[w.start:w.end], "Headless") || n.comment != 0 || n.elem != w.elem ||
+			n.start != w.end+1 || !isBrowserToken(n.name) && !familyOf(n.name) {
+			continue
+		}
+		return guess{name: ua[w.start : n.nameStart+len(n.name)], start: w.start, rule: RuleFullName}
+	}
+	return guess{}
+}

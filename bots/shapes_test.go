@@ -250,6 +250,7 @@ var shapeFamilies = []struct {
 	{"app appended in a WebView", "Mozilla/5.0 (Linux; Android 14; Pixel 8 Build/UQ1A; wv) AppleWebKit/537.36 (KHTML, like Gecko) Version/4.0 Chrome/124.0.0.0 Mobile Safari/537.36 QuokkaAndroid", "", ""},
 	{"app appended in an old WebView", "Mozilla/5.0 (Linux; Android 4.4.2; QK-716 Build/KOT49H) AppleWebKit/537.36 (KHTML, like Gecko) Version/4.0 Chrome/30.0.0.0 Mobile Safari/537.36 QuokkaReader", "", ""},
 	{"host in a header without a platform comment", "Mozilla/5.0 Chrome quokka-scan.example", "quokka-scan.example", RuleLinkHost},
+	{"headless browser in words", "Headless Firefox 128.0 on Linux", "Headless Firefox", RuleFullName},
 	// Look-alikes name themselves, never the bot they resemble.
 	{"-like inside a word", "Mozilla/5.0 (compatible; wombat.example-like Googlebot)", "", ""},
 	{"negation", "Quokka/1.0 (not Googlebot)", "Quokka", RuleProduct},

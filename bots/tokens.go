@@ -863,6 +863,9 @@ func guessWords(ua string, ws []word, sh uaShape) guess {
 		// puts its model and profiles anywhere.
 		return fw
 	}
+	if g := headlessName(ua, ws); g.name != "" {
+		return g
+	}
 	if g := shapeName(ua, ws); g.name != "" {
 		return g
 	}
