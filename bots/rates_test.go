@@ -111,7 +111,7 @@ func TestRates(t *testing.T) {
 		min     float64 // share named as bots, at least (bots) or at most (browsers)
 	}{
 		{"crawler-user-agents instances", cua, true, 0.99},
-		{"device-detector bots", ddBots, true, 0.973},
+		{"device-detector bots", ddBots, true, 0.9735},
 		{"device-detector browsers", ddBrowsers, false, 0.001},
 		{"uap-core spiders", uapSpiders, true, 0.98},
 	} {
