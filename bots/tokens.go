@@ -885,23 +885,8 @@ func guessWords(ua string, ws []word, sh uaShape) guess {
 		return g
 	}
 	if hasLinkOrMail {
-		// "(compatible; Name/1.0; +http://...)": a contact link makes a bot
-		// of the first product or one-word element that is not a browser's.
-		for i := range ws {
-			w := &ws[i]
-			if !goodName(w) || w.platform || IsGeneric(w.name) || isFramework(w.name) || hasBrowse(w.name) || w.name != ua[w.nameStart:w.end] && !w.version {
-				continue
-			}
-			if sh.ie && (!w.version || w.comment == 0 && i == 0) {
-				// Internet Explorer's comment holds OEM and toolbar
-				// tokens (SLCC2, GTB7.1, SV1): only a product with a
-				// version names a bot there.
-				continue
-			}
-			single := w.elemFirst && (i+1 == len(ws) || ws[i+1].elem != w.elem || ws[i+1].link)
-			if w.version || single {
-				return guess{name: w.name, start: w.nameStart, rule: RuleContactLink}
-			}
+		if g := contactName(ua, ws, sh); g.name != "" {
+			return g
 		}
 	}
 	if fw.name != "" {
@@ -911,20 +896,50 @@ func guessWords(ua string, ws []word, sh uaShape) guess {
 		return g
 	}
 	if hasLinkOrMail && !namesBrowser(ws) {
-		// No browser sends a link or a mail address (but embedded
-		// Internet Explorer with an OEM's link, unless the link says
-		// it is a crawler's, and a browser that names itself one:
-		// "Quokka Browser/1.2 (http://quokka.example)"): a bot that
-		// gives no other name is named by the host it points to.
-		for i := range ws {
-			if ws[i].link && (!sh.ie || crawlerLink(ua[ws[i].start:ws[i].end]) || ieContact(ua, ws, i)) {
-				if h, at := linkHost(ua, &ws[i]); h != "" {
-					return guess{name: h, start: at, rule: RuleLinkHost}
-				}
-			}
+		if g := contactHost(ua, ws, sh); g.name != "" {
+			return g
 		}
 	}
 	return desktopHost(ua, ws, sh)
+}
+
+// contactName names the bot of a header with a contact link or mail
+// address ("(compatible; Name/1.0; +http://...)"): the first product or
+// one-word element that is not a browser's.
+func contactName(ua string, ws []word, sh uaShape) guess {
+	for i := range ws {
+		w := &ws[i]
+		if !goodName(w) || w.platform || IsGeneric(w.name) || isFramework(w.name) || hasBrowse(w.name) || w.name != ua[w.nameStart:w.end] && !w.version {
+			continue
+		}
+		if sh.ie && (!w.version || w.comment == 0 && i == 0) {
+			// Internet Explorer's comment holds OEM and toolbar
+			// tokens (SLCC2, GTB7.1, SV1): only a product with a
+			// version names a bot there.
+			continue
+		}
+		single := w.elemFirst && (i+1 == len(ws) || ws[i+1].elem != w.elem || ws[i+1].link)
+		if w.version || single {
+			return guess{name: w.name, start: w.nameStart, rule: RuleContactLink}
+		}
+	}
+	return guess{}
+}
+
+// contactHost names a bot that gives no other name by the host its link
+// or mail address points to. No browser sends a link or a mail address,
+// but embedded Internet Explorer with an OEM's link (unless the link
+// says it is a crawler's) and a browser that names itself one ("Quokka
+// Browser/1.2 (http://quokka.example)", which the caller rules out).
+func contactHost(ua string, ws []word, sh uaShape) guess {
+	for i := range ws {
+		if ws[i].link && (!sh.ie || crawlerLink(ua[ws[i].start:ws[i].end]) || ieContact(ua, ws, i)) {
+			if h, at := linkHost(ua, &ws[i]); h != "" {
+				return guess{name: h, start: at, rule: RuleLinkHost}
+			}
+		}
+	}
+	return guess{}
 }
 
 // ieContact reports whether the link ws[i] of an Internet Explorer
