@@ -936,9 +936,17 @@ func writeNumDict[T int32 | int64](e *encoder, w file.ColumnChunkWriter, vals []
 	clear(m)
 	idx := (*idxBuf)[:0]
 	var entries []T
+	// Most rows repeat the previous row's value (statuses, finding
+	// counts, robots.txt lines): its entry is known without the map.
+	var prev T
+	prevIdx := int32(-1)
 	for r, v := range vals {
 		if nulls > 0 && def[r] == 0 {
 			idx = append(idx, 0)
+			continue
+		}
+		if v == prev && prevIdx >= 0 {
+			idx = append(idx, prevIdx)
 			continue
 		}
 		i, ok := m[v]
@@ -948,6 +956,7 @@ func writeNumDict[T int32 | int64](e *encoder, w file.ColumnChunkWriter, vals []
 			entries = append(entries, v)
 		}
 		idx = append(idx, i)
+		prev, prevIdx = v, i
 	}
 	*idxBuf = idx
 	var dict arrow.Array
