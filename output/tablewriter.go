@@ -60,6 +60,11 @@ type tableWriter struct {
 	// strs and fixed are the columns addRow appends, strings and the
 	// others (steps).
 	strs, fixed []colStep
+	// noSeen is, per column, whether the address cache (colBuf.seen)
+	// did not pay in the last batch that tried it; flushed counts the
+	// batches handed over (seenFor).
+	noSeen  []bool
+	flushed int
 
 	// The encoding goroutine, started at the first full batch. work is
 	// unbuffered: handing a batch over waits until the previous one is
@@ -726,15 +731,54 @@ func (tw *tableWriter) nextBatch() *batch {
 	if tw.free != nil {
 		select {
 		case b := <-tw.free:
-			return b
+			return tw.seenFor(b)
 		default:
 		}
 	}
 	if tw.batches < 2 {
 		tw.batches++
-		return newBatch(tw.spec, tw.sizes)
+		return tw.seenFor(newBatch(tw.spec, tw.sizes))
 	}
-	return <-tw.free
+	return tw.seenFor(<-tw.free)
+}
+
+// seenRetry is how often (in batches) a column whose address cache did
+// not pay tries it again.
+const seenRetry = 8
+
+// seenFor starts b's columns with their address cache off where it did
+// not pay in the last batch that tried it: a column of values rebuilt
+// per row (URLs, SURT keys, targets) misses on every probe, a random
+// line of a table of 4 to 64 KiB, and a batch would take seenTrial
+// misses to find that out again (a violations table's batch never has
+// that many). Every seenRetry-th batch tries every column again. The
+// cache only saves lookups: which entries the rows get is the same
+// either way.
+func (tw *tableWriter) seenFor(b *batch) *batch {
+	if tw.noSeen == nil || tw.flushed%seenRetry == 0 {
+		return b
+	}
+	for _, r := range tw.strs {
+		if tw.noSeen[r.col] {
+			b.cols[r.col].seenOff = true
+		}
+	}
+	return b
+}
+
+// noteSeen records, at the end of batch b, which columns' address cache
+// did not pay in it (seenFor): turned off by its trial, or off from the
+// start, or missing more than four times as often as it hit over at
+// least seenTrial/16 probes.
+func (tw *tableWriter) noteSeen(b *batch) {
+	if tw.noSeen == nil {
+		tw.noSeen = make([]bool, len(b.cols))
+	}
+	for _, r := range tw.strs {
+		c := &b.cols[r.col]
+		tw.noSeen[r.col] = c.seenOff || c.seenProbes >= seenTrial/16 && c.seenHits < c.seenProbes/4
+	}
+	tw.flushed++
 }
 
 func (tw *tableWriter) writeErr() error {
@@ -788,6 +832,7 @@ func (tw *tableWriter) flush() error {
 			tw.sizes = append(tw.sizes, b.cols[i].size())
 		}
 	}
+	tw.noteSeen(b)
 	tw.cur = nil
 	tw.work <- b
 	return nil
