@@ -2,8 +2,13 @@ package output
 
 import (
 	"bytes"
+	"path/filepath"
+	"strconv"
+	"strings"
 	"testing"
 	"unsafe"
+
+	"github.com/repaudit/repaudit/table"
 )
 
 func aligned(b []byte) bool {
@@ -125,5 +130,71 @@ func TestBatchReserve(t *testing.T) {
 	}
 	if cap(d.pdata) < want+room {
 		t.Errorf("cap(pdata) after toPlain(%d): %d, want at least %d", room, cap(d.pdata), want+room)
+	}
+}
+
+// TestReserveAhead checks that a table's first batch reserves room for
+// its rows once it holds an eighth of its byte budget, so that no buffer
+// taking a value per row grows again before the batch is full, and that
+// a batch that never grows that large reserves nothing.
+func TestReserveAhead(t *testing.T) {
+	const budget = 1 << 20
+	w, err := Create(filepath.Join(t.TempDir(), "o"), Options{RowGroupBytes: budget, Encoders: 1})
+	if err != nil {
+		t.Fatal(err)
+	}
+	defer w.Abort()
+	tw := w.fetches
+	var url, status int
+	for i, c := range tw.spec.Cols {
+		switch c.Name {
+		case "url":
+			url = i
+		case "fetch_status":
+			status = i
+		}
+	}
+	// Each row a new URL, longer as the batch goes on: the first rows
+	// project fewer rows than the batch takes.
+	row := func(i int) table.Fetch {
+		return table.Fetch{URL: "https://h.example/" + strings.Repeat("x", i/1000) + strconv.Itoa(i), FetchStatus: 200}
+	}
+	var idx *int32
+	var fixed *int32
+	reserved := false
+	for i := 0; ; i++ {
+		r := row(i)
+		if err := w.Fetch(&r); err != nil {
+			t.Fatal(err)
+		}
+		b := tw.cur
+		if b == nil { // the first batch was handed over
+			if !reserved {
+				t.Fatal("the batch was full before it held an eighth of its budget")
+			}
+			break
+		}
+		if !reserved && b.bytes >= budget/8 {
+			reserved = true
+			idx, fixed = unsafe.SliceData(b.cols[url].i32), unsafe.SliceData(b.cols[status].i32)
+		}
+		if reserved && (unsafe.SliceData(b.cols[url].i32) != idx || unsafe.SliceData(b.cols[status].i32) != fixed) {
+			t.Fatalf("row %d (%d bytes of %d): a column grew after the batch reserved its rows", b.rows, b.bytes, budget)
+		}
+	}
+
+	small, err := Create(filepath.Join(t.TempDir(), "s"), Options{RowGroupBytes: budget, Encoders: 1})
+	if err != nil {
+		t.Fatal(err)
+	}
+	defer small.Abort()
+	for i := range 100 {
+		r := row(i)
+		if err := small.Fetch(&r); err != nil {
+			t.Fatal(err)
+		}
+	}
+	if c := cap(small.fetches.cur.cols[url].i32); c > 1024 {
+		t.Errorf("a batch of 100 rows: cap(i32) = %d, want it grown by its rows alone", c)
 	}
 }

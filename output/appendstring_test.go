@@ -1,8 +1,12 @@
 package output
 
 import (
+	"path/filepath"
+	"strconv"
 	"strings"
 	"testing"
+
+	"github.com/repaudit/repaudit/table"
 )
 
 // stringPool returns values for a string column that its caches could
@@ -133,4 +137,66 @@ func FuzzAppendString(f *testing.F) {
 		}
 		appendAll(t, stringPool(), picks, limit)
 	})
+}
+
+// TestSeenFor checks that a column whose address cache did not pay in a
+// batch (a URL rebuilt per row) starts the next batches with it off, that
+// a column of shared strings keeps it, that every seenRetry-th batch tries
+// it again, and that the rows read back as written either way.
+func TestSeenFor(t *testing.T) {
+	const rows = 2048 // a batch: more misses than noteSeen's minimum
+	dir := filepath.Join(t.TempDir(), "o")
+	w, err := Create(dir, Options{RowGroupRows: rows, Encoders: 1})
+	if err != nil {
+		t.Fatal(err)
+	}
+	defer w.Abort()
+	tw := w.fetches
+	col := func(name string) int {
+		for i, c := range tw.spec.Cols {
+			if c.Name == name {
+				return i
+			}
+		}
+		t.Fatalf("no column %s", name)
+		return -1
+	}
+	url, agent := col("url"), col("agent")
+	agents := []string{"GPTBot", "CCBot"} // shared, alternating: no repeats
+	n := (seenRetry + 1) * rows
+	for i := range n {
+		r := table.Fetch{URL: "https://h.example/" + strconv.Itoa(i), Agent: agents[i%2]}
+		if err := w.Fetch(&r); err != nil {
+			t.Fatal(err)
+		}
+		if i%rows != 0 {
+			continue
+		}
+		// The first row of batch i/rows: its columns as seenFor left them.
+		batch := i / rows
+		retry := batch%seenRetry == 0
+		if got := tw.cur.cols[url].seenOff; got != !retry {
+			t.Errorf("batch %d: url's cache off %v, want %v", batch, got, !retry)
+		}
+		if tw.cur.cols[agent].seenOff {
+			t.Errorf("batch %d: agent's cache off, want on", batch)
+		}
+	}
+	if err := w.Commit(nil); err != nil {
+		t.Fatal(err)
+	}
+	i := 0
+	readGroups(t, filepath.Join(dir, "fetches.parquet"), func(g *readBack) bool {
+		urls, ags := g.col(t, "url"), g.col(t, "agent")
+		for r := range urls {
+			if want := "https://h.example/" + strconv.Itoa(i); urls[r] != want || ags[r] != agents[i%2] {
+				t.Fatalf("row %d: got %v, %v, want %s, %s", i, urls[r], ags[r], want, agents[i%2])
+			}
+			i++
+		}
+		return true
+	})
+	if i != n {
+		t.Fatalf("read %d rows, want %d", i, n)
+	}
 }

@@ -38,7 +38,10 @@
 // in a row group of at least adaptiveRows rows, plain numbers are
 // compressed at zstd's fastest level, everything else at its default.
 // Dictionary lookups while appending go first by the string's address (the
-// judge hands over shared strings), then by value; arrow-go's buffers are sized once per
+// judge hands over shared strings; a column whose values are rebuilt per
+// row skips that until every eighth batch tries it again), then by value;
+// a table's first batch reserves its rows' room once it is an eighth
+// full, and later batches are made its size; arrow-go's buffers are sized once per
 // column chunk or page where the writer knows the size, and what arrow-go
 // allocates through the writer properties is recycled per table (alloc.go),
 // as are the column writers' page buffers (pagePool), so that

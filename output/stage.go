@@ -212,6 +212,9 @@ func (tw *tableWriter) appendChunk(i, m int) error {
 	}
 	b.rows += m
 	b.bytes += m*tw.rowWidth + int(added.Load())
+	if b.bytes >= b.ahead {
+		tw.reserveAhead(b)
+	}
 	return nil
 }
 

@@ -60,6 +60,11 @@ type tableWriter struct {
 	// strs and fixed are the columns addRow appends, strings and the
 	// others (steps).
 	strs, fixed []colStep
+	// noSeen is, per column, whether the address cache (colBuf.seen)
+	// did not pay in the last batch that tried it; flushed counts the
+	// batches handed over (seenFor).
+	noSeen  []bool
+	flushed int
 
 	// The encoding goroutine, started at the first full batch. work is
 	// unbuffered: handing a batch over waits until the previous one is
@@ -102,6 +107,11 @@ type batch struct {
 	cols  []colBuf
 	rows  int
 	bytes int // buffered bytes: rows × rowWidth plus string data
+	// ahead is the buffered bytes at which reserveAhead next projects
+	// the batch's rows: math.MaxInt once the buffers that take a value
+	// per row have room for them (made so by newBatch with sizes, or
+	// reserved), as a reused batch keeps its buffers.
+	ahead int
 }
 
 // colBuf is one column of a batch. Which fields are used depends on the
@@ -197,7 +207,7 @@ func width(k kind) int {
 // newBatch returns an empty batch for table s, its buffers made as large
 // as sizes says (nil: empty).
 func newBatch(s *tableSpec, sizes []colSize) *batch {
-	b := &batch{cols: make([]colBuf, len(s.Cols))}
+	b := &batch{cols: make([]colBuf, len(s.Cols)), ahead: math.MaxInt}
 	for i, c := range s.Cols {
 		if c.kind == kString || c.kind == kDict {
 			b.cols[i].offs = []int32{0}
@@ -692,7 +702,42 @@ func (tw *tableWriter) addRow(p unsafe.Pointer) error {
 	if b.rows >= tw.limit || b.bytes >= tw.budget {
 		return tw.flush()
 	}
+	if b.bytes >= b.ahead {
+		tw.reserveAhead(b)
+	}
 	return nil
+}
+
+// reserveAhead gives the buffers of b that take a value per row room for
+// as many rows as b will hold when full, once it holds an eighth of its
+// byte budget: half as many again as its rows so far project (a batch's
+// first rows take more bytes, each new dictionary value: c1's fetches
+// project 27,700 rows of 35,200), at most the row limit and the rows the
+// budget takes at rowWidth each. A table's first batch has no sizes to
+// start from (newBatch): grown value by value, by a quarter at a time
+// once large, its buffers were copied about four times over, in fresh
+// memory each time. Reserving once the batch has shown it will be large
+// leaves small tables as small as before; memory reserved and not used
+// is not touched. A projection short of the end grows as before from
+// there; the bytes written are the same either way.
+func (tw *tableWriter) reserveAhead(b *batch) {
+	b.ahead = math.MaxInt
+	if b.rows == 0 || b.bytes <= 0 {
+		return
+	}
+	rows := min(int(int64(b.rows)*int64(tw.budget)/int64(b.bytes))*3/2, tw.limit, tw.budget/tw.rowWidth+1)
+	if rows <= b.rows {
+		return
+	}
+	scale := func(n int) int { return int(int64(n) * int64(rows) / int64(b.rows)) }
+	for i := range b.cols {
+		c := &b.cols[i]
+		z := c.size()
+		z.offs, z.data = 0, 0 // the dictionary: not one value per row
+		z.poffs, z.pdata = scale(z.poffs), scale(z.pdata)
+		z.i32, z.b, z.i64, z.f64, z.def = scale(z.i32), scale(z.b), scale(z.i64), scale(z.f64), scale(z.def)
+		c.reserve(z)
+	}
 }
 
 // colStep is one column as addRow appends it: its index, the offset of
@@ -726,15 +771,58 @@ func (tw *tableWriter) nextBatch() *batch {
 	if tw.free != nil {
 		select {
 		case b := <-tw.free:
-			return b
+			return tw.seenFor(b)
 		default:
 		}
 	}
 	if tw.batches < 2 {
 		tw.batches++
-		return newBatch(tw.spec, tw.sizes)
+		b := newBatch(tw.spec, tw.sizes)
+		if len(tw.sizes) == 0 {
+			b.ahead = tw.budget / 8 // reserveAhead
+		}
+		return tw.seenFor(b)
 	}
-	return <-tw.free
+	return tw.seenFor(<-tw.free)
+}
+
+// seenRetry is how often (in batches) a column whose address cache did
+// not pay tries it again.
+const seenRetry = 8
+
+// seenFor starts b's columns with their address cache off where it did
+// not pay in the last batch that tried it: a column of values rebuilt
+// per row (URLs, SURT keys, targets) misses on every probe, a random
+// line of a table of 4 to 64 KiB, and a batch would take seenTrial
+// misses to find that out again (a violations table's batch never has
+// that many). Every seenRetry-th batch tries every column again. The
+// cache only saves lookups: which entries the rows get is the same
+// either way.
+func (tw *tableWriter) seenFor(b *batch) *batch {
+	if tw.noSeen == nil || tw.flushed%seenRetry == 0 {
+		return b
+	}
+	for _, r := range tw.strs {
+		if tw.noSeen[r.col] {
+			b.cols[r.col].seenOff = true
+		}
+	}
+	return b
+}
+
+// noteSeen records, at the end of batch b, which columns' address cache
+// did not pay in it (seenFor): turned off by its trial, or off from the
+// start, or missing more than four times as often as it hit over at
+// least seenTrial/16 probes.
+func (tw *tableWriter) noteSeen(b *batch) {
+	if tw.noSeen == nil {
+		tw.noSeen = make([]bool, len(b.cols))
+	}
+	for _, r := range tw.strs {
+		c := &b.cols[r.col]
+		tw.noSeen[r.col] = c.seenOff || c.seenProbes >= seenTrial/16 && c.seenHits < c.seenProbes/4
+	}
+	tw.flushed++
 }
 
 func (tw *tableWriter) writeErr() error {
@@ -788,6 +876,7 @@ func (tw *tableWriter) flush() error {
 			tw.sizes = append(tw.sizes, b.cols[i].size())
 		}
 	}
+	tw.noteSeen(b)
 	tw.cur = nil
 	tw.work <- b
 	return nil
@@ -936,9 +1025,17 @@ func writeNumDict[T int32 | int64](e *encoder, w file.ColumnChunkWriter, vals []
 	clear(m)
 	idx := (*idxBuf)[:0]
 	var entries []T
+	// Most rows repeat the previous row's value (statuses, finding
+	// counts, robots.txt lines): its entry is known without the map.
+	var prev T
+	prevIdx := int32(-1)
 	for r, v := range vals {
 		if nulls > 0 && def[r] == 0 {
 			idx = append(idx, 0)
+			continue
+		}
+		if v == prev && prevIdx >= 0 {
+			idx = append(idx, prevIdx)
 			continue
 		}
 		i, ok := m[v]
@@ -948,6 +1045,7 @@ func writeNumDict[T int32 | int64](e *encoder, w file.ColumnChunkWriter, vals []
 			entries = append(entries, v)
 		}
 		idx = append(idx, i)
+		prev, prevIdx = v, i
 	}
 	*idxBuf = idx
 	var dict arrow.Array
