@@ -6,6 +6,7 @@ import (
 	"errors"
 	"fmt"
 	"io"
+	"slices"
 	"strings"
 	"sync"
 
@@ -267,7 +268,7 @@ func digestKey(digest, uri string) string {
 // nor a payload digest are ignored, as is a capture larger than the whole
 // budget.
 func (r *Resolver) Remember(c *event.Capture) {
-	r.remember(c, false, nil)
+	r.remember(c, false, nil, false)
 }
 
 // stored is where a remembered capture's record is stored in an input
@@ -280,9 +281,11 @@ type stored struct {
 // remember is Remember. owned means that c.Body is a buffer from lend
 // that the resolver may keep as it is, busy until release; loc, when
 // set, that the body need not be kept at all: it is read again from
-// there when a revisit refers to it. It returns the entry made (nil when
-// nothing was remembered, and then c.Body remains the caller's).
-func (r *Resolver) remember(c *event.Capture, owned bool, loc *stored) *entry {
+// there when a revisit refers to it; ownHeader, that c.Header is memory
+// the Reader reuses (Options.ReuseRecords), so the entry keeps a copy. It
+// returns the entry made (nil when nothing was remembered, and then
+// c.Body remains the caller's).
+func (r *Resolver) remember(c *event.Capture, owned bool, loc *stored, ownHeader bool) *entry {
 	if c == nil || c.RecordType == "revisit" {
 		return nil
 	}
@@ -304,6 +307,9 @@ func (r *Resolver) remember(c *event.Capture, owned bool, loc *stored) *entry {
 	}
 	if e.size > r.maxBytes {
 		return nil
+	}
+	if ownHeader && c.Header != nil {
+		e.header = slices.Clone(c.Header)
 	}
 	switch {
 	case loc != nil && len(c.Body) > 0:
