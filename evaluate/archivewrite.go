@@ -32,10 +32,11 @@ type archiveRows struct {
 	findings []table.Violation
 }
 
-// archiveBatch is a run of captures in order, and their rows once judged.
+// archiveBatch is a run of captures in order (copies: eachCapture reads
+// each spilled capture into the same value), and their rows once judged.
 type archiveBatch struct {
 	seq  int
-	caps []*capRec
+	caps []capRec
 	rows []archiveRows
 }
 
@@ -117,7 +118,7 @@ func (m *Model) writeArchiveParallel(sink table.Sink, counts *archiveCounts, wor
 			}
 		}
 		decodeErr = m.eachCapture(func(c *capRec) error {
-			b.caps = append(b.caps, c)
+			b.caps = append(b.caps, *c)
 			if len(b.caps) == archiveBatchSize && !send() {
 				return errStopped
 			}
@@ -141,8 +142,8 @@ func (m *Model) writeArchiveParallel(sink table.Sink, counts *archiveCounts, wor
 					b.rows = make([]archiveRows, len(b.caps))
 				}
 				b.rows = b.rows[:len(b.caps)]
-				for i, c := range b.caps {
-					m.judgeArchive(c, &b.rows[i], &f, &aid)
+				for i := range b.caps {
+					m.judgeArchive(&b.caps[i], &b.rows[i], &f, &aid)
 				}
 				select {
 				case done <- b:

@@ -42,7 +42,7 @@ type Builder struct {
 	captures    []*capRec // every archived capture, compact
 	dirSets     map[string]*dirSet
 	files       map[string]string         // interned source file names
-	rfetches    []robotsFetch             // robots.txt fetches from logs and WARC request records
+	rfetches    chunked[robotsFetch]      // robots.txt fetches from logs and WARC request records
 	rwho        []fetchWho                // scheme, User-Agent and origin of rfetches
 	rwhoIdx     map[fetchWho]uint32       // index into rwho
 	strs        map[string]string         // interned hosts of rfetches
@@ -50,8 +50,8 @@ type Builder struct {
 	fileUAs     map[string]map[string]int // WARC file -> User-Agent of its request records -> count
 	infos       map[string]warcinfo       // WARC file -> what its first warcinfo record names
 	crawlers    []ArchiveCrawler          // settled over all inputs (Shared.Crawlers): taken as they are
-	reqIDs      []pairHash                // pairKey(file, WARC-Record-ID) of request records, unsorted
-	reqConc     []pairHash                // pairKey(file, WARC-Concurrent-To) of request records, unsorted
+	reqIDs      chunked[pairHash]         // pairKey(file, WARC-Record-ID) of request records, unsorted
+	reqConc     chunked[pairHash]         // pairKey(file, WARC-Concurrent-To) of request records, unsorted
 	index       []ListingEntry
 	snippets    []ListingEntry
 	maxTime     time.Time
@@ -324,8 +324,7 @@ func cmpRobotsFetch(x, y robotsFetch) int {
 // source order (the same *rfetch, refilled), and releases them: the
 // Builder is done.
 func (b *Builder) robotsFetches() iter.Seq[*rfetch] {
-	rfs := b.rfetches
-	b.rfetches = nil
+	rfs := b.rfetches.all()
 	slices.SortFunc(rfs, cmpRobotsFetch)
 	return func(yield func(*rfetch) bool) {
 		var rf rfetch
@@ -757,9 +756,11 @@ func (b *Builder) AddFetch(f *event.Fetch) {
 			uas[strings.Clone(f.UserAgent)] = 1
 		}
 		if f.RecordID != "" {
-			b.reqIDs = append(b.reqIDs, idKey)
+			b.reqIDs.add(idKey)
 		}
-		b.reqConc = append(b.reqConc, concKeys...)
+		for _, k := range concKeys {
+			b.reqConc.add(k)
+		}
 	}
 	if b.stream {
 		var si uint64
@@ -783,7 +784,7 @@ func (b *Builder) AddFetch(f *event.Fetch) {
 		if f.Origin != event.OriginWARC {
 			fx = identityFacts(f)
 		}
-		b.rfetches = append(b.rfetches, robotsFetch{
+		b.rfetches.add(robotsFetch{
 			sec: t.Unix(), nsec: int32(t.Nanosecond()), status: st, src: src, warc: warc, fetch: fx,
 			who:  b.whoOf(fetchWho{strings.ToLower(f.Scheme), f.UserAgent, f.Origin}),
 			host: b.internStr(f.Host),

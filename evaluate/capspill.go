@@ -185,8 +185,8 @@ func (sp *capSpill) decode() ([]*capRec, error) {
 	d := sp.decoder()
 	caps := make([]*capRec, 0, sp.n)
 	for range sp.n {
-		c, err := d.next()
-		if err != nil {
+		c := new(capRec)
+		if err := d.next(c); err != nil {
 			return nil, err
 		}
 		caps = append(caps, c)
@@ -241,13 +241,13 @@ func (d *capDecoder) lenString(max uint64) (string, error) {
 	return string(b), nil
 }
 
-// next reads the next capture.
-func (d *capDecoder) next() (*capRec, error) {
+// next reads the next capture into c.
+func (d *capDecoder) next(c *capRec) error {
 	sp, r := d.sp, d.r
-	c := new(capRec)
+	*c = capRec{}
 	var head [3]byte
 	if _, e := io.ReadFull(r, head[:]); e != nil {
-		return nil, fmt.Errorf("capture spill file: %w", e)
+		return fmt.Errorf("capture spill file: %w", e)
 	}
 	flags := head[0]
 	c.schemeEnd, c.rtype = head[1], head[2]
@@ -262,13 +262,13 @@ func (d *capDecoder) next() (*capRec, error) {
 	for k := range nstr {
 		n := d.uv()
 		if d.err != nil || n > 1<<30 {
-			return nil, errCapSpill
+			return errCapSpill
 		}
 		lens[k] = int(n)
 		at := len(d.text)
 		d.text = slices.Grow(d.text, int(n))[:at+int(n)]
 		if _, e := io.ReadFull(r, d.text[at:]); e != nil {
-			return nil, fmt.Errorf("capture spill file: %w", e)
+			return fmt.Errorf("capture spill file: %w", e)
 		}
 	}
 	all := string(d.text)
@@ -289,7 +289,7 @@ func (d *capDecoder) next() (*capRec, error) {
 	di := d.uv()
 	var err error
 	if d.err != nil || fi >= uint64(len(sp.files)) || di > uint64(len(sp.dirs)) {
-		return nil, errCapSpill
+		return errCapSpill
 	}
 	c.src.File = sp.files[fi]
 	if di > 0 {
@@ -299,17 +299,17 @@ func (d *capDecoder) next() (*capRec, error) {
 		rev := &capRevisit{}
 		for _, s := range []*string{&rev.refersTo, &rev.payload} {
 			if *s, err = d.lenString(1 << 30); err != nil {
-				return nil, err
+				return err
 			}
 		}
 		c.rev = rev
 	}
 	if c.usage, err = d.lenString(maxUsageHeader); err != nil {
-		return nil, err
+		return err
 	}
 	mime, err := d.lenString(1 << 10)
 	if err != nil {
-		return nil, err
+		return err
 	}
 	if mime != "" {
 		c.mime = mediaType(mime)
@@ -317,25 +317,27 @@ func (d *capDecoder) next() (*capRec, error) {
 	c.concKey.hi, c.concKey.lo = d.uv(), d.uv()
 	c.status, c.hostEnd = int32(d.sv()), int32(d.sv())
 	if err = d.embargo(c); err != nil {
-		return nil, err
+		return err
 	}
 	if c.loc, err = d.lenString(1 << 30); err != nil {
-		return nil, err
+		return err
 	}
 	if d.err != nil {
-		return nil, fmt.Errorf("capture spill file: %w", d.err)
+		return fmt.Errorf("capture spill file: %w", d.err)
 	}
 	c.isRobots = flags&capRobots != 0
 	c.unresolved = flags&capUnresolved != 0
 	c.paired = flags&capPaired != 0
 	c.hasConc = flags&capHasConc != 0
 	c.usageCut = flags&capUsageCut != 0
-	return c, nil
+	return nil
 }
 
 // eachCapture calls fn with every capture in order (m.captures'): from
 // memory, or read from the spill file one at a time, so that the tables
-// written from the captures do not need them all in memory at once.
+// written from the captures do not need them all in memory at once. fn
+// must not keep c, which may be read into again for the next capture
+// (its strings may be kept).
 func (m *Model) eachCapture(fn func(*capRec) error) error {
 	sp := m.capSpill
 	if sp == nil || m.captures != nil {
@@ -350,13 +352,13 @@ func (m *Model) eachCapture(fn func(*capRec) error) error {
 		return m.loadCaptures() // closed: the error it met
 	}
 	d := sp.decoder()
+	var c capRec
 	for range sp.n {
-		c, err := d.next()
-		if err != nil {
+		if err := d.next(&c); err != nil {
 			sp.err = fmt.Errorf("evaluate: %w", err)
 			return sp.err
 		}
-		if err := fn(c); err != nil {
+		if err := fn(&c); err != nil {
 			return err
 		}
 	}

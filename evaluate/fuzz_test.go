@@ -64,3 +64,26 @@ func FuzzJudge(f *testing.F) {
 		}
 	})
 }
+
+// FuzzSplitPlainURL holds splitURL's shortcut for plain URLs to what
+// url.Parse makes of them.
+func FuzzSplitPlainURL(f *testing.F) {
+	for _, s := range []string{
+		"https://host-000.example/robots.txt", "http://a.example", "http://a.example/",
+		"http://a.example.", "http://.example/", "https://a.example/x?y", "http://A.example/",
+		"http://a.example:80/", "http://a.example/%41", "http://a.example//x/./y~_", "https://x/-",
+		"http://", "https:///x", "http://a.example#f", " http://a.example/",
+	} {
+		f.Add(s)
+	}
+	f.Fuzz(func(t *testing.T, raw string) {
+		a1, h1, t1, ok1 := splitPlainURL(raw)
+		if !ok1 {
+			return
+		}
+		a2, h2, t2, ok2 := parseSplitURL(raw)
+		if !ok2 || a1 != a2 || h1 != h2 || t1 != t2 {
+			t.Fatalf("splitPlainURL(%q) = %q %q %q; url.Parse gives %q %q %q %v", raw, a1, h1, t1, a2, h2, t2, ok2)
+		}
+	})
+}

@@ -305,15 +305,15 @@ func pairKey(file, id string) pairHash {
 func (m *Model) buildCaptures(b *Builder) {
 	m.captures = slices.Clone(b.captures)
 	slices.SortFunc(m.captures, cmpCap)
-	slices.SortFunc(b.reqIDs, cmpPairHash)
-	slices.SortFunc(b.reqConc, cmpPairHash)
+	reqIDs, reqConc := b.reqIDs.all(), b.reqConc.all()
+	slices.SortFunc(reqIDs, cmpPairHash)
+	slices.SortFunc(reqConc, cmpPairHash)
 	revisits := false
 	for _, c := range m.captures {
-		c.paired = (c.recordID != "" && hasPair(b.reqConc, pairKey(c.src.File, c.recordID))) ||
-			(c.hasConc && hasPair(b.reqIDs, c.concKey))
+		c.paired = (c.recordID != "" && hasPair(reqConc, pairKey(c.src.File, c.recordID))) ||
+			(c.hasConc && hasPair(reqIDs, c.concKey))
 		revisits = revisits || (c.unresolved && !c.isRobots)
 	}
-	b.reqIDs, b.reqConc = nil, nil
 	if revisits {
 		m.resolveCaptureRevisits()
 	}

@@ -125,6 +125,54 @@ func (o *Options) archiveAgentFor(file string) string {
 // host[:port] part, and the path with query as written. ok is false for
 // anything that is not an absolute URL with a host.
 func splitURL(raw string) (auth, hostport, target string, ok bool) {
+	if auth, hostport, target, ok = splitPlainURL(raw); ok {
+		return auth, hostport, target, true
+	}
+	return parseSplitURL(raw)
+}
+
+// splitPlainURL is splitURL, without url.Parse and its allocation, for
+// the URLs crawlers write most: "http://" or "https://", a host of
+// lower-case letters, digits, '-' and '.' (not last) without a port, and
+// no path or one of unreserved characters (RFC 3986 §2.3) and '/' only.
+// splitURL's answer for those is what this returns (FuzzSplitPlainURL);
+// ok is false for any other URL.
+func splitPlainURL(raw string) (auth, hostport, target string, ok bool) {
+	var scheme string
+	switch {
+	case strings.HasPrefix(raw, "https://"):
+		scheme = "https"
+	case strings.HasPrefix(raw, "http://"):
+		scheme = "http"
+	default:
+		return "", "", "", false
+	}
+	rest := raw[len(scheme)+len("://"):]
+	i := 0
+	for i < len(rest) && (rest[i] >= 'a' && rest[i] <= 'z' || rest[i] >= '0' && rest[i] <= '9' || rest[i] == '-' || rest[i] == '.') {
+		i++
+	}
+	if i == 0 || rest[i-1] == '.' {
+		return "", "", "", false
+	}
+	hostport, target = rest[:i], rest[i:]
+	if target == "" {
+		target = "/"
+	}
+	if target[0] != '/' {
+		return "", "", "", false
+	}
+	for j := 1; j < len(target); j++ {
+		c := target[j]
+		if !(c >= 'a' && c <= 'z' || c >= 'A' && c <= 'Z' || c >= '0' && c <= '9' || c == '-' || c == '.' || c == '_' || c == '~' || c == '/') {
+			return "", "", "", false
+		}
+	}
+	return scheme + "://" + hostport, hostport, target, true
+}
+
+// parseSplitURL is splitURL through url.Parse, for any URL.
+func parseSplitURL(raw string) (auth, hostport, target string, ok bool) {
 	u, err := url.Parse(strings.TrimSpace(raw))
 	if err != nil || u.Host == "" || u.Scheme == "" {
 		return "", "", "", false

@@ -114,9 +114,13 @@ func (m *Model) WriteTables(sink table.Sink) error {
 // writeVersions writes robots_versions.parquet, then
 // robots_rules.parquet: every version's row, then every version's lines.
 func (m *Model) writeVersions(sink table.Sink) error {
+	// One row of each table serves every row in turn (the sink copies
+	// rows): a row handed to the sink by pointer is otherwise an
+	// allocation each.
+	var row table.RobotsVersion
 	for _, a := range m.authList {
 		for _, v := range a.versions {
-			row := versionRow(a, v)
+			row = versionRow(a, v)
 			if err := sink.RobotsVersion(&row); err != nil {
 				return err
 			}
@@ -125,9 +129,10 @@ func (m *Model) writeVersions(sink table.Sink) error {
 	if err := table.Finish(sink, "robots_versions"); err != nil {
 		return err
 	}
+	var rule table.RobotsRule
 	for _, a := range m.authList {
 		for _, v := range a.versions {
-			if err := writeRules(sink, v); err != nil {
+			if err := writeRules(sink, v, &rule); err != nil {
 				return err
 			}
 		}
@@ -164,8 +169,8 @@ func versionRow(a *authority, v *version) table.RobotsVersion {
 
 // writeRules writes the robots_rules rows of version v: each line that is
 // not a comment or blank, with the parser's diagnostics of that line in
-// its note.
-func writeRules(sink table.Sink, v *version) error {
+// its note. row is the caller's, filled for each row in turn.
+func writeRules(sink table.Sink, v *version, row *table.RobotsRule) error {
 	f := v.file()
 	if f == nil || v.segment {
 		return nil
@@ -190,7 +195,7 @@ func writeRules(sink table.Sink, v *version) error {
 		if l.Kind == robots.KindComment || l.Kind == robots.KindBlank {
 			continue
 		}
-		row := table.RobotsRule{VersionID: v.id, Line: int32(l.Number), Kind: l.Kind, Value: l.Value, Note: l.Note}
+		*row = table.RobotsRule{VersionID: v.id, Line: int32(l.Number), Kind: l.Kind, Value: l.Value, Note: l.Note}
 		if l.Group >= 0 && l.Group < len(f.Groups) {
 			if agents[l.Group] == "" {
 				agents[l.Group] = groupAgents(f.Groups[l.Group])
@@ -201,7 +206,7 @@ func writeRules(sink table.Sink, v *version) error {
 			row.Note = joinNote(row.Note, d)
 		}
 		row.Note = joinNote(row.Note, from)
-		if err := sink.RobotsRule(&row); err != nil {
+		if err := sink.RobotsRule(row); err != nil {
 			return err
 		}
 	}
@@ -230,13 +235,14 @@ func groupAgents(g robots.Group) string {
 }
 
 func (m *Model) writeDirectives(sink table.Sink) error {
+	var row table.Directive // filled for each row in turn: the sink copies it
 	return m.eachCapture(func(c *capRec) error {
 		if c.dir == nil {
 			return nil
 		}
 		_, hp, _ := c.parts()
 		for _, r := range c.dir.d.Rules {
-			row := table.Directive{
+			row = table.Directive{
 				URL: c.rawURL, URLHostName: hostName(hp), FetchTime: c.time, Token: r.Token,
 				Rule: r.Name, Value: r.Value, Via: r.Via, Evidence: r.Evidence,
 				WARCFilename: c.src.File, WARCRecordOffset: c.src.Offset,

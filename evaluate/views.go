@@ -289,6 +289,12 @@ func (m *Model) robotsCapturePairs() func(rf *rfetch) bool {
 // addCapturedViews files each archived robots.txt capture as a fetch by
 // the crawler of its WARC file.
 func (m *Model) addCapturedViews() {
+	if m.stream {
+		// Each capture adds one entry to m.static at most: room for them
+		// at once, where growing a list this long by appends allocates
+		// about five times its final size.
+		m.static = slices.Grow(m.static, m.archivedCaptures())
+	}
 	for _, a := range m.authList {
 		for _, v := range a.versions {
 			if v.segment || !v.doc.archived() {
@@ -322,6 +328,19 @@ func (m *Model) addCapturedViews() {
 			}
 		}
 	}
+}
+
+// archivedCaptures counts the robots.txt captures addCapturedViews files.
+func (m *Model) archivedCaptures() int {
+	n := 0
+	for _, a := range m.authList {
+		for _, v := range a.versions {
+			if !v.segment && v.doc.archived() {
+				n += 1 + len(v.captures)
+			}
+		}
+	}
+	return n
 }
 
 func (m *Model) viewFor(a *authority, token string, sc viewScope) *botView {

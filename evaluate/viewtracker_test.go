@@ -338,3 +338,33 @@ func FuzzStreamedViews(f *testing.F) {
 		}
 	})
 }
+
+// TestCurViews sets and overwrites views of up to twice fewViews keys,
+// across the move from the slice to the map, and reads them all back.
+func TestCurViews(t *testing.T) {
+	a, b := &authority{key: "https://a.example"}, &authority{key: "https://b.example"}
+	var keys []viewKey
+	for i := range fewViews {
+		keys = append(keys, viewKey{a, vkey{lower: string(rune('a' + i))}}, viewKey{b, vkey{lower: string(rune('a' + i)), sc: viewScope{kind: scopeVerified}}})
+	}
+	for n := 1; n <= len(keys); n++ {
+		var s curViews
+		want := map[viewKey]*viewEntry{}
+		for i := range 2 * n { // each key set twice: the second value wins
+			k, e := keys[i%n], &viewEntry{status: i}
+			s.set(k, e)
+			want[k] = e
+		}
+		if s.len() != len(want) {
+			t.Errorf("%d keys: len %d, want %d", n, s.len(), len(want))
+		}
+		for k, e := range want {
+			if got := s.get(k); got != e {
+				t.Errorf("%d keys: get(%v) = %v, want %v", n, k, got, e)
+			}
+		}
+		if got := s.get(viewKey{a, vkey{lower: "absent"}}); got != nil {
+			t.Errorf("%d keys: get of a key never set = %v, want nil", n, got)
+		}
+	}
+}

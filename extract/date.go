@@ -112,17 +112,40 @@ func ParseDate(s string) (t time.Time, ok bool) {
 			words[i] = z
 		}
 	}
-	s = strings.Join(words, " ")
+	return parseDateLayouts(strings.Join(words, " "), true)
+}
+
+// parseDateLayouts tries the layouts on s, whose zone names are numeric
+// offsets already. quick skips the ISO layouts that cannot match (tests
+// compare it with trying them all): each starts with "2006-01-02", which
+// time.Parse reads as exactly ten bytes, and then ends or goes on with
+// the byte at s[10] ('T' or ' '). A failed time.Parse allocates its
+// error, and a date only the last of them matches made twelve.
+func parseDateLayouts(s string, quick bool) (time.Time, bool) {
 	layouts := dateLayouts
-	if len(s) > 4 && s[4] == '-' {
+	iso := len(s) > 4 && s[4] == '-'
+	if iso {
 		layouts = isoDateLayouts
 	}
 	for _, layout := range layouts {
+		if quick && iso && !isoMayMatch(layout, s) {
+			continue
+		}
 		if t, err := time.Parse(layout, s); err == nil {
 			return t.UTC(), true
 		}
 	}
 	return time.Time{}, false
+}
+
+// isoMayMatch reports whether the ISO layout may match s: false only when
+// time.Parse surely fails (see parseDateLayouts).
+func isoMayMatch(layout, s string) bool {
+	const dateLen = len("2006-01-02")
+	if len(layout) == dateLen || len(s) <= dateLen {
+		return len(layout) == len(s)
+	}
+	return layout[dateLen] == s[dateLen]
 }
 
 // zoneWithOffset reads "GMT+1", "UTC+01:00", "GMT-0800" as a numeric

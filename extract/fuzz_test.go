@@ -107,3 +107,23 @@ func FuzzParseMetaQuick(f *testing.F) {
 		}
 	})
 }
+
+// FuzzParseDateQuick holds ParseDate's skipping of ISO layouts that
+// cannot match to the answer of trying every layout.
+func FuzzParseDateQuick(f *testing.F) {
+	for _, s := range []string{
+		"2025-04-20", "2025-04-20T10:00:00Z", "2025-04-20 10:00:00 -0800",
+		"2025-04-20T10:00", "2025-04-20 10:00", "2025-4-20", "2025-04-2",
+		"2025-04-20X", "2025-04-20T", "2025-04-20 ", "+025-04-20",
+		"2025-04-20T10:00:00.5+01:00", "25 Jun 2010 15:00:00 -0800",
+	} {
+		f.Add(s)
+	}
+	f.Fuzz(func(t *testing.T, s string) {
+		t1, ok1 := parseDateLayouts(s, true)
+		t2, ok2 := parseDateLayouts(s, false)
+		if ok1 != ok2 || !t1.Equal(t2) {
+			t.Fatalf("quick parse of %q: got %v, %v; every layout gives %v, %v", s, t1, ok1, t2, ok2)
+		}
+	})
+}

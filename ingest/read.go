@@ -42,6 +42,11 @@ type Options struct {
 	// callers that only count, such as repaudit inspect. Ignored with a
 	// Resolver.
 	Reuse bool
+	// ReuseRecords lets the WARC reader reuse each Fetch and Capture
+	// value and its Header and ConcurrentTo slices for the next record
+	// (warc.Options.ReuseRecords): the handler copies the values it
+	// keeps; their strings may be kept.
+	ReuseRecords bool
 }
 
 // Handler receives what Read finds. Fetch and Capture values are valid
@@ -190,7 +195,7 @@ func readFrom(ctx context.Context, f File, src io.Reader, at io.ReaderAt, opts O
 }
 
 func readWARC(ctx context.Context, fh io.Reader, at io.ReaderAt, f File, opts Options, h Handler, st *Stats, problem func(event.Problem), advance func(int64)) error {
-	wo := warc.Options{BodyLimit: opts.BodyLimit, Resolver: opts.Resolver, Reuse: opts.Reuse}
+	wo := warc.Options{BodyLimit: opts.BodyLimit, Resolver: opts.Resolver, Reuse: opts.Reuse, ReuseRecords: opts.ReuseRecords}
 	if at != nil && opts.Resolver != nil {
 		wo.Origin = at
 	}

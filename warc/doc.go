@@ -51,7 +51,12 @@
 // counts): the Reader then reuses each record's memory, its strings
 // included, for a later record, so everything but Record.Type is valid
 // only until the next call to Next, and reading allocates almost nothing
-// per record.
+// per record. Options.ReuseRecords is for callers that copy the values
+// they keep and keep strings (the audit): the Record, Fetch and Capture
+// values and their Header, WARCHeader and ConcurrentTo slices are reused
+// for a later record, but every string stays an allocation of its own
+// and may be kept. Unlike Reuse it works with a Resolver, which then
+// keeps a copy of each remembered header.
 //
 // # Offsets
 //

@@ -41,6 +41,14 @@ type Options struct {
 	// nothing per record. Ignored when Resolver is set, which keeps
 	// captures.
 	Reuse bool
+	// ReuseRecords lets the Reader reuse the Record, Fetch and Capture
+	// values it returns and their Header, WARCHeader and ConcurrentTo
+	// slices for a later record: they are valid only until the next call
+	// to Next. The strings in them are not reused and may be kept. It is
+	// for callers that copy what they keep of a record (the audit's
+	// model builder and spools), and works with a Resolver, which then
+	// copies the header it keeps. Reuse, where it applies, reuses more.
+	ReuseRecords bool
 }
 
 // Body limits used by DefaultBodyLimit.

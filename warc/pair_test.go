@@ -4,6 +4,7 @@ import (
 	"bytes"
 	"fmt"
 	"io"
+	"math/rand/v2"
 	"slices"
 	"strings"
 	"testing"
@@ -341,11 +342,11 @@ func TestResolverPooledBodies(t *testing.T) {
 		// they were copied into (looked at without Resolve, which
 		// would keep their buffers out of the pool).
 		for j := max(0, i-2); j <= i; j++ {
-			if e := res.byID[id(j)]; e == nil || !bytes.Equal(e.body, body(j)) {
+			if e := res.entryByID(id(j)); e == nil || !bytes.Equal(e.body, body(j)) {
 				t.Fatalf("after %d: capture %d not remembered with its body", i, j)
 			}
 		}
-		buffers[&res.byID[id(i)].body[0]] = true
+		buffers[&res.entryByID(id(i)).body[0]] = true
 		if i%10 == 0 {
 			c := resolve(i)
 			if !c.Resolved || !bytes.Equal(c.Body, body(i)) || cap(c.Body) != len(c.Body) {
@@ -433,5 +434,49 @@ func TestResolverLentBuffers(t *testing.T) {
 	}
 	if len(buffers) > 12 {
 		t.Errorf("24 pages read into %d buffers: lent buffers are not reused", len(buffers))
+	}
+}
+
+// entryByID returns the entry remembered under id, indexing r first.
+func (r *Resolver) entryByID(id string) *entry {
+	r.mu.Lock()
+	defer r.mu.Unlock()
+	r.index()
+	return r.byID[id]
+}
+
+// TestResolverIndexLater holds a Resolver indexed at its first revisit
+// to one that indexed every capture as it was remembered: captures with
+// repeated IDs and digests, a budget that evicts, revisits by ID and by
+// digest after every 15.
+func TestResolverIndexLater(t *testing.T) {
+	rng := rand.New(rand.NewPCG(1, 2))
+	for round := range 50 {
+		lazy, eager := NewResolver(8192), NewResolver(8192)
+		eager.mu.Lock()
+		eager.index()
+		eager.mu.Unlock()
+		for i := range 60 {
+			c := event.Capture{RecordType: "response", RecordID: fmt.Sprintf("<urn:%d>", rng.IntN(8)), URL: "http://e.com/",
+				PayloadDigest: fmt.Sprintf("sha1:%d", rng.IntN(8)), Status: 200 + i, Body: bytes.Repeat([]byte{'x'}, rng.IntN(300))}
+			if rng.IntN(4) == 0 {
+				c.PayloadDigest = ""
+			}
+			lazy.Remember(&c)
+			d := c
+			eager.Remember(&d)
+			if i%15 != 14 {
+				continue
+			}
+			rv := event.Capture{RecordType: "revisit", URL: "http://e.com/", RefersTo: fmt.Sprintf("<urn:%d>", rng.IntN(10)), PayloadDigest: fmt.Sprintf("sha1:%d", rng.IntN(10))}
+			if rng.IntN(2) == 0 {
+				rv.RefersTo = ""
+			}
+			rw := rv
+			ok1, ok2 := lazy.Resolve(&rv), eager.Resolve(&rw)
+			if ok1 != ok2 || rv.Status != rw.Status || !bytes.Equal(rv.Body, rw.Body) {
+				t.Fatalf("round %d, capture %d: indexed later resolved %v (status %d), indexed at once %v (status %d)", round, i, ok1, rv.Status, ok2, rw.Status)
+			}
+		}
 	}
 }

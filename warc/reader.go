@@ -105,8 +105,11 @@ type Reader struct {
 	stopAt  func(int) int // memberLimit, made once
 
 	// Options.Reuse: the memory of the last reuseSlots queued records,
-	// used again in turn, and copies of what behind refers to.
+	// used again in turn, and copies of what behind refers to; reuseRecs
+	// (Options.ReuseRecords, or Reuse) reuses the slots but their text
+	// only under reuse.
 	reuse      bool
+	reuseRecs  bool
 	slots      [reuseSlots]*slot
 	queued     int // records queued so far: the current slot
 	behindText [pairWindow + 1]reusedPair
@@ -181,6 +184,7 @@ func NewReader(r io.Reader, name string, opts Options) (*Reader, error) {
 // gzip decoder of an earlier Reader (a Resolver reading records again).
 func newReader(r io.Reader, name string, opts Options, kit *readerKit) (*Reader, error) {
 	rd := &Reader{name: name, opts: opts, limit: opts.BodyLimit, reuse: opts.Reuse && opts.Resolver == nil}
+	rd.reuseRecs = rd.reuse || opts.ReuseRecords
 	if rd.limit == nil {
 		rd.limit = DefaultBodyLimit
 	}
@@ -319,7 +323,7 @@ func (r *Reader) Next() (*Record, error) {
 			r.behind = r.behind[:pairWindow-1]
 		}
 		pi := it.pairInfo
-		if r.reuse {
+		if r.reuseRecs {
 			pi = r.ownPair(pi)
 		}
 		r.behind = append(r.behind, pi)
@@ -1090,17 +1094,17 @@ func (r *Reader) finish(it *item) {
 				if r.rereadable() && !rec.Decompressed && r.reported == it.reportedAt {
 					// Its body need not be kept: it can be read again
 					// from the record as stored, as it was read now.
-					res.remember(c, false, &stored{from: r.origin, at: rec.Source.Offset, n: rec.Source.Length})
+					res.remember(c, false, &stored{from: r.origin, at: rec.Source.Offset, n: rec.Source.Length}, r.reuseRecs)
 				} else if it.lent && len(c.Body) > 0 && cap(it.buf) > 0 && cap(it.buf)-len(c.Body) < poolStep && &c.Body[0] == &it.buf[:1][0] {
 					// The resolver keeps the lent buffer itself (unless
 					// the body came out much shorter than its length
 					// said: the budget counts body lengths); the caller
 					// may read c.Body until it calls Next again.
-					if it.entry = res.remember(c, true, nil); it.entry != nil {
+					if it.entry = res.remember(c, true, nil, r.reuseRecs); it.entry != nil {
 						it.buf = nil
 					}
 				} else {
-					res.Remember(c)
+					res.remember(c, false, nil, r.reuseRecs)
 				}
 			}
 		}
@@ -1456,9 +1460,9 @@ func (r *Reader) keepCut(it *item, err error, startB boundary, startOK bool, sta
 }
 
 // slot returns the memory the record being parsed may reuse, or nil
-// unless Options.Reuse is in effect.
+// unless Options.Reuse or Options.ReuseRecords is in effect.
 func (r *Reader) slot() *slot {
-	if !r.reuse {
+	if !r.reuseRecs {
 		return nil
 	}
 	i := r.queued % reuseSlots
@@ -1471,10 +1475,10 @@ func (r *Reader) slot() *slot {
 // keep returns b as a string that outlives the read buffer: a copy, or
 // under Options.Reuse a string in the current slot's text.
 func (r *Reader) keep(b []byte) string {
-	sl := r.slot()
-	if sl == nil || len(b) == 0 {
+	if !r.reuse || len(b) == 0 {
 		return string(b)
 	}
+	sl := r.slot()
 	if cap(sl.text)-len(sl.text) < len(b) {
 		// A new array: the strings already made point into the old one,
 		// which stays as long as they do.

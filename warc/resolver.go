@@ -6,6 +6,7 @@ import (
 	"errors"
 	"fmt"
 	"io"
+	"slices"
 	"strings"
 	"sync"
 
@@ -35,8 +36,13 @@ type Resolver struct {
 	mu       sync.Mutex
 	maxBytes int64
 	used     int64
+	// byID and byDigest index the entries of fifo[head:] once indexed
+	// is set: at the first revisit (index). An input without revisits,
+	// most of them, is never indexed: remembering a record is then an
+	// append, not two map inserts, which were most of its cost.
 	byID     map[string]*entry
 	byDigest map[string]*entry
+	indexed  bool
 	fifo     []*entry // oldest first, from head
 	head     int
 	// pool holds the body buffers of evicted entries for later copies,
@@ -248,7 +254,7 @@ func (r *Resolver) copyBody(body []byte) []byte {
 // NewResolver returns a Resolver that keeps at most maxBytes of remembered
 // data (bodies, header strings and a fixed per-entry overhead).
 func NewResolver(maxBytes int64) *Resolver {
-	return &Resolver{maxBytes: maxBytes, byID: map[string]*entry{}, byDigest: map[string]*entry{}}
+	return &Resolver{maxBytes: maxBytes}
 }
 
 // digestKey joins a payload digest (algorithm and value compared without
@@ -267,7 +273,7 @@ func digestKey(digest, uri string) string {
 // nor a payload digest are ignored, as is a capture larger than the whole
 // budget.
 func (r *Resolver) Remember(c *event.Capture) {
-	r.remember(c, false, nil)
+	r.remember(c, false, nil, false)
 }
 
 // stored is where a remembered capture's record is stored in an input
@@ -280,9 +286,11 @@ type stored struct {
 // remember is Remember. owned means that c.Body is a buffer from lend
 // that the resolver may keep as it is, busy until release; loc, when
 // set, that the body need not be kept at all: it is read again from
-// there when a revisit refers to it. It returns the entry made (nil when
-// nothing was remembered, and then c.Body remains the caller's).
-func (r *Resolver) remember(c *event.Capture, owned bool, loc *stored) *entry {
+// there when a revisit refers to it; ownHeader, that c.Header is memory
+// the Reader reuses (Options.ReuseRecords), so the entry keeps a copy. It
+// returns the entry made (nil when nothing was remembered, and then
+// c.Body remains the caller's).
+func (r *Resolver) remember(c *event.Capture, owned bool, loc *stored, ownHeader bool) *entry {
 	if c == nil || c.RecordType == "revisit" {
 		return nil
 	}
@@ -305,6 +313,9 @@ func (r *Resolver) remember(c *event.Capture, owned bool, loc *stored) *entry {
 	if e.size > r.maxBytes {
 		return nil
 	}
+	if ownHeader && c.Header != nil {
+		e.header = slices.Clone(c.Header)
+	}
 	switch {
 	case loc != nil && len(c.Body) > 0:
 		e.stored, e.bodyLen = *loc, len(c.Body)
@@ -315,11 +326,8 @@ func (r *Resolver) remember(c *event.Capture, owned bool, loc *stored) *entry {
 	}
 	r.mu.Lock()
 	defer r.mu.Unlock()
-	if e.id != "" {
-		r.byID[e.id] = e
-	}
-	if e.digestKey != "" {
-		r.byDigest[e.digestKey] = e
+	if r.indexed {
+		r.indexEntry(e)
 	}
 	r.fifo = append(r.fifo, e)
 	r.used += e.size
@@ -328,10 +336,10 @@ func (r *Resolver) remember(c *event.Capture, owned bool, loc *stored) *entry {
 		r.fifo[r.head] = nil
 		r.head++
 		r.used -= old.size
-		if r.byID[old.id] == old {
+		if r.indexed && r.byID[old.id] == old {
 			delete(r.byID, old.id)
 		}
-		if r.byDigest[old.digestKey] == old {
+		if r.indexed && r.byDigest[old.digestKey] == old {
 			delete(r.byDigest, old.digestKey)
 		}
 		switch {
@@ -348,6 +356,31 @@ func (r *Resolver) remember(c *event.Capture, owned bool, loc *stored) *entry {
 		r.head = 0
 	}
 	return e
+}
+
+// index indexes the entries remembered, once (see Resolver.indexed): in
+// fifo order, later entries of an ID or digest over earlier ones, as
+// inserting each when remembered does (an entry evicted is older than
+// every entry kept). r.mu is held.
+func (r *Resolver) index() {
+	if r.indexed {
+		return
+	}
+	r.indexed = true
+	r.byID, r.byDigest = map[string]*entry{}, map[string]*entry{}
+	for _, e := range r.fifo[r.head:] {
+		r.indexEntry(e)
+	}
+}
+
+// indexEntry indexes e by ID and digest. r.mu is held.
+func (r *Resolver) indexEntry(e *entry) {
+	if e.id != "" {
+		r.byID[e.id] = e
+	}
+	if e.digestKey != "" {
+		r.byDigest[e.digestKey] = e
+	}
 }
 
 // Resolve fills a revisit capture from the original it refers to, found by
@@ -375,6 +408,7 @@ func (r *Resolver) resolve(c *event.Capture) (bool, error) {
 		return false, nil
 	}
 	r.mu.Lock()
+	r.index()
 	e := r.byID[trimID(c.RefersTo)]
 	if e == nil {
 		uri := c.RefersToURI

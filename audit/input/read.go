@@ -157,7 +157,9 @@ func (r *Reader) readStream(ctx context.Context, f File, res *Result, sink Sink)
 	if f.Pipelined {
 		hashTo, endHash = hashBehind(digest)
 	}
-	opts := ingest.Options{Progress: r.Progress, Resolver: warc.NewResolver(32 << 20), Digest: hashTo, LogExtraHeaders: r.Options.LogExtraHeaders}
+	// The sink copies what it keeps of a fetch or capture (Sink), so the
+	// WARC reader may reuse their values for the next record.
+	opts := ingest.Options{Progress: r.Progress, Resolver: warc.NewResolver(32 << 20), Digest: hashTo, LogExtraHeaders: r.Options.LogExtraHeaders, ReuseRecords: true}
 	// An input bound to its site (URL=PATH) gives its host-less lines
 	// that site's scheme and host, as if the log had named them.
 	boundScheme, boundHost, _ := strings.Cut(f.Site, "://")
