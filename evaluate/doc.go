@@ -73,8 +73,9 @@
 // a fetch that makes no finding allocates only its URL and client address
 // strings; evidence strings are built only for a finding. A Judger
 // (Model.NewJudger, one per goroutine) also keeps the client address and
-// matched rule texts it made, so a clean fetch allocates its URL alone,
-// and, in small tables keyed by pointer or by (content, token, target),
+// matched rule texts it made, and the URLs and SURT keys (urltext.go), so
+// a clean fetch of a URL it has judged before allocates nothing, and, in
+// small tables keyed by pointer or by (content, token, target),
 // the robots.txt verdicts, Crawl-delays and evidence parts that repeat
 // from fetch to fetch (judge.go, judgeCache): the rows are the same
 // bytes with or without them.

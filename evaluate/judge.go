@@ -185,9 +185,13 @@ func (jg *Judger) JudgeIntoView(j *Judgement, f *event.Fetch, v *FetchView) {
 type judgeCache struct {
 	ips   *[ipSlots]ipText
 	ipRun hitRun
-	rules map[*robots.Rule]string
-	ev    evBuf // evidence being built
-	ua    *uaLocal
+	// urls holds request URLs and their SURT keys (urltext.go).
+	urls    *[urlSets][2]urlSlot
+	urlRun  hitRun
+	urlSeed maphash.Seed
+	rules   map[*robots.Rule]string
+	ev      evBuf // evidence being built
+	ua      *uaLocal
 	// owners is hasIPList's answer by owner string, direct-mapped by
 	// the string's address: an owner is a token or URL of the catalog, a
 	// card or the UA cache, whose strings are made once (strings.Clone),
@@ -491,7 +495,6 @@ func (m *Model) requestColumns(j *Judgement, f *event.Fetch, t time.Time, c *jud
 	row := &j.Fetch
 	row.FetchTime = t
 	row.Method = f.Method
-	row.URL = f.URL()
 	row.URLPath = f.Target
 	row.FetchStatus = int32(f.Status)
 	row.ResponseBytes = f.Bytes
@@ -516,12 +519,16 @@ func (m *Model) requestColumns(j *Judgement, f *event.Fetch, t time.Time, c *jud
 
 	a, named = m.authorityFor(f.Scheme, f.Host)
 	host := f.Host
-	if host == "" && named {
+	switch {
+	case host != "": // f.URL()
+		row.URL, row.URLSurtKey = c.urlText(orHTTP(f.Scheme), host, f.Target)
+	case named: // the site's
 		host = m.defHost
-		row.URL = m.defScheme + "://" + m.defHost + f.Target
+		row.URL, row.URLSurtKey = c.urlText(m.defScheme, host, f.Target)
+	default:
+		row.URL, row.URLSurtKey = f.Target, surtKey(f.Target)
 	}
 	row.URLHostName = hostName(host)
-	row.URLSurtKey = surtKey(row.URL)
 	j.auth = a
 	if a != nil {
 		j.Authority = a.key
