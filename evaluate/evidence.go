@@ -1,6 +1,8 @@
 package evaluate
 
 import (
+	"encoding/binary"
+	"net/netip"
 	"slices"
 	"strconv"
 	"time"
@@ -66,6 +68,33 @@ func fmtDur(d time.Duration) string {
 		return strconv.FormatInt(int64(d/time.Hour), 10) + "h"
 	}
 	return d.Round(time.Second).String()
+}
+
+// dur writes d as fmtDur does, without making a string: hours as
+// "24h", else Duration.String of d rounded to the second ("1h2m3s",
+// "4m0s", "5s", "0s", negative with a "-").
+func (e *evBuf) dur(d time.Duration) {
+	if d%time.Hour == 0 {
+		e.b = append(strconv.AppendInt(e.b, int64(d/time.Hour), 10), 'h')
+		return
+	}
+	d = d.Round(time.Second)
+	if d%time.Second != 0 { // Round saturated at the ends of Duration's range
+		e.b = append(e.b, d.String()...)
+		return
+	}
+	s := int64(d / time.Second)
+	if s < 0 {
+		e.b = append(e.b, '-')
+		s = -s
+	}
+	if s >= 3600 {
+		e.b = append(strconv.AppendInt(e.b, s/3600, 10), 'h')
+	}
+	if s >= 60 {
+		e.b = append(strconv.AppendInt(e.b, s/60%60, 10), 'm')
+	}
+	e.b = append(strconv.AppendInt(e.b, s%60, 10), 's')
 }
 
 func quote(s string) string {
@@ -326,7 +355,7 @@ func (m *Model) robotsEvidence(v *table.Violation, r *robotsResult, token string
 		}
 	}
 	e := r.entry
-	who := scopeWho(token, r.scope)
+	who := c.scopeWho(token, r.scope)
 	switch {
 	case r.view == ViewUnchecked:
 		m.neverFetchedEvidence(sb, r, who, a, target, c)
@@ -362,6 +391,41 @@ func scopeWho(token string, sc viewScope) string {
 	return token
 }
 
+// whoSlot is one text of scopeWho, kept by a Judger: by the token's
+// address (the catalog's or the UA cache's string), the scope's kind
+// and, for a spoofed client, its address.
+type whoSlot struct {
+	token strAddr
+	kind  scopeKind
+	ip    netip.Addr
+	text  string
+}
+
+const whoSlots = 64
+
+// scopeWho is scopeWho through c's table (c may be nil): a finding
+// names whose robots.txt fetches made the view, and a bot's findings
+// name the same few.
+func (c *judgeCache) scopeWho(token string, sc viewScope) string {
+	k := addrOf(token)
+	if c == nil || sc.kind == scopeCrawl || !k.set() {
+		return scopeWho(token, sc) // the crawl's: the token itself
+	}
+	if c.who == nil {
+		c.who = new([whoSlots]whoSlot)
+	}
+	u := k.bits() ^ uintptr(sc.kind)<<5
+	if sc.kind == scopeClient {
+		b := sc.ip.As16()
+		u ^= uintptr(binary.LittleEndian.Uint64(b[8:])*0x9E3779B97F4A7C15) >> 40 << 4
+	}
+	s := &c.who[slotIn(u, whoSlots)]
+	if s.token != k || s.kind != sc.kind || s.ip != sc.ip || s.text == "" {
+		*s = whoSlot{token: k, kind: sc.kind, ip: sc.ip, text: scopeWho(token, sc)}
+	}
+	return s.text
+}
+
 // neverFetchedEvidence says that the bot never fetched robots.txt before
 // the request, and how many versions in force in the cache lifetime
 // before it disallow the target.
@@ -381,7 +445,7 @@ func (m *Model) neverFetchedEvidence(sb *evBuf, r *robotsResult, token string, a
 	sb.WriteString(" of ")
 	sb.int(r.windowN)
 	sb.WriteString(" robots.txt versions in force during the ")
-	sb.WriteString(fmtDur(m.opts.RobotsTTL))
+	sb.dur(m.opts.RobotsTTL)
 	sb.WriteString(" before it disallow ")
 	sb.WriteString(target)
 	sb.WriteString(" (RFC 9309 §2.4 cache lifetime)")
@@ -437,9 +501,9 @@ func (m *Model) viewEvidence(sb *evBuf, r *robotsResult, token, target string, t
 		return
 	}
 	sb.WriteString(", ")
-	sb.WriteString(fmtDur(t.Sub(e.time)))
+	sb.dur(t.Sub(e.time))
 	sb.WriteString(" before this request: older than the ")
-	sb.WriteString(fmtDur(m.opts.RobotsTTL))
+	sb.dur(m.opts.RobotsTTL)
 	sb.WriteString(" cache lifetime (RFC 9309 §2.4)")
 	switch {
 	case r.useOwn:

@@ -201,6 +201,7 @@ type judgeCache struct {
 	verdicts *[evidenceSlots]verdictText
 	entries  *[evidenceSlots]entryText
 	unreach  *[evidenceSlots]entryText // unreachableEvidence's texts
+	who      *[whoSlots]whoSlot        // scopeWho's texts
 	// delays is File.CrawlDelay by (file, group token), the token by
 	// its string's address as owners.
 	delays *[delaySlots]delaySlot
