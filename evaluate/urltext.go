@@ -28,6 +28,11 @@ const (
 	urlSets    = 1 << urlSetBits
 )
 
+// urlKeepMax bounds the URLs the table keeps, so that it holds at most
+// some 2 MiB of strings (a URL and its key for each of its 4,096
+// slots); longer ones, seldom repeated, are built each time.
+const urlKeepMax = 256
+
 // urlText is scheme + "://" + host + target and its SURT key (surtKey),
 // through c (which may be nil): a site's fetches repeat its URLs, and a
 // repeated URL then costs a hash and a compare instead of building the
@@ -36,7 +41,7 @@ const (
 // its address. Like the client addresses (hitRun), the table turns
 // itself off for a while in a log whose URLs seldom repeat.
 func (c *judgeCache) urlText(scheme, host, target string) (url, key string) {
-	if c == nil || c.urlRun.skip() {
+	if c == nil || len(scheme)+len(host)+len(target) > urlKeepMax || c.urlRun.skip() {
 		url = scheme + "://" + host + target
 		return url, surtKey(url)
 	}

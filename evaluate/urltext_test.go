@@ -2,6 +2,7 @@ package evaluate
 
 import (
 	"strconv"
+	"strings"
 	"testing"
 )
 
@@ -39,6 +40,7 @@ func TestURLText(t *testing.T) {
 		{"https", "[2001:db8::1]", "/a b"}, // an IPv6 literal, a space in the path
 		{"https", "www.example.com", ""},
 		{"https", "WWW.Example.COM", "/Path/?Z=1&a=2"},
+		{"https", "www.example.com", "/" + strings.Repeat("a", urlKeepMax)}, // too long to keep
 	}
 	var c judgeCache
 	for range 3 {
