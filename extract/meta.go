@@ -76,8 +76,14 @@ func ParseMeta(body []byte, opts Options) ([]Rule, []Diagnostic) {
 // parseMeta is ParseMeta; quick allows the shortcuts for documents, and
 // bodies, without a meta tag (tests compare it with the tokenizer's answer).
 func parseMeta(body []byte, opts Options, quick bool) ([]Rule, []Diagnostic) {
-	var p headerParser
-	p.via = ViaMeta
+	return scanMeta(body, opts, quick, nil)
+}
+
+// scanMeta is parseMeta with the state to scan with: nil takes one from
+// metaStatePool (and only for a document that needs a tokenizer); tests
+// pass their own, or one that makes a new tokenizer for each scan
+// (metaState.fresh), as the package did before it reused them.
+func scanMeta(body []byte, opts Options, quick bool, st *metaState) ([]Rule, []Diagnostic) {
 	limit := opts.maxHTML()
 	data := body
 	if len(data) > limit {
@@ -85,15 +91,22 @@ func parseMeta(body []byte, opts Options, quick bool) ([]Rule, []Diagnostic) {
 	}
 	data = bytes.TrimPrefix(data, []byte("\xef\xbb\xbf"))
 	truncated := len(body) > limit || opts.BodyTruncated
-	m := metaScanner{p: &p, seen: min(len(body), limit), maybeCut: len(body) == limit, full: !quick}
-	if quick && !truncated && !m.maybeCut && !hasMetaTag(data) {
+	maybeCut := len(body) == limit
+	if quick && !truncated && !maybeCut && !hasMetaTag(data) {
 		// Without a "<meta" the tokenizer finds no meta tag and, the
 		// document being whole, has nothing to report: most pages of a
-		// crawl end here, without the tokenizer's buffers.
+		// crawl end here, without a tokenizer.
 		return nil, nil
 	}
+	if st == nil {
+		st = metaStatePool.Get().(*metaState)
+		defer metaStatePool.Put(st)
+		defer st.reset()
+	}
+	st.p = headerParser{via: ViaMeta}
+	m := metaScanner{p: &st.p, seen: min(len(body), limit), maybeCut: maybeCut, full: !quick, st: st}
 	m.scan(data, 0, limit, truncated, false)
-	return p.rules, p.diags
+	return st.p.rules, st.p.diags
 }
 
 // hasMetaTag reports whether data contains "<meta" in any case: the start
@@ -130,13 +143,14 @@ type metaScanner struct {
 	// cap leaves it. An open <head> at its end is then reported as cut
 	// (a complete document rarely ends inside its head).
 	maybeCut bool
-	full     bool // tokenize the body even without a "<meta" in it (tests)
+	full     bool       // tokenize the body even without a "<meta" in it (tests)
+	st       *metaState // the tokenizers to scan with
 }
 
 // scan tokenizes data, which starts at byte base of the document. nested is true for the content of a <noscript>,
 // which holds no further structure of interest.
 func (m *metaScanner) scan(data []byte, base, limit int, truncated, nested bool) {
-	z := html.NewTokenizer(bytes.NewReader(data))
+	z := m.tokenizer(data, nested)
 	z.SetMaxBuf(limit)
 	offset := base   // byte offset of the current token
 	var raw string   // raw text element whose content comes next
@@ -228,6 +242,18 @@ func (m *metaScanner) scan(data []byte, base, limit int, truncated, nested bool)
 		}
 		offset += tokLen
 	}
+}
+
+// tokenizer returns a fresh tokenizer reading data: the reused one of
+// the document, or of a noscript's content, or a new one.
+func (m *metaScanner) tokenizer(data []byte, nested bool) *html.Tokenizer {
+	if m.st.fresh {
+		return html.NewTokenizer(bytes.NewReader(data))
+	}
+	if nested {
+		return m.st.slots[1].start(data)
+	}
+	return m.st.slots[0].start(data)
 }
 
 // bodyHasMeta reports whether the rest of the document may contain a meta

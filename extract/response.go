@@ -17,20 +17,28 @@ func FromResponse(h event.Header, body []byte, contentType string, opts Options)
 	d := &Directives{}
 	if v := h.Values(fieldRobotsTag); len(v) > 0 {
 		r, dg := ParseRobotsTag(v, opts)
-		d.Rules = append(d.Rules, r...)
-		d.Diagnostics = append(d.Diagnostics, dg...)
+		d.Rules, d.Diagnostics = join(d.Rules, r), join(d.Diagnostics, dg)
 	}
 	if v := h.Values(fieldXRobotsTag); len(v) > 0 {
 		r, dg := ParseXRobotsTag(v, opts)
-		d.Rules = append(d.Rules, r...)
-		d.Diagnostics = append(d.Diagnostics, dg...)
+		d.Rules, d.Diagnostics = join(d.Rules, r), join(d.Diagnostics, dg)
 	}
 	if IsHTML(contentType, body) {
 		r, dg := ParseMeta(body, opts)
-		d.Rules = append(d.Rules, r...)
-		d.Diagnostics = append(d.Diagnostics, dg...)
+		d.Rules, d.Diagnostics = join(d.Rules, r), join(d.Diagnostics, dg)
 	}
 	return d
+}
+
+// join is append(a, b...), but b itself when a is empty and b is not:
+// the parsers' results are fresh slices of their own, and most responses
+// have rules from one source only, so copying them was allocation for
+// nothing. Empty results still give nil, as append did.
+func join[T any](a, b []T) []T {
+	if len(a) == 0 && len(b) > 0 {
+		return b
+	}
+	return append(a, b...)
 }
 
 // IsHTML reports whether a response is HTML: its media type says so, or

@@ -82,19 +82,19 @@ func isTokenChar(c byte) bool {
 	return strings.IndexByte("!#$%&'*+-.^_`|~", c) >= 0
 }
 
-// parseHTTPHead parses an HTTP header block (start line, fields, empty
-// line) held in s. scratch is reused for the fields; the returned header is
-// a fresh slice of exactly the right length, so callers may keep it, or
-// when reuse is not nil, reuse's backing array.
-func parseHTTPHead(s string, request bool, scratch []event.Field, reuse *event.Header) (httpHead, []event.Field) {
+// httpHeadOf reads an HTTP header block split by keepHead into its start
+// line and its fields (scratch, returned for reuse; st what parseFields
+// ignored). The returned header is a fresh slice of exactly the right
+// length, so callers may keep it, or when reuse is not nil, reuse's
+// backing array.
+func httpHeadOf(line string, scratch []event.Field, st fieldStats, request bool, reuse *event.Header) (httpHead, []event.Field) {
 	var h httpHead
-	line, rest := nextLine(s)
+	h.stats = st
 	if request {
 		h.method, h.target, h.proto, h.ok = parseRequestLine(line)
 	} else {
 		h.proto, h.status, h.ok = parseStatusLine(line)
 	}
-	scratch, h.stats = parseFields(rest, scratch[:0])
 	switch {
 	case len(scratch) == 0:
 	case reuse != nil:

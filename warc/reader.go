@@ -98,11 +98,12 @@ type Reader struct {
 	prev   pairInfo   // the record returned last, whatever its type
 	err    error      // terminal: io.EOF or an I/O error, after the queue
 
-	blk     blockReader
-	dec     decoders
-	scratch []event.Field
-	te, ce  []string
-	stopAt  func(int) int // memberLimit, made once
+	blk      blockReader
+	dec      decoders
+	scratch  []event.Field
+	headText []byte // keepHead's scratch
+	te, ce   []string
+	stopAt   func(int) int // memberLimit, made once
 
 	// Options.Reuse: the memory of the last reuseSlots queued records,
 	// used again in turn, and copies of what behind refers to; reuseRecs
@@ -897,11 +898,9 @@ func (r *Reader) parseWARC() (*item, error) {
 // the slot sl when there is one; w is filled from the fields. Lines
 // without a colon are reported.
 func (r *Reader) readWARCHeader(sl *slot, hb []byte, start int64, w *warcFields) (string, event.Header) {
-	s := r.keep(hb)
+	version, fields, st := r.keepHead(hb, r.scratch[:0])
 	r.br.Discard(len(hb))
-	version, rest := nextLine(s)
 	version = strings.TrimSpace(version)
-	fields, st := parseFields(rest, r.scratch[:0])
 	var hdr event.Header
 	if sl != nil {
 		sl.whdr = append(sl.whdr[:0], fields...)
@@ -1164,7 +1163,8 @@ func (r *Reader) readHTTPHead(request bool, start int64) (h httpHead, tooLong bo
 	if sl := r.slot(); sl != nil {
 		reuse = &sl.hhdr
 	}
-	h, r.scratch = parseHTTPHead(r.keep(hb), request, r.scratch, reuse)
+	line, fields, st := r.keepHead(hb, r.scratch[:0])
+	h, r.scratch = httpHeadOf(line, fields, st, request, reuse)
 	r.br.Discard(len(hb))
 	r.blk.n -= int64(len(hb))
 	if h.ok && h.stats.bad > 0 {
