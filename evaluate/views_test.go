@@ -23,7 +23,7 @@ func TestViewSet(t *testing.T) {
 		if s.get(k) != nil {
 			t.Fatalf("%+v found before it was put", k)
 		}
-		s.put(k, &botView{token: k.lower})
+		s.set(k, &botView{token: k.lower})
 		keys = append(keys, k)
 		if s.len() != len(keys) {
 			t.Fatalf("after %d puts len = %d", len(keys), s.len())

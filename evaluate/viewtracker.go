@@ -336,64 +336,9 @@ type viewKey struct {
 	k vkey
 }
 
-// curViews are a host's current views by authority, bot and scope. Most
-// hosts have one or two, kept in a slice: a Go map of one entry costs
-// about 700 bytes, and the maps were 31 MB of pass 2's allocation on the
-// standard WARC case (40,000 hosts). Past fewViews they go to a map.
-type curViews struct {
-	few  []curView
-	many map[viewKey]*viewEntry
-}
-
-type curView struct {
-	k viewKey
-	e *viewEntry
-}
-
-// get returns the view of k, nil when there is none.
-func (s *curViews) get(k viewKey) *viewEntry {
-	if s.many != nil {
-		return s.many[k]
-	}
-	for i := range s.few {
-		if s.few[i].k == k {
-			return s.few[i].e
-		}
-	}
-	return nil
-}
-
-// set makes e the view of k.
-func (s *curViews) set(k viewKey, e *viewEntry) {
-	if s.many != nil {
-		s.many[k] = e
-		return
-	}
-	for i := range s.few {
-		if s.few[i].k == k {
-			s.few[i].e = e
-			return
-		}
-	}
-	if len(s.few) < fewViews {
-		s.few = append(s.few, curView{k, e})
-		return
-	}
-	s.many = make(map[viewKey]*viewEntry, len(s.few)+1)
-	for _, p := range s.few {
-		s.many[p.k] = p.e
-	}
-	s.many[k] = e
-	s.few = nil
-}
-
-// len returns the number of views held.
-func (s *curViews) len() int {
-	if s.many != nil {
-		return len(s.many)
-	}
-	return len(s.few)
-}
+// curViews are a host's current views by authority, bot and scope: one
+// or two on most hosts, so a fewMap.
+type curViews = fewMap[viewKey, *viewEntry]
 
 type groupEntry struct {
 	a       *authority
