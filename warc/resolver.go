@@ -36,13 +36,13 @@ type Resolver struct {
 	mu       sync.Mutex
 	maxBytes int64
 	used     int64
-	// byID and byDigest index the entries of fifo[head:] once indexed
-	// is set: at the first revisit (index). An input without revisits,
-	// most of them, is never indexed: remembering a record is then an
-	// append, not two map inserts, which were most of its cost.
+	// byID and byDigest index the entries of fifo[head:] once made: at
+	// the first revisit (index). An input without revisits, most of
+	// them, is never indexed: remembering a record is then an append,
+	// not two map inserts, which were most of its cost. (Reading or
+	// deleting from the nil maps before then finds nothing.)
 	byID     map[string]*entry
 	byDigest map[string]*entry
-	indexed  bool
 	fifo     []*entry // oldest first, from head
 	head     int
 	// pool holds the body buffers of evicted entries for later copies,
@@ -326,7 +326,7 @@ func (r *Resolver) remember(c *event.Capture, owned bool, loc *stored, ownHeader
 	}
 	r.mu.Lock()
 	defer r.mu.Unlock()
-	if r.indexed {
+	if r.byID != nil {
 		r.indexEntry(e)
 	}
 	r.fifo = append(r.fifo, e)
@@ -336,10 +336,10 @@ func (r *Resolver) remember(c *event.Capture, owned bool, loc *stored, ownHeader
 		r.fifo[r.head] = nil
 		r.head++
 		r.used -= old.size
-		if r.indexed && r.byID[old.id] == old {
+		if r.byID[old.id] == old {
 			delete(r.byID, old.id)
 		}
-		if r.indexed && r.byDigest[old.digestKey] == old {
+		if r.byDigest[old.digestKey] == old {
 			delete(r.byDigest, old.digestKey)
 		}
 		switch {
@@ -358,15 +358,14 @@ func (r *Resolver) remember(c *event.Capture, owned bool, loc *stored, ownHeader
 	return e
 }
 
-// index indexes the entries remembered, once (see Resolver.indexed): in
+// index indexes the entries remembered, once (see Resolver.byID): in
 // fifo order, later entries of an ID or digest over earlier ones, as
 // inserting each when remembered does (an entry evicted is older than
 // every entry kept). r.mu is held.
 func (r *Resolver) index() {
-	if r.indexed {
+	if r.byID != nil {
 		return
 	}
-	r.indexed = true
 	r.byID, r.byDigest = map[string]*entry{}, map[string]*entry{}
 	for _, e := range r.fifo[r.head:] {
 		r.indexEntry(e)
