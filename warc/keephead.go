@@ -44,13 +44,20 @@ var fieldNames = func() map[string]string {
 // keepHead splits a header block hb, still in the read buffer, into its
 // first line (the WARC version, or an HTTP request or status line) and
 // its fields, appended to fields, with every string outliving the read
-// buffer: the first line, the values and the names not in fieldNames
-// share one string that r.keep makes of them (one allocation, as the
-// whole block was before, a third smaller). Continuation lines and the
-// lines parseFields ignores are handled as parseFields does.
+// buffer. Under Options.Reuse the block is copied whole into the slot's
+// text, which allocates nothing. Otherwise the first line, the values
+// and the names not in fieldNames share one string that r.keep makes of
+// them (one allocation, as the whole block was before, a third
+// smaller). Continuation lines and the lines parseFields ignores are
+// handled as parseFields does.
 func (r *Reader) keepHead(hb []byte, fields []event.Field) (string, []event.Field, fieldStats) {
 	if len(hb) == 0 {
 		return "", fields, fieldStats{}
+	}
+	if r.reuse {
+		first, rest := nextLine(r.keep(hb))
+		fields, st := parseFields(rest, fields)
+		return first, fields, st
 	}
 	view := unsafe.String(&hb[0], len(hb)) // valid until the buffer moves on
 	first, rest := nextLine(view)
@@ -59,16 +66,15 @@ func (r *Reader) keepHead(hb []byte, fields []event.Field) (string, []event.Fiel
 	if st.bad > 0 {
 		st.firstBad = strings.Clone(st.firstBad)
 	}
+	// A name still in view after the first loop is one of the field's
+	// own, not fieldNames'; a value joined from continuation lines is a
+	// string of its own already, and is copied all the same.
 	b := append(r.headText[:0], first...)
-	var own uint64 // bit i: field start+i keeps its name in b (fields past 64 always do)
 	for i := start; i < len(fields); i++ {
 		f := &fields[i]
-		if n, ok := fieldNames[f.Name]; ok && i-start < 64 {
+		if n, ok := fieldNames[f.Name]; ok {
 			f.Name = n
-		} else {
-			if i-start < 64 {
-				own |= 1 << (i - start)
-			}
+		} else if within(f.Name, view) {
 			b = append(b, f.Name...)
 		}
 		b = append(b, f.Value...)
@@ -79,7 +85,7 @@ func (r *Reader) keepHead(hb []byte, fields []event.Field) (string, []event.Fiel
 	first = s[:at]
 	for i := start; i < len(fields); i++ {
 		f := &fields[i]
-		if i-start >= 64 || own&(1<<(i-start)) != 0 {
+		if within(f.Name, view) {
 			f.Name = s[at : at+len(f.Name)]
 			at += len(f.Name)
 		}
@@ -87,4 +93,14 @@ func (r *Reader) keepHead(hb []byte, fields []event.Field) (string, []event.Fiel
 		at += len(f.Value)
 	}
 	return first, fields, st
+}
+
+// within reports whether s is a non-empty substring of buf's memory.
+func within(s, buf string) bool {
+	if s == "" {
+		return false
+	}
+	p := uintptr(unsafe.Pointer(unsafe.StringData(s)))
+	b := uintptr(unsafe.Pointer(unsafe.StringData(buf)))
+	return p >= b && p < b+uintptr(len(buf))
 }
