@@ -51,6 +51,16 @@ func TestEvBufAsStrings(t *testing.T) {
 	}
 }
 
+// fmtDur is how evidence rendered a duration before evBuf.dur, the
+// reference dur is held to: whole hours as "24h", else rounded to the
+// second.
+func fmtDur(d time.Duration) string {
+	if d%time.Hour == 0 {
+		return strconv.FormatInt(int64(d/time.Hour), 10) + "h"
+	}
+	return d.Round(time.Second).String()
+}
+
 // TestEvBufDur checks evBuf.dur against fmtDur: whole hours, durations
 // rounded to the second (Duration.String's forms), negative ones and
 // the ends of Duration's range, where rounding saturates.

@@ -61,18 +61,9 @@ func (e *evBuf) String() string { return string(e.b) }
 // reset empties e for the next evidence, keeping its memory.
 func (e *evBuf) reset() { e.b = e.b[:0] }
 
-// fmtDur renders a duration for evidence: whole hours as "24h", else
-// rounded to the second.
-func fmtDur(d time.Duration) string {
-	if d%time.Hour == 0 {
-		return strconv.FormatInt(int64(d/time.Hour), 10) + "h"
-	}
-	return d.Round(time.Second).String()
-}
-
-// dur writes d as fmtDur does, without making a string: hours as
-// "24h", else Duration.String of d rounded to the second ("1h2m3s",
-// "4m0s", "5s", "0s", negative with a "-").
+// dur writes a duration for evidence: whole hours as "24h", else
+// Duration.String of d rounded to the second ("1h2m3s", "4m0s", "5s",
+// "0s", negative with a "-"), without making a string.
 func (e *evBuf) dur(d time.Duration) {
 	if d%time.Hour == 0 {
 		e.b = append(strconv.AppendInt(e.b, int64(d/time.Hour), 10), 'h')

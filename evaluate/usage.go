@@ -212,7 +212,7 @@ func (m *Model) usageEvidence(v *table.Violation, r *robotsResult, ver *version,
 	sb.WriteString(" (")
 	sb.WriteString(from)
 	sb.WriteString(")")
-	who := scopeWho(token, r.scope)
+	who := c.scopeWho(token, r.scope)
 	switch e := r.entry; {
 	case l.header:
 		// The response spoke for itself: the bot's robots.txt view is
@@ -226,7 +226,7 @@ func (m *Model) usageEvidence(v *table.Violation, r *robotsResult, ver *version,
 		c.writeEntry(&sb, who, e)
 		if r.view == ViewStale && !r.useOwn {
 			sb.WriteString(", older than the ")
-			sb.WriteString(fmtDur(m.opts.RobotsTTL))
+			sb.dur(m.opts.RobotsTTL)
 			sb.WriteString(" cache lifetime, so judged by the version in force at the request")
 		}
 	}
