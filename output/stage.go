@@ -92,6 +92,14 @@ type colScan struct {
 	grow int     // what the run may add to them at most
 	raw  int     // bytes of the run's values
 	risk bool    // the column may turn plain within the run
+	// plain is whether the column is plain (the batch's colBuf, which
+	// the run does not change); prev and prevLen the address and
+	// length of the value before the row being bounded (the column's
+	// last value for the run's first row), valid while hasPrev.
+	plain   bool
+	hasPrev bool
+	prev    *byte
+	prevLen int
 }
 
 // safeRows returns how many staged rows from i on may be appended to the
@@ -108,6 +116,12 @@ type colScan struct {
 //     run (each new value adds at most 3n+4 to it), turning plain may
 //     add every value the column holds: raw (3 raw with invalid UTF-8)
 //     plus 3n per value of the run, and no value counts as repeated.
+//
+// With more than one worker this runs on the table's one goroutine for
+// every staged row, before the columns are appended in parallel: a
+// value that repeats the previous row's (most of them) is told from the
+// colScan alone, its address and length, without reading the column's
+// colBuf or the previous row again.
 func (tw *tableWriter) safeRows(i int) int {
 	b, st := tw.cur, &tw.stage
 	if tw.scan == nil {
@@ -120,22 +134,23 @@ func (tw *tableWriter) safeRows(i int) int {
 	for j := range tw.scan {
 		sc := &tw.scan[j]
 		c := &b.cols[sc.col]
-		*sc = colScan{col: sc.col, off: sc.off, room: tw.dictLimit - len(c.data) - 4*(len(c.offs)-1)}
+		*sc = colScan{col: sc.col, off: sc.off, room: tw.dictLimit - len(c.data) - 4*(len(c.offs)-1), plain: c.plain}
+		if c.hasLast {
+			sc.prev, sc.prevLen, sc.hasPrev = unsafe.StringData(c.last), len(c.last), true
+		}
 	}
 	left, maxRows := tw.budget-b.bytes, tw.limit-b.rows-1
 	sum, m := 0, 0
 	for r := i; r < st.n && m < maxRows; r++ {
-		p, q := st.at(r), st.at(max(r-1, 0))
+		p := st.at(r)
 		add := tw.rowWidth
 		for j := range tw.scan {
 			sc := &tw.scan[j]
 			s := *(*string)(unsafe.Add(p, sc.off))
-			if r > i {
-				add += valueBound(&b.cols[sc.col], sc, s, *(*string)(unsafe.Add(q, sc.off)), true)
-			} else {
-				c := &b.cols[sc.col]
-				add += valueBound(c, sc, s, c.last, c.hasLast)
+			if unsafe.StringData(s) == sc.prev && len(s) == sc.prevLen && sc.hasPrev && !sc.plain && !sc.risk {
+				continue // a repeat: 0
 			}
+			add += valueBound(&b.cols[sc.col], sc, s)
 		}
 		if sum+add >= left {
 			break
@@ -147,21 +162,19 @@ func (tw *tableWriter) safeRows(i int) int {
 }
 
 // valueBound is safeRows' bound of the bytes appending s to column c adds
-// (see there); prev is the value appended to the column just before, when
-// hasPrev. Only the same string (the same bytes at the same address, as
-// the judge hands over shared strings) counts as a repeat: comparing the
-// bytes of every value would cost about as much as the dictionary lookup
-// it bounds.
-func valueBound(c *colBuf, sc *colScan, s, prev string, hasPrev bool) int {
+// (see there), for a value that is not the previous one's string, which
+// it then records as the previous one. Only the same string (the same
+// bytes at the same address, as the judge hands over shared strings)
+// counts as a repeat: comparing the bytes of every value would cost
+// about as much as the dictionary lookup it bounds.
+func valueBound(c *colBuf, sc *colScan, s string) int {
 	n := len(s)
-	if c.plain {
+	if sc.plain {
 		return 3*n + 4
 	}
+	sc.prev, sc.prevLen, sc.hasPrev = unsafe.StringData(s), n, true
 	extra := 0
 	if !sc.risk {
-		if hasPrev && len(prev) == n && unsafe.StringData(prev) == unsafe.StringData(s) {
-			return 0
-		}
 		if sc.grow += 3*n + 4; sc.grow > sc.room {
 			sc.risk = true
 			extra = c.raw + 3*sc.raw
