@@ -111,10 +111,10 @@ func Build(ctx context.Context, s beam.Scope, cfg Config) error {
 		beam.Flatten(s, shared, beam.CreateList(s.Scope("site-shared"), [][]byte{encode(&siteShared)})))
 	// Each WARC file's crawler, settled once over all inputs.
 	shared = beam.ParDo(s.Scope("crawlers"), &settleFn{Cfg: cfg}, shared, beam.SideInput{Input: idDocs})
-	events = beam.Flatten(s, events, beam.ParDo(s.Scope("site-versions"), unkey, beam.CreateList(s.Scope("site"), siteElems)))
+	siteVersions := beam.ParDo(s.Scope("site-versions"), unkey, beam.CreateList(s.Scope("site"), siteElems))
 
 	// Robots.txt redirects to another partition: one round per hop.
-	all := []beam.PCollection{events}
+	all := []beam.PCollection{events, siteVersions}
 	rs := s.Scope("redirects")
 	for range evaluate.MaxRedirects {
 		targets, next := beam.ParDo2(rs, &redirectFn{}, beam.CoGroupByKey(rs, docs, reqs))
@@ -122,10 +122,17 @@ func Build(ctx context.Context, s beam.Scope, cfg Config) error {
 		reqs = next
 	}
 	// Events without a host wait for the shared facts that settle their
-	// site (gate.go).
-	keyed, hostless := beam.ParDo2(s.Scope("route"), splitHostless, beam.Flatten(s, all...))
-	held := hold(s.Scope("route"), hostless, gateOn(s, shared))
-	routed := beam.Flatten(s, keyed, beam.ParDo(s.Scope("route"), &routeFn{Cfg: cfg}, held, beam.SideInput{Input: shared}))
+	// site (gate.go). Each producer's events are split where they are
+	// made (the split fuses into its stage), not after a Flatten of them
+	// all: a stage behind a Flatten would take every event of the run
+	// through the runner once more.
+	keyed := make([]beam.PCollection, len(all))
+	hostless := make([]beam.PCollection, len(all))
+	for i, events := range all {
+		keyed[i], hostless[i] = beam.ParDo2(s.Scope("route"), splitHostless, events)
+	}
+	held := hold(s.Scope("route"), beam.Flatten(s, hostless...), gateOn(s, shared))
+	routed := beam.Flatten(s, append(keyed, beam.ParDo(s.Scope("route"), &routeFn{Cfg: cfg}, held, beam.SideInput{Input: shared}))...)
 	// Hot partitions are judged in shards keyed by agent (hot.go). The
 	// partitions wait for the world the judging stage loads: the side
 	// inputs, written to one file by worldFn (world.go).
