@@ -193,6 +193,10 @@ func (s *scenario) checkStreamed(_ []func()) {
 	order := slices.Clone(s.fetches)
 	slices.SortStableFunc(order, func(x, y *event.Fetch) int { return cmpTime(x.Time, y.Time) })
 	out := &table.Collector{}
+	// The tables Build settles go first, as audit writes them.
+	if err := m.WriteBuiltTables(out); err != nil {
+		s.t.Fatal(err)
+	}
 	judgeStreamed(m, order, out)
 	if err := m.WriteTables(out); err != nil {
 		s.t.Fatal(err)

@@ -73,6 +73,9 @@ type Model struct {
 
 	countsMu sync.Mutex
 	counts   archiveCounts
+	// builtWritten: WriteBuiltTables wrote robots_versions, robots_rules
+	// and directives.
+	builtWritten bool
 }
 
 // hostEntry holds the authorities of one host[:port], by scheme.
