@@ -90,6 +90,9 @@ func (m *Model) WriteTables(sink table.Sink) error {
 	if sp := m.capSpill; sp != nil && sp.err != nil {
 		return sp.err // reading the spilled captures back for capsOf failed
 	}
+	if err := m.docSpill.failed(); err != nil {
+		return err // a version's capture, cited by a finding, did not read back
+	}
 	for i := range m.problems {
 		p := &m.problems[i]
 		if err := sink.Problem(&table.Problem{
@@ -113,11 +116,17 @@ func (m *Model) WriteTables(sink table.Sink) error {
 // finished (table.Finish) once written, so a caller that writes them
 // between Build and pass 2 frees their buffers before pass 2's tables
 // fill; WriteTables then leaves them out. The rows, and so the files,
-// are those WriteTables would write. Call it at most once, after Build
-// and before any judging, from one goroutine.
+// are those WriteTables would write. With a spill directory it then
+// spills what only those tables read of the robots.txt captures
+// (docspill.go). Call it at most once, after Build and before any
+// judging, from one goroutine.
 func (m *Model) WriteBuiltTables(sink table.Sink) error {
 	m.builtWritten = true
-	return m.writeBuilt(sink)
+	if err := m.writeBuilt(sink); err != nil {
+		return err
+	}
+	m.spillDocs() // what the tables read and judging does not
+	return nil
 }
 
 // writeBuilt writes robots_versions, robots_rules and directives.
