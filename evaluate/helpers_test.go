@@ -202,6 +202,7 @@ func (s *scenario) checkStreamed(_ []func()) {
 	if s.opts.SpillDir == "" && m.docSpill == nil && m.Summary().RobotsVersions > 0 {
 		s.t.Errorf("robots.txt documents not spilled by WriteBuiltTables")
 	}
+	m.OneViewTracker() // each entry pass 1 kept let go once applied
 	judgeStreamed(m, order, out)
 	if err := m.WriteTables(out); err != nil {
 		s.t.Fatal(err)

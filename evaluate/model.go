@@ -63,6 +63,9 @@ type Model struct {
 	stream bool
 	static []staticEntry
 	notes  *hostNotes
+	// oneTracker: OneViewTracker was called; staticTaken: the one
+	// ViewTracker took static.
+	oneTracker, staticTaken bool
 
 	uaCache uaCache
 	// ipOwners caches hasIPList: IP list owner -> the store has a list
