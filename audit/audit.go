@@ -213,6 +213,14 @@ func execute(ctx context.Context, cfg Config, w table.Sink) (*Summary, *evaluate
 	r.phase("build", func() error { model, r.builder = r.builder.Build(), nil; return nil })
 	defer model.Close()
 	counter := &countingSink{Sink: w, sum: r.sum}
+	// The tables Build settles whole are written, and their buffers
+	// freed, before pass 2's tables fill (Model.WriteBuiltTables).
+	if err := r.phase("built", func() error { return model.WriteBuiltTables(counter) }); err != nil {
+		return nil, nil, fmt.Errorf("audit: write tables: %w", err)
+	}
+	// Pass 2 makes one ViewTracker (judging.views), which can then let
+	// go of the archive's robots.txt fetches as it applies them.
+	model.OneViewTracker()
 	if err := r.phase("pass2", func() error { return r.judgePass2(model, counter) }); err != nil {
 		return nil, nil, err
 	}

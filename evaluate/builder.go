@@ -111,32 +111,45 @@ func NewBuilder(opts Options, catalog *bots.Catalog, ids *identity.Store) *Build
 // rdoc is one robots-like capture: a capture of /robots.txt (a timeline
 // version) or of another URL that a robots.txt redirect may lead to.
 type rdoc struct {
+	// The fields pass 2 reads: the judging, the view tracker, a finding's
+	// robots.txt columns.
+	time       time.Time
+	src        event.Source
+	file       *robotsContent // parsed body of a success; nil otherwise
+	origin     string         // OriginWARC ("" too), OriginFile, OriginGit, ...: see SiteVersion
+	status     int
+	isRobots   bool // path is exactly /robots.txt
+	truncated  bool
+	noResponse bool // status 0 with WARC-Truncated or no body: network failure
+	assumed    bool // no time given: in force for the whole data range
+	unresolved bool // revisit whose payload the reader could not resolve
+	// The rest, read by Build, by the robots_versions and robots_rules
+	// tables and by a version's description when a finding first cites
+	// it: nil once spilled after the tables are written (docspill.go),
+	// when full reads it back from spill at coldAt.
+	*rdocCold
+	spill  *docSpill
+	coldAt int64
+}
+
+// rdocCold is the part of an rdoc judging does not read (rdoc.full).
+type rdocCold struct {
 	rawURL     string
 	url        string // normalized
 	auth       string // authority key
 	hostport   string
-	isRobots   bool // path is exactly /robots.txt
-	time       time.Time
-	status     int
 	recordType string
-	location   string         // normalized absolute redirect target; "" when none
-	file       *robotsContent // parsed body of a success; nil otherwise
-	digest     string         // SHA-256 of the body, hex; "" when no body
-	idDigest   string         // 6 hex digits for version ids
+	location   string // normalized absolute redirect target; "" when none
+	digest     string // SHA-256 of the body, hex; "" when no body
+	idDigest   string // 6 hex digits for version ids
 	size       int64
-	truncated  bool
-	noResponse bool // status 0 with WARC-Truncated or no body: network failure
-	src        event.Source
 	recordID   string
 	refersTo   string
 	payload    string // WARC-Payload-Digest
 	profile    string
-	unresolved bool // revisit whose payload the reader could not resolve
 	conc       []string
-	origin     string // OriginWARC ("" too), OriginFile, OriginGit, ...: see SiteVersion
 	originRef  string // file, REPO@COMMIT:PATH or snapshot name; the Wayback URL
 	detail     string // extra evidence (a commit's subject)
-	assumed    bool   // no time given: in force for the whole data range
 }
 
 // capRec is the compact summary of one archived capture kept for
@@ -602,20 +615,22 @@ func (b *Builder) newDoc(c *event.Capture, auth, hostport, target string, isRobo
 		hostport = strings.Clone(hostport)
 	}
 	d := &rdoc{
-		rawURL:     raw,
-		url:        u,
-		auth:       auth,
-		hostport:   hostport,
 		isRobots:   isRobots,
 		time:       c.Time.UTC(),
 		status:     c.Status,
-		recordType: recordTypeConst(c.RecordType),
-		size:       int64(len(c.Body)),
-		recordID:   strings.Clone(c.RecordID),
-		refersTo:   strings.Clone(c.RefersTo),
-		payload:    strings.Clone(c.PayloadDigest),
-		profile:    strings.Clone(c.Profile),
 		unresolved: unresolved,
+		rdocCold: &rdocCold{
+			rawURL:     raw,
+			url:        u,
+			auth:       auth,
+			hostport:   hostport,
+			recordType: recordTypeConst(c.RecordType),
+			size:       int64(len(c.Body)),
+			recordID:   strings.Clone(c.RecordID),
+			refersTo:   strings.Clone(c.RefersTo),
+			payload:    strings.Clone(c.PayloadDigest),
+			profile:    strings.Clone(c.Profile),
+		},
 	}
 	for _, ct := range c.ConcurrentTo {
 		d.conc = append(d.conc, strings.Clone(ct))

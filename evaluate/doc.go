@@ -32,7 +32,13 @@
 // deduplicated directive set), and the listing entries. With a spill
 // directory, Build writes the capture summaries to a temporary file of
 // their own, which WriteTables reads back (capspill.go): judging does
-// not need them. Model.Close releases the temporary files.
+// not need them. A caller may write the tables Build settles whole
+// (robots_versions, robots_rules, directives) before pass 2 with
+// WriteBuiltTables, which then spills the robots.txt captures' documents
+// but for what judging reads (docspill.go); one that makes a single
+// ViewTracker says so with OneViewTracker, and the tracker lets go of
+// the entries pass 1 kept as it applies them. Model.Close releases the
+// temporary files.
 // docs/design.md ("Memory") says what is bounded and what is
 // not.
 //

@@ -130,7 +130,7 @@ func writeVersionLine(sb *evBuf, v *version, label string, line int, text string
 func describeVersion(v *version) string {
 	var b evBuf
 	sb := &b
-	d := v.doc
+	d := v.doc.full() // read back once spilled (docspill.go)
 	sb.WriteString("robots.txt ")
 	sb.WriteString(d.rawURL)
 	sb.WriteString(versionOrigin(d))
@@ -144,7 +144,7 @@ func describeVersion(v *version) string {
 		}
 		sb.WriteString(" to ")
 		sb.WriteString(v.redirect)
-		if c := v.content; c != nil && c != d {
+		if c := v.content; c != nil && c != v.doc {
 			sb.WriteString(capturedAt(c.time, c.src, c.status))
 			sb.WriteString("), whose rules apply to the original authority (RFC 9309 §2.3.1.2)")
 		} else if c := v.target; c != nil {

@@ -27,6 +27,7 @@ type Model struct {
 	robots   *robotsStore     // robots.txt contents of the versions
 	cards    []*identity.Card // every card known, for the cheap "may a card match this UA" test
 	capSpill *capSpill        // where captures went between Build and the write phase (capspill.go)
+	docSpill *docSpill        // where the documents' cold parts went after WriteBuiltTables (docspill.go)
 	// groupSets are the distinct token sets of authorities' groups
 	// (authority.groups, shared); groupScratch is buildTimeline's.
 	groupSets    map[string]map[string]bool
@@ -62,6 +63,9 @@ type Model struct {
 	stream bool
 	static []staticEntry
 	notes  *hostNotes
+	// oneTracker: OneViewTracker was called; staticTaken: the one
+	// ViewTracker took static.
+	oneTracker, staticTaken bool
 
 	uaCache uaCache
 	// ipOwners caches hasIPList: IP list owner -> the store has a list
@@ -73,6 +77,9 @@ type Model struct {
 
 	countsMu sync.Mutex
 	counts   archiveCounts
+	// builtWritten: WriteBuiltTables wrote robots_versions, robots_rules
+	// and directives.
+	builtWritten bool
 }
 
 // hostEntry holds the authorities of one host[:port], by scheme.
@@ -222,6 +229,7 @@ func (b *Builder) Build() *Model {
 	m.pickArchiveAgents(b)
 	m.noteArchivers()
 	m.buildViews(b)
+	m.docsByURL = nil // Build's own index: redirects followed, requests paired
 	if m.defHost != "" {
 		m.defAuth, _ = m.authorityFor(m.defScheme, m.defHost)
 	}
@@ -612,8 +620,9 @@ func (m *Model) ArchiveCrawlers() []ArchiveCrawler {
 	return out
 }
 
-// Close releases the temporary file robots.txt bodies were spilled to
-// (Options.SpillDir) and returns the first error reading or writing it,
+// Close releases the temporary files robots.txt bodies and documents were
+// spilled to (Options.SpillDir) and returns the first error reading or
+// writing them,
 // after which some judgements may be wrong. Judge, WriteTables and every
 // method that reads robots.txt rules must not be called afterwards.
 func (m *Model) Close() error {
@@ -621,7 +630,12 @@ func (m *Model) Close() error {
 		sp.once.Do(func() { sp.err = errors.New("evaluate: captures read after Close") })
 		sp.close()
 	}
-	return m.robots.close()
+	derr := m.docSpill.failed()
+	m.docSpill.close()
+	if err := m.robots.close(); err != nil {
+		return err
+	}
+	return derr
 }
 
 // AsOf returns the time retention and latest directives are judged at.

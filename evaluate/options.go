@@ -72,10 +72,13 @@ type Options struct {
 	// SpillDir is where robots.txt bodies go once those kept in memory
 	// pass a quarter of RobotsCacheBytes (one unlinked temporary file),
 	// and the capture summaries between Build and WriteTables (another;
-	// capspill.go); "" keeps both in memory.
+	// capspill.go), and the robots.txt documents' cold parts after
+	// WriteBuiltTables (a third; docspill.go); "" keeps them in memory.
 	SpillDir string
-	// spillAllCaptures spills the capture summaries however few they are
-	// (tests; capspill.go).
+	// spillAllCaptures spills the capture summaries and the robots.txt
+	// documents however few they are, and has the one ViewTracker let go
+	// of each entry pass 1 kept on its own (tests; capspill.go,
+	// docspill.go, OneViewTracker).
 	spillAllCaptures bool
 	// RobotsCacheBytes bounds the estimated size of the parsed robots.txt
 	// files kept in memory; 0 means DefaultRobotsCacheBytes. A file

@@ -433,10 +433,10 @@ func (s *Shared) SettleCrawlers(opts Options, catalog *bots.Catalog, ids *identi
 func (s *Shared) siteBuilder() *Builder {
 	b := &Builder{hostless: s.Hostless, seenHosts: maps.Clone(s.FetchHosts)}
 	for range s.SiteVersions {
-		b.siteDocs = append(b.siteDocs, &rdoc{})
+		b.siteDocs = append(b.siteDocs, &rdoc{rdocCold: &rdocCold{}})
 	}
 	for hp, sc := range s.RobotsHosts {
-		b.docs = append(b.docs, &rdoc{isRobots: true, hostport: hp, auth: sc + "://" + hp})
+		b.docs = append(b.docs, &rdoc{isRobots: true, rdocCold: &rdocCold{hostport: hp, auth: sc + "://" + hp}})
 	}
 	for hp, sc := range s.CaptureHosts {
 		b.captures = append(b.captures, &capRec{url: sc + "://" + hp + "/"})

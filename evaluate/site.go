@@ -57,14 +57,16 @@ type SiteVersion struct {
 // versions without a time at the start of the data.
 func (b *Builder) AddSiteVersion(v SiteVersion) {
 	d := &rdoc{
-		isRobots:   true,
-		time:       v.From.UTC(),
-		recordType: "resource",
-		origin:     v.Origin,
-		originRef:  strings.Clone(v.Ref),
-		detail:     strings.Clone(v.Detail),
-		assumed:    v.From.IsZero(),
-		size:       int64(len(v.Body)),
+		isRobots: true,
+		time:     v.From.UTC(),
+		origin:   v.Origin,
+		assumed:  v.From.IsZero(),
+		rdocCold: &rdocCold{
+			recordType: "resource",
+			originRef:  strings.Clone(v.Ref),
+			detail:     strings.Clone(v.Detail),
+			size:       int64(len(v.Body)),
+		},
 	}
 	if d.origin == "" {
 		d.origin = OriginFile

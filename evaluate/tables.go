@@ -69,19 +69,14 @@ type archiveCounts struct {
 // from captures without a paired request record, and pass 1 problems to
 // sink, in a deterministic order. It finishes (table.Finish) each of
 // robots_versions, robots_rules, directives and retention once written:
-// a sink shared by several models must not be a table.Finisher.
+// a sink shared by several models must not be a table.Finisher. The
+// first three are left out when WriteBuiltTables wrote them.
 func (m *Model) WriteTables(sink table.Sink) error {
 	counts := archiveCounts{retention: map[string]int64{}, findings: map[string]int64{}}
-	if err := m.writeVersions(sink); err != nil {
-		return err
-	}
-	if err := m.writeDirectives(sink); err != nil {
-		return err
-	}
-	// Each table is whole once written: a sink that can finish it frees
-	// its buffers before the next one fills (table.Finisher).
-	if err := table.Finish(sink, "directives"); err != nil {
-		return err
+	if !m.builtWritten {
+		if err := m.writeBuilt(sink); err != nil {
+			return err
+		}
 	}
 	if err := m.writeArchive(sink, &counts); err != nil {
 		return err
@@ -94,6 +89,9 @@ func (m *Model) WriteTables(sink table.Sink) error {
 	}
 	if sp := m.capSpill; sp != nil && sp.err != nil {
 		return sp.err // reading the spilled captures back for capsOf failed
+	}
+	if err := m.docSpill.failed(); err != nil {
+		return err // a version's capture, cited by a finding, did not read back
 	}
 	for i := range m.problems {
 		p := &m.problems[i]
@@ -109,6 +107,39 @@ func (m *Model) WriteTables(sink table.Sink) error {
 	m.counts = counts
 	m.countsMu.Unlock()
 	return nil
+}
+
+// WriteBuiltTables writes the tables Build settles whole, which pass 2
+// changes nothing of: robots_versions and robots_rules (the versions; the
+// authorities pass 2's view tracker makes have none and are in no list
+// of the model's) and directives (the capture summaries). Each is
+// finished (table.Finish) once written, so a caller that writes them
+// between Build and pass 2 frees their buffers before pass 2's tables
+// fill; WriteTables then leaves them out. The rows, and so the files,
+// are those WriteTables would write. With a spill directory it then
+// spills what only those tables read of the robots.txt captures
+// (docspill.go). Call it at most once, after Build and before any
+// judging, from one goroutine.
+func (m *Model) WriteBuiltTables(sink table.Sink) error {
+	m.builtWritten = true
+	if err := m.writeBuilt(sink); err != nil {
+		return err
+	}
+	m.spillDocs() // what the tables read and judging does not
+	return nil
+}
+
+// writeBuilt writes robots_versions, robots_rules and directives.
+func (m *Model) writeBuilt(sink table.Sink) error {
+	if err := m.writeVersions(sink); err != nil {
+		return err
+	}
+	if err := m.writeDirectives(sink); err != nil {
+		return err
+	}
+	// Each table is whole once written: a sink that can finish it frees
+	// its buffers before the next one fills (table.Finisher).
+	return table.Finish(sink, "directives")
 }
 
 // writeVersions writes robots_versions.parquet, then

@@ -537,7 +537,7 @@ func (m *Model) followRedirects(v *version) {
 // login page, a home page). A 4xx or 5xx target means what it means for
 // robots.txt.
 func (m *Model) redirectToCapture(v *version, c *capRec) {
-	eff, _ := docEffect(&rdoc{status: int(c.status), recordType: c.recordType()})
+	eff, _ := docEffect(&rdoc{status: int(c.status), rdocCold: &rdocCold{recordType: c.recordType()}})
 	if eff == effRules {
 		eff, v.noRules = effAllowAll, true
 	}

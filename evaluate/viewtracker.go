@@ -292,16 +292,22 @@ func (fv *FetchView) entry(lower string, sc viewScope) *viewEntry {
 // the hosts whose last fetch is still to come, the entries pass 1 kept, and
 // the fetches of one time.
 type ViewTracker struct {
-	m      *Model
-	ua     uaLocal // identification by User-Agent
-	next   int     // m.static[next:] are still to apply
-	hosts  map[string]*trackHost
-	drops  dropHeap
-	clock  time.Time
-	begun  bool
-	group  []groupEntry
-	to     []*FetchView // Step's pointers into its out
-	robots int64        // robots.txt fetches applied, for tests
+	m  *Model
+	ua uaLocal // identification by User-Agent
+	// static are the entries pass 1 kept (Model.static), in blocks;
+	// static[chunk][next:] and the blocks after it are still to apply.
+	// With release (OneViewTracker), a block applied is let go.
+	static  [][]staticEntry
+	chunk   int
+	next    int
+	release bool
+	hosts   map[string]*trackHost
+	drops   dropHeap
+	clock   time.Time
+	begun   bool
+	group   []groupEntry
+	to      []*FetchView // Step's pointers into its out
+	robots  int64        // robots.txt fetches applied, for tests
 
 	// The authorities of the fetches viewed, by the address of their
 	// Host string (the fetch decoder shares the strings that repeat) and
@@ -367,8 +373,63 @@ func (h *dropHeap) Pop() any {
 func (m *Model) Streams() bool { return m.stream }
 
 // NewViewTracker returns a ViewTracker for the fetches of m's pass 2.
+// After OneViewTracker, the first one takes the entries pass 1 kept, and
+// a second one panics.
 func (m *Model) NewViewTracker() *ViewTracker {
-	return &ViewTracker{m: m, hosts: make(map[string]*trackHost)}
+	vt := &ViewTracker{m: m, hosts: make(map[string]*trackHost)}
+	switch {
+	case !m.oneTracker:
+		vt.static = [][]staticEntry{m.static}
+	case m.staticTaken:
+		panic("evaluate: a second ViewTracker after OneViewTracker")
+	default:
+		n := staticChunk
+		if m.opts.spillAllCaptures {
+			n = 1 // tests: a block of each entry
+		}
+		vt.static, vt.release = chunkStatic(m.static, n), true
+		m.static, m.staticTaken = nil, true
+	}
+	return vt
+}
+
+// OneViewTracker says that one ViewTracker only is made of m, as in
+// audit's pass 2. That one then takes the entries pass 1 kept (a WARC
+// request or robots.txt capture of each archive crawl's fetch of
+// robots.txt, in time order: 168 bytes each, 14 MB on the standard WARC
+// case) in blocks of staticChunk, and lets go of each block once it has
+// applied it, so that they do not outlive their time in pass 2 (issue
+// 29). The views are the same: each entry is applied once, in order.
+func (m *Model) OneViewTracker() { m.oneTracker = true }
+
+// staticChunk is how many entries pass 1 kept make a block the one
+// ViewTracker lets go of at once (OneViewTracker): 168 KiB.
+const staticChunk = 1024
+
+// chunkStatic copies st into blocks of size entries.
+func chunkStatic(st []staticEntry, size int) [][]staticEntry {
+	var out [][]staticEntry
+	for len(st) > 0 {
+		n := min(len(st), size)
+		out = append(out, slices.Clone(st[:n]))
+		st = st[n:]
+	}
+	return out
+}
+
+// peekStatic returns the next entry pass 1 kept that the tracker has not
+// applied, or nil when none is left.
+func (vt *ViewTracker) peekStatic() *staticEntry {
+	for vt.chunk < len(vt.static) {
+		if c := vt.static[vt.chunk]; vt.next < len(c) {
+			return &c[vt.next]
+		}
+		if vt.release {
+			vt.static[vt.chunk] = nil
+		}
+		vt.chunk, vt.next = vt.chunk+1, 0
+	}
+	return nil
 }
 
 // isRobotsFetch reports whether f fetches /robots.txt (GET or no method):
@@ -414,15 +475,12 @@ func (vt *ViewTracker) StepTo(fs []*event.Fetch, out []*FetchView) {
 	// with the log's robots.txt fetches of t by source, before any fetch
 	// of t is viewed: one at the very time of a request counts for it
 	// (docs/semantics.md, Evaluation §1).
-	st := m.static
-	for vt.next < len(st) && st[vt.next].e.time.Before(t) {
-		s := &st[vt.next]
+	for s := vt.peekStatic(); s != nil && s.e.time.Before(t); s = vt.peekStatic() {
 		vt.apply(s.a, s.lower, viewScope{}, s.e)
 		vt.next++
 	}
 	g := vt.group[:0]
-	for vt.next < len(st) && !st[vt.next].e.time.After(t) {
-		s := &st[vt.next]
+	for s := vt.peekStatic(); s != nil && !s.e.time.After(t); s = vt.peekStatic() {
 		g = append(g, groupEntry{a: s.a, lower: s.lower, e: s.e, capture: s.e.capture != nil})
 		vt.next++
 	}
