@@ -80,6 +80,9 @@ type Options struct {
 	// of each entry pass 1 kept on its own (tests; capspill.go,
 	// docspill.go, OneViewTracker).
 	spillAllCaptures bool
+	// buildSplit, when > 0, runs Build's steps on that many workers and
+	// cuts even a few items into chunks (tests; buildpar.go).
+	buildSplit int
 	// RobotsCacheBytes bounds the estimated size of the parsed robots.txt
 	// files kept in memory; 0 means DefaultRobotsCacheBytes. A file
 	// evicted is parsed again from its body when needed.
