@@ -169,6 +169,9 @@ func (s *scenario) checkStreamed(_ []func()) {
 	// exactly.
 	opts := s.opts
 	opts.spillAllCaptures = true
+	// Build's steps on three workers, however few the items (buildpar.go):
+	// the model must be the serial loop's.
+	opts.buildSplit = 3
 	if opts.SpillDir == "" {
 		opts.SpillDir = s.t.TempDir()
 	}

@@ -29,9 +29,8 @@ type Model struct {
 	capSpill *capSpill        // where captures went between Build and the write phase (capspill.go)
 	docSpill *docSpill        // where the documents' cold parts went after WriteBuiltTables (docspill.go)
 	// groupSets are the distinct token sets of authorities' groups
-	// (authority.groups, shared); groupScratch is buildTimeline's.
-	groupSets    map[string]map[string]bool
-	groupScratch []string
+	// (authority.groups, shared).
+	groupSets map[string]map[string]bool
 
 	hosts     map[string]*hostEntry // host[:port] -> authorities by scheme
 	authList  []*authority          // sorted by key
@@ -311,18 +310,25 @@ func pairKey(file, id string) pairHash {
 // buildCaptures sorts the capture summaries, pairs them with WARC request
 // records and resolves revisits' directives.
 func (m *Model) buildCaptures(b *Builder) {
+	sp := buildSplit(m.opts)
 	m.captures = slices.Clone(b.captures)
-	slices.SortFunc(m.captures, cmpCap)
+	sortChunked(sp, m.captures, cmpCap, false)
 	reqIDs, reqConc := b.reqIDs.all(), b.reqConc.all()
-	slices.SortFunc(reqIDs, cmpPairHash)
-	slices.SortFunc(reqConc, cmpPairHash)
-	revisits := false
-	for _, c := range m.captures {
-		c.paired = (c.recordID != "" && hasPair(reqConc, pairKey(c.src.File, c.recordID))) ||
-			(c.hasConc && hasPair(reqIDs, c.concKey))
-		revisits = revisits || (c.unresolved && !c.isRobots)
-	}
-	if revisits {
+	sortChunked(sp, reqIDs, cmpPairHash, false)
+	sortChunked(sp, reqConc, cmpPairHash, false)
+	// Each capture's pairing is its own: chunks on workers, their
+	// "any unresolved revisit" ORed after.
+	revisits := make([]bool, sp.chunkCount(len(m.captures)))
+	sp.forChunks(len(m.captures), func(k, lo, hi int) {
+		any := false
+		for _, c := range m.captures[lo:hi] {
+			c.paired = (c.recordID != "" && hasPair(reqConc, pairKey(c.src.File, c.recordID))) ||
+				(c.hasConc && hasPair(reqIDs, c.concKey))
+			any = any || (c.unresolved && !c.isRobots)
+		}
+		revisits[k] = any
+	})
+	if slices.Contains(revisits, true) {
 		m.resolveCaptureRevisits()
 	}
 	m.directiveProblems()

@@ -4,6 +4,7 @@ import (
 	"slices"
 	"sort"
 	"strings"
+	"sync"
 	"sync/atomic"
 	"time"
 
@@ -241,8 +242,9 @@ func cmpDoc(a, b *rdoc) int {
 // unresolved revisits given the content they repeat, then one timeline per
 // authority in key order.
 func (m *Model) buildTimelines(docs []*rdoc) {
-	sortSlice(docs, cmpDoc)
-	byURL, byRecord := indexDocs(docs)
+	sp := buildSplit(m.opts)
+	sortChunked(sp, docs, cmpDoc, false)
+	byURL, byRecord := indexDocs(docs, sp)
 	m.resolveRevisits(docs, byURL, byRecord)
 	m.docsByURL = byURL
 	auths := groupByAuthority(m, docs)
@@ -251,27 +253,56 @@ func (m *Model) buildTimelines(docs []*rdoc) {
 		keys = append(keys, k)
 	}
 	sort.Strings(keys)
-	for _, k := range keys {
+	list := make([]*authority, len(keys))
+	for i, k := range keys {
 		a := auths[k]
+		list[i] = a
 		m.authList = append(m.authList, a)
 		m.addAuthority(a)
-		m.buildTimeline(a)
+	}
+	// Each timeline is its authority's own; the group sets they share
+	// are settled after, in key order.
+	groups := make([]groupKey, len(list))
+	sp.forChunks(len(list), func(_, lo, hi int) {
+		var scratch []string
+		for i := lo; i < hi; i++ {
+			groups[i], scratch = m.buildTimeline(list[i], scratch)
+		}
+	})
+	for i, a := range list {
+		m.shareGroups(a, groups[i])
 	}
 }
 
 // indexDocs indexes sorted captures by normalized URL (in time order) and
-// by WARC-Record-ID (the first capture with an id wins).
-func indexDocs(docs []*rdoc) (byURL map[string][]*rdoc, byRecord map[string]*rdoc) {
+// by WARC-Record-ID (the first capture with an id wins), the two indexes
+// on goroutines of their own when sp has several workers.
+func indexDocs(docs []*rdoc, sp split) (byURL map[string][]*rdoc, byRecord map[string]*rdoc) {
 	byURL = make(map[string][]*rdoc)
 	byRecord = make(map[string]*rdoc)
-	for _, d := range docs {
-		byURL[d.url] = append(byURL[d.url], d)
-		if d.recordID != "" {
-			if _, dup := byRecord[d.recordID]; !dup {
-				byRecord[d.recordID] = d
+	ids := func() {
+		for _, d := range docs {
+			if d.recordID != "" {
+				if _, dup := byRecord[d.recordID]; !dup {
+					byRecord[d.recordID] = d
+				}
 			}
 		}
 	}
+	var wg sync.WaitGroup
+	if sp.workers > 1 && len(docs) >= sp.min {
+		wg.Add(1)
+		go func() {
+			defer wg.Done()
+			ids()
+		}()
+	} else {
+		ids()
+	}
+	for _, d := range docs {
+		byURL[d.url] = append(byURL[d.url], d)
+	}
+	wg.Wait()
 	return byURL, byRecord
 }
 
@@ -340,10 +371,22 @@ func groupByAuthority(m *Model, docs []*rdoc) map[string]*authority {
 	return auths
 }
 
+// groupKey is the product tokens an authority's groups name, sorted,
+// distinct and joined by NULs; has is false when they name none. tokens
+// holds them too when one holds a NUL itself (a garbled line), which
+// the key cannot tell apart.
+type groupKey struct {
+	key    string
+	has    bool
+	tokens []string
+}
+
 // buildTimeline resolves an authority's versions, collapses identical
-// consecutive ones, sets each one's interval, applies the 30-day rule and
-// notes the product tokens its groups name.
-func (m *Model) buildTimeline(a *authority) {
+// consecutive ones, sets each one's interval and applies the 30-day rule.
+// It writes a and its versions only, and only reads m (any goroutine);
+// it returns the product tokens its groups name (for shareGroups) and
+// scratch for reuse.
+func (m *Model) buildTimeline(a *authority, scratch []string) (groupKey, []string) {
 	a.versions = m.collapseVersions(a)
 	for i, v := range a.versions {
 		if i+1 < len(a.versions) {
@@ -351,31 +394,47 @@ func (m *Model) buildTimeline(a *authority) {
 		}
 	}
 	a.versions = m.applyUnreachable(a.versions)
-	tokens := m.groupScratch[:0]
+	tokens := scratch[:0]
 	for _, v := range a.versions {
 		v.final = true
 		if v.content != nil && v.content.file != nil {
 			tokens = append(tokens, v.content.file.tokens...)
 		}
 	}
-	if len(tokens) > 0 {
-		// Authorities whose robots.txt files name the same tokens (most
-		// of a crawl's hosts) share one read-only set.
-		slices.Sort(tokens)
-		tokens = slices.Compact(tokens)
-		key := strings.Join(tokens, "\x00")
-		if a.groups = m.groupSets[key]; a.groups == nil {
-			a.groups = make(map[string]bool, len(tokens))
-			for _, t := range tokens {
-				a.groups[t] = true
-			}
-			if m.groupSets == nil {
-				m.groupSets = make(map[string]map[string]bool)
-			}
-			m.groupSets[key] = a.groups
-		}
+	if len(tokens) == 0 {
+		return groupKey{}, tokens
 	}
-	m.groupScratch = tokens[:0]
+	slices.Sort(tokens)
+	tokens = slices.Compact(tokens)
+	g := groupKey{key: strings.Join(tokens, "\x00"), has: true}
+	if strings.Count(g.key, "\x00") != len(tokens)-1 {
+		g.tokens = slices.Clone(tokens)
+	}
+	return g, tokens[:0]
+}
+
+// shareGroups gives a the set of the tokens g names: authorities whose
+// robots.txt files name the same tokens (most of a crawl's hosts) share
+// one read-only set.
+func (m *Model) shareGroups(a *authority, g groupKey) {
+	if !g.has {
+		return
+	}
+	if a.groups = m.groupSets[g.key]; a.groups != nil {
+		return
+	}
+	tokens := g.tokens
+	if tokens == nil {
+		tokens = strings.Split(g.key, "\x00")
+	}
+	a.groups = make(map[string]bool, len(tokens))
+	for _, t := range tokens {
+		a.groups[t] = true
+	}
+	if m.groupSets == nil {
+		m.groupSets = make(map[string]map[string]bool)
+	}
+	m.groupSets[g.key] = a.groups
 }
 
 // collapseVersions resolves each version (RFC 9309 §2.3.1) and folds

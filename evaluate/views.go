@@ -131,18 +131,22 @@ func (bv *botView) atSrc(t time.Time, src event.Source) *viewEntry {
 // for the ViewTracker to apply in time order with the log's robots.txt
 // fetches (addEntry).
 func (m *Model) buildViews(b *Builder) {
+	sp := buildSplit(m.opts)
 	m.addFetchedViews(b)
-	m.addCapturedViews()
-	for _, a := range m.authList {
-		a.views.each(func(k vkey, bv *botView) {
-			slices.SortStableFunc(bv.entries, cmpEntry)
-			m.resolveEntries(a, bv)
-		})
-	}
+	m.addCapturedViews(sp)
+	// Each authority's views are its own: settled on workers.
+	sp.forChunks(len(m.authList), func(_, lo, hi int) {
+		for _, a := range m.authList[lo:hi] {
+			a.views.each(func(k vkey, bv *botView) {
+				slices.SortStableFunc(bv.entries, cmpEntry)
+				m.resolveEntries(a, bv)
+			})
+		}
+	})
 	// Entries of one key keep the order they were filed in (the sort is
 	// stable), as those of a view do; entries of different keys never
 	// meet, so the order between them does not matter.
-	slices.SortStableFunc(m.static, func(x, y staticEntry) int { return cmpEntry(x.e, y.e) })
+	sortChunked(sp, m.static, func(x, y staticEntry) int { return cmpEntry(x.e, y.e) }, true)
 }
 
 // addEntry files e under the view of the bot token, scope sc, on a. When
@@ -233,53 +237,97 @@ func (m *Model) robotsCapturePairs() func(rf *rfetch) bool {
 }
 
 // addCapturedViews files each archived robots.txt capture as a fetch by
-// the crawler of its WARC file.
-func (m *Model) addCapturedViews() {
+// the crawler of its WARC file. Authorities are filed on workers, in
+// chunks: a chunk's views are its authorities' own, and its entries for
+// m.static (streamed views) go to a region of m.static sized for the
+// chunk's captures, closed up after in chunk order, so that m.static is
+// the serial loop's.
+func (m *Model) addCapturedViews(sp split) {
+	auths := m.authList
+	k := sp.chunkCount(len(auths))
+	var start []int // each chunk's region of m.static, when streaming
 	if m.stream {
 		// Each capture adds one entry to m.static at most: room for them
 		// at once, where growing a list this long by appends allocates
 		// about five times its final size.
-		m.static = slices.Grow(m.static, m.archivedCaptures())
+		start = make([]int, k+1)
+		start[0] = len(m.static)
+		for c := range k {
+			lo, hi := chunkBounds(len(auths), k, c)
+			start[c+1] = start[c] + archivedCaptures(auths[lo:hi])
+		}
+		m.static = slices.Grow(m.static, start[k]-len(m.static))[:start[k]]
 	}
-	for _, a := range m.authList {
-		for _, v := range a.versions {
-			if v.segment || !v.doc.archived() {
-				continue // a git commit or a Wayback capture is not the archive crawler's fetch
-			}
-			// One entry per capture, collapsed ones included: the
-			// crawler fetched robots.txt each time. Each capture is
-			// the fetch of its own file's crawler.
-			for i := -1; i < len(v.captures); i++ {
-				d, in := v.doc, v
-				if i >= 0 {
-					d = v.captures[i]
-					// A later capture may lie past the 30-day point of
-					// an unreachable version: its segment is in force.
-					if at := a.versionAt(d.time); at != nil && at.doc == v.doc {
-						in = at
-					}
+	filled := make([]int, k) // entries each chunk put in its region
+	sp.forChunks(len(auths), func(c, lo, hi int) {
+		var region []staticEntry
+		if start != nil {
+			region = m.static[start[c]:start[c]:start[c+1]]
+		}
+		for _, a := range auths[lo:hi] {
+			region = m.addCapturesOf(a, region)
+		}
+		filled[c] = len(region)
+	})
+	if start == nil {
+		return
+	}
+	n := start[0]
+	for c := range k {
+		n += copy(m.static[n:], m.static[start[c]:start[c]+filled[c]])
+	}
+	clear(m.static[n:])
+	m.static = m.static[:n]
+}
+
+// addCapturesOf files a's archived robots.txt captures (addCapturedViews)
+// under a's views, and appends those for m.static to region, which has
+// room for them all.
+func (m *Model) addCapturesOf(a *authority, region []staticEntry) []staticEntry {
+	for _, v := range a.versions {
+		if v.segment || !v.doc.archived() {
+			continue // a git commit or a Wayback capture is not the archive crawler's fetch
+		}
+		// One entry per capture, collapsed ones included: the
+		// crawler fetched robots.txt each time. Each capture is
+		// the fetch of its own file's crawler.
+		for i := -1; i < len(v.captures); i++ {
+			d, in := v.doc, v
+			if i >= 0 {
+				d = v.captures[i]
+				// A later capture may lie past the 30-day point of
+				// an unreachable version: its segment is in force.
+				if at := a.versionAt(d.time); at != nil && at.doc == v.doc {
+					in = at
 				}
-				cr := m.crawlerOf(d.src.File)
-				if cr.token == "" {
+			}
+			cr := m.crawlerOf(d.src.File)
+			if cr.token == "" {
+				continue
+			}
+			st := d.status
+			if st == 0 && d.recordType == "resource" {
+				st = 200
+			}
+			e := viewEntry{time: d.time, status: st, src: d.src, capture: d, content: in, ver: in}
+			for _, sc := range [2]viewScope{crawlScope(m.crawlOf(d.src.File)), {}} {
+				if m.stream && sc.kind == scopeToken { // addEntry
+					region = append(region, staticEntry{a: a, lower: strings.ToLower(cr.token), e: e})
 					continue
 				}
-				st := d.status
-				if st == 0 && d.recordType == "resource" {
-					st = 200
-				}
-				e := viewEntry{time: d.time, status: st, src: d.src, capture: d, content: in, ver: in}
-				for _, sc := range [2]viewScope{crawlScope(m.crawlOf(d.src.File)), {}} {
-					m.addEntry(a, cr.token, sc, e)
-				}
+				bv := m.viewFor(a, cr.token, sc)
+				bv.entries = append(bv.entries, e)
 			}
 		}
 	}
+	return region
 }
 
-// archivedCaptures counts the robots.txt captures addCapturedViews files.
-func (m *Model) archivedCaptures() int {
+// archivedCaptures counts the robots.txt captures addCapturedViews files
+// on auths.
+func archivedCaptures(auths []*authority) int {
 	n := 0
-	for _, a := range m.authList {
+	for _, a := range auths {
 		for _, v := range a.versions {
 			if !v.segment && v.doc.archived() {
 				n += 1 + len(v.captures)
