@@ -263,8 +263,6 @@ func sortEntries(es []ListingEntry) []ListingEntry {
 	return out
 }
 
-func sortSlice[T any](s []T, f func(a, b T) int) { slices.SortFunc(s, f) }
-
 func cmpCap(a, b *capRec) int {
 	if c := strings.Compare(a.url, b.url); c != 0 {
 		return c
