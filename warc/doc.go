@@ -84,6 +84,13 @@
 // compressed, as the WARC zstd specification describes, is loaded), or
 // none; then "WARC/" or an ARC "filedesc://" line.
 //
+// With Options.ReadAhead, gzip members and zstd frames are inflated on a
+// goroutine of its own, up to 512 KiB ahead of the parser, so one file
+// keeps two cores busy; the parser sees every boundary, problem and
+// error at the decompressed offset where it would have met it, so the
+// records and problems are the same (TestReadAheadSame, FuzzReadAhead).
+// Call Close when stopping before io.EOF.
+//
 // # HTTP messages
 //
 // The HTTP header in request and response blocks is parsed here,
