@@ -13,11 +13,14 @@ import (
 // the problems it met (before or after the bytes), the error it
 // returned, and where it stood in storage. The consumer plays each Read
 // back when the parser first asks for bytes past the one before, so the
-// parser sees the boundaries, problems and errors at the same
-// decompressed offsets as when it inflates itself: a consumer Read never
-// spans two of the producer's, as a memberStream Read never spans two
-// members. Problems are still reported on the parser's goroutine, in
-// the order met.
+// parser meets the boundaries and errors at the same decompressed
+// offsets as when it inflates itself: a consumer Read never spans two of
+// the producer's, as a memberStream Read never spans two members, and
+// both end where a member ends. Problems are still reported on the
+// parser's goroutine, in the order met; one met at a member's end (a
+// checksum, corrupt data) is played back with the producer's Read that
+// met it, whose start in the member depends on the producer's buffer,
+// not the parser's (package doc).
 
 const (
 	aheadBatchBytes = 64 << 10 // decompressed bytes a batch holds at most
