@@ -22,11 +22,13 @@ const (
 	// pipeBatch is how many events a pipelined reader hands over at once.
 	pipeBatch = 256
 	// pipeBodyBytes ends a batch early once the capture bodies copied
-	// into it reach this size: a batch of HTML heads is ~1 MiB at most.
-	pipeBodyBytes = 1 << 20
+	// into it reach this size, so that the 10 batches of a pipe hold a
+	// few MiB however large the bodies (64 KiB of an HTML page, 500 KiB
+	// of a robots.txt, 1 MiB of JSON: warc.DefaultBodyLimit).
+	pipeBodyBytes = 256 << 10
 	// pipeBodyKeep is the largest body buffer a recycled batch keeps:
-	// one robots.txt or JSON body of its own may be larger.
-	pipeBodyKeep = 2 * pipeBodyBytes
+	// one robots.txt or JSON body may take a batch of its own.
+	pipeBodyKeep = 4 * pipeBodyBytes
 )
 
 // pipeKind says which of a batch's slices holds an event.

@@ -113,12 +113,14 @@ func pipeCrawl(hosts int) []rawRecord {
 func writePipeWARC(t *testing.T, path string, recs []rawRecord) {
 	t.Helper()
 	var out bytes.Buffer
+	var m bytes.Buffer
+	zw, _ := gzip.NewWriterLevel(&m, gzip.BestSpeed) // one writer, Reset: a new one per member is slow under -race
 	member := func(b []byte) []byte {
-		var m bytes.Buffer
-		zw := gzip.NewWriter(&m)
+		m.Reset()
+		zw.Reset(&m)
 		zw.Write(b)
 		zw.Close()
-		return m.Bytes()
+		return bytes.Clone(m.Bytes())
 	}
 	for i, r := range recs {
 		if i == len(recs)/2 {
@@ -142,7 +144,7 @@ func writePipeWARC(t *testing.T, path string, recs []rawRecord) {
 func TestPipelinedWARCSameTables(t *testing.T) {
 	tmp := t.TempDir()
 	path := filepath.Join(tmp, "crawl.warc.gz")
-	writePipeWARC(t, path, pipeCrawl(120))
+	writePipeWARC(t, path, pipeCrawl(60))
 	var mu sync.Mutex
 	var piped []string
 	onPipelined = func(p string) { mu.Lock(); piped = append(piped, p); mu.Unlock() }
@@ -184,7 +186,7 @@ func TestPipelinedWARCSameTables(t *testing.T) {
 	for _, r := range col.Retentions {
 		kinds[r.RecordType]++
 	}
-	if kinds["revisit"] == 0 || kinds["response"] == 0 || len(col.Directives) == 0 || len(col.RobotsVersions) < 100 {
+	if kinds["revisit"] == 0 || kinds["response"] == 0 || len(col.Directives) == 0 || len(col.RobotsVersions) < 50 {
 		t.Errorf("retention rows by record type %v, %d directives rows, %d robots.txt versions: the case lacks what it claims",
 			kinds, len(col.Directives), len(col.RobotsVersions))
 	}
