@@ -4,6 +4,7 @@ import (
 	"bytes"
 	"cmp"
 	"crypto/sha256"
+	"encoding/binary"
 	"encoding/hex"
 	"iter"
 	"math"
@@ -269,10 +270,10 @@ type rfetch struct {
 	fetch    *event.Fetch // a log's fetch: what its client's identity is decided from
 }
 
-// robotsFetch is how pass 1 keeps an rfetch: 88 bytes by value, the
+// robotsFetch is how pass 1 keeps an rfetch: 104 bytes by value, the
 // host interned, scheme, User-Agent and origin one shared triple, WARC
-// fields apart. A log of millions of robots.txt requests from a few bots
-// costs little more than the slice.
+// fields one string. A log of millions of robots.txt requests from a
+// few bots costs little more than the slice.
 type robotsFetch struct {
 	sec    int64 // time, UTC
 	nsec   int32
@@ -280,18 +281,50 @@ type robotsFetch struct {
 	who    uint32 // index into Builder.rwho
 	host   string
 	src    event.Source
-	warc   *warcRef
+	warc   string       // a WARC request record's id and the records it is concurrent to (warcIDs); "" for logs
 	fetch  *event.Fetch // a log's fetch (identityFacts); nil for WARC request records
 }
 
 // fetchWho is the scheme, User-Agent and origin of robots.txt fetches.
 type fetchWho struct{ scheme, ua, origin string }
 
-// warcRef is what a WARC request record of /robots.txt adds: its id and
-// the records it is concurrent to.
-type warcRef struct {
-	recordID string
-	conc     []string
+// warcIDs codes what a WARC request record of /robots.txt adds, its id
+// and the records it is concurrent to, in one string: for each, a 1 and
+// its 16 bytes when it has the standard form (recordIDBytes), else a 0,
+// its length (uvarint) and its bytes. "" when it has neither.
+func warcIDs(recordID string, conc []string) string {
+	if recordID == "" && len(conc) == 0 {
+		return ""
+	}
+	var buf []byte
+	for _, id := range append([]string{recordID}, conc...) {
+		if b, ok := recordIDBytes(id); ok {
+			buf = append(append(buf, 1), b[:]...)
+			continue
+		}
+		buf = binary.AppendUvarint(append(buf, 0), uint64(len(id)))
+		buf = append(buf, id...)
+	}
+	return string(buf)
+}
+
+// fromWARCIDs reads what warcIDs wrote.
+func fromWARCIDs(s string) (recordID string, conc []string) {
+	for k := 0; s != ""; k++ {
+		var id string
+		if s[0] == 1 {
+			id, s = recordIDString(s[1:17]), s[17:]
+		} else {
+			n, w := binary.Uvarint([]byte(s[1:min(len(s), 11)]))
+			id, s = s[1+w:1+w+int(n)], s[1+w+int(n):]
+		}
+		if k == 0 {
+			recordID = id
+		} else {
+			conc = append(conc, id)
+		}
+	}
+	return recordID, conc
 }
 
 func cmpRobotsFetch(x, y robotsFetch) int {
@@ -317,9 +350,7 @@ func (b *Builder) robotsFetches() iter.Seq[*rfetch] {
 			w := b.rwho[c.who]
 			rf = rfetch{time: time.Unix(c.sec, int64(c.nsec)).UTC(), src: c.src, scheme: w.scheme, host: c.host,
 				ua: w.ua, origin: w.origin, status: int(c.status)}
-			if c.warc != nil {
-				rf.recordID, rf.conc = c.warc.recordID, c.warc.conc
-			}
+			rf.recordID, rf.conc = fromWARCIDs(c.warc)
 			rf.fetch = c.fetch
 			if !yield(&rf) {
 				return
@@ -707,12 +738,9 @@ func (b *Builder) AddFetch(f *event.Fetch) {
 			concKeys = append(concKeys, pairKey(f.Source.File, c))
 		}
 	}
-	var warc *warcRef
-	if isRobots && (f.RecordID != "" || len(f.ConcurrentTo) > 0) {
-		warc = &warcRef{recordID: strings.Clone(f.RecordID)}
-		for _, c := range f.ConcurrentTo {
-			warc.conc = append(warc.conc, strings.Clone(c))
-		}
+	var warc string
+	if isRobots {
+		warc = warcIDs(f.RecordID, f.ConcurrentTo)
 	}
 	b.mu.Lock()
 	defer b.mu.Unlock()

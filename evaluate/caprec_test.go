@@ -2,6 +2,7 @@ package evaluate
 
 import (
 	"regexp"
+	"slices"
 	"testing"
 )
 
@@ -70,4 +71,25 @@ func TestCompactForms(t *testing.T) {
 			t.Errorf("%q kept as bytes", id)
 		}
 	}
+}
+
+// A robots.txt request record's ids read back as written.
+func FuzzWARCIDs(f *testing.F) {
+	f.Add("<urn:uuid:0f1e2d3c-4b5a-6978-8796-a5b4c3d2e1f0>", "<urn:uuid:1>", "")
+	f.Add("", "<urn:uuid:0f1e2d3c-4b5a-6978-8796-a5b4c3d2e1f0>", "x")
+	f.Fuzz(func(t *testing.T, id, c1, c2 string) {
+		for _, conc := range [][]string{nil, {c1}, {c1, c2}} {
+			s := warcIDs(id, conc)
+			if id == "" && len(conc) == 0 {
+				if s != "" {
+					t.Fatalf("no ids coded as %q", s)
+				}
+				continue
+			}
+			gotID, gotConc := fromWARCIDs(s)
+			if gotID != id || !slices.Equal(gotConc, conc) || (conc == nil) != (gotConc == nil) {
+				t.Fatalf("%q %q read back as %q %q", id, conc, gotID, gotConc)
+			}
+		}
+	})
 }
