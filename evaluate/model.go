@@ -267,16 +267,16 @@ func sortEntries(es []ListingEntry) []ListingEntry {
 func sortSlice[T any](s []T, f func(a, b T) int) { slices.SortFunc(s, f) }
 
 func cmpCap(a, b *capRec) int {
-	if c := strings.Compare(a.url, b.url); c != 0 {
+	if c := strings.Compare(a.url(), b.url()); c != 0 {
 		return c
 	}
-	if c := cmpTime(a.time, b.time); c != 0 {
+	if c := cmpTime(a.time(), b.time()); c != 0 {
 		return c
 	}
-	if c := lessSource(a.src, b.src); c != 0 {
+	if c := lessSource(a.src(), b.src()); c != 0 {
 		return c
 	}
-	return strings.Compare(a.recordID, b.recordID)
+	return strings.Compare(a.recordID(), b.recordID())
 }
 
 // capsOf returns the captures of the normalized URL url, sorted by time
@@ -285,12 +285,12 @@ func (m *Model) capsOf(url string) []*capRec {
 	if m.captures == nil && m.capSpill != nil {
 		m.loadCaptures() // an error is WriteTables'
 	}
-	i, found := slices.BinarySearchFunc(m.captures, url, func(c *capRec, u string) int { return strings.Compare(c.url, u) })
+	i, found := slices.BinarySearchFunc(m.captures, url, func(c *capRec, u string) int { return strings.Compare(c.url(), u) })
 	if !found {
 		return nil
 	}
 	j := i + 1
-	for j < len(m.captures) && m.captures[j].url == url {
+	for j < len(m.captures) && m.captures[j].url() == url {
 		j++
 	}
 	return m.captures[i:j:j]
@@ -318,9 +318,10 @@ func (m *Model) buildCaptures(b *Builder) {
 	slices.SortFunc(reqConc, cmpPairHash)
 	revisits := false
 	for _, c := range m.captures {
-		c.paired = (c.recordID != "" && hasPair(reqConc, pairKey(c.src.File, c.recordID))) ||
-			(c.hasConc && hasPair(reqIDs, c.concKey))
-		revisits = revisits || (c.unresolved && !c.isRobots)
+		id := c.recordID()
+		c.setPaired((id != "" && hasPair(reqConc, pairKey(c.src().File, id))) ||
+			(c.hasConc() && hasPair(reqIDs, c.concKey())))
+		revisits = revisits || (c.unresolved() && !c.isRobots())
 	}
 	if revisits {
 		m.resolveCaptureRevisits()
@@ -334,9 +335,9 @@ func (m *Model) buildCaptures(b *Builder) {
 func (m *Model) resolveCaptureRevisits() {
 	byRecord := make(map[string]*capRec)
 	for _, c := range m.captures {
-		if c.recordID != "" {
-			if _, dup := byRecord[c.recordID]; !dup {
-				byRecord[c.recordID] = c
+		if c.recordID() != "" {
+			if _, dup := byRecord[c.recordID()]; !dup {
+				byRecord[c.recordID()] = c
 			}
 		}
 	}
@@ -344,15 +345,15 @@ func (m *Model) resolveCaptureRevisits() {
 	// meta robots tags are that capture's (its own header, when it has
 	// one, was already read).
 	for _, c := range m.captures {
-		if !c.unresolved || c.isRobots {
+		if !c.unresolved() || c.isRobots() {
 			continue
 		}
 		orig := byRecord[c.refersTo()]
 		if orig == nil {
-			list := m.capsOf(c.url)
+			list := m.capsOf(c.url())
 			for i := len(list) - 1; i >= 0; i-- {
 				o := list[i]
-				if o.time.Before(c.time) && !o.unresolved && c.payload() != "" && o.payload() == c.payload() {
+				if o.time().Before(c.time()) && !o.unresolved() && c.payload() != "" && o.payload() == c.payload() {
 					orig = o
 					break
 				}
@@ -376,7 +377,7 @@ func (m *Model) directiveProblems() {
 			if d.Evidence != "" {
 				msg += ": " + d.Evidence
 			}
-			m.problem(c.src, problem.Directive(d.Code), event.SevWarning, c.rawURL+": "+msg)
+			m.problem(c.src(), problem.Directive(d.Code), event.SevWarning, c.rawURL()+": "+msg)
 		}
 	}
 }
@@ -491,7 +492,7 @@ func (m *Model) pickArchiveAgents(b *Builder) {
 	}
 	files := make(map[string]bool)
 	for _, c := range b.captures {
-		files[c.src.File] = true
+		files[c.src().File] = true
 	}
 	for f := range b.fileUAs {
 		files[f] = true
