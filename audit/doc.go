@@ -7,8 +7,8 @@
 //
 //  1. Every file is read in parallel (one worker per core), once,
 //     through the input layer (package input, which the Beam pipeline
-//     drives too; pass1.go is its sink here); the last logs handed out are parsed on one goroutine
-//     and spooled on another, so that one big log keeps two cores busy. Captures build the robots.txt and directive timelines
+//     drives too; pass1.go is its sink here); the last logs and archives handed out are parsed on one goroutine
+//     and spooled and built on another (pipe.go), so that one big log or WARC keeps two cores busy. Captures build the robots.txt and directive timelines
 //     and the archive's retention state; captured cards, key directories
 //     and IP lists build the identity timelines; robots.txt fetches build
 //     each bot's own view. Listings are read whole. Every fetch goes to

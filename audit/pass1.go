@@ -19,14 +19,14 @@ func (r *run) readPass1() error {
 	}
 	r.events.Store(0)
 	prog := newProgress(r.cfg.Progress, "reading", total, &r.events)
-	// The last jobs-1 logs handed to the workers are read by several
-	// goroutines each (pipelined): with no file left to start, a worker
-	// would otherwise leave its core idle while another reads one big log
-	// alone.
+	// The last jobs-1 logs and archives handed to the workers are read
+	// by several goroutines each (pipelined, pipe.go): with no file left
+	// to start, a worker would otherwise leave its core idle while
+	// another reads one big log or WARC alone.
 	last, tail := len(r.files), r.cfg.Jobs-1
 	for last > 0 && tail > 0 {
 		last--
-		if r.files[last].f.Kind == ingest.KindLog {
+		if streamKind(r.files[last].f.Kind) {
 			tail--
 		}
 	}
@@ -38,13 +38,13 @@ func (r *run) readPass1() error {
 }
 
 // readFile reads one input through the input layer (package input)
-// into the builder; pipelined asks for a log's fetches to be spooled on a
-// goroutine of their own.
+// into the builder; pipelined asks for a log's or archive's fetches and
+// captures to be spooled and built on a goroutine of their own.
 func (r *run) readFile(fs *fileState, done *atomic.Int64, pipelined bool) {
 	rd := input.Reader{Options: &r.cfg.Options, Catalog: r.catalog, IDs: r.ids, Progress: done}
 	sink := &builderSink{r: r, fs: fs}
 	stream := fs.err == nil && streamKind(fs.f.Kind)
-	pipelined = pipelined && fs.f.Kind == ingest.KindLog
+	pipelined = pipelined && stream
 	if stream {
 		sink.start(pipelined)
 	}
@@ -71,10 +71,12 @@ type builderSink struct {
 	fs      *fileState
 	noter   *evaluate.HostNoter
 	counted int64 // fetches not yet added to r.events
-	onFetch func(*event.Fetch)
-	// endFetches and endWindow return once every fetch is spooled.
-	endFetches, endWindow func()
-	toSpool               func(*event.Fetch)
+	// pipe, for an input read pipelined, does the work of Fetch, Capture
+	// and Warcinfo on a goroutine of its own.
+	pipe *eventPipe
+	// endWindow returns once every fetch is spooled.
+	endWindow func()
+	toSpool   func(*event.Fetch)
 }
 
 // start prepares the spool of a log or archive.
@@ -82,9 +84,8 @@ func (s *builderSink) start(pipelined bool) {
 	s.noter = s.r.builder.NewHostNoter()
 	s.fs.spool = newFetchSpool(s.r.spool)
 	s.toSpool, s.endWindow = spooler(s.fs)
-	s.onFetch, s.endFetches = s.spoolFetch, func() {}
 	if pipelined {
-		s.onFetch, s.endFetches = pipeFetches(s.spoolFetch)
+		s.pipe = newEventPipe(pipeTarget{fetch: s.spoolFetch, capture: s.addCapture, warcinfo: s.addWarcinfo})
 		if onPipelined != nil {
 			onPipelined(s.fs.f.Path)
 		}
@@ -93,14 +94,22 @@ func (s *builderSink) start(pipelined bool) {
 
 // end returns once every fetch is spooled.
 func (s *builderSink) end() {
-	s.endFetches()
+	if s.pipe != nil {
+		s.pipe.end()
+	}
 	s.endWindow()
 	s.r.events.Add(s.counted)
 	s.fs.spool.finish()
 	s.noter.Flush()
 }
 
-func (s *builderSink) Fetch(ft *event.Fetch) { s.onFetch(ft) }
+func (s *builderSink) Fetch(ft *event.Fetch) {
+	if s.pipe != nil {
+		s.pipe.Fetch(ft)
+		return
+	}
+	s.spoolFetch(ft)
+}
 
 func (s *builderSink) spoolFetch(ft *event.Fetch) {
 	// r.events is shared by every reader: added to in steps, not at
@@ -118,11 +127,29 @@ func (s *builderSink) spoolFetch(ft *event.Fetch) {
 }
 
 func (s *builderSink) Capture(c *event.Capture, _ bool) {
+	if s.pipe != nil {
+		s.pipe.Capture(c)
+		return
+	}
+	s.addCapture(c)
+}
+
+func (s *builderSink) addCapture(c *event.Capture) {
 	s.r.events.Add(1)
 	s.r.builder.AddCapture(c)
 }
 
+// Warcinfo goes through the pipe too, so that the builder sees it in
+// file order among the captures.
 func (s *builderSink) Warcinfo(src event.Source, info event.Header) {
+	if s.pipe != nil {
+		s.pipe.Warcinfo(src, info)
+		return
+	}
+	s.addWarcinfo(src, info)
+}
+
+func (s *builderSink) addWarcinfo(src event.Source, info event.Header) {
 	s.r.builder.AddWarcinfo(src, info)
 }
 
@@ -135,61 +162,3 @@ func (s *builderSink) Document(ingest.File) {} // in r.ids already
 // onPipelined, when set (tests only), is told the inputs pass 1 reads
 // pipelined.
 var onPipelined func(path string)
-
-// pipeBatch is how many fetches a pipelined reader hands over at once.
-const pipeBatch = 256
-
-// fetchBatch is a batch of fetches copied from a reader, which reuses its
-// Fetch and Header values (their strings are immutable and are shared).
-type fetchBatch struct {
-	fetches []event.Fetch
-	fields  []event.Field // the fetches' headers
-}
-
-// pipeFetches runs fn on a goroutine of its own, on copies of the fetches
-// given to the returned add, in the order given; end hands over the last
-// batch and returns once fn has seen every fetch. add and end are called
-// from one goroutine.
-func pipeFetches(fn func(*event.Fetch)) (add func(*event.Fetch), end func()) {
-	full := make(chan *fetchBatch, 4)
-	free := make(chan *fetchBatch, 6)
-	for range cap(free) {
-		free <- &fetchBatch{fetches: make([]event.Fetch, 0, pipeBatch), fields: make([]event.Field, 0, 4*pipeBatch)}
-	}
-	done := make(chan struct{})
-	go func() {
-		defer close(done)
-		for b := range full {
-			for i := range b.fetches {
-				fn(&b.fetches[i])
-			}
-			clear(b.fetches) // the strings may be collected
-			clear(b.fields)
-			b.fetches, b.fields = b.fetches[:0], b.fields[:0]
-			free <- b
-		}
-	}()
-	cur := <-free
-	add = func(ft *event.Fetch) {
-		c := *ft
-		if ft.Header != nil {
-			n := len(cur.fields)
-			cur.fields = append(cur.fields, ft.Header...)
-			// Capped: an append to one copy's header never reaches the next's.
-			c.Header = cur.fields[n:len(cur.fields):len(cur.fields)]
-		}
-		cur.fetches = append(cur.fetches, c)
-		if len(cur.fetches) == pipeBatch {
-			full <- cur
-			cur = <-free
-		}
-	}
-	end = func() {
-		if len(cur.fetches) > 0 {
-			full <- cur
-		}
-		close(full)
-		<-done
-	}
-	return add, end
-}

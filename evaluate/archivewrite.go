@@ -45,19 +45,19 @@ type archiveBatch struct {
 func (m *Model) judgeArchive(c *capRec, r *archiveRows, f *event.Fetch, aid *ident) {
 	scheme, hp, target := c.parts()
 	a, _ := m.authorityFor(scheme, hp)
-	cr := m.crawlerOf(c.src.File) // each capture is its own file's crawler's fetch
+	cr := m.crawlerOf(c.src().File) // each capture is its own file's crawler's fetch
 	*aid = cr.aid
 	var j *Judgement
 	r.fetch = false
 	if cr.token != "" && (c.recordType() == "response" || c.recordType() == "revisit") {
 		*f = event.Fetch{
-			Time: c.time, Method: "GET", Scheme: scheme, Host: hp, Target: target, Status: int(c.status),
-			Bytes: -1, Origin: event.OriginWARC, Format: "warc-capture", RecordID: c.recordID, Source: c.src,
-			TargetURI: c.rawURL, PayloadDigest: c.digest, ContentType: c.mime,
+			Time: c.time(), Method: "GET", Scheme: scheme, Host: hp, Target: target, Status: int(c.status),
+			Bytes: -1, Origin: event.OriginWARC, Format: "warc-capture", RecordID: c.recordID(), Source: c.src(),
+			TargetURI: c.rawURL(), PayloadDigest: c.digest(), ContentType: c.mime(),
 		}
 		m.judgeCaptureInto(&r.j, f, aid, captureUsage(c))
 		j = &r.j
-		if !c.paired {
+		if !c.paired() {
 			r.fetch = true
 			r.j.Fetch.Findings = int32(len(r.j.Violations))
 		}

@@ -4,6 +4,7 @@ import (
 	"bytes"
 	"cmp"
 	"crypto/sha256"
+	"encoding/binary"
 	"encoding/hex"
 	"iter"
 	"math"
@@ -42,6 +43,7 @@ type Builder struct {
 	captures    []*capRec // every archived capture, compact
 	dirSets     map[string]*dirSet
 	files       map[string]string         // interned source file names
+	filePtrs    map[string]*string        // a *string of each interned file name (capRec.file)
 	rfetches    chunked[robotsFetch]      // robots.txt fetches from logs and WARC request records
 	rwho        []fetchWho                // scheme, User-Agent and origin of rfetches
 	rwhoIdx     map[fetchWho]uint32       // index into rwho
@@ -152,37 +154,6 @@ type rdocCold struct {
 	detail     string // extra evidence (a commit's subject)
 }
 
-// capRec is the compact summary of one archived capture kept for
-// retention, directives and captures judged as archive fetches: 176 bytes
-// and one string holding the URL and record ID (the normalized URL is
-// that same string when the URL was already normal, as crawlers write
-// it). What revisits add is apart; the WARC-Concurrent-To it is paired
-// by is kept as a 16-byte key.
-type capRec struct {
-	rawURL     string
-	url        string // normalized: scheme "://" host[:port] target, split at schemeEnd and hostEnd
-	time       time.Time
-	recordID   string
-	src        event.Source
-	dir        *dirSet     // nil when the capture carries no directive
-	rev        *capRevisit // revisits only
-	usage      string      // Content-Usage response header value (aipref attach §2), at most maxUsageHeader bytes; "" when absent
-	emb        *capEmbargo // Archive-Embargo response header; nil when absent
-	loc        string      // a 3xx capture's Location, resolved and normalized; a robots.txt redirect chain may pass through it
-	digest     string      // WARC-Payload-Digest as written; "" when absent
-	mime       string      // media type of the payload (event.Capture.ContentType)
-	concKey    pairHash    // pairKey(file, first WARC-Concurrent-To) when hasConc
-	status     int32
-	hostEnd    int32 // url[schemeEnd+3:hostEnd] is host[:port], url[hostEnd:] the request-target
-	schemeEnd  uint8 // url[:schemeEnd] is the scheme; 0 when longer than 255 bytes: parts parses the URL
-	rtype      uint8 // index of the WARC-Type in capTypes
-	isRobots   bool
-	unresolved bool // revisit without payload
-	paired     bool // a WARC request record is concurrent to it (set by Build)
-	hasConc    bool
-	usageCut   bool // the Content-Usage header was longer than maxUsageHeader and usage holds its first members
-}
-
 // maxUsageHeader bounds the Content-Usage header value kept per capture:
 // the value comes from outside, and real ones are a few labels long.
 const maxUsageHeader = 1 << 10
@@ -231,32 +202,33 @@ type capRevisit struct {
 }
 
 // parts returns the scheme, host[:port] and request-target of the
-// capture's URL, as splitURL(c.rawURL) does, without parsing it again.
+// capture's URL, as splitURL(c.rawURL()) does, without parsing it again.
 func (c *capRec) parts() (scheme, hostport, target string) {
 	if c.schemeEnd == 0 {
-		auth, hp, tg, ok := splitURL(c.rawURL)
+		auth, hp, tg, ok := splitURL(c.rawURL())
 		if !ok {
 			return "", "", ""
 		}
 		return auth[:strings.Index(auth, ":")], hp, tg
 	}
-	return c.url[:c.schemeEnd], c.url[c.schemeEnd+3 : c.hostEnd], c.url[c.hostEnd:]
+	u := c.url()
+	return u[:c.schemeEnd], u[c.schemeEnd+3 : c.hostEnd], u[c.hostEnd:]
 }
 
 // refersTo and payload are the revisit's WARC-Refers-To and
 // WARC-Payload-Digest; "" for other records.
 func (c *capRec) refersTo() string {
-	if c.rev == nil {
-		return ""
+	if r := c.rev(); r != nil {
+		return r.refersTo
 	}
-	return c.rev.refersTo
+	return ""
 }
 
 func (c *capRec) payload() string {
-	if c.rev == nil {
-		return ""
+	if r := c.rev(); r != nil {
+		return r.payload
 	}
-	return c.rev.payload
+	return ""
 }
 
 // pairHash is a 128-bit key of a (WARC file, record ID) pair: the first
@@ -298,10 +270,10 @@ type rfetch struct {
 	fetch    *event.Fetch // a log's fetch: what its client's identity is decided from
 }
 
-// robotsFetch is how pass 1 keeps an rfetch: 88 bytes by value, the
+// robotsFetch is how pass 1 keeps an rfetch: 104 bytes by value, the
 // host interned, scheme, User-Agent and origin one shared triple, WARC
-// fields apart. A log of millions of robots.txt requests from a few bots
-// costs little more than the slice.
+// fields one string. A log of millions of robots.txt requests from a
+// few bots costs little more than the slice.
 type robotsFetch struct {
 	sec    int64 // time, UTC
 	nsec   int32
@@ -309,18 +281,50 @@ type robotsFetch struct {
 	who    uint32 // index into Builder.rwho
 	host   string
 	src    event.Source
-	warc   *warcRef
+	warc   string       // a WARC request record's id and the records it is concurrent to (warcIDs); "" for logs
 	fetch  *event.Fetch // a log's fetch (identityFacts); nil for WARC request records
 }
 
 // fetchWho is the scheme, User-Agent and origin of robots.txt fetches.
 type fetchWho struct{ scheme, ua, origin string }
 
-// warcRef is what a WARC request record of /robots.txt adds: its id and
-// the records it is concurrent to.
-type warcRef struct {
-	recordID string
-	conc     []string
+// warcIDs codes what a WARC request record of /robots.txt adds, its id
+// and the records it is concurrent to, in one string: for each, a 1 and
+// its 16 bytes when it has the standard form (recordIDBytes), else a 0,
+// its length (uvarint) and its bytes. "" when it has neither.
+func warcIDs(recordID string, conc []string) string {
+	if recordID == "" && len(conc) == 0 {
+		return ""
+	}
+	var buf []byte
+	for _, id := range append([]string{recordID}, conc...) {
+		if b, ok := recordIDBytes(id); ok {
+			buf = append(append(buf, 1), b[:]...)
+			continue
+		}
+		buf = binary.AppendUvarint(append(buf, 0), uint64(len(id)))
+		buf = append(buf, id...)
+	}
+	return string(buf)
+}
+
+// fromWARCIDs reads what warcIDs wrote.
+func fromWARCIDs(s string) (recordID string, conc []string) {
+	for k := 0; s != ""; k++ {
+		var id string
+		if s[0] == 1 {
+			id, s = recordIDString(s[1:17]), s[17:]
+		} else {
+			n, w := binary.Uvarint([]byte(s[1:min(len(s), 11)]))
+			id, s = s[1+w:1+w+int(n)], s[1+w+int(n):]
+		}
+		if k == 0 {
+			recordID = id
+		} else {
+			conc = append(conc, id)
+		}
+	}
+	return recordID, conc
 }
 
 func cmpRobotsFetch(x, y robotsFetch) int {
@@ -346,9 +350,7 @@ func (b *Builder) robotsFetches() iter.Seq[*rfetch] {
 			w := b.rwho[c.who]
 			rf = rfetch{time: time.Unix(c.sec, int64(c.nsec)).UTC(), src: c.src, scheme: w.scheme, host: c.host,
 				ua: w.ua, origin: w.origin, status: int(c.status)}
-			if c.warc != nil {
-				rf.recordID, rf.conc = c.warc.recordID, c.warc.conc
-			}
+			rf.recordID, rf.conc = fromWARCIDs(c.warc)
 			rf.fetch = c.fetch
 			if !yield(&rf) {
 				return
@@ -364,6 +366,23 @@ func (b *Builder) noteTime(t time.Time) {
 	if !t.IsZero() && (b.minTime.IsZero() || t.Before(b.minTime)) {
 		b.minTime = t
 	}
+}
+
+// filePtr returns the one *string kept for the interned file name;
+// nil for "". b.mu is held.
+func (b *Builder) filePtr(file string) *string {
+	if file == "" {
+		return nil
+	}
+	if p, ok := b.filePtrs[file]; ok {
+		return p
+	}
+	if b.filePtrs == nil {
+		b.filePtrs = make(map[string]*string)
+	}
+	p := &file
+	b.filePtrs[file] = p
+	return p
 }
 
 func (b *Builder) intern(file string) string {
@@ -511,55 +530,32 @@ func (b *Builder) AddCapture(c *event.Capture) {
 			key = dirKey(dir)
 		}
 	}
-	// One allocation holds the URL, the record ID and, when the URL is
-	// not normal, the normalized URL.
-	norm := isJoin(c.URL, auth, target)
-	n := len(c.URL) + len(c.RecordID) + len(c.PayloadDigest)
-	if !norm {
-		n += len(auth) + len(target)
+	f := capFields{
+		rawURL: c.URL, url: c.URL, time: t, status: int32(c.Status), rtype: capType(c.RecordType),
+		recordID: c.RecordID, digest: c.PayloadDigest, mime: mediaType(c.ContentType),
+		isRobots: isRobots, unresolved: unresolved, src: c.Source,
 	}
-	var sb strings.Builder
-	sb.Grow(n)
-	sb.WriteString(c.URL)
-	sb.WriteString(c.RecordID)
-	sb.WriteString(c.PayloadDigest)
-	if !norm {
-		sb.WriteString(auth)
-		sb.WriteString(target)
-	}
-	all := sb.String()
-	idEnd, digestEnd := len(c.URL)+len(c.RecordID), len(c.URL)+len(c.RecordID)+len(c.PayloadDigest)
-	rec := &capRec{
-		rawURL:     all[:len(c.URL)],
-		time:       t,
-		status:     int32(c.Status),
-		rtype:      capType(c.RecordType),
-		recordID:   all[len(c.URL):idEnd],
-		digest:     all[idEnd:digestEnd],
-		mime:       mediaType(c.ContentType),
-		isRobots:   isRobots,
-		unresolved: unresolved,
+	if !isJoin(c.URL, auth, target) {
+		f.url = auth + target
 	}
 	if se := strings.Index(auth, ":"); se <= 255 && len(auth) <= math.MaxInt32 {
-		rec.schemeEnd, rec.hostEnd = uint8(se), int32(len(auth))
-	}
-	rec.url = rec.rawURL
-	if !norm {
-		rec.url = all[digestEnd:]
+		f.schemeEnd, f.hostEnd = uint8(se), int32(len(auth))
 	}
 	if c.RecordType == "revisit" {
-		rec.rev = &capRevisit{refersTo: strings.Clone(c.RefersTo), payload: strings.Clone(c.PayloadDigest)}
+		f.rev = &capRevisit{refersTo: strings.Clone(c.RefersTo), payload: strings.Clone(c.PayloadDigest)}
 	}
-	rec.usage, rec.usageCut = usageHeader(c.Header)
-	rec.emb = embargoHeader(c.Header)
+	f.usage, f.usageCut = usageHeader(c.Header)
+	f.emb = embargoHeader(c.Header)
 	if c.Status >= 300 && c.Status < 400 {
 		if loc := c.Header.Get("Location"); loc != "" {
-			rec.loc = resolveLocation(c.URL, loc)
+			f.loc = resolveLocation(c.URL, loc)
 		}
 	}
 	if len(c.ConcurrentTo) > 0 {
-		rec.concKey, rec.hasConc = pairKey(c.Source.File, c.ConcurrentTo[0]), true
+		f.concKey, f.hasConc = pairKey(c.Source.File, c.ConcurrentTo[0]), true
 	}
+	f.src.File = ""
+	rec := newCapRec(&f)
 
 	b.mu.Lock()
 	defer b.mu.Unlock()
@@ -567,7 +563,7 @@ func (b *Builder) AddCapture(c *event.Capture) {
 	b.noteTime(t)
 	src := c.Source
 	src.File = b.intern(src.File)
-	rec.src = src
+	rec.file = b.filePtr(src.File)
 	if doc != nil {
 		doc.src = src
 		b.docs = append(b.docs, doc)
@@ -742,12 +738,9 @@ func (b *Builder) AddFetch(f *event.Fetch) {
 			concKeys = append(concKeys, pairKey(f.Source.File, c))
 		}
 	}
-	var warc *warcRef
-	if isRobots && (f.RecordID != "" || len(f.ConcurrentTo) > 0) {
-		warc = &warcRef{recordID: strings.Clone(f.RecordID)}
-		for _, c := range f.ConcurrentTo {
-			warc.conc = append(warc.conc, strings.Clone(c))
-		}
+	var warc string
+	if isRobots {
+		warc = warcIDs(f.RecordID, f.ConcurrentTo)
 	}
 	b.mu.Lock()
 	defer b.mu.Unlock()

@@ -8,7 +8,6 @@ import (
 	"io"
 	"slices"
 	"sync"
-	"time"
 )
 
 // Capture summaries are needed by Build and by the write phase (the
@@ -19,8 +18,8 @@ import (
 // what needs the captures of a URL (listings, ACAP until-recrawled time
 // limits: capsOf) or all of them (Summary) reads them back whole. On an archive audit they were about a seventh
 // of the live heap at its peak, the end of pass 2 (docs/design.md, "Memory").
-// What is read back is exactly what was written: a capture is spilled only
-// when every one of them can be (see spillable), else they all stay.
+// What is read back is exactly what was written: the coding is what a
+// capRec holds, field by field.
 
 // captureSpillMin is the least number of captures worth a spill file.
 const captureSpillMin = 4096
@@ -32,36 +31,9 @@ type capSpill struct {
 	once  sync.Once
 	f     *tempFile
 	n     int
-	files []string
+	files []*string
 	dirs  []*dirSet
 	err   error
-}
-
-// Flags of a spilled capture.
-const (
-	capRobots = 1 << iota
-	capUnresolved
-	capPaired
-	capHasConc
-	capRevisitOf
-	capOwnURL // url differs from rawURL
-	capZeroTime
-	capUsageCut
-)
-
-// spillable reports whether every capture survives the coding exactly: a
-// time must be zero or a UTC time without a monotonic reading, which is
-// what time.Unix(sec, nsec).UTC() gives back.
-func spillable(caps []*capRec) bool {
-	for _, c := range caps {
-		if !c.time.IsZero() && c.time != time.Unix(c.time.Unix(), int64(c.time.Nanosecond())).UTC() {
-			return false
-		}
-		if c.time.IsZero() && c.time != (time.Time{}) {
-			return false
-		}
-	}
-	return true
 }
 
 // spillCaptures writes m.captures to a temporary file in the spill
@@ -69,7 +41,7 @@ func spillable(caps []*capRec) bool {
 // with few captures, or when the file cannot be made or written (the
 // captures then stay in memory: more memory, the same results).
 func (m *Model) spillCaptures() {
-	if m.opts.SpillDir == "" || len(m.captures) < captureSpillMin && !m.opts.spillAllCaptures || len(m.captures) == 0 || !spillable(m.captures) {
+	if m.opts.SpillDir == "" || len(m.captures) < captureSpillMin && !m.opts.spillAllCaptures || len(m.captures) == 0 {
 		return
 	}
 	f, err := createTemp(m.opts.SpillDir, ".repaudit-captures-*.tmp")
@@ -77,7 +49,7 @@ func (m *Model) spillCaptures() {
 		return
 	}
 	sp := &capSpill{f: f, n: len(m.captures)}
-	fileIdx := map[string]uint64{}
+	fileIdx := map[*string]uint64{}
 	dirIdx := map[*dirSet]uint64{}
 	w := bufio.NewWriterSize(f, 64<<10)
 	var buf []byte
@@ -95,66 +67,61 @@ func (m *Model) spillCaptures() {
 	m.captures, m.capSpill = nil, sp
 }
 
-// encode appends c's coding to b.
-func (sp *capSpill) encode(b []byte, c *capRec, fileIdx map[string]uint64, dirIdx map[*dirSet]uint64) []byte {
-	var flags byte
-	for _, f := range []struct {
-		on  bool
-		bit byte
-	}{{c.isRobots, capRobots}, {c.unresolved, capUnresolved}, {c.paired, capPaired}, {c.hasConc, capHasConc},
-		{c.rev != nil, capRevisitOf}, {c.url != c.rawURL, capOwnURL}, {c.time.IsZero(), capZeroTime},
-		{c.usageCut, capUsageCut}} {
-		if f.on {
-			flags |= f.bit
-		}
+// index returns the 1-based index of p in *list (0 for nil), adding it.
+func index[T any](p *T, list *[]*T, idx map[*T]uint64) uint64 {
+	if p == nil {
+		return 0
 	}
-	b = append(b, flags, c.schemeEnd, c.rtype)
+	i, ok := idx[p]
+	if !ok {
+		*list = append(*list, p)
+		i = uint64(len(*list))
+		idx[p] = i
+	}
+	return i
+}
+
+// encode appends c's coding to b: its four bytes (flags, schemeEnd,
+// rtype, mimeIdx), whether it has a capExtra, the blob, the time, the
+// source, the directive set, status and hostEnd, then the capExtra's
+// fields.
+func (sp *capSpill) encode(b []byte, c *capRec, fileIdx map[*string]uint64, dirIdx map[*dirSet]uint64) []byte {
+	hasExt := byte(0)
+	if c.ext != nil {
+		hasExt = 1
+	}
+	b = append(b, c.flags, c.schemeEnd, c.rtype, c.mimeIdx, hasExt)
 	str := func(s string) {
 		b = binary.AppendUvarint(b, uint64(len(s)))
 		b = append(b, s...)
 	}
-	str(c.rawURL)
-	str(c.recordID)
-	str(c.digest)
-	if flags&capOwnURL != 0 {
-		str(c.url)
-	}
-	if flags&capZeroTime == 0 {
-		b = binary.AppendVarint(b, c.time.Unix())
-		b = binary.AppendUvarint(b, uint64(c.time.Nanosecond()))
-	}
-	fi, ok := fileIdx[c.src.File]
-	if !ok {
-		fi = uint64(len(sp.files))
-		fileIdx[c.src.File] = fi
-		sp.files = append(sp.files, c.src.File)
-	}
-	b = binary.AppendUvarint(b, fi)
-	b = binary.AppendVarint(b, c.src.Line)
-	b = binary.AppendVarint(b, c.src.Offset)
-	b = binary.AppendVarint(b, c.src.Length)
-	var di uint64 // 0: no directives, else index + 1
-	if c.dir != nil {
-		if di, ok = dirIdx[c.dir]; !ok {
-			sp.dirs = append(sp.dirs, c.dir)
-			di = uint64(len(sp.dirs))
-			dirIdx[c.dir] = di
-		}
-	}
-	b = binary.AppendUvarint(b, di)
-	if c.rev != nil {
-		str(c.rev.refersTo)
-		str(c.rev.payload)
-	}
-	str(c.usage)
-	str(c.mime)
-	b = binary.AppendUvarint(b, c.concKey.hi)
-	b = binary.AppendUvarint(b, c.concKey.lo)
+	str(c.blob)
+	b = binary.AppendVarint(b, c.sec)
+	b = binary.AppendUvarint(b, uint64(c.nsec))
+	b = binary.AppendUvarint(b, index(c.file, &sp.files, fileIdx))
+	b = binary.AppendVarint(b, c.offset)
+	b = binary.AppendVarint(b, c.length)
+	b = binary.AppendUvarint(b, index(c.dir, &sp.dirs, dirIdx))
 	b = binary.AppendVarint(b, int64(c.status))
 	b = binary.AppendVarint(b, int64(c.hostEnd))
-	b = c.emb.encode(b)
-	b = binary.AppendUvarint(b, uint64(len(c.loc)))
-	return append(b, c.loc...)
+	x := c.ext
+	if x == nil {
+		return b
+	}
+	for _, s := range []string{x.url, x.recordID, x.digest, x.mime, x.usage, x.loc} {
+		str(s)
+	}
+	if x.rev == nil {
+		b = append(b, 0)
+	} else {
+		b = append(b, 1)
+		str(x.rev.refersTo)
+		str(x.rev.payload)
+	}
+	b = x.emb.encode(b)
+	b = binary.AppendUvarint(b, x.concKey.hi)
+	b = binary.AppendUvarint(b, x.concKey.lo)
+	return binary.AppendVarint(b, x.line)
 }
 
 // errCapSpill says that the capture spill file does not read back as
@@ -234,102 +201,109 @@ func (d *capDecoder) lenString(max uint64) (string, error) {
 	if n == 0 {
 		return "", nil
 	}
-	b := make([]byte, n)
-	if _, e := io.ReadFull(d.r, b); e != nil {
-		return "", fmt.Errorf("capture spill file: %w", e)
+	// Grown as bytes arrive, so that a bad length in a damaged file costs
+	// no more memory than the file holds.
+	d.text = d.text[:0]
+	for rest := int(n); rest > 0; {
+		k := min(rest, 64<<10)
+		at := len(d.text)
+		d.text = slices.Grow(d.text, k)[:at+k]
+		if _, e := io.ReadFull(d.r, d.text[at:]); e != nil {
+			return "", fmt.Errorf("capture spill file: %w", e)
+		}
+		rest -= k
 	}
-	return string(b), nil
+	return string(d.text), nil
 }
 
 // next reads the next capture into c.
 func (d *capDecoder) next(c *capRec) error {
-	sp, r := d.sp, d.r
+	sp := d.sp
 	*c = capRec{}
-	var head [3]byte
-	if _, e := io.ReadFull(r, head[:]); e != nil {
+	var head [5]byte
+	if _, e := io.ReadFull(d.r, head[:]); e != nil {
 		return fmt.Errorf("capture spill file: %w", e)
 	}
-	flags := head[0]
-	c.schemeEnd, c.rtype = head[1], head[2]
-	// The capture's strings share one allocation, as AddCapture made
-	// them.
-	d.text = d.text[:0]
-	var lens [4]int
-	nstr := 3
-	if flags&capOwnURL != 0 {
-		nstr = 4
-	}
-	for k := range nstr {
-		n := d.uv()
-		if d.err != nil || n > 1<<30 {
-			return errCapSpill
-		}
-		lens[k] = int(n)
-		at := len(d.text)
-		d.text = slices.Grow(d.text, int(n))[:at+int(n)]
-		if _, e := io.ReadFull(r, d.text[at:]); e != nil {
-			return fmt.Errorf("capture spill file: %w", e)
-		}
-	}
-	all := string(d.text)
-	c.rawURL = all[:lens[0]]
-	c.recordID = all[lens[0] : lens[0]+lens[1]]
-	c.digest = all[lens[0]+lens[1] : lens[0]+lens[1]+lens[2]]
-	c.url = c.rawURL
-	if nstr == 4 {
-		c.url = all[lens[0]+lens[1]+lens[2]:]
-	}
-	if flags&capZeroTime == 0 {
-		sec := d.sv()
-		nsec := d.uv()
-		c.time = time.Unix(sec, int64(nsec)).UTC()
-	}
-	fi := d.uv()
-	c.src.Line, c.src.Offset, c.src.Length = d.sv(), d.sv(), d.sv()
-	di := d.uv()
+	c.flags, c.schemeEnd, c.rtype, c.mimeIdx = head[0], head[1], head[2], head[3]
 	var err error
-	if d.err != nil || fi >= uint64(len(sp.files)) || di > uint64(len(sp.dirs)) {
+	if c.blob, err = d.lenString(1 << 30); err != nil {
+		return err
+	}
+	c.sec, c.nsec = d.sv(), int32(d.uv())
+	fi := d.uv()
+	c.offset, c.length = d.sv(), d.sv()
+	di := d.uv()
+	c.status, c.hostEnd = int32(d.sv()), int32(d.sv())
+	if d.err != nil || fi > uint64(len(sp.files)) || di > uint64(len(sp.dirs)) {
 		return errCapSpill
 	}
-	c.src.File = sp.files[fi]
+	if fi > 0 {
+		c.file = sp.files[fi-1]
+	}
 	if di > 0 {
 		c.dir = sp.dirs[di-1]
 	}
-	if flags&capRevisitOf != 0 {
-		rev := &capRevisit{}
-		for _, s := range []*string{&rev.refersTo, &rev.payload} {
+	if head[4] != 0 {
+		if c.ext, err = d.extra(); err != nil {
+			return err
+		}
+	}
+	return c.check()
+}
+
+// extra reads a capExtra.
+func (d *capDecoder) extra() (*capExtra, error) {
+	x := &capExtra{}
+	var err error
+	for _, s := range []*string{&x.url, &x.recordID, &x.digest, &x.mime, &x.usage, &x.loc} {
+		if *s, err = d.lenString(1 << 30); err != nil {
+			return nil, err
+		}
+	}
+	rev, e := d.r.ReadByte()
+	if e != nil {
+		return nil, fmt.Errorf("capture spill file: %w", e)
+	}
+	if rev != 0 {
+		x.rev = &capRevisit{}
+		for _, s := range []*string{&x.rev.refersTo, &x.rev.payload} {
 			if *s, err = d.lenString(1 << 30); err != nil {
-				return err
+				return nil, err
 			}
 		}
-		c.rev = rev
 	}
-	if c.usage, err = d.lenString(maxUsageHeader); err != nil {
-		return err
+	if x.emb, err = d.embargo(); err != nil {
+		return nil, err
 	}
-	mime, err := d.lenString(1 << 10)
-	if err != nil {
-		return err
-	}
-	if mime != "" {
-		c.mime = mediaType(mime)
-	}
-	c.concKey.hi, c.concKey.lo = d.uv(), d.uv()
-	c.status, c.hostEnd = int32(d.sv()), int32(d.sv())
-	if err = d.embargo(c); err != nil {
-		return err
-	}
-	if c.loc, err = d.lenString(1 << 30); err != nil {
-		return err
-	}
+	x.concKey.hi, x.concKey.lo = d.uv(), d.uv()
+	x.line = d.sv()
 	if d.err != nil {
-		return fmt.Errorf("capture spill file: %w", d.err)
+		return nil, fmt.Errorf("capture spill file: %w", d.err)
 	}
-	c.isRobots = flags&capRobots != 0
-	c.unresolved = flags&capUnresolved != 0
-	c.paired = flags&capPaired != 0
-	c.hasConc = flags&capHasConc != 0
-	c.usageCut = flags&capUsageCut != 0
+	return x, nil
+}
+
+// check reports errCapSpill when c's fields do not hang together (a
+// capRec AddCapture made always does): the accessors would fail on it.
+func (c *capRec) check() error {
+	n := 0
+	if c.has(cfUUID) {
+		n += 16
+	}
+	if c.has(cfSHA1) {
+		n += 20
+	}
+	switch {
+	case len(c.blob) < n, c.ext == nil && (c.has(cfOwnURL) || c.mimeIdx == mimeOwn),
+		int(c.mimeIdx) > len(mediaTypes) && c.mimeIdx != mimeOwn, int(c.rtype) >= len(capTypes):
+		return errCapSpill
+	}
+	if c.schemeEnd != 0 {
+		u := c.url()
+		if int(c.schemeEnd)+3 > int(c.hostEnd) || int(c.hostEnd) > len(u) {
+			return errCapSpill
+		}
+	}
 	return nil
 }
 

@@ -66,16 +66,16 @@ func TestCapturePartsMatchSplitURL(t *testing.T) {
 		t.Fatalf("%d captures kept of %d", len(b.captures), len(urls))
 	}
 	for _, c := range b.captures {
-		auth, hp, target, _ := splitURL(c.rawURL)
+		auth, hp, target, _ := splitURL(c.rawURL())
 		scheme, gotHP, gotTarget := c.parts()
 		if scheme+"://"+gotHP != auth || gotHP != hp || gotTarget != target {
-			t.Errorf("%q: parts %q %q %q, splitURL %q %q %q", c.rawURL, scheme, gotHP, gotTarget, auth, hp, target)
+			t.Errorf("%q: parts %q %q %q, splitURL %q %q %q", c.rawURL(), scheme, gotHP, gotTarget, auth, hp, target)
 		}
-		if c.url != normalizeURL(c.rawURL) {
-			t.Errorf("%q: url %q, want %q", c.rawURL, c.url, normalizeURL(c.rawURL))
+		if c.url() != normalizeURL(c.rawURL()) {
+			t.Errorf("%q: url %q, want %q", c.rawURL(), c.url(), normalizeURL(c.rawURL()))
 		}
-		if !strings.HasPrefix(c.recordID, "<urn:uuid:") {
-			t.Errorf("%q: record id %q", c.rawURL, c.recordID)
+		if !strings.HasPrefix(c.recordID(), "<urn:uuid:") {
+			t.Errorf("%q: record id %q", c.rawURL(), c.recordID())
 		}
 	}
 }

@@ -64,14 +64,14 @@ func (e *capEmbargo) encode(b []byte) []byte {
 	return b
 }
 
-// embargo reads back what encode wrote into c.emb.
-func (d *capDecoder) embargo(c *capRec) error {
+// embargo reads back what encode wrote.
+func (d *capDecoder) embargo() (*capEmbargo, error) {
 	has, e := d.r.ReadByte()
 	if e != nil {
-		return fmt.Errorf("capture spill file: %w", e)
+		return nil, fmt.Errorf("capture spill file: %w", e)
 	}
 	if has == 0 {
-		return nil
+		return nil, nil
 	}
 	ce := &capEmbargo{days: int32(d.uv())}
 	if lm := d.sv(); lm != 0 {
@@ -80,25 +80,24 @@ func (d *capDecoder) embargo(c *capRec) error {
 	for _, s := range []*string{&ce.value, &ce.diag} {
 		n := d.uv()
 		if d.err != nil || n > 1<<16 {
-			return errCapSpill
+			return nil, errCapSpill
 		}
 		b := make([]byte, n)
 		if _, e := io.ReadFull(d.r, b); e != nil {
-			return fmt.Errorf("capture spill file: %w", e)
+			return nil, fmt.Errorf("capture spill file: %w", e)
 		}
 		*s = string(b)
 	}
-	c.emb = ce
-	return nil
+	return ce, nil
 }
 
 // embargoProblems reports each Archive-Embargo value that was not read as
 // written, at its capture.
 func (m *Model) embargoProblems() {
 	for _, c := range m.captures {
-		if c.emb != nil && c.emb.diag != "" {
-			m.problem(c.src, problem.ArchiveEmbargoMalformed, event.SevWarning,
-				c.rawURL+": "+c.emb.diag+" (value "+strconv.Quote(c.emb.value)+")")
+		if c.emb() != nil && c.emb().diag != "" {
+			m.problem(c.src(), problem.ArchiveEmbargoMalformed, event.SevWarning,
+				c.rawURL()+": "+c.emb().diag+" (value "+strconv.Quote(c.emb().value)+")")
 		}
 	}
 }
@@ -108,13 +107,13 @@ func (m *Model) embargoProblems() {
 // for the period, then keep once it has passed as of AsOf.
 func (rj *retentionJudge) archiveEmbargo() {
 	c, asOf := rj.c, rj.m.opts.AsOf
-	e := c.emb
+	e := c.emb()
 	if e == nil || e.days == 0 {
 		return
 	}
-	start, from := c.time, "this capture"
-	if list := rj.m.capsOf(c.url); len(list) > 0 && list[0].time.Before(start) {
-		start, from = list[0].time, "the first capture of the URL in the inputs ("+list[0].src.String()+")"
+	start, from := c.time(), "this capture"
+	if list := rj.m.capsOf(c.url()); len(list) > 0 && list[0].time().Before(start) {
+		start, from = list[0].time(), "the first capture of the URL in the inputs ("+list[0].src().String()+")"
 	}
 	if !e.lastMod.IsZero() && e.lastMod.Before(start) {
 		start, from = e.lastMod, "its Last-Modified"

@@ -148,7 +148,7 @@ func describeVersion(v *version) string {
 			sb.WriteString(capturedAt(c.time, c.src, c.status))
 			sb.WriteString("), whose rules apply to the original authority (RFC 9309 §2.3.1.2)")
 		} else if c := v.target; c != nil {
-			sb.WriteString(capturedAt(c.time, c.src, int(c.status)))
+			sb.WriteString(capturedAt(c.time(), c.src(), int(c.status)))
 			sb.WriteString(")")
 		}
 	}

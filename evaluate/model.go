@@ -264,16 +264,16 @@ func sortEntries(es []ListingEntry) []ListingEntry {
 }
 
 func cmpCap(a, b *capRec) int {
-	if c := strings.Compare(a.url, b.url); c != 0 {
+	if c := strings.Compare(a.url(), b.url()); c != 0 {
 		return c
 	}
-	if c := cmpTime(a.time, b.time); c != 0 {
+	if c := cmpTime(a.time(), b.time()); c != 0 {
 		return c
 	}
-	if c := lessSource(a.src, b.src); c != 0 {
+	if c := lessSource(a.src(), b.src()); c != 0 {
 		return c
 	}
-	return strings.Compare(a.recordID, b.recordID)
+	return strings.Compare(a.recordID(), b.recordID())
 }
 
 // capsOf returns the captures of the normalized URL url, sorted by time
@@ -282,12 +282,12 @@ func (m *Model) capsOf(url string) []*capRec {
 	if m.captures == nil && m.capSpill != nil {
 		m.loadCaptures() // an error is WriteTables'
 	}
-	i, found := slices.BinarySearchFunc(m.captures, url, func(c *capRec, u string) int { return strings.Compare(c.url, u) })
+	i, found := slices.BinarySearchFunc(m.captures, url, func(c *capRec, u string) int { return strings.Compare(c.url(), u) })
 	if !found {
 		return nil
 	}
 	j := i + 1
-	for j < len(m.captures) && m.captures[j].url == url {
+	for j < len(m.captures) && m.captures[j].url() == url {
 		j++
 	}
 	return m.captures[i:j:j]
@@ -314,15 +314,17 @@ func (m *Model) buildCaptures(b *Builder) {
 	reqIDs, reqConc := b.reqIDs.all(), b.reqConc.all()
 	sortChunked(sp, reqIDs, cmpPairHash, false)
 	sortChunked(sp, reqConc, cmpPairHash, false)
-	// Each capture's pairing is its own: chunks on workers, their
-	// "any unresolved revisit" ORed after.
+	// Each capture's pairing is its own (setPaired writes its own
+	// flags): chunks on workers, their "any unresolved revisit" ORed
+	// after.
 	revisits := make([]bool, sp.chunkCount(len(m.captures)))
 	sp.forChunks(len(m.captures), func(k, lo, hi int) {
 		any := false
 		for _, c := range m.captures[lo:hi] {
-			c.paired = (c.recordID != "" && hasPair(reqConc, pairKey(c.src.File, c.recordID))) ||
-				(c.hasConc && hasPair(reqIDs, c.concKey))
-			any = any || (c.unresolved && !c.isRobots)
+			id := c.recordID()
+			c.setPaired((id != "" && hasPair(reqConc, pairKey(c.src().File, id))) ||
+				(c.hasConc() && hasPair(reqIDs, c.concKey())))
+			any = any || (c.unresolved() && !c.isRobots())
 		}
 		revisits[k] = any
 	})
@@ -338,9 +340,9 @@ func (m *Model) buildCaptures(b *Builder) {
 func (m *Model) resolveCaptureRevisits() {
 	byRecord := make(map[string]*capRec)
 	for _, c := range m.captures {
-		if c.recordID != "" {
-			if _, dup := byRecord[c.recordID]; !dup {
-				byRecord[c.recordID] = c
+		if c.recordID() != "" {
+			if _, dup := byRecord[c.recordID()]; !dup {
+				byRecord[c.recordID()] = c
 			}
 		}
 	}
@@ -348,15 +350,15 @@ func (m *Model) resolveCaptureRevisits() {
 	// meta robots tags are that capture's (its own header, when it has
 	// one, was already read).
 	for _, c := range m.captures {
-		if !c.unresolved || c.isRobots {
+		if !c.unresolved() || c.isRobots() {
 			continue
 		}
 		orig := byRecord[c.refersTo()]
 		if orig == nil {
-			list := m.capsOf(c.url)
+			list := m.capsOf(c.url())
 			for i := len(list) - 1; i >= 0; i-- {
 				o := list[i]
-				if o.time.Before(c.time) && !o.unresolved && c.payload() != "" && o.payload() == c.payload() {
+				if o.time().Before(c.time()) && !o.unresolved() && c.payload() != "" && o.payload() == c.payload() {
 					orig = o
 					break
 				}
@@ -380,7 +382,7 @@ func (m *Model) directiveProblems() {
 			if d.Evidence != "" {
 				msg += ": " + d.Evidence
 			}
-			m.problem(c.src, problem.Directive(d.Code), event.SevWarning, c.rawURL+": "+msg)
+			m.problem(c.src(), problem.Directive(d.Code), event.SevWarning, c.rawURL()+": "+msg)
 		}
 	}
 }
@@ -495,7 +497,7 @@ func (m *Model) pickArchiveAgents(b *Builder) {
 	}
 	files := make(map[string]bool)
 	for _, c := range b.captures {
-		files[c.src.File] = true
+		files[c.src().File] = true
 	}
 	for f := range b.fileUAs {
 		files[f] = true

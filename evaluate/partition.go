@@ -418,7 +418,7 @@ func (s *Shared) SettleCrawlers(opts Options, catalog *bots.Catalog, ids *identi
 		b.infos[f] = w.info()
 	}
 	for f := range s.CaptureFiles {
-		b.captures = append(b.captures, &capRec{src: event.Source{File: f}})
+		b.captures = append(b.captures, newCapRec(&capFields{src: event.Source{File: f}}))
 	}
 	m := &Model{opts: opts.withDefaults(), catalog: catalog, ids: ids}
 	m.cards = ids.Cards()
@@ -439,7 +439,7 @@ func (s *Shared) siteBuilder() *Builder {
 		b.docs = append(b.docs, &rdoc{isRobots: true, rdocCold: &rdocCold{hostport: hp, auth: sc + "://" + hp}})
 	}
 	for hp, sc := range s.CaptureHosts {
-		b.captures = append(b.captures, &capRec{url: sc + "://" + hp + "/"})
+		b.captures = append(b.captures, newCapRec(&capFields{url: sc + "://" + hp + "/"}))
 	}
 	return b
 }

@@ -58,7 +58,7 @@ func copyFields(a *robots.ACAP) bool {
 // copy's).
 func (rj *retentionJudge) isCurrentCopy() bool {
 	c := rj.c
-	list := rj.m.capsOf(c.url)
+	list := rj.m.capsOf(c.url())
 	if len(list) == 0 {
 		return true
 	}
@@ -66,13 +66,13 @@ func (rj *retentionJudge) isCurrentCopy() bool {
 	if sameCapture(last, c) {
 		return true
 	}
-	return last.rev != nil && c.recordID != "" && last.rev.refersTo == c.recordID
+	return last.rev() != nil && c.recordID() != "" && last.rev().refersTo == c.recordID()
 }
 
 // sameCapture reports whether two summaries are one capture (a spilled
 // capture is read back as a new summary).
 func sameCapture(x, y *capRec) bool {
-	return x.time.Equal(y.time) && x.src == y.src && x.recordID == y.recordID
+	return x.time().Equal(y.time()) && x.src() == y.src() && x.recordID() == y.recordID()
 }
 
 // presentForbidden is the reason of a present prohibition.
@@ -115,7 +115,7 @@ func (rj *retentionJudge) presentConditions(vCap *version, av robots.ACAPVerdict
 		sb.WriteString(" permits " + usage + " of ")
 		sb.WriteString(rj.where())
 		sb.WriteString(" " + says)
-		rj.reason(retReason{action: ActionReview, reason: reason, due: rj.c.time, evidence: sb.String()})
+		rj.reason(retReason{action: ActionReview, reason: reason, due: rj.c.time(), evidence: sb.String()})
 	}
 	if len(mods) > 0 {
 		add(ReasonNoModification, "only without modification ("+strings.Join(mods, ", ")+
@@ -188,7 +188,7 @@ func (rj *retentionJudge) takeDown(a *authority) {
 		switch {
 		case s.end == nil:
 			standing = &s
-		case s.end.from.After(rj.c.time):
+		case s.end.from.After(rj.c.time()):
 			past = append(past, s)
 		}
 	}

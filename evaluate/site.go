@@ -193,7 +193,7 @@ func (m *Model) settleSite(b *Builder) {
 		}
 	}
 	for _, c := range b.captures {
-		if auth, hp, _, ok := splitURL(c.url); ok {
+		if auth, hp, _, ok := splitURL(c.url()); ok {
 			if _, seen := known[hp]; !seen {
 				known[hp] = auth[:strings.Index(auth, ":")]
 			}

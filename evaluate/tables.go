@@ -274,9 +274,9 @@ func (m *Model) writeDirectives(sink table.Sink) error {
 		_, hp, _ := c.parts()
 		for _, r := range c.dir.d.Rules {
 			row = table.Directive{
-				URL: c.rawURL, URLHostName: hostName(hp), FetchTime: c.time, Token: r.Token,
+				URL: c.rawURL(), URLHostName: hostName(hp), FetchTime: c.time(), Token: r.Token,
 				Rule: r.Name, Value: r.Value, Via: r.Via, Evidence: r.Evidence,
-				WARCFilename: c.src.File, WARCRecordOffset: c.src.Offset,
+				WARCFilename: c.src().File, WARCRecordOffset: c.src().Offset,
 			}
 			if !r.Time.IsZero() {
 				vt := r.Time
@@ -342,7 +342,7 @@ func (m *Model) writeArchive(sink table.Sink, counts *archiveCounts) error {
 func (m *Model) retention(c *capRec, a *authority, target string, cr *crawler, j *Judgement) (table.Retention, []table.Violation) {
 	var rj retentionJudge
 	m.initRetentionJudge(&rj, c, target, cr)
-	if a != nil && !c.isRobots {
+	if a != nil && !c.isRobots() {
 		rj.takeDown(a)
 		rj.acap(a)
 	}
@@ -373,9 +373,9 @@ func (m *Model) initRetentionJudge(rj *retentionJudge, c *capRec, target string,
 		rj.agent = "*"
 	}
 	rj.row = table.Retention{
-		URL: c.rawURL, FetchTime: c.time, Agent: cr.token, RecordType: c.recordType(),
-		FetchStatus: c.status, WARCFilename: c.src.File, WARCRecordOffset: c.src.Offset,
-		WARCRecordLength: c.src.Length, WARCRecordID: c.recordID, URLSurtKey: surtKey(c.rawURL),
+		URL: c.rawURL(), FetchTime: c.time(), Agent: cr.token, RecordType: c.recordType(),
+		FetchStatus: c.status, WARCFilename: c.src().File, WARCRecordOffset: c.src().Offset,
+		WARCRecordLength: c.src().Length, WARCRecordID: c.recordID(), URLSurtKey: surtKey(c.rawURL()),
 	}
 	_, hp, _ := c.parts()
 	rj.row.URLHostName = hostName(hp)
@@ -385,7 +385,7 @@ func (m *Model) initRetentionJudge(rj *retentionJudge, c *capRec, target string,
 func (rj *retentionJudge) where() string {
 	if rj.whereS == "" {
 		c := rj.c
-		rj.whereS = c.rawURL + " captured " + fmtTime(c.time) + " (" + c.src.String() + ")"
+		rj.whereS = c.rawURL() + " captured " + fmtTime(c.time()) + " (" + c.src().String() + ")"
 	}
 	return rj.whereS
 }
@@ -397,11 +397,11 @@ func (rj *retentionJudge) reason(r retReason) { rj.reasons = append(rj.reasons, 
 func (rj *retentionJudge) finding(kind, directive, evidence string, due time.Time, ver *version, rule string, line int) {
 	c, cr := rj.c, rj.cr
 	v := table.Violation{
-		Kind: kind, Severity: Severity(kind), FetchTime: c.time, Agent: cr.token,
-		URL: c.rawURL, URLHostName: rj.row.URLHostName, URLPath: rj.target, Evidence: evidence,
-		Directive: directive, RobotsWARCOffset: -1, SourceFile: c.src.File,
-		WARCRecordOffset: c.src.Offset, WARCRecordLength: c.src.Length,
-		WARCFilename: warcFilename(c.src.File), ContentDigest: ccDigest(c.digest), ContentMIMEType: c.mime,
+		Kind: kind, Severity: Severity(kind), FetchTime: c.time(), Agent: cr.token,
+		URL: c.rawURL(), URLHostName: rj.row.URLHostName, URLPath: rj.target, Evidence: evidence,
+		Directive: directive, RobotsWARCOffset: -1, SourceFile: c.src().File,
+		WARCRecordOffset: c.src().Offset, WARCRecordLength: c.src().Length,
+		WARCFilename: warcFilename(c.src().File), ContentDigest: ccDigest(c.digest()), ContentMIMEType: c.mime(),
 		URLSurtKey: rj.row.URLSurtKey,
 	}
 	if cr.token != "" {
@@ -427,7 +427,7 @@ func (rj *retentionJudge) finding(kind, directive, evidence string, due time.Tim
 // speaks of them), and the qualifiers of the present permission that a
 // replay cannot honour unseen.
 func (rj *retentionJudge) acap(a *authority) {
-	vCap := a.versionAt(rj.c.time)
+	vCap := a.versionAt(rj.c.time())
 	f := vCap.file()
 	if f == nil || f.ACAP == nil {
 		return
@@ -459,8 +459,8 @@ func (rj *retentionJudge) acapUsage(vCap *version, f *robots.File, usage string)
 		if usage != "preserve" {
 			action, reason = ActionEmbargo, presentForbidden(shown)
 		}
-		rj.reason(retReason{action: action, reason: reason, due: c.time, evidence: sb.String()})
-		rj.finding(KindACAPProhibited, av.Record, sb.String(), c.time, vCap, av.Record, av.Line)
+		rj.reason(retReason{action: action, reason: reason, due: c.time(), evidence: sb.String()})
+		rj.finding(KindACAPProhibited, av.Record, sb.String(), c.time(), vCap, av.Record, av.Line)
 		return av
 	}
 	if av.TimeLimit == nil {
@@ -505,7 +505,7 @@ func (rj *retentionJudge) ownDirectives() {
 		}
 	}
 	if r, ok := eff.Noarchive(); ok {
-		rj.reason(retReason{action: ActionEmbargo, reason: ReasonNoarchive, due: c.time,
+		rj.reason(retReason{action: ActionEmbargo, reason: ReasonNoarchive, due: c.time(),
 			evidence: r.Evidence + " (" + r.Via + ") on " + rj.where() + ": noarchive, do not show a cached copy"})
 	}
 }
@@ -527,7 +527,7 @@ func (rj *retentionJudge) capturedWhileDisallowed(j *Judgement) {
 func (rj *retentionJudge) reviewFinding(j *Judgement, kind, reason string) {
 	for i := range j.Violations {
 		if j.Violations[i].Kind == kind {
-			rj.reason(retReason{action: ActionReview, reason: reason, due: rj.c.time,
+			rj.reason(retReason{action: ActionReview, reason: reason, due: rj.c.time(),
 				evidence: j.Violations[i].Evidence})
 			return
 		}
@@ -595,18 +595,18 @@ func dirToken(agent string) string {
 func (m *Model) limitExpiry(tl *robots.TimeLimit, c *capRec) (time.Time, bool, string) {
 	switch tl.Kind {
 	case robots.TimeLimitUntilRecrawled:
-		list := m.capsOf(c.url)
-		i := sort.Search(len(list), func(i int) bool { return list[i].time.After(c.time) })
+		list := m.capsOf(c.url())
+		i := sort.Search(len(list), func(i int) bool { return list[i].time().After(c.time()) })
 		if i < len(list) {
 			n := list[i]
-			return n.time, true, "recrawled " + fmtTime(n.time) + " (" + n.src.String() + ")"
+			return n.time(), true, "recrawled " + fmtTime(n.time()) + " (" + n.src().String() + ")"
 		}
 		return time.Time{}, false, "not recrawled in the inputs"
 	case robots.TimeLimitUntilDate:
 		e := tl.Until.AddDate(0, 0, 1)
 		return e, true, "ends " + fmtTime(e)
 	case robots.TimeLimitDays:
-		e := c.time.Add(time.Duration(tl.Days) * 24 * time.Hour)
+		e := c.time().Add(time.Duration(tl.Days) * 24 * time.Hour)
 		return e, true, itoa(tl.Days) + " days after the capture: ends " + fmtTime(e)
 	}
 	return time.Time{}, false, "unknown time-limit"
@@ -616,7 +616,7 @@ func (m *Model) limitExpiry(tl *robots.TimeLimit, c *capRec) (time.Time, bool, s
 // before t (repext §3.1.4: rules stay in force until the next capture).
 func (m *Model) directivesAt(url string, t time.Time) *capRec {
 	list := m.capsOf(url)
-	i := sort.Search(len(list), func(i int) bool { return list[i].time.After(t) })
+	i := sort.Search(len(list), func(i int) bool { return list[i].time().After(t) })
 	if i == 0 {
 		return nil
 	}
@@ -728,7 +728,7 @@ func (l *listed) directive(c *capRec, kind string) (table.Violation, bool) {
 	if r.Token != "*" {
 		scope = r.Token
 	}
-	v.Evidence = l.evidencePrefix + "; the capture in force then, " + c.rawURL + capturedAt(c.time, c.src, int(c.status)) + "), carries " + r.Evidence +
+	v.Evidence = l.evidencePrefix + "; the capture in force then, " + c.rawURL() + capturedAt(c.time(), c.src(), int(c.status)) + "), carries " + r.Evidence +
 		" (" + r.Via + "): " + r.Name + " for " + scope + ", which forbids " + what
 	return v, true
 }

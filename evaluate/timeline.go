@@ -581,7 +581,7 @@ func (m *Model) followRedirects(v *version) {
 		}
 		hop(loc, itoa(int(c.status)))
 		if c.status >= 300 && c.status < 400 {
-			loc = c.loc
+			loc = c.loc()
 			continue
 		}
 		m.redirectToCapture(v, c)
@@ -609,18 +609,18 @@ func (m *Model) redirectToCapture(v *version, c *capRec) {
 // unresolved captures are skipped.
 func (m *Model) capNear(url string, t time.Time) *capRec {
 	list := m.capsOf(url)
-	i := sort.Search(len(list), func(i int) bool { return list[i].time.After(t) })
+	i := sort.Search(len(list), func(i int) bool { return list[i].time().After(t) })
 	for j := i - 1; j >= 0; j-- {
-		if c := list[j]; c.status != 304 && !c.unresolved {
+		if c := list[j]; c.status != 304 && !c.unresolved() {
 			return c
 		}
 	}
 	for j := i; j < len(list); j++ {
 		c := list[j]
-		if c.time.Sub(t) > m.opts.RobotsTTL {
+		if c.time().Sub(t) > m.opts.RobotsTTL {
 			break
 		}
-		if c.status != 304 && !c.unresolved {
+		if c.status != 304 && !c.unresolved() {
 			return c
 		}
 	}

@@ -34,13 +34,13 @@ type respUsage struct {
 
 // captureUsage reads c's Content-Usage header; nil when it has none.
 func captureUsage(c *capRec) *respUsage {
-	if c.usage == "" {
+	if c.usage() == "" {
 		return nil
 	}
-	h, _ := robots.ParseUsageHeader(c.usage)
-	text := h.String() + " (response header of " + c.rawURL + " captured " + fmtTime(c.time) + ", " + c.src.String()
-	if c.usageCut {
-		text += "; cut to its first " + strconv.Itoa(len(c.usage)) + " bytes, the rest unread"
+	h, _ := robots.ParseUsageHeader(c.usage())
+	text := h.String() + " (response header of " + c.rawURL() + " captured " + fmtTime(c.time()) + ", " + c.src().String()
+	if c.usageCut() {
+		text += "; cut to its first " + strconv.Itoa(len(c.usage())) + " bytes, the rest unread"
 	}
 	return &respUsage{h: h, text: text + ")"}
 }

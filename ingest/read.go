@@ -47,6 +47,9 @@ type Options struct {
 	// (warc.Options.ReuseRecords): the handler copies the values it
 	// keeps; their strings may be kept.
 	ReuseRecords bool
+	// ReadAhead lets the WARC reader inflate on a goroutine of its own
+	// (warc.Options.ReadAhead).
+	ReadAhead bool
 }
 
 // Handler receives what Read finds. Fetch and Capture values are valid
@@ -195,7 +198,7 @@ func readFrom(ctx context.Context, f File, src io.Reader, at io.ReaderAt, opts O
 }
 
 func readWARC(ctx context.Context, fh io.Reader, at io.ReaderAt, f File, opts Options, h Handler, st *Stats, problem func(event.Problem), advance func(int64)) error {
-	wo := warc.Options{BodyLimit: opts.BodyLimit, Resolver: opts.Resolver, Reuse: opts.Reuse, ReuseRecords: opts.ReuseRecords}
+	wo := warc.Options{BodyLimit: opts.BodyLimit, Resolver: opts.Resolver, Reuse: opts.Reuse, ReuseRecords: opts.ReuseRecords, ReadAhead: opts.ReadAhead}
 	if at != nil && opts.Resolver != nil {
 		wo.Origin = at
 	}
@@ -205,6 +208,7 @@ func readWARC(ctx context.Context, fh io.Reader, at io.ReaderAt, f File, opts Op
 	}
 	var n int
 	defer func() {
+		r.Close()
 		for _, p := range r.Problems() {
 			problem(p)
 		}

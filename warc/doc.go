@@ -84,6 +84,18 @@
 // compressed, as the WARC zstd specification describes, is loaded), or
 // none; then "WARC/" or an ARC "filedesc://" line.
 //
+// With Options.ReadAhead, gzip members and zstd frames are inflated on a
+// goroutine of its own, up to 512 KiB ahead of the parser, so one file
+// keeps two cores busy. The parser meets every member boundary and
+// every stream error (a cut, skipped corrupt data, the end) at the
+// decompressed offset where it would have met them, so the records are
+// the same (TestReadAheadSame, FuzzReadAhead). A problem the decoder
+// meets at a member's end (a bad checksum, corrupt data) is reported
+// when the parser first reads from the producer's Read that met it,
+// which may begin elsewhere in that member than the parser's own Read
+// would have: only its order among the parser's problems about the
+// same record can differ. Call Close when stopping before io.EOF.
+//
 // # HTTP messages
 //
 // The HTTP header in request and response blocks is parsed here,

@@ -49,6 +49,11 @@ type Options struct {
 	// model builder and spools), and works with a Resolver, which then
 	// copies the header it keeps. Reuse, where it applies, reuses more.
 	ReuseRecords bool
+	// ReadAhead inflates a gzip or zstd input on a goroutine of its own,
+	// up to 512 KiB ahead of the parser, so that reading one file keeps
+	// two cores busy. The records and problems are those read without
+	// it. The goroutine stops at the end of the input or at Close.
+	ReadAhead bool
 }
 
 // Body limits used by DefaultBodyLimit.

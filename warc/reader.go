@@ -228,6 +228,11 @@ func newReader(r io.Reader, name string, opts Options, kit *readerKit) (*Reader,
 		if kit != nil {
 			rd.ms.gz, kit.gz = kit.gz, nil
 		}
+		if opts.ReadAhead && kit == nil {
+			p := rd.ms
+			rd.ms = &memberStream{kind: p.kind, report: p.report}
+			rd.ms.startAhead(p)
+		}
 		rd.br = lentBufio(brKit, rd.ms)
 	}
 	rd.stopAt = rd.memberLimit
@@ -274,6 +279,11 @@ func (r *Reader) ioErr(err error) error {
 	}
 	return fmt.Errorf("warc: read %s: %w", r.name, err)
 }
+
+// Close releases the Reader's decoders and, with Options.ReadAhead,
+// stops the goroutine reading ahead. A Reader read to io.EOF is closed
+// already; a caller that stops before should call Close.
+func (r *Reader) Close() { r.close() }
 
 func (r *Reader) close() {
 	if r.ms != nil {

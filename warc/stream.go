@@ -103,6 +103,11 @@ type memberStream struct {
 	// pendingSkip makes errSkipped sticky until the parser calls ack, so
 	// that no buffered reader above can swallow it.
 	pendingSkip bool
+	// ahead, when set, plays back what another memberStream read on a
+	// goroutine of its own (ahead.go); onBoundary, set on that one, is
+	// told of each boundary instead of keeping it.
+	ahead      *readAhead
+	onBoundary func(stored int64)
 }
 
 // ack tells the stream that the parser has seen errSkipped.
@@ -112,10 +117,20 @@ func newMemberStream(kind compressionKind, src *bufio.Reader, cnt *countReader, 
 	return &memberStream{kind: kind, src: src, cnt: cnt, report: report}
 }
 
-// stored returns the stored offset of the next byte src will deliver.
-func (m *memberStream) stored() int64 { return m.cnt.n - int64(m.src.Buffered()) }
+// stored returns the stored offset of the next byte src will deliver
+// (read ahead: would deliver after the Read played back).
+func (m *memberStream) stored() int64 {
+	if m.ahead != nil {
+		return m.ahead.stored
+	}
+	return m.cnt.n - int64(m.src.Buffered())
+}
 
 func (m *memberStream) addBoundary(stored int64) {
+	if m.onBoundary != nil {
+		m.onBoundary(stored)
+		return
+	}
 	if n := len(m.bounds); n > 0 && m.bounds[n-1].u == m.u {
 		m.bounds[n-1].last = stored
 		return
@@ -186,6 +201,9 @@ func (m *memberStream) lastBoundaryIn(lo, hi int64) (boundary, bool) {
 // errSkipped once after skipping corrupt data, errCut when the input ends
 // inside a member, and io.EOF at a clean end.
 func (m *memberStream) Read(p []byte) (int, error) {
+	if m.ahead != nil {
+		return m.readAheadInto(p)
+	}
 	for {
 		if m.pendingSkip {
 			return 0, errSkipped
@@ -552,8 +570,11 @@ func (m *memberStream) skipFrame(at int64) error {
 	return nil
 }
 
-// close releases decoder resources.
+// close releases decoder resources, and stops a producer reading ahead.
 func (m *memberStream) close() {
+	if m.ahead != nil {
+		m.stopAhead()
+	}
 	if m.zd != nil {
 		m.zd.Close()
 	}

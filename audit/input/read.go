@@ -41,8 +41,8 @@ type File struct {
 	// SHA is the file's SHA-256 when it is already known (a spooled
 	// copy), "" when not.
 	SHA string
-	// Pipelined asks for a stream to be hashed on a goroutine of its own
-	// while the reading goroutine parses.
+	// Pipelined asks for a stream to be hashed, and an archive inflated,
+	// on goroutines of their own while the reading goroutine parses.
 	Pipelined bool
 }
 
@@ -159,7 +159,7 @@ func (r *Reader) readStream(ctx context.Context, f File, res *Result, sink Sink)
 	}
 	// The sink copies what it keeps of a fetch or capture (Sink), so the
 	// WARC reader may reuse their values for the next record.
-	opts := ingest.Options{Progress: r.Progress, Resolver: warc.NewResolver(32 << 20), Digest: hashTo, LogExtraHeaders: r.Options.LogExtraHeaders, ReuseRecords: true}
+	opts := ingest.Options{Progress: r.Progress, Resolver: warc.NewResolver(32 << 20), Digest: hashTo, LogExtraHeaders: r.Options.LogExtraHeaders, ReuseRecords: true, ReadAhead: f.Pipelined}
 	// An input bound to its site (URL=PATH) gives its host-less lines
 	// that site's scheme and host, as if the log had named them.
 	boundScheme, boundHost, _ := strings.Cut(f.Site, "://")
