@@ -30,15 +30,16 @@ import (
 // done, so the stage after it sees complete side inputs on any runner.
 //   - Host-less events wait for the shared facts before routeFn settles
 //     their site (the log lines of one site, spread over a few keys).
-//   - The judging stages' partitions already sit behind a GroupByKey: it
+//   - The judging stage's partitions already sit behind a GroupByKey: it
 //     takes the gates of the shared facts, the identity documents and the
 //     line offsets, and the output of worldFn, which writes them to the
-//     file the judging stages load them from (world.go).
+//     file the judging stage loads them from (world.go).
 //   - Hot partitions (hot.go): scanFn reads the routed batches grouped by
-//     partition, counts their fetches itself (no side input) and judges a
-//     partition that is not hot there; splitFn reads the plans, so the
-//     batches of hot partitions alone wait for them behind a GroupByKey
-//     of their own, before the judging stage of their shards.
+//     partition and counts their fetches itself (no side input); splitFn
+//     reads the plans, so the batches of hot partitions alone wait for
+//     them behind a GroupByKey of their own. That moves a run's events
+//     through the runner once more; --hot-fetches=-1 (no hot partitions)
+//     leaves it out.
 //   - finalizeFn reads no side input: its inputs (parts, files, shared
 //     facts) are grouped under one key, which fires once all are done.
 //   - worldFn's main input is an impulse, whose watermark is at the end

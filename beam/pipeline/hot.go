@@ -6,7 +6,6 @@ import (
 	"encoding/json"
 	"fmt"
 	"maps"
-	"math"
 	"os"
 	"slices"
 	"strconv"
@@ -82,6 +81,9 @@ func parseShardKey(k string) (int, string) {
 	return i, k[c+1:]
 }
 
+// shard0 keys a batch for shard 0 of its partition (no partition is hot).
+func shard0(key string, batch []byte, emit func(string, []byte)) { emit(shardKey(key, 0), batch) }
+
 // uaCount is how many fetches of a hot partition a User-Agent made, and
 // whether any of them was signed.
 type uaCount struct {
@@ -94,36 +96,25 @@ type uaCount struct {
 // whether it is hot by adding up the fetch counts in the batches'
 // headers. It holds a partition's batches back until that is known:
 // until the count reaches Min (hot), or until the last batch (not hot);
-// so it holds at most about Min fetches' sealed batches. A partition that
-// is not hot is judged here, by Judge, as shard 0 of itself (most
-// partitions, and every one with --hot-fetches=-1): its events do not go
-// through the runner again. A batch of a hot partition goes to splitFn
+// so it holds at most about Min fetches' sealed batches. A batch of a
+// partition that is not hot goes on to the judging stage as shard 0 of
+// itself (emitCold); a batch of a hot partition goes to splitFn
 // (emitHot), and scanFn sends on what the partition's model is built from
 // (every record but the fetches that only get judged) and counts its
 // fetches by User-Agent, for planFn. It reads no side input: a stage that
-// reads one keeps Prism's watermark loop busy while it runs (world.go);
-// Judge loads its world from the file worldFn writes, whose output joins
-// the scan's GroupByKey.
+// reads one keeps Prism's watermark loop busy while it runs (world.go).
 type scanFn struct {
-	Min   int64   `json:"min"`
-	Judge judgeFn `json:"judge"`
+	Min int64 `json:"min"`
 
 	counts map[string]map[string]*uaCount
-	// testCold, when set (by a test), takes the partitions that are not
-	// hot instead of Judge.
-	testCold func(partitionJob)
 }
 
-func (fn *scanFn) StartBundle(ctx context.Context, emitPart func([]byte), emitHot, emitModel, emitUAs func(string, []byte)) error {
+func (fn *scanFn) StartBundle(emitCold, emitHot, emitModel, emitUAs func(string, []byte)) {
 	fn.counts = map[string]map[string]*uaCount{}
-	if fn.testCold != nil {
-		return nil
-	}
-	return fn.Judge.StartBundle(ctx, emitPart)
 }
 
 func (fn *scanFn) ProcessElement(ctx context.Context, key string, batches func(*[]byte) bool,
-	emitPart func([]byte), emitHot, emitModel, emitUAs func(string, []byte)) error {
+	emitCold, emitHot, emitModel, emitUAs func(string, []byte)) error {
 	var (
 		held [][]byte
 		n    int64
@@ -152,15 +143,10 @@ func (fn *scanFn) ProcessElement(ctx context.Context, key string, batches func(*
 		}
 		b = nil
 	}
-	if hot {
-		return nil
+	for _, h := range held {
+		emitCold(shardKey(key, 0), h)
 	}
-	job := partitionJob{key: shardKey(key, 0), values: held}
-	if fn.testCold != nil {
-		fn.testCold(job)
-		return nil
-	}
-	return fn.Judge.dispatch(job)
+	return nil
 }
 
 // scanHot sends a batch of a hot partition on to splitFn, and what its
@@ -198,19 +184,13 @@ func (fn *scanFn) scanHot(key string, batch []byte, emitHot, emitModel func(stri
 	return err
 }
 
-func (fn *scanFn) FinishBundle(ctx context.Context, emitPart func([]byte), emitHot, emitModel, emitUAs func(string, []byte)) error {
+func (fn *scanFn) FinishBundle(emitCold, emitHot, emitModel, emitUAs func(string, []byte)) {
 	for key, counts := range fn.counts {
 		cs := slices.Collect(maps.Values(counts))
 		emitUAs(key, encode(cs))
 	}
 	fn.counts = nil
-	if fn.testCold != nil {
-		return nil
-	}
-	return fn.Judge.FinishBundle(ctx, emitPart)
 }
-
-func (fn *scanFn) Teardown() { fn.Judge.Teardown() }
 
 // hotPlan says which shard of a hot partition judges the fetches of each
 // User-Agent.
@@ -491,36 +471,27 @@ func (fn *splitFn) ProcessElement(ctx context.Context, key string, batch []byte,
 	return err
 }
 
-// judgeAll adds the stages that judge the routed batches (a partition's
-// batches, in no order): scanFn judges the partitions that are not hot
-// where they are grouped; a hot one's batches are keyed by shard
-// (splitFn), as planFn planned, and judged by judgeFn. worldGate is
-// gateOn(shared, idDocs, offsets), which planFn loads its world from;
-// worldDone is worldFn's output: the judging stages wait for both behind
-// their GroupByKeys (world.go). It returns the part files written.
-func judgeAll(s beam.Scope, cfg Config, routed, shared, idDocs, offsets, worldGate, worldDone beam.PCollection, world string) beam.PCollection {
+// hotShards adds the stages that key each batch of routed by shard of its
+// partition (splitFn), hot partitions planned by planFn. worldGate is
+// gateOn(shared, idDocs, offsets): planFn loads its world from them.
+func hotShards(s beam.Scope, cfg Config, routed, shared, idDocs, offsets, worldGate beam.PCollection) beam.PCollection {
 	s = s.Scope("hot")
+	if cfg.HotFetches < 0 {
+		return beam.ParDo(s, shard0, routed)
+	}
 	min := cfg.HotFetches
-	switch {
-	case min < 0:
-		min = math.MaxInt64 // none is hot
-	case min == 0:
+	if min == 0 {
 		min = DefaultHotFetches
 	}
-	parts, hotBatches, models, uas := beam.ParDo4(s.Scope("scan"), &scanFn{Min: min, Judge: judgeFn{Cfg: cfg, World: world}},
-		beam.GroupByKey(s.Scope("scan"), beam.Flatten(s, routed, worldGate, worldDone)))
-	if cfg.HotFetches < 0 {
-		return parts
-	}
-	// splitFn reads the plans, so the hot partitions' batches wait for
-	// them behind a GroupByKey (gate.go); planFn's CoGroupByKey waits for
-	// the world it loads.
+	// scanFn finds the hot partitions in the grouped batches; splitFn
+	// reads the plans, so the hot partitions' batches wait for them behind
+	// a GroupByKey (gate.go); planFn's CoGroupByKey waits for the world it
+	// loads.
+	cold, hotBatches, models, uas := beam.ParDo4(s.Scope("scan"), &scanFn{Min: min}, beam.GroupByKey(s.Scope("scan"), routed))
 	plans := beam.ParDo(s.Scope("plan"), &planFn{Cfg: cfg},
 		beam.CoGroupByKey(s, beam.Flatten(s, models, worldGate), uas),
 		beam.SideInput{Input: shared}, beam.SideInput{Input: idDocs}, beam.SideInput{Input: offsets})
 	split := beam.ParDo(s.Scope("split"), &splitFn{}, hold(s.Scope("split"), hotBatches, gateOn(s, plans)),
 		beam.SideInput{Input: plans})
-	shards := beam.ParDo(s.Scope("judge"), &judgeFn{Cfg: cfg, World: world},
-		beam.GroupByKey(s.Scope("judge"), beam.Flatten(s, split, worldGate, worldDone)))
-	return beam.Flatten(s, parts, shards)
+	return beam.Flatten(s, cold, split)
 }

@@ -126,13 +126,6 @@ func (fn *judgeFn) ProcessElement(ctx context.Context, key string, values func(*
 		job.values = append(job.values, v)
 		v = nil
 	}
-	return fn.dispatch(job)
-}
-
-// dispatch hands a partition to the bundle's workers (it waits while
-// they are all busy and Workers more wait), or returns the error of one
-// judged before.
-func (fn *judgeFn) dispatch(job partitionJob) error {
 	fn.mu.Lock()
 	err := errors.Join(fn.errs...)
 	fn.mu.Unlock()

@@ -35,8 +35,9 @@ func init() {
 	register.Function3x0(ungroup)
 	register.Function4x0(splitHostless)
 	register.DoFn4x1[context.Context, []byte, func(*[]byte) bool, func([]byte), error](&settleFn{})
+	register.Function3x0(shard0)
 	register.DoFn7x1[context.Context, string, func(*[]byte) bool,
-		func([]byte), func(string, []byte), func(string, []byte), func(string, []byte), error](&scanFn{})
+		func(string, []byte), func(string, []byte), func(string, []byte), func(string, []byte), error](&scanFn{})
 	register.DoFn8x1[context.Context, string, func(*[]byte) bool, func(*[]byte) bool, func(*[]byte) bool, func(*[]byte) bool, func(*[]byte) bool, func([]byte), error](&planFn{})
 	register.DoFn5x1[context.Context, string, []byte, func(*[]byte) bool, func(string, []byte), error](&splitFn{})
 	register.Emitter1[[]byte]()
@@ -110,10 +111,10 @@ func Build(ctx context.Context, s beam.Scope, cfg Config) error {
 		beam.Flatten(s, shared, beam.CreateList(s.Scope("site-shared"), [][]byte{encode(&siteShared)})))
 	// Each WARC file's crawler, settled once over all inputs.
 	shared = beam.ParDo(s.Scope("crawlers"), &settleFn{Cfg: cfg}, shared, beam.SideInput{Input: idDocs})
-	siteVersions := beam.ParDo(s.Scope("site-versions"), unkey, beam.CreateList(s.Scope("site"), siteElems))
+	events = beam.Flatten(s, events, beam.ParDo(s.Scope("site-versions"), unkey, beam.CreateList(s.Scope("site"), siteElems)))
 
 	// Robots.txt redirects to another partition: one round per hop.
-	all := []beam.PCollection{events, siteVersions}
+	all := []beam.PCollection{events}
 	rs := s.Scope("redirects")
 	for range evaluate.MaxRedirects {
 		targets, next := beam.ParDo2(rs, &redirectFn{}, beam.CoGroupByKey(rs, docs, reqs))
@@ -121,25 +122,19 @@ func Build(ctx context.Context, s beam.Scope, cfg Config) error {
 		reqs = next
 	}
 	// Events without a host wait for the shared facts that settle their
-	// site (gate.go). Each producer's events are split where they are
-	// made (the split fuses into its stage), not after a Flatten of them
-	// all: a stage behind a Flatten would take every event of the run
-	// through the runner once more.
-	keyed := make([]beam.PCollection, len(all))
-	hostless := make([]beam.PCollection, len(all))
-	for i, events := range all {
-		keyed[i], hostless[i] = beam.ParDo2(s.Scope("route"), splitHostless, events)
-	}
-	held := hold(s.Scope("route"), beam.Flatten(s, hostless...), gateOn(s, shared))
-	routed := beam.Flatten(s, append(keyed, beam.ParDo(s.Scope("route"), &routeFn{Cfg: cfg}, held, beam.SideInput{Input: shared}))...)
-	// Partitions are judged where they are grouped, hot ones in shards
-	// keyed by agent (hot.go). They wait for the world the judging stages
-	// load: the side inputs, written to one file by worldFn (world.go).
+	// site (gate.go).
+	keyed, hostless := beam.ParDo2(s.Scope("route"), splitHostless, beam.Flatten(s, all...))
+	held := hold(s.Scope("route"), hostless, gateOn(s, shared))
+	routed := beam.Flatten(s, keyed, beam.ParDo(s.Scope("route"), &routeFn{Cfg: cfg}, held, beam.SideInput{Input: shared}))
+	// Hot partitions are judged in shards keyed by agent (hot.go). The
+	// partitions wait for the world the judging stage loads: the side
+	// inputs, written to one file by worldFn (world.go).
 	worldGate := gateOn(s, shared, idDocs, offsets)
 	worldPath := joinPath(tmpDir(cfg.Out), "world-"+randomID()+".json")
 	worldDone := beam.ParDo(s.Scope("world"), &worldFn{Path: worldPath}, beam.Impulse(s),
 		beam.SideInput{Input: shared}, beam.SideInput{Input: idDocs}, beam.SideInput{Input: offsets})
-	judgeParts := judgeAll(s, cfg, routed, shared, idDocs, offsets, worldGate, worldDone, worldPath)
+	grouped := beam.GroupByKey(s, beam.Flatten(s, hotShards(s, cfg, routed, shared, idDocs, offsets, worldGate), worldGate, worldDone))
+	judgeParts := beam.ParDo(s.Scope("judge"), &judgeFn{Cfg: cfg, World: worldPath}, grouped)
 
 	problems := beam.Flatten(s, probs, beam.CreateList(s.Scope("local-problems"), launcherRows))
 	problemParts := beam.ParDo(s.Scope("problems"), &writeRowsFn{Out: cfg.Out}, problems)

@@ -23,36 +23,33 @@ func sealedFetches(n int, ua string) []byte {
 }
 
 // TestScanFindsHot: a partition is hot once its batches' fetch counts
-// reach Min, whatever the order of its batches; every batch is either
-// judged here as shard 0 (cold) or sent to the split stage (hot), once,
-// and a hot partition's User-Agents are counted.
+// reach Min, whatever the order of its batches; every batch goes either
+// on as shard 0 (cold) or to the split stage (hot), once, and a hot
+// partition's User-Agents are counted.
 func TestScanFindsHot(t *testing.T) {
 	batches := [][]byte{sealedFetches(3, "A/1"), sealBatch(nil, 0), sealedFetches(4, "B/1"), sealedFetches(2, "A/1")}
 	for _, tc := range []struct {
 		min int64
 		hot bool
 	}{{1, true}, {9, true}, {10, false}} {
-		var cold []partitionJob
-		fn := &scanFn{Min: tc.min, testCold: func(j partitionJob) { cold = append(cold, j) }}
-		var hot []string
+		fn := &scanFn{Min: tc.min}
+		var cold, hot []string
 		var uas [][]byte
-		ctx := context.Background()
-		emitPart := func([]byte) {}
+		emitCold := func(k string, _ []byte) { cold = append(cold, k) }
 		emitHot := func(k string, _ []byte) { hot = append(hot, k) }
 		emitModel := func(string, []byte) {}
 		emitUAs := func(_ string, b []byte) { uas = append(uas, b) }
-		if err := fn.StartBundle(ctx, emitPart, emitHot, emitModel, emitUAs); err != nil {
+		fn.StartBundle(emitCold, emitHot, emitModel, emitUAs)
+		if err := fn.ProcessElement(context.Background(), "h.example", iterOf(slices.Clone(batches)), emitCold, emitHot, emitModel, emitUAs); err != nil {
 			t.Fatal(err)
 		}
-		if err := fn.ProcessElement(ctx, "h.example", iterOf(slices.Clone(batches)), emitPart, emitHot, emitModel, emitUAs); err != nil {
-			t.Fatal(err)
-		}
-		if err := fn.FinishBundle(ctx, emitPart, emitHot, emitModel, emitUAs); err != nil {
-			t.Fatal(err)
+		fn.FinishBundle(emitCold, emitHot, emitModel, emitUAs)
+		if len(cold)+len(hot) != len(batches) {
+			t.Errorf("Min %d: %d cold and %d hot batches, want %d in all", tc.min, len(cold), len(hot), len(batches))
 		}
 		if tc.hot {
-			if len(cold) != 0 || len(hot) != len(batches) || len(uas) != 1 {
-				t.Fatalf("Min %d: %d cold partitions, %d hot batches and %d User-Agent counts, want a hot partition", tc.min, len(cold), len(hot), len(uas))
+			if len(cold) != 0 || len(uas) != 1 {
+				t.Fatalf("Min %d: %d cold batches and %d User-Agent counts, want a hot partition", tc.min, len(cold), len(uas))
 			}
 			var cs []uaCount
 			if err := json.Unmarshal(uas[0], &cs); err != nil {
@@ -67,8 +64,8 @@ func TestScanFindsHot(t *testing.T) {
 			}
 			continue
 		}
-		if len(hot) != 0 || len(uas) != 0 || len(cold) != 1 || cold[0].key != "0:h.example" || len(cold[0].values) != len(batches) {
-			t.Errorf("Min %d: %d cold partitions, %d hot batches, %d counts; want every batch judged as shard 0", tc.min, len(cold), len(hot), len(uas))
+		if len(hot) != 0 || len(uas) != 0 || !slices.Equal(cold, []string{"0:h.example", "0:h.example", "0:h.example", "0:h.example"}) {
+			t.Errorf("Min %d: cold %q, %d hot, %d counts; want every batch as shard 0", tc.min, cold, len(hot), len(uas))
 		}
 	}
 }
