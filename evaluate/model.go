@@ -340,9 +340,10 @@ func (m *Model) buildCaptures(b *Builder) {
 func (m *Model) resolveCaptureRevisits() {
 	byRecord := make(map[string]*capRec)
 	for _, c := range m.captures {
-		if c.recordID() != "" {
-			if _, dup := byRecord[c.recordID()]; !dup {
-				byRecord[c.recordID()] = c
+		// recordID makes its string from the capture's 16 bytes: once.
+		if id := c.recordID(); id != "" {
+			if _, dup := byRecord[id]; !dup {
+				byRecord[id] = c
 			}
 		}
 	}

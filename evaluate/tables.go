@@ -372,10 +372,11 @@ func (m *Model) initRetentionJudge(rj *retentionJudge, c *capRec, target string,
 	if rj.agent == "" {
 		rj.agent = "*"
 	}
+	url, src := c.rawURL(), c.src()
 	rj.row = table.Retention{
-		URL: c.rawURL(), FetchTime: c.time(), Agent: cr.token, RecordType: c.recordType(),
-		FetchStatus: c.status, WARCFilename: c.src().File, WARCRecordOffset: c.src().Offset,
-		WARCRecordLength: c.src().Length, WARCRecordID: c.recordID(), URLSurtKey: surtKey(c.rawURL()),
+		URL: url, FetchTime: c.time(), Agent: cr.token, RecordType: c.recordType(),
+		FetchStatus: c.status, WARCFilename: src.File, WARCRecordOffset: src.Offset,
+		WARCRecordLength: src.Length, WARCRecordID: c.recordID(), URLSurtKey: surtKey(url),
 	}
 	_, hp, _ := c.parts()
 	rj.row.URLHostName = hostName(hp)
@@ -395,14 +396,16 @@ func (rj *retentionJudge) reason(r retReason) { rj.reasons = append(rj.reasons, 
 // finding adds a finding about the capture; ver, when not nil, is the
 // robots.txt version whose line (rule, line) it rests on.
 func (rj *retentionJudge) finding(kind, directive, evidence string, due time.Time, ver *version, rule string, line int) {
-	c, cr := rj.c, rj.cr
+	// The capture's time, URL and record are already in its retention
+	// row (initRetentionJudge): taken from there, not made again.
+	c, cr, row := rj.c, rj.cr, &rj.row
 	v := table.Violation{
-		Kind: kind, Severity: Severity(kind), FetchTime: c.time(), Agent: cr.token,
-		URL: c.rawURL(), URLHostName: rj.row.URLHostName, URLPath: rj.target, Evidence: evidence,
-		Directive: directive, RobotsWARCOffset: -1, SourceFile: c.src().File,
-		WARCRecordOffset: c.src().Offset, WARCRecordLength: c.src().Length,
-		WARCFilename: warcFilename(c.src().File), ContentDigest: ccDigest(c.digest()), ContentMIMEType: c.mime(),
-		URLSurtKey: rj.row.URLSurtKey,
+		Kind: kind, Severity: Severity(kind), FetchTime: row.FetchTime, Agent: cr.token,
+		URL: row.URL, URLHostName: row.URLHostName, URLPath: rj.target, Evidence: evidence,
+		Directive: directive, RobotsWARCOffset: -1, SourceFile: row.WARCFilename,
+		WARCRecordOffset: row.WARCRecordOffset, WARCRecordLength: row.WARCRecordLength,
+		WARCFilename: warcFilename(row.WARCFilename), ContentDigest: ccDigest(c.digest()), ContentMIMEType: c.mime(),
+		URLSurtKey: row.URLSurtKey,
 	}
 	if cr.token != "" {
 		// The crawler's identity as its captures' fetches have it: its
