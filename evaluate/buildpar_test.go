@@ -7,7 +7,6 @@ import (
 	"testing"
 	"time"
 
-	"github.com/repaudit/repaudit/bots"
 	"github.com/repaudit/repaudit/event"
 	"github.com/repaudit/repaudit/table"
 )
@@ -135,20 +134,9 @@ func builtTables(t *testing.T, s *scenario, splitInto int, stream bool) (*table.
 	t.Helper()
 	opts := s.opts
 	opts.buildSplit = splitInto
-	b := NewBuilder(opts, bots.Default(), s.ids)
-	if stream {
-		b.StreamViews()
-	}
-	for _, c := range s.caps {
-		b.AddCapture(c)
-	}
-	for _, f := range s.fetches {
-		b.AddFetch(f)
-	}
-	m := b.Build()
+	m := s.build(opts, stream)
 	defer m.Close()
-	order := slices.Clone(s.fetches)
-	slices.SortStableFunc(order, func(x, y *event.Fetch) int { return cmpTime(x.Time, y.Time) })
+	order := s.byTime()
 	out := &table.Collector{}
 	if err := m.WriteBuiltTables(out); err != nil {
 		t.Fatal(err)

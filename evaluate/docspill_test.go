@@ -4,10 +4,8 @@ import (
 	"os"
 	"path/filepath"
 	"reflect"
-	"slices"
 	"testing"
 
-	"github.com/repaudit/repaudit/bots"
 	"github.com/repaudit/repaudit/event"
 	"github.com/repaudit/repaudit/table"
 )
@@ -21,21 +19,12 @@ func docModel(t *testing.T, opts Options) (*Model, *table.Collector, []*event.Fe
 	t.Helper()
 	s := storeScenario(t, Options{})
 	opts.AsOf = days(40)
-	b := NewBuilder(opts, bots.Default(), s.ids)
-	for _, c := range s.caps {
-		b.AddCapture(c)
-	}
-	for _, f := range s.fetches {
-		b.AddFetch(f)
-	}
-	m := b.Build()
+	m := s.build(opts, false)
 	out := &table.Collector{}
 	if err := m.WriteBuiltTables(out); err != nil {
 		t.Fatal(err)
 	}
-	order := slices.Clone(s.fetches)
-	slices.SortStableFunc(order, func(x, y *event.Fetch) int { return cmpTime(x.Time, y.Time) })
-	return m, out, order
+	return m, out, s.byTime()
 }
 
 // A spill file that cannot be read back fails WriteTables and Close once

@@ -175,27 +175,12 @@ func (s *scenario) checkStreamed(_ []func()) {
 	if opts.SpillDir == "" {
 		opts.SpillDir = s.t.TempDir()
 	}
-	b := NewBuilder(opts, bots.Default(), s.ids)
-	b.StreamViews()
-	for _, c := range s.caps {
-		b.AddCapture(c)
-	}
-	for _, f := range s.fetches {
-		b.AddFetch(f)
-	}
-	for _, e := range s.index {
-		b.AddIndexEntry(e)
-	}
-	for _, e := range s.snippets {
-		b.AddSnippetEntry(e)
-	}
-	m := b.Build()
+	m := s.build(opts, true)
 	defer m.Close()
 	if s.opts.SpillDir == "" && len(s.caps) > 0 && (m.capSpill == nil || m.captures != nil) {
 		s.t.Errorf("%d captures not spilled by Build (spill %v, %d in memory)", len(s.caps), m.capSpill != nil, len(m.captures))
 	}
-	order := slices.Clone(s.fetches)
-	slices.SortStableFunc(order, func(x, y *event.Fetch) int { return cmpTime(x.Time, y.Time) })
+	order := s.byTime()
 	out := &table.Collector{}
 	// The tables Build settles go first, as audit writes them, and the
 	// documents' cold parts are spilled however few (docspill.go).
@@ -394,4 +379,35 @@ func viewOf(a *authority, lower string) *botView {
 		out = bv
 	})
 	return out
+}
+
+// build gives every event of the scenario to a Builder made with opts,
+// its views streamed when stream (Builder.StreamViews), in the order the
+// scenario made them, and builds the model.
+func (s *scenario) build(opts Options, stream bool) *Model {
+	b := NewBuilder(opts, bots.Default(), s.ids)
+	if stream {
+		b.StreamViews()
+	}
+	for _, c := range s.caps {
+		b.AddCapture(c)
+	}
+	for _, f := range s.fetches {
+		b.AddFetch(f)
+	}
+	for _, e := range s.index {
+		b.AddIndexEntry(e)
+	}
+	for _, e := range s.snippets {
+		b.AddSnippetEntry(e)
+	}
+	return b.Build()
+}
+
+// byTime returns the scenario's fetches in time order, as pass 2 judges
+// them.
+func (s *scenario) byTime() []*event.Fetch {
+	order := slices.Clone(s.fetches)
+	slices.SortStableFunc(order, func(x, y *event.Fetch) int { return cmpTime(x.Time, y.Time) })
+	return order
 }

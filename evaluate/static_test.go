@@ -1,11 +1,9 @@
 package evaluate
 
 import (
-	"slices"
 	"strconv"
 	"testing"
 
-	"github.com/repaudit/repaudit/bots"
 	"github.com/repaudit/repaudit/event"
 )
 
@@ -24,15 +22,7 @@ func TestOneViewTrackerReleases(t *testing.T) {
 		s.fetch(uaGPTBot, site+"/d/ok", days(float64(v)+0.5), 200)
 	}
 	opts := Options{AsOf: days(40), spillAllCaptures: true}
-	b := NewBuilder(opts, bots.Default(), s.ids)
-	b.StreamViews()
-	for _, c := range s.caps {
-		b.AddCapture(c)
-	}
-	for _, f := range s.fetches {
-		b.AddFetch(f)
-	}
-	m := b.Build()
+	m := s.build(opts, true)
 	n := len(m.static)
 	if n < 2 {
 		t.Fatalf("%d entries kept by pass 1, want several", n)
@@ -42,8 +32,7 @@ func TestOneViewTrackerReleases(t *testing.T) {
 	if m.static != nil || len(vt.static) != n {
 		t.Fatalf("tracker took %d blocks of %d entries; the model kept %d", len(vt.static), n, len(m.static))
 	}
-	order := slices.Clone(s.fetches)
-	slices.SortStableFunc(order, func(x, y *event.Fetch) int { return cmpTime(x.Time, y.Time) })
+	order := s.byTime()
 	views := make([]FetchView, len(order))
 	for i := range order {
 		vt.Step(order[i:i+1], views[i:i+1])
