@@ -426,26 +426,6 @@ func formatTime(t time.Time) string {
 	return t.UTC().Format(time.RFC3339)
 }
 
-// parallel runs fn(0..n-1) on jobs goroutines.
-func parallel(jobs, n int, fn func(i int)) {
-	var next atomic.Int64
-	var wg sync.WaitGroup
-	for range min(jobs, max(n, 1)) {
-		wg.Add(1)
-		go func() {
-			defer wg.Done()
-			for {
-				i := int(next.Add(1) - 1)
-				if i >= n {
-					return
-				}
-				fn(i)
-			}
-		}()
-	}
-	wg.Wait()
-}
-
 // countingSink counts rows as they pass, so the closing summary says
 // exactly what the tables hold (and what report will say).
 type countingSink struct {

@@ -7,6 +7,7 @@ import (
 	"github.com/repaudit/repaudit/evaluate"
 	"github.com/repaudit/repaudit/event"
 	"github.com/repaudit/repaudit/ingest"
+	"github.com/repaudit/repaudit/internal/par"
 	"github.com/repaudit/repaudit/robots"
 )
 
@@ -30,7 +31,7 @@ func (r *run) readPass1() error {
 			tail--
 		}
 	}
-	parallel(r.cfg.Jobs, len(r.files), func(i int) {
+	par.Each(r.cfg.Jobs, len(r.files), func(i int) {
 		r.readFile(r.files[i], &prog.done, r.cfg.Jobs > 1 && i >= last)
 	})
 	prog.stop()

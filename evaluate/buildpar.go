@@ -4,7 +4,8 @@ import (
 	"runtime"
 	"slices"
 	"sync"
-	"sync/atomic"
+
+	"github.com/repaudit/repaudit/internal/par"
 )
 
 // Build's independent steps (issue 29: Build ran on one goroutine while
@@ -58,23 +59,10 @@ func (sp split) forChunks(n int, fn func(c, lo, hi int)) int {
 		fn(0, 0, n)
 		return 1
 	}
-	var next atomic.Int64
-	var wg sync.WaitGroup
-	for range min(sp.workers, k) {
-		wg.Add(1)
-		go func() {
-			defer wg.Done()
-			for {
-				c := int(next.Add(1) - 1)
-				if c >= k {
-					return
-				}
-				lo, hi := chunkBounds(n, k, c)
-				fn(c, lo, hi)
-			}
-		}()
-	}
-	wg.Wait()
+	par.Each(sp.workers, k, func(c int) {
+		lo, hi := chunkBounds(n, k, c)
+		fn(c, lo, hi)
+	})
 	return k
 }
 
